@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { Mode, PolicyConfig } from '../protocol/index.js';
+
+/**
+ * Everything that defines a run. Built from CLI flags and/or an experiment YAML file (flags win),
+ * written verbatim to `run.json`, and hashed into deterministic episode ids.
+ */
+export const RunConfig = z.object({
+  /** `builtin` or a path to a Parley scenario file (JSONL). */
+  scenarios: z.string().default('builtin'),
+  /** Only scenarios tagged with this subset (e.g. hard, mutual_friends, craigslist_bargains). */
+  subset: z.string().optional(),
+  modes: z.array(Mode).min(1).default(['script', 'agents', 'mindreaders']),
+  out: z.string(),
+  maxTurns: z.number().int().positive().default(20),
+  /** Per-turn deadline for a seat's reply. */
+  turnDeadlineMs: z.number().int().positive().default(120_000),
+  repeats: z.number().int().positive().default(1),
+  /** Episodes in flight at once. */
+  concurrency: z.number().int().positive().default(4),
+  /** Run at most this many episodes (after filtering); for smoke tests and `serve --limit`. */
+  limit: z.number().int().positive().optional(),
+  /** Policy per seat position: agent1 plays the scenario's first seat, agent2 the second (and so on). */
+  agents: z.array(PolicyConfig).min(1).default([{ spec: 'bot', params: {} }]),
+  scriptWriter: PolicyConfig.default({ spec: 'bot', params: {} }),
+  judge: PolicyConfig.optional(),
+  /** Re-run from a recorded run directory's cassettes, no network. */
+  replay: z.string().optional(),
+  /** Agent process pool: reuse processes across episodes; multiplex hosts seats of different episodes at once. */
+  pool: z.object({ multiplex: z.boolean().default(false), seatsPerProcess: z.number().int().positive().default(1) }).default({ multiplex: false, seatsPerProcess: 1 }),
+  retryFailed: z.boolean().default(false),
+  seed: z.number().int().default(1),
+});
+export type RunConfig = z.infer<typeof RunConfig>;
+export type RunConfigInput = z.input<typeof RunConfig>;

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { Action, ActionType } from './action.js';
+import { FailureInfo, TurnMeta } from './meta.js';
+import { Mode } from './modes.js';
+import { Limits, PartnerView, PeerPrivateState, PublicScenario, ScriptBackground, ScriptTurn, SelfView } from './views.js';
+import { PROTOCOL_VERSION } from './version.js';
+
+/** Fields every frame carries. `id` is unique per sender; `error.re` points back at it. */
+const envelope = { v: z.literal(PROTOCOL_VERSION), id: z.string().min(1).max(64) };
+const frame = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
+  z.object({ ...envelope, type: z.literal(type), ...shape }).strict();
+
+// ───────────── agent → orchestrator ─────────────
+
+/** First frame on a connection: claim a reserved seat with its one-time token. */
+export const SeatJoin = frame('seat.join', {
+  token: z.string().min(1).max(128),
+  client: z.object({
+    name: z.string().max(100),
+    version: z.string().max(50),
+    policy: z.string().max(200),
+    /** The OS pid of the process holding the seat (recorded for the isolation audit). */
+    pid: z.number().int().positive(),
+    host: z.string().max(200).optional(),
+  }),
+});
+/** A seat's move for the requested turn. */
+export const TurnAct = frame('turn.act', { turn: z.number().int().nonnegative(), action: Action, meta: TurnMeta });
+/** The seat's policy failed to produce a move (LLM error, unparsable output): recorded as an error. */
+export const TurnFail = frame('turn.fail', { turn: z.number().int().nonnegative(), error: FailureInfo, meta: TurnMeta });
+/** The script writer's whole dialogue. */
+export const ScriptSubmit = frame('script.submit', { turns: z.array(ScriptTurn).max(500), meta: TurnMeta });
+/** The script writer could not produce a dialogue. */
+export const ScriptFail = frame('script.fail', { error: FailureInfo, meta: TurnMeta });
+/** Heartbeat reply. */
+export const Pong = frame('pong', { nonce: z.string().max(64) });
+
+export const AgentFrame = z.discriminatedUnion('type', [SeatJoin, TurnAct, TurnFail, ScriptSubmit, ScriptFail, Pong]);
+export type AgentFrame = z.infer<typeof AgentFrame>;
+
+// ───────────── orchestrator → agent ─────────────
+
+/** Sent once after a successful join: everything this seat may know at the start. */
+export const SeatWelcome = frame('seat.welcome', {
+  episodeId: z.string(),
+  seat: z.string(),
+  mode: Mode,
+  scenario: PublicScenario,
+  self: SelfView,
+  partners: z.array(PartnerView),
+  limits: Limits,
+});
+/** A partner's private state (mindreaders mode, or a field the scenario shares). Always ledgered. */
+export const PeerState = frame('peer.state', {
+  reason: z.enum(['mindreaders', 'shared_field']),
+  state: PeerPrivateState,
+});
+/** It is this seat's turn. A reply must name the same `turn`. */
+export const TurnRequest = frame('turn.request', {
+  turn: z.number().int().nonnegative(),
+  actions: z.array(ActionType).min(1),
+  /** Milliseconds the seat has to answer. */
+  deadlineMs: z.number().int().positive(),
+});
+/** A public move, sent to every seat (the actor included) in turn order. */
+export const TurnEvent = frame('turn.event', { turn: z.number().int().nonnegative(), seat: z.string(), action: Action });
+/** Script mode: write the whole dialogue. */
+export const ScriptRequest = frame('script.request', {
+  background: ScriptBackground,
+  limits: Limits,
+});
+/** The episode is over; the connection will be closed by the orchestrator. */
+export const EpisodeEnd = frame('episode.end', { reason: z.string() });
+/** A refused frame or a failure the seat should know about. `re` is the offending frame's id. */
+export const ErrorFrame = frame('error', { code: z.string(), message: z.string().max(2000), re: z.string().optional() });
+/** Heartbeat probe; the agent answers `pong` with the same nonce. */
+export const Ping = frame('ping', { nonce: z.string().max(64) });
+
+export const OrchestratorFrame = z.discriminatedUnion('type', [
+  SeatWelcome,
+  PeerState,
+  TurnRequest,
+  TurnEvent,
+  ScriptRequest,
+  EpisodeEnd,
+  ErrorFrame,
+  Ping,
+]);
+export type OrchestratorFrame = z.infer<typeof OrchestratorFrame>;
+
+export type SeatJoin = z.infer<typeof SeatJoin>;
+export type TurnAct = z.infer<typeof TurnAct>;
+export type TurnFail = z.infer<typeof TurnFail>;
+export type ScriptSubmit = z.infer<typeof ScriptSubmit>;
+export type ScriptFail = z.infer<typeof ScriptFail>;
+export type Pong = z.infer<typeof Pong>;
+export type SeatWelcome = z.infer<typeof SeatWelcome>;
+export type PeerState = z.infer<typeof PeerState>;
+export type TurnRequest = z.infer<typeof TurnRequest>;
+export type TurnEvent = z.infer<typeof TurnEvent>;
+export type ScriptRequest = z.infer<typeof ScriptRequest>;
+export type EpisodeEnd = z.infer<typeof EpisodeEnd>;
+export type ErrorFrame = z.infer<typeof ErrorFrame>;
+export type Ping = z.infer<typeof Ping>;
+
+/** A frame body without its envelope, for senders: the envelope is added by `stamp()`. */
+export type Body<F> = F extends unknown ? Omit<F, 'v' | 'id'> : never;
+export type AgentFrameBody = Body<AgentFrame>;
+export type OrchestratorFrameBody = Body<OrchestratorFrame>;

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { Action } from './action.js';
+import { FailureInfo, Usage } from './meta.js';
+import { Mode } from './modes.js';
+
+/** One turn of an episode as recorded: the same shape in every mode, so the evaluator treats all alike. */
+export const TurnRecord = z.object({
+  turn: z.number().int().nonnegative(),
+  seat: z.string(),
+  /** The move; null only when `error` is set (a failure is never turned into a `none`). */
+  action: Action.nullable(),
+  error: FailureInfo.optional(),
+  /** Milliseconds since the episode started when the move was accepted. */
+  atMs: z.number().nonnegative(),
+  latencyMs: z.number().nonnegative().optional(),
+  provider: z.string().optional(),
+  model: z.string().optional(),
+  usage: Usage.optional(),
+  repairs: z.object({ lenient: z.number().int(), reformat: z.number().int() }).optional(),
+  retries: z.number().int().optional(),
+});
+export type TurnRecord = z.infer<typeof TurnRecord>;
+
+/** A seat of a recorded episode: who played it, in which process, with what. */
+export const SeatRecord = z.object({
+  seat: z.string(),
+  character: z.string(),
+  /** OS pid of the agent process that held the seat (as it reported at join). */
+  pid: z.number().int().nullable(),
+  policy: z.string(),
+  provider: z.string().optional(),
+  model: z.string().optional(),
+  params: z.record(z.string(), z.unknown()).optional(),
+  /** Whether this seat was played by a process (false: script mode, the writer spoke for it). */
+  live: z.boolean(),
+});
+export type SeatRecord = z.infer<typeof SeatRecord>;
+
+export const TerminationReason = z.enum([
+  'max_turns',
+  'leave',
+  'idle',
+  'script_end',
+  'deadline',
+  'disconnect',
+  'policy_error',
+  'script_error',
+  'aborted',
+]);
+export type TerminationReason = z.infer<typeof TerminationReason>;
+
+/** Task outcome computed from explicit moves. */
+export const Outcome = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('mutual_friends'),
+    /** Each seat's last `select`, or null if it never selected. */
+    selections: z.record(z.string(), z.string().nullable()),
+    answer: z.string(),
+    success: z.boolean(),
+  }),
+  z.object({
+    kind: z.literal('craigslist'),
+    deal: z.boolean(),
+    price: z.number().nullable(),
+    /** Seat that accepted, when a deal was reached. */
+    acceptedBy: z.string().nullable(),
+    success: z.boolean(),
+  }),
+  z.object({ kind: z.literal('open'), success: z.null() }),
+]);
+export type Outcome = z.infer<typeof Outcome>;
+
+/** One line of `episodes.jsonl`. */
+export const EpisodeRecord = z.object({
+  episodeId: z.string(),
+  runId: z.string(),
+  scenarioId: z.string(),
+  /** Character pair key (SOTOPIA combo or builtin pairing), part of the deterministic episode id. */
+  pairId: z.string(),
+  repeat: z.number().int().nonnegative(),
+  mode: Mode,
+  seats: z.array(SeatRecord),
+  /** Script mode: the process that wrote the dialogue. */
+  scriptWriter: z.object({ pid: z.number().int().nullable(), policy: z.string(), provider: z.string().optional(), model: z.string().optional(), usage: Usage.optional(), latencyMs: z.number().optional(), repairs: z.object({ lenient: z.number().int(), reformat: z.number().int() }).optional() }).optional(),
+  turns: z.array(TurnRecord),
+  termination: z.object({ reason: TerminationReason, detail: z.string().optional(), seat: z.string().optional() }),
+  outcome: Outcome,
+  /** Explicit failures during the episode (policy errors, protocol errors from the seats, disconnects). */
+  errors: z.array(FailureInfo.extend({ seat: z.string().optional(), turn: z.number().optional() })),
+  /** 'ok' when the episode ran to a normal end; 'failed' when an error ended it. */
+  status: z.enum(['ok', 'failed']),
+  startedAt: z.string(),
+  durationMs: z.number().nonnegative(),
+  /** Filled by the evaluator (`parley eval`); absent until then. */
+  evaluation: z.unknown().optional(),
+});
+export type EpisodeRecord = z.infer<typeof EpisodeRecord>;

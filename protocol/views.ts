@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { Action, ActionType } from './action.js';
+import { Mode } from './modes.js';
+import { Hint, ProfileView, RelationshipLevel } from './profile.js';
+import { TaskKind, TaskPrivate } from './task.js';
+
+/** The part of a scenario every participant may see (judge-only text already removed). */
+export const PublicScenario = z.object({
+  id: z.string(),
+  kind: TaskKind,
+  text: z.string(),
+  /** Seat ids in turn order; names are not here (a stranger does not know them). */
+  seats: z.array(z.string()).min(1),
+});
+export type PublicScenario = z.infer<typeof PublicScenario>;
+
+/** A seat's own private state: full profile, goal, hints, task data. */
+export const SelfView = z.object({
+  seat: z.string(),
+  profile: ProfileView,
+  goal: z.string(),
+  hints: z.array(Hint),
+  task: TaskPrivate.nullable(),
+});
+export type SelfView = z.infer<typeof SelfView>;
+
+/** What a seat sees of a partner through their relationship. */
+export const PartnerView = z.object({
+  seat: z.string(),
+  relationship: RelationshipLevel,
+  profile: ProfileView,
+  /** Shared history of the two characters, known to both (SOTOPIA's relationship background story). */
+  sharedHistory: z.string().optional(),
+});
+export type PartnerView = z.infer<typeof PartnerView>;
+
+/** A partner's private state: what mindreaders receive in a `peer.state` frame. */
+export const PeerPrivateState = z.object({
+  seat: z.string(),
+  profile: ProfileView,
+  goal: z.string(),
+  hints: z.array(Hint),
+  task: TaskPrivate.nullable(),
+});
+export type PeerPrivateState = z.infer<typeof PeerPrivateState>;
+
+/** Episode limits a seat is told at welcome. */
+export const Limits = z.object({
+  maxTurns: z.number().int().positive(),
+  turnDeadlineMs: z.number().int().positive(),
+  actions: z.array(ActionType),
+});
+export type Limits = z.infer<typeof Limits>;
+
+/** Everything the script writer gets: both sides in full, minus judge-only text. */
+export const ScriptBackground = z.object({
+  scenario: PublicScenario,
+  seats: z.array(
+    z.object({
+      seat: z.string(),
+      profile: ProfileView,
+      goal: z.string(),
+      hints: z.array(Hint),
+      task: TaskPrivate.nullable(),
+      partners: z.array(PartnerView),
+    }),
+  ),
+  mode: Mode,
+});
+export type ScriptBackground = z.infer<typeof ScriptBackground>;
+
+/** One written turn of a script. */
+export const ScriptTurn = z.object({ seat: z.string(), action: Action });
+export type ScriptTurn = z.infer<typeof ScriptTurn>;

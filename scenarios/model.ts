@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { Hint, RelationshipLevel, TaskKind, TaskPrivate } from '../protocol/index.js';
+
+/**
+ * The full scenario model: the world as the orchestrator and the judge know it. Agents never receive
+ * this type; they receive what `observe()` projects from it.
+ *
+ * One record is one runnable scenario instance: a situation bound to a pair (or more) of characters.
+ * SOTOPIA's 90 environments × 5 fixed character pairs import as 450 records sharing `envId`.
+ */
+
+/** A character, with SOTOPIA's profile fields. Only `id`, `name` and `secret` are required. */
+export const Character = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  firstName: z.string().optional(),
+  lastName: z.string().optional(),
+  age: z.number().int().nonnegative().optional(),
+  occupation: z.string().optional(),
+  gender: z.string().optional(),
+  pronouns: z.string().optional(),
+  publicInfo: z.string().optional(),
+  bigFive: z.string().optional(),
+  moralValues: z.array(z.string()).optional(),
+  schwartzValues: z.array(z.string()).optional(),
+  personality: z.string().optional(),
+  decisionStyle: z.string().optional(),
+  mbti: z.string().optional(),
+  secret: z.string(),
+});
+export type Character = z.infer<typeof Character>;
+
+/**
+ * A piece of scenario text and who may see it. `all` = every participant (and the judge);
+ * a list of seat ids = only those seats (and the judge). Judge-only text lives in `judgeOnly`.
+ */
+export const Segment = z.object({
+  text: z.string(),
+  visibleTo: z.union([z.literal('all'), z.array(z.string()).min(1)]),
+});
+export type Segment = z.infer<typeof Segment>;
+
+/** Private fields a scenario may explicitly share with partners (delivered as a logged `peer.state`). */
+export const SharedField = z.enum(['goal', 'secret', 'task']);
+
+export const ScenarioSeat = z.object({
+  /** Stable seat id, used in frames, records and ledger file names. */
+  seat: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/),
+  character: Character,
+  /** The seat's goal without its private hints. Owner only (partners see it only as mindreaders). */
+  goal: z.string(),
+  hints: z.array(Hint).default([]),
+  /** The character's secret, repeated here so records are self-describing (equals character.secret). */
+  secret: z.string(),
+  task: TaskPrivate.nullable().default(null),
+  shares: z.array(SharedField).default([]),
+});
+export type ScenarioSeat = z.infer<typeof ScenarioSeat>;
+
+export const Relationship = z.object({
+  level: RelationshipLevel,
+  /** Shared history of the characters (SOTOPIA's background_story): known to both seats. */
+  story: z.string().optional(),
+});
+export type Relationship = z.infer<typeof Relationship>;
+
+/** Answer and shared facts of a task: judge and metrics only. */
+export const TaskTruth = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('mutual_friends'), answer: z.record(z.string(), z.string()) }),
+  z.object({
+    kind: z.literal('craigslist'),
+    title: z.string(),
+    category: z.string(),
+    listingPrice: z.number().positive(),
+    description: z.string(),
+  }),
+]);
+export type TaskTruth = z.infer<typeof TaskTruth>;
+
+export const Scenario = z.object({
+  id: z.string().min(1),
+  /** Groups instances of one situation (SOTOPIA env_id); equals `id` for single-pair sets. */
+  envId: z.string().min(1),
+  /** Character pair key (SOTOPIA combo_id); part of the deterministic episode id. */
+  pairId: z.string().min(1),
+  codename: z.string().optional(),
+  /** Where it came from: builtin, sotopia, cocoa-craigslist, cocoa-mutualfriends, generated:<model>. */
+  source: z.string(),
+  subsets: z.array(z.string()).default([]),
+  kind: TaskKind,
+  /** Scenario text, each segment with its audience. */
+  narrative: z.array(Segment).min(1),
+  /** Text only the judge may see (SOTOPIA's `<p viewer="environment">`); '' when none. */
+  judgeOnly: z.string().default(''),
+  relationship: Relationship,
+  /** Seats in turn order. */
+  seats: z.array(ScenarioSeat).min(2),
+  truth: TaskTruth.nullable().default(null),
+});
+export type Scenario = z.infer<typeof Scenario>;
+export type ScenarioInput = z.input<typeof Scenario>;
