@@ -17,6 +17,8 @@ export const PolicyConfig = z.object({
   params: z.record(z.string(), z.unknown()).default({}),
   /** Directory where the process records LLM requests/responses (cassettes). */
   cassetteDir: z.string().optional(),
+  /** Replay: answer every LLM call from the cassettes recorded under this directory, no network. */
+  replayDir: z.string().optional(),
   /** Directory of prompt templates overriding the built-in ones. */
   promptDir: z.string().optional(),
 });

@@ -1,0 +1,25 @@
+import type { PolicyConfig } from '../protocol/index.js';
+
+/** Default key variable per provider prefix of a policy spec. */
+const DEFAULT_KEY_ENV: Record<string, string> = { openai: 'OPENAI_API_KEY', mistral: 'MISTRAL_API_KEY' };
+
+export interface MissingKey {
+  spec: string;
+  variable: string;
+}
+
+/**
+ * Which chosen LLM policies have no API key in `env`. Called before any episode starts, so a run
+ * never half-completes for want of a key. Replays and bots need none.
+ */
+export function missingKeys(configs: PolicyConfig[], env: NodeJS.ProcessEnv = process.env): MissingKey[] {
+  const missing: MissingKey[] = [];
+  for (const config of configs) {
+    if (config.replayDir) continue;
+    const provider = config.spec.split(':', 1)[0]!;
+    const variable = config.apiKeyEnv ?? DEFAULT_KEY_ENV[provider];
+    if (!variable) continue;
+    if (!env[variable] && !missing.some((m) => m.variable === variable)) missing.push({ spec: config.spec, variable });
+  }
+  return missing;
+}
