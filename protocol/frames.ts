@@ -68,6 +68,8 @@ export const TurnEvent = frame('turn.event', { turn: z.number().int().nonnegativ
 export const ScriptRequest = frame('script.request', {
   background: ScriptBackground,
   limits: Limits,
+  /** The episode the script is for (keys the writer's LLM cassette, so replays find the right one). */
+  episodeId: z.string().optional(),
 });
 /** The episode is over; the connection will be closed by the orchestrator. */
 export const EpisodeEnd = frame('episode.end', { reason: z.string() });

@@ -13,3 +13,4 @@ export * from './task.js';
 export * from './version.js';
 export * from './views.js';
 export * from './policy-config.js';
+export * from './worker-ipc.js';

@@ -40,6 +40,8 @@ export const TerminationReason = z.enum([
   'max_turns',
   'leave',
   'idle',
+  /** The task ended it: a Craigslist accept or quit, or every MutualFriends seat selected (detail says which). */
+  'task_end',
   'script_end',
   'deadline',
   'disconnect',
@@ -81,7 +83,7 @@ export const EpisodeRecord = z.object({
   mode: Mode,
   seats: z.array(SeatRecord),
   /** Script mode: the process that wrote the dialogue. */
-  scriptWriter: z.object({ pid: z.number().int().nullable(), policy: z.string(), provider: z.string().optional(), model: z.string().optional(), usage: Usage.optional(), latencyMs: z.number().optional(), repairs: z.object({ lenient: z.number().int(), reformat: z.number().int() }).optional() }).optional(),
+  scriptWriter: z.object({ pid: z.number().int().nullable(), policy: z.string(), provider: z.string().optional(), model: z.string().optional(), usage: Usage.optional(), latencyMs: z.number().optional(), repairs: z.object({ lenient: z.number().int(), reformat: z.number().int() }).optional(), retries: z.number().int().optional() }).optional(),
   turns: z.array(TurnRecord),
   termination: z.object({ reason: TerminationReason, detail: z.string().optional(), seat: z.string().optional() }),
   outcome: Outcome,

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { PolicyConfig } from './policy-config.js';
+
+/**
+ * IPC between the orchestrator's supervisor and a pooled agent-node worker (`agent-node/worker.ts`, forked
+ * with an IPC channel). Not a wire frame: these never leave the machine. The parent guarantees that seats
+ * sent to one worker belong to different episodes (DESIGN invariant 1).
+ */
+
+/** parent → worker: play the seat reserved under `token` at `url` with `policy`. */
+export const WorkerHost = z.object({
+  type: z.literal('host'),
+  url: z.string().min(1),
+  token: z.string().min(1).max(128),
+  policy: PolicyConfig,
+});
+export type WorkerHost = z.infer<typeof WorkerHost>;
+export type WorkerHostInput = z.input<typeof WorkerHost>;
+
+export const ParentToWorker = z.discriminatedUnion('type', [WorkerHost]);
+export type ParentToWorker = z.infer<typeof ParentToWorker>;
+
+/** worker → parent, once at start: ready to host seats. */
+export const WorkerReady = z.object({ type: z.literal('ready') });
+/** worker → parent: the connection of the seat hosted under `token` ended (`ok`: after a normal episode.end). */
+export const WorkerReleased = z.object({
+  type: z.literal('released'),
+  token: z.string(),
+  ok: z.boolean(),
+  error: z.string().optional(),
+});
+export type WorkerReady = z.infer<typeof WorkerReady>;
+export type WorkerReleased = z.infer<typeof WorkerReleased>;
+
+export const WorkerToParent = z.discriminatedUnion('type', [WorkerReady, WorkerReleased]);
+export type WorkerToParent = z.infer<typeof WorkerToParent>;
