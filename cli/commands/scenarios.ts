@@ -1,0 +1,35 @@
+import { runSubcommand, type Subcommand } from '../../scenarios/cli/common.js';
+import { generateCommand } from '../../scenarios/cli/generate.js';
+import { importCommand } from '../../scenarios/cli/import.js';
+import { listCommand, showCommand, validateCommand } from '../../scenarios/cli/list.js';
+import { makeCommand } from '../../scenarios/cli/make.js';
+
+/** `parley scenarios <sub> …`: import, inspect, check and generate scenario files. */
+const SUBCOMMANDS: Record<string, { describe: string; command: () => Subcommand }> = {
+  import: { describe: 'import sotopia DIR | cocoa-craigslist FILE | cocoa-mutualfriends FILE --out FILE', command: () => importCommand },
+  list: { describe: 'one line per scenario (FILE or builtin), --subset NAME', command: () => listCommand },
+  show: { describe: 'print the full record(s) of one scenario', command: () => showCommand },
+  validate: { describe: 'check a scenario file (schema and consistency)', command: () => validateCommand },
+  make: { describe: 'generate MutualFriends / Craigslist scenarios from a seed', command: () => makeCommand },
+  generate: { describe: 'generate new social scenarios with an LLM (SOTOPIA-π style)', command: () => generateCommand() },
+};
+
+function usage(): string {
+  const rows = Object.entries(SUBCOMMANDS).map(([name, s]) => `  ${name.padEnd(9)} ${s.describe}`);
+  return ['usage: parley scenarios <subcommand> [options]', '', 'subcommands:', ...rows, '', 'parley scenarios <subcommand> --help for its options'].join('\n');
+}
+
+/** Entry of `parley scenarios`. */
+export async function run(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(usage());
+    return name ? 0 : 2;
+  }
+  const sub = SUBCOMMANDS[name];
+  if (!sub) {
+    console.error(`parley scenarios: unknown subcommand '${name}'\n\n${usage()}`);
+    return 2;
+  }
+  return runSubcommand(name, sub.command(), rest);
+}

@@ -1,0 +1,31 @@
+import { generateCraigslist } from './generate/craigslist.js';
+import { generateMutualFriends } from './generate/mutual-friends.js';
+import type { Scenario } from './model.js';
+import { deriveSeed } from './rng.js';
+
+/** How many scenarios of each task the built-in set holds. */
+export const BUILTIN_COUNTS = { mutual_friends: 10, craigslist_bargains: 10 } as const;
+
+/**
+ * The built-in scenario set (the offline default, `--scenarios builtin`): 10 MutualFriends and
+ * 10 Craigslist scenarios generated from Parley's own pools, listings and characters.
+ * Deterministic for a seed; ids are `builtin-mf-NN` and `builtin-cl-NN`.
+ */
+export function builtinScenarios(seed = 1): Scenario[] {
+  return [
+    ...generateMutualFriends({
+      seed: deriveSeed(seed, 'mutual_friends'),
+      count: BUILTIN_COUNTS.mutual_friends,
+      idPrefix: 'builtin-mf',
+      source: 'builtin',
+      subsets: ['mutual_friends'],
+    }),
+    ...generateCraigslist({
+      seed: deriveSeed(seed, 'craigslist'),
+      count: BUILTIN_COUNTS.craigslist_bargains,
+      idPrefix: 'builtin-cl',
+      source: 'builtin',
+      subsets: ['craigslist_bargains'],
+    }),
+  ];
+}

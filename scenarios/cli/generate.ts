@@ -1,0 +1,129 @@
+import { readFile } from 'node:fs/promises';
+import { createClient } from '../../llm/index.js';
+import type { LlmClient } from '../../llm/types.js';
+import { ScenarioError, ScenarioErrorCode } from '../errors.js';
+import { BUILTIN_INSPIRATIONS } from '../generate/inspirations.js';
+import { exampleFromScenario, generateWithLlm, type GeneratedTask } from '../generate/llm-tasks.js';
+import { loadScenarios, writeScenarioFile } from '../load.js';
+import { EXIT, intOption, parse, UsageError, type Subcommand } from './common.js';
+
+const HELP = `usage: parley scenarios generate --n N --model SPEC --out FILE [options]
+
+Generates new social scenarios with an LLM in the SOTOPIA-π manner: each request combines an inspiration
+prompt with an example scenario and asks for one new scenario as JSON. Answers are validated, deduplicated
+(normalised text) and retried a bounded number of times; invalid ones are reported and never written. The
+generating model is recorded in each record's \`source\` (generated:<provider>:<model>). Characters come from
+Parley's own pool.
+
+options:
+  --n N                 how many scenarios (required)
+  --model SPEC          openai:<model> or mistral:<model> (keys: OPENAI_API_KEY / MISTRAL_API_KEY)
+  --out FILE            where to write (required)
+  --inspiration FILE    inspiration prompts: one per line (# comments), or a JSON list of strings
+                        (default: Parley's built-in prompts)
+  --example FILE        example scenario: a Parley scenario file or \`builtin\` (default: a built-in example)
+  --example-id ID       which record of --example (id, envId or codename; default: the first)
+  --seed S              seed for choosing prompts and characters (default 1)
+  --attempts N          attempts per scenario, first try included (default 3)
+  --allow-partial       write the valid ones even if fewer than N were obtained (still exits 1)
+  --base-url URL        provider base URL (else OPENAI_BASE_URL / MISTRAL_BASE_URL)
+  --api-key-env VAR     env variable holding the key
+  --param KEY=VALUE     client setting or sampling param (repeatable), e.g. temperature=0.9`;
+
+/** Reads inspiration prompts from a text file (one per line) or a JSON list of strings. */
+export async function readInspirations(file: string): Promise<string[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new ScenarioError(ScenarioErrorCode.Io, `cannot read (${(err as Error).message})`, { file }, { cause: err });
+  }
+  const trimmed = text.trim();
+  let prompts: string[];
+  if (trimmed.startsWith('[')) {
+    let json: unknown;
+    try {
+      json = JSON.parse(trimmed);
+    } catch (err) {
+      throw new ScenarioError(ScenarioErrorCode.BadJson, `bad JSON (${(err as Error).message})`, { file }, { cause: err });
+    }
+    if (!Array.isArray(json) || json.some((x) => typeof x !== 'string')) {
+      throw new ScenarioError(ScenarioErrorCode.InvalidField, 'expected a JSON list of strings', { file, field: '(root)' });
+    }
+    prompts = json as string[];
+  } else {
+    prompts = text.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  }
+  prompts = prompts.map((p) => p.trim()).filter((p) => p !== '');
+  if (prompts.length === 0) throw new ScenarioError(ScenarioErrorCode.InvalidField, 'no inspiration prompts', { file });
+  return prompts;
+}
+
+function parseParam(text: string): [string, unknown] {
+  const eq = text.indexOf('=');
+  if (eq <= 0) throw new UsageError(`--param expects KEY=VALUE, got '${text}'`);
+  const raw = text.slice(eq + 1);
+  const num = Number(raw);
+  return [text.slice(0, eq), raw === 'true' ? true : raw === 'false' ? false : raw !== '' && Number.isFinite(num) ? num : raw];
+}
+
+/** Test hook: lets a test inject a client instead of creating one from the spec. */
+export type ClientFactory = (spec: string, baseURL: string | undefined, apiKeyEnv: string | undefined, params: Record<string, unknown>) => LlmClient;
+
+const defaultFactory: ClientFactory = (spec, baseURL, apiKeyEnv, params) =>
+  createClient({ spec, params, ...(baseURL ? { baseURL } : {}), ...(apiKeyEnv ? { apiKeyEnv } : {}) });
+
+export function generateCommand(factory: ClientFactory = defaultFactory): Subcommand {
+  return {
+    help: HELP,
+    async run(argv) {
+      const { values } = parse(argv, {
+        n: { type: 'string' }, model: { type: 'string' }, out: { type: 'string' }, inspiration: { type: 'string' },
+        example: { type: 'string' }, 'example-id': { type: 'string' }, seed: { type: 'string' }, attempts: { type: 'string' },
+        'allow-partial': { type: 'boolean' }, 'base-url': { type: 'string' }, 'api-key-env': { type: 'string' },
+        param: { type: 'string', multiple: true },
+      });
+      if (!values.n) throw new UsageError('--n N is required');
+      if (!values.model) throw new UsageError('--model SPEC is required');
+      if (!values.out) throw new UsageError('--out FILE is required');
+      const n = intOption('n', values.n, 1);
+      const attempts = intOption('attempts', values.attempts, 3);
+      const seed = intOption('seed', values.seed, 1, 0);
+      const params = Object.fromEntries((values.param ?? []).map(parseParam));
+      const temperature = typeof params.temperature === 'number' ? params.temperature : undefined;
+      const inspirations = values.inspiration ? await readInspirations(values.inspiration) : [...BUILTIN_INSPIRATIONS];
+      let example: GeneratedTask | undefined;
+      if (values.example) {
+        const pool = await loadScenarios(values.example);
+        const id = values['example-id'];
+        const chosen = id ? pool.find((s) => s.id === id || s.envId === id || s.codename === id) : pool[0];
+        if (!chosen) throw new ScenarioError(ScenarioErrorCode.UnknownReference, id ? `no scenario '${id}'` : 'no scenarios', { file: values.example });
+        example = exampleFromScenario(chosen);
+      }
+      let client: LlmClient;
+      try {
+        client = factory(values.model, values['base-url'], values['api-key-env'], params);
+      } catch (err) {
+        console.error(`parley scenarios generate: ${(err as Error).message}`);
+        return EXIT.failed;
+      }
+      const result = await generateWithLlm({
+        client, n, inspirations, seed, attemptsPerScenario: attempts,
+        ...(example ? { example } : {}),
+        ...(temperature !== undefined ? { temperature } : {}),
+        onReject: (r) => console.error(`attempt ${r.attempt}: rejected: ${r.reason}`),
+      });
+      const got = result.scenarios.length;
+      console.log(`${got} of ${n} scenarios valid after ${result.attempts} attempts (${result.rejected.length} rejected)`);
+      if (got < n && !values['allow-partial']) {
+        console.error(`parley scenarios generate: only ${got} of ${n} valid scenarios; nothing written (use --allow-partial to keep them)`);
+        return EXIT.failed;
+      }
+      if (got > 0) {
+        await writeScenarioFile(values.out, result.scenarios);
+        console.log(`wrote ${got} scenarios to ${values.out}`);
+      }
+      return got < n ? EXIT.failed : EXIT.ok;
+    },
+  };
+}

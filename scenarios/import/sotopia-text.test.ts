@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { absent, splitGoal, splitScenario, unescapeQuotes } from './sotopia-text.js';
+
+describe('SOTOPIA text conventions', () => {
+  it('splits hints out of a goal, including nested ones, in opening order', () => {
+    const r = splitGoal('Share the blanket (<extra_info>You are cold <strategy_hint>Hint: stress sharing.</strategy_hint></extra_info>)');
+    expect(r.goal).toBe('Share the blanket');
+    expect(r.hints).toEqual([
+      { kind: 'extra_info', text: 'You are cold' },
+      { kind: 'strategy_hint', text: 'Hint: stress sharing.' },
+    ]);
+    expect(splitGoal('Ask (<clarification_hint>Do not tell</clarification_hint>) politely')).toEqual({
+      goal: 'Ask politely', hints: [{ kind: 'clarification_hint', text: 'Do not tell' }],
+    });
+    expect(splitGoal('Plain goal')).toEqual({ goal: 'Plain goal', hints: [] });
+    expect(splitGoal('Unclosed <extra_info>secret plan').hints).toEqual([{ kind: 'extra_info', text: 'secret plan' }]);
+  });
+
+  it('moves environment-only paragraphs to judge-only text', () => {
+    expect(splitScenario('2 strangers meet. <p viewer="environment">They have 1 common friends: Al.</p>')).toEqual({
+      narrative: '2 strangers meet.', judgeOnly: 'They have 1 common friends: Al.',
+    });
+    expect(splitScenario('Nothing hidden.')).toEqual({ narrative: 'Nothing hidden.', judgeOnly: '' });
+  });
+
+  it('undoes escaped quotes and reads nan/none as absent', () => {
+    expect(unescapeQuotes("Here\\'s a \\\"deal\\\"")).toBe('Here\'s a "deal"');
+    expect(absent('nan')).toBeUndefined();
+    expect(absent(' none ')).toBeUndefined();
+    expect(absent('A story')).toBe('A story');
+  });
+});

@@ -1,0 +1,75 @@
+import type { Hint } from '../../protocol/index.js';
+
+/**
+ * Text conventions of SOTOPIA's profiles: private goal hints in `<extra_info>`, `<strategy_hint>`,
+ * `<clarification_hint>`, judge-only spans in `<p viewer="environment">`, missing values as "nan"/"none",
+ * and quotes double-escaped by the export (`\'`).
+ */
+
+/** Undoes the export's stray backslash escapes (`Here\'s` → `Here's`). */
+export function unescapeQuotes(text: string): string {
+  return text.replace(/\\(['"])/g, '$1');
+}
+
+/** SOTOPIA writes absent values as "nan", "none" or ""; those become undefined. */
+export function absent(value: string | null | undefined): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  const t = value.trim();
+  return t === '' || /^(nan|none|null)$/i.test(t) ? undefined : t;
+}
+
+const HINT_TAGS = ['extra_info', 'strategy_hint', 'clarification_hint'] as const;
+
+/**
+ * A goal split into the text the owner sees as the goal and its private hints. Tags may nest
+ * (SOTOPIA puts `<strategy_hint>` inside `<extra_info>`): each hint gets only its own text, and hints
+ * are listed in the order they open.
+ */
+export function splitGoal(raw: string): { goal: string; hints: Hint[] } {
+  const text = unescapeQuotes(raw);
+  const tag = /<(\/?)(extra_info|strategy_hint|clarification_hint)>/g;
+  const stack: { kind: Hint['kind']; text: string; order: number }[] = [];
+  const done: { kind: Hint['kind']; text: string; order: number }[] = [];
+  let goal = '';
+  let last = 0;
+  let opened = 0;
+  const emit = (chunk: string) => {
+    if (stack.length) stack[stack.length - 1]!.text += chunk;
+    else goal += chunk;
+  };
+  for (let m = tag.exec(text); m; m = tag.exec(text)) {
+    emit(text.slice(last, m.index));
+    last = m.index + m[0].length;
+    const kind = m[2] as Hint['kind'];
+    if (m[1] === '') {
+      stack.push({ kind, text: '', order: opened++ });
+      if (stack.length === 1) goal += ' ';
+    } else {
+      // Close the matching open tag (and any unclosed ones inside it); a stray close tag is dropped.
+      const at = stack.map((x) => x.kind).lastIndexOf(kind);
+      if (at >= 0) done.push(...stack.splice(at).reverse());
+    }
+  }
+  emit(text.slice(last));
+  done.push(...stack.reverse());
+  const hints = done
+    .sort((a, b) => a.order - b.order)
+    .map((h) => ({ kind: h.kind, text: h.text.trim() }))
+    .filter((h) => h.text !== '');
+  // Hints were often wrapped in parentheses: drop the empty pair left behind, then tidy whitespace.
+  goal = goal.replace(/\(\s*\)/g, ' ').replace(/[ \t]+/g, ' ').replace(/\s*\n\s*/g, '\n').trim();
+  return { goal, hints };
+}
+
+/** Scenario text split into what everyone sees and what only the judge sees. */
+export function splitScenario(raw: string): { narrative: string; judgeOnly: string } {
+  const judge: string[] = [];
+  const narrative = unescapeQuotes(raw)
+    .replace(/<p\s+viewer\s*=\s*["']environment["']\s*>([\s\S]*?)<\/p>/gi, (_, inner: string) => {
+      judge.push(inner.trim());
+      return ' ';
+    })
+    .replace(/[ \t]+/g, ' ')
+    .trim();
+  return { narrative, judgeOnly: judge.join('\n') };
+}

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { builtinScenarios } from './builtin.js';
+import { ScenarioError, ScenarioErrorCode, zodToScenarioError } from './errors.js';
+import { Scenario } from './model.js';
+
+/**
+ * Reads a Parley scenario file: JSONL, one Scenario record per line (blank lines ignored). Every line
+ * is validated; the first bad one throws a ScenarioError naming the file, the line and the field.
+ */
+export async function loadScenarioFile(file: string): Promise<Scenario[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new ScenarioError(ScenarioErrorCode.Io, `cannot read scenario file (${(err as Error).message})`, { file }, { cause: err });
+  }
+  return parseScenarioLines(text, file);
+}
+
+/** Parses JSONL scenario text; `file` is only used in error messages. */
+export function parseScenarioLines(text: string, file: string): Scenario[] {
+  const out: Scenario[] = [];
+  const seen = new Map<string, number>();
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!.trim();
+    if (raw === '') continue;
+    const line = i + 1;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch (err) {
+      throw new ScenarioError(ScenarioErrorCode.BadJson, `bad JSON (${(err as Error).message})`, { file, line }, { cause: err });
+    }
+    const scenario = validateScenario(json, { file, line });
+    const before = seen.get(scenario.id);
+    if (before !== undefined) {
+      throw new ScenarioError(ScenarioErrorCode.DuplicateId, `duplicate scenario id '${scenario.id}' (first on line ${before})`, { file, line, field: 'id' });
+    }
+    seen.set(scenario.id, line);
+    out.push(scenario);
+  }
+  return out;
+}
+
+/** Validates one record against the Scenario schema, turning the first zod issue into a located error. */
+export function validateScenario(json: unknown, where: { file: string; line?: number }): Scenario {
+  const parsed = Scenario.safeParse(json);
+  if (parsed.success) return parsed.data;
+  throw zodToScenarioError(parsed.error, where);
+}
+
+/**
+ * Writes scenarios as JSONL, atomically: every record is validated first, then the text goes to a
+ * temporary file next to the target which is renamed over it. On any failure nothing is left behind.
+ */
+export async function writeScenarioFile(file: string, scenarios: readonly Scenario[]): Promise<void> {
+  const ids = new Set<string>();
+  const lines = scenarios.map((s, i) => {
+    const valid = validateScenario(s, { file, line: i + 1 });
+    if (ids.has(valid.id)) throw new ScenarioError(ScenarioErrorCode.DuplicateId, `duplicate scenario id '${valid.id}'`, { file, line: i + 1, field: 'id' });
+    ids.add(valid.id);
+    return JSON.stringify(valid);
+  });
+  await writeFileAtomic(file, lines.length ? `${lines.join('\n')}\n` : '');
+}
+
+/** Writes a whole file through a temp file + rename, so readers never see half a file. */
+export async function writeFileAtomic(file: string, text: string): Promise<void> {
+  const dir = path.dirname(path.resolve(file));
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFile(tmp, text, 'utf8');
+    await rename(tmp, file);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw new ScenarioError(ScenarioErrorCode.Io, `cannot write (${(err as Error).message})`, { file }, { cause: err });
+  }
+}
+
+/** Scenarios tagged with a subset (`hard`, `mutual_friends`, `craigslist_bargains`, …); all when name is empty. */
+export function filterSubset(scenarios: readonly Scenario[], name: string | undefined): Scenario[] {
+  if (!name) return scenarios.slice();
+  return scenarios.filter((s) => s.subsets.includes(name));
+}
+
+/**
+ * Resolves a `--scenarios` argument: `builtin` (or `builtin:<seed>`) is the generated built-in set,
+ * anything else a JSONL scenario file.
+ */
+export async function loadScenarios(spec: string): Promise<Scenario[]> {
+  const m = /^builtin(?::(-?\d+))?$/.exec(spec);
+  if (m) return builtinScenarios(m[1] !== undefined ? Number(m[1]) : 1);
+  return loadScenarioFile(spec);
+}

@@ -1,0 +1,64 @@
+import { parseMove, type Outcome, type TurnRecord } from '../protocol/index.js';
+import type { Scenario } from './model.js';
+
+/**
+ * The task outcome of an episode, from its explicit moves (protocol/moves.ts):
+ * - MutualFriends: each seat's last `select`; success iff every seat selected the answer's name
+ *   (case- and space-insensitive).
+ * - Craigslist: a deal iff an `accept` follows an offer by another seat; the price is that seat's latest
+ *   offer before the accept.
+ * - open scenarios: no task, success null.
+ * Turns that failed (no action) carry no move.
+ */
+export function computeOutcome(scenario: Scenario, turns: readonly TurnRecord[]): Outcome {
+  if (scenario.kind === 'mutual_friends') return mutualFriendsOutcome(scenario, turns);
+  if (scenario.kind === 'craigslist') return craigslistOutcome(turns);
+  return { kind: 'open', success: null };
+}
+
+function mutualFriendsOutcome(scenario: Scenario, turns: readonly TurnRecord[]): Outcome {
+  const selections: Record<string, string | null> = Object.fromEntries(scenario.seats.map((s) => [s.seat, null]));
+  for (const t of turns) {
+    if (!t.action) continue;
+    const move = parseMove(t.action);
+    if (move?.move === 'select' && t.seat in selections) selections[t.seat] = move.name;
+  }
+  const answer = answerName(scenario);
+  const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
+  const success = answer !== '' && Object.values(selections).every((name) => name !== null && norm(name) === norm(answer));
+  return { kind: 'mutual_friends', selections, answer, success };
+}
+
+/** The shared friend's name: the answer's `Name` attribute (any case), else its first value. */
+function answerName(scenario: Scenario): string {
+  if (scenario.truth?.kind !== 'mutual_friends') return '';
+  const entries = Object.entries(scenario.truth.answer);
+  const named = entries.find(([k]) => k.toLowerCase() === 'name');
+  return (named ?? entries[0])?.[1] ?? '';
+}
+
+function craigslistOutcome(turns: readonly TurnRecord[]): Outcome {
+  for (const t of turns) {
+    if (!t.action) continue;
+    const move = parseMove(t.action);
+    if (!move) continue;
+    if (move.move === 'accept') {
+      // The partner's latest offer: the most recent offer made by any other seat.
+      const partnerOffer = latestOfferBy(turns, t.turn, t.seat);
+      if (partnerOffer !== null) return { kind: 'craigslist', deal: true, price: partnerOffer, acceptedBy: t.seat, success: true };
+    } else if (move.move === 'quit') {
+      break;
+    }
+  }
+  return { kind: 'craigslist', deal: false, price: null, acceptedBy: null, success: false };
+}
+
+function latestOfferBy(turns: readonly TurnRecord[], beforeTurn: number, notSeat: string): number | null {
+  for (let i = turns.length - 1; i >= 0; i--) {
+    const t = turns[i]!;
+    if (t.turn >= beforeTurn || t.seat === notSeat || !t.action) continue;
+    const move = parseMove(t.action);
+    if (move?.move === 'offer') return move.price;
+  }
+  return null;
+}
