@@ -1,0 +1,59 @@
+import { ErrorCode, type Action, type FailureInfo, type ScriptRequest, type ScriptTurn, type TurnRequest } from '../../../protocol/index.js';
+import type { MoveResult, Policy, ScriptResult, SeatView } from '../../policy.js';
+import { fitAllowed } from './conversation.js';
+
+/** A bot's decision: a pure function of what the seat knows. Throws only on a bug. */
+export type Decide = (view: SeatView, request: TurnRequest) => Action;
+
+/** A bot's script: the whole dialogue, or an explicit failure (the wrapper adds the provenance). */
+export type ScriptDraft = { ok: true; turns: ScriptTurn[] } | { ok: false; error: FailureInfo };
+export type WriteScript = (request: ScriptRequest) => ScriptDraft;
+
+/** Failure codes of the built-in bots. */
+export const BotErrorCode = {
+  WrongKind: 'bot/wrong_kind',
+  NoTask: 'bot/no_task',
+  NoSharedFriend: 'bot/no_shared_friend',
+} as const;
+
+/** A bot failure a decision function throws on purpose (e.g. a Craigslist bot seated in MutualFriends). */
+export class BotError extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+    this.name = 'BotError';
+  }
+}
+
+/**
+ * Wraps a decision function as a Policy: measures latency, fits the move to the allowed actions, and turns
+ * a thrown error into an explicit failure (never a `none`).
+ */
+export function botPolicy(spec: string, decide: Decide, writeScript?: WriteScript): Policy {
+  return {
+    spec,
+    async act(view, request, signal): Promise<MoveResult> {
+      const started = performance.now();
+      const meta = () => ({ policy: spec, latencyMs: Math.round((performance.now() - started) * 1000) / 1000 });
+      if (signal.aborted) return { ok: false, error: { code: ErrorCode.DeadlineMissed, message: 'aborted before the bot ran' }, meta: meta() };
+      try {
+        const action = fitAllowed(decide(view, request), request.actions);
+        return { ok: true, action, meta: meta() };
+      } catch (err) {
+        const code = err instanceof BotError ? err.code : ErrorCode.PolicyFailed;
+        return { ok: false, error: { code, message: (err as Error).message }, meta: meta() };
+      }
+    },
+    ...(writeScript && {
+      async writeScript(request: ScriptRequest): Promise<ScriptResult> {
+        const started = performance.now();
+        try {
+          const result = writeScript(request);
+          return { ...result, meta: { policy: spec, latencyMs: performance.now() - started } };
+        } catch (err) {
+          const code = err instanceof BotError ? err.code : ErrorCode.PolicyFailed;
+          return { ok: false, error: { code, message: (err as Error).message }, meta: { policy: spec, latencyMs: performance.now() - started } };
+        }
+      },
+    }),
+  };
+}

@@ -1,0 +1,52 @@
+import type { PolicyConfig } from '../../protocol/index.js';
+import type { Policy } from '../policy.js';
+import { BOT_NAMES, createBotPolicy, type BotName } from './bot/index.js';
+import { PolicyConfigCode, PolicyConfigError } from './errors.js';
+import { createHumanPolicy } from './human.js';
+
+/** The spec forms `createPolicy` understands, for error messages and `--help`. */
+export const POLICY_SPECS = ['bot', ...BOT_NAMES.map((n) => `bot:${n}`), 'openai:<model>', 'mistral:<model>', 'replay:<run-dir>', 'human'] as const;
+
+const LLM_PROVIDERS = new Set(['openai', 'mistral', 'replay']);
+
+/**
+ * Builds the policy a seat is played with. Bots and the human policy live here; LLM policies
+ * (`openai:`, `mistral:`, `replay:`) are loaded on demand from `./llm/index.js`, so a bot-only agent
+ * never loads an SDK. Rejects with a PolicyConfigError (with a code) for an unknown or unavailable spec.
+ */
+export async function createPolicy(config: PolicyConfig): Promise<Policy> {
+  const spec = config.spec.trim();
+  if (spec === 'bot') return createBotPolicy(spec);
+  if (spec.startsWith('bot:')) {
+    const name = spec.slice(4);
+    if (!(BOT_NAMES as readonly string[]).includes(name)) {
+      throw new PolicyConfigError(PolicyConfigCode.UnknownSpec, `unknown bot '${name}' in '${spec}'; bots: ${BOT_NAMES.join(', ')}`);
+    }
+    return createBotPolicy(spec, name as BotName);
+  }
+  if (spec === 'human') return createHumanPolicy();
+  const provider = spec.split(':', 1)[0]!;
+  if (LLM_PROVIDERS.has(provider) && spec.length > provider.length + 1) return loadLlmPolicy({ ...config, spec });
+  throw new PolicyConfigError(PolicyConfigCode.UnknownSpec, `unknown policy '${spec}'; expected one of: ${POLICY_SPECS.join(', ')}`);
+}
+
+type LlmModule = { createLlmPolicy?: (config: PolicyConfig) => Policy | Promise<Policy> };
+
+async function loadLlmPolicy(config: PolicyConfig): Promise<Policy> {
+  // A variable specifier: the LLM module is optional at type-check time and loaded only when asked for.
+  const specifier = './llm/index.js';
+  let mod: LlmModule;
+  try {
+    mod = (await import(specifier)) as LlmModule;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' && /policies[\\/]llm[\\/]index/.test(String((err as Error).message))) {
+      throw new PolicyConfigError(PolicyConfigCode.Unavailable, `LLM policies are not available in this build (agent-node/policies/llm/index.ts is missing); cannot create '${config.spec}'`, { cause: err });
+    }
+    throw err;
+  }
+  if (typeof mod.createLlmPolicy !== 'function') {
+    throw new PolicyConfigError(PolicyConfigCode.Unavailable, `agent-node/policies/llm/index.ts does not export createLlmPolicy; cannot create '${config.spec}'`);
+  }
+  return mod.createLlmPolicy(config);
+}

@@ -1,0 +1,96 @@
+import {
+  AgentFrame,
+  ErrorCode,
+  MAX_FRAME_BYTES,
+  stamp,
+  type AgentFrameBody,
+  type ScriptRequest,
+  type TurnMeta,
+  type TurnRequest,
+} from '../protocol/index.js';
+import type { Policy, SeatView } from './policy.js';
+
+/** Codes for failures the agent process itself detects around a policy call. */
+export const RunnerErrorCode = {
+  NoScriptWriter: 'policy/cannot_write_script',
+  InvalidOutput: 'policy/invalid_output',
+  NotWelcomed: 'seat/no_welcome',
+} as const;
+
+const failMeta = (policy: Policy, started: number): TurnMeta => ({ policy: policy.spec, latencyMs: Math.max(0, performance.now() - started) });
+
+/**
+ * Waits for `work` until `deadlineMs` (+ `graceMs` for a policy that ignores its AbortSignal). The signal
+ * fires at the deadline; a policy still silent after the grace counts as a missed deadline.
+ */
+async function withDeadline<T>(work: (signal: AbortSignal) => Promise<T>, deadlineMs: number, graceMs: number, outer: AbortSignal): Promise<{ ok: true; value: T } | { ok: false }> {
+  const ac = new AbortController();
+  const onOuter = () => ac.abort(outer.reason);
+  outer.addEventListener('abort', onOuter, { once: true });
+  const abortTimer = setTimeout(() => ac.abort(new Error('turn deadline reached')), deadlineMs);
+  let hardTimer: NodeJS.Timeout | undefined;
+  const hardStop = new Promise<{ ok: false }>((resolve) => {
+    hardTimer = setTimeout(() => resolve({ ok: false }), deadlineMs + graceMs);
+  });
+  try {
+    return await Promise.race([work(ac.signal).then((value) => ({ ok: true as const, value })), hardStop]);
+  } finally {
+    clearTimeout(abortTimer);
+    clearTimeout(hardTimer);
+    outer.removeEventListener('abort', onOuter);
+  }
+}
+
+/** Checks a reply against the wire schema and the size cap before it is sent: a bad one becomes a failure. */
+function checked(body: AgentFrameBody, fallback: (message: string) => AgentFrameBody): AgentFrameBody {
+  const frame = stamp<AgentFrame>(body, 'check');
+  const parsed = AgentFrame.safeParse(frame);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return fallback(`policy output is not a valid ${body.type} frame: ${issue?.path.join('.') || '(frame)'}: ${issue?.message ?? 'invalid'}`);
+  }
+  const size = Buffer.byteLength(JSON.stringify(frame));
+  if (size > MAX_FRAME_BYTES) return fallback(`policy output of ${size} bytes exceeds the ${MAX_FRAME_BYTES}-byte frame cap`);
+  return body;
+}
+
+/**
+ * Asks the policy for this seat's move and turns the answer into the reply frame: `turn.act` for a move,
+ * `turn.fail` for anything else — a policy error, a thrown bug, a missed deadline, an invalid move.
+ * Never a `none` standing in for a failure.
+ */
+export async function runTurn(policy: Policy, view: SeatView | null, request: TurnRequest, opts: { graceMs: number; signal: AbortSignal }): Promise<AgentFrameBody> {
+  const started = performance.now();
+  const fail = (code: string, message: string, meta = failMeta(policy, started)): AgentFrameBody => ({ type: 'turn.fail', turn: request.turn, error: { code, message }, meta });
+  if (!view) return fail(RunnerErrorCode.NotWelcomed, 'turn.request arrived before seat.welcome');
+  try {
+    const outcome = await withDeadline((signal) => policy.act(view, request, signal), request.deadlineMs, opts.graceMs, opts.signal);
+    if (!outcome.ok) return fail(ErrorCode.DeadlineMissed, `policy ${policy.spec} did not answer within ${request.deadlineMs} ms`);
+    const result = outcome.value;
+    const body: AgentFrameBody = result.ok
+      ? { type: 'turn.act', turn: request.turn, action: result.action, meta: result.meta }
+      : { type: 'turn.fail', turn: request.turn, error: result.error, meta: result.meta };
+    return checked(body, (message) => fail(RunnerErrorCode.InvalidOutput, message, result.meta));
+  } catch (err) {
+    return fail(ErrorCode.PolicyFailed, `policy ${policy.spec} threw: ${(err as Error)?.message ?? String(err)}`);
+  }
+}
+
+/** Script mode: asks the policy for the whole dialogue; `script.submit` or `script.fail`. */
+export async function runScript(policy: Policy, request: ScriptRequest, opts: { graceMs: number; signal: AbortSignal }): Promise<AgentFrameBody> {
+  const started = performance.now();
+  const fail = (code: string, message: string, meta = failMeta(policy, started)): AgentFrameBody => ({ type: 'script.fail', error: { code, message }, meta });
+  const writeScript = policy.writeScript?.bind(policy);
+  if (!writeScript) return fail(RunnerErrorCode.NoScriptWriter, `policy ${policy.spec} cannot write scripts`);
+  try {
+    const outcome = await withDeadline((signal) => writeScript(request, signal), request.limits.turnDeadlineMs, opts.graceMs, opts.signal);
+    if (!outcome.ok) return fail(ErrorCode.DeadlineMissed, `policy ${policy.spec} did not write the script within ${request.limits.turnDeadlineMs} ms`);
+    const result = outcome.value;
+    const body: AgentFrameBody = result.ok
+      ? { type: 'script.submit', turns: result.turns, meta: result.meta }
+      : { type: 'script.fail', error: result.error, meta: result.meta };
+    return checked(body, (message) => fail(RunnerErrorCode.InvalidOutput, message, result.meta));
+  } catch (err) {
+    return fail(ErrorCode.PolicyFailed, `policy ${policy.spec} threw: ${(err as Error)?.message ?? String(err)}`);
+  }
+}

@@ -1,0 +1,314 @@
+import { hostname } from 'node:os';
+import WebSocket from 'ws';
+import {
+  CloseCode,
+  ErrorCode,
+  MAX_FRAME_BYTES,
+  decodeOrchestratorFrame,
+  frameIds,
+  stamp,
+  type AgentFrame,
+  type AgentFrameBody,
+  type OrchestratorFrame,
+  type ScriptRequest,
+  type TurnRequest,
+} from '../protocol/index.js';
+import type { Policy, SeatView } from './policy.js';
+import { runScript, runTurn } from './policy-runner.js';
+import { SeatViewState } from './seat-view-state.js';
+import { CLIENT_NAME, CLIENT_VERSION } from './version.js';
+
+/** How a seat ended. Only `ended` is a normal end (an `episode.end` arrived). */
+export type SeatOutcome =
+  | { status: 'ended'; reason: string }
+  | { status: 'refused'; code: string; message: string }
+  | { status: 'failed'; code: string; message: string };
+
+/** Codes of seat outcomes the client itself decides. */
+export const SeatClientCode = {
+  JoinRefused: 'seat/join_refused',
+  ConnectionLost: 'connection/lost',
+  ClosedByServer: 'connection/closed_by_server',
+  Closed: 'seat/closed_locally',
+} as const;
+
+export interface SeatClientOptions {
+  /** The orchestrator's agent endpoint, e.g. `ws://127.0.0.1:8080/agent`. */
+  url: string;
+  /** One-time seat token issued by the orchestrator. */
+  token: string;
+  policy: Policy;
+  /** Reported in `seat.join`; defaults to this process. */
+  pid?: number;
+  clientName?: string;
+  clientVersion?: string;
+  host?: string;
+  /**
+   * Reconnects after an unexpected close (same token, within the orchestrator's grace period), with
+   * exponential backoff. `attempts` applies once the seat was welcomed; before that (nothing listening
+   * yet, wrong URL) only `initialAttempts`, so a bad URL fails fast.
+   */
+  reconnect?: { attempts?: number; initialAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /** Extra time after a turn's deadline before a policy that ignores its AbortSignal is reported as late. */
+  deadlineGraceMs?: number;
+  /** WebSocket opening handshake timeout. */
+  handshakeTimeoutMs?: number;
+  /** Diagnostics (stderr by default in the CLI); never the frames' content. */
+  log?: (line: string) => void;
+}
+
+/** A seat being played. */
+export interface SeatSession {
+  /** Resolves once the seat's connection has ended, with how it ended. Never rejects. */
+  readonly done: Promise<SeatOutcome>;
+  /** What the seat knows so far (null before the welcome). */
+  view(): SeatView | null;
+  /** Stops playing: closes the connection; `done` resolves `failed` unless the seat already ended. */
+  close(reason?: string): void;
+}
+
+/** Close codes after which reconnecting cannot help. */
+const FINAL_CLOSES = new Set<number>([CloseCode.ProtocolAbuse, CloseCode.ServerShutdown, CloseCode.Replaced, CloseCode.FrameTooLarge]);
+const REFUSAL_CLOSES = new Set<number>([CloseCode.JoinRefused, CloseCode.JoinTimeout]);
+
+/**
+ * Plays one seat over a WebSocket: joins with the token, keeps the seat's view from the frames it
+ * receives, answers heartbeats, asks the policy for each requested move (or the whole script) and sends
+ * the reply, and reconnects with the same token after an unexpected close.
+ */
+export function playSeat(options: SeatClientOptions): SeatSession {
+  const client = new SeatClient(options);
+  client.connect();
+  return { done: client.done, view: () => client.state.snapshot(), close: (reason) => client.close(reason) };
+}
+
+interface Pending {
+  reply?: AgentFrameBody;
+  /** Connection number the reply went out on. */
+  sentOn?: number;
+}
+
+class SeatClient {
+  readonly state = new SeatViewState();
+  readonly done: Promise<SeatOutcome>;
+  private resolveDone!: (outcome: SeatOutcome) => void;
+  private readonly nextId = frameIds('a');
+  private readonly log: (line: string) => void;
+  private readonly attempts: number;
+  private readonly initialAttempts: number;
+  private readonly baseDelayMs: number;
+  private readonly maxDelayMs: number;
+  private readonly stop = new AbortController();
+  private ws: WebSocket | null = null;
+  /** Increments per connection; replies remember which connection carried them. */
+  private conn = 0;
+  private welcomedOn = -1;
+  private failures = 0;
+  private joinId = '';
+  private lastError = '';
+  private endReason: string | null = null;
+  private refusal: { code: string; message: string } | null = null;
+  private finished = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private closeTimer: NodeJS.Timeout | undefined;
+  private readonly turns = new Map<number, Pending>();
+  private script: Pending | null = null;
+
+  constructor(private readonly opts: SeatClientOptions) {
+    this.done = new Promise((resolve) => (this.resolveDone = resolve));
+    this.log = opts.log ?? (() => {});
+    this.attempts = opts.reconnect?.attempts ?? 5;
+    this.initialAttempts = opts.reconnect?.initialAttempts ?? 2;
+    this.baseDelayMs = opts.reconnect?.baseDelayMs ?? 200;
+    this.maxDelayMs = opts.reconnect?.maxDelayMs ?? 3000;
+  }
+
+  connect(): void {
+    if (this.finished) return;
+    const conn = ++this.conn;
+    const ws = new WebSocket(this.opts.url, { maxPayload: MAX_FRAME_BYTES, handshakeTimeout: this.opts.handshakeTimeoutMs ?? 10_000 });
+    this.ws = ws;
+    ws.on('open', () => {
+      this.joinId = this.nextId();
+      this.sendRaw(ws, stamp<AgentFrame>({
+        type: 'seat.join',
+        token: this.opts.token,
+        client: {
+          name: this.opts.clientName ?? CLIENT_NAME,
+          version: this.opts.clientVersion ?? CLIENT_VERSION,
+          policy: this.opts.policy.spec.slice(0, 200),
+          pid: this.opts.pid ?? process.pid,
+          host: (this.opts.host ?? hostname()).slice(0, 200),
+        },
+      }, this.joinId));
+    });
+    ws.on('message', (data: WebSocket.RawData) => {
+      if (conn !== this.conn) return;
+      const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+      const decoded = decodeOrchestratorFrame(raw);
+      if (!decoded.ok) {
+        this.log(`ignored a bad frame from the orchestrator (${decoded.code}): ${decoded.message}`);
+        return;
+      }
+      this.onFrame(decoded.frame, conn);
+    });
+    ws.on('error', (err: Error) => {
+      this.lastError = err.message;
+      this.log(`connection error: ${err.message}`);
+    });
+    ws.on('close', (code: number, reason: Buffer) => {
+      if (conn === this.conn) this.onClose(code, reason.toString('utf8'));
+    });
+  }
+
+  close(reason = 'closed by the agent'): void {
+    if (this.finished) return;
+    this.finish({ status: 'failed', code: SeatClientCode.Closed, message: reason });
+  }
+
+  private onFrame(frame: OrchestratorFrame, conn: number): void {
+    switch (frame.type) {
+      case 'seat.welcome':
+        this.state.welcome(frame);
+        this.welcomedOn = conn;
+        this.failures = 0;
+        this.flushUnsent();
+        return;
+      case 'peer.state':
+        this.state.peerState(frame);
+        return;
+      case 'turn.event':
+        this.state.event(frame);
+        return;
+      case 'turn.request':
+        this.onTurnRequest(frame);
+        return;
+      case 'script.request':
+        this.onScriptRequest(frame);
+        return;
+      case 'episode.end':
+        this.endReason = frame.reason;
+        this.closeSocket(1000, 'episode ended');
+        return;
+      case 'error':
+        this.log(`orchestrator error ${frame.code}: ${frame.message}`);
+        // Before the welcome, a seat-level error (bad token, taken seat) or one about our join is a refusal.
+        if (this.welcomedOn !== conn && (frame.re === this.joinId || frame.code.startsWith('seat/') || frame.code === ErrorCode.VersionMismatch)) {
+          this.refusal = { code: frame.code, message: frame.message };
+          this.closeSocket(1000, 'join refused');
+        }
+        return;
+      case 'ping':
+        this.send({ type: 'pong', nonce: frame.nonce });
+        return;
+    }
+  }
+
+  private onTurnRequest(frame: TurnRequest): void {
+    const known = this.turns.get(frame.turn);
+    if (known) {
+      // Asked again (after a reconnect): resend a finished reply not yet sent on this connection.
+      if (known.reply && known.sentOn !== this.conn) this.deliver(known);
+      return;
+    }
+    const pending: Pending = {};
+    this.turns.set(frame.turn, pending);
+    void runTurn(this.opts.policy, this.state.snapshot(), frame, { graceMs: this.opts.deadlineGraceMs ?? 1000, signal: this.stop.signal }).then((reply) => {
+      pending.reply = reply;
+      this.deliver(pending);
+    });
+  }
+
+  private onScriptRequest(frame: ScriptRequest): void {
+    if (this.script) {
+      if (this.script.reply && this.script.sentOn !== this.conn) this.deliver(this.script);
+      return;
+    }
+    const pending: Pending = {};
+    this.script = pending;
+    void runScript(this.opts.policy, frame, { graceMs: this.opts.deadlineGraceMs ?? 1000, signal: this.stop.signal }).then((reply) => {
+      pending.reply = reply;
+      this.deliver(pending);
+    });
+  }
+
+  /** Sends a finished reply if the current connection is open; otherwise it waits for the next welcome. */
+  private deliver(pending: Pending): void {
+    if (this.finished || !pending.reply || pending.sentOn === this.conn) return;
+    if (this.send(pending.reply)) pending.sentOn = this.conn;
+  }
+
+  private flushUnsent(): void {
+    for (const pending of this.turns.values()) if (pending.reply && pending.sentOn === undefined) this.deliver(pending);
+    if (this.script?.reply && this.script.sentOn === undefined) this.deliver(this.script);
+  }
+
+  private send(body: AgentFrameBody): boolean {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    return this.sendRaw(ws, stamp<AgentFrame>(body, this.nextId()));
+  }
+
+  private sendRaw(ws: WebSocket, frame: AgentFrame): boolean {
+    try {
+      ws.send(JSON.stringify(frame));
+      return true;
+    } catch (err) {
+      this.log(`send failed: ${(err as Error).message}`);
+      return false;
+    }
+  }
+
+  private onClose(code: number, reason: string): void {
+    this.ws = null;
+    if (this.finished) return;
+    if (this.endReason !== null) return this.finish({ status: 'ended', reason: this.endReason });
+    if (this.refusal) return this.finish({ status: 'refused', ...this.refusal });
+    if (REFUSAL_CLOSES.has(code)) {
+      return this.finish({ status: 'refused', code: SeatClientCode.JoinRefused, message: `join refused (close ${code}${reason ? `: ${reason}` : ''})` });
+    }
+    if (code === CloseCode.EpisodeEnded) return this.finish({ status: 'ended', reason: reason || 'closed by the orchestrator' });
+    if (FINAL_CLOSES.has(code)) {
+      return this.finish({ status: 'failed', code: SeatClientCode.ClosedByServer, message: `the orchestrator closed the connection (close ${code}${reason ? `: ${reason}` : ''})` });
+    }
+    const why = this.lastError || `close ${code}${reason ? `: ${reason}` : ''}`;
+    const allowed = this.welcomedOn >= 0 ? this.attempts : this.initialAttempts;
+    if (this.failures >= allowed) {
+      const tries = this.failures + 1;
+      return this.finish({ status: 'failed', code: SeatClientCode.ConnectionLost, message: `cannot reach ${this.opts.url} (${why}) after ${tries} attempt${tries === 1 ? '' : 's'}` });
+    }
+    const delay = Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** this.failures);
+    this.failures++;
+    this.log(`connection lost (${why}); reconnecting in ${delay} ms (attempt ${this.failures} of ${allowed})`);
+    this.lastError = '';
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  private closeSocket(code: number, reason: string): void {
+    const ws = this.ws;
+    if (!ws) return;
+    ws.close(code, reason);
+    // A peer that never completes the closing handshake must not keep the seat open.
+    this.closeTimer = setTimeout(() => ws.terminate(), 2000);
+    this.closeTimer.unref?.();
+  }
+
+  private finish(outcome: SeatOutcome): void {
+    if (this.finished) return;
+    this.finished = true;
+    clearTimeout(this.retryTimer);
+    this.stop.abort(new Error('seat finished'));
+    const ws = this.ws;
+    const resolve = () => {
+      clearTimeout(this.closeTimer);
+      this.resolveDone(outcome);
+    };
+    if (ws && ws.readyState !== WebSocket.CLOSED) {
+      ws.once('close', resolve);
+      if (ws.readyState === WebSocket.CONNECTING) ws.terminate();
+      else this.closeSocket(1000, outcome.status === 'ended' ? 'episode ended' : 'agent closing');
+    } else {
+      resolve();
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CloseCode, WorkerToParent, type WorkerHostInput } from '../protocol/index.js';
+import { ALL_ACTIONS, startFakeOrchestrator, welcomeBody, type FakeOrchestrator } from './testing/fake-orchestrator.js';
+
+const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
+
+/** Forks the worker exactly as the supervisor does, collecting its IPC messages and stderr. */
+function startWorker(): { child: ChildProcess; messages: WorkerToParent[]; stderr: () => string } {
+  const child = fork(WORKER, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  const messages: WorkerToParent[] = [];
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
+  child.on('message', (m) => messages.push(WorkerToParent.parse(m)));
+  return { child, messages, stderr: () => err };
+}
+
+const released = (messages: WorkerToParent[], token: string) =>
+  messages.find((m): m is Extract<WorkerToParent, { type: 'released' }> => m.type === 'released' && m.token === token);
+
+let server: FakeOrchestrator;
+let worker: ReturnType<typeof startWorker>;
+
+beforeAll(async () => {
+  server = await startFakeOrchestrator();
+  worker = startWorker();
+  await vi.waitFor(() => expect(worker.messages[0]).toEqual({ type: 'ready' }), { timeout: 15_000 });
+});
+
+afterAll(async () => {
+  if (worker.child.exitCode === null) {
+    worker.child.kill();
+    await once(worker.child, 'exit');
+  }
+  await server.close();
+});
+
+const host = (token: string, spec = 'bot'): WorkerHostInput => ({ type: 'host', url: server.url, token, policy: { spec } });
+
+describe('agent-node worker (forked, IPC)', () => {
+  it('says ready once, hosts a seat from its own pid, plays it and reports the release', async () => {
+    expect(worker.messages.filter((m) => m.type === 'ready')).toHaveLength(1);
+    worker.child.send(host('tok-a'));
+    const conn = await server.connection(0, 10_000);
+    const join = await conn.next('seat.join', 10_000);
+    expect(join.token).toBe('tok-a');
+    expect(join.client.pid).toBe(worker.child.pid);
+    expect(join.client.pid).not.toBe(process.pid);
+    expect(join.client.policy).toBe('bot');
+    conn.send(welcomeBody({ episodeId: 'ep-a', kind: 'open' }));
+    conn.send({ type: 'turn.request', turn: 0, actions: [...ALL_ACTIONS], deadlineMs: 5000 });
+    const act = await conn.next('turn.act');
+    expect(act.turn).toBe(0);
+    expect(act.action.type).toBe('speak');
+    conn.send({ type: 'episode.end', reason: 'max_turns' });
+    await vi.waitFor(() => expect(released(worker.messages, 'tok-a')).toEqual({ type: 'released', token: 'tok-a', ok: true }), { timeout: 5000 });
+  });
+
+  it('hosts two seats of different episodes at once and releases each on its own', async () => {
+    const before = server.connections.length;
+    worker.child.send(host('tok-b'));
+    worker.child.send(host('tok-c'));
+    const c1 = await server.connection(before, 10_000);
+    const c2 = await server.connection(before + 1, 10_000);
+    const joins = [await c1.next('seat.join'), await c2.next('seat.join')];
+    expect(joins.map((j) => j.token).sort()).toEqual(['tok-b', 'tok-c']);
+    const byToken = new Map([[joins[0]!.token, c1], [joins[1]!.token, c2]]);
+    const b = byToken.get('tok-b')!;
+    const c = byToken.get('tok-c')!;
+    b.send(welcomeBody({ episodeId: 'ep-b' }));
+    c.send(welcomeBody({ episodeId: 'ep-c', seat: 'agent2' }));
+    c.send({ type: 'turn.request', turn: 1, actions: [...ALL_ACTIONS], deadlineMs: 5000 });
+    expect((await c.next('turn.act')).turn).toBe(1);
+    c.socket.close(CloseCode.ProtocolAbuse, 'abuse');
+    await vi.waitFor(() => expect(released(worker.messages, 'tok-c')).toMatchObject({ ok: false, error: expect.stringContaining('4001') }), { timeout: 5000 });
+    expect(released(worker.messages, 'tok-b')).toBeUndefined();
+    b.send({ type: 'episode.end', reason: 'leave' });
+    await vi.waitFor(() => expect(released(worker.messages, 'tok-b')).toMatchObject({ ok: true }), { timeout: 5000 });
+  });
+
+  it('ignores invalid IPC messages and reports an unknown policy as a failed release', async () => {
+    worker.child.send({ type: 'host', url: server.url });
+    worker.child.send({ type: 'dance' });
+    worker.child.send(host('tok-d', 'bot:chess'));
+    await vi.waitFor(() => expect(released(worker.messages, 'tok-d')).toMatchObject({ ok: false, error: expect.stringContaining('policy/unknown_spec') }), { timeout: 5000 });
+    expect(worker.stderr()).toContain('ignored an invalid IPC message');
+    expect(worker.child.exitCode).toBeNull();
+  });
+
+  it('exits when the IPC channel disconnects, closing its seats', async () => {
+    const w = startWorker();
+    await vi.waitFor(() => expect(w.messages[0]).toEqual({ type: 'ready' }), { timeout: 15_000 });
+    const before = server.connections.length;
+    w.child.send(host('tok-e'));
+    const conn = await server.connection(before, 10_000);
+    await conn.next('seat.join');
+    const exited = once(w.child, 'exit');
+    w.child.disconnect();
+    const [code] = await exited;
+    expect(code).toBe(0);
+    await conn.closed;
+  });
+});

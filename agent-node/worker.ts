@@ -1,0 +1,76 @@
+/**
+ * A pooled agent-node process, forked by the orchestrator's supervisor (`fork(worker.ts, { execArgv:
+ * ['--import', 'tsx'] })`). IPC contract (schemas in protocol/worker-ipc.ts):
+ *   parent → child  {type:'host', url, token, policy}   play that seat
+ *   child → parent  {type:'ready'}                       once, at start
+ *   child → parent  {type:'released', token, ok, error?} when that seat's connection ended
+ * Several `host` messages may be in flight at once (multiplexed mode; the parent guarantees they belong to
+ * different episodes). Each seat gets its own policy instance. Exits when the IPC channel disconnects.
+ */
+import { ParentToWorker, type WorkerToParent } from '../protocol/index.js';
+import { createPolicy } from './policies/registry.js';
+import { playSeat, type SeatSession } from './seat-client.js';
+
+const log = (line: string) => process.stderr.write(`[agent-worker ${process.pid}] ${line}\n`);
+
+function tell(message: WorkerToParent): void {
+  if (process.connected && process.send) process.send(message);
+}
+
+const sessions = new Map<string, SeatSession>();
+
+async function host(url: string, token: string, config: ParentToWorker['policy']): Promise<void> {
+  let error: string | undefined;
+  let ok = false;
+  try {
+    const policy = await createPolicy(config);
+    const session = playSeat({ url, token, policy, log: (line) => log(`seat ${token.slice(0, 6)}…: ${line}`) });
+    sessions.set(token, session);
+    const outcome = await session.done;
+    ok = outcome.status === 'ended';
+    if (outcome.status !== 'ended') error = `${outcome.code}: ${outcome.message}`;
+    await policy.close?.().catch((err: unknown) => log(`policy close failed: ${(err as Error).message}`));
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    error = `${typeof code === 'string' ? `${code}: ` : ''}${(err as Error).message ?? String(err)}`;
+  } finally {
+    sessions.delete(token);
+  }
+  tell({ type: 'released', token, ok, ...(error !== undefined && { error }) });
+}
+
+function main(): void {
+  if (!process.send) {
+    log('must be started by the orchestrator with an IPC channel (child_process.fork)');
+    process.exit(2);
+  }
+  process.on('message', (raw: unknown) => {
+    const parsed = ParentToWorker.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      log(`ignored an invalid IPC message: ${issue?.path.join('.') || '(message)'}: ${issue?.message ?? 'invalid'}`);
+      return;
+    }
+    const { url, token, policy } = parsed.data;
+    if (sessions.has(token)) {
+      log(`ignored a second host message for a seat already hosted here`);
+      return;
+    }
+    // Reserve the token synchronously so a duplicate arriving while the policy loads is caught too.
+    sessions.set(token, { done: new Promise(() => {}), view: () => null, close: () => {} });
+    void host(url, token, policy);
+  });
+  process.on('disconnect', () => {
+    for (const session of sessions.values()) session.close('the orchestrator went away');
+    const done = [...sessions.values()].map((s) => s.done);
+    // Give the sockets a moment to close cleanly, never longer.
+    const timer = setTimeout(() => process.exit(0), 1000);
+    void Promise.all(done).then(() => {
+      clearTimeout(timer);
+      process.exit(0);
+    });
+  });
+  tell({ type: 'ready' });
+}
+
+main();
