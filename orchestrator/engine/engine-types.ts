@@ -1,0 +1,65 @@
+import type { ErrorCode, FailureInfo, OrchestratorFrameBody, TurnMeta, TurnRecord } from '../../protocol/index.js';
+import type { Clock } from '../clock.js';
+import type { Inbox } from '../inbox.js';
+import type { World } from '../world.js';
+import type { Termination } from './termination.js';
+
+/** What the engine needs of a seat: send to it, refuse its frames. `SeatLink` is one. */
+export interface SeatPort {
+  send(body: OrchestratorFrameBody): unknown;
+  reject(code: ErrorCode, message: string, re?: string): void;
+}
+
+export interface EngineContext {
+  world: World;
+  /** Live seats by id: the scenario's seats, or the script writer alone in script mode. */
+  ports: ReadonlyMap<string, SeatPort>;
+  inbox: Inbox;
+  clock: Clock;
+  /** How long a seat whose connection closed may take to rejoin before the episode ends (0: not at all). */
+  reconnectGraceMs: number;
+}
+
+/** An explicit failure during an episode (DESIGN invariant 5). */
+export type EpisodeError = FailureInfo & { seat?: string; turn?: number };
+
+/** Provenance a seat reported with its moves (the latest seen). */
+export interface SeatProvenance {
+  policy?: string;
+  provider?: string;
+  model?: string;
+  params?: Record<string, unknown>;
+}
+
+/** What the engine produces; the episode runner adds seats, outcome and timing to make the record. */
+export interface EngineResult {
+  turns: TurnRecord[];
+  termination: Termination;
+  errors: EpisodeError[];
+  status: 'ok' | 'failed';
+  seatProvenance: Record<string, SeatProvenance>;
+  /** Script mode: the writer's provenance and cost. */
+  scriptMeta?: TurnMeta;
+  /** Clock time the engine started (turn `atMs` are relative to it). */
+  startedAt: number;
+}
+
+/** Copies a move's provenance onto its turn record (only the fields present). */
+export function withMeta(record: TurnRecord, meta: TurnMeta | undefined): TurnRecord {
+  if (!meta) return record;
+  record.latencyMs = meta.latencyMs;
+  if (meta.provider !== undefined) record.provider = meta.provider;
+  if (meta.model !== undefined) record.model = meta.model;
+  if (meta.usage !== undefined) record.usage = meta.usage;
+  if (meta.repairs !== undefined) record.repairs = meta.repairs;
+  if (meta.retries !== undefined) record.retries = meta.retries;
+  return record;
+}
+
+export function provenanceOf(meta: TurnMeta): SeatProvenance {
+  const p: SeatProvenance = { policy: meta.policy };
+  if (meta.provider !== undefined) p.provider = meta.provider;
+  if (meta.model !== undefined) p.model = meta.model;
+  if (meta.params !== undefined) p.params = meta.params;
+  return p;
+}

@@ -1,0 +1,37 @@
+import type { ScriptTurn, TurnRecord } from '../../protocol/index.js';
+import type { Scenario } from '../../scenarios/model.js';
+import { terminationAfter, type Termination } from './termination.js';
+
+export type ValidatedScript =
+  | { ok: true; turns: TurnRecord[]; termination: Termination; dropped: number }
+  | { ok: false; message: string };
+
+/**
+ * Turns a submitted script into turn records, or says why it is not a script of this scenario.
+ * Every turn must name a seat of the scenario. The script is cut where a live episode would end
+ * (a leave, three `none`s, an accept/quit, all selected, `maxTurns`); what follows is dropped and counted.
+ * A script that runs out without such an end ends with `script_end`.
+ */
+export function validateScript(
+  scenario: Scenario,
+  script: readonly ScriptTurn[],
+  maxTurns: number,
+  atMs: number,
+  provenance: { provider?: string; model?: string } = {},
+): ValidatedScript {
+  if (script.length === 0) return { ok: false, message: 'the script has no turns' };
+  const seats = new Set(scenario.seats.map((s) => s.seat));
+  for (const [i, t] of script.entries()) {
+    if (!seats.has(t.seat)) return { ok: false, message: `script turn ${i}: unknown seat '${t.seat}' (seats: ${[...seats].join(', ')})` };
+  }
+  const turns: TurnRecord[] = [];
+  for (const [i, t] of script.entries()) {
+    const record: TurnRecord = { turn: i, seat: t.seat, action: { type: t.action.type, argument: t.action.argument }, atMs };
+    if (provenance.provider !== undefined) record.provider = provenance.provider;
+    if (provenance.model !== undefined) record.model = provenance.model;
+    turns.push(record);
+    const end = terminationAfter(scenario, turns, maxTurns);
+    if (end) return { ok: true, turns, termination: end, dropped: script.length - turns.length };
+  }
+  return { ok: true, turns, termination: { reason: 'script_end' }, dropped: 0 };
+}

@@ -1,0 +1,84 @@
+import { ErrorCode, type Action, type TurnRecord } from '../../protocol/index.js';
+import { observeTurn } from '../observe.js';
+import { seatOrder } from '../world.js';
+import { provenanceOf, withMeta, type EngineContext, type EngineResult, type EpisodeError, type SeatProvenance } from './engine-types.js';
+import { SeatWatch } from './seat-watch.js';
+import { terminationAfter, type Termination } from './termination.js';
+
+/**
+ * The `agents` / `mindreaders` episode: round-robin turns in seat order. Each turn sends `turn.request`
+ * to one seat and waits for its `turn.act` (or `turn.fail`) until the deadline; an accepted move is
+ * echoed to every seat as `turn.event`. Frames for another seat's turn or a stale turn are refused
+ * with an `error` frame and the wait goes on; the episode itself is not disturbed by them.
+ */
+export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
+  const { world, clock, ports } = ctx;
+  const { maxTurns, turnDeadlineMs, actions } = world.limits;
+  const order = seatOrder(world);
+  const startedAt = clock.now();
+  const turns: TurnRecord[] = [];
+  const errors: EpisodeError[] = [];
+  const seatProvenance: Record<string, SeatProvenance> = {};
+  const watch = new SeatWatch(ctx);
+  const allowed = new Set<string>(actions);
+
+  const finish = (termination: Termination, status: 'ok' | 'failed'): EngineResult =>
+    ({ turns, termination, errors, status, seatProvenance, startedAt });
+
+  for (let t = 0; t < maxTurns; t++) {
+    const seat = order[t % order.length]!;
+    const port = ports.get(seat);
+    if (!port) throw new Error(`no port for seat ${seat}`);
+    const deadlineAt = clock.now() + turnDeadlineMs;
+    const request = () => port.send({ type: 'turn.request', turn: t, actions: [...actions], deadlineMs: Math.max(1, Math.round(deadlineAt - clock.now())) });
+    request();
+
+    for (;;) {
+      const got = await watch.next(deadlineAt, (s) => { if (s === seat) request(); });
+      if (got.kind === 'deadline') {
+        const error = { code: ErrorCode.DeadlineMissed, message: `no move within ${turnDeadlineMs} ms` };
+        turns.push({ turn: t, seat, action: null, error, atMs: clock.now() - startedAt });
+        errors.push({ ...error, seat, turn: t });
+        return finish({ reason: 'deadline', seat }, 'failed');
+      }
+      if (got.kind === 'disconnect') {
+        errors.push({ code: 'seat/disconnected', message: got.detail, seat: got.seat, turn: t });
+        return finish({ reason: 'disconnect', seat: got.seat, detail: got.detail }, 'failed');
+      }
+      const { frame } = got;
+      const from = ports.get(got.seat)!;
+      if (frame.type !== 'turn.act' && frame.type !== 'turn.fail') {
+        from.reject(ErrorCode.UnexpectedFrame, `${frame.type} is not expected in ${world.mode} mode`, frame.id);
+        continue;
+      }
+      if (got.seat !== seat) {
+        from.reject(ErrorCode.NotYourTurn, `turn ${t} belongs to seat ${seat}`, frame.id);
+        continue;
+      }
+      if (frame.turn !== t) {
+        from.reject(ErrorCode.StaleTurn, `turn ${frame.turn} is not the current turn ${t}`, frame.id);
+        continue;
+      }
+      seatProvenance[seat] = provenanceOf(frame.meta);
+      const atMs = clock.now() - startedAt;
+      if (frame.type === 'turn.fail') {
+        turns.push(withMeta({ turn: t, seat, action: null, error: frame.error, atMs }, frame.meta));
+        errors.push({ ...frame.error, seat, turn: t });
+        return finish({ reason: 'policy_error', seat, detail: frame.error.code }, 'failed');
+      }
+      if (!allowed.has(frame.action.type)) {
+        from.reject(ErrorCode.ActionNotAllowed, `action type '${frame.action.type}' is not allowed`, frame.id);
+        continue;
+      }
+      const action: Action = { type: frame.action.type, argument: frame.action.argument };
+      const record = withMeta({ turn: t, seat, action, atMs }, frame.meta);
+      turns.push(record);
+      const event = observeTurn({ ...record, action });
+      for (const s of order) ports.get(s)!.send(event);
+      const end = terminationAfter(world.scenario, turns, maxTurns);
+      if (end) return finish(end, 'ok');
+      break;
+    }
+  }
+  return finish({ reason: 'max_turns' }, 'ok');
+}

@@ -1,0 +1,76 @@
+import type { EpisodeRecord, SeatJoin, SeatRecord } from '../protocol/index.js';
+import { computeOutcome } from '../scenarios/outcome.js';
+import type { EngineResult, EpisodeError } from './engine/engine-types.js';
+import type { EpisodePlan } from './episode-plan.js';
+import { SCRIPT_SEAT } from './world.js';
+
+export interface RecordInput {
+  plan: EpisodePlan;
+  runId: string;
+  result: EngineResult;
+  /** What each live seat's client reported at join (null: never joined). */
+  clients: ReadonlyMap<string, SeatJoin['client'] | null>;
+  startedAtIso: string;
+  durationMs: number;
+  /** Errors found around the engine (pid cross-check, hosting failures). */
+  extraErrors?: EpisodeError[];
+}
+
+/**
+ * Assembles the `episodes.jsonl` line: seats in the scenario's order with pid and policy, the turns,
+ * the termination, the task outcome computed from the explicit moves, and every error.
+ */
+export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
+  const { plan, result, clients } = input;
+  const script = plan.mode === 'script';
+  const writerClient = clients.get(SCRIPT_SEAT) ?? null;
+  const writerPolicy = plan.policies?.[SCRIPT_SEAT]?.spec ?? writerClient?.policy ?? 'unknown';
+
+  const seats: SeatRecord[] = plan.scenario.seats.map((s) => {
+    const client = script ? null : clients.get(s.seat) ?? null;
+    const prov = result.seatProvenance[s.seat] ?? {};
+    const record: SeatRecord = {
+      seat: s.seat,
+      character: s.character.name,
+      pid: client?.pid ?? null,
+      policy: script ? writerPolicy : plan.policies?.[s.seat]?.spec ?? client?.policy ?? prov.policy ?? 'unknown',
+      live: !script,
+    };
+    const provider = script ? result.scriptMeta?.provider : prov.provider;
+    const model = script ? result.scriptMeta?.model : prov.model;
+    const params = script ? result.scriptMeta?.params : prov.params ?? plan.policies?.[s.seat]?.params;
+    if (provider !== undefined) record.provider = provider;
+    if (model !== undefined) record.model = model;
+    if (params !== undefined && Object.keys(params).length > 0) record.params = params;
+    return record;
+  });
+
+  const record: EpisodeRecord = {
+    episodeId: plan.episodeId,
+    runId: input.runId,
+    scenarioId: plan.scenario.id,
+    pairId: plan.scenario.pairId,
+    repeat: plan.repeat,
+    mode: plan.mode,
+    seats,
+    turns: result.turns,
+    termination: result.termination,
+    outcome: computeOutcome(plan.scenario, result.turns),
+    errors: [...result.errors, ...(input.extraErrors ?? [])],
+    status: result.status,
+    startedAt: input.startedAtIso,
+    durationMs: input.durationMs,
+  };
+  if (script) {
+    const meta = result.scriptMeta;
+    const writer: NonNullable<EpisodeRecord['scriptWriter']> = { pid: writerClient?.pid ?? null, policy: writerPolicy };
+    if (meta?.provider !== undefined) writer.provider = meta.provider;
+    if (meta?.model !== undefined) writer.model = meta.model;
+    if (meta?.usage !== undefined) writer.usage = meta.usage;
+    if (meta?.latencyMs !== undefined) writer.latencyMs = meta.latencyMs;
+    if (meta?.repairs !== undefined) writer.repairs = meta.repairs;
+    if (meta?.retries !== undefined) writer.retries = meta.retries;
+    record.scriptWriter = writer;
+  }
+  return record;
+}

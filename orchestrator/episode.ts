@@ -1,0 +1,134 @@
+import type { EpisodeRecord, Limits, SeatJoin } from '../protocol/index.js';
+import type { Clock, TimerHandle } from './clock.js';
+import type { EngineResult, EpisodeError } from './engine/engine-types.js';
+import { runEngine } from './engine/run-engine.js';
+import type { EpisodePlan } from './episode-plan.js';
+import { buildEpisodeRecord } from './episode-record.js';
+import { Inbox } from './inbox.js';
+import { judgeOnlyGuard } from './judge-guard.js';
+import type { Ledger } from './ledger.js';
+import { observationFrames, observe } from './observe.js';
+import { SeatLink } from './seat-link.js';
+import type { SeatRegistry } from './seat-registry.js';
+import { liveSeats, type World } from './world.js';
+
+export interface EpisodeDeps {
+  registry: SeatRegistry;
+  clock: Clock;
+  runId: string;
+  limits: Limits;
+  /** The ledger of a live seat (a file under the run directory; memory in unit tests). */
+  ledgerFor(episodeId: string, seat: string): Ledger;
+  /** How long the seats' tokens stay valid for a first join. */
+  tokenTtlMs: number;
+}
+
+export interface RunOptions {
+  /** Resolves with a reason if hosting failed before the seats joined (a worker died, released early). */
+  abort?: Promise<string>;
+  /** Pid of the process the supervisor gave each seat, cross-checked against the pid the seat reports. */
+  hostPids?: ReadonlyMap<string, number>;
+}
+
+/**
+ * One episode from reservation to record. `prepare` builds the world, a link and ledger per live seat
+ * and reserves their tokens (hosting them is the caller's job: the supervisor's workers, or remote
+ * agents given the printed tokens); `run` waits for the joins, runs the engine, ends every seat and
+ * returns the record. Nothing here knows about sockets or processes.
+ */
+export class Episode {
+  readonly world: World;
+  readonly links = new Map<string, SeatLink>();
+  /** Token per live seat. */
+  readonly tokens = new Map<string, string>();
+  private readonly inbox: Inbox;
+
+  private constructor(readonly plan: EpisodePlan, private readonly deps: EpisodeDeps) {
+    this.world = { episodeId: plan.episodeId, scenario: plan.scenario, mode: plan.mode, limits: deps.limits };
+    this.inbox = new Inbox(deps.clock);
+    const guard = judgeOnlyGuard(plan.scenario);
+    for (const seat of liveSeats(this.world)) {
+      const link = new SeatLink({
+        episodeId: plan.episodeId,
+        seat,
+        ledger: deps.ledgerFor(plan.episodeId, seat),
+        initialFrames: observationFrames(observe(this.world, seat)),
+        guard,
+        onEvent: (e) => this.inbox.push(e),
+      });
+      this.links.set(seat, link);
+      this.tokens.set(seat, deps.registry.reserve(link, deps.tokenTtlMs));
+    }
+  }
+
+  static prepare(plan: EpisodePlan, deps: EpisodeDeps): Episode {
+    return new Episode(plan, deps);
+  }
+
+  async run(opts: RunOptions = {}): Promise<EpisodeRecord> {
+    const { clock } = this.deps;
+    const startedAtIso = new Date().toISOString();
+    const t0 = clock.now();
+    const extraErrors: EpisodeError[] = [];
+    let result: EngineResult;
+    try {
+      const joined = await this.awaitJoins(opts.abort);
+      if (joined !== true) {
+        extraErrors.push({ code: 'seat/not_joined', message: joined });
+        result = { turns: [], termination: { reason: 'disconnect', detail: joined }, errors: [], status: 'failed', seatProvenance: {}, startedAt: clock.now() };
+      } else {
+        this.crossCheckPids(opts.hostPids, extraErrors);
+        result = await runEngine({ world: this.world, ports: this.links, inbox: this.inbox, clock, reconnectGraceMs: this.deps.registry.reconnectGraceMs })
+          .catch((err: Error): EngineResult => ({
+            // A bug, not an expected failure: recorded explicitly so the run goes on and the record says why.
+            turns: [],
+            termination: { reason: 'aborted', detail: err.message },
+            errors: [{ code: 'internal/error', message: err.message }],
+            status: 'failed',
+            seatProvenance: {},
+            startedAt: clock.now(),
+          }));
+      }
+    } finally {
+      this.deps.registry.release(this.links.values());
+    }
+    const reason = result.termination.reason;
+    for (const link of this.links.values()) link.end(reason);
+    await Promise.all([...this.links.values()].map((l) => l.closeLedger()));
+    const clients = new Map<string, SeatJoin['client'] | null>([...this.links].map(([seat, l]) => [seat, l.client]));
+    return buildEpisodeRecord({
+      plan: this.plan,
+      runId: this.deps.runId,
+      result,
+      clients,
+      startedAtIso,
+      durationMs: Math.max(0, clock.now() - t0),
+      extraErrors,
+    });
+  }
+
+  /** Every live seat joined → true; else why not (token TTL passed, hosting aborted). */
+  private awaitJoins(abort?: Promise<string>): Promise<true | string> {
+    const { clock, tokenTtlMs } = this.deps;
+    let timer: TimerHandle | undefined;
+    const missing = () => [...this.links.values()].filter((l) => l.client === null).map((l) => l.seat).join(', ');
+    const expired = new Promise<string>((resolve) => {
+      timer = clock.setTimeout(() => resolve(`seat(s) ${missing()} did not join within ${tokenTtlMs} ms`), tokenTtlMs);
+    });
+    const all = Promise.all([...this.links.values()].map((l) => l.joined)).then(() => true as const);
+    const aborted = abort?.then((why) => `hosting failed before seat(s) ${missing()} joined: ${why}`);
+    return Promise.race([all, expired, ...(aborted ? [aborted] : [])]).finally(() => {
+      if (timer !== undefined) clock.clearTimeout(timer);
+    });
+  }
+
+  private crossCheckPids(hostPids: ReadonlyMap<string, number> | undefined, errors: EpisodeError[]): void {
+    if (!hostPids) return;
+    for (const [seat, pid] of hostPids) {
+      const reported = this.links.get(seat)?.client?.pid;
+      if (reported !== undefined && reported !== pid) {
+        errors.push({ code: 'seat/pid_mismatch', message: `seat reported pid ${reported}, the supervisor forked pid ${pid}`, seat });
+      }
+    }
+  }
+}

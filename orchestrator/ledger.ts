@@ -1,0 +1,62 @@
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { once } from 'node:events';
+
+/**
+ * A seat's ledger (DESIGN invariant 4): every frame the seat's process was sent, exactly as serialised,
+ * one per line, in sending order.
+ */
+export interface Ledger {
+  append(serialisedFrame: string): void;
+  /** Flushes and closes; resolves once every appended line is on disk. */
+  close(): Promise<void>;
+}
+
+/** Ledger file of a seat: `DIR/ledgers/<episodeId>/<seat>.jsonl`. */
+export function ledgerPath(runDir: string, episodeId: string, seat: string): string {
+  return join(runDir, 'ledgers', episodeId, `${seat}.jsonl`);
+}
+
+/**
+ * File-backed ledger. Truncates on open: a rerun of an episode (resume, retry) replaces the ledger of
+ * the attempt that did not produce a record. Writes go through one stream, so order is kept.
+ */
+export class FileLedger implements Ledger {
+  private readonly stream: WriteStream;
+  private closed: Promise<void> | null = null;
+
+  constructor(readonly path: string) {
+    mkdirSync(dirname(path), { recursive: true });
+    this.stream = createWriteStream(path, { flags: 'w' });
+    this.stream.on('error', (err) => {
+      // Surface I/O failure loudly: a ledger that silently misses frames breaks the leak audit.
+      console.error(`ledger ${path}: ${err.message}`);
+    });
+  }
+
+  append(serialisedFrame: string): void {
+    if (this.closed) throw new Error(`ledger ${this.path} is closed`);
+    this.stream.write(serialisedFrame + '\n');
+  }
+
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      this.stream.end();
+      if (!this.stream.closed) await once(this.stream, 'close');
+    })();
+    return this.closed;
+  }
+}
+
+/** In-memory ledger for unit tests. */
+export class MemoryLedger implements Ledger {
+  readonly lines: string[] = [];
+  append(serialisedFrame: string): void {
+    this.lines.push(serialisedFrame);
+  }
+  async close(): Promise<void> {}
+  /** The ledger's frames, parsed. */
+  frames(): Array<Record<string, unknown> & { type: string }> {
+    return this.lines.map((l) => JSON.parse(l));
+  }
+}

@@ -1,0 +1,37 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+
+/** Handles plain HTTP requests (not upgrades). */
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+const notFound: RequestHandler = (_req, res) => {
+  res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+};
+
+/**
+ * The orchestrator's one HTTP server. Created bare so that several endpoints attach to it: the agent
+ * WebSocket endpoint (`/agent`, ws-endpoint.ts) listens to its `upgrade` events, and a later web
+ * endpoint (socket.io, static client) passes its own `onRequest`. Plain requests get 404 by default.
+ */
+export function createHttpServer(onRequest: RequestHandler = notFound): Server {
+  const server = createServer(onRequest);
+  server.on('clientError', (_err, socket) => socket.destroy());
+  return server;
+}
+
+/** Listens and resolves with the actual port (pass 0 for an ephemeral one, as tests do). */
+export async function listen(server: Server, port: number, host = '127.0.0.1'): Promise<number> {
+  server.listen(port, host);
+  await once(server, 'listening');
+  return (server.address() as AddressInfo).port;
+}
+
+/** Closes the server and every connection still open. */
+export async function closeServer(server: Server): Promise<void> {
+  if (!server.listening) return;
+  const closed = once(server, 'close');
+  server.close();
+  server.closeAllConnections();
+  await closed;
+}

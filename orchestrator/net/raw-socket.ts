@@ -1,0 +1,8 @@
+/**
+ * The least a transport must offer the orchestrator: write a text frame, close with a code.
+ * `ws` sockets, socket.io sockets and the in-process test transport all adapt to this.
+ */
+export interface RawSocket {
+  send(text: string): void;
+  close(code: number, reason: string): void;
+}

@@ -1,0 +1,85 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { CloseCode, MAX_FRAME_BYTES } from '../../protocol/index.js';
+import type { SeatRegistry } from '../seat-registry.js';
+import { AgentConnection, type ConnectionOptions } from './agent-connection.js';
+
+/** Path of the agent endpoint. */
+export const AGENT_PATH = '/agent';
+
+/**
+ * Frames up to this size reach the decoder, which refuses those over MAX_FRAME_BYTES with an `error`
+ * frame; only absurd sizes are cut by `ws` itself (close 1009) to bound memory.
+ */
+const WS_MAX_PAYLOAD = 4 * MAX_FRAME_BYTES;
+
+export interface AgentEndpoint {
+  /** Open agent connections. */
+  readonly connections: ReadonlySet<AgentConnection>;
+  /** Closes every agent connection (4006) and detaches from the server. */
+  close(): void;
+}
+
+/**
+ * Serves agent processes over `ws` at `/agent` on an existing HTTP server. Upgrades for other paths
+ * are left alone for other endpoints (socket.io) on the same server.
+ */
+export function attachAgentEndpoint(server: Server, registry: SeatRegistry, opts: ConnectionOptions = {}): AgentEndpoint {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD });
+  const connections = new Set<AgentConnection>();
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== AGENT_PATH) return;
+    socket.on('error', () => socket.destroy());
+    wss.handleUpgrade(req, socket, head, (ws) => accept(ws));
+  };
+
+  const accept = (ws: WebSocket) => {
+    const conn = new AgentConnection(
+      {
+        send: (text) => ws.send(text),
+        close: (code, reason) => ws.close(code, reason),
+      },
+      registry,
+      opts,
+    );
+    connections.add(conn);
+    ws.on('message', (data, isBinary) => {
+      const raw = Buffer.concat(toBuffers(data));
+      try {
+        conn.handleMessage(isBinary ? raw : raw.toString('utf8'));
+      } catch (err) {
+        // One client's frame must never take the orchestrator down.
+        opts.log?.(`agent frame handling failed: ${(err as Error).message}`);
+        conn.close(CloseCode.ProtocolAbuse, 'internal error');
+      }
+    });
+    ws.on('close', (code, reason) => {
+      connections.delete(conn);
+      conn.handleClose(code, reason.toString());
+    });
+    // Every socket has an error listener: a broken peer must never crash the orchestrator.
+    ws.on('error', (err) => opts.log?.(`agent socket error: ${err.message}`));
+  };
+
+  server.on('upgrade', onUpgrade);
+  let closed = false;
+  return {
+    connections,
+    close() {
+      if (closed) return;
+      closed = true;
+      server.off('upgrade', onUpgrade);
+      for (const c of connections) c.close(CloseCode.ServerShutdown, 'orchestrator shutting down');
+      for (const ws of wss.clients) ws.terminate();
+      wss.close();
+    },
+  };
+}
+
+function toBuffers(data: Buffer | ArrayBuffer | Buffer[]): Buffer[] {
+  if (Array.isArray(data)) return data;
+  return [Buffer.isBuffer(data) ? data : Buffer.from(data)];
+}

@@ -1,0 +1,122 @@
+import type {
+  Body,
+  PeerPrivateState,
+  PeerState,
+  PublicScenario,
+  ScriptRequest,
+  SeatWelcome,
+  OrchestratorFrameBody,
+  TurnEvent,
+  TurnRecord,
+} from '../protocol/index.js';
+import type { Scenario } from '../scenarios/model.js';
+import { fullProfile, partnerViews, profileAtLevel, scenarioSeat } from './profile-view.js';
+import { SCRIPT_SEAT, seatOrder, type World } from './world.js';
+
+/** What one seat receives at the start of an episode. */
+export type Observation =
+  | { kind: 'seat'; seat: string; welcome: Body<SeatWelcome>; peerStates: Body<PeerState>[] }
+  | { kind: 'script'; seat: string; request: Body<ScriptRequest> };
+
+/**
+ * THE projection from the full world to what a seat may know (DESIGN invariant 1). Every frame that
+ * carries scenario content to a process is built here; nothing else reads the scenario on a seat's behalf.
+ *
+ * - a scenario seat gets `seat.welcome`: the narrative visible to it, its own full profile (secret
+ *   included), goal, hints and task, and its partners as the relationship allows; then `peer.state`
+ *   frames with each partner's private state in mindreaders mode, or the fields a partner `shares`.
+ * - the script writer (`SCRIPT_SEAT`, script mode) gets `script.request` with both sides in full.
+ * Judge-only text is never read here.
+ */
+export function observe(world: World, seat: string): Observation {
+  if (seat === SCRIPT_SEAT && world.mode === 'script') {
+    return { kind: 'script', seat, request: scriptRequest(world) };
+  }
+  const { scenario } = world;
+  const own = scenarioSeat(scenario, seat);
+  const welcome: Body<SeatWelcome> = {
+    type: 'seat.welcome',
+    episodeId: world.episodeId,
+    seat,
+    mode: world.mode,
+    scenario: publicScenario(scenario, seat),
+    self: { seat, profile: fullProfile(own.character), goal: own.goal, hints: own.hints.map((h) => ({ ...h })), task: own.task },
+    partners: partnerViews(scenario, seat),
+    limits: { ...world.limits, actions: [...world.limits.actions] },
+  };
+  return { kind: 'seat', seat, welcome, peerStates: peerStatesFor(world, seat) };
+}
+
+/** The frames an observation turns into, in sending order. */
+export function observationFrames(o: Observation): OrchestratorFrameBody[] {
+  return o.kind === 'script' ? [o.request] : [o.welcome, ...o.peerStates];
+}
+
+/** The public move of a turn as every seat receives it: seat and action only, no provenance. */
+export function observeTurn(turn: TurnRecord & { action: NonNullable<TurnRecord['action']> }): Body<TurnEvent> {
+  return { type: 'turn.event', turn: turn.turn, seat: turn.seat, action: { type: turn.action.type, argument: turn.action.argument } };
+}
+
+/** Narrative text a viewer may read: segments for everyone, or for that seat (`null` viewer = all seats' text). */
+function publicScenario(scenario: Scenario, viewer: string | null): PublicScenario {
+  const text = scenario.narrative
+    .filter((s) => viewer === null || s.visibleTo === 'all' || s.visibleTo.includes(viewer))
+    .map((s) => s.text)
+    .join('\n\n');
+  return { id: scenario.id, kind: scenario.kind, text, seats: scenario.seats.map((s) => s.seat) };
+}
+
+function peerStatesFor(world: World, viewer: string): Body<PeerState>[] {
+  const { scenario } = world;
+  const frames: Body<PeerState>[] = [];
+  for (const partner of scenario.seats) {
+    if (partner.seat === viewer) continue;
+    if (world.mode === 'mindreaders') {
+      const state: PeerPrivateState = {
+        seat: partner.seat,
+        profile: fullProfile(partner.character),
+        goal: partner.goal,
+        hints: partner.hints.map((h) => ({ ...h })),
+        task: partner.task,
+      };
+      frames.push({ type: 'peer.state', reason: 'mindreaders', state });
+    } else if (partner.shares.length > 0) {
+      // Only the listed fields; everything else stays as the relationship shows it.
+      const profile = profileAtLevel(partner.character, scenario.relationship.level);
+      if (partner.shares.includes('secret')) profile.secret = partner.character.secret;
+      const state: PeerPrivateState = {
+        seat: partner.seat,
+        profile,
+        goal: partner.shares.includes('goal') ? partner.goal : '',
+        hints: [],
+        task: partner.shares.includes('task') ? partner.task : null,
+      };
+      frames.push({ type: 'peer.state', reason: 'shared_field', state });
+    }
+  }
+  return frames;
+}
+
+function scriptRequest(world: World): Body<ScriptRequest> {
+  const { scenario } = world;
+  return {
+    type: 'script.request',
+    background: {
+      scenario: publicScenario(scenario, null),
+      seats: seatOrder(world).map((seat) => {
+        const s = scenarioSeat(scenario, seat);
+        return {
+          seat,
+          profile: fullProfile(s.character),
+          goal: s.goal,
+          hints: s.hints.map((h) => ({ ...h })),
+          task: s.task,
+          partners: partnerViews(scenario, seat),
+        };
+      }),
+      mode: 'script',
+    },
+    limits: { ...world.limits, actions: [...world.limits.actions] },
+    episodeId: world.episodeId,
+  };
+}

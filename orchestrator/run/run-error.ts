@@ -1,0 +1,17 @@
+/** Codes of run-level failures (the run cannot start or cannot go on). */
+export const RunErrorCode = {
+  NoScenarios: 'run/no_scenarios',
+  ScenarioLoad: 'run/scenario_load',
+  BadScenario: 'run/bad_scenario',
+  Io: 'run/io',
+  Agents: 'run/agents',
+} as const;
+export type RunErrorCode = (typeof RunErrorCode)[keyof typeof RunErrorCode];
+
+/** A run-level failure with a message fit for the terminal. */
+export class RunError extends Error {
+  constructor(readonly code: RunErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RunError';
+  }
+}

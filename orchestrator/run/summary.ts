@@ -1,0 +1,31 @@
+import { MODES, type EpisodeRecord } from '../../protocol/index.js';
+
+const pct = (n: number, d: number) => (d ? `${Math.round((100 * n) / d)}%` : 'n/a');
+
+/**
+ * The end-of-run table: per mode, the number of episodes (ok / failed) and the task success rate —
+ * MutualFriends: every seat selected the shared friend; Craigslist: a deal was reached — overall and by task.
+ */
+export function summaryLines(records: readonly EpisodeRecord[]): string[] {
+  const lines: string[] = [];
+  for (const mode of MODES) {
+    const rs = records.filter((r) => r.mode === mode);
+    if (!rs.length) continue;
+    const failed = rs.filter((r) => r.status === 'failed').length;
+    const tasks = rs.filter((r) => r.outcome.kind !== 'open');
+    const wins = tasks.filter((r) => r.outcome.success === true).length;
+    const byKind = (['mutual_friends', 'craigslist'] as const)
+      .map((kind) => {
+        const k = rs.filter((r) => r.outcome.kind === kind);
+        if (!k.length) return null;
+        const label = kind === 'mutual_friends' ? 'MutualFriends' : 'Craigslist deal';
+        return `${label} ${k.filter((r) => r.outcome.success === true).length}/${k.length}`;
+      })
+      .filter(Boolean);
+    lines.push(
+      `${mode.padEnd(12)} ${String(rs.length).padStart(4)} episodes (${rs.length - failed} ok, ${failed} failed)  ` +
+        `task success ${pct(wins, tasks.length)}${tasks.length ? ` (${wins}/${tasks.length}${byKind.length ? `; ${byKind.join(', ')}` : ''})` : ''}`,
+    );
+  }
+  return lines;
+}

@@ -1,0 +1,221 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { WorkerToParent, type PolicyConfig, type WorkerHost } from '../../protocol/index.js';
+
+/** The agent process entry, found next to this file so any working directory works. */
+export const DEFAULT_WORKER_PATH = fileURLToPath(new URL('../../agent-node/worker.ts', import.meta.url));
+/** tsx's loader as an absolute URL (`--import tsx` would resolve against the cwd). */
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+const MAX_START_FAILURES = 3;
+
+export interface WorkerPoolOptions {
+  /** Workers kept ready (spawned ahead so process start-up is off the per-episode path). */
+  size: number;
+  /** Seats one worker may host at once: 1 by default; more is the opt-in multiplexed mode. */
+  seatsPerWorker?: number;
+  workerPath?: string;
+  /** A worker that has not said `ready` by then is killed and counts as failed. */
+  readyTimeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
+}
+
+/** A seat handed to a worker. */
+export interface HostedSeat {
+  /** Pid of the forked process (cross-checked against the pid the seat reports at join). */
+  pid: number;
+  /** Resolves when the worker reports the seat's connection ended, or the worker died. */
+  released: Promise<{ ok: boolean; error?: string }>;
+}
+
+interface Hosting {
+  episodeId: string;
+  resolve: (r: { ok: boolean; error?: string }) => void;
+}
+
+class Worker {
+  readonly hosting = new Map<string, Hosting>();
+  dead = false;
+  readonly ready: Promise<void>;
+
+  constructor(readonly child: ChildProcess, readyTimeoutMs: number, onGone: (w: Worker, why: string) => void) {
+    this.ready = new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new Error(`agent process ${child.pid} not ready within ${readyTimeoutMs} ms`));
+        child.kill('SIGKILL');
+      }, readyTimeoutMs);
+      child.on('message', (raw) => {
+        const msg = WorkerToParent.safeParse(raw);
+        if (!msg.success) return;
+        if (msg.data.type === 'ready') {
+          clearTimeout(timer);
+          resolve();
+        } else {
+          const h = this.hosting.get(msg.data.token);
+          if (!h) return;
+          this.hosting.delete(msg.data.token);
+          h.resolve(msg.data.error === undefined ? { ok: msg.data.ok } : { ok: msg.data.ok, error: msg.data.error });
+          onGone(this, 'released');
+        }
+      });
+      child.on('exit', (code, signal) => {
+        clearTimeout(timer);
+        this.dead = true;
+        const why = `agent process ${child.pid} exited (${signal ?? `code ${code}`})`;
+        reject(new Error(why));
+        for (const h of this.hosting.values()) h.resolve({ ok: false, error: why });
+        this.hosting.clear();
+        onGone(this, why);
+      });
+      child.on('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+    });
+    this.ready.catch(() => {});
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+}
+
+/**
+ * The supervisor's pool of local agent processes (IPC contract: protocol/worker-ipc.ts): `child_process.fork` of `agent-node/worker.ts` under
+ * tsx. Workers are spawned ahead and reused across episodes. `host()` picks a worker that is not
+ * already hosting a seat of the same episode (DESIGN invariant 1), so two seats of one episode never
+ * share a process, whatever the pool size or multiplexing.
+ */
+export class WorkerPool {
+  private workers: Worker[] = [];
+  private waiters: Array<() => void> = [];
+  private closing = false;
+  private readonly seatsPerWorker: number;
+  private readonly killAll = () => {
+    for (const w of this.workers) w.child.kill('SIGKILL');
+  };
+
+  constructor(private readonly opts: WorkerPoolOptions) {
+    this.seatsPerWorker = opts.seatsPerWorker ?? 1;
+    process.on('exit', this.killAll);
+  }
+
+  /** Spawns the workers and waits until each is ready. */
+  async start(): Promise<void> {
+    const spawned = Array.from({ length: this.opts.size }, () => this.spawn());
+    await Promise.all(spawned.map((w) => w.ready));
+  }
+
+  /** Pids of live workers. */
+  get pids(): number[] {
+    return this.workers.filter((w) => !w.dead).map((w) => w.pid);
+  }
+
+  /** Hands a seat to a worker: it connects to `url` and joins with `token`. */
+  async host(req: { episodeId: string; url: string; token: string; policy: PolicyConfig }): Promise<HostedSeat> {
+    let resolve!: Hosting['resolve'];
+    const released = new Promise<{ ok: boolean; error?: string }>((r) => (resolve = r));
+    const msg: WorkerHost = { type: 'host', url: req.url, token: req.token, policy: req.policy };
+    for (;;) {
+      const worker = await this.acquire({ episodeId: req.episodeId, resolve }, req.token);
+      const sent = await new Promise<Error | null>((r) => {
+        try {
+          worker.child.send(msg, (err) => r(err ?? null));
+        } catch (err) {
+          r(err as Error);
+        }
+      });
+      if (!sent) return { pid: worker.pid, released };
+      // The worker died between being picked and the message (its exit may not be processed yet): use another.
+      worker.hosting.delete(req.token);
+      this.opts.log?.(`agent process ${worker.pid} unreachable (${sent.message}); hosting elsewhere`);
+      worker.child.kill('SIGKILL');
+      worker.dead = true;
+    }
+  }
+
+  /** Kills a worker that misbehaves (e.g. never released its seat); a replacement is spawned on demand. */
+  retire(pid: number): void {
+    this.workers.find((w) => w.pid === pid && !w.dead)?.child.kill('SIGKILL');
+  }
+
+  /** Stops every worker (SIGTERM, then SIGKILL after `graceMs`). */
+  async close(graceMs = 3_000): Promise<void> {
+    this.closing = true;
+    process.off('exit', this.killAll);
+    const live = this.workers.filter((w) => !w.dead);
+    await Promise.all(
+      live.map(async (w) => {
+        if (w.child.exitCode !== null || w.child.signalCode !== null) return;
+        const exited = new Promise<void>((r) => w.child.once('exit', () => r()));
+        w.child.kill('SIGTERM');
+        const timer = setTimeout(() => w.child.kill('SIGKILL'), graceMs);
+        await exited;
+        clearTimeout(timer);
+      }),
+    );
+    this.workers = [];
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  /** Consecutive workers that died before `ready`: past a few, hosting gives up instead of respawning forever. */
+  private startFailures = 0;
+  private lastStartError: Error | null = null;
+
+  private noteStartFailure(err: Error): void {
+    this.startFailures += 1;
+    this.lastStartError = err;
+  }
+
+  private spawn(): Worker {
+    if (this.startFailures >= MAX_START_FAILURES) {
+      throw new Error(`agent processes keep failing to start (${this.lastStartError?.message ?? 'unknown'})`);
+    }
+    const child = fork(this.opts.workerPath ?? DEFAULT_WORKER_PATH, [], {
+      execArgv: ['--import', TSX_LOADER],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      env: this.opts.env ?? process.env,
+    });
+    const worker = new Worker(child, this.opts.readyTimeoutMs ?? 30_000, (w, why) => {
+      if (w.dead) {
+        this.workers = this.workers.filter((x) => x !== w);
+        if (!this.closing) this.opts.log?.(why);
+      }
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    worker.ready.then(() => (this.startFailures = 0), (err: Error) => this.noteStartFailure(err));
+    this.workers.push(worker);
+    return worker;
+  }
+
+  /** Finds a ready worker with room that hosts no seat of this episode, and books the seat on it. */
+  private async acquire(hosting: Hosting, token: string): Promise<Worker> {
+    const { episodeId } = hosting;
+    const fits = (w: Worker) => !w.dead && w.hosting.size < this.seatsPerWorker && ![...w.hosting.values()].some((h) => h.episodeId === episodeId);
+    for (;;) {
+      if (this.closing) throw new Error('worker pool is closed');
+      const live = this.workers.filter((w) => !w.dead);
+      const candidate = live.find(fits);
+      if (candidate) {
+        try {
+          await candidate.ready;
+        } catch {
+          continue; // counted by spawn(); the loop spawns a replacement or gives up
+        }
+        // Re-check after the await: another seat may have been booked on it meanwhile.
+        if (!fits(candidate)) continue;
+        candidate.hosting.set(token, hosting);
+        return candidate;
+      }
+      // Grow back to size after deaths; grow past it only if every worker already hosts this episode.
+      const allHostThis = live.every((w) => [...w.hosting.values()].some((h) => h.episodeId === episodeId));
+      if (live.length < this.opts.size || allHostThis) {
+        this.spawn();
+        continue;
+      }
+      await new Promise<void>((r) => this.waiters.push(r));
+    }
+  }
+}

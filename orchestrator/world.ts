@@ -1,0 +1,32 @@
+import { ACTION_TYPES, type Limits, type Mode } from '../protocol/index.js';
+import type { Scenario } from '../scenarios/model.js';
+
+/** Seat id of the script writer in script mode (its ledger is `script.jsonl`). */
+export const SCRIPT_SEAT = 'script';
+
+/**
+ * The full world of one episode as only the orchestrator holds it: the whole scenario (secrets and
+ * judge-only text included), the mode and the limits. Seats never receive this; they receive what
+ * `observe(world, seat)` projects from it.
+ */
+export interface World {
+  episodeId: string;
+  scenario: Scenario;
+  mode: Mode;
+  limits: Limits;
+}
+
+/** Limits with SOTOPIA's full action set. */
+export function makeLimits(maxTurns: number, turnDeadlineMs: number): Limits {
+  return { maxTurns, turnDeadlineMs, actions: [...ACTION_TYPES] };
+}
+
+/** Seat ids in turn order. */
+export function seatOrder(world: World): string[] {
+  return world.scenario.seats.map((s) => s.seat);
+}
+
+/** Seats that a process plays: the scenario's seats, or the script writer alone in script mode. */
+export function liveSeats(world: World): string[] {
+  return world.mode === 'script' ? [SCRIPT_SEAT] : seatOrder(world);
+}

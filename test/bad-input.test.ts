@@ -1,0 +1,152 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { CloseCode, ErrorCode, MAX_FRAME_BYTES, type EpisodeRecord } from '../protocol/index.js';
+import { liveEpisode } from './helpers/live-episode.js';
+import { parley, type CliProcess } from './helpers/processes.js';
+import { WsAgent } from './helpers/ws-agent.js';
+
+/**
+ * Bad input from a client (episode network contract, point 5), over real sockets: seat A is a real
+ * `parley agent` process playing the open-chat bot, seat B a hand-driven WebSocket agent that misbehaves
+ * (or lets an intruder misbehave) on its first turn, then plays on. Each case checks the refusal (an
+ * `error` frame with its code, or a 4xxx close) and that the episode still ran to its normal end.
+ */
+type Live = Awaited<ReturnType<typeof liveEpisode>>;
+const meta = { policy: 'test', latencyMs: 1 };
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/**
+ * Starts the episode: A as a real agent process, B as a WsAgent that calls `onFirstTurn` before its
+ * first move (which it skips if `onFirstTurn` says it already moved).
+ */
+async function start(onFirstTurn: (ctx: { live: Live; b: WsAgent; turn: number }) => Promise<void | 'moved'>, opts: Parameters<typeof liveEpisode>[0] = {}) {
+  const live = await liveEpisode(opts);
+  cleanups.push(() => live.close());
+  const a: CliProcess = parley(['agent', '--url', live.url, '--token', live.token('A'), '--policy', 'bot']);
+  cleanups.push(() => a.kill());
+  const b = await WsAgent.connect(live.url);
+  cleanups.push(() => b.close());
+  let first = true;
+  const play = (agent: WsAgent) =>
+    agent.onFrame((f) => {
+      if (f.type !== 'turn.request') return;
+      const turn = f.turn as number;
+      const move = () => agent.send({ type: 'turn.act', turn, action: { type: 'speak', argument: `B says ${turn}` }, meta });
+      if (first) {
+        first = false;
+        void onFirstTurn({ live, b: agent, turn }).then((r) => { if (r !== 'moved') move(); });
+      } else move();
+    });
+  play(b);
+  b.join(live.token('B'));
+  const record = await live.episode.run();
+  const aExit = await a.exited;
+  return { live, b, record, aExit };
+}
+
+/** The episode went on unharmed: A left normally after a full exchange, every turn a real move, no errors. */
+function expectUnharmed(record: EpisodeRecord, live: Live, aExit: number | null) {
+  expect(record.status).toBe('ok');
+  expect(record.termination).toMatchObject({ reason: 'leave', seat: 'A' });
+  expect(record.turns.length).toBeGreaterThanOrEqual(7);
+  record.turns.forEach((t, i) => {
+    expect(t.seat).toBe(i % 2 === 0 ? 'A' : 'B');
+    expect(t.action).not.toBeNull();
+  });
+  expect(record.turns.filter((t) => t.seat === 'B').map((t) => t.action!.argument)).toEqual(
+    record.turns.filter((t) => t.seat === 'B').map((t) => `B says ${t.turn}`),
+  );
+  expect(record.errors).toEqual([]);
+  expect(live.ledgers.get('A')!.frames().filter((f) => f.type === 'error')).toEqual([]);
+  expect(aExit).toBe(0);
+}
+
+describe('bad input from clients leaves the episode running (real sockets, real agent process)', () => {
+  it('wrong token: seat/bad_token and close 4002', async () => {
+    let intruder!: WsAgent;
+    const { record, live, aExit } = await start(async ({ live }) => {
+      intruder = await WsAgent.connect(live.url);
+      intruder.join('this-is-not-a-token');
+      expect(await intruder.closed).toMatchObject({ code: CloseCode.JoinRefused });
+    });
+    expect(intruder.errors()).toEqual([ErrorCode.BadToken]);
+    expectUnharmed(record, live, aExit);
+  });
+
+  it('second join on a taken seat: seat/taken and close 4002', async () => {
+    let intruder!: WsAgent;
+    const { record, live, aExit } = await start(async ({ live }) => {
+      intruder = await WsAgent.connect(live.url);
+      intruder.join(live.token('A')); // A's seat is held by the agent process
+      expect(await intruder.closed).toMatchObject({ code: CloseCode.JoinRefused });
+    });
+    expect(intruder.errors()).toEqual([ErrorCode.SeatTaken]);
+    expectUnharmed(record, live, aExit);
+    expect(record.seats[0]!.pid).not.toBe(99_999);
+  });
+
+  it('act out of turn: turn/not_your_turn', async () => {
+    const { record, live, aExit, b } = await start(async ({ b, turn }) => {
+      // B moves, then at once moves again: by then the turn is A's.
+      b.send({ type: 'turn.act', turn, action: { type: 'speak', argument: `B says ${turn}` }, meta });
+      b.send({ type: 'turn.act', turn: turn + 1, action: { type: 'speak', argument: 'me again' }, meta });
+      await b.next((f) => f.type === 'error');
+      return 'moved';
+    });
+    expect(b.errors()).toEqual([ErrorCode.NotYourTurn]);
+    expectUnharmed(record, live, aExit);
+  });
+
+  it('act for a stale turn: turn/stale', async () => {
+    const { record, live, aExit, b } = await start(async ({ b, turn }) => {
+      b.send({ type: 'turn.act', turn: turn - 1, action: { type: 'speak', argument: 'late' }, meta });
+      const err = await b.next((f) => f.type === 'error');
+      expect(err).toMatchObject({ code: ErrorCode.StaleTurn, re: expect.any(String) });
+    });
+    expect(b.errors()).toEqual([ErrorCode.StaleTurn]);
+    expectUnharmed(record, live, aExit);
+  });
+
+  it('malformed frames: protocol/bad_frame', async () => {
+    const { record, live, aExit, b } = await start(async ({ b }) => {
+      b.send('{"v":1,"id":"x","type":"turn.act"');
+      b.send({ type: 'turn.act', turn: 'one', action: { type: 'dance', argument: 1 } });
+      b.send({ type: 'who.knows' });
+      await b.next((f) => f.type === 'error' && b.errors().length === 3, 0);
+    });
+    expect(b.errors()).toEqual([ErrorCode.BadFrame, ErrorCode.BadFrame, ErrorCode.BadFrame]);
+    expectUnharmed(record, live, aExit);
+  });
+
+  it('frame over the size cap: protocol/frame_too_large', async () => {
+    const { record, live, aExit, b } = await start(async ({ b, turn }) => {
+      b.send({ type: 'turn.act', turn, action: { type: 'speak', argument: 'x'.repeat(MAX_FRAME_BYTES + 10) }, meta });
+      await b.next((f) => f.type === 'error');
+    });
+    expect(b.errors()).toEqual([ErrorCode.FrameTooLarge]);
+    expectUnharmed(record, live, aExit);
+  });
+
+  it('repeated abuse: close 4001; the seat rejoins with its token and the episode goes on', async () => {
+    let again!: WsAgent;
+    const { record, live, aExit, b } = await start(
+      async ({ live, b }) => {
+        for (let i = 0; i < 3; i++) b.send('garbage');
+        expect(await b.closed).toMatchObject({ code: CloseCode.ProtocolAbuse });
+        // The process behind the seat reconnects with its token within the grace period.
+        again = await WsAgent.connect(live.url);
+        again.onFrame((f) => {
+          if (f.type === 'turn.request') again.send({ type: 'turn.act', turn: f.turn, action: { type: 'speak', argument: `B says ${f.turn}` }, meta });
+        });
+        again.join(live.token('B'));
+      },
+      { reconnectGraceMs: 10_000, maxStrikes: 3 },
+    );
+    cleanups.push(() => again.close());
+    expect(b.errors()).toEqual([ErrorCode.BadFrame, ErrorCode.BadFrame, ErrorCode.BadFrame]);
+    expect(again.frames[0]?.type).toBe('seat.welcome');
+    expectUnharmed(record, live, aExit);
+  });
+});

@@ -1,0 +1,86 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+interface SeatFacts { seat: string; goal: string; secret: string }
+interface ScenarioFacts { id: string; judgeOnly: string; seats: SeatFacts[] }
+interface EpisodeFacts {
+  episodeId: string;
+  scenarioId: string;
+  mode: 'script' | 'agents' | 'mindreaders';
+  seats: Array<{ seat: string; pid: number | null; policy: string }>;
+  scriptWriter?: { pid: number | null };
+}
+
+/** How a string appears inside a JSON line (escaped). */
+const inJson = (s: string) => JSON.stringify(s).slice(1, -1);
+
+const readJsonl = <T>(file: string): T[] =>
+  readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as T);
+
+/**
+ * The isolation audit of the episode network contract, from the run directory's files only (as an
+ * outside checker would): ledgers against scenarios.jsonl, pids against run.json. Returns every
+ * violation found (empty = the run is clean), plus counts showing the audit was not vacuous.
+ */
+export function auditRun(dir: string): { violations: string[]; checked: { ledgers: number; peerStates: number; episodes: number } } {
+  const violations: string[] = [];
+  const checked = { ledgers: 0, peerStates: 0, episodes: 0 };
+  const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { orchestrator: { pid: number } };
+  const orchestratorPid = run.orchestrator.pid;
+  const scenarios = new Map(readJsonl<ScenarioFacts>(join(dir, 'scenarios.jsonl')).map((s) => [s.id, s]));
+
+  for (const ep of readJsonl<EpisodeFacts>(join(dir, 'episodes.jsonl'))) {
+    checked.episodes += 1;
+    const where = `${ep.episodeId}`;
+    const scenario = scenarios.get(ep.scenarioId);
+    if (!scenario) {
+      violations.push(`${where}: scenario ${ep.scenarioId} missing from scenarios.jsonl`);
+      continue;
+    }
+    // pids: live seats each in their own process, none the orchestrator.
+    const pids = ep.mode === 'script' ? [ep.scriptWriter?.pid ?? null] : ep.seats.map((s) => s.pid);
+    if (pids.some((p) => typeof p !== 'number')) violations.push(`${where}: a live seat has no pid`);
+    if (new Set(pids).size !== pids.length) violations.push(`${where}: two seats share pid ${pids.join(',')}`);
+    if (pids.includes(orchestratorPid)) violations.push(`${where}: a seat ran in the orchestrator (pid ${orchestratorPid})`);
+
+    const ledgerDir = join(dir, 'ledgers', ep.episodeId);
+    const files = existsSync(ledgerDir) ? readdirSync(ledgerDir) : [];
+    const expected = ep.mode === 'script' ? ['script.jsonl'] : scenario.seats.map((s) => `${s.seat}.jsonl`);
+    for (const f of expected) if (!files.includes(f)) violations.push(`${where}: ledger ${f} missing`);
+
+    for (const file of files) {
+      checked.ledgers += 1;
+      const lines = readFileSync(join(ledgerDir, file), 'utf8').split('\n').filter(Boolean);
+      const text = lines.join('\n');
+      if (scenario.judgeOnly.trim() && text.includes(inJson(scenario.judgeOnly))) violations.push(`${where}/${file}: judge-only text`);
+      if (ep.mode === 'script') continue;
+      const seat = file.replace(/\.jsonl$/, '');
+      const own = scenario.seats.find((s) => s.seat === seat);
+      if (!own) {
+        violations.push(`${where}/${file}: ledger of an unknown seat`);
+        continue;
+      }
+      if (!text.includes(inJson(own.goal))) violations.push(`${where}/${file}: own goal not found (audit would be vacuous)`);
+      for (const partner of scenario.seats.filter((s) => s.seat !== seat)) {
+        const marks = [inJson(partner.goal), inJson(partner.secret)];
+        if (ep.mode === 'agents') {
+          for (const m of marks) if (text.includes(m)) violations.push(`${where}/${file}: partner ${partner.seat}'s private text leaked in agents mode`);
+          continue;
+        }
+        // mindreaders: the first line carrying either must be a peer.state frame carrying both.
+        const first = lines.findIndex((l) => marks.some((m) => l.includes(m)));
+        if (first === -1) {
+          violations.push(`${where}/${file}: partner ${partner.seat}'s goal/secret never arrived in mindreaders mode`);
+          continue;
+        }
+        const frame = JSON.parse(lines[first]!) as { type: string };
+        if (frame.type !== 'peer.state' || !marks.every((m) => lines[first]!.includes(m))) {
+          violations.push(`${where}/${file}: partner ${partner.seat}'s private text first appears in a ${frame.type} frame`);
+        } else {
+          checked.peerStates += 1;
+        }
+      }
+    }
+  }
+  return { violations, checked };
+}

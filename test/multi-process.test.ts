@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { RunConfig } from '../orchestrator/run-config.js';
+import { runExperiment } from '../orchestrator/run/driver.js';
+import { WorkerPool } from '../orchestrator/supervisor/worker-pool.js';
+import { liveEpisode } from './helpers/live-episode.js';
+import { tempDir } from './helpers/processes.js';
+
+/** Real agent-node processes (forked workers) over real sockets on port 0. */
+describe('multi-process episodes', () => {
+  const tmp = tempDir('multiproc');
+  const cleanups: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  afterAll(() => tmp.remove());
+
+  it('runs concurrent episodes on a reused pool: one process per seat, different per episode seat, never the orchestrator', async () => {
+    const logs: string[] = [];
+    const config = RunConfig.parse({ scenarios: 'builtin', modes: ['agents', 'mindreaders', 'script'], out: join(tmp.path, 'pool-run'), concurrency: 2, limit: 9 });
+    const result = await runExperiment(config, { log: (l) => logs.push(l), hosting: 'local' });
+    expect(result.ran).toHaveLength(9);
+    expect(result.ran.every((r) => r.status === 'ok')).toBe(true);
+    const allPids = new Set<number>();
+    for (const r of result.ran) {
+      const pids = r.mode === 'script' ? [r.scriptWriter!.pid!] : r.seats.map((s) => s.pid!);
+      expect(new Set(pids).size).toBe(pids.length);
+      expect(pids).not.toContain(process.pid);
+      expect(r.errors.filter((e) => e.code === 'seat/pid_mismatch')).toEqual([]);
+      pids.forEach((p) => allPids.add(p));
+    }
+    // 2 episodes in flight × 2 seats = 4 processes, reused across the 9 episodes.
+    expect(allPids.size).toBeLessThanOrEqual(4);
+    expect(logs.filter((l) => /^\[\s*\d+\/9\] ok/.test(l))).toHaveLength(9);
+  });
+
+  it('never puts two seats of one episode in one process, even when a process may host several seats', async () => {
+    const live = await liveEpisode();
+    cleanups.push(() => live.close());
+    const pool = new WorkerPool({ size: 1, seatsPerWorker: 4 });
+    cleanups.push(() => pool.close());
+    await pool.start();
+    const [only] = pool.pids;
+    const a = await pool.host({ episodeId: 'live-1', url: live.url, token: live.token('A'), policy: { spec: 'bot', params: {} } });
+    const b = await pool.host({ episodeId: 'live-1', url: live.url, token: live.token('B'), policy: { spec: 'bot', params: {} } });
+    expect(a.pid).toBe(only);
+    expect(b.pid).not.toBe(a.pid);
+    const record = await live.episode.run({ hostPids: new Map([['A', a.pid], ['B', b.pid]]) });
+    expect(record.status).toBe('ok');
+    expect(record.seats.map((s) => s.pid)).toEqual([a.pid, b.pid]);
+    expect(await a.released).toEqual({ ok: true });
+    expect(await b.released).toEqual({ ok: true });
+  });
+
+  it('replaces a worker that died and reports the seat it held as released with an error', async () => {
+    const live = await liveEpisode({ turnDeadlineMs: 60_000 });
+    cleanups.push(() => live.close());
+    const pool = new WorkerPool({ size: 1 });
+    cleanups.push(() => pool.close());
+    await pool.start();
+    const [first] = pool.pids;
+    process.kill(first!, 'SIGKILL');
+    await vi.waitFor(() => expect(pool.pids).not.toContain(first));
+    // The next seat goes to a fresh process.
+    const a = await pool.host({ episodeId: 'live-1', url: live.url, token: live.token('A'), policy: { spec: 'bot', params: {} } });
+    expect(a.pid).not.toBe(first);
+    await live.episode.links.get('A')!.joined;
+    process.kill(a.pid, 'SIGKILL');
+    expect(await a.released).toMatchObject({ ok: false, error: expect.stringContaining('exited') });
+  });
+});
