@@ -27,6 +27,8 @@ export interface ChatResponse {
   latencyMs: number;
   /** Retries spent (429, 5xx, timeouts) before this answer. */
   retries: number;
+  /** Why generation stopped, as the server said (`stop`, `length`, …), when it said. */
+  finishReason?: string;
 }
 
 export interface LlmClient {
@@ -41,4 +43,6 @@ export interface ModelSpec {
   model: string;
   baseURL?: string;
   apiKeyEnv?: string;
+  /** Sampling params and client settings, as in `PolicyConfig.params`. */
+  params?: Record<string, unknown>;
 }

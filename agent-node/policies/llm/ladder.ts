@@ -1,0 +1,83 @@
+import { ErrorCode, type FailureInfo, type Usage } from '../../../protocol/index.js';
+import { isLlmError, type ChatMessage, type ChatRequest, type LlmClient } from '../../../llm/index.js';
+import type { Parsed } from './parse-action.js';
+
+/** What a move's LLM calls cost, summed: the numbers that go into `TurnMeta`. */
+export interface Tally {
+  usage: Usage;
+  retries: number;
+  lenient: number;
+  reformat: number;
+  calls: number;
+}
+
+export const newTally = (): Tally => ({ usage: { prompt: 0, completion: 0, cached: 0 }, retries: 0, lenient: 0, reformat: 0, calls: 0 });
+
+/** The code of an unreadable reply after the whole ladder (DESIGN invariant 5: never a silent `none`). */
+export const UNPARSABLE = 'policy/unparsable';
+
+export type LadderResult<T> = { ok: true; value: T } | { ok: false; error: FailureInfo };
+
+function failure(err: unknown): FailureInfo {
+  if (isLlmError(err)) return { code: err.code, message: err.message.slice(0, 1000) };
+  return { code: ErrorCode.PolicyFailed, message: `unexpected error: ${(err as Error)?.message ?? String(err)}`.slice(0, 1000) };
+}
+
+const snippet = (s: string) => JSON.stringify(s.length > 200 ? `${s.slice(0, 200)}…` : s);
+
+/**
+ * The output repair ladder: ask, read strictly, else leniently (counted); still unreadable → ONE
+ * reformat request that shows the model its reply and the problem (counted); still unreadable →
+ * an explicit `policy/unparsable` failure. A failed LLM call ends the ladder with its own `llm/*` code.
+ */
+export async function askWithRepair<T>(
+  client: LlmClient,
+  request: ChatRequest,
+  parse: (content: string) => Parsed<T>,
+  reformatMessages: (problem: string) => ChatMessage[],
+  tally: Tally,
+  signal?: AbortSignal,
+): Promise<LadderResult<T>> {
+  const call = async (req: ChatRequest) => {
+    tally.calls++;
+    try {
+      const res = await client.chat(req, signal);
+      tally.usage.prompt += res.usage.prompt;
+      tally.usage.completion += res.usage.completion;
+      tally.usage.cached += res.usage.cached ?? 0;
+      tally.retries += res.retries;
+      return { ok: true as const, content: res.content, truncated: res.finishReason === 'length' };
+    } catch (err) {
+      if (isLlmError(err)) tally.retries += err.retries;
+      return { ok: false as const, error: failure(err) };
+    }
+  };
+
+  const first = await call(request);
+  if (!first.ok) return first;
+  const parsed = parse(first.content);
+  if (parsed.ok) {
+    if (parsed.lenient) tally.lenient++;
+    return { ok: true, value: parsed.value };
+  }
+
+  const problem = first.truncated ? `${parsed.reason} (the reply was cut off at the token limit; keep it shorter)` : parsed.reason;
+  tally.reformat++;
+  const retry = await call({
+    ...request,
+    messages: [...request.messages, { role: 'assistant', content: first.content }, ...reformatMessages(problem)],
+  });
+  if (!retry.ok) return retry;
+  const reparsed = parse(retry.content);
+  if (reparsed.ok) {
+    if (reparsed.lenient) tally.lenient++;
+    return { ok: true, value: reparsed.value };
+  }
+  return {
+    ok: false,
+    error: {
+      code: UNPARSABLE,
+      message: `unreadable reply after one reformat request: ${reparsed.reason}; first reply ${snippet(first.content)}, second reply ${snippet(retry.content)}`,
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { agentMessages } from './agent-prompt.js';
+import { scriptMessages } from './script-prompt.js';
+import { loadTemplate, loadTemplates, parseTemplate } from './templates.js';
+import {
+  ALICE_GOAL, ALICE_HINT, ALICE_SECRET, BOB_GOAL, BOB_HINT, BOB_SECRET, aliceView, event, scriptRequest, turnRequest,
+} from './test-views.js';
+
+const templates = loadTemplates();
+const text = (msgs: { content: string }[]) => msgs.map((m) => m.content).join('\n');
+
+describe('agent prompt', () => {
+  it('puts the unchanging part first: system message, then background; conversation and turn last', () => {
+    const msgs = agentMessages(templates.agent, aliceView('agents', [event(0, 'B', 'speak', 'Party on Friday?')]), turnRequest(1));
+    expect(msgs.map((m) => m.role)).toEqual(['system', 'user']);
+    const user = msgs[1]!.content;
+    const order = [ALICE_GOAL, 'Bob Lee', 'Turn #0: Bob Lee said: "Party on Friday?"', 'You are at Turn #1'].map((s) => user.indexOf(s));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // Later turns share the whole prefix up to the conversation (prompt caching).
+    const later = agentMessages(templates.agent, aliceView('agents', [event(0, 'B', 'speak', 'Party on Friday?'), event(1, 'A', 'speak', 'No.')]), turnRequest(2));
+    expect(later[0]).toEqual(msgs[0]);
+    const cut = user.indexOf('# The conversation so far');
+    expect(later[1]!.content.slice(0, cut)).toBe(user.slice(0, cut));
+  });
+
+  it('agents mode: own goal, hint and secret; the partner visible by relationship; partner goal unknown', () => {
+    const all = text(agentMessages(templates.agent, aliceView('agents'), turnRequest(0)));
+    for (const own of [ALICE_GOAL, ALICE_HINT, ALICE_SECRET, 'Alice Chen']) expect(all).toContain(own);
+    expect(all).toContain('You and Bob Lee are friends.');
+    expect(all).toContain("Bob Lee's goal is unknown to you.");
+    for (const theirs of [BOB_GOAL, BOB_HINT, BOB_SECRET]) expect(all).not.toContain(theirs);
+  });
+
+  it("mindreaders mode: the partner's goal, hints and secret from peer.state", () => {
+    const all = text(agentMessages(templates.agent, aliceView('mindreaders'), turnRequest(0)));
+    for (const theirs of [BOB_GOAL, BOB_HINT, BOB_SECRET, ALICE_GOAL]) expect(all).toContain(theirs);
+    expect(all).not.toContain('unknown to you');
+  });
+
+  it('states the turn, the limit and the allowed actions, and asks for {action_type, argument}', () => {
+    const all = text(agentMessages(templates.agent, aliceView(), turnRequest(3, ['speak', 'leave'])));
+    expect(all).toContain('Turn #3');
+    expect(all).toContain('at most 10 turns (7 left');
+    expect(all).toContain('"action_type" must be one of: "speak", "leave"');
+    expect(all).not.toContain('"non-verbal communication":');
+    expect(all).toContain('{"action_type"');
+  });
+
+  it('names a partner the relationship does not name by seat', () => {
+    const view = aliceView();
+    view.welcome.partners = [{ seat: 'B', relationship: 0, profile: {} }];
+    const all = text(agentMessages(templates.agent, { ...view, events: [event(0, 'B', 'speak', 'hi')] }, turnRequest(1)));
+    expect(all).toContain('You and the person in seat B are strangers');
+    expect(all).toContain('Turn #0: the person in seat B said: "hi"');
+    expect(all).not.toContain('Bob');
+  });
+});
+
+describe('script prompt', () => {
+  it('carries both characters in full, seats, max turns and the output shape', () => {
+    const all = text(scriptMessages(templates.script, scriptRequest(6)));
+    for (const s of [ALICE_GOAL, ALICE_SECRET, BOB_GOAL, BOB_SECRET, 'Alice Chen and Bob Lee are friends.', 'at most 6 turns', '"seat" must be one of: "A", "B"', '{"turns"']) {
+      expect(all).toContain(s);
+    }
+  });
+});
+
+describe('templates', () => {
+  it('names file, line and placeholder for an unknown placeholder', () => {
+    expect(() => parseTemplate('agent', 'my/agent.md', '<!-- system -->\nHi {{name}}\n<!-- user -->\n{{nope}}\n')).toThrow('my/agent.md:4: unknown placeholder {{nope}}');
+    expect(() => parseTemplate('agent', 'x.md', 'no markers')).toThrow(/before the first/);
+  });
+
+  it('a promptDir overrides the built-in template it provides', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-prompts-'));
+    try {
+      writeFileSync(join(dir, 'agent.md'), '<!-- note for editors -->\n<!-- user -->\nYou are {{name}}. Goal: {{goal}}. Turn {{turn}}.\n');
+      const custom = loadTemplates(dir);
+      expect(custom.agent.file).toBe(join(dir, 'agent.md'));
+      expect(custom.script.file).toBe(loadTemplate('script').file);
+      expect(agentMessages(custom.agent, aliceView(), turnRequest(2))).toEqual([{ role: 'user', content: `You are Alice Chen. Goal: ${ALICE_GOAL}. Turn 2.` }]);
+      expect(() => loadTemplates(join(dir, 'missing'))).toThrow(/does not exist/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

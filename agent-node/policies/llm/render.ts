@@ -1,0 +1,207 @@
+import {
+  RELATIONSHIP_NAMES,
+  type Action,
+  type ActionType,
+  type Hint,
+  type PartnerView,
+  type PeerPrivateState,
+  type ProfileView,
+  type TaskPrivate,
+  type TurnEvent,
+} from '../../../protocol/index.js';
+
+/**
+ * Text renderers for prompts. Pure functions of what a seat was sent; the only inputs are protocol
+ * view types, so nothing outside the seat's view can reach a prompt.
+ */
+
+/** How a seat is called in prompts: the character's name when known, else by seat. */
+export type NameOf = (seat: string) => string;
+
+/** A profile as prose, only with the fields present (a partner's view may have few). */
+export function renderProfile(p: ProfileView, opts: { includeSecret: boolean }): string {
+  const facts = [
+    p.age !== undefined ? `age ${p.age}` : '',
+    p.gender ? `gender: ${p.gender.toLowerCase()}` : '',
+    p.occupation ? `occupation: ${p.occupation}` : '',
+  ].filter(Boolean);
+  const sentences: string[] = [];
+  if (p.name || facts.length) sentences.push(`${p.name ?? 'This person'}${facts.length ? ` (${facts.join(', ')})` : ''}.`);
+  if (p.pronouns) sentences.push(`Pronouns: ${p.pronouns}.`);
+  if (p.publicInfo) sentences.push(p.publicInfo.trim());
+  const traits: string[] = [];
+  if (p.personality) traits.push(p.personality.trim());
+  if (p.bigFive) traits.push(`Big Five: ${p.bigFive}.`);
+  if (p.mbti) traits.push(`MBTI: ${p.mbti}.`);
+  if (p.moralValues?.length) traits.push(`Moral values: ${p.moralValues.join(', ')}.`);
+  if (p.schwartzValues?.length) traits.push(`Values (Schwartz): ${p.schwartzValues.join(', ')}.`);
+  if (p.decisionStyle) traits.push(`Decision-making style: ${p.decisionStyle}.`);
+  if (traits.length) sentences.push(`Personality and values: ${traits.join(' ')}`);
+  if (opts.includeSecret && p.secret) sentences.push(`Secret: ${p.secret.trim()}`);
+  return sentences.length ? sentences.join(' ') : 'Nothing is known about this person.';
+}
+
+const HINT_LABEL: Record<Hint['kind'], string> = {
+  extra_info: 'Extra information',
+  strategy_hint: 'Strategy hint',
+  clarification_hint: 'Clarification',
+};
+
+/** Private goal hints, one per line. */
+export function renderHints(hints: Hint[]): string {
+  return hints.map((h) => `${HINT_LABEL[h.kind]}: ${h.text.trim()}`).join('\n');
+}
+
+/**
+ * A relationship level in words: from the viewer's side ("You and Bob are friends."), or, with
+ * `selfName`, in the third person for the script writer ("Alice and Bob are friends.").
+ */
+export function relationshipPhrase(level: number, partnerName: string, selfName?: string): string {
+  const pair = selfName ? `${selfName} and ${partnerName}` : `You and ${partnerName}`;
+  switch (RELATIONSHIP_NAMES[level]) {
+    case 'stranger':
+      return `${pair} are strangers: ${selfName ? 'they' : 'you'} have never met.`;
+    case 'know_by_name':
+      return selfName ? `${selfName} knows ${partnerName} by name only.` : `You know ${partnerName} by name only.`;
+    case 'acquaintance':
+      return `${pair} are acquaintances.`;
+    case 'friend':
+      return `${pair} are friends.`;
+    case 'romantic':
+      return `${pair} are in a romantic relationship.`;
+    case 'family':
+      return `${pair} are family.`;
+    default:
+      return `The relationship between ${selfName ?? 'you'} and ${partnerName} is unspecified.`;
+  }
+}
+
+/** The partners as the relationship shows them (never their secret, goal or hints). */
+export function renderPartners(partners: PartnerView[], nameOf: NameOf): string {
+  if (partners.length === 0) return 'There is no one else.';
+  return partners
+    .map((p) => {
+      const name = nameOf(p.seat);
+      const lines = [relationshipPhrase(p.relationship, name)];
+      const known = { ...p.profile, secret: undefined };
+      if (Object.values(known).some((v) => v !== undefined)) lines.push(`What you know about them: ${renderProfile(known, { includeSecret: false })}`);
+      else lines.push('You know nothing else about them.');
+      if (p.sharedHistory) lines.push(`Your history together: ${p.sharedHistory.trim()}`);
+      return lines.join('\n');
+    })
+    .join('\n\n');
+}
+
+/**
+ * The partners' goals: what arrived in `peer.state` frames (mindreaders mode, or a field the scenario
+ * shares), else "unknown". This is where mindreaders and agents differ.
+ */
+export function renderPartnerGoals(partners: PartnerView[], peers: PeerPrivateState[], nameOf: NameOf): string {
+  if (partners.length === 0 && peers.length === 0) return 'There is no one else.';
+  const seats = [...new Set([...partners.map((p) => p.seat), ...peers.map((p) => p.seat)])];
+  return seats
+    .map((seat) => {
+      const name = nameOf(seat);
+      const peer = peers.find((p) => p.seat === seat);
+      if (!peer) return `${name}'s goal is unknown to you.`;
+      const lines: string[] = [];
+      lines.push(peer.goal.trim() ? `${name}'s goal: ${peer.goal.trim()}` : `${name}'s goal is unknown to you.`);
+      if (peer.hints.length) lines.push(renderHints(peer.hints));
+      if (peer.profile.secret) lines.push(`${name}'s secret: ${peer.profile.secret.trim()}`);
+      const profile = { ...peer.profile, secret: undefined };
+      if (Object.values(profile).some((v) => v !== undefined)) lines.push(`${name}'s background: ${renderProfile(profile, { includeSecret: false })}`);
+      if (peer.task) lines.push(`\n${renderTask(peer.task, `${name}'s`)}`);
+      return lines.join('\n');
+    })
+    .join('\n\n');
+}
+
+const money = (n: number) => `$${Number.isInteger(n) ? n : n.toFixed(2)}`;
+
+/** Private task data: a MutualFriends friend list, or a Craigslist role, item and prices. */
+export function renderTask(task: TaskPrivate | null, owner = 'Your'): string {
+  if (!task) return '';
+  if (task.kind === 'mutual_friends') {
+    const rows = task.friends.map((f, i) => `${i + 1}. ${task.attributes.map((a) => `${a}: ${f[a] ?? '?'}`).join('; ')}`);
+    return [`# ${owner} friend list`, ...rows].join('\n');
+  }
+  const lines = [
+    `# ${owner} deal`,
+    `Role: ${task.role}.`,
+    `Item: ${task.item.title} (${task.item.category}), listed at ${money(task.item.listingPrice)}.`,
+  ];
+  if (task.item.description.trim()) lines.push(`Description: ${task.item.description.trim()}`);
+  lines.push(`Target price: ${money(task.target)}.`);
+  if (task.bottomline !== null) lines.push(`Walk-away price: ${money(task.bottomline)}.`);
+  return lines.join('\n');
+}
+
+/**
+ * How to make the explicit task moves (protocol/moves.ts), when actions are allowed. `writer` words
+ * it for the script writer, who makes the moves on the characters' behalf.
+ */
+export function renderTaskMoves(kind: 'mutual_friends' | 'craigslist' | 'open', actions: readonly ActionType[], writer = false): string {
+  if (kind === 'open' || !actions.includes('action')) return '';
+  if (kind === 'mutual_friends') {
+    return writer
+      ? [
+          '# Submitting answers',
+          'Each character has a list of friends, and exactly one friend is on both lists; the characters find that friend by talking.',
+          'When a character is sure, write a turn with action_type "action" and argument "select <the friend\'s name>", for example "select Jane Doe".',
+        ].join('\n')
+      : [
+          '# Submitting your answer',
+          'You and the other person each have a list of friends, and exactly one friend is on both lists. Find that friend by talking.',
+          'When you are sure, answer with action_type "action" and argument "select <the friend\'s name>", for example "select Jane Doe".',
+        ].join('\n');
+  }
+  return [
+    '# Making a deal',
+    `Use action_type "action" with one of these arguments to act on the deal${writer ? ' (for the character whose turn it is)' : ''}:`,
+    '- "offer $<price>" makes a binding offer, for example "offer $120";',
+    `- "accept" accepts the other side's latest offer;`,
+    '- "reject" rejects it;',
+    '- "quit" walks away without a deal.',
+  ].join('\n');
+}
+
+const ACTION_MEANING: Record<ActionType, string> = {
+  none: 'do nothing this turn',
+  speak: 'say something (the argument is the words said)',
+  'non-verbal communication': 'a gesture or expression, such as smiling or nodding (the argument describes it)',
+  action: 'a physical action (the argument describes it)',
+  leave: 'leave the conversation (it ends)',
+};
+
+/** The allowed action types with what each means. */
+export function renderActionGuide(actions: readonly ActionType[]): string {
+  return actions.map((a) => `- "${a}": ${ACTION_MEANING[a]}`).join('\n');
+}
+
+/** Quoted, comma-separated list (the format the prompts and the fake server share). */
+export function quotedList(values: readonly string[]): string {
+  return values.map((v) => JSON.stringify(v)).join(', ');
+}
+
+/** One public move as a line of the conversation. */
+export function renderMove(turn: number, name: string, action: Action): string {
+  const arg = action.argument.trim();
+  switch (action.type) {
+    case 'speak':
+      return `Turn #${turn}: ${name} said: ${JSON.stringify(arg)}`;
+    case 'non-verbal communication':
+      return `Turn #${turn}: ${name} [non-verbal communication] ${arg}`;
+    case 'action':
+      return `Turn #${turn}: ${name} [action] ${arg}`;
+    case 'leave':
+      return `Turn #${turn}: ${name} left the conversation.`;
+    default:
+      return `Turn #${turn}: ${name} did nothing.`;
+  }
+}
+
+/** The conversation so far. */
+export function renderHistory(events: TurnEvent[], nameOf: NameOf): string {
+  if (events.length === 0) return '(Nothing has been said yet; the conversation starts now.)';
+  return [...events].sort((a, b) => a.turn - b.turn).map((e) => renderMove(e.turn, nameOf(e.seat), e.action)).join('\n');
+}

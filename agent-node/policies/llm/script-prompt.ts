@@ -1,0 +1,65 @@
+import type { ScriptRequest } from '../../../protocol/index.js';
+import type { ChatMessage } from '../../../llm/index.js';
+import {
+  quotedList,
+  relationshipPhrase,
+  renderActionGuide,
+  renderHints,
+  renderProfile,
+  renderTask,
+  renderTaskMoves,
+  type NameOf,
+} from './render.js';
+import { fillTemplate, type Template } from './templates.js';
+
+/** Character names of a script request's seats (the writer sees everyone in full). */
+export function scriptNames(request: ScriptRequest): NameOf {
+  const names = new Map(request.background.seats.map((s) => [s.seat, s.profile.name ?? `the person in seat ${s.seat}`]));
+  return (seat) => names.get(seat) ?? `the person in seat ${seat}`;
+}
+
+/** Placeholder values for the script template, from the `script.request` frame only. */
+export function scriptValues(request: ScriptRequest): Record<string, string | number> {
+  const { background, limits } = request;
+  const nameOf = scriptNames(request);
+  const characters = background.seats
+    .map((s) => {
+      const lines = [
+        `## Seat "${s.seat}": ${nameOf(s.seat)}`,
+        renderProfile(s.profile, { includeSecret: true }),
+        `Goal: ${s.goal.trim() || '(no explicit goal)'}`,
+      ];
+      if (s.hints.length) lines.push(renderHints(s.hints));
+      const task = renderTask(s.task, `${nameOf(s.seat)}'s`);
+      if (task) lines.push(task.replace(/^# /, '### '));
+      return lines.join('\n');
+    })
+    .join('\n\n');
+  // Each pair once, from the first seat's side (the partner view carries level and shared history).
+  const relationship: string[] = [];
+  const seen = new Set<string>();
+  for (const s of background.seats) {
+    for (const p of s.partners) {
+      const key = [s.seat, p.seat].sort().join('\u0000');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      relationship.push(relationshipPhrase(p.relationship, nameOf(p.seat), nameOf(s.seat)));
+      if (p.sharedHistory) relationship.push(`Their history: ${p.sharedHistory.trim()}`);
+    }
+  }
+  return {
+    scenario: background.scenario.text.trim() || '(No description of the situation was given.)',
+    characters,
+    relationship: relationship.join('\n') || 'Not specified.',
+    task_moves: renderTaskMoves(background.scenario.kind, limits.actions, true),
+    max_turns: limits.maxTurns,
+    seats: quotedList(background.seats.map((s) => s.seat)),
+    actions: quotedList(limits.actions),
+    action_guide: renderActionGuide(limits.actions),
+  };
+}
+
+/** The script writer's messages. */
+export function scriptMessages(template: Template, request: ScriptRequest): ChatMessage[] {
+  return fillTemplate(template, scriptValues(request));
+}

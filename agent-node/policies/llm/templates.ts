@@ -1,0 +1,89 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ChatMessage } from '../../../llm/index.js';
+
+/** The built-in templates, editable in place: `agent-node/prompts/`. */
+export const BUILTIN_PROMPT_DIR = fileURLToPath(new URL('../../prompts/', import.meta.url));
+
+/** Template names and the placeholders each may use. */
+export const TEMPLATE_PLACEHOLDERS = {
+  agent: [
+    'name', 'seat', 'scenario', 'self', 'goal', 'hints', 'partners', 'partner_goals', 'task', 'task_moves',
+    'history', 'turn', 'max_turns', 'turns_left', 'actions', 'action_guide',
+  ],
+  script: ['scenario', 'characters', 'relationship', 'task_moves', 'max_turns', 'seats', 'actions', 'action_guide'],
+  reformat: ['problem', 'shape'],
+} as const;
+export type TemplateName = keyof typeof TEMPLATE_PLACEHOLDERS;
+
+/** A parsed template: the message parts in order, each with its role and raw text. */
+export interface Template {
+  name: TemplateName;
+  file: string;
+  parts: Array<{ role: ChatMessage['role']; text: string }>;
+}
+
+export type Templates = Record<TemplateName, Template>;
+
+const MARKER = /^<!--\s*(system|user|assistant)\s*-->\s*$/;
+const PLACEHOLDER = /\{\{\s*([a-z_]+)\s*\}\}/g;
+
+/**
+ * Parses a template file: `<!-- system -->` / `<!-- user -->` lines start messages; other HTML comments
+ * are notes for editors and are dropped. Throws naming file, line and placeholder on an unknown
+ * placeholder or a file without any message marker, so a bad edit fails before any episode runs.
+ */
+export function parseTemplate(name: TemplateName, file: string, source: string): Template {
+  const withoutNotes = source.replace(/<!--(?!\s*(?:system|user|assistant)\s*-->)[\s\S]*?-->/g, (m) => m.replace(/[^\n]/g, ''));
+  const lines = withoutNotes.split('\n');
+  const parts: Template['parts'] = [];
+  const allowed = TEMPLATE_PLACEHOLDERS[name] as readonly string[];
+  lines.forEach((line, i) => {
+    const marker = MARKER.exec(line.trim());
+    if (marker) {
+      parts.push({ role: marker[1] as ChatMessage['role'], text: '' });
+      return;
+    }
+    for (const m of line.matchAll(PLACEHOLDER)) {
+      if (!allowed.includes(m[1]!)) {
+        throw new Error(`${file}:${i + 1}: unknown placeholder {{${m[1]}}} (allowed: ${allowed.join(', ')})`);
+      }
+    }
+    const current = parts[parts.length - 1];
+    if (current) current.text += `${line}\n`;
+    else if (line.trim() !== '') throw new Error(`${file}:${i + 1}: text before the first <!-- system --> or <!-- user --> marker`);
+  });
+  if (parts.length === 0) throw new Error(`${file}: no <!-- system --> or <!-- user --> marker`);
+  return { name, file, parts };
+}
+
+/** Loads one template: from `promptDir` when it has the file, else the built-in one. */
+export function loadTemplate(name: TemplateName, promptDir?: string): Template {
+  const custom = promptDir ? join(promptDir, `${name}.md`) : undefined;
+  const file = custom && existsSync(custom) ? custom : join(BUILTIN_PROMPT_DIR, `${name}.md`);
+  return parseTemplate(name, file, readFileSync(file, 'utf8'));
+}
+
+/** Loads all templates (a `promptDir` may override any subset). */
+export function loadTemplates(promptDir?: string): Templates {
+  if (promptDir && !existsSync(promptDir)) throw new Error(`prompt directory ${promptDir} does not exist`);
+  return { agent: loadTemplate('agent', promptDir), script: loadTemplate('script', promptDir), reformat: loadTemplate('reformat', promptDir) };
+}
+
+/**
+ * Fills a template into chat messages. Empty values drop cleanly: runs of blank lines collapse, and a
+ * heading left with nothing under it is kept (it still tells the model the section is empty).
+ */
+export function fillTemplate(template: Template, values: Record<string, string | number>): ChatMessage[] {
+  return template.parts
+    .map((part) => ({
+      role: part.role,
+      content: part.text
+        .replace(PLACEHOLDER, (_, key: string) => String(values[key] ?? ''))
+        .replace(/[ \t]+\n/g, '\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim(),
+    }))
+    .filter((m) => m.content !== '');
+}

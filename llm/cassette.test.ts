@@ -1,0 +1,82 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { reply, startFakeLlmServer, type FakeLlmServer } from '../test/fake-llm-server.js';
+import { cassettePath, readCassette } from './cassette.js';
+import { createClient } from './index.js';
+
+let dir: string;
+let server: FakeLlmServer;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'parley-cassette-'));
+  server = await startFakeLlmServer();
+});
+afterEach(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const tape = { episodeId: 'ep-1', seat: 'A' };
+const ask = (content: string) => ({ messages: [{ role: 'user' as const, content }], temperature: 0.7 });
+
+describe('cassettes', () => {
+  it('records every call of a seat and replays it byte-identically with the server stopped', async () => {
+    const env = server.env();
+    server.enqueue(reply.text('first answer', { usage: { prompt: 10, completion: 2, cached: 4 } }), reply.text('second answer'));
+    const recorder = createClient({ spec: 'openai:gpt-3.5-turbo', cassetteDir: join(dir, 'cassettes') }, { tape, env });
+    const live = [await recorder.chat(ask('one')), await recorder.chat(ask('two'))];
+
+    const file = cassettePath(join(dir, 'cassettes'), tape);
+    expect(file).toBe(join(dir, 'cassettes', 'ep-1', 'A.jsonl'));
+    const entries = readCassette(file)!;
+    expect(entries.map((e) => [e.seq, e.provider, e.model, e.response?.content])).toEqual([
+      [0, 'openai', 'gpt-3.5-turbo', 'first answer'],
+      [1, 'openai', 'gpt-3.5-turbo', 'second answer'],
+    ]);
+
+    await server.close();
+    // The run directory layout: <runDir>/cassettes/<episode>/<seat>.jsonl; no key, no server needed.
+    const replay = createClient({ spec: 'openai:gpt-3.5-turbo', replayDir: dir }, { tape, env: {} });
+    const again = [await replay.chat(ask('one')), await replay.chat(ask('two'))];
+    expect(again.map((r) => r.content)).toEqual(live.map((r) => r.content));
+    expect(again[0]!.usage).toEqual({ prompt: 10, completion: 2, cached: 4 });
+    expect(again.every((r) => r.retries === 0)).toBe(true);
+    expect(replay.provider).toBe('openai');
+    expect(replay.model).toBe('gpt-3.5-turbo');
+  });
+
+  it('replay:<dir> specs work and name the recorded provider and model', async () => {
+    await createClient({ spec: 'mistral:open-mixtral-8x7b', cassetteDir: join(dir, 'cassettes') }, { tape, env: server.env() }).chat(ask('x'));
+    const replay = createClient({ spec: `replay:${dir}` }, { tape });
+    expect([replay.provider, replay.model]).toEqual(['mistral', 'open-mixtral-8x7b']);
+    await expect(replay.chat(ask('x'))).resolves.toMatchObject({ content: expect.stringContaining('action_type') });
+  });
+
+  it('a replay that asks more calls than recorded, or a different request, is an explicit error', async () => {
+    await createClient({ spec: 'openai:m', cassetteDir: join(dir, 'cassettes') }, { tape, env: server.env() }).chat(ask('hello'));
+    const replay = createClient({ spec: 'openai:m', replayDir: dir }, { tape });
+    const mismatch = await replay.chat(ask('hullo')).catch((e) => e);
+    expect(mismatch.code).toBe('llm/replay_mismatch');
+    expect(mismatch.message).toMatch(/message 0 \(user\) differs at character 1/);
+    await replay.chat(ask('hello'));
+    await expect(replay.chat(ask('hello'))).rejects.toMatchObject({ code: 'llm/replay_exhausted' });
+    const other = createClient({ spec: 'openai:m', replayDir: dir }, { tape: { episodeId: 'ep-2', seat: 'A' } });
+    await expect(other.chat(ask('hello'))).rejects.toMatchObject({ code: 'llm/replay_missing' });
+  });
+
+  it('records a call that finally failed, and the replay fails the same way', async () => {
+    server.enqueue({ kind: 'status', status: 400, message: 'nope' });
+    const recorder = createClient({ spec: 'openai:m', cassetteDir: join(dir, 'cassettes') }, { tape, env: server.env() });
+    await expect(recorder.chat(ask('q'))).rejects.toMatchObject({ code: 'llm/http_error' });
+    const line = JSON.parse(readFileSync(cassettePath(join(dir, 'cassettes'), tape), 'utf8').trim());
+    expect(line.error).toMatchObject({ code: 'llm/http_error', status: 400 });
+    const replay = createClient({ spec: 'openai:m', replayDir: dir }, { tape });
+    await expect(replay.chat(ask('q'))).rejects.toMatchObject({ code: 'llm/http_error', status: 400 });
+  });
+
+  it('keeps episode ids from escaping the cassette directory', () => {
+    expect(cassettePath('/c', { episodeId: '../../etc', seat: 'a/b' })).toBe('/c/.._.._etc/a_b.jsonl');
+    expect(cassettePath('/c', { episodeId: '..', seat: 'A' })).toBe('/c/_../A.jsonl');
+  });
+});

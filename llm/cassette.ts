@@ -1,0 +1,176 @@
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { isLlmError, LlmError, LlmErrorCode } from './errors.js';
+import type { ChatRequest, ChatResponse, LlmClient } from './types.js';
+
+/**
+ * Cassettes: every LLM call of a seat, in order, one JSON line each, under
+ * `<cassetteDir>/<episodeId>/<seat>.jsonl`. A replay answers the same sequence of calls from them.
+ */
+export interface CassetteEntry {
+  /** Position of the call in the seat's sequence, from 0. */
+  seq: number;
+  /** Wall-clock time the call finished (ISO). */
+  at: string;
+  provider: string;
+  model: string;
+  request: ChatRequest;
+  response?: ChatResponse;
+  /** A call that finally failed is recorded too, so a replay fails the same way. */
+  error?: { code: string; message: string; status?: number };
+}
+
+/** Which seat of which episode the calls belong to. */
+export interface Tape {
+  episodeId: string;
+  seat: string;
+}
+
+/** Keeps ids usable as path segments without letting them climb out of the directory. */
+function segment(id: string): string {
+  const safe = id.replace(/[^A-Za-z0-9._-]/g, '_');
+  return safe === '' || safe === '.' || safe === '..' ? `_${safe}` : safe;
+}
+
+/** The cassette file of a seat. */
+export function cassettePath(cassetteDir: string, tape: Tape): string {
+  return join(cassetteDir, segment(tape.episodeId), `${segment(tape.seat)}.jsonl`);
+}
+
+/**
+ * Where a recorded run keeps its cassettes: `<runDir>/cassettes` when it exists (a run directory),
+ * else `runDir` itself (a cassette directory given directly).
+ */
+export function cassetteRoot(runDir: string): string {
+  const nested = join(runDir, 'cassettes');
+  return existsSync(nested) ? nested : runDir;
+}
+
+/** Reads a cassette file; null when it does not exist. Throws on a corrupt line (a bug or a hand edit). */
+export function readCassette(file: string): CassetteEntry[] | null {
+  if (!existsSync(file)) return null;
+  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  return lines.map((line, i) => {
+    try {
+      return JSON.parse(line) as CassetteEntry;
+    } catch (err) {
+      throw new Error(`${file}:${i + 1}: not a JSON cassette entry`, { cause: err });
+    }
+  });
+}
+
+/**
+ * Wraps a client so that every call (answer or final error) is appended to the seat's cassette. One
+ * instance per playing of a seat: it starts the file afresh, so a rerun episode (`--retry-failed`)
+ * does not keep the failed attempt's calls in front of its own.
+ */
+export class RecordingClient implements LlmClient {
+  private seq = 0;
+
+  constructor(
+    private readonly inner: LlmClient,
+    readonly file: string,
+  ) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, '');
+  }
+
+  get provider(): string {
+    return this.inner.provider;
+  }
+  get model(): string {
+    return this.inner.model;
+  }
+
+  async chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
+    const base = { seq: this.seq++, provider: this.inner.provider, model: this.inner.model, request: req };
+    try {
+      const response = await this.inner.chat(req, signal);
+      this.append({ ...base, at: new Date().toISOString(), response });
+      return response;
+    } catch (err) {
+      const error: CassetteEntry['error'] = isLlmError(err)
+        ? { code: err.code, message: err.message, ...(err.status !== undefined ? { status: err.status } : {}) }
+        : { code: 'internal/error', message: String((err as Error)?.message ?? err) };
+      this.append({ ...base, at: new Date().toISOString(), error });
+      throw err;
+    }
+  }
+
+  private append(entry: CassetteEntry): void {
+    // Synchronous so that the line is on disk before the move leaves the process.
+    appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
+  }
+}
+
+/** The part of a request that decides the answer: the messages and the output schema. */
+function fingerprint(req: ChatRequest): string {
+  return JSON.stringify(sortKeys(JSON.parse(JSON.stringify({ messages: req.messages, json: req.json ?? null }))));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));
+  }
+  return value;
+}
+
+/** First differing message, for an error that says where the runs diverged. */
+function describeMismatch(got: ChatRequest, want: ChatRequest): string {
+  const n = Math.max(got.messages.length, want.messages.length);
+  for (let i = 0; i < n; i++) {
+    const a = got.messages[i];
+    const b = want.messages[i];
+    if (!a || !b) return `message count ${got.messages.length} ≠ recorded ${want.messages.length}`;
+    if (a.role !== b.role) return `message ${i}: role ${a.role} ≠ recorded ${b.role}`;
+    if (a.content !== b.content) {
+      let k = 0;
+      while (k < a.content.length && a.content[k] === b.content[k]) k++;
+      return `message ${i} (${a.role}) differs at character ${k}: …${JSON.stringify(a.content.slice(k, k + 60))} vs recorded …${JSON.stringify(b.content.slice(k, k + 60))}`;
+    }
+  }
+  return 'output schema differs';
+}
+
+/**
+ * Answers a seat's calls from its recorded cassette, in order, with no network. A different request,
+ * or more calls than were recorded, is an explicit `llm/replay_*` error, never a made-up answer.
+ */
+export class ReplayClient implements LlmClient {
+  private cursor = 0;
+  private readonly entries: CassetteEntry[] | null;
+  readonly provider: string;
+  readonly model: string;
+
+  constructor(readonly file: string, fallback: { provider: string; model: string }) {
+    this.entries = readCassette(file);
+    const first = this.entries?.[0];
+    this.provider = first?.provider ?? fallback.provider;
+    this.model = first?.model ?? fallback.model;
+  }
+
+  async chat(req: ChatRequest): Promise<ChatResponse> {
+    if (!this.entries) throw new LlmError(LlmErrorCode.ReplayMissing, `replay: no cassette at ${this.file}`);
+    const entry = this.entries[this.cursor];
+    if (!entry) {
+      throw new LlmError(LlmErrorCode.ReplayExhausted, `replay: call ${this.cursor + 1} but ${this.file} recorded only ${this.entries.length}`);
+    }
+    if (fingerprint(req) !== fingerprint(entry.request)) {
+      throw new LlmError(LlmErrorCode.ReplayMismatch, `replay: call ${this.cursor + 1} differs from ${this.file}: ${describeMismatch(req, entry.request)}`);
+    }
+    this.cursor++;
+    if (entry.error) {
+      const opts = entry.error.status !== undefined ? { status: entry.error.status } : {};
+      throw new LlmError(entry.error.code as LlmErrorCode, `replayed failure: ${entry.error.message}`, opts);
+    }
+    if (!entry.response) throw new LlmError(LlmErrorCode.BadResponse, `replay: entry ${entry.seq} of ${this.file} has neither response nor error`);
+    // The answer as recorded; no provider retries were spent in this run.
+    return { ...entry.response, retries: 0 };
+  }
+
+  /** Calls recorded but not (yet) asked for. */
+  get remaining(): number {
+    return (this.entries?.length ?? 0) - this.cursor;
+  }
+}

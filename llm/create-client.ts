@@ -1,0 +1,111 @@
+import type { PolicyConfigInput } from '../protocol/index.js';
+import { cassettePath, cassetteRoot, RecordingClient, ReplayClient, type Tape } from './cassette.js';
+import { LlmError, LlmErrorCode } from './errors.js';
+import { createMistralClient } from './mistral-client.js';
+import { createOpenAiClient } from './openai-client.js';
+import { splitParams } from './options.js';
+import type { RetryDeps } from './retry.js';
+import { parseSpec, type LlmProvider } from './spec.js';
+import type { LlmClient, ModelSpec } from './types.js';
+
+/** Default env variables per provider (overridable per seat with `apiKeyEnv` / `baseURL`). */
+export const PROVIDER_ENV = {
+  openai: { key: 'OPENAI_API_KEY', baseURL: 'OPENAI_BASE_URL' },
+  mistral: { key: 'MISTRAL_API_KEY', baseURL: 'MISTRAL_BASE_URL' },
+} as const;
+
+/** Either a seat's `PolicyConfig` (`spec: 'openai:gpt-4'`) or a `ModelSpec` (`provider`, `model`). */
+export type ClientConfig = PolicyConfigInput | ModelSpec;
+
+export interface CreateClientOptions {
+  /**
+   * The episode and seat the calls belong to. With it, calls are recorded under `cassetteDir` and, when
+   * `replayDir` is set (or the spec is `replay:<dir>`), answered from that run's cassettes instead.
+   */
+  tape?: Tape;
+  env?: NodeJS.ProcessEnv;
+  /** Test hooks for the retry loop (clock, jitter). */
+  retryDeps?: RetryDeps;
+}
+
+interface Normalised {
+  provider: LlmProvider;
+  model: string;
+  baseURL?: string;
+  apiKeyEnv?: string;
+  params: Record<string, unknown>;
+  cassetteDir?: string;
+  replayDir?: string;
+}
+
+function normalise(config: ClientConfig): Normalised {
+  const base = 'spec' in config ? parseSpec(config.spec) : { provider: config.provider, model: config.model };
+  const out: Normalised = { ...base, params: config.params ?? {} };
+  if (config.baseURL) out.baseURL = config.baseURL;
+  if (config.apiKeyEnv) out.apiKeyEnv = config.apiKeyEnv;
+  if ('cassetteDir' in config && config.cassetteDir) out.cassetteDir = config.cassetteDir;
+  if ('replayDir' in config && config.replayDir) out.replayDir = config.replayDir;
+  return out;
+}
+
+/** The Mistral SDK appends `/v1/…` itself; accept a base URL written either way. */
+function mistralServerURL(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  return url.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+/**
+ * A live client for `openai:` or `mistral:` (no cassettes). Throws `llm/no_key` naming the variable when
+ * the key is missing, and `llm/bad_spec` for anything else.
+ */
+export function createProviderClient(config: ClientConfig, options: CreateClientOptions = {}): LlmClient {
+  const c = normalise(config);
+  const env = options.env ?? process.env;
+  if (c.provider === 'replay') throw new LlmError(LlmErrorCode.BadSpec, 'a replay client needs a tape (episode and seat)');
+  const names = PROVIDER_ENV[c.provider];
+  const keyVar = c.apiKeyEnv ?? names.key;
+  const apiKey = env[keyVar];
+  if (!apiKey) throw new LlmError(LlmErrorCode.NoKey, `${c.provider}:${c.model} needs an API key in $${keyVar}`);
+  const { options: clientOptions, sampling } = splitParams(c.provider, c.params);
+  const baseURL = c.baseURL ?? (env[names.baseURL] || undefined);
+  if (c.provider === 'openai') {
+    return createOpenAiClient({ model: c.model, apiKey, baseURL, options: clientOptions, sampling }, options.retryDeps);
+  }
+  return createMistralClient({ model: c.model, apiKey, serverURL: mistralServerURL(baseURL), options: clientOptions, sampling }, options.retryDeps);
+}
+
+/**
+ * Where a config's replay answers come from: `replayDir`, or the directory of a `replay:<dir>` spec.
+ * Undefined for a live config.
+ */
+export function replaySource(config: ClientConfig): string | undefined {
+  const c = normalise(config);
+  if (c.replayDir) return c.replayDir;
+  return c.provider === 'replay' ? c.model : undefined;
+}
+
+/**
+ * The provider-neutral client for a seat, judge or generator.
+ *  - `openai:<model>` — the `openai` SDK, key `OPENAI_API_KEY` (or `apiKeyEnv`), base URL `baseURL` /
+ *    `OPENAI_BASE_URL` (include `/v1`), any OpenAI-compatible server.
+ *  - `mistral:<model>` — the `@mistralai/mistralai` SDK, `MISTRAL_API_KEY`, `baseURL` / `MISTRAL_BASE_URL`
+ *    (without `/v1`).
+ *  - with `options.tape`: recorded to `cassetteDir/<episode>/<seat>.jsonl`; with `replayDir` or
+ *    `replay:<dir>`, answered from `<dir>/cassettes/<episode>/<seat>.jsonl` with no network.
+ * Client settings (`structuredOutput`, `timeoutMs`, `maxRetries`, `maxConcurrent`, `rpm`, `stream`…) ride
+ * in `params`; the rest of `params` are sampling params sent to the provider.
+ */
+export function createClient(config: ClientConfig, options: CreateClientOptions = {}): LlmClient {
+  const c = normalise(config);
+  const replayFrom = replaySource(config);
+  let client: LlmClient;
+  if (replayFrom) {
+    if (!options.tape) throw new LlmError(LlmErrorCode.BadSpec, 'replay needs a tape (episode and seat) to find its cassette');
+    const fallback = c.provider === 'replay' ? { provider: 'replay', model: c.model } : { provider: c.provider, model: c.model };
+    client = new ReplayClient(cassettePath(cassetteRoot(replayFrom), options.tape), fallback);
+  } else {
+    client = createProviderClient(config, options);
+  }
+  if (options.tape && c.cassetteDir) client = new RecordingClient(client, cassettePath(c.cassetteDir, options.tape));
+  return client;
+}

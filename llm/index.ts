@@ -1,0 +1,18 @@
+/**
+ * The LLM layer: provider clients (OpenAI SDK for any OpenAI-compatible server, Mistral SDK), retries and
+ * rate limits, cassettes and replay, prices. Used by agent policies, the judge and the scenario generator.
+ */
+export * from './types.js';
+export * from './errors.js';
+export * from './spec.js';
+export * from './options.js';
+export { createClient, createProviderClient, replaySource, PROVIDER_ENV } from './create-client.js';
+export type { ClientConfig, CreateClientOptions } from './create-client.js';
+export { cassettePath, cassetteRoot, readCassette, RecordingClient, ReplayClient } from './cassette.js';
+export type { CassetteEntry, Tape } from './cassette.js';
+export { estimateCost, estimateTotalCost, loadPrices, priceOf, DEFAULT_PRICES_FILE } from './cost.js';
+export type { Price, PriceTable } from './cost.js';
+export { parseRetryAfter, backoffDelay, withRetries } from './retry.js';
+export { RequestLimiter, limiterFor } from './limiter.js';
+export { missingKeys } from './preflight.js';
+export type { MissingKey } from './preflight.js';

@@ -1,0 +1,109 @@
+import { Mistral } from '@mistralai/mistralai';
+import * as errors from '@mistralai/mistralai/models/errors';
+import { LlmError, LlmErrorCode } from './errors.js';
+import type { ClientOptions, StructuredMode } from './options.js';
+import { parseRetryAfter, type RetryDeps } from './retry.js';
+import { samplingFor, toMistralSampling } from './sampling.js';
+import { httpError, rejectsSchema, SdkClient, usageFrom, type AttemptResult } from './sdk-client.js';
+import type { ChatRequest } from './types.js';
+
+export interface MistralSettings {
+  model: string;
+  apiKey: string;
+  /** Server URL WITHOUT `/v1` (the SDK's paths start with `/v1/`); undefined = api.mistral.ai. */
+  serverURL: string | undefined;
+  options: ClientOptions;
+  sampling: Record<string, unknown>;
+}
+
+/** `mistral:<model>` through the official `@mistralai/mistralai` SDK, its retries off (`SdkClient` retries). */
+export function createMistralClient(settings: MistralSettings, deps?: RetryDeps): SdkClient {
+  const sdkOptions: ConstructorParameters<typeof Mistral>[0] = {
+    apiKey: settings.apiKey,
+    retryConfig: { strategy: 'none' },
+    timeoutMs: settings.options.timeoutMs,
+  };
+  if (settings.serverURL) sdkOptions.serverURL = settings.serverURL;
+  const sdk = new Mistral(sdkOptions);
+  const label = `mistral:${settings.model}`;
+
+  // Downgraded to JSON mode for good if the server rejects JSON-schema output.
+  let structured = settings.options.structuredOutput;
+
+  const send = async (req: ChatRequest, signal: AbortSignal): Promise<AttemptResult> => {
+    const body: Record<string, unknown> = {
+      ...toMistralSampling(samplingFor(settings.sampling, req)),
+      model: settings.model,
+      messages: req.messages,
+    };
+    const format = responseFormat(req, structured);
+    if (format) body.responseFormat = format;
+    const requestOptions = { signal, retries: { strategy: 'none' as const } };
+    try {
+      if (settings.options.stream) {
+        const stream = await sdk.chat.stream(body as never, requestOptions);
+        let content = '';
+        let usage: unknown;
+        let model = settings.model;
+        let finishReason: string | undefined;
+        for await (const event of stream) {
+          const chunk = event.data;
+          if (chunk.model) model = chunk.model;
+          if (chunk.usage) usage = chunk.usage;
+          const choice = chunk.choices[0];
+          content += textOf(choice?.delta?.content);
+          if (choice?.finishReason) finishReason = String(choice.finishReason);
+        }
+        const result: AttemptResult = { content, usage: usageFrom(usage), model };
+        if (finishReason) result.finishReason = finishReason;
+        return result;
+      }
+      const res = await sdk.chat.complete(body as never, requestOptions);
+      const choice = res.choices[0];
+      const raw = choice?.message?.content;
+      if (raw === undefined || raw === null) throw new LlmError(LlmErrorCode.BadResponse, `${label}: reply has no message content`);
+      const result: AttemptResult = { content: textOf(raw), usage: usageFrom(res.usage), model: res.model || settings.model };
+      if (choice?.finishReason) result.finishReason = String(choice.finishReason);
+      return result;
+    } catch (err) {
+      throw mapMistralError(err, label);
+    }
+  };
+  const attempt = async (req: ChatRequest, signal: AbortSignal): Promise<AttemptResult> => {
+    try {
+      return await send(req, signal);
+    } catch (err) {
+      if (!req.json || structured !== 'json_schema' || !rejectsSchema(err)) throw err;
+      structured = 'json_object';
+      return send(req, signal);
+    }
+  };
+  return new SdkClient('mistral', settings.model, attempt, settings.options, settings.serverURL ?? 'default');
+}
+
+function responseFormat(req: ChatRequest, mode: StructuredMode): Record<string, unknown> | undefined {
+  if (!req.json || mode === 'off') return undefined;
+  if (mode === 'json_object') return { type: 'json_object' };
+  return { type: 'json_schema', jsonSchema: { name: req.json.name, schemaDefinition: req.json.schema, strict: true } };
+}
+
+/** Mistral content is a string or a list of chunks; only text chunks carry the reply. */
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((c) => (c && typeof c === 'object' && (c as { type?: string }).type === 'text' ? String((c as { text?: unknown }).text ?? '') : '')).join('');
+}
+
+function mapMistralError(err: unknown, label: string): unknown {
+  if (err instanceof LlmError) return err;
+  if (err instanceof errors.RequestTimeoutError) return new LlmError(LlmErrorCode.Timeout, `${label}: request timed out`, { cause: err });
+  if (err instanceof errors.RequestAbortedError) return new LlmError(LlmErrorCode.Aborted, `${label}: request aborted`, { cause: err });
+  if (err instanceof errors.ConnectionError) return new LlmError(LlmErrorCode.Connection, `${label}: ${err.message}`, { cause: err });
+  if (err instanceof errors.ResponseValidationError || err instanceof errors.SDKValidationError) {
+    return new LlmError(LlmErrorCode.BadResponse, `${label}: reply failed validation: ${err.message.slice(0, 500)}`, { cause: err });
+  }
+  if (err instanceof errors.MistralError && err.statusCode >= 300) {
+    return httpError(label, err.statusCode, err.body || err.message, parseRetryAfter(err.headers), err);
+  }
+  return new LlmError(LlmErrorCode.BadResponse, `${label}: unreadable reply: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+}

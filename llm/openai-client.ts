@@ -1,0 +1,116 @@
+import OpenAI from 'openai';
+import { LlmError, LlmErrorCode } from './errors.js';
+import type { ClientOptions, StructuredMode } from './options.js';
+import { parseRetryAfter, type RetryDeps } from './retry.js';
+import { samplingFor } from './sampling.js';
+import { httpError, rejectsSchema, SdkClient, usageFrom, type AttemptResult } from './sdk-client.js';
+import type { ChatRequest } from './types.js';
+
+export interface OpenAiSettings {
+  model: string;
+  apiKey: string;
+  /** Base URL including `/v1` (the SDK appends `/chat/completions`); undefined = api.openai.com. */
+  baseURL: string | undefined;
+  options: ClientOptions;
+  sampling: Record<string, unknown>;
+}
+
+/**
+ * `openai:<model>` through the official `openai` SDK: OpenAI itself or any OpenAI-compatible server
+ * (vLLM, Ollama, Together, llama.cpp) via the base URL. The SDK's own retries are off; `SdkClient` retries.
+ */
+export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): SdkClient {
+  const sdk = new OpenAI({
+    apiKey: settings.apiKey,
+    baseURL: settings.baseURL ?? null,
+    maxRetries: 0,
+    timeout: settings.options.timeoutMs,
+  });
+  const label = `openai:${settings.model}`;
+
+  // Downgraded to JSON mode for good if the server rejects JSON-schema output (older compatible servers).
+  let structured = settings.options.structuredOutput;
+
+  const send = async (req: ChatRequest, signal: AbortSignal): Promise<AttemptResult> => {
+    const body: Record<string, unknown> = {
+      ...samplingFor(settings.sampling, req),
+      model: settings.model,
+      messages: req.messages,
+    };
+    const format = responseFormat(req, structured);
+    if (format) body.response_format = format;
+    try {
+      if (settings.options.stream) return await streamed(sdk, body, signal, settings.model, label);
+      const completion = (await sdk.chat.completions.create(body as never, { signal, maxRetries: 0 })) as OpenAI.ChatCompletion;
+      const choice = completion?.choices?.[0];
+      const content = choice?.message?.content;
+      if (typeof content !== 'string') {
+        throw new LlmError(LlmErrorCode.BadResponse, `${label}: reply has no message content`);
+      }
+      const result: AttemptResult = { content, usage: usageFrom(completion.usage), model: completion.model || settings.model };
+      if (choice?.finish_reason) result.finishReason = choice.finish_reason;
+      return result;
+    } catch (err) {
+      throw mapOpenAiError(err, label);
+    }
+  };
+
+  const attempt = async (req: ChatRequest, signal: AbortSignal): Promise<AttemptResult> => {
+    try {
+      return await send(req, signal);
+    } catch (err) {
+      if (!req.json || structured !== 'json_schema' || !rejectsSchema(err)) throw err;
+      structured = 'json_object';
+      return send(req, signal);
+    }
+  };
+  return new SdkClient('openai', settings.model, attempt, settings.options, settings.baseURL ?? 'default');
+}
+
+/** `response_format` for the configured structured-output mode, or undefined when none is wanted. */
+function responseFormat(req: ChatRequest, mode: StructuredMode): Record<string, unknown> | undefined {
+  if (!req.json || mode === 'off') return undefined;
+  if (mode === 'json_object') return { type: 'json_object' };
+  return { type: 'json_schema', json_schema: { name: req.json.name, schema: req.json.schema, strict: true } };
+}
+
+async function streamed(
+  sdk: OpenAI,
+  body: Record<string, unknown>,
+  signal: AbortSignal,
+  model: string,
+  label: string,
+): Promise<AttemptResult> {
+  const stream = await sdk.chat.completions.create(
+    { ...body, stream: true, stream_options: { include_usage: true } } as never,
+    { signal, maxRetries: 0 },
+  ) as unknown as AsyncIterable<OpenAI.ChatCompletionChunk>;
+  let content = '';
+  let usage: unknown;
+  let reported = model;
+  let finishReason: string | undefined;
+  for await (const chunk of stream) {
+    if (chunk.model) reported = chunk.model;
+    if (chunk.usage) usage = chunk.usage;
+    const choice = chunk.choices?.[0];
+    if (choice?.delta?.content) content += choice.delta.content;
+    if (choice?.finish_reason) finishReason = choice.finish_reason;
+  }
+  if (finishReason === undefined && content === '') throw new LlmError(LlmErrorCode.BadResponse, `${label}: stream ended without content`);
+  const result: AttemptResult = { content, usage: usageFrom(usage), model: reported };
+  if (finishReason) result.finishReason = finishReason;
+  return result;
+}
+
+/** SDK error → `LlmError`. Aborts and timeouts are re-classified by `SdkClient`, which knows which signal fired. */
+function mapOpenAiError(err: unknown, label: string): unknown {
+  if (err instanceof LlmError) return err;
+  if (err instanceof OpenAI.APIConnectionTimeoutError) return new LlmError(LlmErrorCode.Timeout, `${label}: request timed out`, { cause: err });
+  if (err instanceof OpenAI.APIUserAbortError) return new LlmError(LlmErrorCode.Aborted, `${label}: request aborted`, { cause: err });
+  if (err instanceof OpenAI.APIConnectionError) return new LlmError(LlmErrorCode.Connection, `${label}: ${err.message}`, { cause: err });
+  if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
+    return httpError(label, err.status, err.message, parseRetryAfter(err.headers), err);
+  }
+  if (err instanceof Error && err.name === 'AbortError') return new LlmError(LlmErrorCode.Aborted, `${label}: request aborted`, { cause: err });
+  return new LlmError(LlmErrorCode.BadResponse, `${label}: unreadable reply: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+}

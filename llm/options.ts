@@ -1,0 +1,82 @@
+/**
+ * Client settings that travel in `PolicyConfig.params` next to the sampling params, so one experiment
+ * file line can tune a seat. These keys are consumed by the client and never sent to the provider.
+ */
+export type StructuredMode = 'json_schema' | 'json_object' | 'off';
+
+export interface ClientOptions {
+  /** How `ChatRequest.json` is requested: JSON-schema structured output, JSON mode, or prompt only. */
+  structuredOutput: StructuredMode;
+  /** Per-attempt timeout. */
+  timeoutMs: number;
+  /** Retries after the first attempt on 429, 5xx, timeouts and dropped connections. */
+  maxRetries: number;
+  /** First backoff delay; doubles each retry, with full jitter. */
+  retryBaseMs: number;
+  /** Backoff ceiling (a server's `Retry-After` may ask for more, up to `maxRetryAfterMs`). */
+  retryMaxMs: number;
+  /** Longest `Retry-After` honoured; a longer one fails the call instead of stalling the run. */
+  maxRetryAfterMs: number;
+  /** Per-provider, per-process limit of requests in flight. */
+  maxConcurrent: number;
+  /** Per-provider, per-process limit of requests started per minute (0 = no limit). */
+  rpm: number;
+  /** Ask for a streamed (SSE) reply and assemble it. */
+  stream: boolean;
+}
+
+const CLIENT_KEYS = [
+  'structuredOutput',
+  'timeoutMs',
+  'maxRetries',
+  'retryBaseMs',
+  'retryMaxMs',
+  'maxRetryAfterMs',
+  'maxConcurrent',
+  'rpm',
+  'stream',
+] as const;
+
+/** Per-provider defaults: OpenAI (and most compatible servers) accept JSON schemas; Mistral's JSON mode works on every model. */
+export function defaultOptions(provider: string): ClientOptions {
+  return {
+    structuredOutput: provider === 'openai' ? 'json_schema' : 'json_object',
+    timeoutMs: 60_000,
+    maxRetries: 4,
+    retryBaseMs: 500,
+    retryMaxMs: 20_000,
+    maxRetryAfterMs: 120_000,
+    maxConcurrent: 4,
+    rpm: 0,
+    stream: false,
+  };
+}
+
+/** Splits `PolicyConfig.params` into client settings and the sampling params sent to the provider. */
+export function splitParams(
+  provider: string,
+  params: Record<string, unknown> = {},
+): { options: ClientOptions; sampling: Record<string, unknown> } {
+  const options = defaultOptions(provider);
+  const sampling: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (!(CLIENT_KEYS as readonly string[]).includes(key)) {
+      sampling[key] = value;
+      continue;
+    }
+    if (key === 'structuredOutput') {
+      if (value !== 'json_schema' && value !== 'json_object' && value !== 'off') {
+        throw new TypeError(`params.structuredOutput must be json_schema, json_object or off (got ${JSON.stringify(value)})`);
+      }
+      options.structuredOutput = value;
+    } else if (key === 'stream') {
+      options.stream = value === true || value === 'true';
+    } else {
+      const n = Number(value);
+      if (!Number.isFinite(n) || n < 0) throw new TypeError(`params.${key} must be a non-negative number (got ${JSON.stringify(value)})`);
+      (options as unknown as Record<string, number>)[key] = n;
+    }
+  }
+  options.maxConcurrent = Math.max(1, Math.floor(options.maxConcurrent));
+  return { options, sampling };
+}

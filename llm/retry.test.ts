@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { reply, startFakeLlmServer, type FakeLlmServer } from '../test/fake-llm-server.js';
+import { LlmError } from './errors.js';
+import { createClient } from './index.js';
+import { backoffDelay, parseRetryAfter, withRetries } from './retry.js';
+
+const headers = (h: Record<string, string>) => new Headers(h);
+const MSG = { messages: [{ role: 'user' as const, content: 'Turn #0' }] };
+
+describe('parseRetryAfter', () => {
+  it('reads delta-seconds, fractional seconds, retry-after-ms and HTTP dates', () => {
+    expect(parseRetryAfter(headers({ 'retry-after': '1' }))).toBe(1000);
+    expect(parseRetryAfter(headers({ 'retry-after': '0.25' }))).toBe(250);
+    expect(parseRetryAfter(headers({ 'retry-after-ms': '40', 'retry-after': '9' }))).toBe(40);
+    const now = Date.parse('2024-05-01T10:00:00Z');
+    expect(parseRetryAfter(headers({ 'retry-after': 'Wed, 01 May 2024 10:00:03 GMT' }), now)).toBe(3000);
+    expect(parseRetryAfter(headers({ 'retry-after': 'Wed, 01 May 2024 09:00:00 GMT' }), now)).toBe(0);
+  });
+  it('is undefined when absent or unreadable', () => {
+    expect(parseRetryAfter(headers({}))).toBeUndefined();
+    expect(parseRetryAfter(headers({ 'retry-after': 'soon' }))).toBeUndefined();
+    expect(parseRetryAfter(undefined)).toBeUndefined();
+  });
+});
+
+describe('backoff', () => {
+  const policy = { maxRetries: 5, baseMs: 100, maxMs: 1000, maxRetryAfterMs: 5000 };
+  it('grows exponentially under full jitter and is capped', () => {
+    expect(backoffDelay(0, policy, () => 1)).toBe(100);
+    expect(backoffDelay(3, policy, () => 1)).toBe(800);
+    expect(backoffDelay(8, policy, () => 1)).toBe(1000);
+    expect(backoffDelay(3, policy, () => 0.5)).toBe(400);
+    expect(backoffDelay(3, policy, () => 0)).toBe(1);
+  });
+  it('waits Retry-After (plus bounded jitter) instead of the backoff, and stops at maxRetries', async () => {
+    const waits: number[] = [];
+    let calls = 0;
+    const err = await withRetries(
+      async () => {
+        calls++;
+        throw new LlmError('llm/rate_limited', '429', { status: 429, retryAfterMs: 2000 });
+      },
+      { ...policy, maxRetries: 2 },
+      undefined,
+      { sleep: async (ms) => void waits.push(ms), random: () => 0.5 },
+    ).catch((e) => e);
+    expect(calls).toBe(3);
+    expect(waits).toEqual([2050, 2050]);
+    expect((err as LlmError).retries).toBe(2);
+  });
+  it('gives up at once when Retry-After exceeds the cap', async () => {
+    let calls = 0;
+    await expect(
+      withRetries(async () => {
+        calls++;
+        throw new LlmError('llm/rate_limited', '429', { status: 429, retryAfterMs: 60_000 });
+      }, policy, undefined, { sleep: async () => {} }),
+    ).rejects.toMatchObject({ code: 'llm/rate_limited' });
+    expect(calls).toBe(1);
+  });
+});
+
+describe.each(['openai:gpt-3.5-turbo', 'mistral:open-mixtral-8x7b'])('%s retries against the fake server', (spec) => {
+  let server: FakeLlmServer;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    server = await startFakeLlmServer();
+    env = server.env();
+  });
+  afterAll(() => server.close());
+  beforeEach(() => {
+    server.requests.length = 0;
+  });
+
+  it('honours 429 Retry-After: 1 and counts the retry', async () => {
+    server.enqueue(reply.rateLimited('1'));
+    const started = Date.now();
+    const res = await createClient({ spec }, { env }).chat(MSG);
+    expect(res.retries).toBe(1);
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.receivedAt - server.requests[0]!.receivedAt).toBeGreaterThanOrEqual(990);
+    expect(res.latencyMs).toBeGreaterThanOrEqual(990);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('retries 500s with backoff and counts them', async () => {
+    server.enqueue(reply.serverError(500), reply.serverError(503));
+    const res = await createClient({ spec, params: { retryBaseMs: 5 } }, { env }).chat(MSG);
+    expect(res.retries).toBe(2);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('fails with llm/rate_limited after bounded attempts, retries counted on the error', async () => {
+    server.enqueue(reply.rateLimited('0'), reply.rateLimited('0'), reply.rateLimited('0'));
+    const err = (await createClient({ spec, params: { maxRetries: 2, retryBaseMs: 1 } }, { env }).chat(MSG).catch((e) => e)) as LlmError;
+    expect(err.code).toBe('llm/rate_limited');
+    expect(err.status).toBe(429);
+    expect(err.retries).toBe(2);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('times out a hanging server per attempt, retries, then fails with llm/timeout', async () => {
+    server.enqueue(reply.hang(), reply.hang());
+    const err = (await createClient({ spec, params: { timeoutMs: 150, maxRetries: 1, retryBaseMs: 1 } }, { env }).chat(MSG).catch((e) => e)) as LlmError;
+    expect(err.code).toBe('llm/timeout');
+    expect(err.retries).toBe(1);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('recovers when a slow reply is followed by a fast one', async () => {
+    server.enqueue(reply.slow(2000, 'late'), reply.text('{"ok":true}'));
+    const res = await createClient({ spec, params: { timeoutMs: 200, retryBaseMs: 1 } }, { env }).chat(MSG);
+    expect(res.content).toBe('{"ok":true}');
+    expect(res.retries).toBe(1);
+  });
+
+  it('stops with llm/aborted when the caller aborts', async () => {
+    server.enqueue(reply.hang());
+    const ac = new AbortController();
+    const pending = createClient({ spec }, { env }).chat(MSG, ac.signal);
+    await expect.poll(() => server.requests.length).toBe(1);
+    ac.abort();
+    await expect(pending).rejects.toMatchObject({ code: 'llm/aborted' });
+  });
+});

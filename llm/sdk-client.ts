@@ -1,0 +1,120 @@
+import type { Usage } from '../protocol/index.js';
+import { LlmError, LlmErrorCode } from './errors.js';
+import { limiterFor, type RequestLimiter } from './limiter.js';
+import type { ClientOptions } from './options.js';
+import { abortError, withRetries, type RetryDeps } from './retry.js';
+import type { ChatRequest, ChatResponse, LlmClient } from './types.js';
+
+/** What one provider attempt yields before timing and retries are added. */
+export interface AttemptResult {
+  content: string;
+  usage: Usage;
+  model: string;
+  finishReason?: string;
+}
+
+/**
+ * One HTTP attempt through a provider SDK. `signal` fires on the caller's abort or the attempt timeout;
+ * the implementation maps SDK errors to `LlmError` (see `classifyAbort` for the abort case).
+ */
+export type Attempt = (req: ChatRequest, signal: AbortSignal) => Promise<AttemptResult>;
+
+/**
+ * The shared shell of the SDK clients: per-provider limiter, per-attempt timeout, our own retries
+ * (the SDKs' are switched off so that every retry is counted), latency measurement.
+ */
+export class SdkClient implements LlmClient {
+  private readonly limiter: RequestLimiter;
+
+  constructor(
+    readonly provider: string,
+    readonly model: string,
+    private readonly attempt: Attempt,
+    private readonly options: ClientOptions,
+    endpoint: string,
+    private readonly deps: RetryDeps = {},
+  ) {
+    this.limiter = limiterFor(`${provider} ${endpoint}`, { maxConcurrent: options.maxConcurrent, rpm: options.rpm });
+  }
+
+  async chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
+    const started = performance.now();
+    const { value, retries } = await withRetries(
+      () => this.limiter.run(() => this.once(req, signal), signal),
+      {
+        maxRetries: this.options.maxRetries,
+        baseMs: this.options.retryBaseMs,
+        maxMs: this.options.retryMaxMs,
+        maxRetryAfterMs: this.options.maxRetryAfterMs,
+      },
+      signal,
+      this.deps,
+    );
+    const response: ChatResponse = {
+      content: value.content,
+      usage: value.usage,
+      model: value.model,
+      latencyMs: Math.round(performance.now() - started),
+      retries,
+    };
+    if (value.finishReason !== undefined) response.finishReason = value.finishReason;
+    return response;
+  }
+
+  private async once(req: ChatRequest, signal?: AbortSignal): Promise<AttemptResult> {
+    if (signal?.aborted) throw abortError(signal);
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      return await this.attempt(req, combined);
+    } catch (err) {
+      if (signal?.aborted) throw abortError(signal);
+      if (timeout.aborted) {
+        throw new LlmError(LlmErrorCode.Timeout, `${this.provider}:${this.model}: no reply within ${this.options.timeoutMs} ms`, { cause: err });
+      }
+      throw err;
+    }
+  }
+}
+
+/** Usage from an OpenAI-style `usage` object (both SDKs pass the raw `prompt_tokens_details` through). */
+export function usageFrom(raw: unknown): Usage {
+  const u = (raw ?? {}) as Record<string, unknown>;
+  const num = (...values: unknown[]) => {
+    for (const v of values) if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return Math.floor(v);
+    return 0;
+  };
+  const details = (u.prompt_tokens_details ?? u.promptTokensDetails ?? {}) as Record<string, unknown>;
+  return {
+    prompt: num(u.prompt_tokens, u.promptTokens),
+    completion: num(u.completion_tokens, u.completionTokens),
+    cached: num(details?.cached_tokens, details?.cachedTokens, u.num_cached_tokens),
+  };
+}
+
+/** Builds an `LlmError` for an HTTP status answer, reading `Retry-After` on 429 and 503. */
+export function httpError(
+  label: string,
+  status: number,
+  message: string,
+  retryAfterMs: number | undefined,
+  cause: unknown,
+): LlmError {
+  const code = status === 429 ? LlmErrorCode.RateLimited : LlmErrorCode.HttpError;
+  const opts: { cause: unknown; status: number; retryAfterMs?: number } = { cause, status };
+  if (retryAfterMs !== undefined && (status === 429 || status >= 500)) opts.retryAfterMs = retryAfterMs;
+  return new LlmError(code, `${label}: HTTP ${status}: ${message.slice(0, 500)}`, opts);
+}
+
+/**
+ * Whether an error says the server does not accept JSON-schema output (a 400/422 naming the response
+ * format): the client then falls back to JSON mode for the rest of its life.
+ */
+export function rejectsSchema(err: unknown): boolean {
+  return (
+    err instanceof LlmError &&
+    err.code === LlmErrorCode.HttpError &&
+    (err.status === 400 || err.status === 422) &&
+    /response_format|json_schema|schema|structured/i.test(err.message)
+  );
+}

@@ -1,0 +1,79 @@
+/**
+ * The fake LLM server's default answers: valid Parley JSON for agent and script-writer prompts, so whole
+ * runs complete against it. Deterministic (same request → same answer) so replays can be compared.
+ */
+
+/** The subset of a chat-completions body the plausible replies look at. */
+export interface ChatBody {
+  model?: string;
+  messages?: Array<{ role?: string; content?: unknown }>;
+  response_format?: { type?: string; json_schema?: { name?: string; schema?: Record<string, unknown> } };
+  /** Mistral SDK spelling (camelCase is converted to snake_case on the wire, but be liberal). */
+  responseFormat?: unknown;
+}
+
+const text = (body: ChatBody): string =>
+  (body.messages ?? []).map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''))).join('\n');
+
+/** Whether the request asks for a whole script rather than one move. */
+export function isScriptRequest(body: ChatBody): boolean {
+  const name = body.response_format?.json_schema?.name;
+  if (name) return /script/i.test(name);
+  return /"turns"\s*:/.test(text(body));
+}
+
+/** Enum of a property inside a JSON schema, following `properties`/`items` along `path`. */
+function schemaEnum(schema: unknown, path: string[]): string[] | undefined {
+  let node = schema as Record<string, unknown> | undefined;
+  for (const key of path) {
+    if (!node) return undefined;
+    node = key === '[]' ? (node.items as Record<string, unknown>) : ((node.properties as Record<string, unknown>)?.[key] as Record<string, unknown>);
+  }
+  const e = node?.enum;
+  return Array.isArray(e) ? e.map(String) : undefined;
+}
+
+/** Quoted values after a marker such as `must be one of:` on one line. */
+function listAfter(all: string, marker: RegExp): string[] | undefined {
+  const line = all.split('\n').reverse().find((l) => marker.test(l));
+  if (!line) return undefined;
+  const m = marker.exec(line)!;
+  const values = [...line.slice(m.index + m[0].length).matchAll(/"([^"]+)"/g)].map((v) => v[1]!);
+  return values.length ? values : undefined;
+}
+
+/** A plausible move: speak for four turns, then leave (or keep speaking if leaving is not allowed). */
+export function plausibleAction(body: ChatBody): string {
+  const all = text(body);
+  const turns = [...all.matchAll(/Turn #(\d+)/g)].map((m) => Number(m[1]));
+  const turn = turns.length ? Math.max(...turns) : 0;
+  const allowed =
+    schemaEnum(body.response_format?.json_schema?.schema, ['action_type']) ??
+    listAfter(all, /action_type.*one of:/i) ??
+    ['speak', 'leave'];
+  if (turn >= 4 && allowed.includes('leave')) return JSON.stringify({ action_type: 'leave', argument: '' });
+  const type = allowed.includes('speak') ? 'speak' : allowed[0]!;
+  return JSON.stringify({ action_type: type, argument: `Nice to talk with you, this is what I say at turn ${turn}.` });
+}
+
+/** A plausible script: four alternating spoken lines over the seats the prompt names. */
+export function plausibleScript(body: ChatBody): string {
+  const all = text(body);
+  const seats =
+    schemaEnum(body.response_format?.json_schema?.schema, ['turns', '[]', 'seat']) ??
+    listAfter(all, /"seat".*one of:/i) ??
+    ['A', 'B'];
+  const max = /at most (\d+) turns/i.exec(all);
+  const n = Math.min(4, max ? Number(max[1]) : 4);
+  const turns = Array.from({ length: n }, (_, i) => ({
+    seat: seats[i % seats.length]!,
+    action_type: 'speak',
+    argument: `Line ${i + 1} of the script, spoken by ${seats[i % seats.length]}.`,
+  }));
+  return JSON.stringify({ turns });
+}
+
+/** The plausible answer to any Parley prompt. */
+export function plausibleReply(body: ChatBody): string {
+  return isScriptRequest(body) ? plausibleScript(body) : plausibleAction(body);
+}

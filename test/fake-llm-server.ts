@@ -1,0 +1,256 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { plausibleReply, type ChatBody } from './fake-llm-plausible.js';
+
+/**
+ * A fake OpenAI- and Mistral-compatible chat server on 127.0.0.1 for tests and manual checks.
+ * `POST /v1/chat/completions` answers with the full response shape both official SDKs validate
+ * (id, object, created, model, choices[].message/finish_reason, usage with prompt_tokens_details),
+ * plain or streamed (SSE), and each request's behaviour is scriptable: queued replies, a default
+ * (by default: plausible Parley moves and scripts), 429 with `Retry-After`, 5xx, slow and malformed replies.
+ *
+ *   tsx test/fake-llm-server.ts --port 8765    # OPENAI_BASE_URL=http://127.0.0.1:8765/v1, MISTRAL_BASE_URL=http://127.0.0.1:8765
+ */
+
+/** What the server does with one request. */
+export type FakeReply =
+  /** A chat completion whose message content is `content`. */
+  | { kind: 'content'; content: string; delayMs?: number; finishReason?: string; usage?: { prompt?: number; completion?: number; cached?: number } }
+  /** The plausible Parley answer for this request. */
+  | { kind: 'plausible'; delayMs?: number }
+  /** An error status with an OpenAI-style error body and an optional `Retry-After` header. */
+  | { kind: 'status'; status: number; retryAfter?: string; message?: string; delayMs?: number }
+  /** A raw HTTP body (e.g. not JSON, or JSON missing required fields). */
+  | { kind: 'raw'; body: string; status?: number; contentType?: string; delayMs?: number }
+  /** Never answer (until the client gives up or the server closes). */
+  | { kind: 'hang' };
+
+export type ReplyFn = (req: ReceivedRequest) => FakeReply | Promise<FakeReply>;
+
+/** A request as the server received it. */
+export interface ReceivedRequest {
+  n: number;
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  /** Parsed JSON body (undefined if it was not JSON). */
+  body: ChatBody & Record<string, unknown>;
+  receivedAt: number;
+}
+
+/** Shorthands for scripting replies. */
+export const reply = {
+  text: (content: string, extra: Partial<Extract<FakeReply, { kind: 'content' }>> = {}): FakeReply => ({ kind: 'content', content, ...extra }),
+  json: (value: unknown): FakeReply => ({ kind: 'content', content: JSON.stringify(value) }),
+  plausible: (delayMs?: number): FakeReply => (delayMs ? { kind: 'plausible', delayMs } : { kind: 'plausible' }),
+  rateLimited: (retryAfter = '1'): FakeReply => ({ kind: 'status', status: 429, retryAfter, message: 'Rate limit reached (fake)' }),
+  serverError: (status = 500): FakeReply => ({ kind: 'status', status, message: 'The server had an error (fake)' }),
+  slow: (delayMs: number, content?: string): FakeReply => (content === undefined ? { kind: 'plausible', delayMs } : { kind: 'content', content, delayMs }),
+  raw: (body: string, status = 200): FakeReply => ({ kind: 'raw', body, status }),
+  hang: (): FakeReply => ({ kind: 'hang' }),
+};
+
+export interface FakeLlmServer extends AsyncDisposable {
+  /** `http://127.0.0.1:PORT` — the Mistral SDK's `serverURL` / `MISTRAL_BASE_URL`. */
+  readonly url: string;
+  /** `http://127.0.0.1:PORT/v1` — the OpenAI SDK's `baseURL` / `OPENAI_BASE_URL`. */
+  readonly openaiBaseURL: string;
+  readonly port: number;
+  /** Every chat request received, in arrival order. */
+  readonly requests: ReceivedRequest[];
+  /** Replies used, in order, before the default. */
+  enqueue(...replies: Array<FakeReply | ReplyFn>): void;
+  /** Reply used once the queue is empty (initially: plausible). */
+  setDefault(reply: FakeReply | ReplyFn): void;
+  /** Env vars pointing both providers at this server (with dummy keys). */
+  env(): Record<string, string>;
+  close(): Promise<void>;
+}
+
+export interface FakeLlmServerOptions {
+  port?: number;
+  host?: string;
+  default?: FakeReply | ReplyFn;
+  /** When set, requests without `Authorization: Bearer <key>` get 401. */
+  requireKey?: string;
+}
+
+const tokens = (s: string) => Math.max(1, Math.ceil(s.length / 4));
+
+function sharedPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/** Starts the server (port 0 = any free port). */
+export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Promise<FakeLlmServer> {
+  const requests: ReceivedRequest[] = [];
+  const queue: Array<FakeReply | ReplyFn> = [];
+  let fallback: FakeReply | ReplyFn = options.default ?? { kind: 'plausible' };
+  const recentPrompts: string[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+
+  const promptText = (body: ChatBody) => JSON.stringify(body.messages ?? []);
+
+  /** Usage with simulated prompt caching: tokens of the longest prefix shared with a recent prompt. */
+  function usageFor(body: ChatBody, content: string, override: Extract<FakeReply, { kind: 'content' }>['usage'] = {}) {
+    const prompt = promptText(body);
+    let prefix = 0;
+    for (const p of recentPrompts) prefix = Math.max(prefix, sharedPrefix(p, prompt));
+    recentPrompts.push(prompt);
+    if (recentPrompts.length > 32) recentPrompts.shift();
+    const promptTokens = override.prompt ?? tokens(prompt);
+    const completionTokens = override.completion ?? tokens(content);
+    const cached = Math.min(promptTokens, override.cached ?? (prefix >= 256 ? Math.floor(prefix / 4) : 0));
+    return {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+      prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    };
+  }
+
+  const wait = (ms: number, res: ServerResponse) =>
+    new Promise<boolean>((resolve) => {
+      if (!ms) return resolve(true);
+      const t = setTimeout(() => {
+        timers.delete(t);
+        resolve(!res.destroyed);
+      }, ms);
+      timers.add(t);
+      res.once('close', () => {
+        clearTimeout(t);
+        timers.delete(t);
+        resolve(false);
+      });
+    });
+
+  function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) {
+    const body = JSON.stringify(value);
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
+    res.end(body);
+  }
+
+  function completion(n: number, body: ChatBody, content: string, finishReason: string, usage: ReturnType<typeof usageFor>) {
+    return {
+      id: `chatcmpl-fake-${n}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: body.model ?? 'fake-model',
+      system_fingerprint: 'fp_fake',
+      choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finishReason }],
+      usage,
+    };
+  }
+
+  /** SSE stream: a role chunk, the content in pieces, a finish chunk with usage, an OpenAI usage chunk if asked, [DONE]. */
+  function sendStream(res: ServerResponse, n: number, body: ChatBody & Record<string, unknown>, content: string, finishReason: string, usage: ReturnType<typeof usageFor>) {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const base = { id: `chatcmpl-fake-${n}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model ?? 'fake-model' };
+    const send = (chunk: unknown) => res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+    const size = Math.max(1, Math.ceil(content.length / 3));
+    for (let i = 0; i < content.length; i += size) {
+      send({ ...base, choices: [{ index: 0, delta: { content: content.slice(i, i + size) }, finish_reason: null }] });
+    }
+    send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finishReason }], usage });
+    const opts = body.stream_options as { include_usage?: boolean } | undefined;
+    if (opts?.include_usage) send({ ...base, choices: [], usage });
+    res.write('data: [DONE]\n\n');
+    res.end();
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+      return sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } });
+    }
+    if (options.requireKey && req.headers.authorization !== `Bearer ${options.requireKey}`) {
+      return sendJson(res, 401, { error: { message: 'invalid api key (fake)', type: 'invalid_request_error', code: 'invalid_api_key' } });
+    }
+    let body: ChatBody & Record<string, unknown>;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      return sendJson(res, 400, { error: { message: 'body is not JSON', type: 'invalid_request_error' } });
+    }
+    const received: ReceivedRequest = { n: requests.length, method: req.method, path, headers: req.headers, body, receivedAt: Date.now() };
+    requests.push(received);
+    const next = queue.length ? queue.shift()! : fallback;
+    const plan = typeof next === 'function' ? await next(received) : next;
+
+    if (plan.kind === 'hang') return;
+    if (!(await wait(plan.delayMs ?? 0, res))) return;
+    if (plan.kind === 'status') {
+      const headers: Record<string, string> = plan.retryAfter !== undefined ? { 'retry-after': plan.retryAfter } : {};
+      const type = plan.status === 429 ? 'rate_limit_exceeded' : plan.status >= 500 ? 'server_error' : 'invalid_request_error';
+      return sendJson(res, plan.status, { error: { message: plan.message ?? `fake ${plan.status}`, type, code: type } }, headers);
+    }
+    if (plan.kind === 'raw') {
+      res.writeHead(plan.status ?? 200, { 'content-type': plan.contentType ?? 'application/json' });
+      return res.end(plan.body);
+    }
+    const content = plan.kind === 'plausible' ? plausibleReply(body) : plan.content;
+    const finishReason = plan.kind === 'content' ? (plan.finishReason ?? 'stop') : 'stop';
+    const usage = usageFor(body, content, plan.kind === 'content' ? plan.usage : undefined);
+    if (body.stream === true) return sendStream(res, received.n, body, content, finishReason, usage);
+    sendJson(res, 200, completion(received.n, body, content, finishReason, usage));
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      if (!res.headersSent) sendJson(res, 500, { error: { message: `fake server bug: ${(err as Error).message}`, type: 'server_error' } });
+      else res.destroy();
+    });
+  });
+  server.on('clientError', (_err, socket) => socket.destroy());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  let closed = false;
+
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    for (const t of timers) clearTimeout(t);
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+
+  return {
+    url,
+    openaiBaseURL: `${url}/v1`,
+    port,
+    requests,
+    enqueue: (...replies) => void queue.push(...replies),
+    setDefault: (r) => void (fallback = r),
+    env: () => ({ OPENAI_API_KEY: 'x', OPENAI_BASE_URL: `${url}/v1`, MISTRAL_API_KEY: 'x', MISTRAL_BASE_URL: url }),
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+// Standalone: `tsx test/fake-llm-server.ts [--port P] [--rate-limit N] [--retry-after S]`
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const arg = (name: string) => {
+    const i = process.argv.indexOf(name);
+    return i >= 0 ? process.argv[i + 1] : undefined;
+  };
+  const server = await startFakeLlmServer({ port: Number(arg('--port') ?? 0) });
+  const limited = Number(arg('--rate-limit') ?? 0);
+  for (let i = 0; i < limited; i++) server.enqueue(reply.rateLimited(arg('--retry-after') ?? '1'));
+  console.log(`fake LLM server on ${server.url}`);
+  for (const [k, v] of Object.entries(server.env())) console.log(`  export ${k}=${v}`);
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
