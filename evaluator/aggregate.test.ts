@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { aggregate, metricValue, pairedGaps } from './aggregate.js';
+import { episodeMetrics } from './metrics/episode-metrics.js';
+import { clScenario, episode, mfScenario, openScenario } from './testing/fixtures.js';
+
+const success = { kind: 'mutual_friends', selections: { a: 'Jane Doe', b: 'Jane Doe' }, answer: 'Jane Doe', success: true } as const;
+
+function runOf() {
+  const scenarios = [mfScenario('mf-1'), mfScenario('mf-2'), mfScenario('mf-3')];
+  const eps = [];
+  // script succeeds on all three; agents only on mf-3.
+  for (const s of scenarios) eps.push(episode({ scenario: s, mode: 'script', moves: [['a', 'speak', 'Jane Doe?'], ['b', 'speak', 'yes']], outcome: success }));
+  for (const s of scenarios) eps.push(episode({ scenario: s, mode: 'agents', moves: [['a', 'speak', 'hello there friend'], ['b', 'speak', 'Jane Doe?']], ...(s.id === 'mf-3' ? { outcome: success } : {}) }));
+  // a failed agents episode of another scenario: excluded from means, counted.
+  const o = openScenario();
+  eps.push(episode({ scenario: o, mode: 'agents', moves: [['a', null]], status: 'failed' }));
+  const all = [...scenarios, o];
+  return eps.map((e) => episodeMetrics(e, all.find((s) => s.id === e.scenarioId)));
+}
+
+describe('aggregate', () => {
+  it('groups by mode × models × subset, excludes failed episodes and counts them', () => {
+    const rows = aggregate(runOf());
+    const agentsAll = rows.find((r) => r.mode === 'agents' && r.subset === 'all')!;
+    expect(agentsAll.episodes).toBe(4);
+    expect(agentsAll.failed).toBe(1);
+    expect(agentsAll.metrics.success.n).toBe(3);
+    expect(agentsAll.metrics.success.mean).toBeCloseTo(1 / 3, 10);
+    expect(agentsAll.metrics.turns.mean).toBe(2);
+    const scriptMf = rows.find((r) => r.mode === 'script' && r.subset === 'mutual_friends')!;
+    expect(scriptMf.metrics.success).toMatchObject({ n: 3, mean: 1, lo: 1, hi: 1 });
+    expect(scriptMf.models).toBe('writer bot:writer');
+    // first mention: script at move 0 (position 0), agents at move 1 of 2 (position 1)
+    expect(scriptMf.metrics.firstMention.mean).toBe(0);
+    expect(rows.find((r) => r.mode === 'agents' && r.subset === 'mutual_friends')!.metrics.firstMention.mean).toBe(1);
+    // no judge: judge metrics are empty, not zero
+    expect(agentsAll.metrics.goal).toEqual({ n: 0, mean: null, lo: null, hi: null });
+    // the 'hard' subset has only the failed episode
+    const hard = rows.find((r) => r.subset === 'hard')!;
+    expect(hard).toMatchObject({ episodes: 1, failed: 1 });
+    expect(hard.metrics.turns.n).toBe(0);
+  });
+
+  it('pairs script and agents by (run, scenario, pair, repeat) and tests the gap', () => {
+    const gaps = pairedGaps(runOf(), 'script', 'agents');
+    const all = gaps.find((g) => g.subset === 'all')!;
+    // diffs in success: [1, 1, 0] → mean 2/3, exact p = 4/8
+    expect(all.metrics.success).toMatchObject({ n: 3, p: 0.5, method: 'exact' });
+    expect(all.metrics.success!.mean).toBeCloseTo(2 / 3, 10);
+    // words per turn: script (2+1)/2 = 1.5, agents (3+2)/2 = 2.5 → gap −1 in every pair
+    expect(all.metrics.wordsPerTurn).toMatchObject({ n: 3, mean: -1, lo: -1, hi: -1, p: 0.25 });
+    expect(all.metrics.goal).toBeUndefined();
+    expect(all.modelsA).toBe('writer bot:writer');
+  });
+
+  it('does not pair episodes of different runs or repeats', () => {
+    const s = clScenario();
+    const ms = [
+      episode({ scenario: s, mode: 'script', runId: 'r1' }),
+      episode({ scenario: s, mode: 'agents', runId: 'r2' }),
+      episode({ scenario: s, mode: 'agents', runId: 'r1', repeat: 1 }),
+    ].map((e) => episodeMetrics(e, s));
+    expect(pairedGaps(ms, 'script', 'agents')).toEqual([]);
+  });
+
+  it('gives missing, not zero, for metrics that do not apply', () => {
+    const s = clScenario();
+    const m = episodeMetrics(episode({ scenario: s, moves: [['a', 'action', 'offer $70']] }), s);
+    expect(metricValue(m, 'wordsPerTurn')).toBeNull();
+    expect(metricValue(m, 'firstMention')).toBeNull();
+    expect(metricValue(m, 'deal')).toBe(0);
+    expect(metricValue(m, 'goal')).toBeNull();
+  });
+});

@@ -1,0 +1,149 @@
+import type { EpisodeRecord, Mode } from '../../protocol/index.js';
+import type { Scenario } from '../../scenarios/model.js';
+import type { LlmClient } from '../../llm/types.js';
+import type { EvaluationError } from '../evaluation.js';
+import { renderTranscript } from '../judge/transcript.js';
+import type { RunDir } from '../run-dir.js';
+import { seededRandom } from '../stats/rng.js';
+import { wilson } from '../stats/wilson.js';
+
+/**
+ * Pairwise naturalness (the paper's human/LLM preference check): for each scenario run in both
+ * directories, the judge reads the two conversations — in a seeded random order, so position bias
+ * cannot favour one side — and says which reads more like a natural interaction between real people.
+ */
+
+export const NATURALNESS_SCHEMA: Record<string, unknown> = {
+  type: 'object',
+  properties: {
+    reasoning: { type: 'string', description: 'Compare the two conversations: which sounds like real people talking, and why.' },
+    more_natural: { type: 'string', enum: ['1', '2'], description: 'The conversation that reads more like a natural interaction: "1" or "2".' },
+  },
+  required: ['reasoning', 'more_natural'],
+  additionalProperties: false,
+};
+
+export interface ComparePair {
+  key: string;
+  scenarioId: string;
+  a: EpisodeRecord;
+  b: EpisodeRecord;
+  scenario: Scenario | undefined;
+}
+
+export type PairVerdict =
+  | { key: string; scenarioId: string; episodeA: string; episodeB: string; aShownFirst: boolean; ok: true; winner: 'A' | 'B'; reasoning: string }
+  | { key: string; scenarioId: string; episodeA: string; episodeB: string; aShownFirst: boolean; ok: false; error: EvaluationError };
+
+/**
+ * Matches episodes of A and B by (scenarioId, pairId, repeat); when B has no episode with the same repeat,
+ * its first ok episode of that scenario and pair is used. Failed episodes are left out.
+ */
+export function matchEpisodes(a: RunDir, modeA: Mode, b: RunDir, modeB: Mode): ComparePair[] {
+  const pick = (run: RunDir, mode: Mode) => run.episodes.map((e) => e.record).filter((e) => e.mode === mode && e.status === 'ok');
+  const bs = pick(b, modeB);
+  const pairs: ComparePair[] = [];
+  for (const ea of pick(a, modeA)) {
+    const same = bs.filter((eb) => eb.scenarioId === ea.scenarioId && eb.pairId === ea.pairId);
+    const eb = same.find((x) => x.repeat === ea.repeat) ?? same[0];
+    if (!eb) continue;
+    pairs.push({ key: `${ea.scenarioId}/${ea.pairId}/${ea.repeat}`, scenarioId: ea.scenarioId, a: ea, b: eb, scenario: a.scenarios.get(ea.scenarioId) ?? b.scenarios.get(ea.scenarioId) });
+  }
+  return pairs;
+}
+
+function prompt(first: string, second: string, scenario: Scenario | undefined): string {
+  const setting = scenario ? scenario.narrative.filter((n) => n.visibleTo === 'all').map((n) => n.text).join(' ') : '';
+  return [
+    setting ? `Setting: ${setting}` : '',
+    'Conversation 1:',
+    first,
+    '',
+    'Conversation 2:',
+    second,
+    '',
+    'Which conversation reads more like a natural interaction between real people in this setting? Consider how people actually talk: ' +
+      'length of turns, repetition, over-politeness, information appearing without having been shared, and whether the exchange flows. ' +
+      'Answer with JSON: {"reasoning": "...", "more_natural": "1" or "2"}.',
+  ]
+    .filter((l, i) => l !== '' || i > 0)
+    .join('\n');
+}
+
+/** Asks the judge about one pair; retried once on a provider error or unusable reply. */
+export async function judgePair(pair: ComparePair, aShownFirst: boolean, client: LlmClient, signal?: AbortSignal): Promise<PairVerdict> {
+  const ta = renderTranscript(pair.a, pair.scenario);
+  const tb = renderTranscript(pair.b, pair.scenario);
+  const base = { key: pair.key, scenarioId: pair.scenarioId, episodeA: pair.a.episodeId, episodeB: pair.b.episodeId, aShownFirst };
+  let error: EvaluationError = { code: 'judge/provider_error', message: 'not run', attempts: 0 };
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    let content: string;
+    try {
+      const res = await client.chat(
+        {
+          messages: [
+            { role: 'system', content: 'You compare two conversations for naturalness. Reply with a single JSON object and nothing else.' },
+            { role: 'user', content: prompt(aShownFirst ? ta : tb, aShownFirst ? tb : ta, pair.scenario) },
+          ],
+          json: { name: 'naturalness', schema: NATURALNESS_SCHEMA },
+          temperature: 0,
+        },
+        signal,
+      );
+      content = res.content;
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      error = { code: 'judge/provider_error', message: (err as Error).message, attempts: attempt };
+      continue;
+    }
+    let data: { reasoning?: unknown; more_natural?: unknown };
+    try {
+      data = JSON.parse(content.replace(/^\s*```(?:json)?\s*\n?|\n?```\s*$/g, ''));
+    } catch (err) {
+      error = { code: 'judge/bad_json', message: `reply is not JSON: ${(err as Error).message}`, attempts: attempt };
+      continue;
+    }
+    const choice = String(data?.more_natural ?? '');
+    if (choice !== '1' && choice !== '2') {
+      error = { code: 'judge/invalid_scores', message: `more_natural must be "1" or "2" (got ${JSON.stringify(data?.more_natural)})`, attempts: attempt };
+      continue;
+    }
+    const firstWins = choice === '1';
+    return { ...base, ok: true, winner: firstWins === aShownFirst ? 'A' : 'B', reasoning: typeof data.reasoning === 'string' ? data.reasoning : '' };
+  }
+  return { ...base, ok: false, error };
+}
+
+export interface CompareResult {
+  verdicts: PairVerdict[];
+  winsA: number;
+  n: number;
+  errors: number;
+  /** A's win rate with its 95% Wilson interval; null when no pair was judged. */
+  rate: { p: number | null; lo: number | null; hi: number | null };
+}
+
+/** Judges every pair (order drawn from `seed`), `concurrency` at a time. */
+export async function comparePairs(
+  pairs: readonly ComparePair[],
+  client: LlmClient,
+  opts: { seed: number; concurrency: number; signal?: AbortSignal; onProgress?: (done: number, total: number) => void },
+): Promise<CompareResult> {
+  const rand = seededRandom(opts.seed);
+  const order = pairs.map(() => rand() < 0.5);
+  const verdicts: PairVerdict[] = new Array(pairs.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < pairs.length) {
+      if (opts.signal?.aborted) return;
+      const i = next++;
+      verdicts[i] = await judgePair(pairs[i]!, order[i]!, client, opts.signal);
+      opts.onProgress?.(++done, pairs.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, pairs.length || 1)) }, worker));
+  const judged = verdicts.filter((v): v is Extract<PairVerdict, { ok: true }> => !!v && v.ok);
+  const winsA = judged.filter((v) => v.winner === 'A').length;
+  return { verdicts: verdicts.filter(Boolean), winsA, n: judged.length, errors: verdicts.filter((v) => v && !v.ok).length, rate: wilson(winsA, judged.length) };
+}

@@ -1,0 +1,96 @@
+import type { LlmClient } from '../llm/types.js';
+import { readEvaluation, type Evaluation, type JudgeVisibility } from './evaluation.js';
+import { judgeEpisode } from './judge/judge.js';
+import { writeEpisodesAtomic, type RunDir } from './run-dir.js';
+
+export interface EvaluateRunOptions {
+  client: LlmClient;
+  spec: string;
+  visibility: JudgeVisibility;
+  /** Episodes judged at once. */
+  concurrency: number;
+  /** Only episodes without judge scores from this judge, or with an evaluation error (resume). */
+  missingOnly?: boolean;
+  /** Rewrite `episodes.jsonl` after this many newly judged episodes (and at the end). */
+  checkpointEvery?: number;
+  onProgress?: (p: EvaluateProgress) => void;
+  signal?: AbortSignal;
+  now?: () => Date;
+}
+
+export interface EvaluateProgress {
+  done: number;
+  total: number;
+  /** Seats with scores / with an evaluation error so far. */
+  scoredSeats: number;
+  errorSeats: number;
+  lastEpisode: string;
+}
+
+export interface EvaluateRunResult {
+  judged: number;
+  /** Failed episodes are not judged: their transcripts are cut short and the report excludes them. */
+  skippedFailed: number;
+  skippedDone: number;
+  scoredSeats: number;
+  errorSeats: number;
+  /** Error codes → number of seats. */
+  errors: Record<string, number>;
+}
+
+function alreadyDone(evaluation: Evaluation | null, spec: string, visibility: JudgeVisibility): boolean {
+  const j = evaluation?.judge;
+  return !!j && j.judge.spec === spec && j.judge.visibility === visibility && Object.values(j.seats).every((s) => s.ok);
+}
+
+/**
+ * Judges every episode of a run directory and stores the result in each record's `evaluation.judge`,
+ * rewriting `DIR/episodes.jsonl` atomically (temp file + rename) at checkpoints and at the end.
+ */
+export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promise<EvaluateRunResult> {
+  const result: EvaluateRunResult = { judged: 0, skippedFailed: 0, skippedDone: 0, scoredSeats: 0, errorSeats: 0, errors: {} };
+  const todo: number[] = [];
+  run.episodes.forEach((e, i) => {
+    if (e.record.status === 'failed') result.skippedFailed++;
+    else if (opts.missingOnly && alreadyDone(readEvaluation(e.record.evaluation), opts.spec, opts.visibility)) result.skippedDone++;
+    else todo.push(i);
+  });
+  const checkpointEvery = opts.checkpointEvery ?? 20;
+  let sinceCheckpoint = 0;
+  let writing: Promise<void> = Promise.resolve();
+  const checkpoint = () => {
+    const rows = run.episodes.map((e) => e.raw);
+    writing = writing.then(() => writeEpisodesAtomic(run.dir, rows));
+    return writing;
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < todo.length) {
+      if (opts.signal?.aborted) return;
+      const index = todo[next++]!;
+      const loaded = run.episodes[index]!;
+      const record = loaded.record;
+      const judgement = await judgeEpisode(record, run.scenarios.get(record.scenarioId), opts);
+      const previous = readEvaluation(record.evaluation);
+      const evaluation: Evaluation = { ...(previous ?? {}), v: 1, judge: judgement };
+      record.evaluation = evaluation;
+      loaded.raw = { ...loaded.raw, evaluation };
+      result.judged++;
+      for (const s of Object.values(judgement.seats)) {
+        if (s.ok) result.scoredSeats++;
+        else {
+          result.errorSeats++;
+          result.errors[s.error.code] = (result.errors[s.error.code] ?? 0) + 1;
+        }
+      }
+      opts.onProgress?.({ done: result.judged, total: todo.length, scoredSeats: result.scoredSeats, errorSeats: result.errorSeats, lastEpisode: record.episodeId });
+      if (++sinceCheckpoint >= checkpointEvery) {
+        sinceCheckpoint = 0;
+        await checkpoint();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, todo.length || 1)) }, worker));
+  await checkpoint();
+  return result;
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { DIMENSIONS, DIMENSION_NAMES, type DimensionName } from './dimensions.js';
+
+/**
+ * The `evaluation` field of an EpisodeRecord (one line of `episodes.jsonl`), written by `parley eval`.
+ * A judge failure is an explicit `{ ok: false, error }` entry — never a score (DESIGN invariant 5).
+ */
+
+/** One dimension's judgement: the reasoning, then the integer score. */
+export const DimensionScore = z.object({ reasoning: z.string(), score: z.number().int() });
+export type DimensionScore = z.infer<typeof DimensionScore>;
+
+/** One dimension's score, range-checked against SOTOPIA's range for it. */
+function rangedScore(name: DimensionName) {
+  const d = DIMENSIONS.find((x) => x.name === name)!;
+  return z.object({
+    reasoning: z.string(),
+    score: z
+      .number({ error: `${name}: score must be a number` })
+      .int({ error: `${name}: score must be an integer` })
+      .min(d.min, { error: `${name}: score below ${d.min}` })
+      .max(d.max, { error: `${name}: score above ${d.max}` }),
+  });
+}
+
+/** All seven dimensions of one seat, each required and in range. */
+export const SeatScores = z.object(
+  Object.fromEntries(DIMENSION_NAMES.map((n) => [n, rangedScore(n)])) as { [K in DimensionName]: ReturnType<typeof rangedScore> },
+);
+export type SeatScores = z.infer<typeof SeatScores>;
+
+/** Why an evaluation failed, after its retry. */
+export const EvaluationError = z.object({
+  /** `judge/bad_json` | `judge/invalid_scores` | `judge/provider_error` | `judge/missing_scenario` | `judge/no_transcript` */
+  code: z.string(),
+  message: z.string(),
+  attempts: z.number().int().nonnegative(),
+});
+export type EvaluationError = z.infer<typeof EvaluationError>;
+
+export const SeatJudgement = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), scores: SeatScores }),
+  z.object({ ok: z.literal(false), error: EvaluationError }),
+]);
+export type SeatJudgement = z.infer<typeof SeatJudgement>;
+
+/** A deal as the LLM judge read it from the dialogue (Craigslist); separate from the explicit-move outcome. */
+export const JudgedDeal = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), deal: z.boolean(), price: z.number().positive().nullable(), reasoning: z.string() }),
+  z.object({ ok: z.literal(false), error: EvaluationError }),
+]);
+export type JudgedDeal = z.infer<typeof JudgedDeal>;
+
+export const JudgeVisibility = z.enum(['full', 'blind']);
+export type JudgeVisibility = z.infer<typeof JudgeVisibility>;
+
+/** Who judged, how, and at what cost. */
+export const JudgeInfo = z.object({
+  spec: z.string(),
+  provider: z.string().optional(),
+  model: z.string().optional(),
+  /** `full`: both goals, secrets and judge-only text (SOTOPIA's judge); `blind`: public transcript and the seat's own goal. */
+  visibility: JudgeVisibility,
+  temperature: z.number(),
+  /** Version of the prompt + rubric wording, so scores from different wordings are not mixed silently. */
+  promptVersion: z.string(),
+});
+export type JudgeInfo = z.infer<typeof JudgeInfo>;
+
+export const EpisodeJudgement = z.object({
+  judge: JudgeInfo,
+  evaluatedAt: z.string(),
+  /** Seat id → scores or error. Every seat of the episode has an entry. */
+  seats: z.record(z.string(), SeatJudgement),
+  /** Craigslist episodes only. */
+  deal: JudgedDeal.optional(),
+  calls: z.number().int().nonnegative(),
+  usage: z.object({ prompt: z.number().int(), completion: z.number().int() }),
+  latencyMs: z.number().nonnegative(),
+});
+export type EpisodeJudgement = z.infer<typeof EpisodeJudgement>;
+
+/** The `evaluation` field of an episode record. */
+export const Evaluation = z.object({
+  v: z.literal(1),
+  judge: EpisodeJudgement.optional(),
+});
+export type Evaluation = z.infer<typeof Evaluation>;
+
+/** Reads an episode's `evaluation` field; null when absent or not in this format. */
+export function readEvaluation(value: unknown): Evaluation | null {
+  if (value === undefined || value === null) return null;
+  const parsed = Evaluation.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}

@@ -1,0 +1,112 @@
+import { DIMENSION_NAMES } from '../dimensions.js';
+import { episodeMetrics } from '../metrics/episode-metrics.js';
+import type { RunDir } from '../run-dir.js';
+
+/** Quotes a CSV field (RFC 4180): fields with a comma, quote, CR/LF or edge spaces are quoted, quotes doubled. */
+export function csvField(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  const s = typeof value === 'number' ? (Number.isInteger(value) ? String(value) : String(Number(value.toFixed(6)))) : String(value);
+  return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** Columns of the per-episode-and-seat table. */
+export const CSV_COLUMNS = [
+  'run_id',
+  'episode_id',
+  'mode',
+  'scenario_id',
+  'env_id',
+  'pair_id',
+  'repeat',
+  'kind',
+  'subsets',
+  'status',
+  'termination',
+  'models',
+  'seat',
+  'character',
+  'policy',
+  'model',
+  'episode_moves',
+  'turns',
+  'error_turns',
+  'speech_turns',
+  'words',
+  'words_per_turn',
+  'repetition',
+  'nonverbal_share',
+  'task_success',
+  'friend_first_mention',
+  'deal',
+  'price',
+  'judged_deal',
+  'judged_price',
+  'utility',
+  'judge',
+  'judge_visibility',
+  'judge_error',
+  ...DIMENSION_NAMES,
+] as const;
+
+/**
+ * One row per episode and seat: identifiers, mode, models, the seat's rule metrics, the episode's task
+ * metrics, and the seat's seven judge scores (empty when not judged; `judge_error` when judging failed).
+ */
+export function exportCsv(runs: readonly RunDir[]): string {
+  const lines = [CSV_COLUMNS.join(',')];
+  for (const run of runs) {
+    for (const { record } of run.episodes) {
+      const m = episodeMetrics(record, run.scenarios.get(record.scenarioId));
+      for (const seat of record.seats) {
+        const sm = m.seats.find((s) => s.seat === seat.seat)!;
+        const judged = m.judge?.seats[seat.seat];
+        const row: Record<(typeof CSV_COLUMNS)[number], string | number | boolean | null | undefined> = {
+          run_id: m.runId,
+          episode_id: m.episodeId,
+          mode: m.mode,
+          scenario_id: m.scenarioId,
+          env_id: m.envId,
+          pair_id: m.pairId,
+          repeat: m.repeat,
+          kind: m.kind,
+          subsets: m.subsets.join(';'),
+          status: m.status,
+          termination: m.termination,
+          models: m.models,
+          seat: seat.seat,
+          character: seat.character,
+          policy: seat.policy,
+          model: seat.model ?? '',
+          episode_moves: m.moves,
+          turns: sm.turns,
+          error_turns: sm.errorTurns,
+          speech_turns: sm.speechTurns,
+          words: sm.words,
+          words_per_turn: sm.wordsPerTurn,
+          repetition: sm.repetition,
+          nonverbal_share: sm.nonverbalShare,
+          task_success: m.success,
+          friend_first_mention: m.mutualFriends?.firstMentionPosition ?? null,
+          deal: m.craigslist?.deal ?? null,
+          price: m.craigslist?.price ?? null,
+          judged_deal: m.craigslist?.judgedDeal ?? null,
+          judged_price: m.craigslist?.judgedPrice ?? null,
+          utility: m.craigslist?.utility[seat.seat] ?? null,
+          judge: m.judge?.info.spec ?? null,
+          judge_visibility: m.judge?.info.visibility ?? null,
+          judge_error: judged && !judged.ok ? `${judged.error.code}: ${judged.error.message}` : null,
+          believability: null,
+          relationship: null,
+          knowledge: null,
+          secret: null,
+          social_rules: null,
+          financial_and_material_benefits: null,
+          goal: null,
+        };
+        if (judged?.ok) for (const d of DIMENSION_NAMES) row[d] = judged.scores[d];
+        lines.push(CSV_COLUMNS.map((c) => csvField(row[c])).join(','));
+      }
+    }
+  }
+  return lines.join('\r\n') + '\r\n';
+}

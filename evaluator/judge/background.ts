@@ -1,0 +1,80 @@
+import type { TaskPrivate } from '../../protocol/index.js';
+import { RELATIONSHIP_NAMES } from '../../protocol/index.js';
+import type { Character, Scenario, ScenarioSeat } from '../../scenarios/model.js';
+
+/**
+ * The scenario as each judge variant sees it.
+ * - full (SOTOPIA's judge): every narrative segment, every profile with its secret, both goals with
+ *   their private hints, private task data, and the judge-only text.
+ * - blind: the public narrative only, the participants' names, and the evaluated seat's own goal.
+ */
+
+function profileText(c: Character): string {
+  const parts: string[] = [];
+  const facts = [c.age !== undefined ? `${c.age} years old` : '', c.gender ?? '', c.occupation ?? ''].filter(Boolean).join(', ');
+  if (facts) parts.push(`${facts}.`);
+  if (c.pronouns) parts.push(`Pronouns: ${c.pronouns}.`);
+  if (c.publicInfo) parts.push(c.publicInfo);
+  if (c.personality) parts.push(`Personality and values: ${c.personality}`);
+  if (c.bigFive) parts.push(`Big Five: ${c.bigFive}.`);
+  if (c.moralValues?.length) parts.push(`Moral values: ${c.moralValues.join(', ')}.`);
+  if (c.schwartzValues?.length) parts.push(`Schwartz values: ${c.schwartzValues.join(', ')}.`);
+  if (c.decisionStyle) parts.push(`Decision-making style: ${c.decisionStyle}.`);
+  if (c.mbti) parts.push(`MBTI: ${c.mbti}.`);
+  parts.push(`Secret: ${c.secret || '(none)'}`);
+  return parts.join(' ');
+}
+
+function taskText(task: TaskPrivate | null): string | null {
+  if (!task) return null;
+  if (task.kind === 'craigslist') {
+    const bottom = task.bottomline !== null ? `, walk-away price $${task.bottomline}` : '';
+    return `${task.role} of "${task.item.title}" (listed at $${task.item.listingPrice}); target price $${task.target}${bottom}. Item as this side knows it: ${task.item.description}`;
+  }
+  const rows = task.friends.map((f) => task.attributes.map((a) => f[a] ?? '').join(' | '));
+  return `friend list (${task.attributes.join(' | ')}):\n${rows.map((r) => `  - ${r}`).join('\n')}`;
+}
+
+function narrative(scenario: Scenario, names: Map<string, string>, publicOnly: boolean): string {
+  return scenario.narrative
+    .filter((s) => !publicOnly || s.visibleTo === 'all')
+    .map((s) => (s.visibleTo === 'all' ? s.text : `${s.text} (known only to ${s.visibleTo.map((id) => names.get(id) ?? id).join(', ')})`))
+    .join('\n');
+}
+
+function relationshipText(scenario: Scenario): string {
+  const name = RELATIONSHIP_NAMES[scenario.relationship.level] ?? String(scenario.relationship.level);
+  return scenario.relationship.story ? `${name.replace(/_/g, ' ')}. ${scenario.relationship.story}` : name.replace(/_/g, ' ');
+}
+
+function goalText(seat: ScenarioSeat, withHints: boolean): string {
+  const hints = withHints && seat.hints.length ? ` (private hints: ${seat.hints.map((h) => h.text).join(' ')})` : '';
+  return `${seat.goal}${hints}`;
+}
+
+function participants(scenario: Scenario): string {
+  return scenario.seats.map((s) => `${s.character.name} (seat "${s.seat}")`).join(' and ');
+}
+
+/** The omniscient background SOTOPIA's judge reads. */
+export function fullBackground(scenario: Scenario): string {
+  const names = new Map(scenario.seats.map((s) => [s.seat, s.character.name]));
+  const lines = [`Scenario: ${narrative(scenario, names, false)}`, `Participants: ${participants(scenario)}`, `Relationship: ${relationshipText(scenario)}`];
+  for (const s of scenario.seats) {
+    lines.push(`${s.character.name}'s background: ${profileText(s.character)}`);
+    lines.push(`${s.character.name}'s goal: ${goalText(s, true)}`);
+    const task = taskText(s.task);
+    if (task) lines.push(`${s.character.name}'s private task data: ${task}`);
+  }
+  if (scenario.judgeOnly) lines.push(`Information for the evaluator only (no participant saw it): ${scenario.judgeOnly}`);
+  return lines.join('\n');
+}
+
+/** The blind judge's background: public scenario text, names, and the evaluated seat's own goal only. */
+export function blindBackground(scenario: Scenario, seat: string): string {
+  const names = new Map(scenario.seats.map((s) => [s.seat, s.character.name]));
+  const own = scenario.seats.find((s) => s.seat === seat);
+  const lines = [`Scenario: ${narrative(scenario, names, true) || '(no public description)'}`, `Participants: ${participants(scenario)}`];
+  if (own) lines.push(`${own.character.name}'s goal: ${own.goal}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,99 @@
+import type { EpisodeRecord } from '../../protocol/index.js';
+import type { Scenario } from '../../scenarios/model.js';
+import type { LlmClient } from '../../llm/types.js';
+import type { EpisodeJudgement, EvaluationError, JudgedDeal, JudgeInfo, JudgeVisibility, SeatJudgement } from '../evaluation.js';
+import { parseJudgement, type ParsedJudgement } from './parse.js';
+import { JUDGE_PROMPT_VERSION, judgeCalls, type JudgeCall } from './prompt.js';
+
+/** SOTOPIA's judge runs at temperature 0; so does Parley's. */
+export const JUDGE_TEMPERATURE = 0;
+/** One try plus one retry. */
+export const JUDGE_ATTEMPTS = 2;
+
+export interface JudgeOptions {
+  client: LlmClient;
+  /** The policy spec the client was made from (`openai:gpt-4`), stored with the scores. */
+  spec: string;
+  visibility: JudgeVisibility;
+  signal?: AbortSignal;
+  /** Clock for `evaluatedAt` (injected in tests). */
+  now?: () => Date;
+}
+
+interface CallResult {
+  result: { ok: true; value: ParsedJudgement } | { ok: false; error: EvaluationError };
+  calls: number;
+  prompt: number;
+  completion: number;
+  latencyMs: number;
+}
+
+/** Runs one judge call; a provider error, bad JSON or an invalid score is retried once, then returned as an error. */
+async function runCall(call: JudgeCall, opts: JudgeOptions): Promise<CallResult> {
+  const out: CallResult = { result: { ok: false, error: { code: 'judge/provider_error', message: 'not run', attempts: 0 } }, calls: 0, prompt: 0, completion: 0, latencyMs: 0 };
+  for (let attempt = 1; attempt <= JUDGE_ATTEMPTS; attempt++) {
+    out.calls++;
+    let content: string;
+    try {
+      const res = await opts.client.chat({ messages: call.messages, json: { name: 'sotopia_eval', schema: call.schema }, temperature: JUDGE_TEMPERATURE }, opts.signal);
+      out.prompt += res.usage.prompt;
+      out.completion += res.usage.completion;
+      out.latencyMs += res.latencyMs;
+      content = res.content;
+    } catch (err) {
+      if (opts.signal?.aborted) throw err;
+      out.result = { ok: false, error: { code: 'judge/provider_error', message: (err as Error).message ?? String(err), attempts: attempt } };
+      continue;
+    }
+    const parsed = parseJudgement(content, call.seats, call.askDeal);
+    if (parsed.ok) {
+      out.result = parsed;
+      return out;
+    }
+    out.result = { ok: false, error: { ...parsed.error, attempts: attempt } };
+  }
+  return out;
+}
+
+/**
+ * Judges one episode on SOTOPIA-EVAL's seven dimensions for every seat. Never throws for judge
+ * failures: a seat whose call failed twice gets `{ ok: false, error }`, never a score.
+ */
+export async function judgeEpisode(episode: EpisodeRecord, scenario: Scenario | undefined, opts: JudgeOptions): Promise<EpisodeJudgement> {
+  const info: JudgeInfo = {
+    spec: opts.spec,
+    provider: opts.client.provider,
+    model: opts.client.model,
+    visibility: opts.visibility,
+    temperature: JUDGE_TEMPERATURE,
+    promptVersion: JUDGE_PROMPT_VERSION,
+  };
+  const evaluatedAt = (opts.now ?? (() => new Date()))().toISOString();
+  const seats: Record<string, SeatJudgement> = {};
+  if (!scenario) {
+    const error: EvaluationError = { code: 'judge/missing_scenario', message: `scenario ${episode.scenarioId} is not in scenarios.jsonl`, attempts: 0 };
+    for (const s of episode.seats) seats[s.seat] = { ok: false, error };
+    return { judge: info, evaluatedAt, seats, calls: 0, usage: { prompt: 0, completion: 0 }, latencyMs: 0 };
+  }
+  const calls = judgeCalls(episode, scenario, opts.visibility);
+  const results = await Promise.all(calls.map((c) => runCall(c, opts)));
+  let deal: JudgedDeal | undefined;
+  let n = 0;
+  let prompt = 0;
+  let completion = 0;
+  let latencyMs = 0;
+  calls.forEach((call, i) => {
+    const r = results[i]!;
+    n += r.calls;
+    prompt += r.prompt;
+    completion += r.completion;
+    latencyMs += r.latencyMs;
+    for (const seat of call.seats) seats[seat] = r.result.ok ? { ok: true, scores: r.result.value.seats[seat]! } : { ok: false, error: r.result.error };
+    if (call.askDeal && (!deal || !deal.ok)) {
+      deal = r.result.ok ? { ok: true, ...r.result.value.deal! } : { ok: false, error: r.result.error };
+    }
+  });
+  const judgement: EpisodeJudgement = { judge: info, evaluatedAt, seats, calls: n, usage: { prompt, completion }, latencyMs };
+  if (deal) judgement.deal = deal;
+  return judgement;
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { SeatScores, type EvaluationError } from '../evaluation.js';
+
+/** A judge reply, validated: every requested seat has all seven scores in range (and the deal when asked). */
+export interface ParsedJudgement {
+  seats: Record<string, SeatScores>;
+  deal?: { deal: boolean; price: number | null; reasoning: string };
+}
+
+const Deal = z.object({
+  reasoning: z.string(),
+  deal_reached: z.boolean(),
+  price: z.number().positive().nullable(),
+});
+
+/** Takes the JSON object out of a reply: the whole text, or the body of a ```json fence around it. */
+function jsonText(content: string): string {
+  const fenced = /^\s*```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/i.exec(content);
+  return fenced ? fenced[1]! : content;
+}
+
+/**
+ * Parses and range-checks a judge reply. Failures are values: `judge/bad_json` when the text is not a
+ * JSON object, `judge/invalid_scores` when a seat, dimension or score is missing or out of range.
+ */
+export function parseJudgement(
+  content: string,
+  seats: readonly string[],
+  askDeal: boolean,
+): { ok: true; value: ParsedJudgement } | { ok: false; error: Omit<EvaluationError, 'attempts'> } {
+  let data: unknown;
+  try {
+    data = JSON.parse(jsonText(content));
+  } catch (err) {
+    return { ok: false, error: { code: 'judge/bad_json', message: `reply is not JSON: ${(err as Error).message}` } };
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    return { ok: false, error: { code: 'judge/bad_json', message: 'reply is not a JSON object' } };
+  }
+  const evaluations = (data as Record<string, unknown>)['evaluations'];
+  if (typeof evaluations !== 'object' || evaluations === null) {
+    return { ok: false, error: { code: 'judge/invalid_scores', message: 'missing "evaluations" object' } };
+  }
+  const out: Record<string, SeatScores> = {};
+  for (const seat of seats) {
+    const raw = (evaluations as Record<string, unknown>)[seat];
+    if (raw === undefined) return { ok: false, error: { code: 'judge/invalid_scores', message: `no evaluation for seat "${seat}"` } };
+    const parsed = SeatScores.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const where = issue.path.map(String).join('.');
+      return { ok: false, error: { code: 'judge/invalid_scores', message: `seat "${seat}": ${where ? `${where}: ` : ''}${issue.message}` } };
+    }
+    out[seat] = parsed.data;
+  }
+  const value: ParsedJudgement = { seats: out };
+  if (askDeal) {
+    const d = Deal.safeParse((data as Record<string, unknown>)['deal']);
+    if (!d.success) return { ok: false, error: { code: 'judge/invalid_scores', message: `deal: ${d.error.issues[0]!.path.join('.')} ${d.error.issues[0]!.message}` } };
+    value.deal = { deal: d.data.deal_reached, price: d.data.deal_reached ? d.data.price : null, reasoning: d.data.reasoning };
+  }
+  return { ok: true, value };
+}

@@ -1,0 +1,62 @@
+import { DIMENSIONS } from '../dimensions.js';
+
+/**
+ * The JSON schema the judge answers with. Each dimension's rubric is the description of its field and
+ * its range is the field's minimum/maximum, so a provider with structured output receives the rubric
+ * with the schema, and a provider with plain JSON mode reads the same schema in the prompt.
+ * Strict-mode compatible: every property required, no additional properties.
+ */
+
+type JsonSchema = Record<string, unknown>;
+
+function dimensionSchema(): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const d of DIMENSIONS) {
+    properties[d.name] = {
+      type: 'object',
+      description: `${d.rubric} Write the reasoning first, then the score.`,
+      properties: {
+        reasoning: { type: 'string', description: `Your analysis for ${d.name}.` },
+        score: { type: 'integer', minimum: d.min, maximum: d.max, description: `Integer in [${d.min}, ${d.max}].` },
+      },
+      required: ['reasoning', 'score'],
+      additionalProperties: false,
+    };
+  }
+  return {
+    type: 'object',
+    description: 'Scores of one participant on the seven SOTOPIA-EVAL dimensions.',
+    properties,
+    required: DIMENSIONS.map((d) => d.name),
+    additionalProperties: false,
+  };
+}
+
+/** The deal question asked in Craigslist episodes: read from the dialogue, whatever moves were used. */
+export const DEAL_SCHEMA: JsonSchema = {
+  type: 'object',
+  description:
+    'Did the buyer and the seller agree on a sale in this conversation? Count a deal only when both sides clearly agreed to one price ' +
+    '(spoken agreement counts; an offer that was not accepted does not). Give the agreed price in dollars, or null when there was no deal.',
+  properties: {
+    reasoning: { type: 'string' },
+    deal_reached: { type: 'boolean' },
+    price: { type: ['number', 'null'] },
+  },
+  required: ['reasoning', 'deal_reached', 'price'],
+  additionalProperties: false,
+};
+
+/** Schema for one judge call scoring `seats` (seat ids), with the deal question when `askDeal`. */
+export function judgeSchema(seats: readonly string[], askDeal: boolean): JsonSchema {
+  const evaluations: JsonSchema = {
+    type: 'object',
+    description: 'One entry per evaluated participant, keyed by seat id.',
+    properties: Object.fromEntries(seats.map((s) => [s, dimensionSchema()])),
+    required: [...seats],
+    additionalProperties: false,
+  };
+  const properties: Record<string, JsonSchema> = { evaluations };
+  if (askDeal) properties['deal'] = DEAL_SCHEMA;
+  return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+}

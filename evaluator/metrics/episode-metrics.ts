@@ -1,0 +1,104 @@
+import type { EpisodeRecord, Mode } from '../../protocol/index.js';
+import type { Scenario } from '../../scenarios/model.js';
+import type { DimensionName } from '../dimensions.js';
+import { readEvaluation, type EvaluationError, type JudgeInfo } from '../evaluation.js';
+import { craigslistMetrics, type CraigslistMetrics } from './craigslist.js';
+import { mutualFriendsMetrics, type MutualFriendsMetrics } from './mutual-friends.js';
+import { allSeatMetrics, type SeatMetrics } from './seat-metrics.js';
+
+/** A seat's judge result as the report reads it. */
+export type SeatScoresView = { ok: true; scores: Record<DimensionName, number> } | { ok: false; error: EvaluationError };
+
+/** Everything the report, the export and the aggregation need from one episode. */
+export interface EpisodeMetrics {
+  runId: string;
+  episodeId: string;
+  scenarioId: string;
+  envId: string;
+  pairId: string;
+  repeat: number;
+  mode: Mode;
+  kind: 'mutual_friends' | 'craigslist' | 'open';
+  /** Scenario subsets (SOTOPIA hard, …); empty when the scenario is not in the run directory. */
+  subsets: string[];
+  /** Who generated the dialogue: `writer <model>` in script mode, `<model A> × <model B>` otherwise. */
+  models: string;
+  status: 'ok' | 'failed';
+  termination: string;
+  /** Moves in the episode (turns with an action). */
+  moves: number;
+  seats: SeatMetrics[];
+  /** Mean over seats of words per turn, ignoring seats that never spoke; null if nobody spoke. */
+  wordsPerTurn: number | null;
+  repetition: number | null;
+  nonverbalShare: number | null;
+  /** Task success as the orchestrator recorded it from explicit moves (MutualFriends: both selected the shared friend; Craigslist: deal); null for open scenarios. */
+  success: boolean | null;
+  mutualFriends: MutualFriendsMetrics | null;
+  craigslist: CraigslistMetrics | null;
+  judge: { info: JudgeInfo; seats: Record<string, SeatScoresView> } | null;
+}
+
+/** The model (or policy) that produced a seat's or the writer's moves. */
+function who(x: { policy: string; model?: string | undefined } | undefined): string {
+  if (!x) return '?';
+  return x.model ?? x.policy;
+}
+
+/** Label of the generators of an episode, for grouping by model pair. */
+export function modelsLabel(episode: EpisodeRecord): string {
+  if (episode.mode === 'script') return `writer ${who(episode.scriptWriter)}`;
+  return episode.seats.map((s) => who(s)).join(' × ');
+}
+
+function meanOf(values: (number | null)[]): number | null {
+  const v = values.filter((x): x is number => x !== null);
+  return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
+}
+
+/** Computes every rule metric (and reads the stored judge scores) of one episode. */
+export function episodeMetrics(episode: EpisodeRecord, scenario: Scenario | undefined): EpisodeMetrics {
+  const seats = allSeatMetrics(episode);
+  const mf = mutualFriendsMetrics(episode, scenario);
+  const cl = craigslistMetrics(episode, scenario);
+  const evaluation = readEvaluation(episode.evaluation);
+  let judge: EpisodeMetrics['judge'] = null;
+  if (evaluation?.judge) {
+    const out: Record<string, SeatScoresView> = {};
+    for (const [seat, j] of Object.entries(evaluation.judge.seats)) {
+      out[seat] = j.ok
+        ? { ok: true, scores: Object.fromEntries(Object.entries(j.scores).map(([d, s]) => [d, s.score])) as Record<DimensionName, number> }
+        : { ok: false, error: j.error };
+    }
+    judge = { info: evaluation.judge.judge, seats: out };
+  }
+  return {
+    runId: episode.runId,
+    episodeId: episode.episodeId,
+    scenarioId: episode.scenarioId,
+    envId: scenario?.envId ?? episode.scenarioId,
+    pairId: episode.pairId,
+    repeat: episode.repeat,
+    mode: episode.mode,
+    kind: episode.outcome.kind,
+    subsets: scenario?.subsets ?? [],
+    models: modelsLabel(episode),
+    status: episode.status,
+    termination: episode.termination.reason,
+    moves: episode.turns.filter((t) => t.action !== null).length,
+    seats,
+    wordsPerTurn: meanOf(seats.map((s) => s.wordsPerTurn)),
+    repetition: meanOf(seats.map((s) => s.repetition)),
+    nonverbalShare: meanOf(seats.map((s) => s.nonverbalShare)),
+    success: episode.outcome.kind === 'open' ? null : episode.outcome.success,
+    mutualFriends: mf,
+    craigslist: cl,
+    judge,
+  };
+}
+
+/** Mean judge score of a dimension over the episode's seats that were scored; null if none was. */
+export function episodeScore(m: EpisodeMetrics, dim: DimensionName): number | null {
+  if (!m.judge) return null;
+  return meanOf(Object.values(m.judge.seats).map((s) => (s.ok ? s.scores[dim] : null)));
+}

@@ -1,0 +1,191 @@
+import type { Mode } from '../../protocol/index.js';
+import { RELATIONSHIP_NAMES } from '../../protocol/index.js';
+import type { RunDir } from '../run-dir.js';
+import { readEvaluation } from '../evaluation.js';
+
+/**
+ * The simulation card the paper asks for: which modes ran, who knew what in each, which models with
+ * which sampling settings, who judged and what the judge saw, the scenario set, counts and failures.
+ * Everything is read from the run directories; nothing is assumed.
+ */
+
+/** What each generator sees, per mode (DESIGN: modes table). */
+export const WHO_KNEW_WHAT: Record<Mode, string> = {
+  script:
+    'One script writer produced the whole dialogue and saw everything — every character\'s profile, secret, goal and private task data — except judge-only text.',
+  agents:
+    'One process per character, turn by turn. Each saw its own profile, goal and private task data, the public scenario, what the relationship shows of the partner, and the public conversation. Nothing else.',
+  mindreaders:
+    'As agents, plus each partner\'s private state (goal, secret, task data), delivered by an explicit, logged peer.state frame.',
+};
+
+export interface CardRun {
+  dir: string;
+  runId: string;
+  codeVersion: string | null;
+  scenarios: string | null;
+  seed: number | null;
+  maxTurns: number | null;
+  createdAt: string | null;
+}
+
+export interface CardGenerator {
+  mode: Mode;
+  role: string;
+  policy: string;
+  model: string | null;
+  params: string;
+  episodes: number;
+}
+
+export interface SimulationCard {
+  runs: CardRun[];
+  modes: Mode[];
+  generators: CardGenerator[];
+  judges: { spec: string; model: string | null; visibility: string; temperature: number; promptVersion: string; seatsScored: number; seatErrors: number }[];
+  scenarioSet: { count: number; sources: Record<string, number>; kinds: Record<string, number>; subsets: Record<string, number>; relationships: Record<string, number> };
+  counts: { mode: Mode; episodes: number; ok: number; failed: number }[];
+  terminations: Record<string, number>;
+  failures: { episodeErrors: Record<string, number>; turnErrors: Record<string, number>; judgeErrors: Record<string, number> };
+}
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null;
+}
+
+function pick(obj: Record<string, unknown> | null | undefined, ...keys: string[]): unknown {
+  for (const k of keys) {
+    const parts = k.split('.');
+    let cur: unknown = obj;
+    for (const p of parts) cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[p] : undefined;
+    if (cur !== undefined && cur !== null) return cur;
+  }
+  return undefined;
+}
+
+function bump(map: Record<string, number>, key: string, by = 1): void {
+  map[key] = (map[key] ?? 0) + by;
+}
+
+function paramsText(params: Record<string, unknown> | undefined): string {
+  if (!params || Object.keys(params).length === 0) return 'defaults';
+  return Object.entries(params).map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join(', ');
+}
+
+/** Builds the card from one or more loaded run directories. */
+export function buildCard(runs: readonly RunDir[]): SimulationCard {
+  const card: SimulationCard = {
+    runs: [],
+    modes: [],
+    generators: [],
+    judges: [],
+    scenarioSet: { count: 0, sources: {}, kinds: {}, subsets: {}, relationships: {} },
+    counts: [],
+    terminations: {},
+    failures: { episodeErrors: {}, turnErrors: {}, judgeErrors: {} },
+  };
+  const generators = new Map<string, CardGenerator>();
+  const judges = new Map<string, SimulationCard['judges'][number]>();
+  const counts = new Map<Mode, { mode: Mode; episodes: number; ok: number; failed: number }>();
+  const seenScenarios = new Set<string>();
+  for (const run of runs) {
+    const r = run.run;
+    const firstEpisode = run.episodes[0]?.record;
+    card.runs.push({
+      dir: run.dir,
+      runId: str(pick(r, 'runId', 'id')) ?? firstEpisode?.runId ?? '?',
+      codeVersion: str(pick(r, 'codeVersion', 'code.git', 'code.commit', 'code.version', 'version', 'git')) ?? null,
+      scenarios: str(pick(r, 'config.scenarios', 'scenarios')) ?? null,
+      seed: (pick(r, 'config.seed', 'seed') as number | undefined) ?? null,
+      maxTurns: (pick(r, 'config.maxTurns', 'maxTurns') as number | undefined) ?? null,
+      createdAt: str(pick(r, 'createdAt', 'startedAt')) ?? null,
+    });
+    for (const s of run.scenarios.values()) {
+      if (seenScenarios.has(s.id)) continue;
+      seenScenarios.add(s.id);
+      card.scenarioSet.count++;
+      bump(card.scenarioSet.sources, s.source);
+      bump(card.scenarioSet.kinds, s.kind);
+      for (const sub of s.subsets) bump(card.scenarioSet.subsets, sub);
+      bump(card.scenarioSet.relationships, RELATIONSHIP_NAMES[s.relationship.level] ?? String(s.relationship.level));
+    }
+    for (const { record: e } of run.episodes) {
+      if (!card.modes.includes(e.mode)) card.modes.push(e.mode);
+      const c = counts.get(e.mode) ?? counts.set(e.mode, { mode: e.mode, episodes: 0, ok: 0, failed: 0 }).get(e.mode)!;
+      c.episodes++;
+      e.status === 'ok' ? c.ok++ : c.failed++;
+      bump(card.terminations, e.termination.reason);
+      for (const err of e.errors) bump(card.failures.episodeErrors, err.code);
+      for (const t of e.turns) if (t.error) bump(card.failures.turnErrors, t.error.code);
+      const gens: { role: string; policy: string; model: string | null; params: string }[] = [];
+      if (e.mode === 'script') {
+        const w = e.scriptWriter;
+        const cfg = pick(r, 'config.scriptWriter.params') as Record<string, unknown> | undefined;
+        gens.push({ role: 'script writer', policy: w?.policy ?? '?', model: w?.model ?? null, params: paramsText(e.seats[0]?.params ?? cfg) });
+      } else {
+        e.seats.forEach((s, i) => gens.push({ role: `seat ${i + 1} (${s.seat})`, policy: s.policy, model: s.model ?? null, params: paramsText(s.params) }));
+      }
+      for (const g of gens) {
+        const key = JSON.stringify([e.mode, g.role, g.policy, g.model, g.params]);
+        const entry = generators.get(key) ?? generators.set(key, { mode: e.mode, ...g, episodes: 0 }).get(key)!;
+        entry.episodes++;
+      }
+      const j = readEvaluation(e.evaluation)?.judge;
+      if (j) {
+        const key = JSON.stringify([j.judge.spec, j.judge.visibility, j.judge.promptVersion]);
+        const entry =
+          judges.get(key) ??
+          judges.set(key, { spec: j.judge.spec, model: j.judge.model ?? null, visibility: j.judge.visibility, temperature: j.judge.temperature, promptVersion: j.judge.promptVersion, seatsScored: 0, seatErrors: 0 }).get(key)!;
+        for (const s of Object.values(j.seats)) {
+          if (s.ok) entry.seatsScored++;
+          else {
+            entry.seatErrors++;
+            bump(card.failures.judgeErrors, s.error.code);
+          }
+        }
+      }
+    }
+  }
+  const order: Mode[] = ['script', 'agents', 'mindreaders'];
+  card.modes.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  card.generators = [...generators.values()].sort((a, b) => order.indexOf(a.mode) - order.indexOf(b.mode) || a.role.localeCompare(b.role));
+  card.judges = [...judges.values()];
+  card.counts = [...counts.values()].sort((a, b) => order.indexOf(a.mode) - order.indexOf(b.mode));
+  return card;
+}
+
+function counted(map: Record<string, number>): string {
+  const e = Object.entries(map);
+  return e.length ? e.map(([k, n]) => `${k} ×${n}`).join(', ') : 'none';
+}
+
+/** The card as Markdown lines. */
+export function cardMarkdown(card: SimulationCard): string[] {
+  const lines: string[] = ['## Simulation card', ''];
+  for (const r of card.runs) {
+    lines.push(`- **run** \`${r.runId}\` in \`${r.dir}\`` + (r.codeVersion ? `, code ${r.codeVersion}` : '') + (r.createdAt ? `, ${r.createdAt}` : '') + (r.seed !== null ? `, seed ${r.seed}` : '') + (r.maxTurns !== null ? `, max ${r.maxTurns} turns` : ''));
+  }
+  lines.push('', '**Modes and who knew what**', '');
+  for (const m of card.modes) lines.push(`- \`${m}\`: ${WHO_KNEW_WHAT[m]}`);
+  lines.push('', '**Generators**', '', '| mode | role | policy | model | sampling | episodes |', '|---|---|---|---|---|---|');
+  for (const g of card.generators) lines.push(`| ${g.mode} | ${g.role} | ${mdCell(g.policy)} | ${mdCell(g.model ?? '—')} | ${mdCell(g.params)} | ${g.episodes} |`);
+  lines.push('', '**Judge**', '');
+  if (!card.judges.length) lines.push('- none: no episode has judge scores (run `parley eval DIR --judge …`).');
+  for (const j of card.judges) {
+    const sees = j.visibility === 'full' ? 'full background: both goals, secrets, private task data and judge-only text (as SOTOPIA\'s judge)' : 'blind: the public transcript and the evaluated seat\'s own goal only';
+    lines.push(`- \`${j.spec}\`${j.model ? ` (model ${j.model})` : ''}, temperature ${j.temperature}, prompt ${j.promptVersion}; sees ${sees}; ${j.seatsScored} seats scored, ${j.seatErrors} evaluation errors`);
+  }
+  const s = card.scenarioSet;
+  lines.push('', '**Scenario set**', '', `- ${s.count} scenarios; sources: ${counted(s.sources)}; kinds: ${counted(s.kinds)}; subsets: ${counted(s.subsets)}; relationships: ${counted(s.relationships)}`);
+  for (const r of card.runs) if (r.scenarios) lines.push(`- run \`${r.runId}\` scenario source: ${r.scenarios}`);
+  lines.push('', '**Counts**', '', '| mode | episodes | ok | failed |', '|---|---|---|---|');
+  for (const c of card.counts) lines.push(`| ${c.mode} | ${c.episodes} | ${c.ok} | ${c.failed} |`);
+  lines.push('', `- terminations: ${counted(card.terminations)}`);
+  lines.push(`- episode errors: ${counted(card.failures.episodeErrors)}`, `- failed turns: ${counted(card.failures.turnErrors)}`, `- evaluation errors: ${counted(card.failures.judgeErrors)}`);
+  return lines;
+}
+
+/** Escapes `|` and newlines for a Markdown table cell. */
+export function mdCell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}

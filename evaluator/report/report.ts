@@ -1,0 +1,141 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { aggregate, METRIC_LABELS, pairedGaps, type GapRow, type GroupRow, type MetricName } from '../aggregate.js';
+import { DIMENSION_NAMES } from '../dimensions.js';
+import { episodeMetrics, type EpisodeMetrics } from '../metrics/episode-metrics.js';
+import { REPETITION_N } from '../metrics/seat-metrics.js';
+import { BOOTSTRAP_RESAMPLES, type Summary } from '../stats/summary.js';
+import { writeFileAtomic, type RunDir } from '../run-dir.js';
+import { buildCard, cardMarkdown, mdCell } from './card.js';
+import { buildCharts, type Chart } from './charts.js';
+import { markdownToHtml } from './markdown-html.js';
+import { xmlWellFormedError } from './xml.js';
+
+export interface ReportOptions {
+  /** Directory the report is written to (default: the first run directory). */
+  outDir: string;
+  /** Seed of the bootstrap and permutation resampling. */
+  seed?: number;
+  /** Title line; default names the runs. */
+  title?: string;
+}
+
+export interface ReportResult {
+  markdownFile: string;
+  htmlFile: string;
+  chartFiles: string[];
+  episodes: number;
+  rows: GroupRow[];
+  gaps: GapRow[];
+  charts: Chart[];
+  markdown: string;
+}
+
+/** `mean [lo, hi]` with the right precision; `—` when there is no value. */
+export function fmtSummary(s: Summary, rate = false): string {
+  if (s.mean === null) return '—';
+  const f = (v: number) => (rate ? v.toFixed(2) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
+  return s.lo !== null && s.hi !== null ? `${f(s.mean)} [${f(s.lo)}, ${f(s.hi)}] (${s.n})` : `${f(s.mean)} (${s.n})`;
+}
+
+const RATE: ReadonlySet<MetricName> = new Set(['success', 'deal', 'mentioned', 'repetition', 'nonverbalShare', 'firstMention', 'sellerUtility']);
+
+function fmtP(p: number | null): string {
+  if (p === null) return '—';
+  return p < 0.001 ? '<0.001' : p.toFixed(3);
+}
+
+const RULE_COLUMNS: MetricName[] = ['success', 'turns', 'wordsPerTurn', 'repetition', 'nonverbalShare', 'mentioned', 'firstMention', 'deal', 'sellerUtility'];
+const GAP_METRICS: MetricName[] = ['success', 'turns', 'wordsPerTurn', 'firstMention', 'deal', ...DIMENSION_NAMES];
+
+/** Builds the Markdown report (tables, chart links, simulation card) from metrics and aggregates. */
+export function reportMarkdown(runs: readonly RunDir[], metrics: readonly EpisodeMetrics[], rows: readonly GroupRow[], gaps: readonly GapRow[], charts: readonly Chart[], title?: string): string {
+  const lines: string[] = [];
+  lines.push(`# ${title ?? `Parley report: ${runs.map((r) => path.basename(path.resolve(r.dir))).join(', ')}`}`, '');
+  lines.push(
+    `${metrics.length} episodes. Cells are \`mean [95% CI] (n)\`: percentile bootstrap over episodes (${BOOTSTRAP_RESAMPLES} resamples, seeded); each episode is one observation, seat metrics averaged over its seats first. ` +
+      'Failed episodes are excluded from every mean and counted in **failed**; a metric that does not apply to an episode (no speech, friend never named, open scenario) is missing, never 0. Definitions: docs/metrics.md.',
+    '',
+  );
+  lines.push('## Outcomes and verbosity by mode', '');
+  lines.push(`| mode | models | subset | episodes | failed | ${RULE_COLUMNS.map((c) => METRIC_LABELS[c]).join(' | ')} |`);
+  lines.push(`|---|---|---|---|---|${RULE_COLUMNS.map(() => '---').join('|')}|`);
+  for (const r of rows) {
+    lines.push(`| ${r.mode} | ${mdCell(r.models)} | ${mdCell(r.subset)} | ${r.episodes} | ${r.failed} | ${RULE_COLUMNS.map((c) => fmtSummary(r.metrics[c], RATE.has(c))).join(' | ')} |`);
+  }
+  lines.push('', `success: task success from explicit moves; turns: moves per episode; words/turn: words per speech turn; repetition: share of repeated word ${REPETITION_N}-grams; friend named / first mention: MutualFriends, whether and where (0 = first move, 1 = last) the shared friend is first named; deal rate and seller utility: Craigslist.`, '');
+  const judged = rows.some((r) => r.judgedSeats + r.judgeErrors > 0);
+  lines.push('## Judge scores (SOTOPIA-EVAL)', '');
+  if (!judged) {
+    lines.push('No judge scores in these runs. Run `parley eval DIR --judge openai:gpt-4` to add them.', '');
+  } else {
+    lines.push(`| mode | models | subset | seats scored | evaluation errors | ${DIMENSION_NAMES.map((d) => METRIC_LABELS[d]).join(' | ')} |`);
+    lines.push(`|---|---|---|---|---|${DIMENSION_NAMES.map(() => '---').join('|')}|`);
+    for (const r of rows) {
+      if (r.judgedSeats + r.judgeErrors === 0) continue;
+      lines.push(`| ${r.mode} | ${mdCell(r.models)} | ${mdCell(r.subset)} | ${r.judgedSeats} | ${r.judgeErrors} | ${DIMENSION_NAMES.map((d) => fmtSummary(r.metrics[d])).join(' | ')} |`);
+    }
+    lines.push('', 'Ranges: believability, knowledge, goal [0, 10]; relationship, financial [-5, 5]; secret, social rules [-10, 0]. Seats with an evaluation error are not scored and are counted apart.', '');
+  }
+  lines.push('## Gaps between modes (paired)', '');
+  if (!gaps.length) {
+    lines.push('No pairs: the gap needs the same (scenario, character pair, repeat) run in both modes.', '');
+  } else {
+    lines.push(
+      'Difference of means over pairs matched by (run, scenario, character pair, repeat), with its 95% bootstrap CI and the two-sided p-value of a paired permutation (sign-flip) test: exact for up to 16 pairs, else 10,000 seeded random flips.',
+      '',
+      '| run | subset | comparison | metric | pairs | gap [95% CI] | p |',
+      '|---|---|---|---|---|---|---|',
+    );
+    for (const g of gaps) {
+      for (const m of GAP_METRICS) {
+        const t = g.metrics[m];
+        if (!t) continue;
+        const ci = t.lo !== null && t.hi !== null ? ` [${t.lo.toFixed(2)}, ${t.hi.toFixed(2)}]` : '';
+        lines.push(`| ${mdCell(g.runId)} | ${mdCell(g.subset)} | ${g.a} − ${g.b} | ${METRIC_LABELS[m]} | ${t.n} | ${t.mean!.toFixed(2)}${ci} | ${fmtP(t.p)} |`);
+      }
+    }
+    lines.push('');
+  }
+  lines.push('## Charts', '');
+  for (const c of charts) lines.push(`### ${c.title}`, '', c.caption, '', `![${c.title}](charts/${c.file})`, '');
+  lines.push(...cardMarkdown(buildCard(runs)), '');
+  return lines.join('\n');
+}
+
+const CSS = `body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;font-size:12px;margin:1em 0}th,td{border:1px solid #ccc;padding:3px 6px;text-align:left}
+th{background:#f3f3f3}figure{margin:1em 0}figcaption{font-size:12px;color:#555}code{background:#f5f5f5;padding:0 3px}`;
+
+/**
+ * Computes metrics, aggregates and charts for one or more run directories and writes `report.md`,
+ * `report.html` (charts inline) and `charts/*.svg` into `outDir`, each through a temp file and a rename.
+ * Every SVG is checked for well-formedness before anything is written.
+ */
+export async function writeReport(runs: readonly RunDir[], opts: ReportOptions): Promise<ReportResult> {
+  const seed = opts.seed ?? 1;
+  const metrics = runs.flatMap((r) => r.episodes.map((e) => episodeMetrics(e.record, r.scenarios.get(e.record.scenarioId))));
+  const rows = aggregate(metrics, seed);
+  const gaps = [...pairedGaps(metrics, 'script', 'agents', seed), ...pairedGaps(metrics, 'mindreaders', 'agents', seed)];
+  const charts = buildCharts(rows, metrics);
+  for (const c of charts) {
+    const err = xmlWellFormedError(c.svg);
+    if (err) throw new Error(`chart ${c.file} is not well-formed XML: ${err}`);
+  }
+  const markdown = reportMarkdown(runs, metrics, rows, gaps, charts, opts.title);
+  const inlineSvg = new Map(charts.map((c) => [`charts/${c.file}`, c.svg]));
+  const title = markdown.split('\n')[0]!.replace(/^#\s*/, '');
+  const html = `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"/><title>${title.replace(/[<&>]/g, '')}</title><style>${CSS}</style></head><body>\n${markdownToHtml(markdown, inlineSvg)}\n</body></html>\n`;
+  await mkdir(path.join(opts.outDir, 'charts'), { recursive: true });
+  const chartFiles: string[] = [];
+  for (const c of charts) {
+    const file = path.join(opts.outDir, 'charts', c.file);
+    await writeFileAtomic(file, `<?xml version="1.0" encoding="UTF-8"?>\n${c.svg}\n`);
+    chartFiles.push(file);
+  }
+  const markdownFile = path.join(opts.outDir, 'report.md');
+  const htmlFile = path.join(opts.outDir, 'report.html');
+  await writeFileAtomic(markdownFile, markdown);
+  await writeFileAtomic(htmlFile, html);
+  return { markdownFile, htmlFile, chartFiles, episodes: metrics.length, rows, gaps, charts, markdown };
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { pairedDifference, pairedPermutationTest, PERMUTATIONS } from './paired.js';
+import { seededRandom } from './rng.js';
+import { quantile, summarize } from './summary.js';
+import { wilson } from './wilson.js';
+
+describe('seeded random', () => {
+  it('repeats for a seed and differs between seeds', () => {
+    const a = seededRandom(7);
+    const b = seededRandom(7);
+    const c = seededRandom(8);
+    const xs = [a(), a(), a()];
+    expect([b(), b(), b()]).toEqual(xs);
+    expect(c()).not.toBe(xs[0]);
+    for (const x of xs) expect(x >= 0 && x < 1).toBe(true);
+  });
+});
+
+describe('bootstrap summary', () => {
+  it('gives mean, n and no CI for empty or single samples', () => {
+    expect(summarize([])).toEqual({ n: 0, mean: null, lo: null, hi: null });
+    expect(summarize([4])).toEqual({ n: 1, mean: 4, lo: null, hi: null });
+  });
+  it('has a zero-width CI for constant data', () => {
+    expect(summarize([2, 2, 2])).toEqual({ n: 3, mean: 2, lo: 2, hi: 2 });
+  });
+  it('brackets the mean inside the data range, deterministically for a seed', () => {
+    const data = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+    const s = summarize(data, 3);
+    expect(s.mean).toBe(5.5);
+    expect(s.lo!).toBeGreaterThan(3.2);
+    expect(s.lo!).toBeLessThan(5.5);
+    expect(s.hi!).toBeGreaterThan(5.5);
+    expect(s.hi!).toBeLessThan(7.8);
+    expect(summarize(data, 3)).toEqual(s);
+    // The normal-theory half-width is 1.96 * sd/sqrt(n) ≈ 1.78; the percentile bootstrap is close to it.
+    expect(s.hi! - s.lo!).toBeGreaterThan(2.8);
+    expect(s.hi! - s.lo!).toBeLessThan(4.2);
+  });
+  it('interpolates quantiles', () => {
+    expect(quantile([0, 10], 0.25)).toBe(2.5);
+    expect(quantile([1, 2, 3], 0.5)).toBe(2);
+  });
+});
+
+describe('paired permutation test', () => {
+  it('is exact for small n: five positive differences give p = 2/32', () => {
+    expect(pairedPermutationTest([1, 1, 1, 1, 1])).toEqual({ p: 2 / 32, method: 'exact' });
+  });
+  it('gives p = 1 for differences that cancel and for all-zero differences', () => {
+    expect(pairedPermutationTest([1, -1]).p).toBe(1);
+    expect(pairedPermutationTest([0, 0, 0]).p).toBe(1);
+  });
+  it('counts sign patterns at least as extreme: [1, 1, 0] → 4/8', () => {
+    expect(pairedPermutationTest([1, 1, 0]).p).toBe(0.5);
+  });
+  it('switches to seeded Monte Carlo above 16 pairs, with p = (k + 1) / (B + 1)', () => {
+    const diffs = Array.from({ length: 30 }, () => 1);
+    const r = pairedPermutationTest(diffs, 5);
+    expect(r.method).toBe('monte-carlo');
+    expect(r.p).toBeCloseTo(1 / (PERMUTATIONS + 1), 10);
+    const noisy = Array.from({ length: 30 }, (_, i) => (i % 2 ? 1 : -1));
+    expect(pairedPermutationTest(noisy, 5).p!).toBeGreaterThan(0.5);
+  });
+  it('reports the mean difference with its CI', () => {
+    const r = pairedDifference([2, 2, 2, 2]);
+    expect(r).toMatchObject({ n: 4, mean: 2, lo: 2, hi: 2, p: 2 / 16, method: 'exact' });
+    expect(pairedDifference([])).toMatchObject({ n: 0, mean: null, p: null });
+  });
+});
+
+describe('Wilson interval', () => {
+  it('matches known values', () => {
+    const half = wilson(5, 10);
+    expect(half.p).toBe(0.5);
+    expect(half.lo!).toBeCloseTo(0.2366, 3);
+    expect(half.hi!).toBeCloseTo(0.7634, 3);
+    const zero = wilson(0, 10);
+    expect(zero.lo).toBe(0);
+    expect(zero.hi!).toBeCloseTo(0.2775, 3);
+    expect(wilson(10, 10).hi!).toBeCloseTo(1, 12);
+    expect(wilson(10, 10).lo!).toBeCloseTo(0.7225, 3);
+    expect(wilson(0, 0)).toEqual({ p: null, lo: null, hi: null });
+  });
+});

@@ -1,0 +1,46 @@
+import { seededRandom } from './rng.js';
+
+/** Mean with a 95% bootstrap confidence interval. */
+export interface Summary {
+  n: number;
+  mean: number | null;
+  /** Percentile bootstrap 95% CI; null when n < 2. */
+  lo: number | null;
+  hi: number | null;
+}
+
+export const BOOTSTRAP_RESAMPLES = 2000;
+
+export function mean(values: readonly number[]): number {
+  let s = 0;
+  for (const v of values) s += v;
+  return s / values.length;
+}
+
+/** The q-quantile of sorted values, linear interpolation between order statistics. */
+export function quantile(sorted: readonly number[], q: number): number {
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+}
+
+/**
+ * Mean and percentile-bootstrap 95% CI: B resamples of size n drawn with replacement (seeded), the CI
+ * is the 2.5th and 97.5th percentiles of the resampled means.
+ */
+export function summarize(values: readonly number[], seed = 1, resamples = BOOTSTRAP_RESAMPLES): Summary {
+  const n = values.length;
+  if (n === 0) return { n, mean: null, lo: null, hi: null };
+  const m = mean(values);
+  if (n < 2) return { n, mean: m, lo: null, hi: null };
+  const rand = seededRandom(seed);
+  const means = new Array<number>(resamples);
+  for (let b = 0; b < resamples; b++) {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += values[Math.floor(rand() * n)]!;
+    means[b] = s / n;
+  }
+  means.sort((a, b) => a - b);
+  return { n, mean: m, lo: quantile(means, 0.025), hi: quantile(means, 0.975) };
+}
