@@ -3,6 +3,8 @@
  * runs complete against it. Deterministic (same request → same answer) so replays can be compared.
  */
 
+import { fillSchema, plausibleScenario } from './fake-llm-schema-reply.js';
+
 /** The subset of a chat-completions body the plausible replies look at. */
 export interface ChatBody {
   model?: string;
@@ -73,7 +75,10 @@ export function plausibleScript(body: ChatBody): string {
   return JSON.stringify({ turns });
 }
 
-/** The plausible answer to any Parley prompt. */
+/** The plausible answer to any Parley prompt: a move, a script, a generated scenario, or a schema value (judge). */
 export function plausibleReply(body: ChatBody): string {
+  const format = body.response_format?.json_schema;
+  if (format?.name === 'parley_scenario') return plausibleScenario();
+  if (format?.name && !/^parley_(action|script)$/.test(format.name)) return JSON.stringify(fillSchema(format.schema));
   return isScriptRequest(body) ? plausibleScript(body) : plausibleAction(body);
 }
