@@ -40,4 +40,6 @@ export interface Policy {
   writeScript?(request: ScriptRequest, signal: AbortSignal): Promise<ScriptResult>;
   /** Release resources (files, sockets) when the process is done with the seat. */
   close?(): Promise<void>;
+  /** Load what the first move would otherwise load (an SDK), so a pooled process is ready before its first seat. */
+  warm?(): Promise<void>;
 }

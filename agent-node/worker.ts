@@ -4,10 +4,12 @@
  *   parent → child  {type:'host', url, token, policy}   play that seat
  *   child → parent  {type:'ready'}                       once, at start
  *   child → parent  {type:'released', token, ok, error?} when that seat's connection ended
+ *   parent → child  {type:'warm', policies}               load those policies' modules ahead of any seat
+ *   child → parent  {type:'warmed', error?}              done warming
  * Several `host` messages may be in flight at once (multiplexed mode; the parent guarantees they belong to
  * different episodes). Each seat gets its own policy instance. Exits when the IPC channel disconnects.
  */
-import { ParentToWorker, type WorkerToParent } from '../protocol/index.js';
+import { ParentToWorker, type WorkerHost, type WorkerToParent } from '../protocol/index.js';
 import { createPolicy } from './policies/registry.js';
 import { playSeat, type SeatSession } from './seat-client.js';
 
@@ -19,7 +21,7 @@ function tell(message: WorkerToParent): void {
 
 const sessions = new Map<string, SeatSession>();
 
-async function host(url: string, token: string, config: ParentToWorker['policy']): Promise<void> {
+async function host(url: string, token: string, config: WorkerHost['policy']): Promise<void> {
   let error: string | undefined;
   let ok = false;
   try {
@@ -39,6 +41,21 @@ async function host(url: string, token: string, config: ParentToWorker['policy']
   tell({ type: 'released', token, ok, ...(error !== undefined && { error }) });
 }
 
+/** Builds each policy once and lets it load its SDK, then drops it: the modules stay loaded. */
+async function warm(policies: WorkerHost['policy'][]): Promise<void> {
+  const errors: string[] = [];
+  for (const config of policies) {
+    try {
+      const policy = await createPolicy(config);
+      await policy.warm?.();
+      await policy.close?.();
+    } catch (err) {
+      errors.push(`${config.spec}: ${(err as Error).message}`);
+    }
+  }
+  tell(errors.length ? { type: 'warmed', error: errors.join('; ') } : { type: 'warmed' });
+}
+
 function main(): void {
   if (!process.send) {
     log('must be started by the orchestrator with an IPC channel (child_process.fork)');
@@ -51,6 +68,10 @@ function main(): void {
       log(`ignored an invalid IPC message: ${issue?.path.join('.') || '(message)'}: ${issue?.message ?? 'invalid'}`);
       return;
     }
+    if (parsed.data.type === 'warm') {
+      void warm(parsed.data.policies);
+      return;
+    }
     const { url, token, policy } = parsed.data;
     if (sessions.has(token)) {
       log(`ignored a second host message for a seat already hosted here`);
@@ -60,8 +81,9 @@ function main(): void {
     sessions.set(token, { done: new Promise(() => {}), view: () => null, close: () => {} });
     void host(url, token, policy);
   });
-  process.on('disconnect', () => {
-    for (const session of sessions.values()) session.close('the orchestrator went away');
+  // The orchestrator went away (its IPC channel closed: it exited or was killed) or asks us to stop.
+  const shutdown = (why: string) => {
+    for (const session of sessions.values()) session.close(why);
     const done = [...sessions.values()].map((s) => s.done);
     // Give the sockets a moment to close cleanly, never longer.
     const timer = setTimeout(() => process.exit(0), 1000);
@@ -69,7 +91,9 @@ function main(): void {
       clearTimeout(timer);
       process.exit(0);
     });
-  });
+  };
+  process.on('disconnect', () => shutdown('the orchestrator went away'));
+  process.once('SIGTERM', () => shutdown('stopped by the orchestrator'));
   tell({ type: 'ready' });
 }
 

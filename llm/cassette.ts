@@ -62,7 +62,8 @@ export function readCassette(file: string): CassetteEntry[] | null {
 /**
  * Wraps a client so that every call (answer or final error) is appended to the seat's cassette. One
  * instance per playing of a seat: it starts the file afresh, so a rerun episode (`--retry-failed`)
- * does not keep the failed attempt's calls in front of its own.
+ * does not keep the failed attempt's calls in front of its own — except with `resume` (a seat taken
+ * over by a fresh process after a crash), which continues the cassette and its numbering.
  */
 export class RecordingClient implements LlmClient {
   private seq = 0;
@@ -70,9 +71,12 @@ export class RecordingClient implements LlmClient {
   constructor(
     private readonly inner: LlmClient,
     readonly file: string,
+    options: { resume?: boolean } = {},
   ) {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, '');
+    const earlier = options.resume ? readCassette(file) : null;
+    if (earlier) this.seq = earlier.length;
+    else writeFileSync(file, '');
   }
 
   get provider(): string {
@@ -143,15 +147,24 @@ export class ReplayClient implements LlmClient {
   readonly provider: string;
   readonly model: string;
 
-  constructor(readonly file: string, fallback: { provider: string; model: string }) {
+  /** `resume`: a seat taken over mid-episode starts at the first recorded call matching its request. */
+  private seeking: boolean;
+
+  constructor(readonly file: string, fallback: { provider: string; model: string }, options: { resume?: boolean } = {}) {
     this.entries = readCassette(file);
     const first = this.entries?.[0];
     this.provider = first?.provider ?? fallback.provider;
     this.model = first?.model ?? fallback.model;
+    this.seeking = options.resume === true;
   }
 
   async chat(req: ChatRequest): Promise<ChatResponse> {
     if (!this.entries) throw new LlmError(LlmErrorCode.ReplayMissing, `replay: no cassette at ${this.file}`);
+    if (this.seeking) {
+      this.seeking = false;
+      const at = this.entries.findIndex((e) => fingerprint(e.request) === fingerprint(req));
+      if (at >= 0) this.cursor = at;
+    }
     const entry = this.entries[this.cursor];
     if (!entry) {
       throw new LlmError(LlmErrorCode.ReplayExhausted, `replay: call ${this.cursor + 1} but ${this.file} recorded only ${this.entries.length}`);

@@ -36,6 +36,7 @@ interface Normalised {
   params: Record<string, unknown>;
   cassetteDir?: string;
   replayDir?: string;
+  resume?: boolean;
 }
 
 function normalise(config: ClientConfig): Normalised {
@@ -45,6 +46,7 @@ function normalise(config: ClientConfig): Normalised {
   if (config.apiKeyEnv) out.apiKeyEnv = config.apiKeyEnv;
   if ('cassetteDir' in config && config.cassetteDir) out.cassetteDir = config.cassetteDir;
   if ('replayDir' in config && config.replayDir) out.replayDir = config.replayDir;
+  if ('resume' in config && config.resume) out.resume = true;
   return out;
 }
 
@@ -102,10 +104,10 @@ export function createClient(config: ClientConfig, options: CreateClientOptions 
   if (replayFrom) {
     if (!options.tape) throw new LlmError(LlmErrorCode.BadSpec, 'replay needs a tape (episode and seat) to find its cassette');
     const fallback = c.provider === 'replay' ? { provider: 'replay', model: c.model } : { provider: c.provider, model: c.model };
-    client = new ReplayClient(cassettePath(cassetteRoot(replayFrom), options.tape), fallback);
+    client = new ReplayClient(cassettePath(cassetteRoot(replayFrom), options.tape), fallback, { resume: c.resume === true });
   } else {
     client = createProviderClient(config, options);
   }
-  if (options.tape && c.cassetteDir) client = new RecordingClient(client, cassettePath(c.cassetteDir, options.tape));
+  if (options.tape && c.cassetteDir) client = new RecordingClient(client, cassettePath(c.cassetteDir, options.tape), { resume: c.resume === true });
   return client;
 }

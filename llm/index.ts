@@ -7,6 +7,7 @@ export * from './errors.js';
 export * from './spec.js';
 export * from './options.js';
 export { createClient, createProviderClient, replaySource, PROVIDER_ENV } from './create-client.js';
+export { warmProvider } from './warm.js';
 export type { ClientConfig, CreateClientOptions } from './create-client.js';
 export { cassettePath, cassetteRoot, readCassette, RecordingClient, ReplayClient } from './cassette.js';
 export type { CassetteEntry, Tape } from './cassette.js';

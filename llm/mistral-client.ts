@@ -1,5 +1,4 @@
-import { Mistral } from '@mistralai/mistralai';
-import * as errors from '@mistralai/mistralai/models/errors';
+import type { Mistral } from '@mistralai/mistralai';
 import { LlmError, LlmErrorCode } from './errors.js';
 import type { ClientOptions, StructuredMode } from './options.js';
 import { parseRetryAfter, type RetryDeps } from './retry.js';
@@ -16,6 +15,13 @@ export interface MistralSettings {
   sampling: Record<string, unknown>;
 }
 
+/**
+ * The SDK module, imported on first use: it weighs ~80 MB and ~0.5 s per process, which an agent process
+ * playing an OpenAI-compatible seat (or a bot) must not pay.
+ */
+const loadSdk = () => import('@mistralai/mistralai');
+const loadErrors = () => import('@mistralai/mistralai/models/errors');
+
 /** `mistral:<model>` through the official `@mistralai/mistralai` SDK, its retries off (`SdkClient` retries). */
 export function createMistralClient(settings: MistralSettings, deps?: RetryDeps): SdkClient {
   const sdkOptions: ConstructorParameters<typeof Mistral>[0] = {
@@ -24,7 +30,8 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
     timeoutMs: settings.options.timeoutMs,
   };
   if (settings.serverURL) sdkOptions.serverURL = settings.serverURL;
-  const sdk = new Mistral(sdkOptions);
+  let client: Promise<Mistral> | undefined;
+  const sdkClient = () => (client ??= loadSdk().then((m) => new m.Mistral(sdkOptions)));
   const label = `mistral:${settings.model}`;
 
   // Downgraded to JSON mode for good if the server rejects JSON-schema output.
@@ -40,6 +47,7 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
     if (format) body.responseFormat = format;
     const requestOptions = { signal, retries: { strategy: 'none' as const } };
     try {
+      const sdk = await sdkClient();
       if (settings.options.stream) {
         const stream = await sdk.chat.stream(body as never, requestOptions);
         let content = '';
@@ -66,7 +74,7 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
       if (choice?.finishReason) result.finishReason = String(choice.finishReason);
       return result;
     } catch (err) {
-      throw mapMistralError(err, label);
+      throw mapMistralError(err, label, await loadErrors());
     }
   };
   const attempt = async (req: ChatRequest, signal: AbortSignal): Promise<AttemptResult> => {
@@ -78,7 +86,7 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
       return send(req, signal);
     }
   };
-  return new SdkClient('mistral', settings.model, attempt, settings.options, settings.serverURL ?? 'default');
+  return new SdkClient('mistral', settings.model, attempt, settings.options, settings.serverURL ?? 'default', deps, sdkClient);
 }
 
 function responseFormat(req: ChatRequest, mode: StructuredMode): Record<string, unknown> | undefined {
@@ -94,7 +102,7 @@ function textOf(content: unknown): string {
   return content.map((c) => (c && typeof c === 'object' && (c as { type?: string }).type === 'text' ? String((c as { text?: unknown }).text ?? '') : '')).join('');
 }
 
-function mapMistralError(err: unknown, label: string): unknown {
+function mapMistralError(err: unknown, label: string, errors: typeof import('@mistralai/mistralai/models/errors')): unknown {
   if (err instanceof LlmError) return err;
   if (err instanceof errors.RequestTimeoutError) return new LlmError(LlmErrorCode.Timeout, `${label}: request timed out`, { cause: err });
   if (err instanceof errors.RequestAbortedError) return new LlmError(LlmErrorCode.Aborted, `${label}: request aborted`, { cause: err });

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { LlmError, LlmErrorCode } from './errors.js';
 import type { ClientOptions, StructuredMode } from './options.js';
 import { parseRetryAfter, type RetryDeps } from './retry.js';
@@ -15,17 +15,22 @@ export interface OpenAiSettings {
   sampling: Record<string, unknown>;
 }
 
+const loadSdk = () => import('openai').then((m) => m.default);
+
 /**
  * `openai:<model>` through the official `openai` SDK: OpenAI itself or any OpenAI-compatible server
  * (vLLM, Ollama, Together, llama.cpp) via the base URL. The SDK's own retries are off; `SdkClient` retries.
  */
 export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): SdkClient {
-  const sdk = new OpenAI({
-    apiKey: settings.apiKey,
-    baseURL: settings.baseURL ?? null,
-    maxRetries: 0,
-    timeout: settings.options.timeoutMs,
-  });
+  // The SDK is imported on first use: a process playing a bot or a Mistral seat never loads it.
+  let client: Promise<OpenAI> | undefined;
+  const sdkClient = () =>
+    (client ??= loadSdk().then((OpenAiSdk) => new OpenAiSdk({
+      apiKey: settings.apiKey,
+      baseURL: settings.baseURL ?? null,
+      maxRetries: 0,
+      timeout: settings.options.timeoutMs,
+    })));
   const label = `openai:${settings.model}`;
 
   // Downgraded to JSON mode for good if the server rejects JSON-schema output (older compatible servers).
@@ -40,6 +45,7 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
     const format = responseFormat(req, structured);
     if (format) body.response_format = format;
     try {
+      const sdk = await sdkClient();
       if (settings.options.stream) return await streamed(sdk, body, signal, settings.model, label);
       const completion = (await sdk.chat.completions.create(body as never, { signal, maxRetries: 0 })) as OpenAI.ChatCompletion;
       const choice = completion?.choices?.[0];
@@ -51,7 +57,7 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
       if (choice?.finish_reason) result.finishReason = choice.finish_reason;
       return result;
     } catch (err) {
-      throw mapOpenAiError(err, label);
+      throw mapOpenAiError(err, label, await loadSdk());
     }
   };
 
@@ -64,7 +70,7 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
       return send(req, signal);
     }
   };
-  return new SdkClient('openai', settings.model, attempt, settings.options, settings.baseURL ?? 'default');
+  return new SdkClient('openai', settings.model, attempt, settings.options, settings.baseURL ?? 'default', deps, sdkClient);
 }
 
 /** `response_format` for the configured structured-output mode, or undefined when none is wanted. */
@@ -103,7 +109,7 @@ async function streamed(
 }
 
 /** SDK error → `LlmError`. Aborts and timeouts are re-classified by `SdkClient`, which knows which signal fired. */
-function mapOpenAiError(err: unknown, label: string): unknown {
+function mapOpenAiError(err: unknown, label: string, OpenAI: typeof import('openai').default): unknown {
   if (err instanceof LlmError) return err;
   if (err instanceof OpenAI.APIConnectionTimeoutError) return new LlmError(LlmErrorCode.Timeout, `${label}: request timed out`, { cause: err });
   if (err instanceof OpenAI.APIUserAbortError) return new LlmError(LlmErrorCode.Aborted, `${label}: request aborted`, { cause: err });

@@ -46,7 +46,9 @@ export function defaultOptions(provider: string): ClientOptions {
     retryBaseMs: 500,
     retryMaxMs: 20_000,
     maxRetryAfterMs: 120_000,
-    maxConcurrent: 4,
+    // High enough not to throttle a process hosting several seats (multiplexed pool); `rpm` and the
+    // run's --concurrency are the knobs for a rate-limited provider.
+    maxConcurrent: 32,
     rpm: 0,
     stream: false,
   };

@@ -33,12 +33,15 @@ export class SdkClient implements LlmClient {
     private readonly options: ClientOptions,
     endpoint: string,
     private readonly deps: RetryDeps = {},
+    /** Loads what the attempts need (the SDK, imported lazily) before any attempt's timeout starts. */
+    private readonly prepare?: () => Promise<unknown>,
   ) {
     this.limiter = limiterFor(`${provider} ${endpoint}`, { maxConcurrent: options.maxConcurrent, rpm: options.rpm });
   }
 
   async chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
     const started = performance.now();
+    await this.prepare?.();
     const { value, retries } = await withRetries(
       () => this.limiter.run(() => this.once(req, signal), signal),
       {

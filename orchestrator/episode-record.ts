@@ -1,4 +1,4 @@
-import type { EpisodeRecord, SeatJoin, SeatRecord } from '../protocol/index.js';
+import type { EpisodeRecord, SeatJoin, SeatRecord, SeatRecovery } from '../protocol/index.js';
 import { computeOutcome } from '../scenarios/outcome.js';
 import type { EngineResult, EpisodeError } from './engine/engine-types.js';
 import type { EpisodePlan } from './episode-plan.js';
@@ -10,6 +10,10 @@ export interface RecordInput {
   result: EngineResult;
   /** What each live seat's client reported at join (null: never joined). */
   clients: ReadonlyMap<string, SeatJoin['client'] | null>;
+  /** Every pid that held each live seat, in order (several after a crash recovery). */
+  pids?: ReadonlyMap<string, readonly number[]>;
+  /** Seats re-established after a crash. */
+  recoveries?: readonly SeatRecovery[];
   startedAtIso: string;
   durationMs: number;
   /** Errors found around the engine (pid cross-check, hosting failures). */
@@ -36,6 +40,8 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
       policy: script ? writerPolicy : plan.policies?.[s.seat]?.spec ?? client?.policy ?? prov.policy ?? 'unknown',
       live: !script,
     };
+    const pids = script ? undefined : input.pids?.get(s.seat);
+    if (pids?.length) record.pids = [...pids];
     const provider = script ? result.scriptMeta?.provider : prov.provider;
     const model = script ? result.scriptMeta?.model : prov.model;
     const params = script ? result.scriptMeta?.params : prov.params ?? plan.policies?.[s.seat]?.params;
@@ -57,6 +63,7 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
     termination: result.termination,
     outcome: computeOutcome(plan.scenario, result.turns),
     errors: [...result.errors, ...(input.extraErrors ?? [])],
+    ...(input.recoveries?.length ? { recoveries: [...input.recoveries] } : {}),
     status: result.status,
     startedAt: input.startedAtIso,
     durationMs: input.durationMs,
@@ -64,6 +71,8 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
   if (script) {
     const meta = result.scriptMeta;
     const writer: NonNullable<EpisodeRecord['scriptWriter']> = { pid: writerClient?.pid ?? null, policy: writerPolicy };
+    const writerPids = input.pids?.get(SCRIPT_SEAT);
+    if (writerPids?.length) writer.pids = [...writerPids];
     if (meta?.provider !== undefined) writer.provider = meta.provider;
     if (meta?.model !== undefined) writer.model = meta.model;
     if (meta?.usage !== undefined) writer.usage = meta.usage;

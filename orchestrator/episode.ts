@@ -1,10 +1,10 @@
-import type { EpisodeRecord, Limits, SeatJoin } from '../protocol/index.js';
+import type { EpisodeRecord, Limits, SeatJoin, SeatRecovery } from '../protocol/index.js';
 import type { Clock, TimerHandle } from './clock.js';
-import type { EngineResult, EpisodeError } from './engine/engine-types.js';
+import type { EngineHooks, EngineResult, EpisodeError } from './engine/engine-types.js';
 import { runEngine } from './engine/run-engine.js';
 import type { EpisodePlan } from './episode-plan.js';
 import { buildEpisodeRecord } from './episode-record.js';
-import { Inbox } from './inbox.js';
+import { Inbox, type InboxEvent } from './inbox.js';
 import { judgeOnlyGuard } from './judge-guard.js';
 import type { Ledger } from './ledger.js';
 import { observationFrames, observe } from './observe.js';
@@ -28,6 +28,11 @@ export interface RunOptions {
   abort?: Promise<string>;
   /** Pid of the process the supervisor gave each seat, cross-checked against the pid the seat reports. */
   hostPids?: ReadonlyMap<string, number>;
+  /** Every seat event (frames, closes, rejoins) as the engine sees it: the supervisor watches for hung seats. */
+  onSeatEvent?: (event: InboxEvent) => void;
+  /** Seats re-established after a crash, for the record (filled by the supervisor while the episode runs). */
+  recoveries?: readonly SeatRecovery[];
+  hooks?: EngineHooks;
 }
 
 /**
@@ -42,6 +47,12 @@ export class Episode {
   /** Token per live seat. */
   readonly tokens = new Map<string, string>();
   private readonly inbox: Inbox;
+  private listener: ((event: InboxEvent) => void) | undefined;
+  private markLost!: (why: string) => void;
+  /** Resolves when a seat is reported lost (see `seatLost`). */
+  private readonly lost = new Promise<string>((r) => (this.markLost = r));
+  private played = 0;
+  private t0 = 0;
 
   private constructor(readonly plan: EpisodePlan, private readonly deps: EpisodeDeps) {
     this.world = { episodeId: plan.episodeId, scenario: plan.scenario, mode: plan.mode, limits: deps.limits };
@@ -54,7 +65,10 @@ export class Episode {
         ledger: deps.ledgerFor(plan.episodeId, seat),
         initialFrames: observationFrames(observe(this.world, seat)),
         guard,
-        onEvent: (e) => this.inbox.push(e),
+        onEvent: (e) => {
+          this.inbox.push(e);
+          this.listener?.(e);
+        },
       });
       this.links.set(seat, link);
       this.tokens.set(seat, deps.registry.reserve(link, deps.tokenTtlMs));
@@ -65,10 +79,37 @@ export class Episode {
     return new Episode(plan, deps);
   }
 
+  /** Moves accepted so far: where the episode is, for recovery records. */
+  get turnsPlayed(): number {
+    return this.played;
+  }
+
+  /** Milliseconds since `run` started. */
+  get elapsedMs(): number {
+    return this.t0 ? Math.max(0, this.deps.clock.now() - this.t0) : 0;
+  }
+
+  /**
+   * The supervisor reports that a seat will not come back (its process died and is not replaced, or
+   * released the seat with an error): the episode ends now with `disconnect` and this reason, instead of
+   * waiting out the reconnect grace. Before every seat joined, it aborts the start.
+   */
+  seatLost(seat: string, detail: string): void {
+    this.markLost(detail);
+    this.inbox.push({ kind: 'lost', seat, detail });
+  }
+
+  /** Closes a seat's connection from this side (its process is gone or hung), so a replacement may rejoin. */
+  dropConnection(seat: string, reason: string): void {
+    this.links.get(seat)?.drop(reason);
+  }
+
   async run(opts: RunOptions = {}): Promise<EpisodeRecord> {
     const { clock } = this.deps;
     const startedAtIso = new Date().toISOString();
     const t0 = clock.now();
+    this.t0 = t0;
+    this.listener = opts.onSeatEvent;
     const extraErrors: EpisodeError[] = [];
     let result: EngineResult;
     try {
@@ -78,7 +119,7 @@ export class Episode {
         result = { turns: [], termination: { reason: 'disconnect', detail: joined }, errors: [], status: 'failed', seatProvenance: {}, startedAt: clock.now() };
       } else {
         this.crossCheckPids(opts.hostPids, extraErrors);
-        result = await runEngine({ world: this.world, ports: this.links, inbox: this.inbox, clock, reconnectGraceMs: this.deps.registry.reconnectGraceMs })
+        result = await runEngine({ world: this.world, ports: this.links, inbox: this.inbox, clock, reconnectGraceMs: this.deps.registry.reconnectGraceMs, hooks: this.countingHooks(opts.hooks) })
           .catch((err: Error): EngineResult => ({
             // A bug, not an expected failure: recorded explicitly so the run goes on and the record says why.
             turns: [],
@@ -90,6 +131,7 @@ export class Episode {
           }));
       }
     } finally {
+      this.listener = undefined;
       this.deps.registry.release(this.links.values());
     }
     const reason = result.termination.reason;
@@ -101,10 +143,22 @@ export class Episode {
       runId: this.deps.runId,
       result,
       clients,
+      pids: new Map([...this.links].map(([seat, l]) => [seat, [...l.pids]])),
+      recoveries: [...(opts.recoveries ?? [])],
       startedAtIso,
       durationMs: Math.max(0, clock.now() - t0),
       extraErrors,
     });
+  }
+
+  private countingHooks(hooks: EngineHooks | undefined): EngineHooks {
+    return {
+      ...hooks,
+      moveAccepted: (episodeId, turn, seat) => {
+        this.played = turn + 1;
+        hooks?.moveAccepted?.(episodeId, turn, seat);
+      },
+    };
   }
 
   /** Every live seat joined → true; else why not (token TTL passed, hosting aborted). */
@@ -117,7 +171,8 @@ export class Episode {
     });
     const all = Promise.all([...this.links.values()].map((l) => l.joined)).then(() => true as const);
     const aborted = abort?.then((why) => `hosting failed before seat(s) ${missing()} joined: ${why}`);
-    return Promise.race([all, expired, ...(aborted ? [aborted] : [])]).finally(() => {
+    const lost = this.lost.then((why) => `hosting failed before seat(s) ${missing()} joined: ${why}`);
+    return Promise.race([all, expired, lost, ...(aborted ? [aborted] : [])]).finally(() => {
       if (timer !== undefined) clock.clearTimeout(timer);
     });
   }

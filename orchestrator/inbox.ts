@@ -6,11 +6,14 @@ export type EpisodeFrame = TurnAct | TurnFail | ScriptSubmit | ScriptFail;
 
 /** What happens on an episode's seats, in arrival order. */
 export type InboxEvent =
-  | { kind: 'frame'; seat: string; frame: EpisodeFrame }
+  /** `receivedAt`: `process.hrtime.bigint()` when the raw frame reached the connection (overhead measurement). */
+  | { kind: 'frame'; seat: string; frame: EpisodeFrame; receivedAt?: bigint }
   /** The seat's connection closed (crash, network, abuse close). */
   | { kind: 'closed'; seat: string; code: number; reason: string }
   /** The seat reconnected with its token after a close. */
-  | { kind: 'rejoined'; seat: string };
+  | { kind: 'rejoined'; seat: string }
+  /** The seat will not come back (its process is gone and cannot be replaced): end the episode now. */
+  | { kind: 'lost'; seat: string; detail: string };
 
 /**
  * One queue per episode joining all its seats' events, so the engine is a plain sequential loop:

@@ -22,6 +22,9 @@ export interface SeatConnection {
 
 export type SeatLinkState = 'reserved' | 'connected' | 'disconnected' | 'ended';
 
+/** Frames that make up what a seat knows; replayed, as sent, to a process that takes the seat over. */
+const KNOWLEDGE = new Set<string>(['seat.welcome', 'peer.state', 'turn.event', 'script.request']);
+
 export interface SeatLinkOptions {
   episodeId: string;
   seat: string;
@@ -38,6 +41,12 @@ export interface SeatLinkOptions {
  * One reserved seat of one episode, independent of any socket: the engine talks to the link, and the
  * link talks to whichever connection currently holds the seat (a reconnect swaps it underneath).
  * Every frame sent is stamped, serialised once, appended to the seat's ledger and written as is.
+ *
+ * Rejoin (a reconnect, or a fresh process replacing one that died): the seat's knowledge — the welcome,
+ * `peer.state`, every `turn.event` so far (also those sent while it was away), or the `script.request` —
+ * is replayed byte for byte as first stamped, in order, and ledgered again; the engine then resends the
+ * pending `turn.request`. So a replacement process sees the frames its predecessor saw, and the ledger
+ * still holds every frame each process received.
  */
 export class SeatLink {
   readonly episodeId: string;
@@ -48,6 +57,9 @@ export class SeatLink {
   private conn: SeatConnection | null = null;
   private _state: SeatLinkState = 'reserved';
   private _client: SeatJoin['client'] | null = null;
+  private readonly _pids: number[] = [];
+  /** Serialised knowledge frames in sending order (see KNOWLEDGE), delivered or not. */
+  private readonly knowledge: string[] = [];
   private readonly nextId = frameIds('o');
 
   constructor(private readonly opts: SeatLinkOptions) {
@@ -69,6 +81,11 @@ export class SeatLink {
     return this._state === 'connected';
   }
 
+  /** Pids of every process that joined this seat, in order (one unless it was recovered). */
+  get pids(): readonly number[] {
+    return this._pids;
+  }
+
   /** A connection claimed this seat (first join or reconnect): send what the seat knows at the start. */
   attach(conn: SeatConnection): void {
     if (this._state === 'ended') throw new Error(`seat ${this.seat} of ${this.episodeId} has ended`);
@@ -76,9 +93,14 @@ export class SeatLink {
     this.conn = conn;
     const first = this._client === null;
     this._client = conn.client;
+    if (this._pids.at(-1) !== conn.client.pid) this._pids.push(conn.client.pid);
     this._state = 'connected';
     if (previous && previous !== conn) previous.close(CloseCode.Replaced, 'seat taken over by a reconnect');
-    for (const body of this.opts.initialFrames) this.send(body);
+    if (first) {
+      for (const body of this.opts.initialFrames) this.send(body);
+    } else {
+      for (const text of this.knowledge) this.write(conn, text);
+    }
     if (first) this.resolveJoined(conn.client);
     else this.opts.onEvent({ kind: 'rejoined', seat: this.seat });
   }
@@ -92,10 +114,18 @@ export class SeatLink {
     this.opts.onEvent({ kind: 'closed', seat: this.seat, code, reason });
   }
 
+  /**
+   * Closes the seat's current connection from this side (its process is known to be gone, or hung), so
+   * that a replacement can rejoin at once instead of waiting for the socket to time out.
+   */
+  drop(reason: string): void {
+    this.conn?.close(CloseCode.Replaced, reason);
+  }
+
   /** An inbound frame from the seat's current connection, for the engine. */
-  deliver(conn: SeatConnection, frame: EpisodeFrame): void {
+  deliver(conn: SeatConnection, frame: EpisodeFrame, receivedAt?: bigint): void {
     if (conn !== this.conn || this._state === 'ended') return;
-    this.opts.onEvent({ kind: 'frame', seat: this.seat, frame });
+    this.opts.onEvent(receivedAt === undefined ? { kind: 'frame', seat: this.seat, frame } : { kind: 'frame', seat: this.seat, frame, receivedAt });
   }
 
   /**
@@ -104,13 +134,21 @@ export class SeatLink {
    */
   send(body: OrchestratorFrameBody): OrchestratorFrame | null {
     const conn = this.conn;
-    if (!conn) return null;
+    const knowledge = KNOWLEDGE.has(body.type);
+    if (!conn && !knowledge) return null;
     const frame = stamp<OrchestratorFrame>(body, this.nextId());
     const text = JSON.stringify(frame);
     this.opts.guard?.(frame.type, text);
+    // Kept even when the seat is away: it is part of what a rejoining process must be told.
+    if (knowledge && this._state !== 'ended') this.knowledge.push(text);
+    if (!conn) return null;
+    this.write(conn, text);
+    return frame;
+  }
+
+  private write(conn: SeatConnection, text: string): void {
     this.opts.ledger.append(text);
     conn.sendText(text);
-    return frame;
   }
 
   /** Sends on behalf of a connection (its error and ping frames) only while it holds the seat. */

@@ -21,6 +21,11 @@ export const PolicyConfig = z.object({
   replayDir: z.string().optional(),
   /** Directory of prompt templates overriding the built-in ones. */
   promptDir: z.string().optional(),
+  /**
+   * Set by the supervisor when it re-establishes a seat on a fresh process after a crash: the seat's
+   * cassette is continued (recording) or picked up where the episode is (replay), not started afresh.
+   */
+  resume: z.boolean().optional(),
 });
 export type PolicyConfig = z.infer<typeof PolicyConfig>;
 export type PolicyConfigInput = z.input<typeof PolicyConfig>;

@@ -25,8 +25,10 @@ export type TurnRecord = z.infer<typeof TurnRecord>;
 export const SeatRecord = z.object({
   seat: z.string(),
   character: z.string(),
-  /** OS pid of the agent process that held the seat (as it reported at join). */
+  /** OS pid of the agent process that held the seat (as it reported at join; the last one after a recovery). */
   pid: z.number().int().nullable(),
+  /** Every process that held the seat, in order: more than one after a crash recovery (isolation audit). */
+  pids: z.array(z.number().int()).optional(),
   policy: z.string(),
   provider: z.string().optional(),
   model: z.string().optional(),
@@ -72,6 +74,20 @@ export const Outcome = z.discriminatedUnion('kind', [
 ]);
 export type Outcome = z.infer<typeof Outcome>;
 
+/** A seat re-established on a fresh agent process after its process died (crash recovery). */
+export const SeatRecovery = z.object({
+  seat: z.string(),
+  /** The process that died (null if it died before joining). */
+  lostPid: z.number().int().nullable(),
+  /** How the loss was detected, e.g. `agent process 4242 exited (SIGKILL)`. */
+  reason: z.string(),
+  /** Turns played when it happened. */
+  turn: z.number().int().nonnegative(),
+  /** Milliseconds since the episode started. */
+  atMs: z.number().nonnegative(),
+});
+export type SeatRecovery = z.infer<typeof SeatRecovery>;
+
 /** One line of `episodes.jsonl`. */
 export const EpisodeRecord = z.object({
   episodeId: z.string(),
@@ -83,12 +99,14 @@ export const EpisodeRecord = z.object({
   mode: Mode,
   seats: z.array(SeatRecord),
   /** Script mode: the process that wrote the dialogue. */
-  scriptWriter: z.object({ pid: z.number().int().nullable(), policy: z.string(), provider: z.string().optional(), model: z.string().optional(), usage: Usage.optional(), latencyMs: z.number().optional(), repairs: z.object({ lenient: z.number().int(), reformat: z.number().int() }).optional(), retries: z.number().int().optional() }).optional(),
+  scriptWriter: z.object({ pid: z.number().int().nullable(), pids: z.array(z.number().int()).optional(), policy: z.string(), provider: z.string().optional(), model: z.string().optional(), usage: Usage.optional(), latencyMs: z.number().optional(), repairs: z.object({ lenient: z.number().int(), reformat: z.number().int() }).optional(), retries: z.number().int().optional() }).optional(),
   turns: z.array(TurnRecord),
   termination: z.object({ reason: TerminationReason, detail: z.string().optional(), seat: z.string().optional() }),
   outcome: Outcome,
   /** Explicit failures during the episode (policy errors, protocol errors from the seats, disconnects). */
   errors: z.array(FailureInfo.extend({ seat: z.string().optional(), turn: z.number().optional() })),
+  /** Seats re-established on a fresh process after a crash (absent when none). */
+  recoveries: z.array(SeatRecovery).optional(),
   /** 'ok' when the episode ran to a normal end; 'failed' when an error ended it. */
   status: z.enum(['ok', 'failed']),
   startedAt: z.string(),

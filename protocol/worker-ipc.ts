@@ -17,7 +17,14 @@ export const WorkerHost = z.object({
 export type WorkerHost = z.infer<typeof WorkerHost>;
 export type WorkerHostInput = z.input<typeof WorkerHost>;
 
-export const ParentToWorker = z.discriminatedUnion('type', [WorkerHost]);
+/**
+ * parent → worker, before any seat: load what these policies need (their modules, SDKs, templates) now,
+ * so that start-up cost stays off the first episode. Answered by `warmed`.
+ */
+export const WorkerWarm = z.object({ type: z.literal('warm'), policies: z.array(PolicyConfig) });
+export type WorkerWarm = z.infer<typeof WorkerWarm>;
+
+export const ParentToWorker = z.discriminatedUnion('type', [WorkerHost, WorkerWarm]);
 export type ParentToWorker = z.infer<typeof ParentToWorker>;
 
 /** worker → parent, once at start: ready to host seats. */
@@ -29,8 +36,11 @@ export const WorkerReleased = z.object({
   ok: z.boolean(),
   error: z.string().optional(),
 });
+/** worker → parent: the `warm` request is done (`error`: a policy could not be prepared; hosting it will say why). */
+export const WorkerWarmed = z.object({ type: z.literal('warmed'), error: z.string().optional() });
+export type WorkerWarmed = z.infer<typeof WorkerWarmed>;
 export type WorkerReady = z.infer<typeof WorkerReady>;
 export type WorkerReleased = z.infer<typeof WorkerReleased>;
 
-export const WorkerToParent = z.discriminatedUnion('type', [WorkerReady, WorkerReleased]);
+export const WorkerToParent = z.discriminatedUnion('type', [WorkerReady, WorkerReleased, WorkerWarmed]);
 export type WorkerToParent = z.infer<typeof WorkerToParent>;

@@ -125,6 +125,8 @@ describe('parley run: bad arguments fail before any episode, naming the problem'
       [['--max-turns', '0'], /--max-turns: /],
       [['--frobnicate'], /unknown flag --frobnicate/],
       [['--agent1', 'gpt4'], /--agent1: 'gpt4' is not a policy spec/],
+      [['--seats-per-process', '4'], /--seats-per-process needs --multiplex/],
+      [['--multiplex', '--seats-per-process', '0'], /--seats-per-process: expected a positive integer/],
     ] as const) {
       const p = parley(['run', '--out', join(tmp.path, 'x'), ...args]);
       expect(await p.exited).toBe(2);

@@ -1,5 +1,6 @@
 import type { PolicyConfig } from '../../protocol/index.js';
 import type { Policy } from '../policy.js';
+import { botOptions } from './bot/bot-policy.js';
 import { BOT_NAMES, createBotPolicy, type BotName } from './bot/index.js';
 import { PolicyConfigCode, PolicyConfigError } from './errors.js';
 import { createHumanPolicy } from './human.js';
@@ -16,13 +17,13 @@ const LLM_PROVIDERS = new Set(['openai', 'mistral', 'replay']);
  */
 export async function createPolicy(config: PolicyConfig): Promise<Policy> {
   const spec = config.spec.trim();
-  if (spec === 'bot') return createBotPolicy(spec);
+  if (spec === 'bot') return createBotPolicy(spec, undefined, botOptions(config.params));
   if (spec.startsWith('bot:')) {
     const name = spec.slice(4);
     if (!(BOT_NAMES as readonly string[]).includes(name)) {
       throw new PolicyConfigError(PolicyConfigCode.UnknownSpec, `unknown bot '${name}' in '${spec}'; bots: ${BOT_NAMES.join(', ')}`);
     }
-    return createBotPolicy(spec, name as BotName);
+    return createBotPolicy(spec, name as BotName, botOptions(config.params));
   }
   if (spec === 'human') return createHumanPolicy();
   const provider = spec.split(':', 1)[0]!;
@@ -33,11 +34,10 @@ export async function createPolicy(config: PolicyConfig): Promise<Policy> {
 type LlmModule = { createLlmPolicy?: (config: PolicyConfig) => Policy | Promise<Policy> };
 
 async function loadLlmPolicy(config: PolicyConfig): Promise<Policy> {
-  // A variable specifier: the LLM module is optional at type-check time and loaded only when asked for.
-  const specifier = './llm/index.js';
+  // Loaded only when asked for (a literal specifier, so the supervisor's worker bundle keeps it as a lazy chunk).
   let mod: LlmModule;
   try {
-    mod = (await import(specifier)) as LlmModule;
+    mod = (await import('./llm/index.js')) as LlmModule;
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'ERR_MODULE_NOT_FOUND' && /policies[\\/]llm[\\/]index/.test(String((err as Error).message))) {

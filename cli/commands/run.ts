@@ -6,6 +6,7 @@ import { runExperiment, type RunResult } from '../../orchestrator/run/driver.js'
 import { summaryLines } from '../../orchestrator/run/summary.js';
 import { formatHelp, parseArgs, type FlagSpecs, type FlagValue } from '../args.js';
 import { loadExperiment, POLICY_SPEC } from '../experiment.js';
+import { watchLauncher } from '../launcher-watch.js';
 
 /** Flags shared by `run`, `serve` and `demo` that shape a RunConfig. */
 export const CONFIG_FLAGS: FlagSpecs = {
@@ -29,7 +30,8 @@ export const RUN_FLAGS: FlagSpecs = {
   'script-writer': { type: 'string', metavar: 'SPEC', describe: 'policy of the script writer in script mode (default bot)' },
   judge: { type: 'string', metavar: 'SPEC', describe: 'judge model recorded with the run (evaluation: parley eval)' },
   replay: { type: 'string', metavar: 'RUNDIR', describe: 'answer every LLM call from the cassettes of a recorded run' },
-  multiplex: { type: 'boolean', describe: 'let one agent process host seats of different episodes at once' },
+  multiplex: { type: 'boolean', describe: 'let one agent process host seats of different episodes at once (never two of one episode)' },
+  'seats-per-process': { type: 'number', metavar: 'N', describe: 'with --multiplex: seats one agent process may host at once (default 8)' },
   'retry-failed': { type: 'boolean', describe: 'rerun episodes recorded as failed in DIR' },
   help: { type: 'boolean', describe: 'show this help' },
 };
@@ -89,6 +91,12 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
   if (typeof flags['script-writer'] === 'string') input.scriptWriter = { spec: flags['script-writer'] };
   if (typeof flags.judge === 'string') input.judge = { spec: flags.judge };
   if (flags.multiplex === true) input.pool = { ...input.pool, multiplex: true, seatsPerProcess: input.pool?.seatsPerProcess ?? 8 };
+  if (flags['seats-per-process'] !== undefined) {
+    const n = flags['seats-per-process'] as number;
+    if (!Number.isInteger(n) || n < 1) return { ok: false, message: `--seats-per-process: expected a positive integer (got ${n})` };
+    if (!input.pool?.multiplex) return { ok: false, message: '--seats-per-process needs --multiplex' };
+    input.pool = { ...input.pool, seatsPerProcess: n };
+  }
   if (input.out === undefined) return { ok: false, message: '--out DIR is required (the run directory)' };
   const parsed = RunConfig.safeParse(input);
   if (!parsed.success) {
@@ -124,6 +132,24 @@ export function reportRun(result: RunResult, print: (line: string) => void): num
   for (const line of summaryLines(result.records)) print(`  ${line}`);
   const { total, failed } = result.stats.episodes;
   return total > 0 && failed === total ? 1 : 0;
+}
+
+/**
+ * Stops at once when the `npm exec` that launched this process is killed (see launcher-watch.ts): the
+ * exit handlers kill the agent processes and release the run directory; in-flight episodes are not
+ * recorded, so a rerun resumes cleanly.
+ */
+export function exitWithLauncher(): () => void {
+  return watchLauncher(() => {
+    process.stderr.write('parley: the npm process that started this run is gone; stopping now (rerun with the same --out to resume)\n');
+    process.exit(137);
+  });
+}
+
+/** Progress as one refreshing line when stdout is a terminal. */
+export function stdoutTerminal(): { write(text: string): void; columns(): number } | undefined {
+  if (!process.stdout.isTTY) return undefined;
+  return { write: (text) => void process.stdout.write(text), columns: () => process.stdout.columns ?? 100 };
 }
 
 /** Ctrl-C stops launching episodes; in-flight ones are not recorded, so rerunning resumes cleanly. */
@@ -181,9 +207,11 @@ export async function run(argv: string[]): Promise<number> {
   }
   const log = (l: string) => console.log(l);
   const interrupt = interruptSignal(log);
+  const unwatch = exitWithLauncher();
   try {
     log(`parley run → ${resolve(built.config.out)}`);
-    const result = await runExperiment(built.config, { log, hosting: 'local', signal: interrupt.signal });
+    const tty = stdoutTerminal();
+    const result = await runExperiment(built.config, { log, hosting: 'local', signal: interrupt.signal, ...(tty ? { tty } : {}) });
     if (interrupt.signal.aborted) {
       log(`interrupted after ${result.ran.length} episode(s); rerun with the same --out to resume`);
       return 130;
@@ -193,6 +221,7 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`parley run: ${(err as Error).message}`);
     return 1;
   } finally {
+    unwatch();
     interrupt.dispose();
   }
 }

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { runExperiment } from '../../orchestrator/run/driver.js';
 import { formatHelp, parseArgs, type FlagSpecs } from '../args.js';
-import { buildRunConfig, CONFIG_FLAGS, interruptSignal, reportRun } from './run.js';
+import { buildRunConfig, CONFIG_FLAGS, exitWithLauncher, interruptSignal, reportRun } from './run.js';
 
 const SERVE_FLAGS: FlagSpecs = {
   port: { type: 'number', describe: 'port to listen on (0: any free port; default 0)' },
@@ -49,6 +49,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const log = (l: string) => console.log(l);
   const interrupt = interruptSignal(log);
+  const unwatch = exitWithLauncher();
   try {
     const result = await runExperiment(built.config, {
       log,
@@ -69,6 +70,7 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`parley serve: ${(err as Error).message}`);
     return 1;
   } finally {
+    unwatch();
     interrupt.dispose();
   }
 }

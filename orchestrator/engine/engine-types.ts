@@ -10,6 +10,21 @@ export interface SeatPort {
   reject(code: ErrorCode, message: string, re?: string): void;
 }
 
+/**
+ * Optional instrumentation (benchmarks, tests); absent in normal runs. Called synchronously from the
+ * turn loop, so a hook must be cheap.
+ */
+export interface EngineHooks {
+  /**
+   * Orchestrator time of one turn boundary, in ns (`process.hrtime`): the seat's `turn.act` reaching its
+   * connection (before decoding) → the next seat's `turn.request` written (event broadcast, ledgers and
+   * termination check included). Not called for the last turn (no next request).
+   */
+  turnOverhead?(ns: number): void;
+  /** A move was accepted and sent to every seat. */
+  moveAccepted?(episodeId: string, turn: number, seat: string): void;
+}
+
 export interface EngineContext {
   world: World;
   /** Live seats by id: the scenario's seats, or the script writer alone in script mode. */
@@ -18,6 +33,7 @@ export interface EngineContext {
   clock: Clock;
   /** How long a seat whose connection closed may take to rejoin before the episode ends (0: not at all). */
   reconnectGraceMs: number;
+  hooks?: EngineHooks;
 }
 
 /** An explicit failure during an episode (DESIGN invariant 5). */

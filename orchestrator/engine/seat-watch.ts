@@ -2,14 +2,15 @@ import type { EpisodeFrame } from '../inbox.js';
 import type { EngineContext } from './engine-types.js';
 
 export type WaitOutcome =
-  | { kind: 'frame'; seat: string; frame: EpisodeFrame }
+  | { kind: 'frame'; seat: string; frame: EpisodeFrame; receivedAt?: bigint }
   | { kind: 'deadline' }
   | { kind: 'disconnect'; seat: string; detail: string };
 
 /**
  * Waits on an episode's inbox for the next seat frame while tracking connections: a seat whose
  * connection closed has `reconnectGraceMs` to rejoin (then `onRejoin` lets the caller resend what
- * the seat is waiting for); past that, or with no grace, the wait ends with `disconnect`.
+ * the seat is waiting for); past that, or with no grace, or when the supervisor reports the seat `lost`
+ * (its process died and cannot be replaced), the wait ends with `disconnect`.
  */
 export class SeatWatch {
   private readonly down = new Map<string, number>();
@@ -42,6 +43,8 @@ export class SeatWatch {
           this.down.delete(event.seat);
           onRejoin(event.seat);
           break;
+        case 'lost':
+          return { kind: 'disconnect', seat: event.seat, detail: event.detail };
       }
     }
   }

@@ -21,6 +21,9 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
   const seatProvenance: Record<string, SeatProvenance> = {};
   const watch = new SeatWatch(ctx);
   const allowed = new Set<string>(actions);
+  const hooks = ctx.hooks;
+  /** When the previous turn's accepted act reached its connection (for `hooks.turnOverhead`). */
+  let previousActAt: bigint | undefined;
 
   const finish = (termination: Termination, status: 'ok' | 'failed'): EngineResult =>
     ({ turns, termination, errors, status, seatProvenance, startedAt });
@@ -32,7 +35,8 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
     const deadlineAt = clock.now() + turnDeadlineMs;
     const request = () => port.send({ type: 'turn.request', turn: t, actions: [...actions], deadlineMs: Math.max(1, Math.round(deadlineAt - clock.now())) });
     request();
-
+    if (previousActAt !== undefined && hooks?.turnOverhead) hooks.turnOverhead(Number(process.hrtime.bigint() - previousActAt));
+    previousActAt = undefined;
     for (;;) {
       const got = await watch.next(deadlineAt, (s) => { if (s === seat) request(); });
       if (got.kind === 'deadline') {
@@ -75,6 +79,8 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
       turns.push(record);
       const event = observeTurn({ ...record, action });
       for (const s of order) ports.get(s)!.send(event);
+      previousActAt = got.receivedAt;
+      hooks?.moveAccepted?.(world.episodeId, t, seat);
       const end = terminationAfter(world.scenario, turns, maxTurns);
       if (end) return finish(end, 'ok');
       break;

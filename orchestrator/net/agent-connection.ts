@@ -84,6 +84,8 @@ export class AgentConnection implements SeatConnection {
   /** One raw frame from the transport. */
   handleMessage(raw: string | Buffer): void {
     if (this.closed) return;
+    // Taken before decoding, so the engine's overhead figure includes the decode.
+    const receivedAt = process.hrtime.bigint();
     this.lastSeen = this.clock.now();
     const decoded = decodeAgentFrame(raw);
     if (!this.link) {
@@ -131,7 +133,7 @@ export class AgentConnection implements SeatConnection {
         this.sendError(ErrorCode.AlreadyJoined, 'this connection already holds a seat', frame.id);
         return this.strike();
       default:
-        this.link.deliver(this, frame);
+        this.link.deliver(this, frame, receivedAt);
     }
   }
 

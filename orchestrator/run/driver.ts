@@ -3,6 +3,7 @@ import { basename, resolve } from 'node:path';
 import type { EpisodeRecord, PolicyConfig } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import { systemClock, type Clock } from '../clock.js';
+import type { EngineHooks } from '../engine/engine-types.js';
 import { Episode } from '../episode.js';
 import type { EpisodePlan } from '../episode-plan.js';
 import { FileLedger, ledgerPath } from '../ledger.js';
@@ -11,13 +12,17 @@ import { closeServer, createHttpServer, listen } from '../net/http-server.js';
 import { AGENT_PATH, attachAgentEndpoint } from '../net/ws-endpoint.js';
 import type { RunConfig } from '../run-config.js';
 import { SeatRegistry } from '../seat-registry.js';
+import { poolSizeFor } from '../supervisor/pool-size.js';
+import { hostEpisode, RECOVERY_GRACE_MS } from '../supervisor/seat-supervisor.js';
 import { WorkerPool } from '../supervisor/worker-pool.js';
 import { liveSeats, makeLimits } from '../world.js';
 import { codeVersion } from './code-version.js';
 import { planEpisodes } from './plan.js';
 import { promptTemplates } from './prompt-files.js';
-import { formatProgress } from './progress.js';
+import { ProgressReporter, type StatusTerminal } from './progress-reporter.js';
+import { prepareResume } from './resume.js';
 import { RunFiles } from './run-files.js';
+import { acquireRunLock } from './run-lock.js';
 import { loadRunScenarios } from './scenario-source.js';
 import { computeStats, type RunStats } from './stats.js';
 
@@ -34,7 +39,10 @@ export interface DriverOptions {
   onListening?: (url: string) => void;
   /** How long a seat token waits for its first join (default: 60 s local, 30 min remote). */
   tokenTtlMs?: number;
-  /** How long a dropped seat may rejoin (default: 0 local, 10 s remote). */
+  /**
+   * How long a dropped seat may rejoin (default: 10 s remote; locally RECOVERY_GRACE_MS, the time a
+   * replacement process has to take over the seat of one that died — see supervisor/seat-supervisor.ts).
+   */
   reconnectGraceMs?: number;
   connection?: ConnectionOptions;
   /** Test hook: another agent process entry. */
@@ -42,6 +50,18 @@ export interface DriverOptions {
   clock?: Clock;
   /** Stops launching episodes; in-flight ones are dropped unrecorded so a rerun redoes them. */
   signal?: AbortSignal;
+  /** A terminal (stdout is a TTY): progress is one refreshing status line; otherwise plain lines. */
+  tty?: StatusTerminal;
+  /** Period of the progress summary line (plain) or redraw (TTY). */
+  progressIntervalMs?: number;
+  /** How long to wait for another orchestrator holding the run directory (default 15 s). */
+  lockWaitMs?: number;
+  /** Instrumentation of the turn loop (benchmark, tests). */
+  engineHooks?: EngineHooks;
+  /** Each episode once prepared (tests, benchmark). */
+  onEpisode?: (episode: Episode) => void;
+  /** The local agent process pool once started (benchmark: memory sampling). */
+  onPool?: (pool: WorkerPool) => void;
 }
 
 export interface RunResult {
@@ -65,31 +85,28 @@ export interface RunResult {
 export async function runExperiment(input: RunConfig, opts: DriverOptions): Promise<RunResult> {
   const clock = opts.clock ?? systemClock;
   const files = new RunFiles(resolve(input.out));
-  const remote = opts.hosting === 'remote';
-  const config = remote ? asRemote(input) : withRunDirs(input, files);
+  const config = opts.hosting === 'remote' ? asRemote(input) : withRunDirs(input, files);
   // Scenarios first: a run that cannot start leaves nothing behind.
   const scenarios = await loadRunScenarios(config);
   files.ensure();
+  const lock = await acquireRunLock(files.dir, { log: opts.log, ...(opts.lockWaitMs !== undefined ? { waitMs: opts.lockWaitMs } : {}) });
+  try {
+    return await runLocked(input, config, scenarios, files, opts, clock);
+  } finally {
+    lock.release();
+  }
+}
+
+async function runLocked(input: RunConfig, config: RunConfig, scenarios: Scenario[], files: RunFiles, opts: DriverOptions, clock: Clock): Promise<RunResult> {
+  const remote = opts.hosting === 'remote';
   // Remote seats bring their own policy: it is recorded from what each agent reports at join.
   const plans = planEpisodes(scenarios, config).map((p) => (remote ? { ...p, policies: undefined } : p));
-
-  const previous = files.readEpisodes();
-  if (previous.badLines.length) opts.log(`episodes.jsonl: skipping unreadable line(s) ${previous.badLines.join(', ')}`);
-  let kept = previous.records;
-  if (config.retryFailed) {
-    const failed = kept.filter((r) => r.status === 'failed').length;
-    if (failed) {
-      kept = kept.filter((r) => r.status !== 'failed');
-      files.rewriteEpisodes(kept);
-      opts.log(`retrying ${failed} failed episode(s)`);
-    }
-  }
-  const done = new Set(kept.map((r) => r.episodeId));
-  const pending = plans.filter((p) => !done.has(p.episodeId));
+  const { pending } = prepareResume(files, plans, { retryFailed: config.retryFailed, log: opts.log });
   const skipped = plans.length - pending.length;
   if (skipped) opts.log(`resuming: ${skipped} of ${plans.length} episode(s) already recorded`);
 
-  const runId = typeof files.readRunJson()?.runId === 'string' ? (files.readRunJson()!.runId as string) : basename(files.dir);
+  const previousRun = files.readRunJson();
+  const runId = typeof previousRun?.runId === 'string' ? previousRun.runId : basename(files.dir);
   const startedAt = new Date().toISOString();
   const usedScenarios = uniqueScenarios(plans);
   files.writeScenarios(usedScenarios);
@@ -108,19 +125,30 @@ export async function runExperiment(input: RunConfig, opts: DriverOptions): Prom
   });
   files.writeRunJson(runJson({ endedAt: null, stats: null }));
 
-  const registry = new SeatRegistry({ clock, reconnectGraceMs: opts.reconnectGraceMs ?? (remote ? 10_000 : 0) });
+  const progress = new ProgressReporter({
+    total: plans.length,
+    alreadyDone: skipped,
+    log: opts.log,
+    ...(opts.tty ? { tty: opts.tty } : {}),
+    ...(opts.progressIntervalMs !== undefined ? { intervalMs: opts.progressIntervalMs } : {}),
+  });
+  const say = (line: string) => progress.notice(line);
+  const registry = new SeatRegistry({ clock, reconnectGraceMs: opts.reconnectGraceMs ?? (remote ? 10_000 : RECOVERY_GRACE_MS) });
   const server = createHttpServer();
-  const endpoint = attachAgentEndpoint(server, registry, { clock, log: (l) => opts.log(l), logJoins: remote, ...opts.connection });
+  const endpoint = attachAgentEndpoint(server, registry, { clock, log: say, logJoins: remote, ...opts.connection });
   const limits = makeLimits(config.maxTurns, config.turnDeadlineMs);
   const tokenTtlMs = opts.tokenTtlMs ?? (remote ? 30 * 60_000 : 60_000);
   let pool: WorkerPool | null = null;
   const ran: EpisodeRecord[] = [];
 
+  /** Episodes in flight, so an interrupt can end them at once. */
+  const running = new Set<Episode>();
   // Ctrl-C: close every agent connection so in-flight episodes end now (their records are dropped).
   const interrupted = new Promise<string>((resolveAbort) => {
     const onAbort = () => {
       resolveAbort('interrupted');
       endpoint.close();
+      for (const e of running) for (const seat of e.links.keys()) e.seatLost(seat, 'run interrupted');
     };
     if (opts.signal?.aborted) onAbort();
     else opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -139,55 +167,64 @@ export async function runExperiment(input: RunConfig, opts: DriverOptions): Prom
       tokenTtlMs,
       ledgerFor: (episodeId: string, seat: string) => new FileLedger(ledgerPath(files.dir, episodeId, seat)),
     };
-    let finished = 0;
     const record = (r: EpisodeRecord) => {
       if (opts.signal?.aborted) return;
       files.appendEpisode(r);
       ran.push(r);
-      finished += 1;
-      opts.log(formatProgress(skipped + finished, plans.length, r));
+      progress.episode(r);
     };
+    const hooks = opts.engineHooks ? { hooks: opts.engineHooks } : {};
 
     if (remote) {
       // Every seat is reserved up front, its token handed out, and all episodes wait for their agents.
       const episodes = pending.map((p) => Episode.prepare(p, deps));
-      for (const e of episodes) opts.onSeats?.(e);
-      await Promise.all(episodes.map(async (e) => record(await e.run({ abort: interrupted }))));
+      for (const e of episodes) {
+        opts.onEpisode?.(e);
+        opts.onSeats?.(e);
+      }
+      await Promise.all(episodes.map(async (e) => record(await e.run({ abort: interrupted, ...hooks }))));
     } else if (pending.length) {
       const inFlight = Math.min(config.concurrency, pending.length);
       const seatsPerEpisode = Math.max(...pending.map((p) => liveSeats({ episodeId: '', scenario: p.scenario, mode: p.mode, limits }).length));
       const seatsPerWorker = config.pool.multiplex ? Math.max(1, config.pool.seatsPerProcess) : 1;
-      const poolSize = Math.ceil((inFlight * seatsPerEpisode) / seatsPerWorker);
+      const poolSize = poolSizeFor(inFlight, seatsPerEpisode, seatsPerWorker);
       pool = new WorkerPool({
         size: poolSize,
         seatsPerWorker,
-        log: (l) => opts.log(l),
+        niceness: WORKER_NICENESS,
+        warm: distinctPolicies(pending),
+        log: say,
         ...(opts.workerPath ? { workerPath: opts.workerPath } : {}),
       });
-      opts.log(`starting ${poolSize} agent process(es) for ${pending.length} episode(s), ${inFlight} at a time`);
+      say(`starting ${poolSize} agent process(es)${seatsPerWorker > 1 ? ` (up to ${seatsPerWorker} seats each, never two of one episode)` : ''} for ${pending.length} episode(s), ${inFlight} at a time`);
       await pool.start();
+      opts.onPool?.(pool);
       const localPool = pool;
       await forEachConcurrent(pending, inFlight, opts.signal, async (plan) => {
         const episode = Episode.prepare(plan, deps);
-        const hosted = await Promise.all(
-          [...episode.tokens].map(async ([seat, token]) => {
-            const h = await localPool.host({ episodeId: plan.episodeId, url, token, policy: plan.policies![seat]! });
-            return [seat, h] as const;
-          }),
-        );
-        const abort = Promise.race([interrupted, ...hosted.map(([seat, h]) => h.released.then((r) => `seat ${seat}: ${r.error ?? 'agent released the seat'}`))]);
-        record(await episode.run({ abort, hostPids: new Map(hosted.map(([seat, h]) => [seat, h.pid])) }));
-        // A worker is free again once it reports the seat released. One that does not within the grace
-        // is stuck: it is replaced rather than left holding a pool slot forever.
-        await Promise.all(hosted.map(async ([seat, h]) => {
-          if (!(await settlesWithin(h.released, RELEASE_GRACE_MS))) {
-            opts.log(`agent process ${h.pid} did not release seat ${plan.episodeId}/${seat}; replacing it`);
-            localPool.retire(h.pid);
-          }
-        }));
+        opts.onEpisode?.(episode);
+        // Seats go to processes hosting no other seat of this episode; a seat whose process dies is
+        // re-established on a fresh one (or the episode fails with the reason): seat-supervisor.ts.
+        running.add(episode);
+        try {
+          const hosted = await hostEpisode(episode, localPool, { url, log: say });
+          record(await episode.run({
+            abort: interrupted,
+            hostPids: hosted.hostPids,
+            onSeatEvent: (e) => hosted.onSeatEvent(e),
+            recoveries: hosted.recoveries,
+            ...hooks,
+          }));
+          // Not awaited: the lane moves on at once; the pool frees each seat's slot when its worker
+          // reports the release, and settle() replaces a worker that never does.
+          void hosted.settle();
+        } finally {
+          running.delete(episode);
+        }
       });
     }
   } finally {
+    progress.close();
     endpoint.close();
     await Promise.all([pool?.close(), closeServer(server)]);
   }
@@ -198,15 +235,12 @@ export async function runExperiment(input: RunConfig, opts: DriverOptions): Prom
   return { dir: files.dir, runId, records, ran, skipped, planned: plans.length, stats };
 }
 
-/** How long a local worker may take to report a seat released after its episode ended. */
-const RELEASE_GRACE_MS = 10_000;
-
-function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const t = setTimeout(() => resolve(false), ms);
-    p.then(() => { clearTimeout(t); resolve(true); });
-  });
-}
+/**
+ * Agent processes run one step below the orchestrator's CPU priority: the orchestrator is the one
+ * process every turn of every episode passes through, so under load it goes first (its time per turn
+ * stays flat); agent processes mostly wait on their LLM anyway.
+ */
+const WORKER_NICENESS = Number(process.env.PARLEY_WORKER_NICE ?? 19);
 
 /** Remote seats: the policy is the agent's business; episode ids say `remote` instead of a spec. */
 function asRemote(config: RunConfig): RunConfig {
@@ -219,6 +253,13 @@ function withRunDirs(config: RunConfig, files: RunFiles): RunConfig {
   const replayDir = config.replay ? resolve(config.replay) : undefined;
   const dirs = (p: PolicyConfig): PolicyConfig => ({ ...p, cassetteDir: p.cassetteDir ?? files.cassettesDir, ...(replayDir ? { replayDir } : {}) });
   return { ...config, agents: config.agents.map(dirs), scriptWriter: dirs(config.scriptWriter) };
+}
+
+/** Each distinct policy the pending episodes use (what every agent process loads before its first seat). */
+function distinctPolicies(plans: readonly EpisodePlan[]): PolicyConfig[] {
+  const seen = new Map<string, PolicyConfig>();
+  for (const p of plans) for (const c of Object.values(p.policies ?? {})) seen.set(JSON.stringify(c), c);
+  return [...seen.values()];
 }
 
 function uniqueScenarios(plans: readonly EpisodePlan[]): Scenario[] {

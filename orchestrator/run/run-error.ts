@@ -5,6 +5,8 @@ export const RunErrorCode = {
   BadScenario: 'run/bad_scenario',
   Io: 'run/io',
   Agents: 'run/agents',
+  /** Another orchestrator is using the run directory. */
+  Busy: 'run/busy',
 } as const;
 export type RunErrorCode = (typeof RunErrorCode)[keyof typeof RunErrorCode];
 

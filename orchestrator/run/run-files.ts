@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { EpisodeRecord } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
@@ -47,29 +47,87 @@ export class RunFiles {
   }
 
   /**
-   * Appends one record as a single write of one complete line: a crash leaves either the whole line
-   * or, at worst, a torn last line that `readEpisodes` skips.
+   * Appends one record as one complete line in a single `write`. A short write (disk full) is taken back
+   * by truncating to the size before, so this process never leaves half a line. A process killed inside
+   * the write (SIGKILL can cut a multi-page write short) or a machine crash can still leave a torn last
+   * line: `repairTail` removes it before the next append, and readers skip it.
    */
   appendEpisode(record: EpisodeRecord): void {
-    appendFileSync(this.episodesJsonl, JSON.stringify(record) + '\n');
+    const line = Buffer.from(JSON.stringify(record) + '\n', 'utf8');
+    const fd = openSync(this.episodesJsonl, 'a');
+    try {
+      const before = fstatSync(fd).size;
+      let written: number;
+      try {
+        written = writeSync(fd, line);
+      } catch (err) {
+        ftruncateSync(fd, before);
+        throw err;
+      }
+      if (written !== line.length) {
+        ftruncateSync(fd, before);
+        throw new Error(`${this.episodesJsonl}: short write (${written} of ${line.length} bytes); the partial line was removed`);
+      }
+    } finally {
+      closeSync(fd);
+    }
   }
 
-  /** Records already in the run (for resuming); unreadable lines are reported, not fatal. */
-  readEpisodes(): { records: EpisodeRecord[]; badLines: number[] } {
-    if (!existsSync(this.episodesJsonl)) return { records: [], badLines: [] };
-    const records: EpisodeRecord[] = [];
+  /**
+   * Removes a torn last line (bytes after the last newline) left by an interrupted write, so the next
+   * append starts on a line of its own. Returns the number of bytes removed (0: the file was whole).
+   */
+  repairTail(): number {
+    const file = this.episodesJsonl;
+    if (!existsSync(file)) return 0;
+    const size = statSync(file).size;
+    if (size === 0) return 0;
+    const fd = openSync(file, 'r');
+    let keep = -1;
+    try {
+      // Scan back from the end for the last newline, a block at a time.
+      const block = Buffer.alloc(64 * 1024);
+      for (let end = size; end > 0 && keep < 0; ) {
+        const start = Math.max(0, end - block.length);
+        const n = readSync(fd, block, 0, end - start, start);
+        const at = block.subarray(0, n).lastIndexOf(0x0a);
+        if (at >= 0) keep = start + at + 1;
+        end = start;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    if (keep < 0) keep = 0;
+    if (keep === size) return 0;
+    truncateSync(file, keep);
+    return size - keep;
+  }
+
+  /**
+   * Records already in the run (for resuming): one per episode id — when an id appears more than once
+   * (an older version, a hand edit) the last line wins and the others are counted in `duplicates`.
+   * Unreadable lines are reported by number, not fatal.
+   */
+  readEpisodes(): { records: EpisodeRecord[]; badLines: number[]; duplicates: number } {
+    if (!existsSync(this.episodesJsonl)) return { records: [], badLines: [], duplicates: 0 };
+    const byId = new Map<string, EpisodeRecord>();
     const badLines: number[] = [];
+    let duplicates = 0;
     readFileSync(this.episodesJsonl, 'utf8').split('\n').forEach((line, i) => {
       if (line.trim() === '') return;
       try {
         const parsed = EpisodeRecord.safeParse(JSON.parse(line));
-        if (parsed.success) records.push(parsed.data);
-        else badLines.push(i + 1);
+        if (!parsed.success) return void badLines.push(i + 1);
+        if (byId.has(parsed.data.episodeId)) {
+          duplicates += 1;
+          byId.delete(parsed.data.episodeId); // re-inserted below: keeps file order of the surviving lines
+        }
+        byId.set(parsed.data.episodeId, parsed.data);
       } catch {
         badLines.push(i + 1);
       }
     });
-    return { records, badLines };
+    return { records: [...byId.values()], badLines, duplicates };
   }
 
   /** Rewrites episodes.jsonl with only `keep` (used to drop failed records before retrying them). */

@@ -13,6 +13,8 @@ export interface RunStats {
   episodes: { total: number; ok: number; failed: number };
   byMode: Partial<Record<Mode, ModeStats>>;
   terminations: Record<string, number>;
+  /** Crash recovery: seats re-established on a fresh agent process, and the episodes they belong to. */
+  recoveries: { seats: number; episodes: number };
   /** Provider retries summed over every turn (and script). */
   retries: number;
   repairs: { lenient: number; reformat: number };
@@ -44,7 +46,7 @@ function runCost(usage: RunStats['usage']): RunCost {
 
 /** Run statistics for run.json, computed from the records (so a resumed run counts everything). */
 export function computeStats(records: readonly EpisodeRecord[]): RunStats {
-  const stats: RunStats = { episodes: { total: 0, ok: 0, failed: 0 }, byMode: {}, terminations: {}, retries: 0, repairs: { lenient: 0, reformat: 0 }, usage: {}, cost: { usd: 0, unpriced: [] } };
+  const stats: RunStats = { episodes: { total: 0, ok: 0, failed: 0 }, byMode: {}, terminations: {}, recoveries: { seats: 0, episodes: 0 }, retries: 0, repairs: { lenient: 0, reformat: 0 }, usage: {}, cost: { usd: 0, unpriced: [] } };
   const addUsage = (provider: string | undefined, model: string | undefined, usage: Usage | undefined) => {
     if (!usage) return;
     const key = `${provider ?? 'unknown'}:${model ?? 'unknown'}`;
@@ -65,6 +67,10 @@ export function computeStats(records: readonly EpisodeRecord[]): RunStats {
       if (r.outcome.success) m.task.success += 1;
     }
     stats.terminations[r.termination.reason] = (stats.terminations[r.termination.reason] ?? 0) + 1;
+    if (r.recoveries?.length) {
+      stats.recoveries.seats += r.recoveries.length;
+      stats.recoveries.episodes += 1;
+    }
     for (const t of r.turns) {
       stats.retries += t.retries ?? 0;
       stats.repairs.lenient += t.repairs?.lenient ?? 0;

@@ -1,7 +1,9 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { getPriority, setPriority } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { WorkerToParent, type PolicyConfig, type WorkerHost } from '../../protocol/index.js';
+import { WorkerToParent, type PolicyConfig, type WorkerHost, type WorkerWarm } from '../../protocol/index.js';
+import { bundledWorker } from './worker-bundle.js';
 
 /** The agent process entry, found next to this file so any working directory works. */
 export const DEFAULT_WORKER_PATH = fileURLToPath(new URL('../../agent-node/worker.ts', import.meta.url));
@@ -16,10 +18,32 @@ export interface WorkerPoolOptions {
   /** Seats one worker may host at once: 1 by default; more is the opt-in multiplexed mode. */
   seatsPerWorker?: number;
   workerPath?: string;
+  /**
+   * Start workers from a pre-built bundle of a `.ts` entry (plain `node`, no tsx loader: faster start,
+   * less memory; see worker-bundle.ts). Default true unless `PARLEY_WORKER_BUNDLE=0`; falls back to tsx.
+   */
+  bundle?: boolean;
+  /**
+   * Scheduling priority of the workers relative to the orchestrator (Unix nice increment; 0: same).
+   * The orchestrator serialises every episode's turns, so on a machine with fewer cores than busy
+   * processes it should not wait behind agent processes for CPU.
+   */
+  niceness?: number;
+  /** Policies each worker loads before it counts as ready (their modules and SDKs): off the episode path. */
+  warm?: PolicyConfig[];
   /** A worker that has not said `ready` by then is killed and counts as failed. */
   readyTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
+}
+
+/** How a hosted seat ended on its worker. */
+export interface SeatRelease {
+  /** The seat ended normally (an `episode.end` arrived). */
+  ok: boolean;
+  error?: string;
+  /** The worker process itself died (crash, kill): the seat may be re-established elsewhere. */
+  exited?: boolean;
 }
 
 /** A seat handed to a worker. */
@@ -27,12 +51,12 @@ export interface HostedSeat {
   /** Pid of the forked process (cross-checked against the pid the seat reports at join). */
   pid: number;
   /** Resolves when the worker reports the seat's connection ended, or the worker died. */
-  released: Promise<{ ok: boolean; error?: string }>;
+  released: Promise<SeatRelease>;
 }
 
 interface Hosting {
   episodeId: string;
-  resolve: (r: { ok: boolean; error?: string }) => void;
+  resolve: (r: SeatRelease) => void;
 }
 
 class Worker {
@@ -40,7 +64,11 @@ class Worker {
   dead = false;
   readonly ready: Promise<void>;
 
-  constructor(readonly child: ChildProcess, readyTimeoutMs: number, onGone: (w: Worker, why: string) => void) {
+  /**
+   * Ready means started and, with `warm` policies, done loading them (so a seat's first move does not
+   * pay for an SDK import). A policy that fails to warm is not fatal here: hosting it reports why.
+   */
+  constructor(readonly child: ChildProcess, readyTimeoutMs: number, warm: readonly PolicyConfig[], onGone: (w: Worker, why: string) => void) {
     this.ready = new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         reject(new Error(`agent process ${child.pid} not ready within ${readyTimeoutMs} ms`));
@@ -50,6 +78,13 @@ class Worker {
         const msg = WorkerToParent.safeParse(raw);
         if (!msg.success) return;
         if (msg.data.type === 'ready') {
+          if (warm.length === 0) {
+            clearTimeout(timer);
+            return resolve();
+          }
+          const request: WorkerWarm = { type: 'warm', policies: [...warm] };
+          child.send(request, (err) => err && reject(err));
+        } else if (msg.data.type === 'warmed') {
           clearTimeout(timer);
           resolve();
         } else {
@@ -65,7 +100,7 @@ class Worker {
         this.dead = true;
         const why = `agent process ${child.pid} exited (${signal ?? `code ${code}`})`;
         reject(new Error(why));
-        for (const h of this.hosting.values()) h.resolve({ ok: false, error: why });
+        for (const h of this.hosting.values()) h.resolve({ ok: false, error: why, exited: true });
         this.hosting.clear();
         onGone(this, why);
       });
@@ -102,8 +137,32 @@ export class WorkerPool {
     process.on('exit', this.killAll);
   }
 
+  /** How workers are launched (entry file and node flags), settled once before the first spawn. */
+  private launch: { path: string; execArgv: string[] } | null = null;
+  private launching: Promise<void> | null = null;
+
+  private prepare(): Promise<void> {
+    this.launching ??= (async () => {
+      const entry = this.opts.workerPath ?? DEFAULT_WORKER_PATH;
+      const tsx = { path: entry, execArgv: ['--import', TSX_LOADER] };
+      const wanted = (this.opts.bundle ?? process.env.PARLEY_WORKER_BUNDLE !== '0') && entry.endsWith('.ts');
+      if (!wanted) {
+        this.launch = entry.endsWith('.ts') ? tsx : { path: entry, execArgv: [] };
+        return;
+      }
+      try {
+        this.launch = { path: await bundledWorker(entry), execArgv: [] };
+      } catch (err) {
+        this.opts.log?.(`agent processes start under tsx (no worker bundle: ${(err as Error).message})`);
+        this.launch = tsx;
+      }
+    })();
+    return this.launching;
+  }
+
   /** Spawns the workers and waits until each is ready. */
   async start(): Promise<void> {
+    await this.prepare();
     const spawned = Array.from({ length: this.opts.size }, () => this.spawn());
     await Promise.all(spawned.map((w) => w.ready));
   }
@@ -116,7 +175,7 @@ export class WorkerPool {
   /** Hands a seat to a worker: it connects to `url` and joins with `token`. */
   async host(req: { episodeId: string; url: string; token: string; policy: PolicyConfig }): Promise<HostedSeat> {
     let resolve!: Hosting['resolve'];
-    const released = new Promise<{ ok: boolean; error?: string }>((r) => (resolve = r));
+    const released = new Promise<SeatRelease>((r) => (resolve = r));
     const msg: WorkerHost = { type: 'host', url: req.url, token: req.token, policy: req.policy };
     for (;;) {
       const worker = await this.acquire({ episodeId: req.episodeId, resolve }, req.token);
@@ -173,12 +232,21 @@ export class WorkerPool {
     if (this.startFailures >= MAX_START_FAILURES) {
       throw new Error(`agent processes keep failing to start (${this.lastStartError?.message ?? 'unknown'})`);
     }
-    const child = fork(this.opts.workerPath ?? DEFAULT_WORKER_PATH, [], {
-      execArgv: ['--import', TSX_LOADER],
+    if (!this.launch) throw new Error('worker pool used before prepare()');
+    const child = fork(this.launch.path, [], {
+      // PARLEY_WORKER_NODE_ARGS: extra node flags for agent processes (profiling, heap limits).
+      execArgv: [...this.launch.execArgv, ...(process.env.PARLEY_WORKER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       env: this.opts.env ?? process.env,
     });
-    const worker = new Worker(child, this.opts.readyTimeoutMs ?? 30_000, (w, why) => {
+    if (this.opts.niceness && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, Math.min(19, getPriority() + this.opts.niceness));
+      } catch {
+        // Not permitted here: the workers run at the orchestrator's priority.
+      }
+    }
+    const worker = new Worker(child, this.opts.readyTimeoutMs ?? 30_000, this.opts.warm ?? [], (w, why) => {
       if (w.dead) {
         this.workers = this.workers.filter((x) => x !== w);
         if (!this.closing) this.opts.log?.(why);
@@ -192,6 +260,7 @@ export class WorkerPool {
 
   /** Finds a ready worker with room that hosts no seat of this episode, and books the seat on it. */
   private async acquire(hosting: Hosting, token: string): Promise<Worker> {
+    await this.prepare();
     const { episodeId } = hosting;
     const fits = (w: Worker) => !w.dead && w.hosting.size < this.seatsPerWorker && ![...w.hosting.values()].some((h) => h.episodeId === episodeId);
     for (;;) {

@@ -7,8 +7,8 @@ interface EpisodeFacts {
   episodeId: string;
   scenarioId: string;
   mode: 'script' | 'agents' | 'mindreaders';
-  seats: Array<{ seat: string; pid: number | null; policy: string }>;
-  scriptWriter?: { pid: number | null };
+  seats: Array<{ seat: string; pid: number | null; pids?: number[]; policy: string }>;
+  scriptWriter?: { pid: number | null; pids?: number[] };
 }
 
 /** How a string appears inside a JSON line (escaped). */
@@ -42,6 +42,18 @@ export function auditRun(dir: string): { violations: string[]; checked: { ledger
     if (pids.some((p) => typeof p !== 'number')) violations.push(`${where}: a live seat has no pid`);
     if (new Set(pids).size !== pids.length) violations.push(`${where}: two seats share pid ${pids.join(',')}`);
     if (pids.includes(orchestratorPid)) violations.push(`${where}: a seat ran in the orchestrator (pid ${orchestratorPid})`);
+    // Every process that ever held a seat (several after a crash recovery): none may have held two seats.
+    if (ep.mode !== 'script') {
+      const owner = new Map<number, string>();
+      for (const s of ep.seats) {
+        for (const p of s.pids ?? (s.pid === null ? [] : [s.pid])) {
+          const other = owner.get(p);
+          if (other !== undefined && other !== s.seat) violations.push(`${where}: process ${p} hosted seats ${other} and ${s.seat}`);
+          owner.set(p, s.seat);
+          if (p === orchestratorPid) violations.push(`${where}: seat ${s.seat} ran in the orchestrator`);
+        }
+      }
+    }
 
     const ledgerDir = join(dir, 'ledgers', ep.episodeId);
     const files = existsSync(ledgerDir) ? readdirSync(ledgerDir) : [];

@@ -24,16 +24,40 @@ export class BotError extends Error {
   }
 }
 
+/** Bot settings from `PolicyConfig.params`. */
+export interface BotOptions {
+  /** Think time before each move, in ms (tests and load tests that need episodes to last; default 0). */
+  delayMs?: number;
+}
+
+/** Reads the bot settings a seat's `params` may carry; anything else is ignored. */
+export function botOptions(params: Record<string, unknown> | undefined): BotOptions {
+  const delay = Number(params?.delayMs ?? 0);
+  return Number.isFinite(delay) && delay > 0 ? { delayMs: delay } : {};
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+
 /**
  * Wraps a decision function as a Policy: measures latency, fits the move to the allowed actions, and turns
  * a thrown error into an explicit failure (never a `none`).
  */
-export function botPolicy(spec: string, decide: Decide, writeScript?: WriteScript): Policy {
+export function botPolicy(spec: string, decide: Decide, writeScript?: WriteScript, options: BotOptions = {}): Policy {
   return {
     spec,
     async act(view, request, signal): Promise<MoveResult> {
       const started = performance.now();
       const meta = () => ({ policy: spec, latencyMs: Math.round((performance.now() - started) * 1000) / 1000 });
+      if (options.delayMs) await sleep(options.delayMs, signal);
       if (signal.aborted) return { ok: false, error: { code: ErrorCode.DeadlineMissed, message: 'aborted before the bot ran' }, meta: meta() };
       try {
         const action = fitAllowed(decide(view, request), request.actions);
@@ -44,8 +68,9 @@ export function botPolicy(spec: string, decide: Decide, writeScript?: WriteScrip
       }
     },
     ...(writeScript && {
-      async writeScript(request: ScriptRequest): Promise<ScriptResult> {
+      async writeScript(request: ScriptRequest, signal: AbortSignal): Promise<ScriptResult> {
         const started = performance.now();
+        if (options.delayMs) await sleep(options.delayMs, signal);
         try {
           const result = writeScript(request);
           return { ...result, meta: { policy: spec, latencyMs: performance.now() - started } };

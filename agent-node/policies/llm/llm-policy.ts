@@ -1,5 +1,5 @@
 import type { ActionType, PolicyConfig, ScriptRequest, TurnMeta, TurnRequest } from '../../../protocol/index.js';
-import { createClient, createProviderClient, parseSpec, replaySource, splitParams, type LlmClient, type Tape } from '../../../llm/index.js';
+import { createClient, createProviderClient, parseSpec, replaySource, splitParams, warmProvider, type LlmClient, type Tape } from '../../../llm/index.js';
 import type { MoveResult, Policy, ScriptResult, SeatView } from '../../policy.js';
 import { agentMessages } from './agent-prompt.js';
 import { askWithRepair, newTally, type Tally } from './ladder.js';
@@ -85,6 +85,10 @@ export class LlmPolicy implements Policy {
 
   async close(): Promise<void> {
     this.clients.clear();
+  }
+
+  async warm(): Promise<void> {
+    await warmProvider(this.config);
   }
 
   private clientFor(tape: Tape): LlmClient {

@@ -31,12 +31,22 @@ function finish(type: ActionType, argument: string): Action {
   return { type, argument: type === 'none' || type === 'leave' ? '' : argument };
 }
 
+/** Schemas by allowed set: built once (building a zod schema costs more than using it, on every turn). */
+const strictSchemas = new Map<string, z.ZodType<{ action_type: ActionType; argument: string }>>();
+
+function strictSchema(allowed: readonly ActionType[]) {
+  const key = allowed.join('\u0000');
+  let schema = strictSchemas.get(key);
+  if (!schema) {
+    schema = z.object({ action_type: z.enum(allowed as [ActionType, ...ActionType[]]), argument: z.string().max(MAX_ARGUMENT) }).strict();
+    strictSchemas.set(key, schema);
+  }
+  return schema;
+}
+
 /** Strict reading: exactly `{"action_type", "argument"}` with an allowed type. */
 export function strictAction(value: unknown, allowed: readonly ActionType[]): Parsed<Action> {
-  const schema = z
-    .object({ action_type: z.enum(allowed as [ActionType, ...ActionType[]]), argument: z.string().max(MAX_ARGUMENT) })
-    .strict();
-  const r = schema.safeParse(value);
+  const r = strictSchema(allowed).safeParse(value);
   if (!r.success) {
     const issue = r.error.issues[0];
     return { ok: false, reason: `${issue?.path.join('.') || 'reply'}: ${issue?.message ?? 'wrong shape'}` };

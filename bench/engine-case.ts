@@ -1,0 +1,103 @@
+/**
+ * One engine benchmark case, run in its own process by bench/engine.ts: `concurrent` bot episodes in
+ * flight, each exactly `turns` turns (`bot:chatter` speaks every turn and never ends early), over real
+ * agent processes and real sockets, through the same driver as `parley run`.
+ *
+ * Method: 3 × `concurrent` episodes with `concurrent` lanes; figures come from the steady window
+ * (window.ts: every lane busy, agent processes warm). Turns per second count the moves accepted in the
+ * window; the overhead is the engine hook's act received → next turn.request written, per turn.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RunConfig } from '../orchestrator/run-config.js';
+import { runExperiment } from '../orchestrator/run/driver.js';
+import { caseArgs, reportCase } from './child.js';
+import { quantile, round } from './stats.js';
+import { isEpisodeLine, SteadyWindow } from './window.js';
+
+export interface EngineCaseArgs {
+  concurrent: number;
+  turns: number;
+  /** Seats per agent process (1: the default pool; more: multiplexed). */
+  seatsPerProcess: number;
+}
+
+export interface EngineCaseResult {
+  episodes: number;
+  failed: number;
+  agentProcesses: number;
+  poolStartMs: number;
+  /** The steady window (see window.ts). */
+  windowMs: number;
+  turnsMeasured: number;
+  turnsPerSecond: number;
+  overheadMs: { p50: number; p99: number; max: number; samples: number };
+  /** CPU time (user + system) per turn in the window: the orchestrator, and all agent processes together. */
+  cpuMsPerTurn: { orchestrator: number; agents: number };
+  /** Share of the machine's CPU time (all cores, all processes) that was busy in the window. */
+  machineCpuBusy: number;
+  /** Whole run, warm-up and tail included: turns per second from the pool being ready to the last record. */
+  wholeRunTurnsPerSecond: number;
+}
+
+const args = caseArgs<EngineCaseArgs>();
+const n = args.concurrent;
+const total = 3 * n;
+const out = mkdtempSync(join(tmpdir(), 'parley-bench-engine-'));
+const w = new SteadyWindow(n, total);
+let poolReady = 0;
+let poolSize = 0;
+let allTurns = 0;
+const t0 = performance.now();
+
+try {
+  const config = RunConfig.parse({
+    scenarios: 'builtin',
+    modes: ['agents'],
+    out,
+    repeats: Math.ceil(total / 20),
+    limit: total,
+    concurrency: n,
+    maxTurns: args.turns,
+    agents: [{ spec: 'bot:chatter' }],
+    pool: args.seatsPerProcess > 1 ? { multiplex: true, seatsPerProcess: args.seatsPerProcess } : { multiplex: false, seatsPerProcess: 1 },
+  });
+  const result = await runExperiment(config, {
+    log: (line) => isEpisodeLine(line) && w.recordedOne(),
+    hosting: 'local',
+    // Everyone joins at once: give the seats time to be hosted on a busy machine.
+    tokenTtlMs: 300_000,
+    progressIntervalMs: 3_600_000,
+    onEpisode: () => w.preparedOne(),
+    engineHooks: {
+      turnOverhead: (ns) => w.overhead(ns),
+      moveAccepted: () => {
+        allTurns += 1;
+        w.turn();
+      },
+    },
+    onPool: (pool) => {
+      poolReady = performance.now();
+      poolSize = pool.pids.length;
+    },
+  });
+  const end = performance.now();
+  const ms = (q: number) => round(quantile(w.overheadNs, q) / 1e6, 3);
+  const report: EngineCaseResult = {
+    episodes: result.ran.length,
+    failed: result.ran.filter((r) => r.status !== 'ok' || r.turns.length !== args.turns).length,
+    agentProcesses: poolSize,
+    poolStartMs: Math.round(poolReady - t0),
+    windowMs: Math.round(w.ms),
+    turnsMeasured: w.turns,
+    turnsPerSecond: round(w.turns / (w.ms / 1000), 1),
+    overheadMs: { p50: ms(0.5), p99: ms(0.99), max: ms(1), samples: w.overheadNs.length },
+    cpuMsPerTurn: { orchestrator: round((w.cpu.user + w.cpu.system) / 1000 / Math.max(1, w.turns), 3), agents: round(w.agentsCpuMs / Math.max(1, w.turns), 3) },
+    machineCpuBusy: round(w.machineBusy, 2),
+    wholeRunTurnsPerSecond: round(allTurns / ((end - poolReady) / 1000), 1),
+  };
+  reportCase({ ...report });
+} finally {
+  rmSync(out, { recursive: true, force: true });
+}

@@ -1,0 +1,98 @@
+/**
+ * The latency-bound benchmark case, in its own process (bench/latency.ts runs the fake LLM server
+ * outside it): `concurrent` LLM episodes in flight, every seat an `openai:` policy answered after a fixed
+ * delay, each episode exactly `turns` turns. Ideal: every lane only ever waits for the model, i.e.
+ * `concurrent / (turns × delay)` episodes per second.
+ *
+ * Method: 5 × `concurrent` episodes with `concurrent` lanes; the figures come from the steady window
+ * (window.ts: every lane busy), opened after 2 × `concurrent` episodes, once every agent process has
+ * played LLM turns before (the first episodes of a process run cold code, much slower on 2 cores). Episodes of equal length finish in waves, so
+ * the rate is measured in turns, which flow evenly: episodes per minute = turns per minute ÷ `turns`.
+ * The whole run (first, cold episodes and the tail included) is reported too.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RunConfig } from '../orchestrator/run-config.js';
+import { runExperiment } from '../orchestrator/run/driver.js';
+import { caseArgs, reportCase } from './child.js';
+import { benchPolicy } from './llm-replies.js';
+import { round } from './stats.js';
+import { isEpisodeLine, SteadyWindow } from './window.js';
+
+export interface LatencyCaseArgs {
+  baseURL: string;
+  concurrent: number;
+  turns: number;
+  delayMs: number;
+  seatsPerProcess: number;
+}
+
+export interface LatencyCaseResult {
+  episodes: number;
+  failed: number;
+  agentProcesses: number;
+  poolStartMs: number;
+  idealEpisodesPerMinute: number;
+  window: { ms: number; turns: number; episodesPerMinute: number; efficiency: number; machineCpuBusy: number; cpuMsPerTurn: { orchestrator: number; agents: number } };
+  wholeRun: { ms: number; episodesPerMinute: number; efficiency: number };
+}
+
+const a = caseArgs<LatencyCaseArgs>();
+const n = a.concurrent;
+const total = 5 * n;
+const out = mkdtempSync(join(tmpdir(), 'parley-bench-latency-'));
+const w = new SteadyWindow(n, total, 2 * n);
+let poolReady = 0;
+let poolSize = 0;
+const t0 = performance.now();
+
+try {
+  const config = RunConfig.parse({
+    scenarios: 'builtin',
+    modes: ['agents'],
+    out,
+    repeats: Math.ceil(total / 20),
+    limit: total,
+    concurrency: n,
+    maxTurns: a.turns,
+    agents: [benchPolicy(a.baseURL)],
+    pool: a.seatsPerProcess > 1 ? { multiplex: true, seatsPerProcess: a.seatsPerProcess } : { multiplex: false, seatsPerProcess: 1 },
+  });
+  const result = await runExperiment(config, {
+    log: (line) => isEpisodeLine(line) && w.recordedOne(),
+    hosting: 'local',
+    tokenTtlMs: 300_000,
+    progressIntervalMs: 3_600_000,
+    onEpisode: () => w.preparedOne(),
+    engineHooks: { moveAccepted: () => w.turn() },
+    onPool: (pool) => {
+      poolReady = performance.now();
+      poolSize = pool.pids.length;
+    },
+  });
+  const end = performance.now();
+  const idealPerMin = (n / ((a.turns * a.delayMs) / 1000)) * 60;
+  const windowPerMin = (w.turns / a.turns / w.ms) * 60_000;
+  const wholeMs = end - poolReady;
+  const wholePerMin = (result.ran.length / wholeMs) * 60_000;
+  const report: LatencyCaseResult = {
+    episodes: result.ran.length,
+    failed: result.ran.filter((r) => r.status !== 'ok' || r.turns.length !== a.turns).length,
+    agentProcesses: poolSize,
+    poolStartMs: Math.round(poolReady - t0),
+    idealEpisodesPerMinute: round(idealPerMin, 1),
+    window: {
+      ms: Math.round(w.ms),
+      turns: w.turns,
+      episodesPerMinute: round(windowPerMin, 1),
+      efficiency: round(windowPerMin / idealPerMin, 3),
+      machineCpuBusy: round(w.machineBusy, 2),
+      cpuMsPerTurn: { orchestrator: round((w.cpu.user + w.cpu.system) / 1000 / Math.max(1, w.turns), 3), agents: round(w.agentsCpuMs / Math.max(1, w.turns), 3) },
+    },
+    wholeRun: { ms: Math.round(wholeMs), episodesPerMinute: round(wholePerMin, 1), efficiency: round(wholePerMin / idealPerMin, 3) },
+  };
+  reportCase({ ...report });
+} finally {
+  rmSync(out, { recursive: true, force: true });
+}

@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+
+/** VmRSS and VmHWM (peak RSS) of a process in kB, from /proc (Linux); null when it is gone. */
+export function processMemory(pid: number | 'self'): { rssKb: number; hwmKb: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+    return { rssKb: field('VmRSS'), hwmKb: field('VmHWM') };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Samples the memory of a changing set of processes (the agent pool) every `intervalMs`: the peak of
+ * their summed RSS at one instant, and each process's own peak (VmHWM, kept from its last sample), whose
+ * sum is an upper bound of the former.
+ */
+export class MemorySampler {
+  private peakSumKb = 0;
+  private readonly hwm = new Map<number, number>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly pids: () => readonly number[], private readonly intervalMs = 100) {}
+
+  start(): void {
+    this.sample();
+    this.timer = setInterval(() => this.sample(), this.intervalMs);
+  }
+
+  /** One sample (also call it right before the processes exit). */
+  sample(): void {
+    let sum = 0;
+    for (const pid of this.pids()) {
+      const m = processMemory(pid);
+      if (!m) continue;
+      sum += m.rssKb;
+      this.hwm.set(pid, Math.max(this.hwm.get(pid) ?? 0, m.hwmKb));
+    }
+    this.peakSumKb = Math.max(this.peakSumKb, sum);
+  }
+
+  stop(): { processes: number; peakSumRssKb: number; sumOfPeaksKb: number; maxPerProcessKb: number } {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    const peaks = [...this.hwm.values()];
+    return {
+      processes: this.hwm.size,
+      peakSumRssKb: this.peakSumKb,
+      sumOfPeaksKb: peaks.reduce((a, b) => a + b, 0),
+      maxPerProcessKb: peaks.length ? Math.max(...peaks) : 0,
+    };
+  }
+}
+
+/** Machine-wide CPU time counters (jiffies, all cores) from /proc/stat: busy and total. */
+export function systemCpu(): { busy: number; total: number } {
+  try {
+    const [, ...f] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+    const n = f.map(Number);
+    const idle = (n[3] ?? 0) + (n[4] ?? 0);
+    const total = n.slice(0, 8).reduce((a, b) => a + b, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return { busy: 0, total: 0 };
+  }
+}
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/** CPU time (user + system, ms) of this process's direct children (the agent pool), from /proc. */
+export function childrenCpuMs(): number {
+  let total = 0;
+  let kids: string[] = [];
+  try {
+    kids = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  } catch {
+    return 0;
+  }
+  for (const pid of kids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(f[11]) + Number(f[12])) * TICK_MS;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total;
+}

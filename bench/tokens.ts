@@ -1,0 +1,97 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readCassette } from '../llm/index.js';
+import type { Mode } from '../protocol/index.js';
+import { RunConfig } from '../orchestrator/run-config.js';
+import { runExperiment } from '../orchestrator/run/driver.js';
+import { startFakeLlmServer } from '../test/fake-llm-server.js';
+import { BENCH_KEY_ENV, benchModel, benchPolicy } from './llm-replies.js';
+import { prefixReuse, promptText } from './prefix.js';
+import { round } from './stats.js';
+
+export interface ModeTokens {
+  episodes: number;
+  llmCallsPerEpisode: number;
+  /** Prompt tokens per episode as the server counted them (the fake server: ~4 characters a token). */
+  promptTokensPerEpisode: number;
+  completionTokensPerEpisode: number;
+  /**
+   * Share of each prompt that is an unchanged prefix of the same seat's previous prompt, over the
+   * prompts that have a previous one: `mean` per prompt, `weighted` by prompt length; `allPrompts`
+   * counts every prompt (first ones reuse nothing) — the share of all prompt text a cache could serve.
+   */
+  prefixShare: { prompts: number; mean: number | null; weighted: number | null; allPrompts: number };
+  /** Cached prompt tokens the server reported / prompt tokens (its own prefix cache over recent prompts). */
+  serverCachedShare: number;
+}
+
+/**
+ * Prompt tokens per episode by mode, and how much of each prompt provider prompt caching could reuse,
+ * measured from the cassettes of a real run (every seat an `openai:` policy on the fake server, every
+ * move a `speak`, so live episodes run their full `turns`).
+ */
+export async function tokensByMode(o: { episodesPerMode: number; turns: number }): Promise<Partial<Record<Mode, ModeTokens>>> {
+  await using server = await startFakeLlmServer({ default: benchModel(0) });
+  const out = mkdtempSync(join(tmpdir(), 'parley-bench-tokens-'));
+  const saved = process.env[BENCH_KEY_ENV];
+  process.env[BENCH_KEY_ENV] = 'bench';
+  try {
+    const result: Partial<Record<Mode, ModeTokens>> = {};
+    for (const mode of ['script', 'agents', 'mindreaders'] as const) {
+      const dir = join(out, mode);
+      const policy = benchPolicy(server.openaiBaseURL);
+      const run = await runExperiment(
+        RunConfig.parse({ scenarios: 'builtin', modes: [mode], out: dir, limit: o.episodesPerMode, concurrency: 4, maxTurns: o.turns, agents: [policy], scriptWriter: policy }),
+        { log: () => {}, hosting: 'local', progressIntervalMs: 3_600_000 },
+      );
+      let calls = 0;
+      let prompt = 0;
+      let completion = 0;
+      let cached = 0;
+      const shares: number[] = [];
+      let reusedLater = 0;
+      let lengthLater = 0;
+      let reusedAll = 0;
+      let lengthAll = 0;
+      for (const episode of readdirSync(join(dir, 'cassettes'))) {
+        for (const file of readdirSync(join(dir, 'cassettes', episode))) {
+          const entries = readCassette(join(dir, 'cassettes', episode, file)) ?? [];
+          calls += entries.length;
+          for (const e of entries) {
+            prompt += e.response?.usage.prompt ?? 0;
+            completion += e.response?.usage.completion ?? 0;
+            cached += e.response?.usage.cached ?? 0;
+          }
+          prefixReuse(entries.map((e) => promptText(e.request.messages))).forEach((p, i) => {
+            reusedAll += p.reused;
+            lengthAll += p.length;
+            if (i === 0) return;
+            shares.push(p.reused / p.length);
+            reusedLater += p.reused;
+            lengthLater += p.length;
+          });
+        }
+      }
+      const episodes = run.ran.length;
+      result[mode] = {
+        episodes,
+        llmCallsPerEpisode: round(calls / episodes, 2),
+        promptTokensPerEpisode: Math.round(prompt / episodes),
+        completionTokensPerEpisode: Math.round(completion / episodes),
+        prefixShare: {
+          prompts: shares.length,
+          mean: shares.length ? round(shares.reduce((a, b) => a + b, 0) / shares.length, 3) : null,
+          weighted: lengthLater ? round(reusedLater / lengthLater, 3) : null,
+          allPrompts: round(reusedAll / Math.max(1, lengthAll), 3),
+        },
+        serverCachedShare: round(cached / Math.max(1, prompt), 3),
+      };
+    }
+    return result;
+  } finally {
+    if (saved === undefined) delete process.env[BENCH_KEY_ENV];
+    else process.env[BENCH_KEY_ENV] = saved;
+    rmSync(out, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,61 @@
+import { existsSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { cassettePath } from '../../llm/cassette.js';
+import type { EpisodeRecord } from '../../protocol/index.js';
+import type { EpisodePlan } from '../episode-plan.js';
+import { ledgerPath } from '../ledger.js';
+import type { RunFiles } from './run-files.js';
+
+export interface ResumeState {
+  /** Records kept from earlier invocations (one per episode id). */
+  kept: EpisodeRecord[];
+  /** Planned episodes without a record: what this invocation runs. */
+  pending: EpisodePlan[];
+}
+
+/**
+ * Brings a run directory to a state this invocation can append to, and says what is left to run:
+ *  - a torn last line of `episodes.jsonl` (an append cut short by a crash) is truncated away, and said;
+ *  - records are one per episode id (duplicates from an older version or a hand edit are compacted,
+ *    the last one kept); unreadable lines are reported;
+ *  - `retryFailed`: failed records are dropped, so those episodes run again and are recorded once;
+ *  - ledgers and cassettes of planned episodes that have no record (started by a run that was killed)
+ *    are discarded: they describe an attempt that produced nothing, and the rerun writes its own.
+ */
+export function prepareResume(files: RunFiles, plans: readonly EpisodePlan[], o: { retryFailed: boolean; log: (line: string) => void }): ResumeState {
+  const torn = files.repairTail();
+  if (torn) o.log(`episodes.jsonl: removed a torn last line (${torn} bytes) left by an interrupted write; that episode runs again`);
+  const previous = files.readEpisodes();
+  if (previous.badLines.length) o.log(`episodes.jsonl: skipping unreadable line(s) ${previous.badLines.join(', ')}`);
+  let kept = previous.records;
+  let rewrite = false;
+  if (previous.duplicates) {
+    o.log(`episodes.jsonl: ${previous.duplicates} duplicate record(s) of the same episode id removed (the last one is kept)`);
+    rewrite = true;
+  }
+  if (o.retryFailed) {
+    const failed = kept.filter((r) => r.status === 'failed').length;
+    if (failed) {
+      kept = kept.filter((r) => r.status !== 'failed');
+      rewrite = true;
+      o.log(`retrying ${failed} failed episode(s)`);
+    }
+  }
+  if (rewrite) files.rewriteEpisodes(kept);
+
+  const done = new Set(kept.map((r) => r.episodeId));
+  const pending = plans.filter((p) => !done.has(p.episodeId));
+  let discarded = 0;
+  for (const p of pending) {
+    const dirs = [dirname(ledgerPath(files.dir, p.episodeId, 'x')), dirname(cassettePath(files.cassettesDir, { episodeId: p.episodeId, seat: 'x' }))];
+    let found = false;
+    for (const d of dirs) {
+      if (!existsSync(d)) continue;
+      rmSync(d, { recursive: true, force: true });
+      found = true;
+    }
+    if (found) discarded += 1;
+  }
+  if (discarded) o.log(`discarded the ledgers of ${discarded} episode(s) started but not recorded by an earlier invocation; they run again`);
+  return { kept, pending };
+}

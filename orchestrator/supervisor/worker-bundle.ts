@@ -1,0 +1,112 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * Agent processes start from a pre-built JavaScript bundle of their entry instead of under the tsx loader.
+ * Why: on Node 20 the tsx loader runs its module hooks in an extra thread and transforms every file
+ * at import, which costs each process ~200 ms and ~35 MB before it does anything; the pool forks one
+ * process per seat in flight. The bundle is built once per run with esbuild (tsx's own compiler, so no
+ * new dependency), in ~100 ms, and cached under `node_modules/.cache/parley/` by content hash, so
+ * concurrent runs share it and a source edit yields a new one. The LLM SDKs stay external (resolved
+ * from node_modules as usual) and LLM policies a lazily loaded chunk, so a bot-only process never
+ * loads an SDK. Each module keeps its own `import.meta.url` (rewritten to its source file's URL) so files
+ * found next to the sources (prompt templates, package.json, prices) are found as before.
+ */
+
+/** Minimal slice of esbuild's API used here (esbuild is tsx's dependency; resolved through tsx). */
+interface EsbuildApi {
+  build(options: Record<string, unknown>): Promise<{ outputFiles?: Array<{ path: string; contents: Uint8Array }> }>;
+  stop?: () => void | Promise<void>;
+}
+interface LoadArgs { path: string }
+interface PluginBuild { onLoad(options: { filter: RegExp }, cb: (args: LoadArgs) => { contents: string; loader: string }): void }
+
+const requireHere = createRequire(import.meta.url);
+
+function loadEsbuild(): EsbuildApi {
+  // From tsx's own location, so it works whatever the node_modules layout.
+  const fromTsx = createRequire(requireHere.resolve('tsx/package.json'));
+  return fromTsx('esbuild') as EsbuildApi;
+}
+
+/** `<dir of node_modules>/node_modules/.cache/parley`: where tools conventionally keep build caches. */
+function cacheRoot(): string {
+  const tsxPkg = requireHere.resolve('tsx/package.json');
+  return join(dirname(dirname(tsxPkg)), '.cache', 'parley');
+}
+
+/** Keeps `import.meta.url` meaning "this source file" inside the bundle. */
+const sourceUrlPlugin = {
+  name: 'parley-source-url',
+  setup(build: PluginBuild) {
+    build.onLoad({ filter: /\.ts$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      return { contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)), loader: 'ts' };
+    });
+  },
+};
+
+const built = new Map<string, Promise<string>>();
+
+/**
+ * The bundled form of a TypeScript worker entry: the path of an `.mjs` file runnable by plain `node`.
+ * Built once per process and entry; rejects if esbuild is unavailable or the cache is not writable
+ * (the caller then falls back to the tsx loader).
+ */
+export function bundledWorker(entry: string): Promise<string> {
+  let p = built.get(entry);
+  if (!p) {
+    p = build(entry);
+    built.set(entry, p);
+    p.catch(() => built.delete(entry));
+  }
+  return p;
+}
+
+async function build(entry: string): Promise<string> {
+  const esbuild = loadEsbuild();
+  const root = cacheRoot();
+  const staging = join(root, `.staging-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const result = await esbuild.build({
+    entryPoints: { worker: entry },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // Small dependencies (zod, ws, nanoid) are bundled too: resolving and compiling zod's many files
+    // was most of a process's start-up. The LLM SDKs stay external (big, loaded lazily, by few processes),
+    // and so do ws's optional native add-ons (required inside try/catch).
+    external: ['openai', '@mistralai/*', 'bufferutil', 'utf-8-validate'],
+    // CommonJS dependencies (ws) `require` Node built-ins: give the ESM bundle a real `require`.
+    banner: { js: "import { createRequire as __parleyCreateRequire } from 'node:module'; const require = __parleyCreateRequire(import.meta.url);" },
+    outdir: staging,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunk-[hash]',
+    write: false,
+    logLevel: 'silent',
+    legalComments: 'none',
+    plugins: [sourceUrlPlugin],
+  });
+  void esbuild.stop?.();
+  const files = (result.outputFiles ?? []).map((f) => ({ rel: relative(staging, f.path), contents: f.contents }));
+  if (!files.some((f) => f.rel === 'worker.mjs')) throw new Error('esbuild produced no worker.mjs');
+  const hash = createHash('sha256');
+  for (const f of [...files].sort((a, b) => a.rel.localeCompare(b.rel))) hash.update(f.rel).update('\0').update(f.contents);
+  const dir = join(root, `worker-${hash.digest('hex').slice(0, 16)}`);
+  const main = join(dir, 'worker.mjs');
+  if (existsSync(main)) return main;
+  // Written aside and renamed in one step: a concurrent run sees either no bundle or a complete one.
+  try {
+    mkdirSync(staging, { recursive: true });
+    for (const f of files) writeFileSync(join(staging, f.rel), f.contents);
+    renameSync(staging, dir);
+  } catch (err) {
+    rmSync(staging, { recursive: true, force: true });
+    if (!existsSync(main)) throw err;
+  }
+  return main;
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { engineCase } from '../bench/engine.js';
+import { latencyCase } from '../bench/latency.js';
+import { commonPrefix, prefixReuse } from '../bench/prefix.js';
+import { quantile } from '../bench/stats.js';
+
+/** The benchmark's code at the smallest size (the benchmark itself is `npm run bench`, not a test). */
+describe('bench code (smoke, N = 1)', () => {
+  it('engine case: runs bot episodes in a separate process and reports turns, overhead and memory', async () => {
+    const e = await engineCase(1, { turns: 4, seatsPerProcess: 1 });
+    expect(e).toMatchObject({ concurrentEpisodes: 1, episodes: 3, failed: 0, multiplexed: false });
+    expect(e.turnsMeasured).toBeGreaterThanOrEqual(4);
+    expect(e.turnsPerSecond).toBeGreaterThan(0);
+    expect(e.overheadMs.samples).toBeGreaterThanOrEqual(3);
+    expect(e.overheadMs.p99).toBeGreaterThanOrEqual(e.overheadMs.p50);
+    expect(e.rssMB.orchestratorPeak).toBeGreaterThan(20);
+    expect(e.rssMB.agentsPeakTotal).toBeGreaterThan(20);
+  });
+
+  it('latency case: LLM seats on the fake server; efficiency against the ideal', async () => {
+    const l = await latencyCase({ concurrent: 1, turns: 3, delayMs: 20, seatsPerProcess: 1 });
+    expect(l).toMatchObject({ episodes: 5, failed: 0, requests: 15 });
+    expect(l.window.efficiency).toBeGreaterThan(0);
+    expect(l.window.efficiency).toBeLessThanOrEqual(1.05);
+  });
+
+  it('prefix reuse and quantiles', () => {
+    expect(commonPrefix('abcdef', 'abcxyz')).toBe(3);
+    expect(prefixReuse(['ab', 'abc', 'xbc'])).toEqual([{ length: 2, reused: 0 }, { length: 3, reused: 2 }, { length: 3, reused: 0 }]);
+    expect(quantile([5, 1, 3, 2, 4], 0.5)).toBe(3);
+    expect(quantile([5, 1, 3, 2, 4], 0.99)).toBe(5);
+  });
+});
