@@ -18,6 +18,9 @@ export interface SeatConnection {
   close(code: number, reason: string): void;
   /** Counts a refused frame toward the connection's abuse limit (4001 when exceeded). */
   strike(): void;
+  /** Optional write batching (see `SeatLink.hold`). */
+  cork?(): void;
+  uncork?(): void;
 }
 
 export type SeatLinkState = 'reserved' | 'connected' | 'disconnected' | 'ended';
@@ -61,6 +64,8 @@ export class SeatLink {
   /** Serialised knowledge frames in sending order (see KNOWLEDGE), delivered or not. */
   private readonly knowledge: string[] = [];
   private readonly nextId = frameIds('o');
+  /** The connection corked by `hold`, until `flush`. */
+  private held: SeatConnection | null = null;
 
   constructor(private readonly opts: SeatLinkOptions) {
     this.episodeId = opts.episodeId;
@@ -149,6 +154,23 @@ export class SeatLink {
   private write(conn: SeatConnection, text: string): void {
     this.opts.ledger.append(text);
     conn.sendText(text);
+  }
+
+  /**
+   * Batches the frames sent until `flush` into one socket write (the engine holds every seat while it
+   * broadcasts a move and asks the next seat, so the event and the request leave together).
+   */
+  hold(): void {
+    if (this.held || !this.conn?.cork) return;
+    this.held = this.conn;
+    this.held.cork!();
+  }
+
+  /** Writes what `hold` batched. */
+  flush(): void {
+    const held = this.held;
+    this.held = null;
+    held?.uncork?.();
   }
 
   /** Sends on behalf of a connection (its error and ping frames) only while it holds the seat. */

@@ -8,6 +8,9 @@ import type { Termination } from './termination.js';
 export interface SeatPort {
   send(body: OrchestratorFrameBody): unknown;
   reject(code: ErrorCode, message: string, re?: string): void;
+  /** Optional: batch the frames sent until `flush` into one write to the seat. */
+  hold?(): void;
+  flush?(): void;
 }
 
 /**

@@ -25,8 +25,13 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
   /** When the previous turn's accepted act reached its connection (for `hooks.turnOverhead`). */
   let previousActAt: bigint | undefined;
 
-  const finish = (termination: Termination, status: 'ok' | 'failed'): EngineResult =>
-    ({ turns, termination, errors, status, seatProvenance, startedAt });
+  const finish = (termination: Termination, status: 'ok' | 'failed'): EngineResult => {
+    flush();
+    return { turns, termination, errors, status, seatProvenance, startedAt };
+  };
+  // A move's events and the next request are written together: one socket write per seat per turn.
+  const hold = () => { for (const p of ports.values()) p.hold?.(); };
+  const flush = () => { for (const p of ports.values()) p.flush?.(); };
 
   for (let t = 0; t < maxTurns; t++) {
     const seat = order[t % order.length]!;
@@ -35,6 +40,7 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
     const deadlineAt = clock.now() + turnDeadlineMs;
     const request = () => port.send({ type: 'turn.request', turn: t, actions: [...actions], deadlineMs: Math.max(1, Math.round(deadlineAt - clock.now())) });
     request();
+    flush();
     if (previousActAt !== undefined && hooks?.turnOverhead) hooks.turnOverhead(Number(process.hrtime.bigint() - previousActAt));
     previousActAt = undefined;
     for (;;) {
@@ -78,6 +84,7 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
       const record = withMeta({ turn: t, seat, action, atMs }, frame.meta);
       turns.push(record);
       const event = observeTurn({ ...record, action });
+      hold();
       for (const s of order) ports.get(s)!.send(event);
       previousActAt = got.receivedAt;
       hooks?.moveAccepted?.(world.episodeId, t, seat);

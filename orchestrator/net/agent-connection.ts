@@ -151,6 +151,15 @@ export class AgentConnection implements SeatConnection {
     }
   }
 
+  cork(): void {
+    if (!this.closed) this.socket.cork?.();
+  }
+
+  uncork(): void {
+    // Also after a close: a corked socket must be released whatever happened meanwhile.
+    this.socket.uncork?.();
+  }
+
   close(code: number, reason: string): void {
     if (this.closed) return;
     try {

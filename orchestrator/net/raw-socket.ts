@@ -5,4 +5,7 @@
 export interface RawSocket {
   send(text: string): void;
   close(code: number, reason: string): void;
+  /** Optional write batching: frames sent between `cork` and `uncork` leave in one write. */
+  cork?(): void;
+  uncork?(): void;
 }

@@ -41,6 +41,9 @@ export function attachAgentEndpoint(server: Server, registry: SeatRegistry, opts
       {
         send: (text) => ws.send(text),
         close: (code, reason) => ws.close(code, reason),
+        // The underlying net.Socket (ws keeps it as `_socket`): corked, several frames go out in one write.
+        cork: () => (ws as unknown as { _socket?: { cork(): void } })._socket?.cork(),
+        uncork: () => (ws as unknown as { _socket?: { uncork(): void } })._socket?.uncork(),
       },
       registry,
       opts,
