@@ -38,6 +38,7 @@ describe('parley run --scenarios builtin --modes script,agents,mindreaders --out
     expect(run.code.package).toBe('0.1.0');
     expect(run.code).toHaveProperty('git');
     expect(run.orchestrator.pid).toEqual(expect.any(Number));
+    expect(run.pid).toBe(run.orchestrator.pid);
     expect(run.stats.episodes).toEqual({ total: 60, ok: 60, failed: 0 });
     expect(run.endedAt).toEqual(expect.any(String));
   });

@@ -112,6 +112,8 @@ async function runLocked(input: RunConfig, config: RunConfig, scenarios: Scenari
   files.writeScenarios(usedScenarios);
   const runJson = (extra: Record<string, unknown>) => ({
     runId,
+    /** The orchestrator's pid, at the top level where isolation audits look for it (also in `orchestrator`). */
+    pid: process.pid,
     code: codeVersion(),
     orchestrator: { pid: process.pid, node: process.version, host: hostname() },
     /** local: seats played by the supervisor's agent processes; remote: by agents that dialled in (serve). */
