@@ -3,7 +3,7 @@ import { LlmError, LlmErrorCode } from './errors.js';
 import type { ClientOptions, StructuredMode } from './options.js';
 import { parseRetryAfter, type RetryDeps } from './retry.js';
 import { samplingFor, toMistralSampling } from './sampling.js';
-import { httpError, rejectsSchema, SdkClient, usageFrom, type AttemptResult } from './sdk-client.js';
+import { httpError, SdkClient, withSchemaFallback, usageFrom, type AttemptResult } from './sdk-client.js';
 import type { ChatRequest } from './types.js';
 
 export interface MistralSettings {
@@ -34,10 +34,8 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
   const sdkClient = () => (client ??= loadSdk().then((m) => new m.Mistral(sdkOptions)));
   const label = `mistral:${settings.model}`;
 
-  // Downgraded to JSON mode for good if the server rejects JSON-schema output.
-  let structured = settings.options.structuredOutput;
 
-  const send = async (req: ChatRequest, signal: AbortSignal): Promise<AttemptResult> => {
+  const send = async (req: ChatRequest, signal: AbortSignal, structured: StructuredMode): Promise<AttemptResult> => {
     const body: Record<string, unknown> = {
       ...toMistralSampling(samplingFor(settings.sampling, req)),
       model: settings.model,
@@ -77,15 +75,8 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
       throw mapMistralError(err, label, await loadErrors());
     }
   };
-  const attempt = async (req: ChatRequest, signal: AbortSignal): Promise<AttemptResult> => {
-    try {
-      return await send(req, signal);
-    } catch (err) {
-      if (!req.json || structured !== 'json_schema' || !rejectsSchema(err)) throw err;
-      structured = 'json_object';
-      return send(req, signal);
-    }
-  };
+  // Downgraded to JSON mode for good if the server rejects JSON-schema output.
+  const attempt = withSchemaFallback(settings.options.structuredOutput, send);
   return new SdkClient('mistral', settings.model, attempt, settings.options, settings.serverURL ?? 'default', deps, sdkClient);
 }
 

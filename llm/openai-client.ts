@@ -3,7 +3,7 @@ import { LlmError, LlmErrorCode } from './errors.js';
 import type { ClientOptions, StructuredMode } from './options.js';
 import { parseRetryAfter, type RetryDeps } from './retry.js';
 import { samplingFor } from './sampling.js';
-import { httpError, rejectsSchema, SdkClient, usageFrom, type AttemptResult } from './sdk-client.js';
+import { httpError, SdkClient, withSchemaFallback, usageFrom, type AttemptResult } from './sdk-client.js';
 import type { ChatRequest } from './types.js';
 
 export interface OpenAiSettings {
@@ -33,10 +33,8 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
     })));
   const label = `openai:${settings.model}`;
 
-  // Downgraded to JSON mode for good if the server rejects JSON-schema output (older compatible servers).
-  let structured = settings.options.structuredOutput;
 
-  const send = async (req: ChatRequest, signal: AbortSignal): Promise<AttemptResult> => {
+  const send = async (req: ChatRequest, signal: AbortSignal, structured: StructuredMode): Promise<AttemptResult> => {
     const body: Record<string, unknown> = {
       ...samplingFor(settings.sampling, req),
       model: settings.model,
@@ -61,15 +59,8 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
     }
   };
 
-  const attempt = async (req: ChatRequest, signal: AbortSignal): Promise<AttemptResult> => {
-    try {
-      return await send(req, signal);
-    } catch (err) {
-      if (!req.json || structured !== 'json_schema' || !rejectsSchema(err)) throw err;
-      structured = 'json_object';
-      return send(req, signal);
-    }
-  };
+  // Downgraded to JSON mode for good if the server rejects JSON-schema output.
+  const attempt = withSchemaFallback(settings.options.structuredOutput, send);
   return new SdkClient('openai', settings.model, attempt, settings.options, settings.baseURL ?? 'default', deps, sdkClient);
 }
 

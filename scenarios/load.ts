@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { builtinScenarios } from './builtin.js';
 import { ScenarioError, ScenarioErrorCode, zodToScenarioError } from './errors.js';
+import { parseJsonLines, readText } from './import/read-json.js';
 import { Scenario } from './model.js';
 
 /**
@@ -10,30 +11,14 @@ import { Scenario } from './model.js';
  * is validated; the first bad one throws a ScenarioError naming the file, the line and the field.
  */
 export async function loadScenarioFile(file: string): Promise<Scenario[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new ScenarioError(ScenarioErrorCode.Io, `cannot read scenario file (${(err as Error).message})`, { file }, { cause: err });
-  }
-  return parseScenarioLines(text, file);
+  return parseScenarioLines(await readText(file), file);
 }
 
-/** Parses JSONL scenario text; `file` is only used in error messages. */
+/** Parses JSONL scenario text; `file` is only used in error messages. Scenario ids must be unique. */
 export function parseScenarioLines(text: string, file: string): Scenario[] {
   const out: Scenario[] = [];
   const seen = new Map<string, number>();
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i]!.trim();
-    if (raw === '') continue;
-    const line = i + 1;
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch (err) {
-      throw new ScenarioError(ScenarioErrorCode.BadJson, `bad JSON (${(err as Error).message})`, { file, line }, { cause: err });
-    }
+  for (const { json, line } of parseJsonLines(text, file)) {
     const scenario = validateScenario(json, { file, line });
     const before = seen.get(scenario.id);
     if (before !== undefined) {

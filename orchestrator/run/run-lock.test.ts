@@ -30,9 +30,12 @@ describe('run directory lock', () => {
   it('a waiting orchestrator gets the lock as soon as the holder releases it', async () => {
     const d = dir();
     const first = await acquireRunLock(d);
-    const second = acquireRunLock(d, { waitMs: 5_000 });
-    setTimeout(() => first.release(), 50);
+    // Release the moment the second orchestrator reports that it is waiting: no timer, and the lock must
+    // be taken well inside its 5 s wait.
+    let waited = false;
+    const second = acquireRunLock(d, { waitMs: 5_000, log: () => { waited = true; first.release(); } });
     (await second).release();
+    expect(waited).toBe(true);
   });
 
   it('takes over the lock of a process that is gone (a SIGKILLed run), saying so', async () => {

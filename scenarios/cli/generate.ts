@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readText } from '../import/read-json.js';
 import { createClient } from '../../llm/index.js';
 import type { LlmClient } from '../../llm/types.js';
 import { ScenarioError, ScenarioErrorCode } from '../errors.js';
@@ -32,12 +32,7 @@ options:
 
 /** Reads inspiration prompts from a text file (one per line) or a JSON list of strings. */
 export async function readInspirations(file: string): Promise<string[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new ScenarioError(ScenarioErrorCode.Io, `cannot read (${(err as Error).message})`, { file }, { cause: err });
-  }
+  const text = await readText(file);
   const trimmed = text.trim();
   let prompts: string[];
   if (trimmed.startsWith('[')) {

@@ -19,24 +19,26 @@ export async function readText(file: string): Promise<string> {
   }
 }
 
-/** Reads a JSONL file and validates every non-blank line with `schema`; the first bad line throws. */
-export async function readJsonl<S extends z.ZodType>(file: string, schema: S): Promise<Located<z.infer<S>>[]> {
-  const text = await readText(file);
-  const out: Located<z.infer<S>>[] = [];
+/** Parses JSONL text line by line (blank lines skipped); a line that is not JSON throws naming file and line. */
+export function parseJsonLines(text: string, file: string): { json: unknown; line: number }[] {
+  const out: { json: unknown; line: number }[] = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!.trim();
     if (raw === '') continue;
     const line = i + 1;
-    let json: unknown;
     try {
-      json = JSON.parse(raw);
+      out.push({ json: JSON.parse(raw), line });
     } catch (err) {
       throw new ScenarioError(ScenarioErrorCode.BadJson, `bad JSON (${(err as Error).message})`, { file, line }, { cause: err });
     }
-    out.push({ value: validate(schema, json, { file, line }), file, line });
   }
   return out;
+}
+
+/** Reads a JSONL file and validates every non-blank line with `schema`; the first bad line throws. */
+export async function readJsonl<S extends z.ZodType>(file: string, schema: S): Promise<Located<z.infer<S>>[]> {
+  return parseJsonLines(await readText(file), file).map(({ json, line }) => ({ value: validate(schema, json, { file, line }), file, line }));
 }
 
 /** Validates a value, reporting the first issue with its field path. */
