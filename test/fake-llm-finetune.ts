@@ -54,6 +54,7 @@ export function fakeFineTuning(): FakeFineTuning {
     sample_type: 'instruct',
     source: 'upload',
     num_lines: f.content.split('\n').filter((l) => l.trim()).length,
+    deleted: false,
   });
 
   const jobJson = (j: FakeJob) => {

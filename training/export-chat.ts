@@ -9,6 +9,8 @@ import { summarize, type ExportSummary } from './summary.js';
 export interface ChatExportOptions extends BuildOptions {
   format: ChatFormat;
   selection: Selection;
+  /** Drop examples whose messages repeat an earlier example's (default true): deterministic bots repeat themselves. */
+  dedupe?: boolean;
   /** Train/validation split by scenario: the training fraction and the seed. */
   split?: { fraction: number; seed: number };
   /** `provider:model` to train and the epochs, for the cost estimate. */
@@ -51,7 +53,7 @@ export function exportChat(sources: readonly SourceEpisode[], opts: ChatExportOp
     if (!built.ok) return { ok: false, message: built.message };
     all.push(...built.examples);
   }
-  const { examples, duplicates } = dedupe(all);
+  const { examples, duplicates } = opts.dedupe === false ? { examples: all, duplicates: 0 } : dedupe(all);
   const files: ExportFile[] = [];
   if (opts.split) {
     const s = splitByScenario(examples, opts.split.fraction, opts.split.seed);

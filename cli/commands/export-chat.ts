@@ -29,6 +29,7 @@ export const CHAT_EXPORT_FLAGS: FlagSpecs = {
   seed: { type: 'number', metavar: 'N', describe: 'seed of the split (default 1)' },
   base: { type: 'string', metavar: 'PROVIDER:MODEL', describe: 'model to be trained, for the cost estimate (default openai:gpt-3.5-turbo-0125 / mistral:open-mistral-7b)' },
   epochs: { type: 'number', metavar: 'N', describe: 'training epochs, for the cost estimate (default 3)' },
+  'keep-duplicates': { type: 'boolean', describe: 'keep examples whose messages repeat an earlier one (dropped and counted by default)' },
   'prompt-dir': { type: 'string', metavar: 'DIR', describe: "agent template directory (default: each run's own, else the built-in one)" },
   help: { type: 'boolean', describe: 'show this help' },
 };
@@ -128,6 +129,7 @@ export async function runChatExport(argv: string[]): Promise<number> {
       format,
       selection,
       view,
+      dedupe: !f['keep-duplicates'],
       base,
       epochs,
       ...(fraction !== undefined ? { split: { fraction, seed } } : {}),

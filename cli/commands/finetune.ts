@@ -104,7 +104,12 @@ async function status(jobId: string, flags: Record<string, unknown>): Promise<nu
   }
   if (job.status === 'failed' || job.status === 'cancelled') return fail(`job ${job.id} ${job.status}${job.error ? `: ${job.error}` : ''}`, 1);
   if (job.status !== 'succeeded') return 0;
-  const name = job.trainingFile ? await api.filename(job.trainingFile).catch(() => null) : null;
+  const name = job.trainingFile
+    ? await api.filename(job.trainingFile).catch((err: Error) => {
+        console.error(`note: could not read the training file's name (${err.message}); the arm names its id`);
+        return null;
+      })
+    : null;
   console.log(`model: ${job.fineTunedModel ?? '(the provider named none)'}`);
   const spec = fineTunedSpec(job);
   if (spec) console.log(`policy spec: ${spec}`);
