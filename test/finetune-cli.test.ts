@@ -58,6 +58,26 @@ describe('parley finetune submit | status (issue 14: point 4)', () => {
     expect(parsed.ok, parsed.ok ? '' : parsed.message).toBe(true);
   });
 
+  it('the printed arm runs as an experiment, and the report\'s simulation card names its training data', async () => {
+    const env = cleanEnv(server.env());
+    const job = server.fineTuning.jobs[0]!;
+    const done = await parleyCli(['finetune', 'status', job.id], env);
+    const arm = done.stdout.split('experiment-file arm (e.g. in examples/agents-ft.yaml):\n')[1]!;
+    const out = join(dir.path, 'agents-ft');
+    const experiment = join(dir.path, 'agents-ft.yaml');
+    writeFileSync(experiment, `scenarios: builtin\nmodes: [agents]\nmaxTurns: 4\nlimit: 1\nconcurrency: 1\nout: ${out}\n${arm}\n${arm.replace('agent1:', 'agent2:')}\n`);
+    const run = await parleyCli(['run', '--experiment', experiment], env, 120_000);
+    expect(run.code, run.stderr).toBe(0);
+    const config = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).config;
+    expect(config.agents[0].trainingData).toMatchObject({ file: 'ft.jsonl', job: job.id });
+    const report = await parleyCli(['report', out], env);
+    expect(report.code, report.stderr).toBe(0);
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    const spec = parse(arm).agent1.spec as string;
+    expect(md).toContain('**Fine-tuned models and their training data**');
+    expect(md).toContain(`- \`${spec}\`: trained on \`ft.jsonl\`; base model openai:gpt-3.5-turbo-0125; job ${job.id}`);
+  }, 180_000);
+
   it('mistral: files through the SDK, the job through its REST route; status --wait follows it to the model id', async () => {
     const env = cleanEnv(server.env());
     const sub = await parleyCli(['finetune', 'submit', train, '--provider', 'mistral', '--model', 'open-mistral-7b'], env);
