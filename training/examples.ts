@@ -65,6 +65,11 @@ export function buildExamples(unit: Unit, opts: BuildOptions): BuildResult {
     const move = record.turns.find((t) => t.turn === request.turn && t.seat === unit.seat);
     if (!move?.action) continue;
     const prompt = agentMessages(template, view, request);
+    // Last line of defence for converted script turns: judge-only text never reaches a training prompt.
+    const judgeOnly = record.mode === 'script' ? scenario?.judgeOnly.trim() : '';
+    if (judgeOnly && prompt.some((m) => m.content.includes(judgeOnly))) {
+      return { ok: false, message: `${runDir}: episode ${record.episodeId} seat ${unit.seat} turn ${request.turn}: the rendered prompt holds judge-only text; nothing was written` };
+    }
     examples.push({
       runDir,
       episodeId: record.episodeId,

@@ -137,8 +137,10 @@ export async function runChatExport(argv: string[]): Promise<number> {
       limitsOf: scriptLimits,
       templateFor: (unit) => {
         if (f['prompt-dir']) return templateAt(f['prompt-dir'] as string);
-        const position = unit.source.record.seats.findIndex((s) => s.seat === unit.seat);
-        return templateAt(unit.source.record.mode === 'script' ? undefined : promptDirOf.get(unit.source.runDir)?.[position]);
+        // Seat i was played by config.agents[i], the last entry repeating (orchestrator/run/plan.ts).
+        const dirs = promptDirOf.get(unit.source.runDir) ?? [];
+        const position = Math.min(unit.source.record.seats.findIndex((s) => s.seat === unit.seat), dirs.length - 1);
+        return templateAt(unit.source.record.mode === 'script' || position < 0 ? undefined : dirs[position]);
       },
     });
   } catch (err) {
