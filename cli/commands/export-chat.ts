@@ -152,6 +152,11 @@ export async function runChatExport(argv: string[]): Promise<number> {
     if ((result.issues?.length ?? 0) > 20) console.error(`  … and ${result.issues!.length - 20} more`);
     return 1;
   }
+  const excludedText = () => {
+    const ex = Object.entries(result.selection.excluded);
+    return `excluded (episode, seat) pairs: ${ex.length ? ex.map(([r, n]) => `${EXCLUSION[r as keyof typeof EXCLUSION]} ×${n}`).join(', ') : 'none'}; duplicate examples dropped: ${result.duplicates}`;
+  };
+  if (result.summary.examples === 0) return fail(`no examples selected, nothing written; ${excludedText()}`, 1);
   const out = (f.out as string | undefined) ?? path.join(dirs[0]!, `finetune.${format}.jsonl`);
   const written: string[] = [];
   const write = async (file: string, x: ExportFile) => {
@@ -163,8 +168,9 @@ export async function runChatExport(argv: string[]): Promise<number> {
   for (const x of result.files) await write(x.role === 'all' ? out : beside(out, x.role), x);
   for (const w of written) console.log(`wrote ${w}`);
   for (const line of summaryLines(result.summary)) console.log(line);
-  const ex = Object.entries(result.selection.excluded);
-  console.log(`excluded (episode, seat) pairs: ${ex.length ? ex.map(([r, n]) => `${EXCLUSION[r as keyof typeof EXCLUSION]} ×${n}`).join(', ') : 'none'}; duplicate examples dropped: ${result.duplicates}`);
+  console.log(excludedText());
   for (const i of result.issues) console.log(`warning: ${i.message}`);
+  const empty = result.files.find((x) => x.examples.length === 0);
+  if (empty) console.log(`warning: the ${empty.role} file is empty (only ${result.summary.scenarios} scenario(s) to split)`);
   return 0;
 }
