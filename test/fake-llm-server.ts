@@ -10,6 +10,7 @@ import { plausibleReply, type ChatBody } from './fake-llm-plausible.js';
  * (id, object, created, model, choices[].message/finish_reason, usage with prompt_tokens_details),
  * plain or streamed (SSE), and each request's behaviour is scriptable: queued replies, a default
  * (by default: plausible Parley moves and scripts), 429 with `Retry-After`, 5xx, slow and malformed replies.
+ * The files and fine-tuning routes (`/v1/files`, `/v1/fine_tuning/jobs`) are in `fake-llm-finetune.ts`.
  *
  *   tsx test/fake-llm-server.ts --port 8765    # OPENAI_BASE_URL=http://127.0.0.1:8765/v1, MISTRAL_BASE_URL=http://127.0.0.1:8765
  */
