@@ -148,7 +148,7 @@ describe('parley export --format openai-chat on script, agents and mindreaders e
     for (const v of validation) expect(trainScenarios.has(v.scenarioId)).toBe(false);
     expect(readJsonl(join(dir.path, 'split.train.jsonl'))).toHaveLength(train.length);
     expect(readJsonl(join(dir.path, 'split.validation.jsonl'))).toHaveLength(validation.length);
-    expect(a.r.stdout).toMatch(/tokens per example \(estimated.*p50 \d+, max \d+/);
+    expect(a.r.stdout).toMatch(/tokens per example \(cl100k_base\): p50 \d+, max \d+/);
     expect(a.r.stdout).toMatch(/estimated training cost for openai:gpt-3\.5-turbo-0125 × 3 epochs: \$\d+\.\d\d/);
     const again = await exportTo('split2', '--split', '0.9', '--seed', '1');
     expect(readFileSync(join(dir.path, 'split2.train.jsonl'), 'utf8')).toBe(readFileSync(join(dir.path, 'split.train.jsonl'), 'utf8'));

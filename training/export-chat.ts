@@ -5,6 +5,7 @@ import { selectUnits, type Selection, type SelectionResult } from './select.js';
 import type { SourceEpisode } from './source.js';
 import { splitByScenario } from './split.js';
 import { summarize, type ExportSummary } from './summary.js';
+import type { TokenCounter } from './tokens.js';
 
 export interface ChatExportOptions extends BuildOptions {
   format: ChatFormat;
@@ -17,6 +18,8 @@ export interface ChatExportOptions extends BuildOptions {
   base: string;
   epochs: number;
   prices?: PriceTable;
+  /** Token counter for the base model (`tokenCounterFor`); the estimate when absent. */
+  tokens?: TokenCounter;
 }
 
 /** One file to write: the JSONL lines and, beside it, which example each line is. */
@@ -63,12 +66,12 @@ export function exportChat(sources: readonly SourceEpisode[], opts: ChatExportOp
   }
   const issues: FormatIssue[] = [];
   for (const f of files) {
-    const found = validateExamples(opts.format, f.examples, f.role === 'validation' ? { minExamples: 1 } : {});
+    const found = validateExamples(opts.format, f.examples, { ...(f.role === 'validation' ? { minExamples: 1 } : {}), ...(opts.tokens ? { tokens: opts.tokens } : {}) });
     issues.push(...found.map((i) => ({ ...i, example: `${f.role === 'all' ? '' : `${f.role} `}${i.example}` })));
   }
   if (issues.some((i) => i.severity === 'error')) return { ok: false, message: `${opts.format}: examples break the provider's format rules`, issues };
   // Counts over everything written; the cost over what is trained on (validation files are not billed as training).
-  const summary = summarize(examples, opts.base, opts.epochs, opts.prices);
-  summary.cost = summarize(files[0]!.examples, opts.base, opts.epochs, opts.prices).cost;
+  const summary = summarize(examples, opts.base, opts.epochs, opts.prices, opts.tokens);
+  summary.cost = summarize(files[0]!.examples, opts.base, opts.epochs, opts.prices, opts.tokens).cost;
   return { ok: true, files, selection, duplicates, summary, issues };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TrainingExample } from './examples.js';
-import { estimateTokens, exampleLine, validateExamples } from './formats.js';
+import { exampleLine, validateExamples } from './formats.js';
+import { ESTIMATE } from './tokens.js';
 
 const example = (turn: number, messages: TrainingExample['messages']): TrainingExample => ({
   runDir: 'runs/r', episodeId: 'ep-1', scenarioId: 's-1', mode: 'agents', seat: 'agent1', turn, model: null, messages,
@@ -34,7 +35,7 @@ describe('chat fine-tuning formats', () => {
 
   it('refuses an example over the token limit, and warns (only) about a training file too small to submit', () => {
     const long = example(1, [{ role: 'user', content: 'x'.repeat(80_000) }, { role: 'assistant', content: 'y' }]);
-    expect(estimateTokens(long.messages)).toBeGreaterThan(16_385);
+    expect(ESTIMATE.count(long.messages)).toBeGreaterThan(16_385);
     const issues = validateExamples('openai-chat', [long]);
     expect(issues.map((i) => [i.line, i.severity])).toEqual([[1, 'error'], [0, 'warning']]);
     expect(issues[0]!.message).toMatch(/over the 16385-token limit/);

@@ -1,5 +1,5 @@
-import type { ChatMessage } from '../llm/index.js';
 import type { TrainingExample } from './examples.js';
+import { ESTIMATE, type TokenCounter } from './tokens.js';
 
 /** The chat fine-tuning file formats `parley export` writes. */
 export const CHAT_FORMATS = ['openai-chat', 'mistral-chat'] as const;
@@ -8,14 +8,6 @@ export type ChatFormat = (typeof CHAT_FORMATS)[number];
 /** One line of the training file: both providers take `{"messages": [...]}` for chat fine-tuning. */
 export function exampleLine(ex: TrainingExample): string {
   return JSON.stringify({ messages: ex.messages.map((m) => ({ role: m.role, content: m.content })) });
-}
-
-/**
- * Tokens of an example, estimated (≈4 characters a token plus a few per message, OpenAI's rule of thumb):
- * Parley ships no tokenizer, and the providers count their own; the figure is for sizing and cost.
- */
-export function estimateTokens(messages: readonly ChatMessage[]): number {
-  return messages.reduce((n, m) => n + 4 + Math.ceil(m.content.length / 4), 3);
 }
 
 /** A format rule an example or file breaks, naming it. */
@@ -52,7 +44,7 @@ export function exampleRef(ex: TrainingExample): string {
  * Checks examples against the provider's chat fine-tuning format before anything is uploaded. Every
  * issue names the file line and the example (episode, seat, turn).
  */
-export function validateExamples(format: ChatFormat, examples: readonly TrainingExample[], opts: { maxTokens?: number; minExamples?: number } = {}): FormatIssue[] {
+export function validateExamples(format: ChatFormat, examples: readonly TrainingExample[], opts: { maxTokens?: number; minExamples?: number; tokens?: TokenCounter } = {}): FormatIssue[] {
   const rules = FORMAT_RULES[format];
   const maxTokens = opts.maxTokens ?? rules.maxTokensPerExample;
   const issues: FormatIssue[] = [];
@@ -68,7 +60,7 @@ export function validateExamples(format: ChatFormat, examples: readonly Training
     if (firstAssistant < 0) at('no assistant message to learn from');
     if (rules.lastMustBeAssistant && msgs.at(-1)!.role !== 'assistant') at(`the last message is '${msgs.at(-1)!.role}', not 'assistant'`);
     if (rules.userBeforeAssistant && firstAssistant >= 0 && !msgs.slice(0, firstAssistant).some((m) => m.role === 'user')) at('no user message before the first assistant message');
-    const tokens = estimateTokens(msgs);
+    const tokens = (opts.tokens ?? ESTIMATE).count(msgs);
     if (tokens > maxTokens) at(`about ${tokens} tokens, over the ${maxTokens}-token limit per example`);
   });
   const minExamples = opts.minExamples ?? rules.minExamples;

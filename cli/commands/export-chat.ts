@@ -11,6 +11,7 @@ import { readSeatLedger, scriptLimits } from '../../training/ledgers.js';
 import { EXCLUSION, type Selection } from '../../training/select.js';
 import type { SeatScores, SourceEpisode } from '../../training/source.js';
 import { summaryLines } from '../../training/summary.js';
+import { tokenCounterFor } from '../../training/tokens.js';
 import { formatHelp, parseArgs, type FlagSpecs } from '../args.js';
 
 /** Flags of `parley export --format openai-chat|mistral-chat`. */
@@ -125,7 +126,9 @@ export async function runChatExport(argv: string[]): Promise<number> {
   };
   let result;
   try {
+    const tokens = await tokenCounterFor(base);
     result = exportChat(sources, {
+      tokens,
       format,
       selection,
       view,
