@@ -17,3 +17,5 @@ export { parseRetryAfter, backoffDelay, withRetries } from './retry.js';
 export { RequestLimiter, limiterFor } from './limiter.js';
 export { missingKeys } from './preflight.js';
 export type { MissingKey } from './preflight.js';
+export { resetStructuredMemory, rejectsFormat } from './structured-ladder.js';
+export { lenientJson, strictJson } from './lenient-json.js';

@@ -2,10 +2,15 @@
  * Client settings that travel in `PolicyConfig.params` next to the sampling params, so one experiment
  * file line can tune a seat. These keys are consumed by the client and never sent to the provider.
  */
-export type StructuredMode = 'json_schema' | 'json_object' | 'off';
+/**
+ * How `ChatRequest.json` is asked for: a JSON schema, JSON mode, or `prompt` (the schema written into
+ * the prompt, no `response_format`) — the rungs of the structured-output ladder, tried from the
+ * configured one downwards; `off` sends no format and adds nothing (the caller's prompt asks for JSON).
+ */
+export type StructuredMode = 'json_schema' | 'json_object' | 'prompt' | 'off';
 
 export interface ClientOptions {
-  /** How `ChatRequest.json` is requested: JSON-schema structured output, JSON mode, or prompt only. */
+  /** The top rung of the structured-output ladder (see structured-ladder.ts). */
   structuredOutput: StructuredMode;
   /** Per-attempt timeout. */
   timeoutMs: number;
@@ -67,8 +72,8 @@ export function splitParams(
       continue;
     }
     if (key === 'structuredOutput') {
-      if (value !== 'json_schema' && value !== 'json_object' && value !== 'off') {
-        throw new TypeError(`params.structuredOutput must be json_schema, json_object or off (got ${JSON.stringify(value)})`);
+      if (value !== 'json_schema' && value !== 'json_object' && value !== 'prompt' && value !== 'off') {
+        throw new TypeError(`params.structuredOutput must be json_schema, json_object, prompt or off (got ${JSON.stringify(value)})`);
       }
       options.structuredOutput = value;
     } else if (key === 'stream') {
