@@ -6,6 +6,7 @@ export * from './types.js';
 export * from './errors.js';
 export * from './spec.js';
 export * from './options.js';
+export { SAMPLING_KEYS, unknownSamplingKey } from './sampling-keys.js';
 export { createClient, createProviderClient, replaySource, PROVIDER_ENV } from './create-client.js';
 export { warmProvider } from './warm.js';
 export type { ClientConfig, CreateClientOptions } from './create-client.js';

@@ -1,3 +1,5 @@
+import { unknownSamplingKey } from './sampling-keys.js';
+
 /**
  * Client settings that travel in `PolicyConfig.params` next to the sampling params, so one experiment
  * file line can tune a seat. These keys are consumed by the client and never sent to the provider.
@@ -59,7 +61,10 @@ export function defaultOptions(provider: string): ClientOptions {
   };
 }
 
-/** Splits `PolicyConfig.params` into client settings and the sampling params sent to the provider. */
+/** Client settings a policy's `params` may carry besides sampling parameters. */
+export const CLIENT_SETTING_KEYS: readonly string[] = CLIENT_KEYS;
+
+/** Splits `PolicyConfig.params` into client settings and the sampling params sent to the provider; an unknown key is a TypeError. */
 export function splitParams(
   provider: string,
   params: Record<string, unknown> = {},
@@ -85,5 +90,9 @@ export function splitParams(
     }
   }
   options.maxConcurrent = Math.max(1, Math.floor(options.maxConcurrent));
+  const bad = unknownSamplingKey(provider, Object.keys(sampling));
+  if (bad) {
+    throw new TypeError(`params.${bad.key}: not a ${provider} sampling parameter or client setting (sampling: ${bad.allowed.join(', ')}; client: ${CLIENT_KEYS.join(', ')})`);
+  }
   return { options, sampling };
 }
