@@ -70,9 +70,10 @@ export function createProviderClient(config: ClientConfig, options: CreateClient
   const names = PROVIDER_ENV[c.provider];
   const keyVar = c.apiKeyEnv ?? names.key;
   const baseURL = c.baseURL ?? (env[names.baseURL] || undefined);
-  // A base URL alone (a keyless local server: vLLM, Ollama, llama.cpp) needs no key unless a key
-  // variable is named explicitly; the SDKs still want a string, and such servers ignore it.
-  const apiKey = env[keyVar] || (baseURL && !c.apiKeyEnv ? KEYLESS : undefined);
+  // A seat given its own base URL and no key variable is a keyless local server (vLLM, Ollama,
+  // llama.cpp): no key is demanded. The SDKs still want a string; such servers ignore it. A base URL
+  // from the environment (OPENAI_BASE_URL) usually names a proxy that does want the usual key.
+  const apiKey = env[keyVar] || (c.baseURL && !c.apiKeyEnv ? KEYLESS : undefined);
   if (!apiKey) throw new LlmError(LlmErrorCode.NoKey, `${c.provider}:${c.model} needs an API key in $${keyVar}`);
   const { options: clientOptions, sampling } = splitParams(c.provider, c.params);
   if (c.provider === 'openai') {

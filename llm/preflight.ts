@@ -2,8 +2,6 @@ import type { PolicyConfig } from '../protocol/index.js';
 
 /** Default key variable per provider prefix of a policy spec. */
 const DEFAULT_KEY_ENV: Record<string, string> = { openai: 'OPENAI_API_KEY', mistral: 'MISTRAL_API_KEY' };
-/** Base-URL variable per provider: a server reached by base URL may need no key. */
-const BASE_URL_ENV: Record<string, string> = { openai: 'OPENAI_BASE_URL', mistral: 'MISTRAL_BASE_URL' };
 
 export interface MissingKey {
   spec: string;
@@ -12,8 +10,8 @@ export interface MissingKey {
 
 /**
  * Which chosen LLM policies have no API key in `env`. Called before any episode starts, so a run
- * never half-completes for want of a key. Replays and bots need none, nor a server reached by base URL
- * with no key variable named (a keyless local server).
+ * never half-completes for want of a key. Replays and bots need none, nor a seat given its own base URL
+ * and no key variable (a keyless local server).
  */
 export function missingKeys(configs: PolicyConfig[], env: NodeJS.ProcessEnv = process.env): MissingKey[] {
   const missing: MissingKey[] = [];
@@ -22,9 +20,8 @@ export function missingKeys(configs: PolicyConfig[], env: NodeJS.ProcessEnv = pr
     const provider = config.spec.split(':', 1)[0]!;
     const variable = config.apiKeyEnv ?? DEFAULT_KEY_ENV[provider];
     if (!variable) continue;
-    // A base URL without a named key variable is a keyless local server (see createProviderClient).
-    const baseURL = config.baseURL ?? env[BASE_URL_ENV[provider] ?? ''];
-    if (baseURL && !config.apiKeyEnv) continue;
+    // A seat's own base URL without a named key variable is a keyless local server (see createProviderClient).
+    if (config.baseURL && !config.apiKeyEnv) continue;
     if (!env[variable] && !missing.some((m) => m.variable === variable)) missing.push({ spec: config.spec, variable });
   }
   return missing;

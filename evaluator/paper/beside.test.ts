@@ -34,7 +34,7 @@ function judged(goal: number) {
 async function paperRun(protocol: string | undefined): Promise<RunDir> {
   const op = openScenario();
   const cl = clScenario();
-  const models = ['openai:gpt-3.5-turbo-0613', 'openai:gpt-3.5-turbo-0613'];
+  const models: [string, string] = ['openai:gpt-3.5-turbo-0613', 'openai:gpt-3.5-turbo-0613'];
   const eps = [
     episode({ scenario: op, mode: 'agents', models, moves: [['a', 'speak', 'one two three four'], ['b', 'speak', 'five six']], evaluation: judged(6) }),
     episode({ scenario: op, mode: 'agents', repeat: 1, models, moves: [['a', 'speak', 'one two']], evaluation: judged(8) }),
