@@ -192,7 +192,9 @@ async function dryRun(arms: BuiltArm[]): Promise<number> {
     for (const line of planLines(plans)) console.log(line);
     return 0;
   } catch (err) {
-    console.error(`parley run: ${(err as Error).message}`);
+    const message = (err as Error).message;
+    const hint = /ENOENT/.test(message) ? '\n(SOTOPIA\'s 450 instances: npx parley scenarios fetch sotopia --out S.jsonl)' : '';
+    console.error(`parley run: ${message}${hint}`);
     return 2;
   }
 }
