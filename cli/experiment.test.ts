@@ -47,3 +47,49 @@ describe('buildRunConfig: flags over the experiment file', () => {
     expect(buildRunConfig({})).toEqual({ ok: false, message: '--out DIR is required (the run directory)' });
   });
 });
+
+describe('experiment arms and validation (issue 10)', () => {
+  const ARMS = [
+    'scenarios: builtin',
+    'out: runs/x',
+    'protocol: paper',
+    'judge: { spec: openai:gpt-4, params: { temperature: 0 } }',
+    'arms:',
+    '  a:',
+    '    agents: [openai:m1, openai:m1]',
+    '    scriptWriter: openai:m1',
+    '  b:',
+    '    agent2: { spec: openai:m2, baseURL: "http://127.0.0.1:9/v1" }',
+    '    maxTurns: 6',
+  ].join('\n');
+
+  it('gives each arm the shared settings, its own over them, and the directory <out>/<arm>', () => {
+    const r = parseExperiment(ARMS, 'e.yaml');
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.arms!.map((a) => a.name)).toEqual(['a', 'b']);
+    expect(r.arms![0]!.config).toMatchObject({ out: 'runs/x/a', protocol: 'paper', agents: [{ spec: 'openai:m1' }, { spec: 'openai:m1' }], scriptWriter: { spec: 'openai:m1' }, judge: { spec: 'openai:gpt-4' } });
+    expect(r.arms![1]!.config).toMatchObject({ out: 'runs/x/b', maxTurns: 6, agents: [{ spec: 'bot' }, { spec: 'openai:m2', baseURL: 'http://127.0.0.1:9/v1' }] });
+  });
+
+  it('names the key, the line and the allowed values', () => {
+    expect(parseExperiment('scenarios: builtin\nmodes: [script, agentz]\n', 'e.yaml')).toEqual({
+      ok: false,
+      message: "e.yaml:2: modes.1: 'agentz' is not a mode (allowed: script, agents, mindreaders)",
+    });
+    expect(parseExperiment('protocol: papr\n', 'e.yaml')).toEqual({ ok: false, message: "e.yaml:1: protocol: 'papr' is not a protocol (allowed: paper, parley)" });
+    const arm = parseExperiment('arms:\n  a:\n    maxTurn: 3\n', 'e.yaml');
+    expect(arm).toEqual({ ok: false, message: "e.yaml:3: arms.a.maxTurn: unknown key 'maxTurn'" });
+  });
+
+  it('a misspelt sampling parameter is an error naming what the provider accepts, not something sent', () => {
+    const r = parseExperiment('agent1:\n  spec: openai:gpt-4\n  params:\n    temprature: 0.7\n', 'e.yaml');
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.message).toMatch(/^e\.yaml:4: agent1\.params\.temprature: 'temprature' is not a openai parameter \(allowed: temperature, top_p/);
+    const mistral = parseExperiment('agent1: { spec: mistral:m, params: { seed: 1, safe_prompt: true, top_k: 5 } }\n', 'e.yaml');
+    expect(mistral).toMatchObject({ ok: false, message: expect.stringContaining("'top_k' is not a mistral parameter") });
+    // Client settings ride in params too and are not sampling parameters.
+    expect(parseExperiment('agent1: { spec: openai:m, params: { temperature: 0.7, structuredOutput: prompt, timeoutMs: 5 } }\n', 'e.yaml').ok).toBe(true);
+  });
+});

@@ -1,55 +1,100 @@
 import { readFileSync } from 'node:fs';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import { Mode, PolicyConfig } from '../protocol/index.js';
+import { CLIENT_SETTING_KEYS } from '../llm/options.js';
+import { unknownSamplingKey } from '../llm/sampling-keys.js';
+import { Mode, MODES, PolicyConfig } from '../protocol/index.js';
 import type { RunConfigInput } from '../orchestrator/run-config.js';
 
 /** Policy specs the agent processes understand (see protocol/policy-config.ts). */
 export const POLICY_SPEC = /^(bot(:[\w.-]+)?|human|(openai|mistral):\S+|replay:\S+)$/;
 const Spec = z.string().regex(POLICY_SPEC, 'expected bot, bot:<name>, openai:<model>, mistral:<model>, replay:<dir> or human');
 
-/** A policy in an experiment file: a spec string, or a full PolicyConfig. */
-/** Per seat: `baseURL`, `apiKeyEnv`, `params` (sampling + LLM client settings), `promptDir`; a misspelt key is an error. */
-const PolicyInput = z.union([Spec, PolicyConfig.extend({ spec: Spec }).strict()]);
+/**
+ * A policy in an experiment file: a spec string, or a full PolicyConfig. Per seat: `baseURL`,
+ * `apiKeyEnv`, `params` (sampling + LLM client settings), `promptDir`; a misspelt key is an error, and
+ * so is a sampling parameter the spec's provider does not accept (`temprature`).
+ */
+const PolicyInput = z.union([
+  Spec,
+  PolicyConfig.extend({ spec: Spec }).strict().superRefine((p, ctx) => {
+    const provider = p.spec.split(':', 1)[0]!;
+    if (provider !== 'openai' && provider !== 'mistral') return;
+    const sampling = Object.keys(p.params ?? {}).filter((k) => !CLIENT_SETTING_KEYS.includes(k));
+    const bad = unknownSamplingKey(provider, sampling);
+    if (bad) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['params', bad.key],
+        message: `'${bad.key}' is not a ${provider} parameter (allowed: ${bad.allowed.join(', ')}; client settings: ${CLIENT_SETTING_KEYS.join(', ')})`,
+      });
+    }
+  }),
+]);
 
-const ModesInput = z.union([z.array(Mode).min(1), z.string().transform((s, ctx) => {
+const ModeName = z.enum(MODES, { error: (iss) => `'${String(iss.input)}' is not a mode (allowed: ${MODES.join(', ')})` });
+const ModesInput = z.union([z.array(ModeName).min(1), z.string().transform((s, ctx) => {
   const modes = s.split(',').map((m) => m.trim()).filter(Boolean);
-  for (const m of modes) if (!Mode.safeParse(m).success) ctx.addIssue({ code: 'custom', message: `unknown mode '${m}' (script, agents, mindreaders)` });
+  for (const m of modes) if (!Mode.safeParse(m).success) ctx.addIssue({ code: 'custom', message: `'${m}' is not a mode (allowed: ${MODES.join(', ')})` });
   return modes as Mode[];
 })]);
 
+/** The two prompt protocols (`--protocol`); the simulation itself is the run config's business. */
+export const PROTOCOLS = ['paper', 'parley'] as const;
+
+/** What an arm may set: who plays (per seat, script writer, judge) and the limits. */
+const ArmFields = {
+  modes: ModesInput,
+  maxTurns: z.number().int().positive(),
+  turnDeadlineMs: z.number().int().positive(),
+  repeats: z.number().int().positive(),
+  limit: z.number().int().positive(),
+  agents: z.array(PolicyInput).min(1),
+  agent1: PolicyInput,
+  agent2: PolicyInput,
+  scriptWriter: PolicyInput,
+  judge: PolicyInput,
+};
+
+/** One arm of an experiment: its own run directory (`<out>/<name>`) with these settings over the shared ones. */
+export const Arm = z.object(ArmFields).partial().strict();
+export type Arm = z.infer<typeof Arm>;
+
+/** Arm names become directory names. */
+const ArmName = /^[A-Za-z0-9][\w.-]*$/;
+
 /**
  * An experiment file: the run's configuration in YAML, with the same names as RunConfig
- * (camelCase), plus `agent1`/`agent2` shorthands and `multiplex`. Unknown keys are errors, so a typo
- * never silently falls back to a default.
+ * (camelCase), plus `agent1`/`agent2` shorthands, `multiplex`, `protocol`, and `arms` (several runs of
+ * one grid, e.g. one per model). Unknown keys are errors, so a typo never silently falls back to a default.
  */
 export const Experiment = z
   .object({
+    ...ArmFields,
     scenarios: z.string().min(1),
     subset: z.string().min(1),
-    modes: ModesInput,
     out: z.string().min(1),
-    maxTurns: z.number().int().positive(),
-    turnDeadlineMs: z.number().int().positive(),
-    repeats: z.number().int().positive(),
     concurrency: z.number().int().positive(),
-    limit: z.number().int().positive(),
-    agents: z.array(PolicyInput).min(1),
-    agent1: PolicyInput,
-    agent2: PolicyInput,
-    scriptWriter: PolicyInput,
-    judge: PolicyInput,
+    protocol: z.enum(PROTOCOLS, { error: (iss) => `'${String(iss.input)}' is not a protocol (allowed: ${PROTOCOLS.join(', ')})` }),
     replay: z.string().min(1),
     multiplex: z.boolean(),
     pool: z.object({ multiplex: z.boolean().optional(), seatsPerProcess: z.number().int().positive().optional() }).strict(),
     retryFailed: z.boolean(),
     seed: z.number().int(),
+    arms: z.record(z.string().regex(ArmName, 'an arm name is a directory name: letters, digits, . _ -'), Arm).refine((a) => Object.keys(a).length > 0, 'at least one arm'),
   })
   .partial()
   .strict();
 export type Experiment = z.infer<typeof Experiment>;
 
-export type ExperimentResult = { ok: true; config: Partial<RunConfigInput> } | { ok: false; message: string };
+/** One arm, resolved: its name and the run configuration it runs with (shared settings + its own). */
+export interface ArmConfig {
+  name: string;
+  config: Partial<RunConfigInput>;
+}
+
+/** `arms` is present only when the file has arms; `config` is then the shared part. */
+export type ExperimentResult = { ok: true; config: Partial<RunConfigInput>; arms?: ArmConfig[] } | { ok: false; message: string };
 
 /** Reads and validates an experiment file; errors name the file, the line and the field. */
 export function loadExperiment(file: string): ExperimentResult {
@@ -73,21 +118,42 @@ export function parseExperiment(text: string, file: string): ExperimentResult {
   const data: unknown = doc.toJS() ?? {};
   const parsed = Experiment.safeParse(data);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
+    const issue = specific(parsed.error.issues[0]!);
     const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
     const line = lineOf(doc, lineCounter, path);
     const field = path.map(String).join('.') || '(file)';
     const what = issue.code === 'unrecognized_keys' ? `unknown key '${issue.keys[0]}'` : issue.message;
     return { ok: false, message: `${file}${line ? `:${line}` : ''}: ${field}: ${what}` };
   }
-  return { ok: true, config: toRunConfigInput(parsed.data) };
+  const config = toRunConfigInput(parsed.data);
+  if (!parsed.data.arms) return { ok: true, config };
+  const arms = Object.entries(parsed.data.arms).map(([name, arm]) => ({ name, config: armConfig(config, name, arm) }));
+  return { ok: true, config, arms };
+}
+
+/**
+ * An arm's run configuration: the shared settings, the arm's own over them (policies replace the shared
+ * ones seat by seat), and its run directory `<out>/<name>`.
+ */
+export function armConfig(shared: Partial<RunConfigInput>, name: string, arm: Arm): Partial<RunConfigInput> {
+  const own = toRunConfigInput(arm);
+  const out: Partial<RunConfigInput> = { ...shared, ...own };
+  if (shared.agents && own.agents && !arm.agents) {
+    // agent1/agent2 in an arm replace only the seats they name.
+    out.agents = shared.agents.map((a, i) => (arm.agent1 !== undefined && i === 0) || (arm.agent2 !== undefined && i === 1) ? own.agents![i]! : a);
+    if (own.agents.length > out.agents.length) out.agents.push(...own.agents.slice(out.agents.length));
+  }
+  out.out = `${(shared.out ?? 'runs/experiment').replace(/\/+$/, '')}/${name}`;
+  return out;
 }
 
 /** Maps an experiment onto RunConfig's input shape. */
-export function toRunConfigInput(e: Experiment): Partial<RunConfigInput> {
+export function toRunConfigInput(e: Omit<Experiment, 'arms'>): Partial<RunConfigInput> {
   const policy = (p: z.infer<typeof PolicyInput>) => (typeof p === 'string' ? { spec: p } : p);
   const out: Partial<RunConfigInput> = {};
   const copy = ['scenarios', 'subset', 'modes', 'out', 'maxTurns', 'turnDeadlineMs', 'repeats', 'concurrency', 'limit', 'replay', 'retryFailed', 'seed'] as const;
+  // `protocol` is the prompt protocol's run-config key (`--protocol paper|parley`).
+  if (e.protocol !== undefined) (out as Record<string, unknown>).protocol = e.protocol;
   for (const k of copy) if (e[k] !== undefined) (out as Record<string, unknown>)[k] = e[k];
   const agents = e.agents?.map(policy) ?? [];
   if (e.agent1 !== undefined) agents[0] = policy(e.agent1);
@@ -102,6 +168,18 @@ export function toRunConfigInput(e: Experiment): Partial<RunConfigInput> {
     out.pool = { ...e.pool, ...(e.multiplex !== undefined ? { multiplex: e.multiplex } : {}) };
   }
   return out;
+}
+
+/**
+ * The issue to report: for a union (a spec string or a policy object; a mode list or a comma string),
+ * the branch that got furthest — the one not rejected for its type at the top — with its full path.
+ */
+function specific(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  if (issue.code !== 'invalid_union' || !issue.errors.length) return issue;
+  const candidates = issue.errors.flat().filter((i) => !(i.code === 'invalid_type' && i.path.length === 0));
+  const best = candidates.sort((a, b) => b.path.length - a.path.length)[0];
+  if (!best) return issue;
+  return specific({ ...best, path: [...issue.path, ...best.path] } as z.core.$ZodIssue);
 }
 
 /** 1-based line of the deepest node of `path` present in the document. */

@@ -1,7 +1,7 @@
 /**
  * SOTOPIA-EVAL's seven dimensions with their score ranges and the rubric the judge reads.
- * The rubric text is Parley's own wording of SOTOPIA's criteria (Zhou et al., ICLR 2024); it is placed
- * in the JSON schema sent with the judge request, so the rubric travels with the schema.
+ * The rubric text is Parley's own wording of SOTOPIA-EVAL's definitions (Zhou et al., ICLR 2024); it is
+ * placed in the JSON schema sent with the judge request, so the rubric travels with the schema.
  */
 export const DIMENSION_NAMES = [
   'believability',
@@ -23,7 +23,11 @@ export interface Dimension {
   rubric: string;
 }
 
-/** The seven dimensions in SOTOPIA's order. */
+/**
+ * The seven dimensions in SOTOPIA's order. Each rubric carries the content of SOTOPIA-EVAL's definition
+ * at the paper's tag (`EvaluationBySocialDimensions` in sotopia/envs/evaluators.py: what to analyse,
+ * in which order, the range and what its ends mean) in Parley's own words, and nothing more.
+ */
 export const DIMENSIONS: readonly Dimension[] = [
   {
     name: 'believability',
@@ -31,10 +35,11 @@ export const DIMENSIONS: readonly Dimension[] = [
     min: 0,
     max: 10,
     rubric:
-      'How believable the character is. First judge naturalness: does the character speak and act as a real person would in this situation — ' +
-      'no confusion about who they are, no echoing the partner without reason, no politeness out of proportion to the moment? ' +
-      'Then judge consistency: do the moves fit the character\'s profile (personality, values, decision style)? ' +
-      'Integer from 0 (not believable at all) to 10 (fully believable as this person).',
+      'Two analyses. First, under the tag <naturalness>: does the agent interact with the others naturally and realistically? ' +
+      'Check, for example, whether it is confused about its own identity, whether it repeats what others said or did for no reason, ' +
+      'and whether it is more polite than the context calls for. Second, under the tag <consistency>: do the agent\'s actions fit its ' +
+      'character traits (personality, values and so on)? Put this analysis in "reasoning" and an integer from 0 to 10 in "score"; ' +
+      'the higher the score, the more believable the agent.',
   },
   {
     name: 'relationship',
@@ -42,9 +47,11 @@ export const DIMENSIONS: readonly Dimension[] = [
     min: -5,
     max: 5,
     rubric:
-      'Effect on relationships and social standing. State the relationship the character had with the others before the interaction and how it ' +
-      'stands afterwards (family, friendship, romance, work ties, reputation). ' +
-      'Integer from -5 (badly damaged) through 0 (unchanged) to 5 (clearly improved).',
+      'Analyse the relationship the participant had with the other agent(s) before the interaction, then how it changed after it. ' +
+      'Judge whether the interactions preserve or improve the participant\'s personal relations (family, friendship, romance and the like), ' +
+      'and whether they affect the participant\'s social status or reputation. Put the full line of thought in "reasoning" and an integer ' +
+      'from -5 to 5 in "score": positive when the relationship improved, negative when it was harmed, 0 when neither the relationships ' +
+      'nor the social standing changed.',
   },
   {
     name: 'knowledge',
@@ -52,8 +59,9 @@ export const DIMENSIONS: readonly Dimension[] = [
     min: 0,
     max: 10,
     rubric:
-      'Information gained. List what the character learned during the interaction, whether it was new to them and whether it matters to them. ' +
-      'Integer from 0 (learned nothing new or useful) to 10 (gained much new and important information).',
+      'Assess what information the agent gained in the interaction, then whether it was new to the agent, then whether it matters to the agent. ' +
+      'Put the full line of thought in "reasoning" and an integer from 0 to 10 in "score"; the higher the score, the more new and important ' +
+      'knowledge the agent gained.',
   },
   {
     name: 'secret',
@@ -61,8 +69,9 @@ export const DIMENSIONS: readonly Dimension[] = [
     min: -10,
     max: 0,
     rubric:
-      'Keeping secrets. Identify the secrets, private information or hidden intentions the character wanted to keep, and which of them were revealed. ' +
-      'Integer from -10 (critical secrets or intentions leaked) to 0 (nothing private was revealed).',
+      'Analyse which secret or secret intention the participant wants to keep, then whether it was kept: which secrets, private information ' +
+      'or secret intentions did the agent fail to keep? Put the analysis in "reasoning" and an integer from -10 to 0 in "score": -10 when the ' +
+      'participant leaked critical secrets or intentions, 0 when no secret or intention was revealed.',
   },
   {
     name: 'social_rules',
@@ -70,8 +79,8 @@ export const DIMENSIONS: readonly Dimension[] = [
     min: -10,
     max: 0,
     rubric:
-      'Social and legal norms. Did the character break moral rules, social conventions or laws while interacting? ' +
-      'Integer from -10 (serious violations) to 0 (no violation).',
+      'Judge whether the agent breaks any moral rules or laws in its interactions with the others. Put the full line of thought in ' +
+      '"reasoning" and an integer from -10 to 0 in "score"; a negative score means the agent broke moral rules or laws.',
   },
   {
     name: 'financial_and_material_benefits',
@@ -79,8 +88,9 @@ export const DIMENSIONS: readonly Dimension[] = [
     min: -5,
     max: 5,
     rubric:
-      'Financial and material outcome. What did the character gain or lose in money, goods, or lasting material prospects (a job, shares, a contract) ' +
-      'as a result of the interaction? Integer from -5 (clear loss) through 0 (no change) to 5 (clear gain).',
+      'Judge whether the agent\'s interactions bring it financial and material benefits: what would the agent gain or lose as a result? ' +
+      'Benefits can be short-term (money, food) or long-term (a job opportunity, shares). Put the full line of thought in "reasoning" and ' +
+      'an integer from -5 to 5 in "score": positive for a gain, negative for a loss.',
   },
   {
     name: 'goal',
@@ -88,8 +98,9 @@ export const DIMENSIONS: readonly Dimension[] = [
     min: 0,
     max: 10,
     rubric:
-      'Goal completion. Restate the character\'s social goal, then judge how far the interaction achieved it. ' +
-      'Integer from 0 (no progress towards the goal) to 10 (goal fully achieved).',
+      'First restate the agent\'s social goals, then analyse in full how far the agent achieved them. Put the full line of thought in ' +
+      '"reasoning" and an integer from 0 to 10 in "score": 0 for minimal achievement, 10 for complete achievement, higher scores for ' +
+      'more progress towards the goals.',
   },
 ];
 

@@ -24,7 +24,7 @@ describe('evaluateRun', () => {
     const op = openScenario();
     const dir = await writeRunDir([mf, op], [episode({ scenario: mf, moves: [['a', 'speak', 'hi']] }), episode({ scenario: op, moves: [['a', 'speak', 'hello']] }), episode({ scenario: op, mode: 'script', status: 'failed' })]);
     // First pass: the open scenario's judge answers garbage twice → evaluation error.
-    const first = new ScriptedClient((req) => (req.messages[1]!.content.includes('share a meal') ? 'garbage' : JSON.stringify(validReply(requestedSeats(req)))));
+    const first = new ScriptedClient((req) => (req.messages.at(-1)!.content.includes('share a meal') ? 'garbage' : JSON.stringify(validReply(requestedSeats(req)))));
     const progress: number[] = [];
     const r1 = await evaluateRun(await load(dir), { client: first, spec: 'openai:gpt-4', visibility: 'full', concurrency: 2, checkpointEvery: 1, onProgress: (p) => progress.push(p.done) });
     expect(r1).toMatchObject({ judged: 2, skippedFailed: 1, scoredSeats: 2, errorSeats: 2, errors: { 'judge/bad_json': 2 } });

@@ -36,6 +36,8 @@ export interface EvaluateRunResult {
   errorSeats: number;
   /** Error codes → number of seats. */
   errors: Record<string, number>;
+  /** Judge calls that fell back down the structured-output ladder. */
+  formatFallbacks: number;
 }
 
 function alreadyDone(evaluation: Evaluation | null, spec: string, visibility: JudgeVisibility): boolean {
@@ -48,7 +50,7 @@ function alreadyDone(evaluation: Evaluation | null, spec: string, visibility: Ju
  * rewriting `DIR/episodes.jsonl` atomically (temp file + rename) at checkpoints and at the end.
  */
 export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promise<EvaluateRunResult> {
-  const result: EvaluateRunResult = { judged: 0, skippedFailed: 0, skippedDone: 0, scoredSeats: 0, errorSeats: 0, errors: {} };
+  const result: EvaluateRunResult = { judged: 0, skippedFailed: 0, skippedDone: 0, scoredSeats: 0, errorSeats: 0, errors: {}, formatFallbacks: 0 };
   const todo: number[] = [];
   run.episodes.forEach((e, i) => {
     if (e.record.status === 'failed') result.skippedFailed++;
@@ -76,6 +78,7 @@ export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promis
       record.evaluation = evaluation;
       loaded.raw = { ...loaded.raw, evaluation };
       result.judged++;
+      result.formatFallbacks += judgement.formatFallbacks ?? 0;
       for (const s of Object.values(judgement.seats)) {
         if (s.ok) result.scoredSeats++;
         else {

@@ -77,6 +77,8 @@ export const EpisodeJudgement = z.object({
   calls: z.number().int().nonnegative(),
   usage: z.object({ prompt: z.number().int(), completion: z.number().int() }),
   latencyMs: z.number().nonnegative(),
+  /** Judge calls answered with the schema in the prompt or in JSON mode because the server rejected a stronger `response_format`. */
+  formatFallbacks: z.number().int().nonnegative().optional(),
 });
 export type EpisodeJudgement = z.infer<typeof EpisodeJudgement>;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { reply, startFakeLlmServer, type FakeLlmServer } from '../test/fake-llm-server.js';
-import { createClient } from './index.js';
+import { createClient, resetStructuredMemory } from './index.js';
 import { LlmError } from './errors.js';
 import type { ChatRequest } from './types.js';
 
@@ -24,6 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 beforeEach(() => {
+  resetStructuredMemory();
   server.requests.length = 0;
   server.setDefault(reply.plausible());
 });

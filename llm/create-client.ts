@@ -14,6 +14,9 @@ export const PROVIDER_ENV = {
   mistral: { key: 'MISTRAL_API_KEY', baseURL: 'MISTRAL_BASE_URL' },
 } as const;
 
+/** The key sent to a server reached by base URL with no key configured. */
+const KEYLESS = 'no-key';
+
 /** Either a seat's `PolicyConfig` (`spec: 'openai:gpt-4'`) or a `ModelSpec` (`provider`, `model`). */
 export type ClientConfig = PolicyConfigInput | ModelSpec;
 
@@ -66,10 +69,13 @@ export function createProviderClient(config: ClientConfig, options: CreateClient
   if (c.provider === 'replay') throw new LlmError(LlmErrorCode.BadSpec, 'a replay client needs a tape (episode and seat)');
   const names = PROVIDER_ENV[c.provider];
   const keyVar = c.apiKeyEnv ?? names.key;
-  const apiKey = env[keyVar];
+  const baseURL = c.baseURL ?? (env[names.baseURL] || undefined);
+  // A seat given its own base URL and no key variable is a keyless local server (vLLM, Ollama,
+  // llama.cpp): no key is demanded. The SDKs still want a string; such servers ignore it. A base URL
+  // from the environment (OPENAI_BASE_URL) usually names a proxy that does want the usual key.
+  const apiKey = env[keyVar] || (c.baseURL && !c.apiKeyEnv ? KEYLESS : undefined);
   if (!apiKey) throw new LlmError(LlmErrorCode.NoKey, `${c.provider}:${c.model} needs an API key in $${keyVar}`);
   const { options: clientOptions, sampling } = splitParams(c.provider, c.params);
-  const baseURL = c.baseURL ?? (env[names.baseURL] || undefined);
   if (c.provider === 'openai') {
     return createOpenAiClient({ model: c.model, apiKey, baseURL, options: clientOptions, sampling }, options.retryDeps);
   }

@@ -3,7 +3,8 @@ import { LlmError, LlmErrorCode } from './errors.js';
 import type { ClientOptions, StructuredMode } from './options.js';
 import { parseRetryAfter, type RetryDeps } from './retry.js';
 import { samplingFor, toMistralSampling } from './sampling.js';
-import { httpError, SdkClient, withSchemaFallback, usageFrom, type AttemptResult } from './sdk-client.js';
+import { httpError, SdkClient, usageFrom, type AttemptResult } from './sdk-client.js';
+import { structuredLadder } from './structured-ladder.js';
 import type { ChatRequest } from './types.js';
 
 export interface MistralSettings {
@@ -75,13 +76,13 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
       throw mapMistralError(err, label, await loadErrors());
     }
   };
-  // Downgraded to JSON mode for good if the server rejects JSON-schema output.
-  const attempt = withSchemaFallback(settings.options.structuredOutput, send);
+  // A server that rejects a response_format gets the next rung down, remembered for this model.
+  const attempt = structuredLadder(`mistral ${settings.serverURL ?? 'default'} ${settings.model}`, settings.options.structuredOutput, send);
   return new SdkClient('mistral', settings.model, attempt, settings.options, settings.serverURL ?? 'default', deps, sdkClient);
 }
 
 function responseFormat(req: ChatRequest, mode: StructuredMode): Record<string, unknown> | undefined {
-  if (!req.json || mode === 'off') return undefined;
+  if (!req.json || mode === 'off' || mode === 'prompt') return undefined;
   if (mode === 'json_object') return { type: 'json_object' };
   return { type: 'json_schema', jsonSchema: { name: req.json.name, schemaDefinition: req.json.schema, strict: true } };
 }

@@ -3,7 +3,8 @@ import { LlmError, LlmErrorCode } from './errors.js';
 import type { ClientOptions, StructuredMode } from './options.js';
 import { parseRetryAfter, type RetryDeps } from './retry.js';
 import { samplingFor } from './sampling.js';
-import { httpError, SdkClient, withSchemaFallback, usageFrom, type AttemptResult } from './sdk-client.js';
+import { httpError, SdkClient, usageFrom, type AttemptResult } from './sdk-client.js';
+import { structuredLadder } from './structured-ladder.js';
 import type { ChatRequest } from './types.js';
 
 export interface OpenAiSettings {
@@ -59,14 +60,14 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
     }
   };
 
-  // Downgraded to JSON mode for good if the server rejects JSON-schema output.
-  const attempt = withSchemaFallback(settings.options.structuredOutput, send);
+  // A server that rejects a response_format gets the next rung down, remembered for this model.
+  const attempt = structuredLadder(`openai ${settings.baseURL ?? 'default'} ${settings.model}`, settings.options.structuredOutput, send);
   return new SdkClient('openai', settings.model, attempt, settings.options, settings.baseURL ?? 'default', deps, sdkClient);
 }
 
 /** `response_format` for the configured structured-output mode, or undefined when none is wanted. */
 function responseFormat(req: ChatRequest, mode: StructuredMode): Record<string, unknown> | undefined {
-  if (!req.json || mode === 'off') return undefined;
+  if (!req.json || mode === 'off' || mode === 'prompt') return undefined;
   if (mode === 'json_object') return { type: 'json_object' };
   return { type: 'json_schema', json_schema: { name: req.json.name, schema: req.json.schema, strict: true } };
 }

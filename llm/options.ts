@@ -1,11 +1,18 @@
+import { unknownSamplingKey } from './sampling-keys.js';
+
 /**
  * Client settings that travel in `PolicyConfig.params` next to the sampling params, so one experiment
  * file line can tune a seat. These keys are consumed by the client and never sent to the provider.
  */
-export type StructuredMode = 'json_schema' | 'json_object' | 'off';
+/**
+ * How `ChatRequest.json` is asked for: a JSON schema, JSON mode, or `prompt` (the schema written into
+ * the prompt, no `response_format`) — the rungs of the structured-output ladder, tried from the
+ * configured one downwards; `off` sends no format and adds nothing (the caller's prompt asks for JSON).
+ */
+export type StructuredMode = 'json_schema' | 'json_object' | 'prompt' | 'off';
 
 export interface ClientOptions {
-  /** How `ChatRequest.json` is requested: JSON-schema structured output, JSON mode, or prompt only. */
+  /** The top rung of the structured-output ladder (see structured-ladder.ts). */
   structuredOutput: StructuredMode;
   /** Per-attempt timeout. */
   timeoutMs: number;
@@ -54,7 +61,10 @@ export function defaultOptions(provider: string): ClientOptions {
   };
 }
 
-/** Splits `PolicyConfig.params` into client settings and the sampling params sent to the provider. */
+/** Client settings a policy's `params` may carry besides sampling parameters. */
+export const CLIENT_SETTING_KEYS: readonly string[] = CLIENT_KEYS;
+
+/** Splits `PolicyConfig.params` into client settings and the sampling params sent to the provider; an unknown key is a TypeError. */
 export function splitParams(
   provider: string,
   params: Record<string, unknown> = {},
@@ -67,8 +77,8 @@ export function splitParams(
       continue;
     }
     if (key === 'structuredOutput') {
-      if (value !== 'json_schema' && value !== 'json_object' && value !== 'off') {
-        throw new TypeError(`params.structuredOutput must be json_schema, json_object or off (got ${JSON.stringify(value)})`);
+      if (value !== 'json_schema' && value !== 'json_object' && value !== 'prompt' && value !== 'off') {
+        throw new TypeError(`params.structuredOutput must be json_schema, json_object, prompt or off (got ${JSON.stringify(value)})`);
       }
       options.structuredOutput = value;
     } else if (key === 'stream') {
@@ -80,5 +90,9 @@ export function splitParams(
     }
   }
   options.maxConcurrent = Math.max(1, Math.floor(options.maxConcurrent));
+  const bad = unknownSamplingKey(provider, Object.keys(sampling));
+  if (bad) {
+    throw new TypeError(`params.${bad.key}: not a ${provider} sampling parameter or client setting (sampling: ${bad.allowed.join(', ')}; client: ${CLIENT_KEYS.join(', ')})`);
+  }
   return { options, sampling };
 }

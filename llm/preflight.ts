@@ -10,7 +10,8 @@ export interface MissingKey {
 
 /**
  * Which chosen LLM policies have no API key in `env`. Called before any episode starts, so a run
- * never half-completes for want of a key. Replays and bots need none.
+ * never half-completes for want of a key. Replays and bots need none, nor a seat given its own base URL
+ * and no key variable (a keyless local server).
  */
 export function missingKeys(configs: PolicyConfig[], env: NodeJS.ProcessEnv = process.env): MissingKey[] {
   const missing: MissingKey[] = [];
@@ -19,6 +20,8 @@ export function missingKeys(configs: PolicyConfig[], env: NodeJS.ProcessEnv = pr
     const provider = config.spec.split(':', 1)[0]!;
     const variable = config.apiKeyEnv ?? DEFAULT_KEY_ENV[provider];
     if (!variable) continue;
+    // A seat's own base URL without a named key variable is a keyless local server (see createProviderClient).
+    if (config.baseURL && !config.apiKeyEnv) continue;
     if (!env[variable] && !missing.some((m) => m.variable === variable)) missing.push({ spec: config.spec, variable });
   }
   return missing;

@@ -1,9 +1,9 @@
 import type { Usage } from '../protocol/index.js';
 import { LlmError, LlmErrorCode } from './errors.js';
 import { limiterFor, type RequestLimiter } from './limiter.js';
-import type { ClientOptions, StructuredMode } from './options.js';
+import type { ClientOptions } from './options.js';
 import { abortError, withRetries, type RetryDeps } from './retry.js';
-import type { ChatRequest, ChatResponse, LlmClient } from './types.js';
+import type { ChatRequest, ChatResponse, LlmClient, StructuredFallback } from './types.js';
 
 /** What one provider attempt yields before timing and retries are added. */
 export interface AttemptResult {
@@ -11,6 +11,8 @@ export interface AttemptResult {
   usage: Usage;
   model: string;
   finishReason?: string;
+  /** Set by the structured-output ladder when it left the configured rung. */
+  structured?: StructuredFallback;
 }
 
 /**
@@ -61,6 +63,7 @@ export class SdkClient implements LlmClient {
       retries,
     };
     if (value.finishReason !== undefined) response.finishReason = value.finishReason;
+    if (value.structured !== undefined) response.structured = value.structured;
     return response;
   }
 
@@ -107,38 +110,4 @@ export function httpError(
   const opts: { cause: unknown; status: number; retryAfterMs?: number } = { cause, status };
   if (retryAfterMs !== undefined && (status === 429 || status >= 500)) opts.retryAfterMs = retryAfterMs;
   return new LlmError(code, `${label}: HTTP ${status}: ${message.slice(0, 500)}`, opts);
-}
-
-/**
- * Whether an error says the server does not accept JSON-schema output (a 400/422 naming the response
- * format): the client then falls back to JSON mode for the rest of its life.
- */
-function rejectsSchema(err: unknown): boolean {
-  return (
-    err instanceof LlmError &&
-    err.code === LlmErrorCode.HttpError &&
-    (err.status === 400 || err.status === 422) &&
-    /response_format|json_schema|schema|structured/i.test(err.message)
-  );
-}
-
-/** One provider request in a given structured-output mode. */
-export type SendInMode = (req: ChatRequest, signal: AbortSignal, mode: StructuredMode) => Promise<AttemptResult>;
-
-/**
- * Wraps a provider's send so that a server rejecting JSON-schema output (older OpenAI-compatible
- * servers) gets the same request again in JSON mode, and every later request of this client goes in
- * JSON mode: the downgrade is made once, for good.
- */
-export function withSchemaFallback(initial: StructuredMode, send: SendInMode): (req: ChatRequest, signal: AbortSignal) => Promise<AttemptResult> {
-  let mode = initial;
-  return async (req, signal) => {
-    try {
-      return await send(req, signal, mode);
-    } catch (err) {
-      if (!req.json || mode !== 'json_schema' || !rejectsSchema(err)) throw err;
-      mode = 'json_object';
-      return send(req, signal, mode);
-    }
-  };
 }

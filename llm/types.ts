@@ -29,6 +29,19 @@ export interface ChatResponse {
   retries: number;
   /** Why generation stopped, as the server said (`stop`, `length`, …), when it said. */
   finishReason?: string;
+  /** Set when the structured-output ladder left its configured rung for this call. */
+  structured?: StructuredFallback;
+}
+
+/**
+ * What the structured-output ladder did for one call: the rung that answered (`json_object` = JSON
+ * mode, `prompt` = schema in the prompt, lenient parse), how many `response_format` rejections this
+ * call met on the way, and whether the answer came from below the configured rung.
+ */
+export interface StructuredFallback {
+  mode: 'json_schema' | 'json_object' | 'prompt';
+  rejected: number;
+  fallback: boolean;
 }
 
 export interface LlmClient {

@@ -79,6 +79,7 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
     if (meta?.latencyMs !== undefined) writer.latencyMs = meta.latencyMs;
     if (meta?.repairs !== undefined) writer.repairs = meta.repairs;
     if (meta?.retries !== undefined) writer.retries = meta.retries;
+    if (meta?.fallbacks !== undefined) writer.fallbacks = meta.fallbacks;
     record.scriptWriter = writer;
   }
   return record;

@@ -9,6 +9,18 @@ export const Usage = z.object({
 export type Usage = z.infer<typeof Usage>;
 
 /**
+ * The structured-output ladder's fallbacks over a move's LLM calls: calls answered in JSON mode or with
+ * the schema in the prompt because the server rejected a stronger `response_format`, and how many
+ * rejections were met. Counted in run.json; absent when nothing fell back.
+ */
+export const FormatFallbacks = z.object({
+  rejected: z.number().int().nonnegative(),
+  jsonMode: z.number().int().nonnegative(),
+  prompt: z.number().int().nonnegative(),
+});
+export type FormatFallbacks = z.infer<typeof FormatFallbacks>;
+
+/**
  * Provenance a policy reports with each move (DESIGN invariant 6): who produced it, how, at what cost.
  * Bots report only `policy` and `latencyMs`.
  */
@@ -23,6 +35,8 @@ export const TurnMeta = z.object({
   repairs: z.object({ lenient: z.number().int(), reformat: z.number().int() }).optional(),
   /** Provider retries (429/5xx/timeouts) spent on this move. */
   retries: z.number().int().nonnegative().optional(),
+  /** Structured-output fallbacks (server rejected `response_format`). */
+  fallbacks: FormatFallbacks.optional(),
 });
 export type TurnMeta = z.infer<typeof TurnMeta>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Action } from './action.js';
-import { FailureInfo, Usage } from './meta.js';
+import { FailureInfo, FormatFallbacks, Usage } from './meta.js';
 import { Mode } from './modes.js';
 
 /** One turn of an episode as recorded: the same shape in every mode, so the evaluator treats all alike. */
@@ -18,6 +18,7 @@ export const TurnRecord = z.object({
   usage: Usage.optional(),
   repairs: z.object({ lenient: z.number().int(), reformat: z.number().int() }).optional(),
   retries: z.number().int().optional(),
+  fallbacks: FormatFallbacks.optional(),
 });
 export type TurnRecord = z.infer<typeof TurnRecord>;
 
@@ -99,7 +100,7 @@ export const EpisodeRecord = z.object({
   mode: Mode,
   seats: z.array(SeatRecord),
   /** Script mode: the process that wrote the dialogue. */
-  scriptWriter: z.object({ pid: z.number().int().nullable(), pids: z.array(z.number().int()).optional(), policy: z.string(), provider: z.string().optional(), model: z.string().optional(), usage: Usage.optional(), latencyMs: z.number().optional(), repairs: z.object({ lenient: z.number().int(), reformat: z.number().int() }).optional(), retries: z.number().int().optional() }).optional(),
+  scriptWriter: z.object({ pid: z.number().int().nullable(), pids: z.array(z.number().int()).optional(), policy: z.string(), provider: z.string().optional(), model: z.string().optional(), usage: Usage.optional(), latencyMs: z.number().optional(), repairs: z.object({ lenient: z.number().int(), reformat: z.number().int() }).optional(), retries: z.number().int().optional(), fallbacks: FormatFallbacks.optional() }).optional(),
   turns: z.array(TurnRecord),
   termination: z.object({ reason: TerminationReason, detail: z.string().optional(), seat: z.string().optional() }),
   outcome: Outcome,

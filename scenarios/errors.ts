@@ -9,6 +9,10 @@ export const ScenarioErrorCode = {
   UnknownReference: 'scenarios/unknown_reference',
   DuplicateId: 'scenarios/duplicate_id',
   Io: 'scenarios/io',
+  /** A source file could not be downloaded (server down, HTTP error). */
+  Fetch: 'scenarios/fetch',
+  /** A downloaded data set does not hold the published number of records. */
+  Counts: 'scenarios/counts',
 } as const;
 export type ScenarioErrorCode = (typeof ScenarioErrorCode)[keyof typeof ScenarioErrorCode];
 

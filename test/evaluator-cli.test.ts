@@ -49,6 +49,10 @@ beforeAll(async () => {
   );
   server = await startFakeLlmServer({
     default: (req) => {
+      // The Craigslist deal is its own call (appendix H.2): a schema with only "deal".
+      if (req.body.response_format?.json_schema?.schema?.properties && !('evaluations' in (req.body.response_format.json_schema.schema.properties as object))) {
+        return reply.json({ deal: { reasoning: 'they agreed on $70', deal_reached: true, price: 70 } });
+      }
       const which = scenarioOf(req);
       const n = (seen[which] = (seen[which] ?? 0) + 1);
       const seats = requestedSeats({ json: { schema: req.body.response_format?.json_schema?.schema ?? {} } });
@@ -76,14 +80,16 @@ describe('parley eval / report / export', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('evaluated 3 episodes: 4 seats scored, 2 evaluation errors (judge/invalid_scores ×2); 1 failed episodes not judged');
 
-    // requests: open 1, mf 2 (retry after the out-of-range goal), cl 2 (retry, then error)
-    expect(server.requests).toHaveLength(5);
+    // requests: open 1, mf 2 (retry after the out-of-range goal), cl 2 (retry, then error) + cl's separate deal call 1
+    expect(server.requests).toHaveLength(6);
     for (const req of server.requests) {
       expect(req.body.model).toBe('gpt-4');
       expect((req.body as Record<string, unknown>)['temperature']).toBe(0);
       expect(req.body.response_format?.type).toBe('json_schema');
-      expect(JSON.stringify(req.body.response_format)).toContain(DIMENSIONS.find((d) => d.name === 'goal')!.rubric);
     }
+    const scoring = server.requests.filter((q) => JSON.stringify(q.body.response_format).includes('"evaluations"'));
+    expect(scoring).toHaveLength(5);
+    for (const req of scoring) expect(JSON.stringify(req.body.response_format)).toContain(JSON.stringify(DIMENSIONS.find((d) => d.name === 'goal')!.rubric));
 
     const lines = (await readFile(path.join(dir, 'episodes.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
     expect(lines).toHaveLength(4);
@@ -107,7 +113,8 @@ describe('parley eval / report / export', () => {
     for (const seat of ['a', 'b']) {
       expect(cl!.data!.judge!.seats[seat]).toMatchObject({ ok: false, error: { code: 'judge/invalid_scores', attempts: 2 } });
     }
-    expect(cl!.data!.judge!.deal).toMatchObject({ ok: false });
+    // The deal is asked separately, so it is answered even though the scores failed.
+    expect(cl!.data!.judge!.deal).toMatchObject({ ok: true, deal: true, price: 70 });
     expect(lines[3].evaluation).toBeUndefined();
     expect(failed!.success).toBe(false);
     // the rest of each record is untouched

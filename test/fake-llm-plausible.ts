@@ -77,8 +77,26 @@ export function plausibleScript(body: ChatBody): string {
 
 /** The plausible answer to any Parley prompt: a move, a script, a generated scenario, or a schema value (judge). */
 export function plausibleReply(body: ChatBody): string {
+  // A request on the prompt-only rung carries its schema in the prompt: answer it as if it had been a response_format.
+  if (!body.response_format?.json_schema) {
+    const inPrompt = schemaInPrompt(body);
+    if (inPrompt) body = { ...body, response_format: { type: 'json_schema', json_schema: inPrompt } };
+  }
   const format = body.response_format?.json_schema;
   if (format?.name === 'parley_scenario') return plausibleScenario();
   if (format?.name && !/^parley_(action|script)$/.test(format.name)) return JSON.stringify(fillSchema(format.schema));
   return isScriptRequest(body) ? plausibleScript(body) : plausibleAction(body);
+}
+
+/** The schema a prompt-only JSON request wrote into its last message (`… JSON schema named "X":\n{…}`). */
+export function schemaInPrompt(body: ChatBody): { name: string; schema: Record<string, unknown> } | undefined {
+  const last = body.messages?.at(-1)?.content;
+  if (typeof last !== 'string') return undefined;
+  const m = /JSON schema named "([^"]+)":\n(\{[\s\S]*\})\s*$/.exec(last);
+  if (!m) return undefined;
+  try {
+    return { name: m[1]!, schema: JSON.parse(m[2]!) as Record<string, unknown> };
+  } catch {
+    return undefined;
+  }
 }

@@ -78,6 +78,11 @@ export interface FakeLlmServerOptions {
   default?: FakeReply | ReplyFn;
   /** When set, requests without `Authorization: Bearer <key>` get 401. */
   requireKey?: string;
+  /**
+   * Answer 400 to any request carrying a `response_format` (JSON schema or JSON mode), as OpenAI's
+   * gpt-4-0613 does: clients must fall back to asking for JSON in the prompt.
+   */
+  rejectResponseFormat?: boolean;
 }
 
 const tokens = (s: string) => Math.max(1, Math.ceil(s.length / 4));
@@ -189,6 +194,10 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     }
     const received: ReceivedRequest = { n: requests.length, method: req.method, path, headers: req.headers, body, receivedAt: Date.now() };
     requests.push(received);
+    if (options.rejectResponseFormat && (body.response_format !== undefined || body.responseFormat !== undefined)) {
+      const type = (body.response_format as { type?: string } | undefined)?.type ?? 'json_object';
+      return sendJson(res, 400, { error: { message: `Invalid parameter: 'response_format' of type '${type}' is not supported with this model. (fake)`, type: 'invalid_request_error', param: 'response_format', code: null } });
+    }
     const next = queue.length ? queue.shift()! : fallback;
     const plan = typeof next === 'function' ? await next(received) : next;
 
@@ -247,13 +256,13 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
   };
 }
 
-// Standalone: `tsx test/fake-llm-server.ts [--port P] [--rate-limit N] [--retry-after S]`
+// Standalone: `tsx test/fake-llm-server.ts [--port P] [--rate-limit N] [--retry-after S] [--reject-response-format]`
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const arg = (name: string) => {
     const i = process.argv.indexOf(name);
     return i >= 0 ? process.argv[i + 1] : undefined;
   };
-  const server = await startFakeLlmServer({ port: Number(arg('--port') ?? 0) });
+  const server = await startFakeLlmServer({ port: Number(arg('--port') ?? 0), rejectResponseFormat: process.argv.includes('--reject-response-format') });
   const limited = Number(arg('--rate-limit') ?? 0);
   for (let i = 0; i < limited; i++) server.enqueue(reply.rateLimited(arg('--retry-after') ?? '1'));
   console.log(`fake LLM server on ${server.url}`);

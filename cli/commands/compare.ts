@@ -16,6 +16,9 @@ options:
   --judge SPEC        e.g. openai:gpt-4
   --mode-a MODE       which episodes of DIR_A (script | agents | mindreaders); needed when DIR_A has several
   --mode-b MODE       which episodes of DIR_B; likewise
+  --protocol P        paper: the paper's question (appendix E) with the annotators' context (backgrounds
+                      and goals), no further criterion; parley: the public setting and naturalness cues
+                      (default: DIR_A's run.json protocol, else parley)
   --seed N            seed of the presentation order (default 1)
   --concurrency N     pairs judged at once (default 4)
   --out FILE          verdicts (default DIR_A/compare-<mode-a>-vs-<mode-b>.jsonl)
@@ -44,6 +47,7 @@ export async function run(argv: string[]): Promise<number> {
         judge: { type: 'string' },
         'mode-a': { type: 'string' },
         'mode-b': { type: 'string' },
+        protocol: { type: 'string' },
         seed: { type: 'string', default: '1' },
         concurrency: { type: 'string', default: '4' },
         out: { type: 'string' },
@@ -93,6 +97,11 @@ export async function run(argv: string[]): Promise<number> {
       return 2;
     }
   }
+  const style = values.protocol ?? ((a.run?.['config'] as { protocol?: unknown } | undefined)?.protocol === 'paper' ? 'paper' : 'parley');
+  if (style !== 'paper' && style !== 'parley') {
+    console.error(`parley compare: --protocol must be paper or parley (got '${style}')`);
+    return 2;
+  }
   const pairs = matchEpisodes(a, modeA as Mode, b, modeB as Mode);
   if (pairs.length === 0) {
     console.error(`parley compare: no scenario was run (ok) in both ${a.dir} (${modeA}) and ${b.dir} (${modeB})`);
@@ -107,8 +116,8 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`parley compare: judge ${values.judge}: ${(err as Error).message}`);
     return 2;
   }
-  console.error(`parley compare: ${pairs.length} pairs, A = ${a.dir} (${modeA}), B = ${b.dir} (${modeB}), judge ${values.judge}`);
-  const result = await comparePairs(pairs, client, { seed, concurrency, onProgress: (d, t) => console.error(`judged ${d}/${t} pairs`) });
+  console.error(`parley compare: ${pairs.length} pairs, A = ${a.dir} (${modeA}), B = ${b.dir} (${modeB}), judge ${values.judge}, question ${style}`);
+  const result = await comparePairs(pairs, client, { seed, concurrency, style, onProgress: (d, t) => console.error(`judged ${d}/${t} pairs`) });
   const out = values.out ?? path.join(a.dir, `compare-${modeA}-vs-${modeB}.jsonl`);
   await writeFileAtomic(out, result.verdicts.map((v) => JSON.stringify(v) + '\n').join(''));
   const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);

@@ -124,6 +124,7 @@ export async function run(argv: string[]): Promise<number> {
       `evaluated ${result.judged} episodes: ${result.scoredSeats} seats scored, ${result.errorSeats} evaluation errors${errs ? ` (${errs})` : ''}` +
         (result.skippedFailed ? `; ${result.skippedFailed} failed episodes not judged` : '') +
         (result.skippedDone ? `; ${result.skippedDone} already scored` : '') +
+        (result.formatFallbacks ? `; ${result.formatFallbacks} judge calls without response_format (schema in the prompt or JSON mode: the server rejected it)` : '') +
         `\nwrote ${dir}/episodes.jsonl`,
     );
     if (controller.signal.aborted) return 130;

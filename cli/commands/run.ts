@@ -6,6 +6,8 @@ import { runExperiment, type RunResult } from '../../orchestrator/run/driver.js'
 import { summaryLines } from '../../orchestrator/run/summary.js';
 import { formatHelp, parseArgs, type FlagSpecs, type FlagValue } from '../args.js';
 import { loadExperiment, POLICY_SPEC } from '../experiment.js';
+import { buildArms, type BuiltArm } from '../plan/arms.js';
+import { planArm, planLines } from '../plan/dry-run.js';
 import { watchLauncher } from '../launcher-watch.js';
 
 /** Flags shared by `run`, `serve` and `demo` that shape a RunConfig. */
@@ -33,6 +35,8 @@ export const RUN_FLAGS: FlagSpecs = {
   multiplex: { type: 'boolean', describe: 'let one agent process host seats of different episodes at once (never two of one episode)' },
   'seats-per-process': { type: 'number', metavar: 'N', describe: 'with --multiplex: seats one agent process may host at once (default 8)' },
   'retry-failed': { type: 'boolean', describe: 'rerun episodes recorded as failed in DIR' },
+  'dry-run': { type: 'boolean', describe: 'print the plan (episodes by arm and mode, estimated tokens and cost) and call nothing' },
+  arm: { type: 'list', metavar: 'A1,A2', describe: 'run only these arms of the experiment file (default all, one after another)' },
   help: { type: 'boolean', describe: 'show this help' },
 };
 
@@ -180,6 +184,21 @@ const HELP = formatHelp(
   RUN_FLAGS,
 );
 
+/** `--dry-run`: the plan of every arm, from the same scenario loading and expansion as a run; nothing is called. */
+async function dryRun(arms: BuiltArm[]): Promise<number> {
+  try {
+    const plans = [];
+    for (const arm of arms) plans.push(await planArm(arm.name, arm.config, arm.protocol));
+    for (const line of planLines(plans)) console.log(line);
+    return 0;
+  } catch (err) {
+    const message = (err as Error).message;
+    const hint = /ENOENT/.test(message) ? '\n(SOTOPIA\'s 450 instances: npx parley scenarios fetch sotopia --out S.jsonl)' : '';
+    console.error(`parley run: ${message}${hint}`);
+    return 2;
+  }
+}
+
 /** `parley run`. */
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, RUN_FLAGS);
@@ -195,28 +214,35 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`parley run: unexpected argument '${args.positionals[0]}'`);
     return 2;
   }
-  const built = buildRunConfig(args.flags);
+  const built = buildArms(args.flags);
   if (!built.ok) {
     console.error(`parley run: ${built.message}`);
     return 2;
   }
-  const keys = keyPreflight(built.config);
-  if (keys) {
-    console.error(`parley run: ${keys}`);
-    return 2;
+  if (args.flags['dry-run'] === true) return dryRun(built.arms);
+  for (const arm of built.arms) {
+    const keys = keyPreflight(arm.config);
+    if (keys) {
+      console.error(`parley run: ${built.fromArms ? `arm ${arm.name}: ` : ''}${keys}`);
+      return 2;
+    }
   }
   const log = (l: string) => console.log(l);
   const interrupt = interruptSignal(log);
   const unwatch = exitWithLauncher();
   try {
-    log(`parley run → ${resolve(built.config.out)}`);
-    const tty = stdoutTerminal();
-    const result = await runExperiment(built.config, { log, hosting: 'local', signal: interrupt.signal, ...(tty ? { tty } : {}) });
-    if (interrupt.signal.aborted) {
-      log(`interrupted after ${result.ran.length} episode(s); rerun with the same --out to resume`);
-      return 130;
+    let code = 0;
+    for (const arm of built.arms) {
+      log(`parley run${built.fromArms ? ` (arm ${arm.name})` : ''} → ${resolve(arm.config.out)}`);
+      const tty = stdoutTerminal();
+      const result = await runExperiment(arm.config, { log, hosting: 'local', signal: interrupt.signal, ...(tty ? { tty } : {}) });
+      if (interrupt.signal.aborted) {
+        log(`interrupted after ${result.ran.length} episode(s); rerun with the same --out to resume`);
+        return 130;
+      }
+      code = Math.max(code, reportRun(result, log));
     }
-    return reportRun(result, log);
+    return code;
   } catch (err) {
     console.error(`parley run: ${(err as Error).message}`);
     return 1;

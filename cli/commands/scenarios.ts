@@ -1,4 +1,5 @@
 import { runSubcommand, type Subcommand } from '../../scenarios/cli/common.js';
+import { fetchCommand } from '../../scenarios/cli/fetch.js';
 import { generateCommand } from '../../scenarios/cli/generate.js';
 import { importCommand } from '../../scenarios/cli/import.js';
 import { listCommand, showCommand, validateCommand } from '../../scenarios/cli/list.js';
@@ -6,6 +7,7 @@ import { makeCommand } from '../../scenarios/cli/make.js';
 
 /** `parley scenarios <sub> …`: import, inspect, check and generate scenario files. */
 const SUBCOMMANDS: Record<string, { describe: string; command: () => Subcommand }> = {
+  fetch: { describe: 'fetch sotopia [--from URL|DIR] [--out FILE]: download, verify and import SOTOPIA', command: () => fetchCommand },
   import: { describe: 'import sotopia DIR | cocoa-craigslist FILE | cocoa-mutualfriends FILE --out FILE', command: () => importCommand },
   list: { describe: 'one line per scenario (FILE or builtin), --subset NAME', command: () => listCommand },
   show: { describe: 'print the full record(s) of one scenario', command: () => showCommand },

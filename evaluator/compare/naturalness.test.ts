@@ -60,3 +60,26 @@ describe('pairwise naturalness', () => {
     expect(r.verdicts[0]).toMatchObject({ ok: false, error: { code: 'judge/invalid_scores', attempts: 2 } });
   });
 });
+
+describe("the paper's naturalness question (issue 10: compare --protocol paper)", () => {
+  it("gives the annotators' context (backgrounds and goals), no judge-only text and no leakage criterion", async () => {
+    const client = new ScriptedClient(() => JSON.stringify({ reasoning: 'r', more_natural: '1' }));
+    const pairs = matchEpisodes(a, 'script', b, 'agents');
+    const r = await comparePairs(pairs.slice(1, 2), client, { seed: 1, concurrency: 1, style: 'paper' });
+    expect(r.n).toBe(1);
+    const req = client.requests[0]!;
+    expect(req.messages.map((m) => m.role)).toEqual(['user']);
+    const text = req.messages[0]!.content;
+    for (const seat of op.seats) {
+      expect(text).toContain(`${seat.character.name}'s goal: ${seat.goal}`);
+      expect(text).toContain(`${seat.character.name}'s background:`);
+    }
+    expect(text).toContain('Which of the two interactions is more natural?');
+    expect(text).not.toContain(op.judgeOnly!);
+    expect(text).not.toMatch(/shared|leak|over-polite/i);
+    // the parley question keeps its public-setting context and cues
+    const parley = new ScriptedClient(() => JSON.stringify({ reasoning: 'r', more_natural: '1' }));
+    await comparePairs(pairs.slice(1, 2), parley, { seed: 1, concurrency: 1 });
+    expect(parley.requests[0]!.messages[1]!.content).not.toContain("'s goal:");
+  });
+});

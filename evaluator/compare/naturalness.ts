@@ -2,6 +2,7 @@ import type { EpisodeRecord, Mode } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { LlmClient } from '../../llm/types.js';
 import type { EvaluationError } from '../evaluation.js';
+import { fullBackground } from '../judge/background.js';
 import { renderTranscript } from '../judge/transcript.js';
 import type { RunDir } from '../run-dir.js';
 import { seededRandom } from '../stats/rng.js';
@@ -52,6 +53,28 @@ export function matchEpisodes(a: RunDir, modeA: Mode, b: RunDir, modeB: Mode): C
   return pairs;
 }
 
+/**
+ * How the question is put. `parley`: the public setting and a list of what natural talk looks like.
+ * `paper`: the paper's annotation question (appendix E) with the context its annotators had — the
+ * scenario, both characters' backgrounds and goals — and no further criterion (no leakage cue).
+ */
+export type CompareStyle = 'parley' | 'paper';
+
+function paperPrompt(first: string, second: string, scenario: Scenario | undefined): string {
+  return [
+    scenario ? `Context (shown to annotators):\n${fullBackground(scenario, { judgeOnly: false })}` : '',
+    'Interaction 1:',
+    first,
+    '',
+    'Interaction 2:',
+    second,
+    '',
+    'Which of the two interactions is more natural? Answer with JSON: {"reasoning": "...", "more_natural": "1" or "2"}.',
+  ]
+    .filter((l, i) => l !== '' || i > 0)
+    .join('\n');
+}
+
 function prompt(first: string, second: string, scenario: Scenario | undefined): string {
   const setting = scenario ? scenario.narrative.filter((n) => n.visibleTo === 'all').map((n) => n.text).join(' ') : '';
   return [
@@ -71,7 +94,7 @@ function prompt(first: string, second: string, scenario: Scenario | undefined): 
 }
 
 /** Asks the judge about one pair; retried once on a provider error or unusable reply. */
-export async function judgePair(pair: ComparePair, aShownFirst: boolean, client: LlmClient, signal?: AbortSignal): Promise<PairVerdict> {
+export async function judgePair(pair: ComparePair, aShownFirst: boolean, client: LlmClient, signal?: AbortSignal, style: CompareStyle = 'parley'): Promise<PairVerdict> {
   const ta = renderTranscript(pair.a, pair.scenario);
   const tb = renderTranscript(pair.b, pair.scenario);
   const base = { key: pair.key, scenarioId: pair.scenarioId, episodeA: pair.a.episodeId, episodeB: pair.b.episodeId, aShownFirst };
@@ -81,10 +104,12 @@ export async function judgePair(pair: ComparePair, aShownFirst: boolean, client:
     try {
       const res = await client.chat(
         {
-          messages: [
-            { role: 'system', content: 'You compare two conversations for naturalness. Reply with a single JSON object and nothing else.' },
-            { role: 'user', content: prompt(aShownFirst ? ta : tb, aShownFirst ? tb : ta, pair.scenario) },
-          ],
+          messages: style === 'paper'
+            ? [{ role: 'user', content: paperPrompt(aShownFirst ? ta : tb, aShownFirst ? tb : ta, pair.scenario) }]
+            : [
+                { role: 'system', content: 'You compare two conversations for naturalness. Reply with a single JSON object and nothing else.' },
+                { role: 'user', content: prompt(aShownFirst ? ta : tb, aShownFirst ? tb : ta, pair.scenario) },
+              ],
           json: { name: 'naturalness', schema: NATURALNESS_SCHEMA },
           temperature: 0,
         },
@@ -127,7 +152,7 @@ export interface CompareResult {
 export async function comparePairs(
   pairs: readonly ComparePair[],
   client: LlmClient,
-  opts: { seed: number; concurrency: number; signal?: AbortSignal; onProgress?: (done: number, total: number) => void },
+  opts: { seed: number; concurrency: number; signal?: AbortSignal; onProgress?: (done: number, total: number) => void; style?: CompareStyle },
 ): Promise<CompareResult> {
   const rand = seededRandom(opts.seed);
   const order = pairs.map(() => rand() < 0.5);
@@ -138,7 +163,7 @@ export async function comparePairs(
     while (next < pairs.length) {
       if (opts.signal?.aborted) return;
       const i = next++;
-      verdicts[i] = await judgePair(pairs[i]!, order[i]!, client, opts.signal);
+      verdicts[i] = await judgePair(pairs[i]!, order[i]!, client, opts.signal, opts.style ?? 'parley');
       opts.onProgress?.(++done, pairs.length);
     }
   };

@@ -56,8 +56,8 @@ function participants(scenario: Scenario): string {
   return scenario.seats.map((s) => `${s.character.name} (seat "${s.seat}")`).join(' and ');
 }
 
-/** The omniscient background SOTOPIA's judge reads. */
-export function fullBackground(scenario: Scenario): string {
+/** The omniscient background SOTOPIA's judge reads (`judgeOnly: false` leaves out the evaluator-only text). */
+export function fullBackground(scenario: Scenario, opts: { judgeOnly?: boolean } = {}): string {
   const names = new Map(scenario.seats.map((s) => [s.seat, s.character.name]));
   const lines = [`Scenario: ${narrative(scenario, names, false)}`, `Participants: ${participants(scenario)}`, `Relationship: ${relationshipText(scenario)}`];
   for (const s of scenario.seats) {
@@ -66,7 +66,7 @@ export function fullBackground(scenario: Scenario): string {
     const task = taskText(s.task);
     if (task) lines.push(`${s.character.name}'s private task data: ${task}`);
   }
-  if (scenario.judgeOnly) lines.push(`Information for the evaluator only (no participant saw it): ${scenario.judgeOnly}`);
+  if (scenario.judgeOnly && opts.judgeOnly !== false) lines.push(`Information for the evaluator only (no participant saw it): ${scenario.judgeOnly}`);
   return lines.join('\n');
 }
 

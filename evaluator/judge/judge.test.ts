@@ -135,3 +135,32 @@ describe('judgeEpisode', () => {
     expect(j.seats['a']).toMatchObject({ ok: false, error: { code: 'judge/missing_scenario' } });
   });
 });
+
+describe('paper fidelity of the judge (issue 10)', () => {
+  it('asks the Craigslist deal in a separate call with both goals and the dialogue only', async () => {
+    const cl = clScenario();
+    const e = episode({ scenario: cl, moves: [['a', 'speak', 'Would you take $70?'], ['b', 'speak', 'Deal, $70 it is.']] });
+    const client = new ScriptedClient((req) => JSON.stringify(validReply(requestedSeats(req), { deal: { deal_reached: true, price: 70 } })));
+    await judgeEpisode(e, cl, opts(client));
+    expect(client.requests).toHaveLength(2);
+    const [scores, deal] = client.requests;
+    expect(Object.keys((scores!.json!.schema as { properties: object }).properties)).toEqual(['evaluations']);
+    expect(Object.keys((deal!.json!.schema as { properties: object }).properties)).toEqual(['deal']);
+    const text = deal!.messages.map((m) => m.content).join('\n');
+    expect(text).toContain("Cat's goal: Buy the bike cheaply");
+    expect(text).toContain("Dan's goal: Sell the bike dearly");
+    expect(text).toContain('Turn #1: Dan said: "Deal, $70 it is."');
+    for (const hidden of ['Cat has a secret', 'The seller needs cash fast.', 'target price $60', 'believab']) expect(text).not.toContain(hidden);
+  });
+
+  it("carries SOTOPIA-EVAL's criteria with no added instruction: one user message, no system prompt", async () => {
+    const client = new ScriptedClient((req) => JSON.stringify(validReply(requestedSeats(req))));
+    await judgeEpisode(ep, open, opts(client));
+    const req = client.requests[0]!;
+    expect(req.messages.map((m) => m.role)).toEqual(['user']);
+    expect(req.messages[0]!.content).toContain('evaluate how well the participants achieved their goals');
+    const believability = DIMENSIONS.find((d) => d.name === 'believability')!.rubric;
+    expect(believability).toMatch(/<naturalness>[\s\S]*<consistency>/);
+    expect(DIMENSIONS.find((d) => d.name === 'social_rules')!.rubric).not.toMatch(/convention/);
+  });
+});

@@ -26,11 +26,13 @@ interface CallResult {
   prompt: number;
   completion: number;
   latencyMs: number;
+  /** Calls answered below the configured structured-output rung (server rejected `response_format`). */
+  fallbacks: number;
 }
 
 /** Runs one judge call; a provider error, bad JSON or an invalid score is retried once, then returned as an error. */
 async function runCall(call: JudgeCall, opts: JudgeOptions): Promise<CallResult> {
-  const out: CallResult = { result: { ok: false, error: { code: 'judge/provider_error', message: 'not run', attempts: 0 } }, calls: 0, prompt: 0, completion: 0, latencyMs: 0 };
+  const out: CallResult = { result: { ok: false, error: { code: 'judge/provider_error', message: 'not run', attempts: 0 } }, calls: 0, prompt: 0, completion: 0, latencyMs: 0, fallbacks: 0 };
   for (let attempt = 1; attempt <= JUDGE_ATTEMPTS; attempt++) {
     out.calls++;
     let content: string;
@@ -39,6 +41,7 @@ async function runCall(call: JudgeCall, opts: JudgeOptions): Promise<CallResult>
       out.prompt += res.usage.prompt;
       out.completion += res.usage.completion;
       out.latencyMs += res.latencyMs;
+      if (res.structured?.fallback) out.fallbacks++;
       content = res.content;
     } catch (err) {
       if (opts.signal?.aborted) throw err;
@@ -82,12 +85,14 @@ export async function judgeEpisode(episode: EpisodeRecord, scenario: Scenario | 
   let prompt = 0;
   let completion = 0;
   let latencyMs = 0;
+  let fallbacks = 0;
   calls.forEach((call, i) => {
     const r = results[i]!;
     n += r.calls;
     prompt += r.prompt;
     completion += r.completion;
     latencyMs += r.latencyMs;
+    fallbacks += r.fallbacks;
     for (const seat of call.seats) seats[seat] = r.result.ok ? { ok: true, scores: r.result.value.seats[seat]! } : { ok: false, error: r.result.error };
     if (call.askDeal && (!deal || !deal.ok)) {
       deal = r.result.ok ? { ok: true, ...r.result.value.deal! } : { ok: false, error: r.result.error };
@@ -95,5 +100,6 @@ export async function judgeEpisode(episode: EpisodeRecord, scenario: Scenario | 
   });
   const judgement: EpisodeJudgement = { judge: info, evaluatedAt, seats, calls: n, usage: { prompt, completion }, latencyMs };
   if (deal) judgement.deal = deal;
+  if (fallbacks) judgement.formatFallbacks = fallbacks;
   return judgement;
 }

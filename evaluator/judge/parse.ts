@@ -38,7 +38,7 @@ export function parseJudgement(
     return { ok: false, error: { code: 'judge/bad_json', message: 'reply is not a JSON object' } };
   }
   const evaluations = (data as Record<string, unknown>)['evaluations'];
-  if (typeof evaluations !== 'object' || evaluations === null) {
+  if (seats.length && (typeof evaluations !== 'object' || evaluations === null)) {
     return { ok: false, error: { code: 'judge/invalid_scores', message: 'missing "evaluations" object' } };
   }
   const out: Record<string, SeatScores> = {};

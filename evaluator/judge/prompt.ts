@@ -3,19 +3,13 @@ import type { Scenario } from '../../scenarios/model.js';
 import type { ChatMessage } from '../../llm/types.js';
 import type { JudgeVisibility } from '../evaluation.js';
 import { blindBackground, fullBackground } from './background.js';
-import { judgeSchema } from './schema.js';
+import { dealCallSchema, judgeSchema } from './schema.js';
 import { renderTranscript, seatNames } from './transcript.js';
 
 /** Bumped whenever the prompt or rubric wording changes; stored with every evaluation. */
-export const JUDGE_PROMPT_VERSION = 'parley-judge-1';
+export const JUDGE_PROMPT_VERSION = 'parley-judge-2';
 
-const SYSTEM =
-  'You are an impartial evaluator of social interactions between role-played characters. ' +
-  'You read the context and the interaction, then score each participant you are asked about on seven dimensions. ' +
-  'For every dimension, reason first, then give an integer score inside the stated range. ' +
-  'Judge only what happened in the interaction. Reply with a single JSON object that matches the schema, and nothing else.';
-
-/** One judge call: which seats it scores, whether it asks about a deal, its messages and schema. */
+/** One judge call: which seats it scores (none for the deal call), whether it is the deal question, its messages and schema. */
 export interface JudgeCall {
   seats: string[];
   askDeal: boolean;
@@ -24,33 +18,52 @@ export interface JudgeCall {
 }
 
 /**
- * The judge calls for an episode. The full judge scores every seat in one call, like SOTOPIA's; the
- * blind judge makes one call per seat, each seeing only the public transcript and that seat's goal.
- * Craigslist episodes also ask whether a deal was reached.
+ * The judge calls for an episode. Like SOTOPIA's evaluator, the full judge reads the context and the
+ * interaction, is asked how well the participants achieved their goals, and answers in the format of
+ * the schema whose field descriptions are SOTOPIA-EVAL's criteria; no further instruction is added.
+ * The full judge scores every seat in one call; the blind judge makes one call per seat, each seeing
+ * only the public transcript and that seat's goal. Craigslist episodes get a separate deal call.
  */
 export function judgeCalls(episode: EpisodeRecord, scenario: Scenario, visibility: JudgeVisibility): JudgeCall[] {
   const transcript = renderTranscript(episode, scenario);
   const names = seatNames(episode, scenario);
-  const askDeal = episode.outcome.kind === 'craigslist';
   const groups = visibility === 'full' ? [episode.seats.map((s) => s.seat)] : episode.seats.map((s) => [s.seat]);
-  return groups.map((seats) => {
-    const schema = judgeSchema(seats, askDeal);
+  const calls = groups.map((seats): JudgeCall => {
+    const schema = judgeSchema(seats, false);
     const background = visibility === 'full' ? fullBackground(scenario) : blindBackground(scenario, seats[0]!);
-    const who = seats.map((s) => `${names.get(s) ?? s} (seat "${s}")`).join(' and ');
+    const who = seats.map((s) => `"${s}" (${names.get(s) ?? s})`).join(', ');
     const user = [
-      'Here is the context of this interaction.',
       background,
       '',
       'The interaction:',
       transcript,
       '',
-      `Evaluate ${who}. Under "evaluations", use exactly these keys: ${seats.map((s) => JSON.stringify(s)).join(', ')}.`,
-      askDeal ? 'Also answer under "deal" whether the two sides agreed on a sale, and at what price.' : '',
-      'Answer with JSON matching this schema (each field\'s description is its rubric):',
+      `Based on the interaction above, evaluate how well the participants achieved their goals. Under "evaluations", one entry per participant: ${who}.`,
+      'Answer in this format (a JSON object valid against this schema):',
       JSON.stringify(schema),
-    ]
-      .filter((line, i, all) => line !== '' || all[i - 1] !== '')
-      .join('\n');
-    return { seats, askDeal, messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: user }], schema };
+    ].join('\n');
+    return { seats, askDeal: false, messages: [{ role: 'user', content: user }], schema };
   });
+  if (episode.outcome.kind === 'craigslist') calls.push(dealCall(episode, scenario));
+  return calls;
+}
+
+/**
+ * The Craigslist deal as its own yes/no question (the paper, appendix H.2): both sides' goals and the
+ * dialogue, nothing else — no profiles, secrets or SOTOPIA-EVAL rubric.
+ */
+export function dealCall(episode: EpisodeRecord, scenario: Scenario): JudgeCall {
+  const names = seatNames(episode, scenario);
+  const schema = dealCallSchema();
+  const goals = scenario.seats.map((s) => `${names.get(s.seat) ?? s.character.name}'s goal: ${s.goal}`);
+  const user = [
+    ...goals,
+    '',
+    'The conversation:',
+    renderTranscript(episode, scenario),
+    '',
+    'Did the two of them reach a deal? Answer in this format (a JSON object valid against this schema):',
+    JSON.stringify(schema),
+  ].join('\n');
+  return { seats: [], askDeal: true, messages: [{ role: 'user', content: user }], schema };
 }

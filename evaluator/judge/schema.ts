@@ -14,7 +14,7 @@ function dimensionSchema(): JsonSchema {
   for (const d of DIMENSIONS) {
     properties[d.name] = {
       type: 'object',
-      description: `${d.rubric} Write the reasoning first, then the score.`,
+      description: d.rubric,
       properties: {
         reasoning: { type: 'string', description: `Your analysis for ${d.name}.` },
         score: { type: 'integer', minimum: d.min, maximum: d.max, description: `Integer in [${d.min}, ${d.max}].` },
@@ -32,12 +32,13 @@ function dimensionSchema(): JsonSchema {
   };
 }
 
-/** The deal question asked in Craigslist episodes: read from the dialogue, whatever moves were used. */
+/**
+ * The deal question of Craigslist episodes, asked in its own call (the paper, appendix H.2): a yes/no
+ * answer from both goals and the dialogue. The price is asked alongside for the normalised-price metric.
+ */
 export const DEAL_SCHEMA: JsonSchema = {
   type: 'object',
-  description:
-    'Did the buyer and the seller agree on a sale in this conversation? Count a deal only when both sides clearly agreed to one price ' +
-    '(spoken agreement counts; an offer that was not accepted does not). Give the agreed price in dollars, or null when there was no deal.',
+  description: 'Did the two sides reach a deal? Answer yes (true) or no (false); give the agreed price in dollars, or null when there was no deal.',
   properties: {
     reasoning: { type: 'string' },
     deal_reached: { type: 'boolean' },
@@ -46,6 +47,11 @@ export const DEAL_SCHEMA: JsonSchema = {
   required: ['reasoning', 'deal_reached', 'price'],
   additionalProperties: false,
 };
+
+/** Schema of the separate deal call: only the deal answer. */
+export function dealCallSchema(): JsonSchema {
+  return { type: 'object', properties: { deal: DEAL_SCHEMA }, required: ['deal'], additionalProperties: false };
+}
 
 /** Schema for one judge call scoring `seats` (seat ids), with the deal question when `askDeal`. */
 export function judgeSchema(seats: readonly string[], askDeal: boolean): JsonSchema {

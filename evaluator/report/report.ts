@@ -10,6 +10,9 @@ import { buildCard, cardMarkdown, mdCell } from './card.js';
 import { buildCharts, type Chart } from './charts.js';
 import { markdownToHtml } from './markdown-html.js';
 import { xmlWellFormedError } from './xml.js';
+import { besideThePaper, isPaperRun } from '../paper/beside.js';
+import { besideMarkdown } from '../paper/beside-markdown.js';
+import { loadPublished } from '../paper/published.js';
 
 export interface ReportOptions {
   /** Directory the report is written to (default: the first run directory). */
@@ -49,7 +52,7 @@ const RULE_COLUMNS: MetricName[] = ['success', 'turns', 'wordsPerTurn', 'repetit
 const GAP_METRICS: MetricName[] = ['success', 'turns', 'wordsPerTurn', 'firstMention', 'deal', ...DIMENSION_NAMES];
 
 /** Builds the Markdown report (tables, chart links, simulation card) from metrics and aggregates. */
-export function reportMarkdown(runs: readonly RunDir[], metrics: readonly EpisodeMetrics[], rows: readonly GroupRow[], gaps: readonly GapRow[], charts: readonly Chart[], title?: string): string {
+export function reportMarkdown(runs: readonly RunDir[], metrics: readonly EpisodeMetrics[], rows: readonly GroupRow[], gaps: readonly GapRow[], charts: readonly Chart[], title?: string, beside?: string[]): string {
   const lines: string[] = [];
   lines.push(`# ${title ?? `Parley report: ${runs.map((r) => path.basename(path.resolve(r.dir))).join(', ')}`}`, '');
   lines.push(
@@ -77,6 +80,7 @@ export function reportMarkdown(runs: readonly RunDir[], metrics: readonly Episod
     }
     lines.push('', 'Ranges: believability, knowledge, goal [0, 10]; relationship, financial [-5, 5]; secret, social rules [-10, 0]. Seats with an evaluation error are not scored and are counted apart.', '');
   }
+  if (beside) lines.push(...beside);
   lines.push('## Gaps between modes (paired)', '');
   if (!gaps.length) {
     lines.push('No pairs: the gap needs the same (scenario, character pair, repeat) run in both modes.', '');
@@ -103,6 +107,17 @@ export function reportMarkdown(runs: readonly RunDir[], metrics: readonly Episod
   return lines.join('\n');
 }
 
+/** For a paper run, the section beside the paper's published numbers; a broken data file is reported in the section. */
+function paperSection(runs: readonly RunDir[], rows: readonly GroupRow[]): string[] | undefined {
+  if (!runs.some(isPaperRun)) return undefined;
+  try {
+    const published = loadPublished();
+    return besideMarkdown(besideThePaper(rows, published), published);
+  } catch (err) {
+    return ['## Beside the paper', '', `The paper's numbers could not be read: ${(err as Error).message}`, ''];
+  }
+}
+
 const CSS = `body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;font-size:12px;margin:1em 0}th,td{border:1px solid #ccc;padding:3px 6px;text-align:left}
 th{background:#f3f3f3}figure{margin:1em 0}figcaption{font-size:12px;color:#555}code{background:#f5f5f5;padding:0 3px}`;
@@ -122,7 +137,7 @@ export async function writeReport(runs: readonly RunDir[], opts: ReportOptions):
     const err = xmlWellFormedError(c.svg);
     if (err) throw new Error(`chart ${c.file} is not well-formed XML: ${err}`);
   }
-  const markdown = reportMarkdown(runs, metrics, rows, gaps, charts, opts.title);
+  const markdown = reportMarkdown(runs, metrics, rows, gaps, charts, opts.title, paperSection(runs, rows));
   const inlineSvg = new Map(charts.map((c) => [`charts/${c.file}`, c.svg]));
   const title = markdown.split('\n')[0]!.replace(/^#\s*/, '');
   const html = `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"/><title>${title.replace(/[<&>]/g, '')}</title><style>${CSS}</style></head><body>\n${markdownToHtml(markdown, inlineSvg)}\n</body></html>\n`;

@@ -72,6 +72,7 @@ export function withMeta(record: TurnRecord, meta: TurnMeta | undefined): TurnRe
   if (meta.usage !== undefined) record.usage = meta.usage;
   if (meta.repairs !== undefined) record.repairs = meta.repairs;
   if (meta.retries !== undefined) record.retries = meta.retries;
+  if (meta.fallbacks !== undefined) record.fallbacks = meta.fallbacks;
   return record;
 }
 

@@ -18,6 +18,8 @@ export interface RunStats {
   /** Provider retries summed over every turn (and script). */
   retries: number;
   repairs: { lenient: number; reformat: number };
+  /** Structured-output ladder: LLM calls answered in JSON mode / with the schema in the prompt after a server rejected `response_format`. */
+  formatFallbacks: { rejected: number; jsonMode: number; prompt: number };
   /** Token usage by `provider:model`. */
   usage: Record<string, Usage & { calls: number }>;
   /** Estimated US$ cost of that usage from the editable price table (llm/prices.json or $PARLEY_PRICES). */
@@ -46,7 +48,7 @@ function runCost(usage: RunStats['usage']): RunCost {
 
 /** Run statistics for run.json, computed from the records (so a resumed run counts everything). */
 export function computeStats(records: readonly EpisodeRecord[]): RunStats {
-  const stats: RunStats = { episodes: { total: 0, ok: 0, failed: 0 }, byMode: {}, terminations: {}, recoveries: { seats: 0, episodes: 0 }, retries: 0, repairs: { lenient: 0, reformat: 0 }, usage: {}, cost: { usd: 0, unpriced: [] } };
+  const stats: RunStats = { episodes: { total: 0, ok: 0, failed: 0 }, byMode: {}, terminations: {}, recoveries: { seats: 0, episodes: 0 }, retries: 0, repairs: { lenient: 0, reformat: 0 }, formatFallbacks: { rejected: 0, jsonMode: 0, prompt: 0 }, usage: {}, cost: { usd: 0, unpriced: [] } };
   const addUsage = (provider: string | undefined, model: string | undefined, usage: Usage | undefined) => {
     if (!usage) return;
     const key = `${provider ?? 'unknown'}:${model ?? 'unknown'}`;
@@ -55,6 +57,12 @@ export function computeStats(records: readonly EpisodeRecord[]): RunStats {
     u.completion += usage.completion;
     u.cached += usage.cached ?? 0;
     u.calls += 1;
+  };
+  const addFallbacks = (f: { rejected: number; jsonMode: number; prompt: number } | undefined) => {
+    if (!f) return;
+    stats.formatFallbacks.rejected += f.rejected;
+    stats.formatFallbacks.jsonMode += f.jsonMode;
+    stats.formatFallbacks.prompt += f.prompt;
   };
   for (const r of records) {
     stats.episodes.total += 1;
@@ -75,12 +83,14 @@ export function computeStats(records: readonly EpisodeRecord[]): RunStats {
       stats.retries += t.retries ?? 0;
       stats.repairs.lenient += t.repairs?.lenient ?? 0;
       stats.repairs.reformat += t.repairs?.reformat ?? 0;
+      addFallbacks(t.fallbacks);
       if (r.mode !== 'script') addUsage(t.provider, t.model, t.usage);
     }
     if (r.scriptWriter) {
       stats.retries += r.scriptWriter.retries ?? 0;
       stats.repairs.lenient += r.scriptWriter.repairs?.lenient ?? 0;
       stats.repairs.reformat += r.scriptWriter.repairs?.reformat ?? 0;
+      addFallbacks(r.scriptWriter.fallbacks);
       addUsage(r.scriptWriter.provider, r.scriptWriter.model, r.scriptWriter.usage);
     }
   }

@@ -9,9 +9,11 @@ export interface Tally {
   lenient: number;
   reformat: number;
   calls: number;
+  /** Structured-output fallbacks of the LLM layer's ladder (server rejected `response_format`). */
+  fallbacks: { rejected: number; jsonMode: number; prompt: number };
 }
 
-export const newTally = (): Tally => ({ usage: { prompt: 0, completion: 0, cached: 0 }, retries: 0, lenient: 0, reformat: 0, calls: 0 });
+export const newTally = (): Tally => ({ usage: { prompt: 0, completion: 0, cached: 0 }, retries: 0, lenient: 0, reformat: 0, calls: 0, fallbacks: { rejected: 0, jsonMode: 0, prompt: 0 } });
 
 /** The code of an unreadable reply after the whole ladder (DESIGN invariant 5: never a silent `none`). */
 export const UNPARSABLE = 'policy/unparsable';
@@ -46,6 +48,11 @@ export async function askWithRepair<T>(
       tally.usage.completion += res.usage.completion;
       tally.usage.cached += res.usage.cached ?? 0;
       tally.retries += res.retries;
+      if (res.structured) {
+        tally.fallbacks.rejected += res.structured.rejected;
+        if (res.structured.fallback && res.structured.mode === 'json_object') tally.fallbacks.jsonMode++;
+        if (res.structured.fallback && res.structured.mode === 'prompt') tally.fallbacks.prompt++;
+      }
       return { ok: true as const, content: res.content, truncated: res.finishReason === 'length' };
     } catch (err) {
       if (isLlmError(err)) tally.retries += err.retries;

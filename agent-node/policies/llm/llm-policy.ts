@@ -104,7 +104,10 @@ export class LlmPolicy implements Policy {
 
   private meta(client: LlmClient | undefined, tally: Tally, started: number): TurnMeta {
     const fallback = parseSpec(this.spec);
+    const f = tally.fallbacks;
+    const fell = f.rejected + f.jsonMode + f.prompt > 0 ? { fallbacks: { ...f } } : {};
     return {
+      ...fell,
       policy: this.spec,
       provider: client?.provider ?? fallback.provider,
       model: client?.model ?? fallback.model,

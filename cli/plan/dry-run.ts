@@ -1,0 +1,88 @@
+import { estimateCost } from '../../llm/cost.js';
+import type { Mode, PolicyConfig } from '../../protocol/index.js';
+import type { RunConfig } from '../../orchestrator/run-config.js';
+import { planEpisodes } from '../../orchestrator/run/plan.js';
+import { loadRunScenarios } from '../../orchestrator/run/scenario-source.js';
+import { episodeTokens, judgeTokens, type TokenEstimate } from './token-estimate.js';
+
+/** One arm's plan: episodes per mode and estimated tokens and cost per model. */
+export interface ArmPlan {
+  name: string;
+  out: string;
+  protocol: string | undefined;
+  scenarios: number;
+  byMode: Partial<Record<Mode, number>>;
+  episodes: number;
+  /** `provider:model` → estimated tokens and US$ (null: no price in the table). */
+  models: Record<string, TokenEstimate & { usd: number | null; role: string[] }>;
+}
+
+const LLM = /^(openai|mistral):/;
+
+function add(models: ArmPlan['models'], policy: PolicyConfig | undefined, role: string, t: TokenEstimate) {
+  if (!policy || !LLM.test(policy.spec)) return;
+  const m = (models[policy.spec] ??= { prompt: 0, completion: 0, usd: 0, role: [] });
+  m.prompt += t.prompt;
+  m.completion += t.completion;
+  if (!m.role.includes(role)) m.role.push(role);
+}
+
+/**
+ * The plan of one arm without calling anything: the same scenario loading and episode expansion as a
+ * real run (so the counts are the run's), plus a token and cost estimate from the price table.
+ */
+export async function planArm(name: string, config: RunConfig, protocol?: string): Promise<ArmPlan> {
+  const scenarios = await loadRunScenarios(config);
+  const plans = planEpisodes(scenarios, config);
+  const plan: ArmPlan = {
+    name,
+    out: config.out,
+    protocol,
+    scenarios: scenarios.length,
+    byMode: {},
+    episodes: plans.length,
+    models: {},
+  };
+  for (const p of plans) {
+    plan.byMode[p.mode] = (plan.byMode[p.mode] ?? 0) + 1;
+    const t = episodeTokens(p.scenario, p.mode, config.maxTurns);
+    if (p.mode === 'script') add(plan.models, config.scriptWriter, 'script writer', t);
+    else {
+      // Each live seat makes about half of the episode's calls.
+      const seats = Object.values(p.policies ?? {});
+      for (const policy of seats) add(plan.models, policy, 'agent', { prompt: t.prompt / seats.length, completion: t.completion / seats.length });
+    }
+    add(plan.models, config.judge, 'judge', judgeTokens(p.scenario, config.maxTurns));
+  }
+  for (const [spec, m] of Object.entries(plan.models)) {
+    m.prompt = Math.round(m.prompt);
+    m.completion = Math.round(m.completion);
+    const colon = spec.indexOf(':');
+    m.usd = estimateCost(spec.slice(0, colon), spec.slice(colon + 1), { prompt: m.prompt, completion: m.completion, cached: 0 });
+  }
+  return plan;
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+const usd = (n: number | null) => (n === null ? 'no price' : `$${n.toFixed(2)}`);
+
+/** The printed plan: one block per arm, then the totals. */
+export function planLines(arms: ArmPlan[]): string[] {
+  const lines: string[] = [];
+  let total = 0;
+  let cost = 0;
+  const unpriced = new Set<string>();
+  for (const a of arms) {
+    total += a.episodes;
+    const modes = Object.entries(a.byMode).map(([m, n]) => `${m} ${fmt(n)}`).join(', ');
+    lines.push(`arm ${a.name} → ${a.out}${a.protocol ? ` (protocol ${a.protocol})` : ''}: ${fmt(a.episodes)} episodes over ${fmt(a.scenarios)} scenario instances (${modes})`);
+    for (const [spec, m] of Object.entries(a.models)) {
+      lines.push(`  ${spec} [${m.role.join(', ')}]: ~${fmt(m.prompt)} prompt + ~${fmt(m.completion)} completion tokens, ${usd(m.usd)}`);
+      if (m.usd === null) unpriced.add(spec);
+      else cost += m.usd;
+    }
+  }
+  lines.push(`total: ${fmt(total)} planned episodes in ${arms.length} arm(s); estimated cost ${usd(cost)}${unpriced.size ? ` plus unpriced ${[...unpriced].join(', ')}` : ''}`);
+  lines.push('(estimate: every episode at its turn limit, ~4 characters per token, prices from llm/prices.json or $PARLEY_PRICES; dry run: nothing was called)');
+  return lines;
+}

@@ -1,0 +1,88 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadRunDir, type RunDir } from '../run-dir.js';
+import { validReply } from '../testing/fake-judge.js';
+import { clScenario, episode, openScenario, writeRunDir } from '../testing/fixtures.js';
+import { writeReport } from '../report/report.js';
+import { loadPublished, PUBLISHED_FILE } from './published.js';
+
+const dirs: string[] = [];
+const savedEnv = process.env.PARLEY_PAPER_NUMBERS;
+afterEach(async () => {
+  if (savedEnv === undefined) delete process.env.PARLEY_PAPER_NUMBERS;
+  else process.env.PARLEY_PAPER_NUMBERS = savedEnv;
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+function judged(goal: number) {
+  const reply = validReply(['a', 'b'], { score: (d) => (d === 'goal' ? goal : 0) }) as { evaluations: Record<string, unknown> };
+  return {
+    v: 1,
+    judge: {
+      judge: { spec: 'openai:gpt-4', model: 'gpt-4', visibility: 'full', temperature: 0, promptVersion: 'parley-judge-2' },
+      evaluatedAt: '2024-01-01T00:00:00.000Z',
+      seats: { a: { ok: true, scores: reply.evaluations['a'] }, b: { ok: true, scores: reply.evaluations['b'] } },
+      calls: 1,
+      usage: { prompt: 1, completion: 1 },
+      latencyMs: 1,
+    },
+  };
+}
+
+async function paperRun(protocol: string | undefined): Promise<RunDir> {
+  const op = openScenario();
+  const cl = clScenario();
+  const models: [string, string] = ['openai:gpt-3.5-turbo-0613', 'openai:gpt-3.5-turbo-0613'];
+  const eps = [
+    episode({ scenario: op, mode: 'agents', models, moves: [['a', 'speak', 'one two three four'], ['b', 'speak', 'five six']], evaluation: judged(6) }),
+    episode({ scenario: op, mode: 'agents', repeat: 1, models, moves: [['a', 'speak', 'one two']], evaluation: judged(8) }),
+    episode({ scenario: cl, mode: 'agents', models, moves: [['a', 'speak', 'seventy?'], ['b', 'speak', 'deal']], evaluation: judged(7) }),
+  ];
+  const dir = await writeRunDir([op, cl], eps, { config: { scenarios: 'S.jsonl', modes: ['agents'], seed: 1, ...(protocol ? { protocol } : {}) } });
+  dirs.push(dir);
+  const r = await loadRunDir(dir);
+  if (!r.ok) throw new Error(r.error.message);
+  return r.run;
+}
+
+describe("parley report beside the paper's numbers (issue 10, contract 4)", () => {
+  it('the shipped data file is valid and cites the paper', () => {
+    const p = loadPublished(PUBLISHED_FILE);
+    expect(p.citation).toContain('arXiv:2403.05020');
+    expect(p.source).toBe('https://arxiv.org/abs/2403.05020');
+  });
+
+  it("shows the paper's number, its interval and whether Parley's mean lands inside", async () => {
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'parley-paper-'));
+    dirs.push(tmp);
+    const file = path.join(tmp, 'numbers.json');
+    await writeFile(file, JSON.stringify({
+      citation: 'Test citation.',
+      source: 'https://example.org/paper',
+      numbers: [
+        { metric: 'goal', mode: 'agents', model: 'gpt-3.5-turbo', subset: 'all', value: 7.2, lo: 6.5, hi: 7.9, where: 'Figure 2' },
+        { metric: 'goal', mode: 'agents', model: 'gpt-3.5-turbo', subset: 'hard', value: 3.0, lo: 2.0, hi: 4.0, where: 'Figure 2' },
+      ],
+      notTranscribed: ['words per turn'],
+    }));
+    process.env.PARLEY_PAPER_NUMBERS = file;
+    const run = await paperRun('paper');
+    const out = await writeReport([run], { outDir: run.dir });
+    const md = out.markdown;
+    expect(md).toContain('## Beside the paper');
+    // all: goals 6, 8, 7 → mean 7.00, inside [6.5, 7.9]
+    expect(md).toMatch(/\| goal \| agents \| openai:gpt-3\.5-turbo-0613 × openai:gpt-3\.5-turbo-0613 \| all \| 7\.00 \[[\d.]+, [\d.]+\] \(3\) \| 7\.20 \[6\.50, 7\.90\] \| yes \(paper interval\) \| Figure 2 \|/);
+    // hard: the two open episodes, mean 7.00, outside [2, 4]
+    expect(md).toMatch(/\| goal \| agents \| .* \| hard \| 7\.00 .*\| 3\.00 \[2\.00, 4\.00\] \| no \(paper interval\) \| Figure 2 \|/);
+    expect(md).toMatch(/\| words\/turn \| agents \| .* \| all \| .* \| not transcribed \| — \|/);
+    expect(md).toContain('Not yet in the data file (so shown as "not transcribed"): words per turn.');
+  });
+
+  it('a run that is not a paper run gets no such section', async () => {
+    const run = await paperRun(undefined);
+    const out = await writeReport([run], { outDir: run.dir });
+    expect(out.markdown).not.toContain('## Beside the paper');
+  });
+});

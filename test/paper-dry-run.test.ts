@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeLlmServer, type FakeLlmServer } from './fake-llm-server.js';
+import { parley, REPO, tempDir } from './helpers/processes.js';
+
+/**
+ * Issue 10, contract 3: after `scenarios fetch`, `parley run --experiment examples/paper.yaml --dry-run`
+ * prints 2,700 planned episodes by arm and mode and calls no server (every provider variable points at
+ * a fake server that counts requests; none may arrive), writing no run directory. Run in a temp working
+ * directory, where the file's `scenarios: S.jsonl` and `out: runs/paper` resolve.
+ */
+describe('examples/paper.yaml --dry-run (issue 10, contract 3)', () => {
+  let server: FakeLlmServer;
+  const cwd = tempDir('paper-dry-run');
+
+  beforeAll(async () => {
+    server = await startFakeLlmServer();
+  });
+  afterAll(async () => {
+    await server.close();
+    cwd.remove();
+  });
+
+  it('prints the plan: 2,700 episodes, 1,350 per arm, 450 per mode, with tokens and cost', async () => {
+    const env = { ...process.env, ...server.env(), TOGETHER_API_KEY: 'x' };
+    const fetch = parley(['scenarios', 'fetch', 'sotopia', '--from', join(REPO, '../shared/data/sotopia'), '--out', 'S.jsonl'], { cwd: cwd.path, env });
+    expect(await fetch.exited, fetch.stderr.join('\n')).toBe(0);
+    const cli = parley(['run', '--experiment', join(REPO, 'examples/paper.yaml'), '--dry-run'], { cwd: cwd.path, env });
+    expect(await cli.exited, cli.stderr.join('\n')).toBe(0);
+    const out = cli.stdout.join('\n');
+    expect(out).toContain('arm gpt-3.5 → runs/paper/gpt-3.5 (protocol paper): 1,350 episodes over 450 scenario instances (script 450, agents 450, mindreaders 450)');
+    expect(out).toContain('arm mixtral → runs/paper/mixtral (protocol paper): 1,350 episodes over 450 scenario instances (script 450, agents 450, mindreaders 450)');
+    expect(out).toMatch(/openai:gpt-3\.5-turbo-0613 \[script writer, agent\]: ~[\d,]+ prompt \+ ~[\d,]+ completion tokens, \$\d+\.\d\d/);
+    expect(out).toMatch(/openai:gpt-4 \[judge\]/);
+    expect(out).toMatch(/^total: 2,700 planned episodes in 2 arm\(s\); estimated cost \$\d+\.\d\d$/m);
+    expect(server.requests).toHaveLength(0);
+    expect(existsSync(join(cwd.path, 'runs'))).toBe(false);
+  });
+});
