@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import { Mode, PolicyConfig } from '../protocol/index.js';
+import { BackgroundsRule, JudgeOnlyLeakTarget, Mode, PolicyConfig, ProtocolName, ScriptFormat, StopRule } from '../protocol/index.js';
 import type { RunConfigInput } from '../orchestrator/run-config.js';
 
 /** Policy specs the agent processes understand (see protocol/policy-config.ts). */
@@ -44,6 +44,12 @@ export const Experiment = z
     pool: z.object({ multiplex: z.boolean().optional(), seatsPerProcess: z.number().int().positive().optional() }).strict(),
     retryFailed: z.boolean(),
     seed: z.number().int(),
+    protocol: ProtocolName,
+    backgrounds: BackgroundsRule,
+    scriptFormat: ScriptFormat,
+    stopRule: StopRule,
+    leakJudgeOnly: z.array(JudgeOnlyLeakTarget),
+    showRelationshipStory: z.boolean(),
   })
   .partial()
   .strict();
@@ -87,7 +93,10 @@ export function parseExperiment(text: string, file: string): ExperimentResult {
 export function toRunConfigInput(e: Experiment): Partial<RunConfigInput> {
   const policy = (p: z.infer<typeof PolicyInput>) => (typeof p === 'string' ? { spec: p } : p);
   const out: Partial<RunConfigInput> = {};
-  const copy = ['scenarios', 'subset', 'modes', 'out', 'maxTurns', 'turnDeadlineMs', 'repeats', 'concurrency', 'limit', 'replay', 'retryFailed', 'seed'] as const;
+  const copy = [
+    'scenarios', 'subset', 'modes', 'out', 'maxTurns', 'turnDeadlineMs', 'repeats', 'concurrency', 'limit', 'replay', 'retryFailed', 'seed',
+    'protocol', 'backgrounds', 'scriptFormat', 'stopRule', 'leakJudgeOnly', 'showRelationshipStory',
+  ] as const;
   for (const k of copy) if (e[k] !== undefined) (out as Record<string, unknown>)[k] = e[k];
   const agents = e.agents?.map(policy) ?? [];
   if (e.agent1 !== undefined) agents[0] = policy(e.agent1);

@@ -47,9 +47,15 @@ const HINT_LABEL: Record<Hint['kind'], string> = {
   clarification_hint: 'Clarification',
 };
 
-/** Private goal hints, one per line. */
+/** Private goal hints, one per line; a hint that already starts with its label (SOTOPIA's do) is not labelled twice. */
 export function renderHints(hints: Hint[]): string {
-  return hints.map((h) => `${HINT_LABEL[h.kind]}: ${h.text.trim()}`).join('\n');
+  return hints
+    .map((h) => {
+      const text = h.text.trim();
+      const label = HINT_LABEL[h.kind];
+      return text.toLowerCase().startsWith(`${label.toLowerCase()}:`) ? text : `${label}: ${text}`;
+    })
+    .join('\n');
 }
 
 /**
