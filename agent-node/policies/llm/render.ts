@@ -9,6 +9,7 @@ import {
   type TaskPrivate,
   type TurnEvent,
 } from '../../../protocol/index.js';
+import { visibleText } from './paper-render.js';
 
 /**
  * Text renderers for prompts. Pure functions of what a seat was sent; the only inputs are protocol
@@ -195,10 +196,11 @@ export function renderMove(turn: number, name: string, action: Action): string {
   switch (action.type) {
     case 'speak':
       return `Turn #${turn}: ${name} said: ${JSON.stringify(arg)}`;
+    // Newlines shown as escapes (as JSON does for speech): partner text never starts a prompt line.
     case 'non-verbal communication':
-      return `Turn #${turn}: ${name} [non-verbal communication] ${arg}`;
+      return `Turn #${turn}: ${name} [non-verbal communication] ${visibleText(arg)}`;
     case 'action':
-      return `Turn #${turn}: ${name} [action] ${arg}`;
+      return `Turn #${turn}: ${name} [action] ${visibleText(arg)}`;
     case 'leave':
       return `Turn #${turn}: ${name} left the conversation.`;
     default:
