@@ -3,7 +3,7 @@ import { isNode, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { CLIENT_SETTING_KEYS } from '../llm/options.js';
 import { unknownSamplingKey } from '../llm/sampling-keys.js';
-import { Mode, MODES, PolicyConfig } from '../protocol/index.js';
+import { BackgroundsRule, JudgeOnlyLeakTarget, Mode, MODES, PolicyConfig, PROTOCOL_NAMES, ScriptFormat, StopRule } from '../protocol/index.js';
 import type { RunConfigInput } from '../orchestrator/run-config.js';
 
 /** Policy specs the agent processes understand (see protocol/policy-config.ts). */
@@ -39,8 +39,8 @@ const ModesInput = z.union([z.array(ModeName).min(1), z.string().transform((s, c
   return modes as Mode[];
 })]);
 
-/** The two prompt protocols (`--protocol`); the simulation itself is the run config's business. */
-export const PROTOCOLS = ['paper', 'parley'] as const;
+/** The two simulation protocols (`--protocol`), as protocol/ defines them. */
+export const PROTOCOLS = PROTOCOL_NAMES;
 
 /** What an arm may set: who plays (per seat, script writer, judge) and the limits. */
 const ArmFields = {
@@ -82,6 +82,11 @@ export const Experiment = z
     retryFailed: z.boolean(),
     seed: z.number().int(),
     arms: z.record(z.string().regex(ArmName, 'an arm name is a directory name: letters, digits, . _ -'), Arm).refine((a) => Object.keys(a).length > 0, 'at least one arm'),
+    backgrounds: BackgroundsRule,
+    scriptFormat: ScriptFormat,
+    stopRule: StopRule,
+    leakJudgeOnly: z.array(JudgeOnlyLeakTarget),
+    showRelationshipStory: z.boolean(),
   })
   .partial()
   .strict();
@@ -151,9 +156,10 @@ export function armConfig(shared: Partial<RunConfigInput>, name: string, arm: Ar
 export function toRunConfigInput(e: Omit<Experiment, 'arms'>): Partial<RunConfigInput> {
   const policy = (p: z.infer<typeof PolicyInput>) => (typeof p === 'string' ? { spec: p } : p);
   const out: Partial<RunConfigInput> = {};
-  const copy = ['scenarios', 'subset', 'modes', 'out', 'maxTurns', 'turnDeadlineMs', 'repeats', 'concurrency', 'limit', 'replay', 'retryFailed', 'seed'] as const;
-  // `protocol` is the prompt protocol's run-config key (`--protocol paper|parley`).
-  if (e.protocol !== undefined) (out as Record<string, unknown>).protocol = e.protocol;
+  const copy = [
+    'scenarios', 'subset', 'modes', 'out', 'maxTurns', 'turnDeadlineMs', 'repeats', 'concurrency', 'limit', 'replay', 'retryFailed', 'seed',
+    'protocol', 'backgrounds', 'scriptFormat', 'stopRule', 'leakJudgeOnly', 'showRelationshipStory',
+  ] as const;
   for (const k of copy) if (e[k] !== undefined) (out as Record<string, unknown>)[k] = e[k];
   const agents = e.agents?.map(policy) ?? [];
   if (e.agent1 !== undefined) agents[0] = policy(e.agent1);

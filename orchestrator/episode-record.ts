@@ -18,6 +18,8 @@ export interface RecordInput {
   durationMs: number;
   /** Errors found around the engine (pid cross-check, hosting failures). */
   extraErrors?: EpisodeError[];
+  /** `--protocol paper`: choices are spoken, not moved (the outcome reads the bots' choice sentences). */
+  spokenMoves?: boolean;
 }
 
 /**
@@ -61,7 +63,7 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
     seats,
     turns: result.turns,
     termination: result.termination,
-    outcome: computeOutcome(plan.scenario, result.turns),
+    outcome: computeOutcome(plan.scenario, result.turns, input.spokenMoves ?? false),
     errors: [...result.errors, ...(input.extraErrors ?? [])],
     ...(input.recoveries?.length ? { recoveries: [...input.recoveries] } : {}),
     status: result.status,

@@ -1,4 +1,4 @@
-import type { EpisodeRecord, Limits, SeatJoin, SeatRecovery } from '../protocol/index.js';
+import type { EpisodeRecord, Limits, SeatJoin, SeatRecovery, SimulationProtocol } from '../protocol/index.js';
 import type { Clock, TimerHandle } from './clock.js';
 import type { EngineHooks, EngineResult, EpisodeError } from './engine/engine-types.js';
 import { runEngine } from './engine/run-engine.js';
@@ -7,7 +7,7 @@ import { buildEpisodeRecord } from './episode-record.js';
 import { Inbox, type InboxEvent } from './inbox.js';
 import { judgeOnlyGuard } from './judge-guard.js';
 import type { Ledger } from './ledger.js';
-import { observationFrames, observe } from './observe.js';
+import { observationFrames, observe, receivesJudgeOnly } from './observe.js';
 import { SeatLink } from './seat-link.js';
 import type { SeatRegistry } from './seat-registry.js';
 import { liveSeats, type World } from './world.js';
@@ -17,6 +17,8 @@ export interface EpisodeDeps {
   clock: Clock;
   runId: string;
   limits: Limits;
+  /** The run's simulation protocol (absent: `parley`). */
+  protocol?: SimulationProtocol;
   /** The ledger of a live seat (a file under the run directory; memory in unit tests). */
   ledgerFor(episodeId: string, seat: string): Ledger;
   /** How long the seats' tokens stay valid for a first join. */
@@ -55,7 +57,7 @@ export class Episode {
   private t0 = 0;
 
   private constructor(readonly plan: EpisodePlan, private readonly deps: EpisodeDeps) {
-    this.world = { episodeId: plan.episodeId, scenario: plan.scenario, mode: plan.mode, limits: deps.limits };
+    this.world = { episodeId: plan.episodeId, scenario: plan.scenario, mode: plan.mode, limits: deps.limits, ...(deps.protocol ? { protocol: deps.protocol } : {}) };
     this.inbox = new Inbox(deps.clock);
     const guard = judgeOnlyGuard(plan.scenario);
     for (const seat of liveSeats(this.world)) {
@@ -64,7 +66,8 @@ export class Episode {
         seat,
         ledger: deps.ledgerFor(plan.episodeId, seat),
         initialFrames: observationFrames(observe(this.world, seat)),
-        guard,
+        // No guard only where the run asked to reproduce SOTOPIA's environment view (--leak-judge-only).
+        ...(receivesJudgeOnly(this.world, seat) ? {} : { guard }),
         onEvent: (e) => {
           this.inbox.push(e);
           this.listener?.(e);
@@ -148,6 +151,7 @@ export class Episode {
       startedAtIso,
       durationMs: Math.max(0, clock.now() - t0),
       extraErrors,
+      spokenMoves: this.world.protocol?.name === 'paper',
     });
   }
 

@@ -3,7 +3,7 @@ import { CANARY, craigslistFixture, mutualFriendsFixture, openFixture } from '..
 import { observationFrames, observe } from './observe.js';
 import { makeLimits, SCRIPT_SEAT, type World } from './world.js';
 import type { Scenario } from '../scenarios/model.js';
-import type { Mode } from '../protocol/index.js';
+import { PARLEY_PROTOCOL, type Mode } from '../protocol/index.js';
 
 const world = (scenario: Scenario, mode: Mode): World => ({ episodeId: 'ep-1', scenario, mode, limits: makeLimits(20, 1000) });
 const welcomeOf = (w: World, seat: string) => {
@@ -32,16 +32,19 @@ describe('observe(): partners by relationship level (SOTOPIA rules)', () => {
     });
   });
 
-  it.each([3, 4, 5])('level %i: everything but the secret, and the shared story', (level) => {
+  // Issue 9: the relationship story is judge-only by default (SOTOPIA's stories often name secrets).
+  it.each([3, 4, 5])('level %i: everything but the secret; the story stays with the judge', (level) => {
     const { welcome } = welcomeOf(world(openFixture(level), 'agents'), 'A');
     const partner = welcome.partners[0]!;
     expect(partner.profile).toMatchObject({ name: 'Bea Marsh', personality: 'curious and calm', mbti: 'INTJ', publicInfo: 'Bea Marsh likes chess.' });
     expect(partner.profile.secret).toBeUndefined();
-    expect(partner.sharedHistory).toBe('STORY: they grew up on the same street.');
+    expect(partner.sharedHistory).toBeUndefined();
   });
 
-  it('the story is not shared below friend level', () => {
-    for (const level of [0, 1, 2]) expect(welcomeOf(world(openFixture(level), 'agents'), 'A').welcome.partners[0]!.sharedHistory).toBeUndefined();
+  it('--show-relationship-story shares the story from friend level up, never below', () => {
+    const opted = (level: number) => ({ ...world(openFixture(level), 'agents'), protocol: { ...PARLEY_PROTOCOL, showRelationshipStory: true } });
+    for (const level of [3, 4, 5]) expect(welcomeOf(opted(level), 'A').welcome.partners[0]!.sharedHistory).toBe('STORY: they grew up on the same street.');
+    for (const level of [0, 1, 2]) expect(welcomeOf(opted(level), 'A').welcome.partners[0]!.sharedHistory).toBeUndefined();
   });
 });
 

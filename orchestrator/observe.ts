@@ -1,17 +1,18 @@
-import type {
-  Body,
-  PeerPrivateState,
-  PeerState,
-  PublicScenario,
-  ScriptRequest,
-  SeatWelcome,
-  OrchestratorFrameBody,
-  TurnEvent,
-  TurnRecord,
+import {
+  protocolView,
+  type Body,
+  type PeerPrivateState,
+  type PeerState,
+  type PublicScenario,
+  type ScriptRequest,
+  type SeatWelcome,
+  type OrchestratorFrameBody,
+  type TurnEvent,
+  type TurnRecord,
 } from '../protocol/index.js';
 import type { Scenario } from '../scenarios/model.js';
-import { fullProfile, partnerViews, profileAtLevel, scenarioSeat } from './profile-view.js';
-import { SCRIPT_SEAT, seatOrder, type World } from './world.js';
+import { ownProfile, partnerViews, profileAtLevel, scenarioSeat } from './profile-view.js';
+import { protocolOf, SCRIPT_SEAT, seatOrder, type World } from './world.js';
 
 /** What one seat receives at the start of an episode. */
 export type Observation =
@@ -26,24 +27,28 @@ export type Observation =
  *   included), goal, hints and task, and its partners as the relationship allows; then `peer.state`
  *   frames with each partner's private state in mindreaders mode, or the fields a partner `shares`.
  * - the script writer (`SCRIPT_SEAT`, script mode) gets `script.request` with both sides in full.
- * Judge-only text is never read here.
+ * What "in full" and "as the relationship allows" mean depends on the protocol (profile-view.ts); the
+ * relationship story is judge-only unless the run opts in. Judge-only text is read here only when the run
+ * asks to reproduce SOTOPIA's environment view for that generator (`leakJudgeOnly`, see `receivesJudgeOnly`).
  */
 export function observe(world: World, seat: string): Observation {
   if (seat === SCRIPT_SEAT && world.mode === 'script') {
     return { kind: 'script', seat, request: scriptRequest(world) };
   }
   const { scenario } = world;
+  const protocol = protocolOf(world);
   const own = scenarioSeat(scenario, seat);
   const welcome: Body<SeatWelcome> = {
     type: 'seat.welcome',
     episodeId: world.episodeId,
     seat,
     mode: world.mode,
-    scenario: publicScenario(scenario, seat),
-    self: { seat, profile: fullProfile(own.character), goal: own.goal, hints: own.hints.map((h) => ({ ...h })), task: own.task },
-    partners: partnerViews(scenario, seat),
+    scenario: publicScenario(scenario, seat, receivesJudgeOnly(world, seat)),
+    self: { seat, profile: ownProfile(own.character, protocol), goal: own.goal, hints: own.hints.map((h) => ({ ...h })), task: own.task },
+    partners: partnerViews(scenario, seat, protocol),
     limits: { ...world.limits, actions: [...world.limits.actions] },
   };
+  if (protocol.name !== 'parley') welcome.protocol = protocolView(protocol);
   return { kind: 'seat', seat, welcome, peerStates: peerStatesFor(world, seat) };
 }
 
@@ -57,24 +62,39 @@ export function observeTurn(turn: TurnRecord & { action: NonNullable<TurnRecord[
   return { type: 'turn.event', turn: turn.turn, seat: turn.seat, action: { type: turn.action.type, argument: turn.action.argument } };
 }
 
-/** Narrative text a viewer may read: segments for everyone, or for that seat (`null` viewer = all seats' text). */
-function publicScenario(scenario: Scenario, viewer: string | null): PublicScenario {
-  const text = scenario.narrative
+/**
+ * Whether `seat` is sent judge-only text: only when the run reproduces what SOTOPIA's code sent that
+ * generator (its environment view: `--leak-judge-only script,mindreaders`). Never an agents-mode seat.
+ */
+export function receivesJudgeOnly(world: World, seat: string): boolean {
+  const leak = protocolOf(world).leakJudgeOnly;
+  if (world.mode === 'script') return seat === SCRIPT_SEAT && leak.includes('script');
+  return world.mode === 'mindreaders' && leak.includes('mindreaders');
+}
+
+/**
+ * Narrative text a viewer may read: segments for everyone, or for that seat (`null` viewer = all seats'
+ * text); with `withJudgeOnly`, the judge-only text too, where SOTOPIA's environment view has it.
+ */
+function publicScenario(scenario: Scenario, viewer: string | null, withJudgeOnly = false): PublicScenario {
+  const parts = scenario.narrative
     .filter((s) => viewer === null || s.visibleTo === 'all' || s.visibleTo.includes(viewer))
-    .map((s) => s.text)
-    .join('\n\n');
+    .map((s) => s.text);
+  if (withJudgeOnly && scenario.judgeOnly.trim()) parts.push(scenario.judgeOnly.trim());
+  const text = parts.join('\n\n');
   return { id: scenario.id, kind: scenario.kind, text, seats: scenario.seats.map((s) => s.seat) };
 }
 
 function peerStatesFor(world: World, viewer: string): Body<PeerState>[] {
   const { scenario } = world;
+  const protocol = protocolOf(world);
   const frames: Body<PeerState>[] = [];
   for (const partner of scenario.seats) {
     if (partner.seat === viewer) continue;
     if (world.mode === 'mindreaders') {
       const state: PeerPrivateState = {
         seat: partner.seat,
-        profile: fullProfile(partner.character),
+        profile: ownProfile(partner.character, protocol),
         goal: partner.goal,
         hints: partner.hints.map((h) => ({ ...h })),
         task: partner.task,
@@ -82,7 +102,7 @@ function peerStatesFor(world: World, viewer: string): Body<PeerState>[] {
       frames.push({ type: 'peer.state', reason: 'mindreaders', state });
     } else if (partner.shares.length > 0) {
       // Only the listed fields; everything else stays as the relationship shows it.
-      const profile = profileAtLevel(partner.character, scenario.relationship.level);
+      const profile = profileAtLevel(partner.character, scenario.relationship.level, protocol);
       if (partner.shares.includes('secret')) profile.secret = partner.character.secret;
       const state: PeerPrivateState = {
         seat: partner.seat,
@@ -99,19 +119,20 @@ function peerStatesFor(world: World, viewer: string): Body<PeerState>[] {
 
 function scriptRequest(world: World): Body<ScriptRequest> {
   const { scenario } = world;
-  return {
+  const protocol = protocolOf(world);
+  const request: Body<ScriptRequest> = {
     type: 'script.request',
     background: {
-      scenario: publicScenario(scenario, null),
+      scenario: publicScenario(scenario, null, receivesJudgeOnly(world, SCRIPT_SEAT)),
       seats: seatOrder(world).map((seat) => {
         const s = scenarioSeat(scenario, seat);
         return {
           seat,
-          profile: fullProfile(s.character),
+          profile: ownProfile(s.character, protocol),
           goal: s.goal,
           hints: s.hints.map((h) => ({ ...h })),
           task: s.task,
-          partners: partnerViews(scenario, seat),
+          partners: partnerViews(scenario, seat, protocol),
         };
       }),
       mode: 'script',
@@ -119,4 +140,6 @@ function scriptRequest(world: World): Body<ScriptRequest> {
     limits: { ...world.limits, actions: [...world.limits.actions] },
     episodeId: world.episodeId,
   };
+  if (protocol.name !== 'parley') request.protocol = protocolView(protocol);
+  return request;
 }

@@ -1,57 +1,79 @@
-import type { PartnerView, ProfileView, RelationshipLevel } from '../protocol/index.js';
+import {
+  PARLEY_PROTOCOL,
+  PROFILE_FIELD_NAMES,
+  PROFILE_FIELDS,
+  reaches,
+  type PartnerView,
+  type ProfileField,
+  type ProfileView,
+  type RelationshipLevel,
+  type SimulationProtocol,
+} from '../protocol/index.js';
 import type { Character, Scenario, ScenarioSeat } from '../scenarios/model.js';
+
+/** Copies the listed fields of a character into a profile view (arrays copied, absent fields skipped). */
+function pick(c: Character, keep: (field: ProfileField) => boolean): ProfileView {
+  const p: Record<string, unknown> = {};
+  for (const key of PROFILE_FIELD_NAMES) {
+    const value = c[key];
+    if (value === undefined || !keep(key)) continue;
+    p[key] = Array.isArray(value) ? [...value] : value;
+  }
+  return p as ProfileView;
+}
 
 /** A seat's own character in full, secret included (only ever sent to that seat, a mindreader or the script writer). */
 export function fullProfile(c: Character): ProfileView {
-  const p: ProfileView = { name: c.name };
-  if (c.age !== undefined) p.age = c.age;
-  if (c.occupation !== undefined) p.occupation = c.occupation;
-  if (c.gender !== undefined) p.gender = c.gender;
-  if (c.pronouns !== undefined) p.pronouns = c.pronouns;
-  if (c.publicInfo !== undefined) p.publicInfo = c.publicInfo;
-  if (c.bigFive !== undefined) p.bigFive = c.bigFive;
-  if (c.moralValues !== undefined) p.moralValues = [...c.moralValues];
-  if (c.schwartzValues !== undefined) p.schwartzValues = [...c.schwartzValues];
-  if (c.personality !== undefined) p.personality = c.personality;
-  if (c.decisionStyle !== undefined) p.decisionStyle = c.decisionStyle;
-  if (c.mbti !== undefined) p.mbti = c.mbti;
-  p.secret = c.secret;
-  return p;
-}
-
-/** Fields an acquaintance (level 2) sees: SOTOPIA's public profile. */
-const ACQUAINTANCE_FIELDS = ['name', 'age', 'gender', 'occupation', 'pronouns', 'publicInfo'] as const;
-
-/**
- * What a character looks like to someone at `level` (SOTOPIA's relationship rules):
- * 0 stranger → nothing, not even the name; 1 know_by_name → name; 2 acquaintance → name, age, gender,
- * occupation, pronouns, public info; 3–5 friend / romantic / family → everything but the secret.
- */
-export function profileAtLevel(c: Character, level: RelationshipLevel): ProfileView {
-  if (level <= 0) return {};
-  if (level === 1) return { name: c.name };
-  const full = fullProfile(c);
-  delete full.secret;
-  if (level >= 3) return full;
-  const seen: ProfileView = {};
-  for (const key of ACQUAINTANCE_FIELDS) {
-    if (full[key] !== undefined) (seen as Record<string, unknown>)[key] = full[key];
-  }
-  return seen;
+  return pick(c, () => true);
 }
 
 /**
- * How `viewer` sees each other seat of the scenario. The relationship story is shared history, known
- * to both sides, and is included from friend level (3) up: at lower levels it could reveal more than
- * the relationship allows (a stranger's name, an acquaintance's private life).
+ * A character as its owner (or a mindreader, or the script writer) receives it under `protocol`:
+ * in full under `parley`; under `paper` only the fields SOTOPIA's renderer shows (no Big Five, MBTI,
+ * moral or Schwartz values, no separate decision style).
  */
-export function partnerViews(scenario: Scenario, viewer: string): PartnerView[] {
+export function ownProfile(c: Character, protocol: SimulationProtocol = PARLEY_PROTOCOL): ProfileView {
+  if (protocol.name === 'parley') return fullProfile(c);
+  return pick(c, (f) => PROFILE_FIELDS[f].visibility.paper.rendered);
+}
+
+/**
+ * What a character looks like to a partner at `level`, iterating over PROFILE_FIELDS' rules.
+ * `parley`: 0 stranger → nothing, not even the name; 1 → name; 2 acquaintance → name, age, gender,
+ * occupation, pronouns, public info; 3–5 → everything but the secret.
+ * `paper`: the name at every level, only fields SOTOPIA renders, and per `backgrounds`:
+ * `code` → the renderer's per-level reach; `appendix` → every rendered field but the secret at any level;
+ * `relationship` → Parley's levels over the rendered fields. The secret never.
+ */
+export function profileAtLevel(c: Character, level: RelationshipLevel, protocol: SimulationProtocol = PARLEY_PROTOCOL): ProfileView {
+  return pick(c, (f) => {
+    const rule = PROFILE_FIELDS[f].visibility;
+    if (protocol.name === 'parley') return reaches(rule.parley, level);
+    if (!rule.paper.rendered || f === 'secret') return false;
+    if (f === 'name') return true;
+    switch (protocol.backgrounds) {
+      case 'code':
+        return reaches(rule.paper.partner, level);
+      case 'appendix':
+        return true;
+      case 'relationship':
+        return reaches(rule.parley, level);
+    }
+  });
+}
+
+/**
+ * How `viewer` sees each other seat of the scenario. The relationship's background story is judge-only
+ * under both protocols (SOTOPIA's stories often name the characters' secrets, and its agent prompt has no
+ * such section); `showRelationshipStory` opts in, and then, as before, only from friend level (3) up.
+ */
+export function partnerViews(scenario: Scenario, viewer: string, protocol: SimulationProtocol = PARLEY_PROTOCOL): PartnerView[] {
   const level = scenario.relationship.level;
   return scenario.seats
     .filter((s) => s.seat !== viewer)
     .map((s) => {
-      const view: PartnerView = { seat: s.seat, relationship: level, profile: profileAtLevel(s.character, level) };
-      if (level >= 3 && scenario.relationship.story) view.sharedHistory = scenario.relationship.story;
+      const view: PartnerView = { seat: s.seat, relationship: level, profile: profileAtLevel(s.character, level, protocol) };
+      if (protocol.showRelationshipStory && level >= 3 && scenario.relationship.story) view.sharedHistory = scenario.relationship.story;
       return view;
     });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Mode, PolicyConfig } from '../protocol/index.js';
+import { BackgroundsRule, JudgeOnlyLeakTarget, Mode, PolicyConfig, ProtocolName, ScriptFormat, StopRule } from '../protocol/index.js';
 
 /**
  * Everything that defines a run. Built from CLI flags and/or an experiment YAML file (flags win),
@@ -29,6 +29,21 @@ export const RunConfig = z.object({
   /** Agent process pool: reuse processes across episodes; multiplex hosts seats of different episodes at once. */
   pool: z.object({ multiplex: z.boolean().default(false), seatsPerProcess: z.number().int().positive().default(1) }).default({ multiplex: false, seatsPerProcess: 1 }),
   retryFailed: z.boolean().default(false),
+  /**
+   * Simulation protocol (docs/fidelity.md): `paper` reproduces SOTOPIA's prompts and stop rules, `parley`
+   * adds task moves. Unset: `paper` when every scenario comes from SOTOPIA, else `parley` (run/protocol.ts).
+   */
+  protocol: ProtocolName.optional(),
+  /** `paper` only: what an agent sees of the backgrounds (default `code`). */
+  backgrounds: BackgroundsRule.optional(),
+  /** `paper` only: the script writer's output format (default `text`, the paper's; `json` is Parley's). */
+  scriptFormat: ScriptFormat.optional(),
+  /** `paper` only: stop rules as SOTOPIA's code runs them (default `code`) or as the paper words them. */
+  stopRule: StopRule.optional(),
+  /** Reproduce what SOTOPIA's code sent these generators: its environment view, judge-only text included. */
+  leakJudgeOnly: z.array(JudgeOnlyLeakTarget).optional(),
+  /** Send the relationship's background story to agents and the script writer (it often names secrets). */
+  showRelationshipStory: z.boolean().optional(),
   seed: z.number().int().default(1),
 });
 export type RunConfig = z.infer<typeof RunConfig>;

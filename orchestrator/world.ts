@@ -1,4 +1,4 @@
-import { ACTION_TYPES, type Limits, type Mode } from '../protocol/index.js';
+import { ACTION_TYPES, PARLEY_PROTOCOL, type Limits, type Mode, type SimulationProtocol } from '../protocol/index.js';
 import type { Scenario } from '../scenarios/model.js';
 
 /** Seat id of the script writer in script mode (its ledger is `script.jsonl`). */
@@ -14,6 +14,13 @@ export interface World {
   scenario: Scenario;
   mode: Mode;
   limits: Limits;
+  /** The simulation protocol (absent: `parley`, today's behaviour). */
+  protocol?: SimulationProtocol;
+}
+
+/** The episode's protocol, `parley` when none was set. */
+export function protocolOf(world: World): SimulationProtocol {
+  return world.protocol ?? PARLEY_PROTOCOL;
 }
 
 /** Limits with SOTOPIA's full action set. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Action, ActionType } from './action.js';
 import { FailureInfo, TurnMeta } from './meta.js';
 import { Mode } from './modes.js';
+import { ProtocolView } from './simulation-protocol.js';
 import { Limits, PartnerView, PeerPrivateState, PublicScenario, ScriptBackground, ScriptTurn, SelfView } from './views.js';
 import { PROTOCOL_VERSION } from './version.js';
 
@@ -49,6 +50,8 @@ export const SeatWelcome = frame('seat.welcome', {
   self: SelfView,
   partners: z.array(PartnerView),
   limits: Limits,
+  /** How to render this seat's prompt (absent: `parley`, for agents older than the protocol setting). */
+  protocol: ProtocolView.optional(),
 });
 /** A partner's private state (mindreaders mode, or a field the scenario shares). Always ledgered. */
 export const PeerState = frame('peer.state', {
@@ -70,6 +73,8 @@ export const ScriptRequest = frame('script.request', {
   limits: Limits,
   /** The episode the script is for (keys the writer's LLM cassette, so replays find the right one). */
   episodeId: z.string().optional(),
+  /** How to render the writer's prompt and in which format to answer (absent: `parley`). */
+  protocol: ProtocolView.optional(),
 });
 /** The episode is over; the connection will be closed by the orchestrator. */
 export const EpisodeEnd = frame('episode.end', { reason: z.string() });

@@ -54,3 +54,39 @@ export function moveAction(move: TaskMove): Action {
 export function formatPrice(price: number): string {
   return Number.isInteger(price) ? String(price) : price.toFixed(2);
 }
+
+/**
+ * `--protocol paper` has no task moves: a bot says its choice in one fixed sentence instead (`quit` is a
+ * `leave`), and the task outcome reads those sentences back (`heardMove`). Only these exact sentences
+ * count, so ordinary speech is never taken for a move.
+ */
+export function speakMove(move: TaskMove): Action {
+  switch (move.move) {
+    case 'select':
+      return { type: 'speak', argument: `My answer: the friend we have in common is ${move.name}.` };
+    case 'offer':
+      return { type: 'speak', argument: `I offer $${formatPrice(move.price)}.` };
+    case 'accept':
+      return { type: 'speak', argument: 'I accept your offer. Deal.' };
+    case 'reject':
+      return { type: 'speak', argument: 'I reject that offer.' };
+    case 'quit':
+      return { type: 'leave', argument: '' };
+  }
+}
+
+const SPOKEN_SELECT = /^My answer: the friend we have in common is (.+)\.$/;
+const SPOKEN_OFFER = /^I offer \$([0-9]+(?:\.[0-9]+)?)\.$/;
+
+/** The move a `speakMove` sentence stands for, else null. */
+export function heardMove(action: Action): TaskMove | null {
+  if (action.type !== 'speak') return null;
+  const arg = action.argument.trim();
+  const sel = SPOKEN_SELECT.exec(arg);
+  if (sel) return { move: 'select', name: sel[1]! };
+  const off = SPOKEN_OFFER.exec(arg);
+  if (off) return { move: 'offer', price: Number(off[1]) };
+  if (arg === 'I accept your offer. Deal.') return { move: 'accept' };
+  if (arg === 'I reject that offer.') return { move: 'reject' };
+  return null;
+}

@@ -29,7 +29,7 @@ export const PartnerView = z.object({
   seat: z.string(),
   relationship: RelationshipLevel,
   profile: ProfileView,
-  /** Shared history of the two characters, known to both (SOTOPIA's relationship background story). */
+  /** SOTOPIA's relationship background story: only with `--show-relationship-story` (it often names secrets). */
   sharedHistory: z.string().optional(),
 });
 export type PartnerView = z.infer<typeof PartnerView>;

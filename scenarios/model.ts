@@ -59,7 +59,7 @@ export type ScenarioSeat = z.infer<typeof ScenarioSeat>;
 
 export const Relationship = z.object({
   level: RelationshipLevel,
-  /** Shared history of the characters (SOTOPIA's background_story): known to both seats. */
+  /** Shared history of the characters (SOTOPIA's background_story): the judge's; seats get it only when a run opts in. */
   story: z.string().optional(),
 });
 export type Relationship = z.infer<typeof Relationship>;

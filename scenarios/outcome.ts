@@ -1,4 +1,4 @@
-import { parseMove, type Outcome, type TurnRecord } from '../protocol/index.js';
+import { heardMove, parseMove, type Action, type Outcome, type TaskMove, type TurnRecord } from '../protocol/index.js';
 import type { Scenario } from './model.js';
 
 /**
@@ -8,19 +8,24 @@ import type { Scenario } from './model.js';
  * - Craigslist: a deal iff an `accept` follows an offer by another seat; the price is that seat's latest
  *   offer before the accept.
  * - open scenarios: no task, success null.
- * Turns that failed (no action) carry no move.
+ * Turns that failed (no action) carry no move. With `spoken` (`--protocol paper`, which has no task
+ * moves), the bots' fixed choice sentences count too (protocol/moves.ts `heardMove`); an LLM's free speech
+ * is left to the judge.
  */
-export function computeOutcome(scenario: Scenario, turns: readonly TurnRecord[]): Outcome {
-  if (scenario.kind === 'mutual_friends') return mutualFriendsOutcome(scenario, turns);
-  if (scenario.kind === 'craigslist') return craigslistOutcome(turns);
+export function computeOutcome(scenario: Scenario, turns: readonly TurnRecord[], spoken = false): Outcome {
+  const read = (a: Action): TaskMove | null => parseMove(a) ?? (spoken ? heardMove(a) : null);
+  if (scenario.kind === 'mutual_friends') return mutualFriendsOutcome(scenario, turns, read);
+  if (scenario.kind === 'craigslist') return craigslistOutcome(turns, read);
   return { kind: 'open', success: null };
 }
 
-function mutualFriendsOutcome(scenario: Scenario, turns: readonly TurnRecord[]): Outcome {
+type ReadMove = (a: Action) => TaskMove | null;
+
+function mutualFriendsOutcome(scenario: Scenario, turns: readonly TurnRecord[], read: ReadMove): Outcome {
   const selections: Record<string, string | null> = Object.fromEntries(scenario.seats.map((s) => [s.seat, null]));
   for (const t of turns) {
     if (!t.action) continue;
-    const move = parseMove(t.action);
+    const move = read(t.action);
     if (move?.move === 'select' && t.seat in selections) selections[t.seat] = move.name;
   }
   const answer = answerName(scenario);
@@ -37,14 +42,14 @@ function answerName(scenario: Scenario): string {
   return (named ?? entries[0])?.[1] ?? '';
 }
 
-function craigslistOutcome(turns: readonly TurnRecord[]): Outcome {
+function craigslistOutcome(turns: readonly TurnRecord[], read: ReadMove): Outcome {
   for (const t of turns) {
     if (!t.action) continue;
-    const move = parseMove(t.action);
+    const move = read(t.action);
     if (!move) continue;
     if (move.move === 'accept') {
       // The partner's latest offer: the most recent offer made by any other seat.
-      const partnerOffer = latestOfferBy(turns, t.turn, t.seat);
+      const partnerOffer = latestOfferBy(turns, t.turn, t.seat, read);
       if (partnerOffer !== null) return { kind: 'craigslist', deal: true, price: partnerOffer, acceptedBy: t.seat, success: true };
     } else if (move.move === 'quit') {
       break;
@@ -53,11 +58,11 @@ function craigslistOutcome(turns: readonly TurnRecord[]): Outcome {
   return { kind: 'craigslist', deal: false, price: null, acceptedBy: null, success: false };
 }
 
-function latestOfferBy(turns: readonly TurnRecord[], beforeTurn: number, notSeat: string): number | null {
+function latestOfferBy(turns: readonly TurnRecord[], beforeTurn: number, notSeat: string, read: ReadMove): number | null {
   for (let i = turns.length - 1; i >= 0; i--) {
     const t = turns[i]!;
     if (t.turn >= beforeTurn || t.seat === notSeat || !t.action) continue;
-    const move = parseMove(t.action);
+    const move = read(t.action);
     if (move?.move === 'offer') return move.price;
   }
   return null;

@@ -75,6 +75,24 @@ export function plausibleScript(body: ChatBody): string {
   return JSON.stringify({ turns });
 }
 
+/**
+ * Whether the request asks for the paper's free-text script (`--protocol paper`): no JSON format asked,
+ * participants named in a `Participants: A and B` line, and turns to be written as `Turn #x` lines.
+ */
+export function isTextScriptRequest(body: ChatBody): boolean {
+  if (body.response_format) return false;
+  const all = text(body);
+  return /^Participants: .+ and .+$/m.test(all) && /Turn #x/.test(all);
+}
+
+/** A plausible free-text script: four alternating spoken turns, then the first participant leaves. */
+export function plausibleTextScript(body: ChatBody): string {
+  const line = /^Participants: (.+) and (.+)$/m.exec(text(body));
+  const names = line ? [line[1]!.trim(), line[2]!.trim()] : ['A', 'B'];
+  const turns = Array.from({ length: 4 }, (_, i) => `Turn #${i}\n${names[i % 2]} said: "Line ${i + 1} of the script, spoken by ${names[i % 2]}."`);
+  return [...turns, `Turn #4\n${names[0]} left the conversation`].join('\n');
+}
+
 /** The plausible answer to any Parley prompt: a move, a script, a generated scenario, or a schema value (judge). */
 export function plausibleReply(body: ChatBody): string {
   // A request on the prompt-only rung carries its schema in the prompt: answer it as if it had been a response_format.
@@ -85,6 +103,7 @@ export function plausibleReply(body: ChatBody): string {
   const format = body.response_format?.json_schema;
   if (format?.name === 'parley_scenario') return plausibleScenario();
   if (format?.name && !/^parley_(action|script)$/.test(format.name)) return JSON.stringify(fillSchema(format.schema));
+  if (isTextScriptRequest(body)) return plausibleTextScript(body);
   return isScriptRequest(body) ? plausibleScript(body) : plausibleAction(body);
 }
 

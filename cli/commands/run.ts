@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { missingKeys } from '../../llm/preflight.js';
-import { Mode, MODES, type PolicyConfig } from '../../protocol/index.js';
+import { BackgroundsRule, JudgeOnlyLeakTarget, Mode, MODES, ProtocolName, ScriptFormat, StopRule, type PolicyConfig } from '../../protocol/index.js';
 import { RunConfig, type RunConfigInput } from '../../orchestrator/run-config.js';
 import { runExperiment, type RunResult } from '../../orchestrator/run/driver.js';
 import { summaryLines } from '../../orchestrator/run/summary.js';
@@ -22,6 +22,12 @@ export const CONFIG_FLAGS: FlagSpecs = {
   limit: { type: 'number', describe: 'run at most N episodes' },
   seed: { type: 'number', describe: 'seed of the built-in scenario set (default 1)' },
   experiment: { type: 'string', metavar: 'FILE', describe: 'experiment YAML; flags override its values' },
+  protocol: { type: 'string', metavar: 'paper|parley', describe: 'paper: SOTOPIA\'s prompts and stop rules (default for SOTOPIA scenarios); parley: task moves (default otherwise)' },
+  backgrounds: { type: 'string', metavar: 'code|appendix|relationship', describe: 'paper: backgrounds an agent sees (default code: SOTOPIA\'s renderer per relationship)' },
+  'script-format': { type: 'string', metavar: 'text|json', describe: 'paper: the script writer\'s output (default text, the paper\'s free-text script)' },
+  'stop-rule': { type: 'string', metavar: 'code|paper', describe: 'paper: turn limit and stale rule as SOTOPIA\'s code runs them (default) or as the paper words them' },
+  'leak-judge-only': { type: 'list', metavar: 'script,mindreaders', describe: 'reproduce SOTOPIA\'s environment view (judge-only text, e.g. the MutualFriends answer) for these generators' },
+  'show-relationship-story': { type: 'boolean', describe: 'send the relationship background story to the generators (LEAKS: SOTOPIA\'s stories often name secrets)' },
 };
 
 export const RUN_FLAGS: FlagSpecs = {
@@ -47,7 +53,17 @@ const FLAG_OF: Record<string, string> = {
   scenarios: '--scenarios', subset: '--subset', modes: '--modes', out: '--out', maxTurns: '--max-turns',
   turnDeadlineMs: '--turn-deadline-ms', repeats: '--repeats', concurrency: '--concurrency', limit: '--limit',
   agents: '--agent1/--agent2', scriptWriter: '--script-writer', judge: '--judge', replay: '--replay', seed: '--seed',
+  protocol: '--protocol', backgrounds: '--backgrounds', scriptFormat: '--script-format', stopRule: '--stop-rule',
+  leakJudgeOnly: '--leak-judge-only', showRelationshipStory: '--show-relationship-story',
 };
+
+/** The protocol flags: [flag, RunConfig key, allowed values]. */
+const PROTOCOL_CHOICES = [
+  ['protocol', 'protocol', ProtocolName.options],
+  ['backgrounds', 'backgrounds', BackgroundsRule.options],
+  ['script-format', 'scriptFormat', ScriptFormat.options],
+  ['stop-rule', 'stopRule', StopRule.options],
+] as const;
 
 /**
  * RunConfig from an experiment file (if `--experiment`) overlaid with flags, plus per-command defaults
@@ -75,6 +91,19 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
   set('seed', flags.seed);
   set('replay', flags.replay);
   if (flags['retry-failed'] === true) input.retryFailed = true;
+  for (const [flag, key, options] of PROTOCOL_CHOICES) {
+    const v = flags[flag];
+    if (v === undefined) continue;
+    if (!(options as readonly string[]).includes(String(v))) return { ok: false, message: `--${flag}: '${String(v)}' is not one of ${options.join(', ')}` };
+    set(key, v);
+  }
+  if (flags['leak-judge-only'] !== undefined) {
+    const targets = flags['leak-judge-only'] as string[];
+    const bad = targets.find((t) => !JudgeOnlyLeakTarget.safeParse(t).success);
+    if (bad) return { ok: false, message: `--leak-judge-only: '${bad}' is not one of ${JudgeOnlyLeakTarget.options.join(', ')}` };
+    input.leakJudgeOnly = targets as JudgeOnlyLeakTarget[];
+  }
+  if (flags['show-relationship-story'] !== undefined) input.showRelationshipStory = flags['show-relationship-story'] === true;
   if (flags.modes !== undefined) {
     const modes = flags.modes as string[];
     const bad = modes.find((m) => !Mode.safeParse(m).success);

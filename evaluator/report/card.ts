@@ -27,6 +27,8 @@ export interface CardRun {
   seed: number | null;
   maxTurns: number | null;
   createdAt: string | null;
+  /** The simulation protocol from run.json, in words (null: a run from before the protocol setting, i.e. parley). */
+  protocol: string | null;
 }
 
 export interface CardGenerator {
@@ -74,6 +76,18 @@ function paramsText(params: Record<string, unknown> | undefined): string {
   return Object.entries(params).map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join(', ');
 }
 
+/** run.json's resolved `protocol` in words, every switch that departs from the paper named. */
+export function protocolText(value: unknown): string | null {
+  if (!value || typeof value !== 'object') return null;
+  const p = value as Record<string, unknown>;
+  const leak = Array.isArray(p.leakJudgeOnly) && p.leakJudgeOnly.length ? `judge-only text sent to ${p.leakJudgeOnly.join(', ')} (as SOTOPIA's code did)` : 'judge-only text to the judge only';
+  const story = p.showRelationshipStory === true ? 'relationship story sent to the generators (it may name secrets)' : 'relationship story to the judge only';
+  if (p.name === 'paper') {
+    return `paper — SOTOPIA's prompts; backgrounds ${String(p.backgrounds)}, script format ${String(p.scriptFormat)}, stop rules as the ${p.stopRule === 'paper' ? 'paper words them' : 'code runs them'}; ${leak}; ${story}`;
+  }
+  return `parley — explicit task moves with task-end stops; ${leak}; ${story}`;
+}
+
 /** Builds the card from one or more loaded run directories. */
 export function buildCard(runs: readonly RunDir[]): SimulationCard {
   const card: SimulationCard = {
@@ -102,6 +116,7 @@ export function buildCard(runs: readonly RunDir[]): SimulationCard {
       seed: (pick(r, 'config.seed', 'seed') as number | undefined) ?? null,
       maxTurns: (pick(r, 'config.maxTurns', 'maxTurns') as number | undefined) ?? null,
       createdAt: str(pick(r, 'createdAt', 'startedAt')) ?? null,
+      protocol: protocolText(pick(r, 'protocol')),
     });
     const policies = [...((pick(r, 'config.agents') as unknown[] | undefined) ?? []), pick(r, 'config.scriptWriter')];
     for (const p of policies) {
@@ -187,6 +202,8 @@ export function cardMarkdown(card: SimulationCard): string[] {
   for (const r of card.runs) {
     lines.push(`- **run** \`${r.runId}\` in \`${r.dir}\`` + (r.codeVersion ? `, code ${r.codeVersion}` : '') + (r.createdAt ? `, ${r.createdAt}` : '') + (r.seed !== null ? `, seed ${r.seed}` : '') + (r.maxTurns !== null ? `, max ${r.maxTurns} turns` : ''));
   }
+  lines.push('', '**Protocol** (docs/fidelity.md)', '');
+  for (const r of card.runs) lines.push(`- run \`${r.runId}\`: ${r.protocol ?? 'parley (recorded before the protocol setting existed)'}`);
   lines.push('', '**Modes and who knew what**', '');
   for (const m of card.modes) lines.push(`- \`${m}\`: ${WHO_KNEW_WHAT[m]}`);
   lines.push('', '**Generators**', '', '| mode | role | policy | model | sampling | episodes |', '|---|---|---|---|---|---|');

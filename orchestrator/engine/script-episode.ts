@@ -1,5 +1,5 @@
 import { ErrorCode } from '../../protocol/index.js';
-import { SCRIPT_SEAT } from '../world.js';
+import { protocolOf, SCRIPT_SEAT } from '../world.js';
 import { provenanceOf, type EngineContext, type EngineResult, type EpisodeError } from './engine-types.js';
 import { validateScript } from './script-validate.js';
 import { SeatWatch } from './seat-watch.js';
@@ -40,7 +40,7 @@ export async function runScriptEpisode(ctx: EngineContext): Promise<EngineResult
       continue;
     }
     const prov = provenanceOf(frame.meta);
-    const checked = validateScript(world.scenario, frame.turns, world.limits.maxTurns, clock.now() - startedAt, prov);
+    const checked = validateScript(world.scenario, frame.turns, world.limits.maxTurns, clock.now() - startedAt, prov, protocolOf(world));
     if (!checked.ok) {
       writer.reject(ErrorCode.ScriptInvalid, checked.message, frame.id);
       errors.push({ code: ErrorCode.ScriptInvalid, message: checked.message, seat: SCRIPT_SEAT });

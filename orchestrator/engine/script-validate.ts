@@ -1,4 +1,4 @@
-import type { ScriptTurn, TurnRecord } from '../../protocol/index.js';
+import type { ScriptTurn, SimulationProtocol, TurnRecord } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import { terminationAfter, type Termination } from './termination.js';
 
@@ -9,7 +9,7 @@ export type ValidatedScript =
 /**
  * Turns a submitted script into turn records, or says why it is not a script of this scenario.
  * Every turn must name a seat of the scenario. The script is cut where a live episode would end
- * (a leave, three `none`s, an accept/quit, all selected, `maxTurns`); what follows is dropped and counted.
+ * (by the protocol's stop rules: termination.ts); what follows is dropped and counted.
  * A script that runs out without such an end ends with `script_end`.
  */
 export function validateScript(
@@ -18,6 +18,7 @@ export function validateScript(
   maxTurns: number,
   atMs: number,
   provenance: { provider?: string; model?: string } = {},
+  protocol?: SimulationProtocol,
 ): ValidatedScript {
   if (script.length === 0) return { ok: false, message: 'the script has no turns' };
   const seats = new Set(scenario.seats.map((s) => s.seat));
@@ -30,7 +31,7 @@ export function validateScript(
     if (provenance.provider !== undefined) record.provider = provenance.provider;
     if (provenance.model !== undefined) record.model = provenance.model;
     turns.push(record);
-    const end = terminationAfter(scenario, turns, maxTurns);
+    const end = terminationAfter(scenario, turns, maxTurns, protocol);
     if (end) return { ok: true, turns, termination: end, dropped: script.length - turns.length };
   }
   return { ok: true, turns, termination: { reason: 'script_end' }, dropped: 0 };

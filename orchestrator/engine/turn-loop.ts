@@ -1,9 +1,9 @@
 import { ErrorCode, type Action, type TurnRecord } from '../../protocol/index.js';
 import { observeTurn } from '../observe.js';
-import { seatOrder } from '../world.js';
+import { protocolOf, seatOrder } from '../world.js';
 import { provenanceOf, withMeta, type EngineContext, type EngineResult, type EpisodeError, type SeatProvenance } from './engine-types.js';
 import { SeatWatch } from './seat-watch.js';
-import { terminationAfter, type Termination } from './termination.js';
+import { terminationAfter, turnCap, type Termination } from './termination.js';
 
 /**
  * The `agents` / `mindreaders` episode: round-robin turns in seat order. Each turn sends `turn.request`
@@ -15,6 +15,8 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
   const { world, clock, ports } = ctx;
   const { maxTurns, turnDeadlineMs, actions } = world.limits;
   const order = seatOrder(world);
+  const protocol = protocolOf(world);
+  const cap = turnCap(maxTurns, protocol);
   const startedAt = clock.now();
   const turns: TurnRecord[] = [];
   const errors: EpisodeError[] = [];
@@ -33,7 +35,7 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
   const hold = () => { for (const p of ports.values()) p.hold?.(); };
   const flush = () => { for (const p of ports.values()) p.flush?.(); };
 
-  for (let t = 0; t < maxTurns; t++) {
+  for (let t = 0; t < cap; t++) {
     const seat = order[t % order.length]!;
     const port = ports.get(seat);
     if (!port) throw new Error(`no port for seat ${seat}`);
@@ -88,7 +90,7 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
       for (const s of order) ports.get(s)!.send(event);
       previousActAt = got.receivedAt;
       hooks?.moveAccepted?.(world.episodeId, t, seat);
-      const end = terminationAfter(world.scenario, turns, maxTurns);
+      const end = terminationAfter(world.scenario, turns, maxTurns, protocol);
       if (end) return finish(end, 'ok');
       break;
     }

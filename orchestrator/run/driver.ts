@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { basename, resolve } from 'node:path';
-import type { EpisodeRecord, PolicyConfig } from '../../protocol/index.js';
+import type { EpisodeRecord, PolicyConfig, SimulationProtocol } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { EngineHooks } from '../engine/engine-types.js';
@@ -19,6 +19,7 @@ import { liveSeats, makeLimits } from '../world.js';
 import { codeVersion } from './code-version.js';
 import { planEpisodes } from './plan.js';
 import { promptTemplates } from './prompt-files.js';
+import { protocolKey, resolveProtocol } from './protocol.js';
 import { ProgressReporter, type StatusTerminal } from './progress-reporter.js';
 import { prepareResume } from './resume.js';
 import { RunFiles } from './run-files.js';
@@ -88,19 +89,21 @@ export async function runExperiment(input: RunConfig, opts: DriverOptions): Prom
   const config = opts.hosting === 'remote' ? asRemote(input) : withRunDirs(input, files);
   // Scenarios first: a run that cannot start leaves nothing behind.
   const scenarios = await loadRunScenarios(config);
+  const protocol = resolveProtocol(config, scenarios);
   files.ensure();
   const lock = await acquireRunLock(files.dir, { log: opts.log, ...(opts.lockWaitMs !== undefined ? { waitMs: opts.lockWaitMs } : {}) });
   try {
-    return await runLocked(input, config, scenarios, files, opts, clock);
+    return await runLocked(input, config, scenarios, protocol, files, opts, clock);
   } finally {
     lock.release();
   }
 }
 
-async function runLocked(input: RunConfig, config: RunConfig, scenarios: Scenario[], files: RunFiles, opts: DriverOptions, clock: Clock): Promise<RunResult> {
+async function runLocked(input: RunConfig, config: RunConfig, scenarios: Scenario[], protocol: SimulationProtocol, files: RunFiles, opts: DriverOptions, clock: Clock): Promise<RunResult> {
   const remote = opts.hosting === 'remote';
+  opts.log(`protocol: ${protocolKey(protocol)}${protocol.name === 'parley' ? " (Parley's task moves and task-end stops; --protocol paper reproduces the paper)" : " (SOTOPIA's prompts and stop rules; docs/fidelity.md)"}`);
   // Remote seats bring their own policy: it is recorded from what each agent reports at join.
-  const plans = planEpisodes(scenarios, config).map((p) => (remote ? { ...p, policies: undefined } : p));
+  const plans = planEpisodes(scenarios, config, protocol).map((p) => (remote ? { ...p, policies: undefined } : p));
   const { pending } = prepareResume(files, plans, { retryFailed: config.retryFailed, log: opts.log });
   const skipped = plans.length - pending.length;
   if (skipped) opts.log(`resuming: ${skipped} of ${plans.length} episode(s) already recorded`);
@@ -119,6 +122,8 @@ async function runLocked(input: RunConfig, config: RunConfig, scenarios: Scenari
     /** local: seats played by the supervisor's agent processes; remote: by agents that dialled in (serve). */
     hosting: opts.hosting,
     config: input,
+    /** The simulation protocol every episode followed, resolved (defaults filled in). */
+    protocol,
     prompts: promptTemplates([...(plans.some((p) => p.mode !== 'script') ? config.agents : []), ...(plans.some((p) => p.mode === 'script') ? [config.scriptWriter] : [])]),
     scenarioSet: { source: config.scenarios, subset: config.subset ?? null, seed: config.seed, count: usedScenarios.length, ids: usedScenarios.map((s) => s.id) },
     episodes: { planned: plans.length, alreadyRecorded: skipped },
@@ -166,6 +171,7 @@ async function runLocked(input: RunConfig, config: RunConfig, scenarios: Scenari
       clock,
       runId,
       limits,
+      protocol,
       tokenTtlMs,
       ledgerFor: (episodeId: string, seat: string) => new FileLedger(ledgerPath(files.dir, episodeId, seat)),
     };

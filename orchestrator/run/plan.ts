@@ -1,18 +1,21 @@
 import { createHash } from 'node:crypto';
-import type { Mode, PolicyConfig } from '../../protocol/index.js';
+import type { Mode, PolicyConfig, SimulationProtocol } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { EpisodePlan } from '../episode-plan.js';
 import type { RunConfig } from '../run-config.js';
 import { SCRIPT_SEAT } from '../world.js';
+import { isDefaultParley, protocolKey } from './protocol.js';
 
 /**
  * Deterministic episode id from what defines an episode: scenario, character pair, mode, the policy
  * specs playing it, and the repeat index. A rerun with the same `--out` finds the same ids, which is
  * what makes runs resumable. Readable prefix, hash suffix (the prefix alone is not unique).
  */
-export function episodeId(p: { scenarioId: string; pairId: string; mode: Mode; specs: readonly string[]; repeat: number }): string {
+export function episodeId(p: { scenarioId: string; pairId: string; mode: Mode; specs: readonly string[]; repeat: number; protocol?: string }): string {
+  // The protocol joins the key only when it is not today's default, so existing run directories keep their ids.
+  const key = [p.scenarioId, p.pairId, p.mode, [...p.specs], p.repeat, ...(p.protocol ? [p.protocol] : [])];
   const hash = createHash('sha256')
-    .update(JSON.stringify([p.scenarioId, p.pairId, p.mode, [...p.specs], p.repeat]))
+    .update(JSON.stringify(key))
     .digest('hex')
     .slice(0, 12);
   const slug = p.scenarioId.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 48);
@@ -33,15 +36,16 @@ export function seatPolicies(scenario: Scenario, mode: Mode, config: Pick<RunCon
  * Expands scenarios × modes × repeats into episode plans, scenario-major (so `--limit` keeps whole
  * scenario/mode comparisons together), then applies `limit`.
  */
-export function planEpisodes(scenarios: readonly Scenario[], config: RunConfig): EpisodePlan[] {
+export function planEpisodes(scenarios: readonly Scenario[], config: RunConfig, protocol?: SimulationProtocol): EpisodePlan[] {
   const plans: EpisodePlan[] = [];
+  const protocolPart = protocol && !isDefaultParley(protocol) ? { protocol: protocolKey(protocol) } : {};
   for (const scenario of scenarios) {
     for (const mode of config.modes) {
       const policies = seatPolicies(scenario, mode, config);
       const specs = Object.values(policies).map((p) => p.spec);
       for (let repeat = 0; repeat < config.repeats; repeat++) {
         plans.push({
-          episodeId: episodeId({ scenarioId: scenario.id, pairId: scenario.pairId, mode, specs, repeat }),
+          episodeId: episodeId({ scenarioId: scenario.id, pairId: scenario.pairId, mode, specs, repeat, ...protocolPart }),
           scenario,
           mode,
           repeat,

@@ -3,6 +3,8 @@ export const RunErrorCode = {
   NoScenarios: 'run/no_scenarios',
   ScenarioLoad: 'run/scenario_load',
   BadScenario: 'run/bad_scenario',
+  /** Settings that do not go together (e.g. a paper-only flag under --protocol parley). */
+  BadConfig: 'run/bad_config',
   Io: 'run/io',
   Agents: 'run/agents',
   /** Another orchestrator is using the run directory. */

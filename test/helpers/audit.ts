@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { leakedRuns, ownSideTexts, stringsIn } from './secret-runs.js';
 
-interface SeatFacts { seat: string; goal: string; secret: string }
-interface ScenarioFacts { id: string; judgeOnly: string; seats: SeatFacts[] }
+interface SeatFacts { seat: string; goal: string; secret: string; hints: Array<{ text: string }>; character: object; task: unknown }
+interface ScenarioFacts { id: string; judgeOnly: string; seats: SeatFacts[]; narrative: Array<{ text: string; visibleTo: 'all' | string[] }> }
 interface EpisodeFacts {
   episodeId: string;
   scenarioId: string;
@@ -21,10 +22,13 @@ const readJsonl = <T>(file: string): T[] =>
  * The isolation audit of the episode network contract, from the run directory's files only (as an
  * outside checker would): ledgers against scenarios.jsonl, pids against run.json. Returns every
  * violation found (empty = the run is clean), plus counts showing the audit was not vacuous.
+ * Agents-mode ledgers are also searched for paraphrase (secret-runs.ts): no frame the orchestrator built
+ * may hold a run of four content words of the partner's secret that the seat's own side and the public
+ * scenario do not hold. Public moves (`turn.event`) are not searched: they are what the partner chose to say.
  */
-export function auditRun(dir: string): { violations: string[]; checked: { ledgers: number; peerStates: number; episodes: number } } {
+export function auditRun(dir: string): { violations: string[]; checked: { ledgers: number; peerStates: number; episodes: number; paraphraseSeats: number } } {
   const violations: string[] = [];
-  const checked = { ledgers: 0, peerStates: 0, episodes: 0 };
+  const checked = { ledgers: 0, peerStates: 0, episodes: 0, paraphraseSeats: 0 };
   const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { orchestrator: { pid: number } };
   const orchestratorPid = run.orchestrator.pid;
   const scenarios = new Map(readJsonl<ScenarioFacts>(join(dir, 'scenarios.jsonl')).map((s) => [s.id, s]));
@@ -73,8 +77,18 @@ export function auditRun(dir: string): { violations: string[]; checked: { ledger
         continue;
       }
       if (!text.includes(inJson(own.goal))) violations.push(`${where}/${file}: own goal not found (audit would be vacuous)`);
+      if (ep.mode === 'agents') {
+        const received = lines.map((l) => JSON.parse(l) as { type: string }).filter((f) => f.type !== 'turn.event').flatMap((f) => stringsIn(f));
+        const partners = scenario.seats.filter((s) => s.seat !== seat);
+        const runs = leakedRuns({ secrets: partners.map((p) => p.secret), allowed: ownSideTexts(scenario, seat) }, received);
+        if (runs.length) violations.push(`${where}/${file}: runs of a partner's secret (paraphrase): ${runs.join(' | ')}`);
+        checked.paraphraseSeats += 1;
+      }
       for (const partner of scenario.seats.filter((s) => s.seat !== seat)) {
-        const marks = [inJson(partner.goal), inJson(partner.secret)];
+        // Private text the seat holds anyway (SOTOPIA gives both seats the same goal in some scenarios) proves nothing.
+        const mine = ownSideTexts(scenario, seat);
+        const marks = [partner.goal, partner.secret].filter((t) => t.trim() !== '' && !mine.some((m) => m.includes(t))).map(inJson);
+        if (marks.length === 0) continue;
         if (ep.mode === 'agents') {
           for (const m of marks) if (text.includes(m)) violations.push(`${where}/${file}: partner ${partner.seat}'s private text leaked in agents mode`);
           continue;

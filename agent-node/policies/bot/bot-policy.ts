@@ -1,6 +1,7 @@
 import { ErrorCode, type Action, type FailureInfo, type ScriptRequest, type ScriptTurn, type TurnRequest } from '../../../protocol/index.js';
 import type { MoveResult, Policy, ScriptResult, SeatView } from '../../policy.js';
 import { fitAllowed } from './conversation.js';
+import { paperBotMove, paperBotScript } from './spoken-moves.js';
 
 /** A bot's decision: a pure function of what the seat knows. Throws only on a bug. */
 export type Decide = (view: SeatView, request: TurnRequest) => Action;
@@ -60,7 +61,9 @@ export function botPolicy(spec: string, decide: Decide, writeScript?: WriteScrip
       if (options.delayMs) await sleep(options.delayMs, signal);
       if (signal.aborted) return { ok: false, error: { code: ErrorCode.DeadlineMissed, message: 'aborted before the bot ran' }, meta: meta() };
       try {
-        const action = fitAllowed(decide(view, request), request.actions);
+        // Under --protocol paper there are no task moves: the bot says its choices (spoken-moves.ts).
+        const chosen = view.welcome.protocol?.name === 'paper' ? paperBotMove(view, (v) => decide(v, request)) : decide(view, request);
+        const action = fitAllowed(chosen, request.actions);
         return { ok: true, action, meta: meta() };
       } catch (err) {
         const code = err instanceof BotError ? err.code : ErrorCode.PolicyFailed;
@@ -72,7 +75,9 @@ export function botPolicy(spec: string, decide: Decide, writeScript?: WriteScrip
         const started = performance.now();
         if (options.delayMs) await sleep(options.delayMs, signal);
         try {
-          const result = writeScript(request);
+          const draft = writeScript(request);
+          const { kind, seats } = request.background.scenario;
+          const result = draft.ok && request.protocol?.name === 'paper' ? { ok: true as const, turns: paperBotScript(kind, seats, draft.turns) } : draft;
           return { ...result, meta: { policy: spec, latencyMs: performance.now() - started } };
         } catch (err) {
           const code = err instanceof BotError ? err.code : ErrorCode.PolicyFailed;

@@ -5,6 +5,8 @@ import { agentMessages } from './agent-prompt.js';
 import { askWithRepair, newTally, type Tally } from './ladder.js';
 import { ACTION_SHAPE, actionJsonSchema, parseAction } from './parse-action.js';
 import { parseScript, SCRIPT_SHAPE, scriptJsonSchema } from './parse-script.js';
+import { paperAgentMessages, paperScriptMessages } from './paper-prompt.js';
+import { parseScriptText, SCRIPT_TEXT_SHAPE } from './parse-script-text.js';
 import { scriptMessages } from './script-prompt.js';
 import { fillTemplate, loadTemplates, type Templates } from './templates.js';
 
@@ -44,9 +46,12 @@ export class LlmPolicy implements Policy {
     try {
       client = this.clientFor({ episodeId: view.welcome.episodeId, seat: view.welcome.seat });
       const allowed = request.actions as ActionType[];
+      const messages = view.welcome.protocol?.name === 'paper'
+        ? paperAgentMessages(this.templates.agent_paper, view, request)
+        : agentMessages(this.templates.agent, view, request);
       const result = await askWithRepair(
         client,
-        { messages: agentMessages(this.templates.agent, view, request), json: actionJsonSchema(allowed), params: this.sampling },
+        { messages, json: actionJsonSchema(allowed), params: this.sampling },
         (content) => parseAction(content, allowed),
         (problem) => fillTemplate(this.templates.reformat, { problem, shape: ACTION_SHAPE }),
         tally,
@@ -68,14 +73,24 @@ export class LlmPolicy implements Policy {
       const episodeId = request.episodeId ?? `script-${request.background.scenario.id}`;
       client = this.clientFor({ episodeId, seat: SCRIPT_TAPE_SEAT });
       const seats = request.background.seats.map((s) => s.seat);
-      const result = await askWithRepair(
-        client,
-        { messages: scriptMessages(this.templates.script, request), json: scriptJsonSchema(seats, request.limits.actions), params: this.sampling },
-        (content) => parseScript(content, request),
-        (problem) => fillTemplate(this.templates.reformat, { problem, shape: SCRIPT_SHAPE }),
-        tally,
-        signal,
-      );
+      const result = request.protocol?.name === 'paper' && request.protocol.scriptFormat === 'text'
+        ? await askWithRepair(
+          client,
+          // The paper's script writer answers in free text: no JSON schema is asked for.
+          { messages: paperScriptMessages(this.templates.script_paper, request), params: this.sampling },
+          (content) => parseScriptText(content, request),
+          (problem) => fillTemplate(this.templates.reformat_text, { problem, shape: SCRIPT_TEXT_SHAPE }),
+          tally,
+          signal,
+        )
+        : await askWithRepair(
+          client,
+          { messages: scriptMessages(this.templates.script, request), json: scriptJsonSchema(seats, request.limits.actions), params: this.sampling },
+          (content) => parseScript(content, request),
+          (problem) => fillTemplate(this.templates.reformat, { problem, shape: SCRIPT_SHAPE }),
+          tally,
+          signal,
+        );
       const meta = this.meta(client, tally, started);
       return result.ok ? { ok: true, turns: result.value, meta } : { ok: false, error: result.error, meta };
     } catch (err) {

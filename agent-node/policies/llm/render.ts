@@ -9,6 +9,7 @@ import {
   type TaskPrivate,
   type TurnEvent,
 } from '../../../protocol/index.js';
+import { visibleText } from './paper-render.js';
 
 /**
  * Text renderers for prompts. Pure functions of what a seat was sent; the only inputs are protocol
@@ -47,9 +48,15 @@ const HINT_LABEL: Record<Hint['kind'], string> = {
   clarification_hint: 'Clarification',
 };
 
-/** Private goal hints, one per line. */
+/** Private goal hints, one per line; a hint that already starts with its label (SOTOPIA's do) is not labelled twice. */
 export function renderHints(hints: Hint[]): string {
-  return hints.map((h) => `${HINT_LABEL[h.kind]}: ${h.text.trim()}`).join('\n');
+  return hints
+    .map((h) => {
+      const text = h.text.trim();
+      const label = HINT_LABEL[h.kind];
+      return text.toLowerCase().startsWith(`${label.toLowerCase()}:`) ? text : `${label}: ${text}`;
+    })
+    .join('\n');
 }
 
 /**
@@ -189,10 +196,11 @@ export function renderMove(turn: number, name: string, action: Action): string {
   switch (action.type) {
     case 'speak':
       return `Turn #${turn}: ${name} said: ${JSON.stringify(arg)}`;
+    // Newlines shown as escapes (as JSON does for speech): partner text never starts a prompt line.
     case 'non-verbal communication':
-      return `Turn #${turn}: ${name} [non-verbal communication] ${arg}`;
+      return `Turn #${turn}: ${name} [non-verbal communication] ${visibleText(arg)}`;
     case 'action':
-      return `Turn #${turn}: ${name} [action] ${arg}`;
+      return `Turn #${turn}: ${name} [action] ${visibleText(arg)}`;
     case 'leave':
       return `Turn #${turn}: ${name} left the conversation.`;
     default:

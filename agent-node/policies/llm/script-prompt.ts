@@ -51,7 +51,8 @@ export function scriptValues(request: ScriptRequest): Record<string, string | nu
     scenario: background.scenario.text.trim() || '(No description of the situation was given.)',
     characters,
     relationship: relationship.join('\n') || 'Not specified.',
-    task_moves: renderTaskMoves(background.scenario.kind, limits.actions, true),
+    // Under `paper` (with --script-format json) there are no task moves.
+    task_moves: request.protocol?.name === 'paper' ? '' : renderTaskMoves(background.scenario.kind, limits.actions, true),
     max_turns: limits.maxTurns,
     seats: quotedList(background.seats.map((s) => s.seat)),
     actions: quotedList(limits.actions),

@@ -14,6 +14,10 @@ export const TEMPLATE_PLACEHOLDERS = {
   ],
   script: ['scenario', 'characters', 'relationship', 'task_moves', 'max_turns', 'seats', 'actions', 'action_guide'],
   reformat: ['problem', 'shape'],
+  /** `--protocol paper` (agent-paper.md, script-paper.md, reformat-text.md). */
+  agent_paper: ['name', 'context', 'history', 'turn', 'actions', 'action_list'],
+  script_paper: ['context', 'max_turns'],
+  reformat_text: ['problem', 'shape'],
 } as const;
 export type TemplateName = keyof typeof TEMPLATE_PLACEHOLDERS;
 
@@ -58,17 +62,23 @@ export function parseTemplate(name: TemplateName, file: string, source: string):
   return { name, file, parts };
 }
 
+/** A template's file name: `agent_paper` → `agent-paper.md`. */
+export function templateFile(name: TemplateName): string {
+  return `${name.replace(/_/g, '-')}.md`;
+}
+
 /** Loads one template: from `promptDir` when it has the file, else the built-in one. */
 export function loadTemplate(name: TemplateName, promptDir?: string): Template {
-  const custom = promptDir ? join(promptDir, `${name}.md`) : undefined;
-  const file = custom && existsSync(custom) ? custom : join(BUILTIN_PROMPT_DIR, `${name}.md`);
+  const custom = promptDir ? join(promptDir, templateFile(name)) : undefined;
+  const file = custom && existsSync(custom) ? custom : join(BUILTIN_PROMPT_DIR, templateFile(name));
   return parseTemplate(name, file, readFileSync(file, 'utf8'));
 }
 
 /** Loads all templates (a `promptDir` may override any subset). */
 export function loadTemplates(promptDir?: string): Templates {
   if (promptDir && !existsSync(promptDir)) throw new Error(`prompt directory ${promptDir} does not exist`);
-  return { agent: loadTemplate('agent', promptDir), script: loadTemplate('script', promptDir), reformat: loadTemplate('reformat', promptDir) };
+  const names = Object.keys(TEMPLATE_PLACEHOLDERS) as TemplateName[];
+  return Object.fromEntries(names.map((n) => [n, loadTemplate(n, promptDir)])) as Templates;
 }
 
 /**

@@ -1,0 +1,77 @@
+import type { Action, Hint, ProfileView, TurnEvent } from '../../../protocol/index.js';
+import type { NameOf } from './render.js';
+
+/**
+ * Renderers for `--protocol paper`: the information of SOTOPIA's prompts (agent_vs_storyteller_v1) in
+ * its order and format — `Scenario:`, `Participants: A and B`, one background and one goal line per
+ * participant, `Turn #n: <Name> said: "…"` history lines — worded by Parley. Pure functions of what a
+ * seat was sent; docs/fidelity.md lists every point against the paper and SOTOPIA's code.
+ */
+
+const GENDER_WORD: Record<string, string> = { man: 'male', woman: 'female', nonbinary: 'nonbinary' };
+
+/**
+ * One background as SOTOPIA's renderer lays it out: name, age, gender, occupation; pronouns; public
+ * info; personality and values; the secret (only when the profile carries it: own, or a mindreader's
+ * view of a partner). Fields the profile lacks are left out, so a partner's background at a low
+ * relationship level is just what the relationship shows (possibly only the name).
+ */
+export function paperBackground(p: ProfileView, name: string): string {
+  const who: string[] = [];
+  if (p.age !== undefined) who.push(`${p.age} years old`);
+  if (p.gender) who.push(GENDER_WORD[p.gender.trim().toLowerCase()] ?? p.gender.trim().toLowerCase());
+  if (p.occupation) who.push(p.occupation.trim().toLowerCase());
+  const parts = [who.length ? `${name}, ${who.join(', ')}.` : `${name}.`];
+  if (p.pronouns) parts.push(`Pronouns: ${p.pronouns.trim()}.`);
+  if (p.publicInfo) parts.push(p.publicInfo.trim());
+  if (p.personality) parts.push(`Personality and values: ${p.personality.trim()}`);
+  if (p.secret) parts.push(`${firstName(name)}'s secret: ${p.secret.trim()}`);
+  return parts.join(' ');
+}
+
+/** The first word of a full name (SOTOPIA labels the secret with the first name). */
+export function firstName(name: string): string {
+  return name.trim().split(/\s+/)[0] ?? name;
+}
+
+/**
+ * A goal as SOTOPIA shows it to its owner: the goal text with its hints inline, each hint's own text as
+ * the data wrote it (SOTOPIA's hints carry their own "Extra information:" label; none is added).
+ */
+export function paperGoal(goal: string, hints: readonly Hint[]): string {
+  return [goal.trim(), ...hints.map((h) => h.text.trim())].filter(Boolean).join(' ') || '(no explicit goal)';
+}
+
+/**
+ * A move's argument made safe to embed in a one-line history entry: newlines and other control
+ * characters are shown as escapes (`\n`), so nothing a partner says can start a line of the prompt.
+ */
+export function visibleText(arg: string): string {
+  return arg.trim().replace(/\r\n|\r|\n/g, '\\n').replace(/\t/g, '\\t').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * One move as a history line, SOTOPIA's rendering per action type, every argument quoted and one line:
+ * `Turn #n: Name said: "…"`, `Turn #n: Name [non-verbal communication] "…"`, `Turn #n: Name [action] "…"`,
+ * `Turn #n: Name left the conversation`. A `none` renders as an empty turn (`Turn #n:`), as SOTOPIA's
+ * environment leaves a move that did nothing out of the observation.
+ */
+export function paperMove(turn: number, name: string, action: Action): string {
+  const arg = `"${visibleText(action.argument)}"`;
+  switch (action.type) {
+    case 'speak':
+      return `Turn #${turn}: ${name} said: ${arg}`;
+    case 'non-verbal communication':
+    case 'action':
+      return `Turn #${turn}: ${name} [${action.type}] ${arg}`;
+    case 'leave':
+      return `Turn #${turn}: ${name} left the conversation`;
+    default:
+      return `Turn #${turn}:`;
+  }
+}
+
+/** The conversation so far, one line per turn, in turn order. */
+export function paperHistory(events: readonly TurnEvent[], nameOf: NameOf): string {
+  return [...events].sort((a, b) => a.turn - b.turn).map((e) => paperMove(e.turn, nameOf(e.seat), e.action)).join('\n');
+}

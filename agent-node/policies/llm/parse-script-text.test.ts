@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { parseScriptText, readScriptAction } from './parse-script-text.js';
+import { scriptRequest } from './test-views.js';
+
+const req = scriptRequest(20);
+const parse = (text: string) => parseScriptText(text, req);
+
+describe('parseScriptText: the paper\'s free-text script', () => {
+  it('reads every action type in SOTOPIA\'s renderings', () => {
+    const r = parse([
+      'Turn #0', 'Alice Chen said: "Could you keep it down?"',
+      'Turn #1', 'Bob Lee [non-verbal communication] rolls his eyes',
+      'Turn #2', 'Alice Chen [action] turns off the speaker',
+      'Turn #3', 'Bob Lee did nothing',
+      'Turn #4', 'Alice Chen left the conversation',
+    ].join('\n'));
+    expect(r).toEqual({ ok: true, lenient: false, value: [
+      { seat: 'A', action: { type: 'speak', argument: 'Could you keep it down?' } },
+      { seat: 'B', action: { type: 'non-verbal communication', argument: 'rolls his eyes' } },
+      { seat: 'A', action: { type: 'action', argument: 'turns off the speaker' } },
+      { seat: 'B', action: { type: 'none', argument: '' } },
+      { seat: 'A', action: { type: 'leave', argument: '' } },
+    ] });
+  });
+
+  it('tolerates a preamble, bold markers, colons, first names, same-line turns, blank lines and multi-line speech', () => {
+    const r = parse('Here is the script:\n\n**Turn #1:**\nAlice said: "Hi."\n\nTurn #2: Bob Lee said: "Hello,\nhow are you?"\nTurn 3\nBob Lee: "Fine."');
+    expect(r.ok && r.value).toEqual([
+      { seat: 'A', action: { type: 'speak', argument: 'Hi.' } },
+      { seat: 'B', action: { type: 'speak', argument: 'Hello,\nhow are you?' } },
+      { seat: 'B', action: { type: 'speak', argument: 'Fine.' } },
+    ]);
+  });
+
+  it('accepts SOTOPIA\'s other layout (one `<Name> <action>` per line, no turn markers), as lenient', () => {
+    const r = parse('Alice Chen said: "Hi."\nBob Lee [action] waves');
+    expect(r).toMatchObject({ ok: true, lenient: true, value: [{ seat: 'A' }, { seat: 'B', action: { type: 'action', argument: 'waves' } }] });
+  });
+
+  it('an unparsable script is an explicit failure with the reason, never a guess', () => {
+    expect(parse('INT. KITCHEN — they argue.')).toMatchObject({ ok: false, reason: expect.stringContaining('no turns found') });
+    expect(parse('Turn #0\nCarol Smith said: "Hi"')).toMatchObject({ ok: false, reason: expect.stringContaining('no participant named') });
+    expect(parse('Turn #0\nAlice Chen shouts loudly')).toMatchObject({ ok: false, reason: expect.stringContaining('unreadable action') });
+    expect(parse('Turn #0\n')).toMatchObject({ ok: false, reason: expect.stringContaining('empty') });
+  });
+
+  it('refuses an action type the request does not allow', () => {
+    const narrow = { ...req, limits: { ...req.limits, actions: ['speak' as const, 'leave' as const] } };
+    expect(parseScriptText('Turn #0\nAlice Chen [action] waves', narrow)).toMatchObject({ ok: false, reason: expect.stringContaining('not allowed') });
+  });
+
+  it('reads the `[speak] said:` slip SOTOPIA\'s parser also accepts', () => {
+    expect(readScriptAction('[speak] said: "ok"')).toEqual({ type: 'speak', argument: 'ok' });
+  });
+});

@@ -1,0 +1,50 @@
+import { PAPER_PROTOCOL, PARLEY_PROTOCOL, type SimulationProtocol } from '../../protocol/index.js';
+import type { Scenario } from '../../scenarios/model.js';
+import type { RunConfig } from '../run-config.js';
+import { RunError, RunErrorCode } from './run-error.js';
+
+type ProtocolConfig = Pick<RunConfig, 'protocol' | 'backgrounds' | 'scriptFormat' | 'stopRule' | 'leakJudgeOnly' | 'showRelationshipStory'>;
+
+/**
+ * The run's protocol, resolved: `--protocol` when given, else `paper` for a scenario set that comes
+ * wholly from SOTOPIA and `parley` otherwise (the built-in bot demo). Settings that only exist under
+ * `paper` are an error under `parley`, so a run never silently ignores a flag.
+ */
+export function resolveProtocol(config: ProtocolConfig, scenarios: readonly Scenario[]): SimulationProtocol {
+  const name = config.protocol ?? (scenarios.length > 0 && scenarios.every((s) => s.source === 'sotopia') ? 'paper' : 'parley');
+  const shared = {
+    leakJudgeOnly: [...new Set(config.leakJudgeOnly ?? [])],
+    showRelationshipStory: config.showRelationshipStory ?? false,
+  };
+  if (name === 'parley') {
+    const paperOnly = (['backgrounds', 'scriptFormat', 'stopRule'] as const).filter((k) => config[k] !== undefined);
+    if (paperOnly.length) {
+      throw new RunError(RunErrorCode.BadConfig, `${paperOnly.map(flagOf).join(', ')} only apply under --protocol paper (this run uses parley)`);
+    }
+    return { ...PARLEY_PROTOCOL, ...shared };
+  }
+  return {
+    ...PAPER_PROTOCOL,
+    backgrounds: config.backgrounds ?? PAPER_PROTOCOL.backgrounds,
+    scriptFormat: config.scriptFormat ?? PAPER_PROTOCOL.scriptFormat,
+    stopRule: config.stopRule ?? PAPER_PROTOCOL.stopRule,
+    ...shared,
+  };
+}
+
+/** Whether the protocol is today's behaviour exactly (episode ids then stay as they were). */
+export function isDefaultParley(p: SimulationProtocol): boolean {
+  return p.name === 'parley' && p.leakJudgeOnly.length === 0 && !p.showRelationshipStory;
+}
+
+/** A short stable description for episode ids and the card, e.g. `paper/code/text/code`. */
+export function protocolKey(p: SimulationProtocol): string {
+  const parts: string[] = p.name === 'paper' ? [p.name, p.backgrounds, p.scriptFormat, p.stopRule] : [p.name];
+  if (p.leakJudgeOnly.length) parts.push(`leak:${[...p.leakJudgeOnly].sort().join('+')}`);
+  if (p.showRelationshipStory) parts.push('story');
+  return parts.join('/');
+}
+
+function flagOf(k: 'backgrounds' | 'scriptFormat' | 'stopRule'): string {
+  return { backgrounds: '--backgrounds', scriptFormat: '--script-format', stopRule: '--stop-rule' }[k];
+}
