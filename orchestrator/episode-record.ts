@@ -1,4 +1,4 @@
-import type { EpisodeRecord, SeatJoin, SeatRecord, SeatRecovery } from '../protocol/index.js';
+import type { EpisodeRecord, SeatEvent, SeatJoin, SeatRecord, SeatRecovery } from '../protocol/index.js';
 import { computeOutcome } from '../scenarios/outcome.js';
 import type { EngineResult, EpisodeError } from './engine/engine-types.js';
 import type { EpisodePlan } from './episode-plan.js';
@@ -14,6 +14,8 @@ export interface RecordInput {
   pids?: ReadonlyMap<string, readonly number[]>;
   /** Seats re-established after a crash. */
   recoveries?: readonly SeatRecovery[];
+  /** Seat connection events (drops, rejoins, heartbeat timeouts, refusals), from the seats' lifecycles. */
+  seatEvents?: readonly SeatEvent[];
   startedAtIso: string;
   durationMs: number;
   /** Errors found around the engine (pid cross-check, hosting failures). */
@@ -64,6 +66,7 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
     outcome: computeOutcome(plan.scenario, result.turns),
     errors: [...result.errors, ...(input.extraErrors ?? [])],
     ...(input.recoveries?.length ? { recoveries: [...input.recoveries] } : {}),
+    ...(input.seatEvents?.length ? { seatEvents: [...input.seatEvents] } : {}),
     status: result.status,
     startedAt: input.startedAtIso,
     durationMs: input.durationMs,

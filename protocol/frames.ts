@@ -12,9 +12,13 @@ const frame = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
 
 // ───────────── agent → orchestrator ─────────────
 
-/** First frame on a connection: claim a reserved seat with its one-time token. */
+/**
+ * First frame on a connection: claim a reserved seat with its one-time token; to reconnect (the token
+ * is spent by then), the token plus the resume secret of the latest welcome.
+ */
 export const SeatJoin = frame('seat.join', {
   token: z.string().min(1).max(128),
+  resume: z.string().min(1).max(128).optional(),
   client: z.object({
     name: z.string().max(100),
     version: z.string().max(50),
@@ -49,6 +53,12 @@ export const SeatWelcome = frame('seat.welcome', {
   self: SelfView,
   partners: z.array(PartnerView),
   limits: Limits,
+  /**
+   * The seat's resume secret: the only way back into the seat after a drop (the join token is spent).
+   * Bound to this seat, rotated on every rejoin (a replayed welcome carries the new one). Set by the
+   * seat's link when it sends the welcome, never by `observe()`.
+   */
+  resume: z.string().max(128).optional(),
 });
 /** A partner's private state (mindreaders mode, or a field the scenario shares). Always ledgered. */
 export const PeerState = frame('peer.state', {

@@ -14,3 +14,4 @@ export * from './version.js';
 export * from './views.js';
 export * from './policy-config.js';
 export * from './worker-ipc.js';
+export * from './error-frame.js';
