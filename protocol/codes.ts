@@ -58,7 +58,10 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-/** Error codes an orchestrator sends when it refuses a `seat.join` (the agent stops: retrying cannot help). */
+/**
+ * Error codes an orchestrator sends when it refuses a `seat.join` for good (the agent stops: retrying
+ * cannot help). Not `RateLimited`: that one says "wait, then try again".
+ */
 export const JOIN_REFUSAL_CODES: ReadonlySet<string> = new Set<ErrorCode>([
   ErrorCode.NotJoined,
   ErrorCode.BadToken,
@@ -67,7 +70,6 @@ export const JOIN_REFUSAL_CODES: ReadonlySet<string> = new Set<ErrorCode>([
   ErrorCode.TokenSpent,
   ErrorCode.BadResume,
   ErrorCode.SeatClosed,
-  ErrorCode.RateLimited,
   ErrorCode.VersionMismatch,
   ErrorCode.Internal,
 ]);
