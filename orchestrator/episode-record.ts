@@ -18,6 +18,8 @@ export interface RecordInput {
   seatEvents?: readonly SeatEvent[];
   startedAtIso: string;
   durationMs: number;
+  /** Remote seats: their provenance is their own report (see `SeatRecord.provenance`). */
+  provenance?: 'reported' | 'trusted';
   /** Errors found around the engine (pid cross-check, hosting failures). */
   extraErrors?: EpisodeError[];
 }
@@ -50,6 +52,7 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
     if (provider !== undefined) record.provider = provider;
     if (model !== undefined) record.model = model;
     if (params !== undefined && Object.keys(params).length > 0) record.params = params;
+    if (input.provenance && !script) record.provenance = input.provenance;
     return record;
   });
 

@@ -21,6 +21,8 @@ export interface EpisodeDeps {
   ledgerFor(episodeId: string, seat: string): Ledger;
   /** How long the seats' tokens stay valid for a first join. */
   tokenTtlMs: number;
+  /** Remote agents play the seats: what they report is labelled (see `SeatRecord.provenance`). */
+  reportedProvenance?: 'reported' | 'trusted';
 }
 
 export interface RunOptions {
@@ -153,6 +155,7 @@ export class Episode {
       recoveries: [...(opts.recoveries ?? [])],
       seatEvents: [...this.links.values()].flatMap((l) => l.lifecycle.events).sort((a, b) => a.atMs - b.atMs),
       startedAtIso,
+      ...(this.deps.reportedProvenance ? { provenance: this.deps.reportedProvenance } : {}),
       durationMs: Math.max(0, clock.now() - t0),
       extraErrors,
     });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Action, ActionType } from './action.js';
-import { FailureInfo, TurnMeta } from './meta.js';
+import { ReportedFailure, TurnMeta } from './meta.js';
 import { Mode } from './modes.js';
 import { Limits, PartnerView, PeerPrivateState, PublicScenario, ScriptBackground, ScriptTurn, SelfView } from './views.js';
 import { PROTOCOL_VERSION } from './version.js';
@@ -31,11 +31,11 @@ export const SeatJoin = frame('seat.join', {
 /** A seat's move for the requested turn. */
 export const TurnAct = frame('turn.act', { turn: z.number().int().nonnegative(), action: Action, meta: TurnMeta });
 /** The seat's policy failed to produce a move (LLM error, unparsable output): recorded as an error. */
-export const TurnFail = frame('turn.fail', { turn: z.number().int().nonnegative(), error: FailureInfo, meta: TurnMeta });
+export const TurnFail = frame('turn.fail', { turn: z.number().int().nonnegative(), error: ReportedFailure, meta: TurnMeta });
 /** The script writer's whole dialogue. */
 export const ScriptSubmit = frame('script.submit', { turns: z.array(ScriptTurn).max(500), meta: TurnMeta });
 /** The script writer could not produce a dialogue. */
-export const ScriptFail = frame('script.fail', { error: FailureInfo, meta: TurnMeta });
+export const ScriptFail = frame('script.fail', { error: ReportedFailure, meta: TurnMeta });
 /** Heartbeat reply. */
 export const Pong = frame('pong', { nonce: z.string().max(64) });
 

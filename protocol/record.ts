@@ -35,6 +35,12 @@ export const SeatRecord = z.object({
   params: z.record(z.string(), z.unknown()).optional(),
   /** Whether this seat was played by a process (false: script mode, the writer spoke for it). */
   live: z.boolean(),
+  /**
+   * Absent: a process the orchestrator started itself played the seat. `reported`: a remote agent did, so
+   * provider, model, params and usage are its own unverified claims (range-checked, not in cost
+   * estimates); `trusted`: the same, run with `--trust-remote-usage` (its usage is counted).
+   */
+  provenance: z.enum(['reported', 'trusted']).optional(),
 });
 export type SeatRecord = z.infer<typeof SeatRecord>;
 
