@@ -164,7 +164,8 @@ export class SeatLink {
         : { code: ErrorCode.NotStarted, message: 'the episode has not started: nothing can be acted on yet' };
     }
     if (o === 'script') return { code: ErrorCode.UnexpectedFrame, message: `${frame.type} is not expected from the script writer` };
-    if (frame.turn !== o) return { code: ErrorCode.StaleTurn, message: `turn ${frame.turn} is not the turn ${o} this seat was asked for` };
+    if (frame.turn > o) return { code: ErrorCode.NotYourTurn, message: `turn ${frame.turn} is not this seat's turn (asked for ${o})` };
+    if (frame.turn < o) return { code: ErrorCode.StaleTurn, message: `turn ${frame.turn} is not the turn ${o} this seat was asked for` };
     return null;
   }
 

@@ -118,6 +118,7 @@ export class AgentConnection implements SeatConnection {
     }
     if (!decoded.ok) {
       this.sendError(decoded.code, decoded.message, decoded.re);
+      this.link.lifecycle.note('refused', decoded.code, decoded.message);
       return this.strike();
     }
     const frame = decoded.frame;
@@ -126,6 +127,7 @@ export class AgentConnection implements SeatConnection {
         return;
       case 'seat.join':
         this.sendError(ErrorCode.AlreadyJoined, 'this connection already holds a seat', frame.id);
+        this.link.lifecycle.note('refused', ErrorCode.AlreadyJoined, 'seat.join on a joined connection');
         return this.strike();
       default:
         this.link.deliver(this, frame, receivedAt);
@@ -136,7 +138,8 @@ export class AgentConnection implements SeatConnection {
   private join(frame: SeatJoin): void {
     const address = this.socket.remoteAddress ?? 'local';
     const refuse = (code: ErrorCode, message: string) => {
-      this.opts.joinLimiter?.failed(address);
+      // Refusals while waiting do not extend the wait: an honest agent sharing the address retries after it.
+      if (code !== ErrorCode.RateLimited) this.opts.joinLimiter?.failed(address);
       // Logged with the address, never with the token; never starts with "seat " (serve's token lines do).
       this.opts.log?.(`join refused from ${address}: ${code} (${message})`);
       this.sendError(code, message, frame.id);
