@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { vi } from 'vitest';
+import type { EpisodeRecord } from '../../protocol/index.js';
+import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
+
+/**
+ * The red-team target: a real `parley serve` for one builtin agents episode (seats agent1 and agent2), and real
+ * `parley agent` bot processes to play its seats (token passed by environment, as the README shows).
+ * Every process and directory is cleaned up by `dispose()`.
+ */
+export interface ServeTarget {
+  serve: CliProcess;
+  url: string;
+  port: number;
+  out: string;
+  tokens: Map<string, string>;
+  /** Starts a real bot agent on `seat` (optionally through another URL, e.g. a proxy). */
+  bot(seat: string, url?: string): CliProcess;
+  /** serve's exit code, failing with every process's output after `ms`. */
+  exited(ms?: number): Promise<number | null>;
+  records(): EpisodeRecord[];
+  runJson(): { endedAt: string | null; stats: { cost: { usd: number }; usage: Record<string, unknown> } | null };
+  /** Resident memory of the serve process, in bytes (/proc). */
+  rss(): number;
+  dispose(): void;
+}
+
+export async function startServe(name: string, extra: string[] = []): Promise<ServeTarget> {
+  const tmp = tempDir(`security-${name}`);
+  const out = join(tmp.path, 'run');
+  const procs: CliProcess[] = [];
+  const serve = parley(['serve', '--port', '0', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '1', '--out', out, ...extra]);
+  procs.push(serve);
+  const [, url] = await within(serve.line(/^listening (ws:\/\/\S+)/), 30_000, 'serve listens', [serve]);
+  const tokens = new Map<string, string>();
+  if (!extra.includes('--tokens-file')) {
+    await vi.waitFor(() => {
+      if (serve.stdout.filter((l) => l.startsWith('seat ')).length < 2) throw new Error('waiting for the seat lines');
+    }, { timeout: 15_000 });
+    for (const l of serve.stdout) {
+      const m = /^seat (\S+) token (\S+)$/.exec(l);
+      if (m) tokens.set(m[1]!, m[2]!);
+    }
+  }
+  return {
+    serve,
+    url: url!,
+    port: Number(new URL(url!).port),
+    out,
+    tokens,
+    bot(seat, via = url!) {
+      const token = tokens.get(seat);
+      if (!token) throw new Error(`no token for seat ${seat}`);
+      const p = parley(['agent', '--url', via, '--policy', 'bot'], { env: { ...process.env, PARLEY_SEAT_TOKEN: token } });
+      procs.push(p);
+      return p;
+    },
+    exited: (ms = 60_000) => within(serve.exited, ms, 'serve exits', procs),
+    records: () => readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as EpisodeRecord),
+    runJson: () => JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')),
+    rss: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${serve.child.pid}/status`, 'utf8'))![1]) * 1024,
+    dispose() {
+      for (const p of procs) p.kill();
+      tmp.remove();
+    },
+  };
+}
+
+/** The public course of a game: who did what, turn by turn (what a clean run and an attacked run must share). */
+export function course(record: EpisodeRecord): string[] {
+  return record.turns.map((t) => `${t.turn} ${t.seat} ${t.action ? `${t.action.type}: ${t.action.argument}` : `error ${t.error?.code}`}`);
+}
