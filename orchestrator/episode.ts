@@ -62,7 +62,7 @@ export class Episode {
     const guard = judgeOnlyGuard(plan.scenario);
     for (const seat of liveSeats(this.world)) {
       // A seat lost before the start (closed for abuse, say) ends the wait for the others at once.
-      const lifecycle = deps.registry.lifecycle(seat, deps.tokenTtlMs, (e) => { if (e.kind === 'lost') this.markLost(`seat ${seat}: ${e.detail ?? 'lost'}`); });
+      const lifecycle = deps.registry.lifecycle(seat, deps.tokenTtlMs, (e) => { if (e.kind === 'lost') this.markLost(e.detail ?? `seat ${seat} lost`); });
       const link = new SeatLink({
         episodeId: plan.episodeId,
         seat,

@@ -14,43 +14,49 @@ export interface ServeTarget {
   url: string;
   port: number;
   out: string;
+  /** Seat tokens of the first episode. */
   tokens: Map<string, string>;
-  /** Starts a real bot agent on `seat` (optionally through another URL, e.g. a proxy). */
-  bot(seat: string, url?: string): CliProcess;
+  /** Seat tokens of every episode, in serve's order (`--limit N` opens N episodes). */
+  episodes: Array<Map<string, string>>;
+  /** Starts a real bot agent on `seat` of episode `episode` (optionally through another URL, e.g. a proxy). */
+  bot(seat: string, url?: string, episode?: number): CliProcess;
   /** serve's exit code, failing with every process's output after `ms`. */
   exited(ms?: number): Promise<number | null>;
   records(): EpisodeRecord[];
   runJson(): { endedAt: string | null; stats: { cost: { usd: number }; usage: Record<string, unknown> } | null };
-  /** Resident memory of the serve process, in bytes (/proc). */
-  rss(): number;
+  /** Resident memory of the serve process, in bytes (/proc); null once it has exited. */
+  rss(): number | null;
   dispose(): void;
 }
 
-export async function startServe(name: string, extra: string[] = []): Promise<ServeTarget> {
+export async function startServe(name: string, extra: string[] = [], limit = 1): Promise<ServeTarget> {
   const tmp = tempDir(`security-${name}`);
   const out = join(tmp.path, 'run');
   const procs: CliProcess[] = [];
-  const serve = parley(['serve', '--port', '0', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '1', '--out', out, ...extra]);
+  const serve = parley(['serve', '--port', '0', '--scenarios', 'builtin', '--modes', 'agents', '--limit', String(limit), '--out', out, ...extra]);
   procs.push(serve);
   const [, url] = await within(serve.line(/^listening (ws:\/\/\S+)/), 30_000, 'serve listens', [serve]);
-  const tokens = new Map<string, string>();
+  const episodes: Array<Map<string, string>> = [];
   if (!extra.includes('--tokens-file')) {
     await vi.waitFor(() => {
-      if (serve.stdout.filter((l) => l.startsWith('seat ')).length < 2) throw new Error('waiting for the seat lines');
+      if (serve.stdout.filter((l) => l.startsWith('seat ')).length < 2 * limit) throw new Error('waiting for the seat lines');
     }, { timeout: 15_000 });
     for (const l of serve.stdout) {
+      if (l.startsWith('episode ')) episodes.push(new Map());
       const m = /^seat (\S+) token (\S+)$/.exec(l);
-      if (m) tokens.set(m[1]!, m[2]!);
+      if (m) episodes.at(-1)!.set(m[1]!, m[2]!);
     }
   }
+  const tokens = episodes[0] ?? new Map<string, string>();
   return {
     serve,
     url: url!,
     port: Number(new URL(url!).port),
     out,
     tokens,
-    bot(seat, via = url!) {
-      const token = tokens.get(seat);
+    episodes,
+    bot(seat, via = url!, episode = 0) {
+      const token = episodes[episode]?.get(seat);
       if (!token) throw new Error(`no token for seat ${seat}`);
       const p = parley(['agent', '--url', via, '--policy', 'bot'], { env: { ...process.env, PARLEY_SEAT_TOKEN: token } });
       procs.push(p);
@@ -59,7 +65,14 @@ export async function startServe(name: string, extra: string[] = []): Promise<Se
     exited: (ms = 60_000) => within(serve.exited, ms, 'serve exits', procs),
     records: () => readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as EpisodeRecord),
     runJson: () => JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')),
-    rss: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${serve.child.pid}/status`, 'utf8'))![1]) * 1024,
+    rss: () => {
+      try {
+        const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${serve.child.pid}/status`, 'utf8'))?.[1];
+        return kb === undefined ? null : Number(kb) * 1024;
+      } catch {
+        return null;
+      }
+    },
     dispose() {
       for (const p of procs) p.kill();
       tmp.remove();
