@@ -37,7 +37,13 @@ async function expectFinished(t: ServeTarget): Promise<void> {
 }
 
 describe('red team: attacks by a seat holder', () => {
-  it('W2 / contract 2: 800 × 250 KB frames before the partner joins are refused and closed long before memory grows by 100 MB', async () => {
+  // The red team's frame (turn 999, 250 KB of meta.params: now over the meta limits) and a frame that is
+  // valid by the schema today (a 250 KB script.submit nobody asked for).
+  const floods: Array<[string, (i: number, big: string) => string]> = [
+    ['turn.act with 250 KB meta.params', (i, big) => JSON.stringify({ v: 1, id: `f${i}`, type: 'turn.act', turn: 999, action: { type: 'speak', argument: 'hi' }, meta: { policy: 'x', latencyMs: 1, params: { blob: big } } })],
+    ['schema-valid 250 KB script.submit', (i, big) => JSON.stringify({ v: 1, id: `f${i}`, type: 'script.submit', turns: Array.from({ length: 32 }, () => ({ seat: 'agent1', action: { type: 'speak', argument: big.slice(0, 7800) } })), meta: { policy: 'x', latencyMs: 1 } })],
+  ];
+  it.each(floods)('W2 / contract 2: 800 × 250 KB frames (%s) before the partner joins are refused and closed long before memory grows by 100 MB', async (_name, frameOf) => {
     const t = await target('flood');
     const w = await attacker(t, 'agent1');
     const base = t.rss()!;
@@ -47,7 +53,7 @@ describe('red team: attacks by a seat holder', () => {
     const big = 'p'.repeat(250 * 1024);
     // Bounded: at most 800 frames, each written before the next, and none once the server began to close.
     while (sent < 800 && w.ws.readyState === WebSocket.OPEN) {
-      await new Promise<void>((resolve) => w.ws.send(JSON.stringify({ v: 1, id: `f${sent}`, type: 'turn.act', turn: 999, action: { type: 'speak', argument: 'hi' }, meta: { policy: 'x', latencyMs: 1, params: { blob: big } } }), () => resolve()));
+      await new Promise<void>((resolve) => w.ws.send(frameOf(sent, big), () => resolve()));
       sent += 1;
       sample();
     }
@@ -61,7 +67,7 @@ describe('red team: attacks by a seat holder', () => {
     expect(peak - base).toBeLessThan(100 * 1024 * 1024);
     // Every refusal that reached the attacker carried a code from the table (the last ones may be lost
     // with the reset when serve closes on a peer still writing).
-    for (const c of w.errors()) expect([ErrorCode.BadFrame, ErrorCode.NotStarted, ErrorCode.ByteBudget]).toContain(c);
+    for (const c of w.errors()) expect([ErrorCode.BadFrame, ErrorCode.NotStarted, ErrorCode.UnexpectedFrame, ErrorCode.ByteBudget]).toContain(c);
     // The seat is over: the episode ends without waiting for the partner, with the reason on the record.
     await expectFinished(t);
     const [record] = t.records();
