@@ -1,6 +1,9 @@
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CloseCode, ErrorCode } from '../../protocol/index.js';
+import { parley, tempDir, within } from '../helpers/processes.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 import { WsAgent } from '../helpers/ws-agent.js';
 import { cleanCourse } from './baseline.js';
@@ -59,6 +62,32 @@ describe('red team: attacks from outside the game', () => {
     t.bot('agent1');
     t.bot('agent2');
     await expectUnharmed(t);
+  });
+
+  it('W8: serve --tokens-file writes the seat tokens owner-only and prints none; agents join with --token-file', async () => {
+    const tmp = tempDir('tokens');
+    cleanups.push(() => tmp.remove());
+    const file = join(tmp.path, 'seat-tokens');
+    const out = join(tmp.path, 'run');
+    const serve = parley(['serve', '--port', '0', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '1', '--out', out, '--tokens-file', file]);
+    cleanups.push(() => serve.kill());
+    const [, url] = await within(serve.line(/^listening (ws:\/\/\S+)/), 30_000, 'serve listens', [serve]);
+    await within(serve.line(/^tokens for agent1, agent2 written to /), 15_000, 'tokens written', [serve]);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    expect(lines.map((l) => l.replace(/token \S+$/, 'token T'))).toEqual(['seat agent1 token T', 'seat agent2 token T']);
+    const agents = lines.map((line, i) => {
+      const own = join(tmp.path, `seat${i}`);
+      writeFileSync(own, `${line}\n`, { mode: 0o600 });
+      return parley(['agent', '--url', url!, '--token-file', own, '--policy', 'bot']);
+    });
+    cleanups.push(() => agents.forEach((a) => a.kill()));
+    expect(await within(serve.exited, 60_000, 'serve exits', [serve, ...agents])).toBe(0);
+    expect(await Promise.all(agents.map((a) => a.exited))).toEqual([0, 0]);
+    const tokens = lines.map((l) => l.split(' ')[3]!);
+    for (const t of tokens) expect([...serve.stdout, ...serve.stderr].some((l) => l.includes(t))).toBe(false);
+    const record = JSON.parse(readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim());
+    expect(course(record)).toEqual(await cleanCourse());
   });
 
   it('guessed tokens: seat/bad_token, then seat/rate_limited after repeated failures, logged with the address; the agents still play', async () => {
