@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { CloseCode, ErrorCode } from '../../protocol/index.js';
 import { WsAgent } from '../helpers/ws-agent.js';
-import { startServe, type ServeTarget } from './serve-target.js';
+import { codesOutsideTable, startServe, type ServeTarget } from './serve-target.js';
 
 /**
  * Red team, part 2: attacks by the holder of a seat, against a real `parley serve` with a real bot agent
@@ -34,6 +34,7 @@ async function expectFinished(t: ServeTarget): Promise<void> {
   const run = t.runJson();
   expect(run.endedAt).toEqual(expect.any(String));
   expect(run.stats).not.toBeNull();
+  for (const r of t.records()) expect(codesOutsideTable(r)).toEqual([]);
 }
 
 describe('red team: attacks by a seat holder', () => {

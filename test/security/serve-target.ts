@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { vi } from 'vitest';
-import type { EpisodeRecord } from '../../protocol/index.js';
+import { ALL_ERROR_CODES, type EpisodeRecord } from '../../protocol/index.js';
 import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
 
 /**
@@ -83,4 +83,10 @@ export async function startServe(name: string, extra: string[] = [], limit = 1):
 /** The public course of a game: who did what, turn by turn (what a clean run and an attacked run must share). */
 export function course(record: EpisodeRecord): string[] {
   return record.turns.map((t) => `${t.turn} ${t.seat} ${t.action ? `${t.action.type}: ${t.action.argument}` : `error ${t.error?.code}`}`);
+}
+
+/** Every code the record carries (errors, failed turns, seat events) comes from the one code table. */
+export function codesOutsideTable(record: EpisodeRecord): string[] {
+  const codes = [...record.errors.map((e) => e.code), ...record.turns.flatMap((t) => (t.error ? [t.error.code] : [])), ...(record.seatEvents ?? []).flatMap((e) => (e.code ? [e.code] : []))];
+  return codes.filter((c) => !ALL_ERROR_CODES.has(c));
 }

@@ -7,7 +7,7 @@ import { parley, tempDir, within } from '../helpers/processes.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 import { WsAgent } from '../helpers/ws-agent.js';
 import { cleanCourse } from './baseline.js';
-import { course, startServe, type ServeTarget } from './serve-target.js';
+import { codesOutsideTable, course, startServe, type ServeTarget } from './serve-target.js';
 
 /**
  * Red team, part 1: attacks from outside the game (stray upgrades, guessed tokens, a stolen token)
@@ -34,6 +34,7 @@ async function expectUnharmed(t: ServeTarget): Promise<void> {
   const [record] = t.records();
   expect(record!.status).toBe('ok');
   expect(record!.errors).toEqual([]);
+  expect(codesOutsideTable(record!)).toEqual([]);
   expect(course(record!)).toEqual(await cleanCourse());
 }
 
