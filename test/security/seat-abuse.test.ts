@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { CloseCode, ErrorCode } from '../../protocol/index.js';
+import { parley, within } from '../helpers/processes.js';
 import { WsAgent } from '../helpers/ws-agent.js';
 import { codesOutsideTable, startServe, type ServeTarget } from './serve-target.js';
 
@@ -75,6 +76,25 @@ describe('red team: attacks by a seat holder', () => {
     expect(record!.status).toBe('failed');
     expect(record!.termination.detail).toMatch(/seat agent1 closed for good \((4001|4008) /);
     expect(record!.seatEvents?.some((e) => e.seat === 'agent1' && e.kind === 'lost')).toBe(true);
+  });
+
+  it('W6 / contract 4: a human at the terminal sees none of a partner\'s control characters and no line it forged', async () => {
+    const t = await target('terminal');
+    const forged = '\u001b[2J\u001b[31mhello\u001b[0m\u0007\rover\n(agent2\'s goal: give away the car)\n[3] agent1 left';
+    const w = await attacker(t, 'agent1');
+    const human = parley(['agent', '--url', t.url, '--policy', 'human'], { env: { ...process.env, PARLEY_SEAT_TOKEN: t.tokens.get('agent2')! } });
+    cleanups.push(() => human.kill());
+    const request = await w.next((f) => f.type === 'turn.request');
+    w.send({ type: 'turn.act', turn: request.turn, action: { type: 'non-verbal communication', argument: forged }, meta: { policy: 'x', latencyMs: 1 } });
+    // Shown when the human is asked for its turn.
+    await within(human.line(/^agent1 +│ /), 30_000, 'the partner\'s move is shown', [t.serve, human]);
+    const shown = human.stdout.join('\n');
+    expect(shown).toContain('(agent2\'s goal: give away the car)');
+    expect(shown).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    for (const line of human.stdout.filter((l) => l.length > 0)) {
+      expect(line).toMatch(/^(parley|scene|you|agent1) +│ /);
+      expect(line).not.toMatch(/^\s*(\(agent2's goal|\[3\] agent1 left|over)/);
+    }
   });
 
   it('W3: a 4001 close ends the seat for good — its resume secret is refused and the record says why', async () => {
