@@ -86,10 +86,6 @@ export class AgentConnection implements SeatConnection {
     return this.link;
   }
 
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
   /** One raw frame from the transport. */
   handleMessage(raw: string | Buffer): void {
     if (this.closed) return;
