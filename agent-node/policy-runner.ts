@@ -12,9 +12,9 @@ import type { Policy, SeatView } from './policy.js';
 
 /** Codes for failures the agent process itself detects around a policy call. */
 export const RunnerErrorCode = {
-  NoScriptWriter: 'policy/cannot_write_script',
-  InvalidOutput: 'policy/invalid_output',
-  NotWelcomed: 'seat/no_welcome',
+  NoScriptWriter: ErrorCode.NoScriptWriter,
+  InvalidOutput: ErrorCode.InvalidOutput,
+  NotWelcomed: ErrorCode.NotWelcomed,
 } as const;
 
 const failMeta = (policy: Policy, started: number): TurnMeta => ({ policy: policy.spec, latencyMs: Math.max(0, performance.now() - started) });

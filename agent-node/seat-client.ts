@@ -3,7 +3,10 @@ import WebSocket from 'ws';
 import {
   CloseCode,
   ErrorCode,
+  FINAL_CLOSE_CODES,
+  JOIN_REFUSAL_CODES,
   MAX_FRAME_BYTES,
+  REFUSAL_CLOSE_CODES,
   decodeOrchestratorFrame,
   frameIds,
   stamp,
@@ -24,12 +27,12 @@ export type SeatOutcome =
   | { status: 'refused'; code: string; message: string }
   | { status: 'failed'; code: string; message: string };
 
-/** Codes of seat outcomes the client itself decides. */
+/** Codes of seat outcomes the client itself decides (all from the protocol's code table). */
 export const SeatClientCode = {
-  JoinRefused: 'seat/join_refused',
-  ConnectionLost: 'connection/lost',
-  ClosedByServer: 'connection/closed_by_server',
-  Closed: 'seat/closed_locally',
+  JoinRefused: ErrorCode.JoinRefused,
+  ConnectionLost: ErrorCode.ConnectionLost,
+  ClosedByServer: ErrorCode.ClosedByServer,
+  Closed: ErrorCode.ClosedLocally,
 } as const;
 
 export interface SeatClientOptions {
@@ -37,6 +40,11 @@ export interface SeatClientOptions {
   url: string;
   /** One-time seat token issued by the orchestrator. */
   token: string;
+  /**
+   * A resume secret to present with the token on the first connection (a replacement process the
+   * supervisor starts for a seat whose process died). Later reconnects use the secret of the latest welcome.
+   */
+  resume?: string;
   policy: Policy;
   /** Reported in `seat.join`; defaults to this process. */
   pid?: number;
@@ -67,9 +75,6 @@ export interface SeatSession {
   close(reason?: string): void;
 }
 
-/** Close codes after which reconnecting cannot help. */
-const FINAL_CLOSES = new Set<number>([CloseCode.ProtocolAbuse, CloseCode.ServerShutdown, CloseCode.Replaced, CloseCode.FrameTooLarge]);
-const REFUSAL_CLOSES = new Set<number>([CloseCode.JoinRefused, CloseCode.JoinTimeout]);
 
 /**
  * Plays one seat over a WebSocket: joins with the token, keeps the seat's view from the frames it
@@ -106,6 +111,10 @@ class SeatClient {
   private failures = 0;
   private joinId = '';
   private lastError = '';
+  /** The seat's current resume secret (from the latest welcome): what a reconnect presents. */
+  private resume: string | undefined;
+  /** Set when the orchestrator asked us to wait before joining again (rate limit). */
+  private waitMs = 0;
   private endReason: string | null = null;
   private refusal: { code: string; message: string } | null = null;
   private finished = false;
@@ -121,6 +130,7 @@ class SeatClient {
     this.initialAttempts = opts.reconnect?.initialAttempts ?? 2;
     this.baseDelayMs = opts.reconnect?.baseDelayMs ?? 200;
     this.maxDelayMs = opts.reconnect?.maxDelayMs ?? 3000;
+    this.resume = opts.resume;
   }
 
   connect(): void {
@@ -133,6 +143,7 @@ class SeatClient {
       this.sendRaw(ws, stamp<AgentFrame>({
         type: 'seat.join',
         token: this.opts.token,
+        ...(this.resume !== undefined ? { resume: this.resume } : {}),
         client: {
           name: this.opts.clientName ?? CLIENT_NAME,
           version: this.opts.clientVersion ?? CLIENT_VERSION,
@@ -169,6 +180,7 @@ class SeatClient {
   private onFrame(frame: OrchestratorFrame, conn: number): void {
     switch (frame.type) {
       case 'seat.welcome':
+        this.resume = frame.resume;
         this.state.welcome(frame);
         this.welcomedOn = conn;
         this.failures = 0;
@@ -192,8 +204,14 @@ class SeatClient {
         return;
       case 'error':
         this.log(`orchestrator error ${frame.code}: ${frame.message}`);
-        // Before the welcome, a seat-level error (bad token, taken seat) or one about our join is a refusal.
-        if (this.welcomedOn !== conn && (frame.re === this.joinId || frame.code.startsWith('seat/') || frame.code === ErrorCode.VersionMismatch)) {
+        if (this.welcomedOn === conn) return;
+        // Rate limited: not a refusal of the seat, try again after the back-off (the close triggers it).
+        if (frame.code === ErrorCode.RateLimited) {
+          this.waitMs = 1000 * (Number(/retry in (\d+) s/.exec(frame.message)?.[1]) || 1);
+          return;
+        }
+        // Before the welcome, a join refusal from the code table is final.
+        if (JOIN_REFUSAL_CODES.has(frame.code)) {
           this.refusal = { code: frame.code, message: frame.message };
           this.closeSocket(1000, 'join refused');
         }
@@ -264,11 +282,11 @@ class SeatClient {
     if (this.finished) return;
     if (this.endReason !== null) return this.finish({ status: 'ended', reason: this.endReason });
     if (this.refusal) return this.finish({ status: 'refused', ...this.refusal });
-    if (REFUSAL_CLOSES.has(code)) {
+    if (REFUSAL_CLOSE_CODES.has(code) && this.waitMs === 0) {
       return this.finish({ status: 'refused', code: SeatClientCode.JoinRefused, message: `join refused (close ${code}${reason ? `: ${reason}` : ''})` });
     }
     if (code === CloseCode.EpisodeEnded) return this.finish({ status: 'ended', reason: reason || 'closed by the orchestrator' });
-    if (FINAL_CLOSES.has(code)) {
+    if (FINAL_CLOSE_CODES.has(code)) {
       return this.finish({ status: 'failed', code: SeatClientCode.ClosedByServer, message: `the orchestrator closed the connection (close ${code}${reason ? `: ${reason}` : ''})` });
     }
     const why = this.lastError || `close ${code}${reason ? `: ${reason}` : ''}`;
@@ -277,7 +295,8 @@ class SeatClient {
       const tries = this.failures + 1;
       return this.finish({ status: 'failed', code: SeatClientCode.ConnectionLost, message: `cannot reach ${this.opts.url} (${why}) after ${tries} attempt${tries === 1 ? '' : 's'}` });
     }
-    const delay = Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** this.failures);
+    const delay = Math.max(this.waitMs, Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** this.failures));
+    this.waitMs = 0;
     this.failures++;
     this.log(`connection lost (${why}); reconnecting in ${delay} ms (attempt ${this.failures} of ${allowed})`);
     this.lastError = '';

@@ -21,12 +21,12 @@ function tell(message: WorkerToParent): void {
 
 const sessions = new Map<string, SeatSession>();
 
-async function host(url: string, token: string, config: WorkerHost['policy']): Promise<void> {
+async function host(url: string, token: string, config: WorkerHost['policy'], resume?: string): Promise<void> {
   let error: string | undefined;
   let ok = false;
   try {
     const policy = await createPolicy(config);
-    const session = playSeat({ url, token, policy, log: (line) => log(`seat ${token.slice(0, 6)}…: ${line}`) });
+    const session = playSeat({ url, token, ...(resume !== undefined ? { resume } : {}), policy, log: (line) => log(`seat ${token.slice(0, 6)}…: ${line}`) });
     sessions.set(token, session);
     const outcome = await session.done;
     ok = outcome.status === 'ended';
@@ -72,14 +72,14 @@ function main(): void {
       void warm(parsed.data.policies);
       return;
     }
-    const { url, token, policy } = parsed.data;
+    const { url, token, policy, resume } = parsed.data;
     if (sessions.has(token)) {
       log(`ignored a second host message for a seat already hosted here`);
       return;
     }
     // Reserve the token synchronously so a duplicate arriving while the policy loads is caught too.
     sessions.set(token, { done: new Promise(() => {}), view: () => null, close: () => {} });
-    void host(url, token, policy);
+    void host(url, token, policy, resume);
   });
   // The orchestrator went away (its IPC channel closed: it exited or was killed) or asks us to stop.
   const shutdown = (why: string) => {

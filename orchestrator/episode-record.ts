@@ -1,4 +1,4 @@
-import type { EpisodeRecord, SeatJoin, SeatRecord, SeatRecovery } from '../protocol/index.js';
+import type { EpisodeRecord, SeatEvent, SeatJoin, SeatRecord, SeatRecovery } from '../protocol/index.js';
 import { computeOutcome } from '../scenarios/outcome.js';
 import type { EngineResult, EpisodeError } from './engine/engine-types.js';
 import type { EpisodePlan } from './episode-plan.js';
@@ -14,8 +14,12 @@ export interface RecordInput {
   pids?: ReadonlyMap<string, readonly number[]>;
   /** Seats re-established after a crash. */
   recoveries?: readonly SeatRecovery[];
+  /** Seat connection events (drops, rejoins, heartbeat timeouts, refusals), from the seats' lifecycles. */
+  seatEvents?: readonly SeatEvent[];
   startedAtIso: string;
   durationMs: number;
+  /** Remote seats: their provenance is their own report (see `SeatRecord.provenance`). */
+  provenance?: 'reported' | 'trusted';
   /** Errors found around the engine (pid cross-check, hosting failures). */
   extraErrors?: EpisodeError[];
   /** `--protocol paper`: choices are spoken, not moved (the outcome reads the bots' choice sentences). */
@@ -50,6 +54,7 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
     if (provider !== undefined) record.provider = provider;
     if (model !== undefined) record.model = model;
     if (params !== undefined && Object.keys(params).length > 0) record.params = params;
+    if (input.provenance && !script) record.provenance = input.provenance;
     return record;
   });
 
@@ -66,6 +71,7 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
     outcome: computeOutcome(plan.scenario, result.turns, input.spokenMoves ?? false),
     errors: [...result.errors, ...(input.extraErrors ?? [])],
     ...(input.recoveries?.length ? { recoveries: [...input.recoveries] } : {}),
+    ...(input.seatEvents?.length ? { seatEvents: [...input.seatEvents] } : {}),
     status: result.status,
     startedAt: input.startedAtIso,
     durationMs: input.durationMs,

@@ -1,4 +1,4 @@
-import type { EpisodeRecord, Limits, SeatJoin, SeatRecovery, SimulationProtocol } from '../protocol/index.js';
+import { ErrorCode, type EpisodeRecord, type Limits, type SeatJoin, type SeatRecovery, type SimulationProtocol } from '../protocol/index.js';
 import type { Clock, TimerHandle } from './clock.js';
 import type { EngineHooks, EngineResult, EpisodeError } from './engine/engine-types.js';
 import { runEngine } from './engine/run-engine.js';
@@ -23,6 +23,8 @@ export interface EpisodeDeps {
   ledgerFor(episodeId: string, seat: string): Ledger;
   /** How long the seats' tokens stay valid for a first join. */
   tokenTtlMs: number;
+  /** Remote agents play the seats: what they report is labelled (see `SeatRecord.provenance`). */
+  reportedProvenance?: 'reported' | 'trusted';
 }
 
 export interface RunOptions {
@@ -61,9 +63,12 @@ export class Episode {
     this.inbox = new Inbox(deps.clock);
     const guard = judgeOnlyGuard(plan.scenario);
     for (const seat of liveSeats(this.world)) {
+      // A seat lost before the start (closed for abuse, say) ends the wait for the others at once.
+      const lifecycle = deps.registry.lifecycle(seat, deps.tokenTtlMs, (e) => { if (e.kind === 'lost') this.markLost(e.detail ?? `seat ${seat} lost`); });
       const link = new SeatLink({
         episodeId: plan.episodeId,
         seat,
+        lifecycle,
         ledger: deps.ledgerFor(plan.episodeId, seat),
         initialFrames: observationFrames(observe(this.world, seat)),
         // No guard only where the run asked to reproduce SOTOPIA's environment view (--leak-judge-only).
@@ -74,7 +79,7 @@ export class Episode {
         },
       });
       this.links.set(seat, link);
-      this.tokens.set(seat, deps.registry.reserve(link, deps.tokenTtlMs));
+      this.tokens.set(seat, deps.registry.reserve(link));
     }
   }
 
@@ -98,6 +103,7 @@ export class Episode {
    * waiting out the reconnect grace. Before every seat joined, it aborts the start.
    */
   seatLost(seat: string, detail: string): void {
+    this.links.get(seat)?.lifecycle.lose(detail);
     this.markLost(detail);
     this.inbox.push({ kind: 'lost', seat, detail });
   }
@@ -118,16 +124,18 @@ export class Episode {
     try {
       const joined = await this.awaitJoins(opts.abort);
       if (joined !== true) {
-        extraErrors.push({ code: 'seat/not_joined', message: joined });
+        extraErrors.push({ code: ErrorCode.NotJoined, message: joined });
         result = { turns: [], termination: { reason: 'disconnect', detail: joined }, errors: [], status: 'failed', seatProvenance: {}, startedAt: clock.now() };
       } else {
         this.crossCheckPids(opts.hostPids, extraErrors);
-        result = await runEngine({ world: this.world, ports: this.links, inbox: this.inbox, clock, reconnectGraceMs: this.deps.registry.reconnectGraceMs, hooks: this.countingHooks(opts.hooks) })
+        for (const link of this.links.values()) link.lifecycle.start();
+        const lifecycles = new Map([...this.links].map(([seat, l]) => [seat, l.lifecycle]));
+        result = await runEngine({ world: this.world, ports: this.links, inbox: this.inbox, clock, lifecycles, hooks: this.countingHooks(opts.hooks) })
           .catch((err: Error): EngineResult => ({
             // A bug, not an expected failure: recorded explicitly so the run goes on and the record says why.
             turns: [],
             termination: { reason: 'aborted', detail: err.message },
-            errors: [{ code: 'internal/error', message: err.message }],
+            errors: [{ code: ErrorCode.Internal, message: err.message }],
             status: 'failed',
             seatProvenance: {},
             startedAt: clock.now(),
@@ -148,7 +156,9 @@ export class Episode {
       clients,
       pids: new Map([...this.links].map(([seat, l]) => [seat, [...l.pids]])),
       recoveries: [...(opts.recoveries ?? [])],
+      seatEvents: [...this.links.values()].flatMap((l) => l.lifecycle.events).sort((a, b) => a.atMs - b.atMs),
       startedAtIso,
+      ...(this.deps.reportedProvenance ? { provenance: this.deps.reportedProvenance } : {}),
       durationMs: Math.max(0, clock.now() - t0),
       extraErrors,
       spokenMoves: this.world.protocol?.name === 'paper',
@@ -186,7 +196,7 @@ export class Episode {
     for (const [seat, pid] of hostPids) {
       const reported = this.links.get(seat)?.client?.pid;
       if (reported !== undefined && reported !== pid) {
-        errors.push({ code: 'seat/pid_mismatch', message: `seat reported pid ${reported}, the supervisor forked pid ${pid}`, seat });
+        errors.push({ code: ErrorCode.PidMismatch, message: `seat reported pid ${reported}, the supervisor forked pid ${pid}`, seat });
       }
     }
   }

@@ -1,3 +1,4 @@
+import { ErrorCode } from '../protocol/index.js';
 import type { Scenario } from '../scenarios/model.js';
 
 /** Judge-only text shorter than this is not guarded: a short phrase could occur in ordinary speech. */
@@ -5,7 +6,7 @@ const MIN_GUARDED_LENGTH = 12;
 
 /** Thrown when an outbound frame would carry judge-only text: a bug in a projection, never expected. */
 export class JudgeOnlyLeak extends Error {
-  readonly code = 'internal/judge_only_leak';
+  readonly code = ErrorCode.JudgeOnlyLeak;
   constructor(readonly scenarioId: string, readonly frameType: string) {
     super(`refusing to send a ${frameType} frame carrying judge-only text of scenario ${scenarioId}`);
   }

@@ -1,14 +1,16 @@
 import {
   CloseCode,
+  ErrorCode,
+  errorFrame,
   frameIds,
   stamp,
-  type ErrorCode,
   type OrchestratorFrame,
   type OrchestratorFrameBody,
   type SeatJoin,
 } from '../protocol/index.js';
 import type { EpisodeFrame, InboxEvent } from './inbox.js';
 import type { Ledger } from './ledger.js';
+import type { SeatLifecycle, SeatPhase } from './seat-lifecycle.js';
 
 /** The connection side a link needs: a transport-neutral socket that has passed `seat.join`. */
 export interface SeatConnection {
@@ -23,8 +25,6 @@ export interface SeatConnection {
   uncork?(): void;
 }
 
-export type SeatLinkState = 'reserved' | 'connected' | 'disconnected' | 'ended';
-
 /** Frames that make up what a seat knows; replayed, as sent, to a process that takes the seat over. */
 const KNOWLEDGE = new Set<string>(['seat.welcome', 'peer.state', 'turn.event', 'script.request']);
 
@@ -32,6 +32,8 @@ export interface SeatLinkOptions {
   episodeId: string;
   seat: string;
   ledger: Ledger;
+  /** The seat's lifecycle (the registry makes it): the one owner of joined/down/lost/ended. */
+  lifecycle: SeatLifecycle;
   /** Frames sent on every (re)join, from `observe()`. */
   initialFrames: OrchestratorFrameBody[];
   /** Throws before a frame carrying judge-only text would leave (see judge-guard.ts). */
@@ -49,7 +51,12 @@ export interface SeatLinkOptions {
  * `peer.state`, every `turn.event` so far (also those sent while it was away), or the `script.request` —
  * is replayed byte for byte as first stamped, in order, and ledgered again; the engine then resends the
  * pending `turn.request`. So a replacement process sees the frames its predecessor saw, and the ledger
- * still holds every frame each process received.
+ * still holds every frame each process received. The one difference: the replayed welcome carries the
+ * seat's new resume secret (rotated on every rejoin).
+ *
+ * Frames that cannot be acted on now — a move when no `turn.request` is outstanding (game not started,
+ * not the seat's turn), a move for another turn, a script nobody asked for — are refused here at once
+ * with a code, never queued for the engine.
  */
 export class SeatLink {
   readonly episodeId: string;
@@ -57,12 +64,16 @@ export class SeatLink {
   /** Resolves with the client's self-description at its first join. */
   readonly joined: Promise<SeatJoin['client']>;
   private resolveJoined!: (c: SeatJoin['client']) => void;
+  readonly lifecycle: SeatLifecycle;
   private conn: SeatConnection | null = null;
-  private _state: SeatLinkState = 'reserved';
+  /** What the seat was asked for and has not yet been answered for: a turn, the script, or nothing. */
+  private outstanding: number | 'script' | null = null;
   private _client: SeatJoin['client'] | null = null;
   private readonly _pids: number[] = [];
   /** Serialised knowledge frames in sending order (see KNOWLEDGE), delivered or not. */
   private readonly knowledge: string[] = [];
+  /** The welcome as first stamped (its replay gets the current resume secret). */
+  private welcome: OrchestratorFrame | null = null;
   private readonly nextId = frameIds('o');
   /** The connection corked by `hold`, until `flush`. */
   private held: SeatConnection | null = null;
@@ -70,11 +81,13 @@ export class SeatLink {
   constructor(private readonly opts: SeatLinkOptions) {
     this.episodeId = opts.episodeId;
     this.seat = opts.seat;
+    this.lifecycle = opts.lifecycle;
     this.joined = new Promise((r) => (this.resolveJoined = r));
   }
 
-  get state(): SeatLinkState {
-    return this._state;
+  /** Where the seat is in its life (asks the lifecycle). */
+  get state(): SeatPhase {
+    return this.lifecycle.phase;
   }
 
   /** Client info of the latest join (null before the first). */
@@ -83,7 +96,7 @@ export class SeatLink {
   }
 
   get connected(): boolean {
-    return this._state === 'connected';
+    return this.lifecycle.connected;
   }
 
   /** Pids of every process that joined this seat, in order (one unless it was recovered). */
@@ -91,20 +104,24 @@ export class SeatLink {
     return this._pids;
   }
 
-  /** A connection claimed this seat (first join or reconnect): send what the seat knows at the start. */
-  attach(conn: SeatConnection): void {
-    if (this._state === 'ended') throw new Error(`seat ${this.seat} of ${this.episodeId} has ended`);
+  /**
+   * A connection claimed this seat (the lifecycle accepted its token or resume secret, issuing `secret`):
+   * send what the seat knows at the start, the welcome carrying the secret.
+   */
+  attach(conn: SeatConnection, secret: string): void {
+    if (this.lifecycle.over) throw new Error(`seat ${this.seat} of ${this.episodeId} is over`);
     const previous = this.conn;
     this.conn = conn;
     const first = this._client === null;
     this._client = conn.client;
     if (this._pids.at(-1) !== conn.client.pid) this._pids.push(conn.client.pid);
-    this._state = 'connected';
     if (previous && previous !== conn) previous.close(CloseCode.Replaced, 'seat taken over by a reconnect');
     if (first) {
-      for (const body of this.opts.initialFrames) this.send(body);
+      for (const body of this.opts.initialFrames) this.send(body.type === 'seat.welcome' ? { ...body, resume: secret } : body);
     } else {
-      for (const text of this.knowledge) this.write(conn, text);
+      this.knowledge.forEach((text, i) => {
+        this.write(conn, i === 0 && this.welcome ? JSON.stringify({ ...this.welcome, resume: secret }) : text);
+      });
     }
     if (first) this.resolveJoined(conn.client);
     else this.opts.onEvent({ kind: 'rejoined', seat: this.seat });
@@ -114,8 +131,8 @@ export class SeatLink {
   detach(conn: SeatConnection, code: number, reason: string): void {
     if (conn !== this.conn) return;
     this.conn = null;
-    if (this._state === 'ended') return;
-    this._state = 'disconnected';
+    if (this.lifecycle.phase === 'ended') return;
+    this.lifecycle.down(code, reason);
     this.opts.onEvent({ kind: 'closed', seat: this.seat, code, reason });
   }
 
@@ -129,8 +146,27 @@ export class SeatLink {
 
   /** An inbound frame from the seat's current connection, for the engine. */
   deliver(conn: SeatConnection, frame: EpisodeFrame, receivedAt?: bigint): void {
-    if (conn !== this.conn || this._state === 'ended') return;
+    if (conn !== this.conn || this.lifecycle.over) return;
+    const refusal = this.refusalFor(frame);
+    if (refusal) return this.reject(refusal.code, refusal.message, frame.id);
     this.opts.onEvent(receivedAt === undefined ? { kind: 'frame', seat: this.seat, frame } : { kind: 'frame', seat: this.seat, frame, receivedAt });
+  }
+
+  /** Why a frame cannot be acted on now (null: hand it to the engine, which checks the rest). */
+  private refusalFor(frame: EpisodeFrame): { code: ErrorCode; message: string } | null {
+    const o = this.outstanding;
+    if (frame.type === 'script.submit' || frame.type === 'script.fail') {
+      return o === 'script' ? null : { code: ErrorCode.UnexpectedFrame, message: `${frame.type} was not asked for` };
+    }
+    if (o === null) {
+      return this.lifecycle.playing
+        ? { code: ErrorCode.NotYourTurn, message: 'no turn is waiting for this seat' }
+        : { code: ErrorCode.NotStarted, message: 'the episode has not started: nothing can be acted on yet' };
+    }
+    if (o === 'script') return { code: ErrorCode.UnexpectedFrame, message: `${frame.type} is not expected from the script writer` };
+    if (frame.turn > o) return { code: ErrorCode.NotYourTurn, message: `turn ${frame.turn} is not this seat's turn (asked for ${o})` };
+    if (frame.turn < o) return { code: ErrorCode.StaleTurn, message: `turn ${frame.turn} is not the turn ${o} this seat was asked for` };
+    return null;
   }
 
   /**
@@ -141,11 +177,15 @@ export class SeatLink {
     const conn = this.conn;
     const knowledge = KNOWLEDGE.has(body.type);
     if (!conn && !knowledge) return null;
+    if (body.type === 'turn.request') this.outstanding = body.turn;
+    else if (body.type === 'script.request') this.outstanding = 'script';
+    else if (body.type === 'turn.event' && body.turn === this.outstanding) this.outstanding = null;
     const frame = stamp<OrchestratorFrame>(body, this.nextId());
     const text = JSON.stringify(frame);
     this.opts.guard?.(frame.type, text);
+    if (frame.type === 'seat.welcome' && !this.welcome) this.welcome = frame;
     // Kept even when the seat is away: it is part of what a rejoining process must be told.
-    if (knowledge && this._state !== 'ended') this.knowledge.push(text);
+    if (knowledge && this.lifecycle.phase !== 'ended') this.knowledge.push(text);
     if (!conn) return null;
     this.write(conn, text);
     return frame;
@@ -180,16 +220,18 @@ export class SeatLink {
 
   /** Refuses a frame: an `error` frame back to the seat, and a strike on its connection. */
   reject(code: ErrorCode, message: string, re?: string): void {
-    this.send(re === undefined ? { type: 'error', code, message } : { type: 'error', code, message, re });
+    this.send(errorFrame(code, message, re));
+    this.lifecycle.note('refused', code, message);
     this.conn?.strike();
   }
 
   /** The episode is over: `episode.end`, then a normal close. Later frames from the seat are dropped. */
   end(reason: string): void {
-    if (this._state === 'ended') return;
+    if (this.lifecycle.phase === 'ended') return;
     this.send({ type: 'episode.end', reason });
     const conn = this.conn;
-    this._state = 'ended';
+    this.outstanding = null;
+    this.lifecycle.end();
     this.conn = null;
     conn?.close(CloseCode.EpisodeEnded, 'episode ended');
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Action, ActionType } from './action.js';
-import { FailureInfo, TurnMeta } from './meta.js';
+import { ReportedFailure, TurnMeta } from './meta.js';
 import { Mode } from './modes.js';
 import { ProtocolView } from './simulation-protocol.js';
 import { Limits, PartnerView, PeerPrivateState, PublicScenario, ScriptBackground, ScriptTurn, SelfView } from './views.js';
@@ -13,9 +13,13 @@ const frame = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
 
 // ───────────── agent → orchestrator ─────────────
 
-/** First frame on a connection: claim a reserved seat with its one-time token. */
+/**
+ * First frame on a connection: claim a reserved seat with its one-time token; to reconnect (the token
+ * is spent by then), the token plus the resume secret of the latest welcome.
+ */
 export const SeatJoin = frame('seat.join', {
   token: z.string().min(1).max(128),
+  resume: z.string().min(1).max(128).optional(),
   client: z.object({
     name: z.string().max(100),
     version: z.string().max(50),
@@ -28,11 +32,11 @@ export const SeatJoin = frame('seat.join', {
 /** A seat's move for the requested turn. */
 export const TurnAct = frame('turn.act', { turn: z.number().int().nonnegative(), action: Action, meta: TurnMeta });
 /** The seat's policy failed to produce a move (LLM error, unparsable output): recorded as an error. */
-export const TurnFail = frame('turn.fail', { turn: z.number().int().nonnegative(), error: FailureInfo, meta: TurnMeta });
+export const TurnFail = frame('turn.fail', { turn: z.number().int().nonnegative(), error: ReportedFailure, meta: TurnMeta });
 /** The script writer's whole dialogue. */
 export const ScriptSubmit = frame('script.submit', { turns: z.array(ScriptTurn).max(500), meta: TurnMeta });
 /** The script writer could not produce a dialogue. */
-export const ScriptFail = frame('script.fail', { error: FailureInfo, meta: TurnMeta });
+export const ScriptFail = frame('script.fail', { error: ReportedFailure, meta: TurnMeta });
 /** Heartbeat reply. */
 export const Pong = frame('pong', { nonce: z.string().max(64) });
 
@@ -52,6 +56,12 @@ export const SeatWelcome = frame('seat.welcome', {
   limits: Limits,
   /** How to render this seat's prompt (absent: `parley`, for agents older than the protocol setting). */
   protocol: ProtocolView.optional(),
+  /**
+   * The seat's resume secret: the only way back into the seat after a drop (the join token is spent).
+   * Bound to this seat, rotated on every rejoin (a replayed welcome carries the new one). Set by the
+   * seat's link when it sends the welcome, never by `observe()`.
+   */
+  resume: z.string().max(128).optional(),
 });
 /** A partner's private state (mindreaders mode, or a field the scenario shares). Always ledgered. */
 export const PeerState = frame('peer.state', {

@@ -1,10 +1,30 @@
 import { z } from 'zod';
 
+/**
+ * Limits on what a seat may report about its own moves: it comes from another process (possibly another
+ * machine), so it is range-checked and size-capped before it reaches a record. A frame over them is
+ * refused with `protocol/bad_frame`, never stored.
+ */
+export const META_LIMITS = {
+  /** Tokens one turn's calls can plausibly use: far above any context window today, far below nonsense. */
+  maxPromptTokens: 10_000_000,
+  maxCompletionTokens: 1_000_000,
+  /** A turn cannot take longer than a day. */
+  maxLatencyMs: 86_400_000,
+  maxRetries: 1_000,
+  /** `params`: at most this many keys, and this many bytes as JSON. */
+  maxParams: 32,
+  maxParamsBytes: 4096,
+} as const;
+
+/** Provider and model names: identifiers like `openai`, `gpt-3.5-turbo-0613`, `mistralai/Mixtral-8x7B-Instruct-v0.1`. */
+const Name = z.string().min(1).max(200).regex(/^[A-Za-z0-9][A-Za-z0-9._:/@+-]*$/, 'must be a provider or model name');
+
 /** Token usage of one LLM call (or the sum over a turn's calls). */
 export const Usage = z.object({
-  prompt: z.number().int().nonnegative(),
-  completion: z.number().int().nonnegative(),
-  cached: z.number().int().nonnegative().default(0),
+  prompt: z.number().int().nonnegative().max(META_LIMITS.maxPromptTokens),
+  completion: z.number().int().nonnegative().max(META_LIMITS.maxCompletionTokens),
+  cached: z.number().int().nonnegative().max(META_LIMITS.maxPromptTokens).default(0),
 });
 export type Usage = z.infer<typeof Usage>;
 
@@ -25,16 +45,21 @@ export type FormatFallbacks = z.infer<typeof FormatFallbacks>;
  * Bots report only `policy` and `latencyMs`.
  */
 export const TurnMeta = z.object({
-  policy: z.string(),
-  provider: z.string().optional(),
-  model: z.string().optional(),
-  params: z.record(z.string(), z.unknown()).optional(),
-  latencyMs: z.number().nonnegative(),
+  policy: z.string().max(200),
+  provider: Name.optional(),
+  model: Name.optional(),
+  /** Sampling parameters, as sent to the provider: small (key count and JSON size capped). */
+  params: z
+    .record(z.string().max(64), z.unknown())
+    .refine((p) => Object.keys(p).length <= META_LIMITS.maxParams, `at most ${META_LIMITS.maxParams} params`)
+    .refine((p) => jsonBytes(p) <= META_LIMITS.maxParamsBytes, `params must be at most ${META_LIMITS.maxParamsBytes} bytes as JSON`)
+    .optional(),
+  latencyMs: z.number().nonnegative().max(META_LIMITS.maxLatencyMs),
   usage: Usage.optional(),
   /** Output repair ladder counts: lenient parses and reformat requests used for this move. */
-  repairs: z.object({ lenient: z.number().int(), reformat: z.number().int() }).optional(),
+  repairs: z.object({ lenient: z.number().int().min(0).max(META_LIMITS.maxRetries), reformat: z.number().int().min(0).max(META_LIMITS.maxRetries) }).optional(),
   /** Provider retries (429/5xx/timeouts) spent on this move. */
-  retries: z.number().int().nonnegative().optional(),
+  retries: z.number().int().nonnegative().max(META_LIMITS.maxRetries).optional(),
   /** Structured-output fallbacks (server rejected `response_format`). */
   fallbacks: FormatFallbacks.optional(),
 });
@@ -45,4 +70,15 @@ export const FailureInfo = z.object({
   code: z.string(),
   message: z.string(),
 });
+
+/** A failure as a seat reports it on the wire: size-capped (records keep what was accepted). */
+export const ReportedFailure = FailureInfo.extend({ code: z.string().max(64), message: z.string().max(2000) });
+
+function jsonBytes(value: unknown): number {
+  try {
+    return new TextEncoder().encode(JSON.stringify(value) ?? '').length;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
 export type FailureInfo = z.infer<typeof FailureInfo>;

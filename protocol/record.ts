@@ -36,6 +36,12 @@ export const SeatRecord = z.object({
   params: z.record(z.string(), z.unknown()).optional(),
   /** Whether this seat was played by a process (false: script mode, the writer spoke for it). */
   live: z.boolean(),
+  /**
+   * Absent: a process the orchestrator started itself played the seat. `reported`: a remote agent did, so
+   * provider, model, params and usage are its own unverified claims (range-checked, not in cost
+   * estimates); `trusted`: the same, run with `--trust-remote-usage` (its usage is counted).
+   */
+  provenance: z.enum(['reported', 'trusted']).optional(),
 });
 export type SeatRecord = z.infer<typeof SeatRecord>;
 
@@ -89,6 +95,21 @@ export const SeatRecovery = z.object({
 });
 export type SeatRecovery = z.infer<typeof SeatRecovery>;
 
+/**
+ * Something that happened to a seat's connection, kept on the episode (not only in the serve log):
+ * a drop, a rejoin, a heartbeat timeout, a refused frame or join, the seat lost for good.
+ */
+export const SeatEvent = z.object({
+  seat: z.string(),
+  kind: z.enum(['down', 'rejoined', 'heartbeat_timeout', 'refused', 'join_refused', 'lost', 'truncated']),
+  /** Milliseconds since the seat was reserved. */
+  atMs: z.number().nonnegative(),
+  /** A code from the code table (`protocol/codes.ts`). */
+  code: z.string().optional(),
+  detail: z.string().max(300).optional(),
+});
+export type SeatEvent = z.infer<typeof SeatEvent>;
+
 /** One line of `episodes.jsonl`. */
 export const EpisodeRecord = z.object({
   episodeId: z.string(),
@@ -108,6 +129,8 @@ export const EpisodeRecord = z.object({
   errors: z.array(FailureInfo.extend({ seat: z.string().optional(), turn: z.number().optional() })),
   /** Seats re-established on a fresh process after a crash (absent when none). */
   recoveries: z.array(SeatRecovery).optional(),
+  /** Seat connection events: drops, rejoins, heartbeat timeouts, refusals (absent when none). */
+  seatEvents: z.array(SeatEvent).optional(),
   /** 'ok' when the episode ran to a normal end; 'failed' when an error ended it. */
   status: z.enum(['ok', 'failed']),
   startedAt: z.string(),

@@ -12,6 +12,8 @@ export const WorkerHost = z.object({
   type: z.literal('host'),
   url: z.string().min(1),
   token: z.string().min(1).max(128),
+  /** The seat's current resume secret, when the seat was joined before (a replacement for a dead process). */
+  resume: z.string().min(1).max(128).optional(),
   policy: PolicyConfig,
 });
 export type WorkerHost = z.infer<typeof WorkerHost>;

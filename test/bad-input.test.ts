@@ -75,14 +75,14 @@ describe('bad input from clients leaves the episode running (real sockets, real 
     expectUnharmed(record, live, aExit);
   });
 
-  it('second join on a taken seat: seat/taken and close 4002', async () => {
+  it('second join with a spent token: seat/token_spent and close 4002', async () => {
     let intruder!: WsAgent;
     const { record, live, aExit } = await start(async ({ live }) => {
       intruder = await WsAgent.connect(live.url);
       intruder.join(live.token('A')); // A's seat is held by the agent process
       expect(await intruder.closed).toMatchObject({ code: CloseCode.JoinRefused });
     });
-    expect(intruder.errors()).toEqual([ErrorCode.SeatTaken]);
+    expect(intruder.errors()).toEqual([ErrorCode.TokenSpent]);
     expectUnharmed(record, live, aExit);
     expect(record.seats[0]!.pid).not.toBe(99_999);
   });
@@ -129,24 +129,40 @@ describe('bad input from clients leaves the episode running (real sockets, real 
     expectUnharmed(record, live, aExit);
   });
 
-  it('repeated abuse: close 4001; the seat rejoins with its token and the episode goes on', async () => {
+  it('repeated abuse: close 4001 ends the seat for good; neither its token nor its secret takes it back', async () => {
     let again!: WsAgent;
-    const { record, live, aExit, b } = await start(
-      async ({ live, b }) => {
+    let resumed!: WsAgent;
+    const live = await liveEpisode({ reconnectGraceMs: 10_000, maxStrikes: 3 });
+    cleanups.push(() => live.close());
+    const a: CliProcess = parley(['agent', '--url', live.url, '--token', live.token('A'), '--policy', 'bot']);
+    cleanups.push(() => a.kill());
+    const b = await WsAgent.connect(live.url);
+    cleanups.push(() => b.close());
+    b.onFrame((f) => {
+      if (f.type !== 'turn.request') return;
+      void (async () => {
         for (let i = 0; i < 3; i++) b.send('garbage');
         expect(await b.closed).toMatchObject({ code: CloseCode.ProtocolAbuse });
-        // The process behind the seat reconnects with its token within the grace period.
         again = await WsAgent.connect(live.url);
-        again.onFrame((f) => {
-          if (f.type === 'turn.request') again.send({ type: 'turn.act', turn: f.turn, action: { type: 'speak', argument: `B says ${f.turn}` }, meta });
-        });
         again.join(live.token('B'));
-      },
-      { reconnectGraceMs: 10_000, maxStrikes: 3 },
-    );
-    cleanups.push(() => again.close());
+        resumed = await WsAgent.connect(live.url);
+        resumed.join(live.token('B'), 99_998, b.resumeSecret);
+      })();
+    });
+    b.join(live.token('B'));
+    const record = await live.episode.run();
+    expect(await a.exited).toBe(0);
+    await Promise.all([again.closed, resumed.closed]);
+    cleanups.push(() => again.close(), () => resumed.close());
     expect(b.errors()).toEqual([ErrorCode.BadFrame, ErrorCode.BadFrame, ErrorCode.BadFrame]);
-    expect(again.frames[0]?.type).toBe('seat.welcome');
-    expectUnharmed(record, live, aExit);
+    // Refused either way: closed while the episode is ending, unknown once its tokens are released.
+    for (const c of [...again.errors(), ...resumed.errors()]) expect([ErrorCode.SeatClosed, ErrorCode.BadToken]).toContain(c);
+    expect([again.errors().length, resumed.errors().length]).toEqual([1, 1]);
+    // The episode ends at once, and the record says why.
+    expect(record.status).toBe('failed');
+    expect(record.termination).toMatchObject({ reason: 'disconnect', seat: 'B', detail: expect.stringContaining('closed for good (4001') });
+    expect(record.errors).toContainEqual(expect.objectContaining({ code: ErrorCode.Abuse, seat: 'B' }));
+    expect(record.seatEvents?.filter((e) => e.seat === 'B').map((e) => e.kind)).toEqual(['refused', 'refused', 'refused', 'lost']);
+    expect(record.seats.find((s) => s.seat === 'B')!.pids).toEqual([99_999]);
   });
 });

@@ -65,7 +65,7 @@ describe('parley serve + parley agent', () => {
     const thief = parley(['agent', '--url', url!, '--token', tokens[0]!, '--policy', 'bot']);
     procs.push(thief);
     expect(await within(thief.exited, 20_000, 'thief refused', [serve, first, thief])).not.toBe(0);
-    expect(thief.stderr.join('\n')).toMatch(/seat\/taken/);
+    expect(thief.stderr.join('\n')).toMatch(/seat\/token_spent/);
     const second = parley(['agent', '--url', url!, '--token', tokens[1]!, '--policy', 'bot']);
     procs.push(second);
     expect(await within(serve.exited, 20_000, 'serve finishes', [serve, first, thief, second])).toBe(0);

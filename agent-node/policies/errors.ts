@@ -1,7 +1,9 @@
-/** Why a policy could not be created from its config. */
+import { ErrorCode } from '../../protocol/index.js';
+
+/** Why a policy could not be created from its config (codes from the protocol's table). */
 export const PolicyConfigCode = {
-  UnknownSpec: 'policy/unknown_spec',
-  Unavailable: 'policy/unavailable',
+  UnknownSpec: ErrorCode.UnknownPolicy,
+  Unavailable: ErrorCode.PolicyUnavailable,
 } as const;
 
 /** The one error class of policy creation: a code the CLI and the worker report, and the cause. */

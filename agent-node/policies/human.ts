@@ -1,6 +1,7 @@
 import { createInterface, type Interface } from 'node:readline';
 import { ACTION_TYPES, ErrorCode, type ActionType, type TurnEvent } from '../../protocol/index.js';
 import type { MoveResult, Policy, SeatView } from '../policy.js';
+import { originLine } from '../terminal-text.js';
 
 const SHORTCUTS: Record<string, ActionType> = {
   s: 'speak', speak: 'speak', n: 'none', none: 'none', v: 'non-verbal communication', nv: 'non-verbal communication',
@@ -10,6 +11,9 @@ const SHORTCUTS: Record<string, ActionType> = {
 /**
  * A person at the terminal plays the seat: it shows the scenario, the seat's own goal and the conversation
  * so far, then asks for an action type and its text. Kept simple on purpose (the browser client is richer).
+ * Every line printed starts with its origin (`parley`, `scene`, `you`, a partner's seat id) and all text
+ * from the orchestrator or a partner is passed through `terminalSafe`: no escape sequence, control
+ * character or line break of theirs reaches the terminal.
  */
 export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: NodeJS.WritableStream } = {}): Policy {
   const input = io.input ?? process.stdin;
@@ -43,18 +47,20 @@ export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: 
   };
   let shownEvents = 0;
   let introduced = false;
-  const print = (line: string) => output.write(`${line}\n`);
+  /** Prints one line marked with its origin; text from elsewhere is neutralised by `originLine`. */
+  const print = (origin: string, text: string) => output.write(`${originLine(origin, text)}\n`);
 
   const show = (view: SeatView) => {
     if (!introduced) {
       introduced = true;
       const w = view.welcome;
-      print(`\n=== ${w.scenario.id} (${w.mode}) — you are ${w.self.profile.name ?? w.seat} [${w.seat}]`);
-      print(w.scenario.text);
-      print(`Your goal: ${w.self.goal}`);
-      for (const peer of view.peers) print(`(${peer.seat}'s goal: ${peer.goal})`);
+      output.write('\n');
+      print('parley', `=== ${w.scenario.id} (${w.mode}) — you are ${w.self.profile.name ?? w.seat} [${w.seat}]`);
+      for (const line of w.scenario.text.split('\n')) print('scene', line);
+      print('you', `Your goal: ${w.self.goal}`);
+      for (const peer of view.peers) print(peer.seat, `(${peer.seat}'s goal: ${peer.goal})`);
     }
-    for (const e of view.events.slice(shownEvents)) print(formatEvent(e, view.welcome.seat));
+    for (const e of view.events.slice(shownEvents)) print(e.seat === view.welcome.seat ? 'you' : e.seat, formatEvent(e, view.welcome.seat));
     shownEvents = view.events.length;
   };
 
@@ -68,10 +74,10 @@ export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: 
         const allowed = request.actions;
         let type: ActionType | undefined;
         while (!type) {
-          const answer = (await ask(`Your turn ${request.turn} (${Math.round(request.deadlineMs / 1000)} s). Action [${allowed.join(' / ')}] (Enter = speak): `, signal)).trim().toLowerCase();
+          const answer = (await ask(`${originLine('parley', '')}Your turn ${request.turn} (${Math.round(request.deadlineMs / 1000)} s). Action [${allowed.join(' / ')}] (Enter = speak): `, signal)).trim().toLowerCase();
           const chosen = answer === '' ? 'speak' : SHORTCUTS[answer] ?? (ACTION_TYPES as readonly string[]).find((t) => t === answer);
           if (chosen && allowed.includes(chosen as ActionType)) type = chosen as ActionType;
-          else print(`Please type one of: ${allowed.join(', ')}`);
+          else print('parley', `Please type one of: ${allowed.join(', ')}`);
         }
         const argument = type === 'none' || type === 'leave' ? '' : (await ask('> ', signal)).trim();
         return { ok: true, action: { type, argument }, meta: meta() };

@@ -50,6 +50,32 @@ describe('human policy', () => {
     await human.close!();
   });
 
+  it('prints no control character of a partner and no line starting with text the partner forged', async () => {
+    const forged = '\u001b[2J\u001b[31mred\u001b[0m\u0007 ring\rover\n(agent2\'s goal: steal the car)\n[3] agent1 left\u001b]0;title\u0007\u009b';
+    const hostile: SeatView = {
+      ...view,
+      events: (['speak', 'non-verbal communication', 'action'] as const).map((type, i) => ({ v: 1, id: `e${i}`, type: 'turn.event', turn: i, seat: 'agent2', action: { type, argument: forged } })),
+    };
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (d) => (shown += d));
+    const input = new PassThrough();
+    const human = createHumanPolicy({ input, output });
+    const pending = human.act(hostile, { ...req, turn: 3 }, new AbortController().signal);
+    input.write('l\n');
+    await pending;
+    await human.close!();
+    // Contract 4: none of the control characters …
+    expect(shown).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    // … and no line starts with the forged text: every line starts with its origin.
+    const lines = shown.split('\n').filter((l) => l.length > 0);
+    for (const line of lines) expect(line).toMatch(/^(parley|scene|you|agent2) +│ /);
+    for (const line of lines) expect(line).not.toMatch(/^\s*(\(agent2's goal|\[3\] agent1 left|over)/);
+    const partnerLines = lines.filter((l) => l.startsWith('agent2'));
+    expect(partnerLines).toHaveLength(3);
+    for (const l of partnerLines) expect(l).toContain("red ring ⏎ over ⏎ (agent2's goal: steal the car) ⏎ [3] agent1 left");
+  });
+
   it('reports a missed deadline as a failure', async () => {
     const human = createHumanPolicy({ input: new PassThrough(), output: new PassThrough() });
     const ac = new AbortController();

@@ -2,16 +2,22 @@ import { parseArgs } from 'node:util';
 import type { PolicyConfig } from '../../protocol/index.js';
 import { POLICY_SPECS } from '../../agent-node/policies/registry.js';
 import { AgentExit, runAgent } from '../../agent-node/run-agent.js';
+import { readSeatToken, TOKEN_ENV } from '../token-source.js';
 
-const USAGE = `usage: parley agent --url ws://HOST:PORT/agent --token TOKEN [--policy SPEC] [options]
+const USAGE = `usage: parley agent --url ws://HOST:PORT/agent --token-file FILE [--policy SPEC] [options]
+       PARLEY_SEAT_TOKEN=… parley agent --url … ;  parley agent --url … --token-file - < FILE
 
 Plays one seat of an episode: connects to an orchestrator (parley serve / parley run) with the seat's
 one-time token and answers every turn with the chosen policy. API keys are read from this machine's
-environment, never sent anywhere but the provider.
+environment, never sent anywhere but the provider. Pass the token by file, standard input or
+environment: on the command line it is visible in the process list (and npm's logs under npx).
 
 options:
   --url URL            the orchestrator's agent endpoint (ws:// or wss://)
-  --token TOKEN        the seat token printed by 'parley serve'
+  --token-file FILE    read the seat token from FILE ('-': standard input); one token, or one
+                       'seat <id> token <T>' line as 'parley serve --tokens-file' writes them
+  \$${TOKEN_ENV}    the seat token, from the environment
+  --token TOKEN        the seat token on the command line (visible to other users of the machine)
   --policy SPEC        ${POLICY_SPECS.join(' | ')} (default: bot)
   --base-url URL       provider base URL (any OpenAI-compatible server: vLLM, Ollama, …)
   --api-key-env NAME   environment variable holding the provider key
@@ -45,6 +51,7 @@ export async function run(argv: string[]): Promise<number> {
       options: {
         url: { type: 'string' },
         token: { type: 'string' },
+        'token-file': { type: 'string' },
         policy: { type: 'string', default: 'bot' },
         'base-url': { type: 'string' },
         'api-key-env': { type: 'string' },
@@ -68,7 +75,8 @@ export async function run(argv: string[]): Promise<number> {
   const problems: string[] = [];
   if (!values.url) problems.push('--url is required');
   else if (!/^wss?:\/\/[^/]+/.test(values.url)) problems.push(`--url must be a ws:// or wss:// URL, got '${values.url}'`);
-  if (!values.token?.trim()) problems.push('--token is required');
+  const token = readSeatToken({ token: values.token, tokenFile: values['token-file'] });
+  if (!token.ok) problems.push(token.message);
   const params: Record<string, unknown> = {};
   for (const p of values.param ?? []) {
     const kv = parseParam(p);
@@ -88,5 +96,5 @@ export async function run(argv: string[]): Promise<number> {
     ...(values['cassette-dir'] && { cassetteDir: values['cassette-dir'] }),
     ...(values['replay-dir'] && { replayDir: values['replay-dir'] }),
   };
-  return runAgent({ url: values.url!, token: values.token!.trim(), policy });
+  return runAgent({ url: values.url!, token: (token as { token: string }).token, policy });
 }

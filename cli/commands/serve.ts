@@ -1,12 +1,15 @@
 import { resolve } from 'node:path';
 import { runExperiment } from '../../orchestrator/run/driver.js';
 import { formatHelp, parseArgs, type FlagSpecs } from '../args.js';
+import { TokensFile } from '../tokens-file.js';
 import { buildRunConfig, CONFIG_FLAGS, exitWithLauncher, interruptSignal, reportRun } from './run.js';
 
 const SERVE_FLAGS: FlagSpecs = {
   port: { type: 'number', describe: 'port to listen on (0: any free port; default 0)' },
   host: { type: 'string', metavar: 'ADDR', describe: 'address to listen on (default 127.0.0.1; 0.0.0.0 for other machines)' },
   ...CONFIG_FLAGS,
+  'tokens-file': { type: 'string', metavar: 'FILE', describe: 'write the seat token lines to FILE (mode 0600) instead of standard output' },
+  'trust-remote-usage': { type: 'boolean', describe: "count the token usage remote agents report in the run's cost estimate" },
   'token-ttl-ms': { type: 'number', metavar: 'MS', describe: 'how long a seat token waits for its agent (default 1800000)' },
   help: { type: 'boolean', describe: 'show this help' },
 };
@@ -16,7 +19,8 @@ const HELP = formatHelp(
   'Open the seats of the selected episodes for remote agents. Prints the agent URL, then for each\n' +
     'episode a line `episode <id> scenario <id> mode <mode>` followed by one line per seat:\n' +
     '  seat <seat-id> token <token>\n' +
-    'Start `parley agent --url <url> --token <token> --policy <spec>` once per seat. Each episode starts\n' +
+    'With --tokens-file FILE those seat lines go to FILE (owner-only) instead. Start\n' +
+    "`grep '^seat <seat-id> ' FILE | parley agent --url <url> --token-file - --policy <spec>` once per seat. Each episode starts\n" +
     'when all its seats joined; serve writes the records and exits 0 when every episode is done.',
   SERVE_FLAGS,
 );
@@ -47,6 +51,16 @@ export async function run(argv: string[]): Promise<number> {
     console.error('parley serve: --token-ttl-ms must be a positive integer');
     return 2;
   }
+  const tokensPath = args.flags['tokens-file'] as string | undefined;
+  let tokensFile: TokensFile | null = null;
+  if (tokensPath !== undefined) {
+    try {
+      tokensFile = new TokensFile(resolve(tokensPath));
+    } catch (err) {
+      console.error(`parley serve: cannot write --tokens-file ${tokensPath}: ${(err as Error).message}`);
+      return 2;
+    }
+  }
   const log = (l: string) => console.log(l);
   const interrupt = interruptSignal(log);
   const unwatch = exitWithLauncher();
@@ -57,15 +71,24 @@ export async function run(argv: string[]): Promise<number> {
       port,
       host: (args.flags.host as string | undefined) ?? '127.0.0.1',
       ...(ttl !== undefined ? { tokenTtlMs: ttl } : {}),
+      trustRemoteUsage: args.flags['trust-remote-usage'] === true,
       signal: interrupt.signal,
       onListening: (url) => log(`listening ${url} (run directory ${resolve(built.config.out)})`),
       onSeats: (episode) => {
         log(`episode ${episode.plan.episodeId} scenario ${episode.plan.scenario.id} mode ${episode.plan.mode}`);
-        for (const [seat, token] of episode.tokens) log(`seat ${seat} token ${token}`);
+        if (tokensFile) {
+          tokensFile.write(episode.tokens);
+          log(`tokens for ${[...episode.tokens.keys()].join(', ')} written to ${tokensFile.path}`);
+        } else {
+          for (const [seat, token] of episode.tokens) log(`seat ${seat} token ${token}`);
+        }
       },
     });
     if (interrupt.signal.aborted) return 130;
-    return reportRun(result, log);
+    reportRun(result, log);
+    // Done means every planned episode has its record, failed ones included: what remote clients did
+    // (abuse, drops, refusals) is on the records, it does not make serve itself fail.
+    return 0;
   } catch (err) {
     console.error(`parley serve: ${(err as Error).message}`);
     return 1;

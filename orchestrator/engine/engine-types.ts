@@ -1,6 +1,7 @@
 import type { ErrorCode, FailureInfo, OrchestratorFrameBody, TurnMeta, TurnRecord } from '../../protocol/index.js';
 import type { Clock } from '../clock.js';
 import type { Inbox } from '../inbox.js';
+import type { SeatLifecycle } from '../seat-lifecycle.js';
 import type { World } from '../world.js';
 import type { Termination } from './termination.js';
 
@@ -34,8 +35,11 @@ export interface EngineContext {
   ports: ReadonlyMap<string, SeatPort>;
   inbox: Inbox;
   clock: Clock;
-  /** How long a seat whose connection closed may take to rejoin before the episode ends (0: not at all). */
-  reconnectGraceMs: number;
+  /**
+   * Each live seat's lifecycle: the one owner of whether a dropped seat is still within its reconnect
+   * grace or lost (the engine asks it, never keeps its own copy).
+   */
+  lifecycles: ReadonlyMap<string, SeatLifecycle>;
   hooks?: EngineHooks;
 }
 

@@ -128,7 +128,7 @@ describe('turn loop (agents / mindreaders)', () => {
     expect(record.termination).toMatchObject({ reason: 'disconnect', seat: 'B' });
   });
 
-  it('lets a dropped seat rejoin with its token within the grace period and resends its turn', async () => {
+  it('lets a dropped seat resume with its secret within the grace period and resends its turn', async () => {
     const h = harness(openFixture(3), 'agents', { maxTurns: 3, reconnectGraceMs: 10_000 });
     fakeAgent(h.transport, h.token('A'));
     const b = fakeAgent(h.transport, h.token('B'), { act: () => null });
@@ -136,11 +136,15 @@ describe('turn loop (agents / mindreaders)', () => {
     await vi.waitFor(() => expect(b.frames.some((f) => f.type === 'turn.request')).toBe(true));
     b.disconnect();
     h.clock.advance(1_000);
-    const b2 = fakeAgent(h.transport, h.token('B'), { act: (r) => speak(`back ${r.turn}`) });
+    const b2 = fakeAgent(h.transport, h.token('B'), { act: (r) => speak(`back ${r.turn}`), resume: b.resumeSecret! });
     const record = await done;
     expect(record.status).toBe('ok');
     expect(record.turns.map((t) => t.action?.argument)).toEqual(['hello 0', 'back 1', 'hello 2']);
     expect(b2.frames[0]?.type).toBe('seat.welcome');
+    // The secret rotated with the rejoin, and the record says what happened to the seat.
+    expect(b2.resumeSecret).toMatch(/^[0-9A-Za-z]{32}$/);
+    expect(b2.resumeSecret).not.toBe(b.resumeSecret);
+    expect(record.seatEvents?.map((e) => `${e.seat} ${e.kind}`)).toEqual(['B down', 'B rejoined']);
     expect(b2.frames.find((f) => f.type === 'turn.request')).toMatchObject({ turn: 1 });
   });
 

@@ -27,7 +27,7 @@ export async function runScriptEpisode(ctx: EngineContext): Promise<EngineResult
       return { ...base, turns: [], termination: { reason: 'deadline', seat: SCRIPT_SEAT }, status: 'failed' };
     }
     if (got.kind === 'disconnect') {
-      errors.push({ code: 'seat/disconnected', message: got.detail, seat: got.seat });
+      errors.push({ code: got.code, message: got.detail, seat: got.seat });
       return { ...base, turns: [], termination: { reason: 'disconnect', seat: got.seat, detail: got.detail }, status: 'failed' };
     }
     const { frame } = got;

@@ -1,51 +1,57 @@
+import { ErrorCode } from '../../protocol/index.js';
 import type { EpisodeFrame } from '../inbox.js';
 import type { EngineContext } from './engine-types.js';
 
 export type WaitOutcome =
   | { kind: 'frame'; seat: string; frame: EpisodeFrame; receivedAt?: bigint }
   | { kind: 'deadline' }
-  | { kind: 'disconnect'; seat: string; detail: string };
+  | { kind: 'disconnect'; seat: string; detail: string; code: ErrorCode };
 
 /**
- * Waits on an episode's inbox for the next seat frame while tracking connections: a seat whose
- * connection closed has `reconnectGraceMs` to rejoin (then `onRejoin` lets the caller resend what
- * the seat is waiting for); past that, or with no grace, or when the supervisor reports the seat `lost`
- * (its process died and cannot be replaced), the wait ends with `disconnect`.
+ * Waits on an episode's inbox for the next seat frame while asking the seats' lifecycles about their
+ * connections: a dropped seat is waited for until its grace's last instant (the lifecycle computed it
+ * once, at the drop), then `onRejoin` lets the caller resend what the seat is waiting for; a seat the
+ * lifecycle declares lost (grace passed, no grace, closed for abuse, or reported lost by the supervisor)
+ * ends the wait with `disconnect`.
  */
 export class SeatWatch {
-  private readonly down = new Map<string, number>();
-
   constructor(private readonly ctx: EngineContext) {}
 
   async next(deadlineAt: number, onRejoin: (seat: string) => void): Promise<WaitOutcome> {
-    const { inbox, clock, reconnectGraceMs } = this.ctx;
+    const { inbox, clock, lifecycles } = this.ctx;
     for (;;) {
-      const until = Math.min(deadlineAt, ...this.down.values());
-      const event = await inbox.next(until);
+      const lost = this.lostSeat();
+      if (lost) return lost;
+      // Wake just after a grace's last instant: a resume at exactly that instant is still accepted.
+      const graces = [...lifecycles.values()].flatMap((l) => (l.graceUntil === null ? [] : [l.graceUntil + 1]));
+      const event = await inbox.next(Math.min(deadlineAt, ...graces));
       if (event === null) {
-        const now = clock.now();
-        for (const [seat, graceUntil] of this.down) {
-          if (now >= graceUntil) return { kind: 'disconnect', seat, detail: `seat ${seat} did not reconnect within ${reconnectGraceMs} ms` };
-        }
-        if (now >= deadlineAt) return { kind: 'deadline' };
+        for (const l of lifecycles.values()) l.expire();
+        if (this.lostSeat()) continue;
+        if (clock.now() >= deadlineAt) return { kind: 'deadline' };
         continue;
       }
       switch (event.kind) {
         case 'frame':
           return event;
         case 'closed':
-          if (reconnectGraceMs <= 0) {
-            return { kind: 'disconnect', seat: event.seat, detail: `connection closed (${event.code} ${event.reason})`.trim() };
-          }
-          this.down.set(event.seat, clock.now() + reconnectGraceMs);
           break;
         case 'rejoined':
-          this.down.delete(event.seat);
           onRejoin(event.seat);
           break;
         case 'lost':
-          return { kind: 'disconnect', seat: event.seat, detail: event.detail };
+          return { kind: 'disconnect', seat: event.seat, detail: event.detail, code: ErrorCode.Disconnected };
       }
     }
+  }
+
+  private lostSeat(): WaitOutcome | null {
+    for (const l of this.ctx.lifecycles.values()) {
+      if (l.phase !== 'lost') continue;
+      const last = l.events.findLast((e) => e.kind === 'lost');
+      const code = last?.code === ErrorCode.Abuse ? ErrorCode.Abuse : ErrorCode.Disconnected;
+      return { kind: 'disconnect', seat: l.seat, detail: l.lostReason ?? `seat ${l.seat} lost`, code };
+    }
+    return null;
   }
 }

@@ -54,7 +54,7 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
         return finish({ reason: 'deadline', seat }, 'failed');
       }
       if (got.kind === 'disconnect') {
-        errors.push({ code: 'seat/disconnected', message: got.detail, seat: got.seat, turn: t });
+        errors.push({ code: got.code, message: got.detail, seat: got.seat, turn: t });
         return finish({ reason: 'disconnect', seat: got.seat, detail: got.detail }, 'failed');
       }
       const { frame } = got;

@@ -15,14 +15,14 @@ describe('agent connection edge', () => {
     expect(errorCodes(c)).toEqual([ErrorCode.BadToken]);
   });
 
-  it('refuses a second join on a taken seat with seat/taken and close 4002', async () => {
+  it('refuses a second join with a spent token (seat/token_spent) and close 4002', async () => {
     const h = harness(openFixture(3), 'agents');
     const first = fakeAgent(h.transport, h.token('A'));
     await first.next('seat.welcome', 0);
     const second = h.transport.connect();
     second.join(h.token('A'));
     expect(await second.whenClosed()).toMatchObject({ code: CloseCode.JoinRefused });
-    expect(errorCodes(second)).toEqual([ErrorCode.SeatTaken]);
+    expect(errorCodes(second)).toEqual([ErrorCode.TokenSpent]);
     expect(first.closed).toBeNull();
   });
 
@@ -105,7 +105,7 @@ describe('agent connection edge', () => {
 describe('seat tokens', () => {
   it('are long alphanumeric strings, safe to paste after --token', () => {
     const h = harness(openFixture(3), 'agents');
-    const tokens = Array.from({ length: 200 }, () => h.registry.reserve(h.episode.links.get('A')!, 1000));
+    const tokens = Array.from({ length: 200 }, () => h.registry.reserve(h.episode.links.get("A")!));
     for (const t of tokens) expect(t).toMatch(/^[0-9A-Za-z]{24}$/);
     expect(new Set(tokens).size).toBe(200);
   });

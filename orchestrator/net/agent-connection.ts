@@ -2,6 +2,7 @@ import {
   CloseCode,
   decodeAgentFrame,
   ErrorCode,
+  errorFrame,
   frameIds,
   stamp,
   type OrchestratorFrame,
@@ -11,6 +12,8 @@ import {
 import { systemClock, type Clock, type TimerHandle } from '../clock.js';
 import type { SeatConnection, SeatLink } from '../seat-link.js';
 import type { SeatRegistry } from '../seat-registry.js';
+import { ByteBudget, type ByteBudgetOptions } from './byte-budget.js';
+import type { JoinLimiter } from './join-limiter.js';
 import type { RawSocket } from './raw-socket.js';
 
 export interface ConnectionOptions {
@@ -27,6 +30,10 @@ export interface ConnectionOptions {
   log?: (line: string) => void;
   /** Also log each join (useful when agents dial in by hand, noise for local runs). */
   logJoins?: boolean;
+  /** Inbound byte budget per connection (a connection over it is closed with 4008 and its seat ends). */
+  byteBudget?: ByteBudgetOptions;
+  /** Shared by every connection of a server: refused joins per address, with a back-off. */
+  joinLimiter?: JoinLimiter;
 }
 
 export const CONNECTION_DEFAULTS = {
@@ -51,7 +58,8 @@ export class AgentConnection implements SeatConnection {
   private beatTimer: TimerHandle | undefined;
   private readonly nextId = frameIds('c');
   private readonly clock: Clock;
-  private readonly o: Required<Omit<ConnectionOptions, 'clock' | 'log' | 'logJoins'>>;
+  private readonly o: Required<Omit<ConnectionOptions, 'clock' | 'log' | 'logJoins' | 'byteBudget' | 'joinLimiter'>>;
+  private readonly budget: ByteBudget;
 
   constructor(
     private readonly socket: RawSocket,
@@ -61,6 +69,7 @@ export class AgentConnection implements SeatConnection {
     this.clock = opts.clock ?? systemClock;
     this.o = { ...CONNECTION_DEFAULTS, ...stripUndefined(opts) };
     this.lastSeen = this.clock.now();
+    this.budget = new ByteBudget(this.lastSeen, opts.byteBudget);
     this.joinTimer = this.clock.setTimeout(() => {
       if (!this.link) this.close(CloseCode.JoinTimeout, 'no seat.join in time');
     }, this.o.joinTimeoutMs);
@@ -77,16 +86,17 @@ export class AgentConnection implements SeatConnection {
     return this.link;
   }
 
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
   /** One raw frame from the transport. */
   handleMessage(raw: string | Buffer): void {
     if (this.closed) return;
     // Taken before decoding, so the engine's overhead figure includes the decode.
     const receivedAt = process.hrtime.bigint();
     this.lastSeen = this.clock.now();
+    const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length;
+    if (!this.budget.spend(size, this.lastSeen)) {
+      this.sendError(ErrorCode.ByteBudget, 'this connection sent more bytes than its budget allows');
+      return this.close(CloseCode.ByteBudget, 'byte budget exceeded');
+    }
     const decoded = decodeAgentFrame(raw);
     if (!this.link) {
       if (!decoded.ok) {
@@ -99,30 +109,12 @@ export class AgentConnection implements SeatConnection {
         this.sendError(ErrorCode.NotJoined, 'the first frame must be seat.join', frame.id);
         return this.close(CloseCode.JoinRefused, 'not joined');
       }
-      this._client = frame.client;
-      let claim: ReturnType<SeatRegistry['claim']>;
-      try {
-        claim = this.registry.claim(frame.token, this);
-      } catch (err) {
-        // A bug (e.g. the judge-only guard refusing a welcome): refuse the join, never crash the orchestrator.
-        this._client = null;
-        this.opts.log?.(`join failed: ${(err as Error).message}`);
-        this.sendError(ErrorCode.Internal, 'the seat could not be set up', frame.id);
-        return this.close(CloseCode.JoinRefused, 'internal error');
-      }
-      if (!claim.ok) {
-        this._client = null;
-        this.sendError(claim.code, claim.message, frame.id);
-        return this.close(CloseCode.JoinRefused, 'join refused');
-      }
-      this.link = claim.link;
-      if (this.joinTimer !== undefined) this.clock.clearTimeout(this.joinTimer);
-      // Never starts with "seat ": serve prints `seat <id> token <token>` lines that tools parse.
-      if (this.opts.logJoins || claim.rejoin) this.opts.log?.(`${claim.rejoin ? 'rejoined' : 'joined'}: ${claim.link.episodeId}/${claim.link.seat} by pid ${frame.client.pid}`);
+      this.join(frame);
       return;
     }
     if (!decoded.ok) {
       this.sendError(decoded.code, decoded.message, decoded.re);
+      this.link.lifecycle.note('refused', decoded.code, decoded.message);
       return this.strike();
     }
     const frame = decoded.frame;
@@ -131,10 +123,44 @@ export class AgentConnection implements SeatConnection {
         return;
       case 'seat.join':
         this.sendError(ErrorCode.AlreadyJoined, 'this connection already holds a seat', frame.id);
+        this.link.lifecycle.note('refused', ErrorCode.AlreadyJoined, 'seat.join on a joined connection');
         return this.strike();
       default:
         this.link.deliver(this, frame, receivedAt);
     }
+  }
+
+  /** A `seat.join` on a connection holding no seat yet: rate limit, claim, log. */
+  private join(frame: SeatJoin): void {
+    const address = this.socket.remoteAddress ?? 'local';
+    const refuse = (code: ErrorCode, message: string) => {
+      // Refusals while waiting do not extend the wait: an honest agent sharing the address retries after it.
+      if (code !== ErrorCode.RateLimited) this.opts.joinLimiter?.failed(address);
+      // Logged with the address, never with the token; never starts with "seat " (serve's token lines do).
+      this.opts.log?.(`join refused from ${address}: ${code} (${message})`);
+      this.sendError(code, message, frame.id);
+      this.close(CloseCode.JoinRefused, 'join refused');
+    };
+    const wait = this.opts.joinLimiter?.waitFor(address) ?? 0;
+    if (wait > 0) return refuse(ErrorCode.RateLimited, `too many refused joins from this address; retry in ${Math.ceil(wait / 1000)} s`);
+    this._client = frame.client;
+    let claim: ReturnType<SeatRegistry['claim']>;
+    try {
+      claim = this.registry.claim(frame, this);
+    } catch (err) {
+      // A bug (e.g. the judge-only guard refusing a welcome): refuse the join, never crash the orchestrator.
+      this._client = null;
+      this.opts.log?.(`join failed: ${(err as Error).message}`);
+      this.sendError(ErrorCode.Internal, 'the seat could not be set up', frame.id);
+      return this.close(CloseCode.JoinRefused, 'internal error');
+    }
+    if (!claim.ok) {
+      this._client = null;
+      return refuse(claim.code, claim.message);
+    }
+    this.link = claim.link;
+    if (this.joinTimer !== undefined) this.clock.clearTimeout(this.joinTimer);
+    if (this.opts.logJoins || claim.rejoin) this.opts.log?.(`${claim.rejoin ? 'rejoined' : 'joined'}: ${claim.link.episodeId}/${claim.link.seat} by pid ${frame.client.pid} from ${address}`);
   }
 
   /** The transport reports the connection closed. */
@@ -170,6 +196,7 @@ export class AgentConnection implements SeatConnection {
     this.teardown(code, reason);
   }
 
+  /** Counts a refused frame; at `maxStrikes` the connection is closed with 4001 and its seat ends for good. */
   strike(): void {
     this.strikes += 1;
     if (this.strikes >= this.o.maxStrikes) this.close(CloseCode.ProtocolAbuse, 'too many refused frames');
@@ -180,11 +207,7 @@ export class AgentConnection implements SeatConnection {
     this.closed = true;
     if (this.joinTimer !== undefined) this.clock.clearTimeout(this.joinTimer);
     if (this.beatTimer !== undefined) this.clock.clearTimeout(this.beatTimer);
-    const link = this.link;
-    if (link) {
-      link.detach(this, code, reason);
-      if (link.state === 'disconnected') this.registry.disconnected(link);
-    }
+    this.link?.detach(this, code, reason);
   }
 
   /** Frames the seat's process receives go through its link (and so its ledger) once joined. */
@@ -196,14 +219,15 @@ export class AgentConnection implements SeatConnection {
     this.sendText(JSON.stringify(stamp<OrchestratorFrame>(body, this.nextId())));
   }
 
-  private sendError(code: string, message: string, re?: string): void {
-    this.sendFrame(re === undefined ? { type: 'error', code, message } : { type: 'error', code, message, re });
+  private sendError(code: ErrorCode, message: string, re?: string): void {
+    this.sendFrame(errorFrame(code, message, re));
   }
 
   private scheduleBeat(): void {
     this.beatTimer = this.clock.setTimeout(() => {
       if (this.closed) return;
       if (this.clock.now() - this.lastSeen >= this.o.heartbeatTimeoutMs) {
+        this.link?.lifecycle.note('heartbeat_timeout', undefined, `no frame for ${this.o.heartbeatTimeoutMs} ms`);
         return this.close(CloseCode.HeartbeatTimeout, 'heartbeat timeout');
       }
       this.sendFrame({ type: 'ping', nonce: this.nextId() });

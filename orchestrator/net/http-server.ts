@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { upgradeRouter } from './upgrade-router.js';
 
 /** Handles plain HTTP requests (not upgrades). */
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -10,13 +11,15 @@ const notFound: RequestHandler = (_req, res) => {
 };
 
 /**
- * The orchestrator's one HTTP server. Created bare so that several endpoints attach to it: the agent
- * WebSocket endpoint (`/agent`, ws-endpoint.ts) listens to its `upgrade` events, and a later web
- * endpoint (socket.io, static client) passes its own `onRequest`. Plain requests get 404 by default.
+ * The orchestrator's one HTTP server. It owns an upgrade router (upgrade-router.ts) that answers every
+ * upgrade: endpoints register their path there (the agent WebSocket endpoint `/agent`; later socket.io's
+ * `/socket.io/`), anything else gets 404 and a destroyed socket. A later web endpoint (static client)
+ * passes its own `onRequest`; plain requests get 404 by default.
  */
 export function createHttpServer(onRequest: RequestHandler = notFound): Server {
   const server = createServer(onRequest);
   server.on('clientError', (_err, socket) => socket.destroy());
+  upgradeRouter(server);
   return server;
 }
 
@@ -33,5 +36,7 @@ export async function closeServer(server: Server): Promise<void> {
   const closed = once(server, 'close');
   server.close();
   server.closeAllConnections();
+  // Upgraded sockets are no longer the HTTP server's connections: closeAllConnections does not see them.
+  upgradeRouter(server).destroyAll();
   await closed;
 }

@@ -57,8 +57,13 @@ export class MemoryClient {
   }
 
   /** Joins with a token, reporting `pid`. */
-  join(token: string, pid = 4242, policy = 'test'): void {
-    this.send({ type: 'seat.join', token, client: { name: 'memory-client', version: '0', policy, pid } });
+  join(token: string, pid = 4242, policy = 'test', resume?: string): void {
+    this.send({ type: 'seat.join', token, ...(resume !== undefined ? { resume } : {}), client: { name: 'memory-client', version: '0', policy, pid } });
+  }
+
+  /** The resume secret of the latest welcome received (what a reconnect must present). */
+  get resumeSecret(): string | undefined {
+    return this.frames.findLast((f) => f.type === 'seat.welcome')?.resume;
   }
 
   /** Closes from the client side (like a process dying). */

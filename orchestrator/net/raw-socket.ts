@@ -8,4 +8,6 @@ export interface RawSocket {
   /** Optional write batching: frames sent between `cork` and `uncork` leave in one write. */
   cork?(): void;
   uncork?(): void;
+  /** The peer's address (for join rate limits and log lines); absent in-process. */
+  readonly remoteAddress?: string;
 }

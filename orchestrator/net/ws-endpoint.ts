@@ -2,8 +2,11 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CloseCode, MAX_FRAME_BYTES } from '../../protocol/index.js';
+import { systemClock } from '../clock.js';
 import type { SeatRegistry } from '../seat-registry.js';
 import { AgentConnection, type ConnectionOptions } from './agent-connection.js';
+import { JoinLimiter } from './join-limiter.js';
+import { upgradeRouter } from './upgrade-router.js';
 
 /** Path of the agent endpoint. */
 export const AGENT_PATH = '/agent';
@@ -22,23 +25,22 @@ export interface AgentEndpoint {
 }
 
 /**
- * Serves agent processes over `ws` at `/agent` on an existing HTTP server. Upgrades for other paths
- * are left alone for other endpoints (socket.io) on the same server.
+ * Serves agent processes over `ws` at `/agent` on an existing HTTP server, registered on the server's
+ * upgrade router (which answers every other path with 404). Joins are rate-limited per address.
  */
 export function attachAgentEndpoint(server: Server, registry: SeatRegistry, opts: ConnectionOptions = {}): AgentEndpoint {
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD });
   const connections = new Set<AgentConnection>();
+  const connectionOpts: ConnectionOptions = { ...opts, joinLimiter: opts.joinLimiter ?? new JoinLimiter(opts.clock ?? systemClock) };
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const path = (req.url ?? '').split('?')[0];
-    if (path !== AGENT_PATH) return;
-    socket.on('error', () => socket.destroy());
-    wss.handleUpgrade(req, socket, head, (ws) => accept(ws));
+    wss.handleUpgrade(req, socket, head, (ws) => accept(ws, req.socket.remoteAddress ?? 'unknown'));
   };
 
-  const accept = (ws: WebSocket) => {
+  const accept = (ws: WebSocket, remoteAddress: string) => {
     const conn = new AgentConnection(
       {
+        remoteAddress,
         send: (text) => ws.send(text),
         close: (code, reason) => ws.close(code, reason),
         // The underlying net.Socket (ws keeps it as `_socket`): corked, several frames go out in one write.
@@ -46,7 +48,7 @@ export function attachAgentEndpoint(server: Server, registry: SeatRegistry, opts
         uncork: () => (ws as unknown as { _socket?: { uncork(): void } })._socket?.uncork(),
       },
       registry,
-      opts,
+      connectionOpts,
     );
     connections.add(conn);
     ws.on('message', (data, isBinary) => {
@@ -67,14 +69,14 @@ export function attachAgentEndpoint(server: Server, registry: SeatRegistry, opts
     ws.on('error', (err) => opts.log?.(`agent socket error: ${err.message}`));
   };
 
-  server.on('upgrade', onUpgrade);
+  const unroute = upgradeRouter(server).route(AGENT_PATH, onUpgrade);
   let closed = false;
   return {
     connections,
     close() {
       if (closed) return;
       closed = true;
-      server.off('upgrade', onUpgrade);
+      unroute();
       for (const c of connections) c.close(CloseCode.ServerShutdown, 'orchestrator shutting down');
       for (const ws of wss.clients) ws.terminate();
       wss.close();

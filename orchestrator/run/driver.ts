@@ -46,6 +46,8 @@ export interface DriverOptions {
    */
   reconnectGraceMs?: number;
   connection?: ConnectionOptions;
+  /** Remote hosting: count the usage remote agents report in the cost estimate (`--trust-remote-usage`). */
+  trustRemoteUsage?: boolean;
   /** Test hook: another agent process entry. */
   workerPath?: string;
   clock?: Clock;
@@ -173,6 +175,7 @@ async function runLocked(input: RunConfig, config: RunConfig, scenarios: Scenari
       limits,
       protocol,
       tokenTtlMs,
+      ...(remote ? { reportedProvenance: opts.trustRemoteUsage ? ('trusted' as const) : ('reported' as const) } : {}),
       ledgerFor: (episodeId: string, seat: string) => new FileLedger(ledgerPath(files.dir, episodeId, seat)),
     };
     const record = (r: EpisodeRecord) => {

@@ -79,12 +79,14 @@ export function computeStats(records: readonly EpisodeRecord[]): RunStats {
       stats.recoveries.seats += r.recoveries.length;
       stats.recoveries.episodes += 1;
     }
+    // Usage a remote agent reported about itself stays out of the cost unless the run trusted it.
+    const unverified = new Set(r.seats.filter((s) => s.provenance === 'reported').map((s) => s.seat));
     for (const t of r.turns) {
       stats.retries += t.retries ?? 0;
       stats.repairs.lenient += t.repairs?.lenient ?? 0;
       stats.repairs.reformat += t.repairs?.reformat ?? 0;
       addFallbacks(t.fallbacks);
-      if (r.mode !== 'script') addUsage(t.provider, t.model, t.usage);
+      if (r.mode !== 'script' && !unverified.has(t.seat)) addUsage(t.provider, t.model, t.usage);
     }
     if (r.scriptWriter) {
       stats.retries += r.scriptWriter.retries ?? 0;

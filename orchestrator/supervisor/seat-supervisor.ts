@@ -54,10 +54,14 @@ export async function hostEpisode(episode: Episode, pool: WorkerPool, opts: Supe
   const hostPids = new Map<string, number>();
   const current = new Map<string, HostedSeat>();
   const recoveries: SeatRecovery[] = [];
-  let ended = false;
+  /** Whether a seat is over for good (episode ended, or lost): its lifecycle says, nothing here keeps a flag. */
+  const over = (seat: string) => episode.links.get(seat)?.lifecycle.over ?? true;
 
   const place = async (seat: string, policy: PolicyConfig): Promise<void> => {
-    const h = await pool.host({ episodeId, url: opts.url, token: episode.tokens.get(seat)!, policy });
+    // A replacement for a seat that was joined before presents the seat's current resume secret (the
+    // token alone is spent); the lifecycle hands it over in-process, it never leaves the machine.
+    const resume = episode.links.get(seat)?.lifecycle.resumeSecret ?? undefined;
+    const h = await pool.host({ episodeId, url: opts.url, token: episode.tokens.get(seat)!, ...(resume ? { resume } : {}), policy });
     current.set(seat, h);
     hostPids.set(seat, h.pid);
     void h.released.then((r) => onReleased(seat, h, r));
@@ -73,7 +77,7 @@ export async function hostEpisode(episode: Episode, pool: WorkerPool, opts: Supe
   };
 
   const onReleased = async (seat: string, h: HostedSeat, r: SeatRelease): Promise<void> => {
-    if (ended || current.get(seat) !== h || r.ok) return;
+    if (over(seat) || current.get(seat) !== h || r.ok) return;
     const lostPid = episode.links.get(seat)?.pids.includes(h.pid) ? h.pid : null;
     const reason = r.error ?? `agent process ${h.pid} released the seat`;
     if (!r.exited) {
@@ -104,7 +108,7 @@ export async function hostEpisode(episode: Episode, pool: WorkerPool, opts: Supe
     recoveries,
     onSeatEvent(event) {
       // A hung process (no pong within the heartbeat timeout): kill it; its exit starts the recovery.
-      if (event.kind === 'closed' && event.code === CloseCode.HeartbeatTimeout && !ended) {
+      if (event.kind === 'closed' && event.code === CloseCode.HeartbeatTimeout && !over(event.seat)) {
         const h = current.get(event.seat);
         if (h) {
           opts.log(`${episodeId}/${event.seat}: agent process ${h.pid} stopped answering heartbeats; replacing it`);
@@ -113,7 +117,6 @@ export async function hostEpisode(episode: Episode, pool: WorkerPool, opts: Supe
       }
     },
     async settle() {
-      ended = true;
       await Promise.all([...current].map(async ([seat, h]) => {
         if (!(await settlesWithin(h.released, RELEASE_GRACE_MS))) {
           opts.log(`agent process ${h.pid} did not release seat ${episodeId}/${seat}; replacing it`);

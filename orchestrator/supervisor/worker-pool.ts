@@ -173,10 +173,10 @@ export class WorkerPool {
   }
 
   /** Hands a seat to a worker: it connects to `url` and joins with `token`. */
-  async host(req: { episodeId: string; url: string; token: string; policy: PolicyConfig }): Promise<HostedSeat> {
+  async host(req: { episodeId: string; url: string; token: string; resume?: string; policy: PolicyConfig }): Promise<HostedSeat> {
     let resolve!: Hosting['resolve'];
     const released = new Promise<SeatRelease>((r) => (resolve = r));
-    const msg: WorkerHost = { type: 'host', url: req.url, token: req.token, policy: req.policy };
+    const msg: WorkerHost = { type: 'host', url: req.url, token: req.token, ...(req.resume !== undefined ? { resume: req.resume } : {}), policy: req.policy };
     for (;;) {
       const worker = await this.acquire({ episodeId: req.episodeId, resolve }, req.token);
       const sent = await new Promise<Error | null>((r) => {

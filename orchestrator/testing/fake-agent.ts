@@ -1,4 +1,4 @@
-import type { Action, OrchestratorFrame, ScriptTurn, TurnRequest } from '../../protocol/index.js';
+import { ErrorCode, type Action, type OrchestratorFrame, type ScriptTurn, type TurnRequest } from '../../protocol/index.js';
 import type { MemoryClient, MemoryTransport } from '../net/memory-transport.js';
 
 /** What a fake agent does on a turn request: a move, an explicit failure, or nothing (stay silent). */
@@ -10,6 +10,8 @@ export interface FakeAgentOptions {
   act?: (request: TurnRequest, received: OrchestratorFrame[]) => FakeMove;
   /** Script mode answer. */
   script?: ScriptTurn[] | { fail: string };
+  /** Reconnect: the resume secret from the seat's latest welcome (the token alone is spent). */
+  resume?: string;
 }
 
 const META = { policy: 'fake', latencyMs: 1 };
@@ -26,14 +28,14 @@ export function fakeAgent(transport: MemoryTransport, token: string, opts: FakeA
     if (frame.type === 'turn.request') {
       const move = act(frame, client.frames);
       if (move === null) return;
-      if ('fail' in move) client.send({ type: 'turn.fail', turn: frame.turn, error: { code: 'policy/failed', message: move.fail }, meta: META });
+      if ('fail' in move) client.send({ type: 'turn.fail', turn: frame.turn, error: { code: ErrorCode.PolicyFailed, message: move.fail }, meta: META });
       else client.send({ type: 'turn.act', turn: frame.turn, action: move, meta: META });
     }
     if (frame.type === 'script.request' && opts.script) {
-      if ('fail' in opts.script) client.send({ type: 'script.fail', error: { code: 'policy/failed', message: opts.script.fail }, meta: META });
+      if ('fail' in opts.script) client.send({ type: 'script.fail', error: { code: ErrorCode.PolicyFailed, message: opts.script.fail }, meta: META });
       else client.send({ type: 'script.submit', turns: opts.script, meta: META });
     }
   });
-  client.join(token, opts.pid ?? 1000 + Math.floor(Math.random() * 1000));
+  client.join(token, opts.pid ?? 1000 + Math.floor(Math.random() * 1000), 'test', opts.resume);
   return client;
 }

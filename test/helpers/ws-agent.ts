@@ -38,8 +38,13 @@ export class WsAgent {
     this.ws.send(typeof frame === 'string' ? frame : JSON.stringify({ v: PROTOCOL_VERSION, id: `w${this.n++}`, ...frame }));
   }
 
-  join(token: string, pid = 99_999): void {
-    this.send({ type: 'seat.join', token, client: { name: 'ws-agent', version: '0', policy: 'test', pid } });
+  join(token: string, pid = 99_999, resume?: string): void {
+    this.send({ type: 'seat.join', token, ...(resume !== undefined ? { resume } : {}), client: { name: 'ws-agent', version: '0', policy: 'test', pid } });
+  }
+
+  /** The resume secret of the latest welcome (what a reconnect presents with the token). */
+  get resumeSecret(): string | undefined {
+    return this.frames.findLast((f) => f.type === 'seat.welcome')?.resume as string | undefined;
   }
 
   /** Next frame matching `pred` received after index `from` (default: from now on). */
