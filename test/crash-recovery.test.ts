@@ -31,9 +31,10 @@ describe('crash recovery of agent processes', () => {
     const result = await runExperiment(RunConfig.parse({ scenarios: 'builtin', out, ...config }), {
       log: (l) => logs.push(l),
       hosting: 'local',
-      onEpisode: (e) => episodes.set(e.plan.episodeId, e),
-      engineHooks: { moveAccepted: (id, turn, seat) => kill(episodes.get(id)!, turn, seat) },
       ...extra,
+    }, {
+      episodePrepared: (e) => episodes.set(e.plan.episodeId, e),
+      engine: { moveAccepted: (id, turn, seat) => kill(episodes.get(id)!, turn, seat) },
     });
     return { out, result, logs };
   }
@@ -152,7 +153,8 @@ describe('crash recovery of agent processes', () => {
     const scriptWriter = { spec: 'openai:fake-model', baseURL: llm.openaiBaseURL, apiKeyEnv: 'PARLEY_TEST_FAKE_KEY' };
     const result = await runExperiment(
       RunConfig.parse({ scenarios: 'builtin', out, modes: ['script', 'agents'], scriptWriter, concurrency: 1, limit: 4, maxTurns: 8 }),
-      { log: () => {}, hosting: 'local', onEpisode: (e) => episodes.set(e.plan.episodeId, e) },
+      { log: () => {}, hosting: 'local' },
+      { episodePrepared: (e) => episodes.set(e.plan.episodeId, e) },
     ).finally(() => delete process.env.PARLEY_TEST_FAKE_KEY);
     expect(killedPid).toBeGreaterThan(0);
     expect(result.ran).toHaveLength(4);
