@@ -1,9 +1,9 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EpisodeRecord } from '../protocol/index.js';
-import { tempDir } from '../test/helpers/processes.js';
 import { appendEpisode, readEpisodes, repairTail, rewriteEpisodes } from './episodes-file.js';
 import { RunPaths } from './paths.js';
+import { tempRunPaths } from './testing/temp-paths.js';
 
 const record = (episodeId: string, status: 'ok' | 'failed' = 'ok'): EpisodeRecord => ({
   episodeId, runId: 'r', scenarioId: 's', pairId: 'p', repeat: 0, mode: 'agents', seats: [], turns: [],
@@ -12,13 +12,7 @@ const record = (episodeId: string, status: 'ok' | 'failed' = 'ok'): EpisodeRecor
 const ids = (f: RunPaths) => readEpisodes(f).rows.map((r) => r.record.episodeId);
 
 describe('episodes.jsonl: appends, torn tails, one record per episode id', () => {
-  const dirs: Array<{ remove(): void }> = [];
-  afterEach(() => dirs.splice(0).forEach((d) => d.remove()));
-  const files = () => {
-    const d = tempDir('runfiles');
-    dirs.push(d);
-    return new RunPaths(d.path);
-  };
+  const files = tempRunPaths('runfiles');
 
   it('appends whole lines and reads them back, with line numbers and raw objects', () => {
     const f = files();

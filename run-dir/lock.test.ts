@@ -1,19 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../test/helpers/processes.js';
+import { describe, expect, it } from 'vitest';
 import { acquireRunLock } from './lock.js';
-import { RunPaths } from './paths.js';
+import { tempRunPaths } from './testing/temp-paths.js';
 
 describe('run directory lock', () => {
-  const dirs: Array<{ remove(): void }> = [];
-  afterEach(() => dirs.splice(0).forEach((d) => d.remove()));
-  const dir = () => {
-    const d = tempDir('lock');
-    dirs.push(d);
-    return new RunPaths(d.path);
-  };
+  const dir = tempRunPaths('lock');
 
   it('is held by one writer at a time: a second one says who it waits for, then fails naming the holder', async () => {
     const d = dir();

@@ -1,18 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../test/helpers/processes.js';
-import { RunPaths } from './paths.js';
+import { describe, expect, it } from 'vitest';
+import { tempRunPaths } from './testing/temp-paths.js';
 import { readRunJson, RUN_JSON_VERSION, writeRunJson } from './run-json.js';
 import { fixtureRunJson } from './testing/fixture.js';
 
 describe('run.json: one schema to write and to read it back', () => {
-  const dirs: Array<{ remove(): void }> = [];
-  afterEach(() => dirs.splice(0).forEach((d) => d.remove()));
-  const paths = () => {
-    const d = tempDir('runjson');
-    dirs.push(d);
-    return new RunPaths(d.path);
-  };
+  const paths = tempRunPaths('runjson');
 
   it('writes the version and reads back what it wrote, fields it does not know included', () => {
     const p = paths();

@@ -2,20 +2,17 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 
-/** Handles plain HTTP requests (not upgrades). */
-export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
-
-const notFound: RequestHandler = (_req, res) => {
+/** Plain HTTP requests (not upgrades): nothing is served over plain HTTP. */
+const notFound = (_req: IncomingMessage, res: ServerResponse) => {
   res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
 };
 
 /**
- * The orchestrator's one HTTP server. Created bare so that several endpoints attach to it: the agent
- * WebSocket endpoint (`/agent`, ws-endpoint.ts) listens to its `upgrade` events, and a later web
- * endpoint (socket.io, static client) passes its own `onRequest`. Plain requests get 404 by default.
+ * The orchestrator's one HTTP server. Created bare so that endpoints attach to it: the agent WebSocket
+ * endpoint (`/agent`, ws-endpoint.ts) listens to its `upgrade` events. Plain requests get 404.
  */
-export function createHttpServer(onRequest: RequestHandler = notFound): Server {
-  const server = createServer(onRequest);
+export function createHttpServer(): Server {
+  const server = createServer(notFound);
   server.on('clientError', (_err, socket) => socket.destroy());
   return server;
 }

@@ -5,7 +5,7 @@
  * may import all the same (`except`, paths from the repository root without extension).
  *
  * Top-level modules not named in `never` are free to import each other: `protocol/` (imported by all),
- * the shared libraries `llm/`, `scenarios/`, `run-dir/` and `disk/`, `cli/` (wires everything together), `test/`
+ * the shared libraries `llm/`, `scenarios/`, `run-dir/`, `disk/` and `random/`, `cli/` (wires everything together), `test/`
  * and `bench/`.
  */
 export interface BoundaryRule {
@@ -16,7 +16,7 @@ export interface BoundaryRule {
 }
 
 /** Every project module (a top-level directory holding TypeScript). `protocol/` imports none of them. */
-export const PROJECT_MODULES = ['protocol', 'orchestrator', 'agent-node', 'evaluator', 'scenarios', 'llm', 'run-dir', 'disk', 'cli', 'web', 'training', 'test', 'bench'] as const;
+export const PROJECT_MODULES = ['protocol', 'orchestrator', 'agent-node', 'evaluator', 'scenarios', 'llm', 'run-dir', 'disk', 'random', 'cli', 'web', 'training', 'test', 'bench'] as const;
 
 export const BOUNDARY_RULES: readonly BoundaryRule[] = [
   {
@@ -43,6 +43,11 @@ export const BOUNDARY_RULES: readonly BoundaryRule[] = [
     from: 'disk',
     never: PROJECT_MODULES.filter((m) => m !== 'disk'),
     why: 'disk/ (atomic file writes) sits below every module that writes a file, so it can depend on none of them',
+  },
+  {
+    from: 'random',
+    never: PROJECT_MODULES.filter((m) => m !== 'random'),
+    why: 'random/ (the one seeded generator) is pure and used by scenarios, bots and statistics alike',
   },
   {
     from: 'run-dir',
