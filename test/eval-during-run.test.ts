@@ -51,7 +51,7 @@ describe('parley eval next to a running parley run (issue 12, contract 3)', () =
   });
 
   it('eval waits for the run, naming it, then judges every record; nothing is lost', async () => {
-    const run = parley(['run', '--scenarios', 'builtin', '--modes', 'agents', '--agent1', 'openai:fake-agent', '--agent2', 'openai:fake-agent', '--concurrency', '1', '--max-turns', '4', '--limit', '3', '--out', out], { env: cleanEnv(server.env()) });
+    const run = parley(['run', '--scenarios', 'builtin', '--modes', 'agents', '--agent1', 'openai:fake-agent', '--agent2', 'openai:fake-agent', '--concurrency', '1', '--max-turns', '2', '--limit', '2', '--out', out], { env: cleanEnv(server.env()) });
     let evaluate: ReturnType<typeof parley> | undefined;
     try {
       // The run is appending: one record is on disk, the next episode is under way.
@@ -70,12 +70,12 @@ describe('parley eval next to a running parley run (issue 12, contract 3)', () =
 
     // Every planned record is present, once, and evaluated by the judge.
     const runJson = readRunJson(paths);
-    expect(runJson.ok && runJson.run?.episodes.planned).toBe(3);
+    expect(runJson.ok && runJson.run?.episodes.planned).toBe(2);
     const lines = readFileSync(paths.episodesJsonl, 'utf8').split('\n').filter(Boolean);
     const read = readEpisodes(paths);
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(2);
     expect(read).toMatchObject({ badLines: [], duplicates: 0, tornBytes: 0 });
-    expect(new Set(read.rows.map((r) => r.record.episodeId)).size).toBe(3);
+    expect(new Set(read.rows.map((r) => r.record.episodeId)).size).toBe(2);
     for (const { record } of read.rows) {
       expect(record.status).toBe('ok');
       const evaluation = Evaluation.parse(record.evaluation);
@@ -83,7 +83,7 @@ describe('parley eval next to a running parley run (issue 12, contract 3)', () =
       expect(seats).toHaveLength(2);
       for (const s of seats) expect(s.ok).toBe(true);
     }
-    expect(evaluate!.stdout.join('\n')).toContain('evaluated 3 episodes: 6 seats scored, 0 evaluation errors');
+    expect(evaluate!.stdout.join('\n')).toContain('evaluated 2 episodes: 4 seats scored, 0 evaluation errors');
     // The judge ran only once the run was over (it held the lock): no judge request before the last move.
     const lastMove = server.requests.findLastIndex((r) => !isJudge(r));
     const firstJudge = server.requests.findIndex(isJudge);
