@@ -3,7 +3,6 @@ import type { Clock } from '../clock.js';
 import { Episode } from '../episode.js';
 import type { EpisodePlan } from '../episode-plan.js';
 import { FileLedger } from '../ledger.js';
-import type { ConnectionOptions } from '../net/agent-connection.js';
 import { closeServer, createHttpServer, listen } from '../net/http-server.js';
 import { AGENT_PATH, attachAgentEndpoint } from '../net/ws-endpoint.js';
 import type { RunConfig } from '../run-config.js';
@@ -32,7 +31,6 @@ export interface HostingOptions {
    * replacement process has to take over the seat of one that died — see supervisor/seat-supervisor.ts).
    */
   reconnectGraceMs?: number;
-  connection?: ConnectionOptions;
   /** Stops launching episodes; in-flight ones are dropped unrecorded so a rerun redoes them. */
   signal?: AbortSignal;
 }
@@ -60,7 +58,7 @@ export async function hostEpisodes(pending: readonly EpisodePlan[], ctx: Hosting
   const remote = opts.hosting === 'remote';
   const registry = new SeatRegistry({ clock, reconnectGraceMs: opts.reconnectGraceMs ?? (remote ? 10_000 : RECOVERY_GRACE_MS) });
   const server = createHttpServer();
-  const endpoint = attachAgentEndpoint(server, registry, { clock, log: say, logJoins: remote, ...opts.connection });
+  const endpoint = attachAgentEndpoint(server, registry, { clock, log: say, logJoins: remote, ...probes.connection });
   const limits = makeLimits(config.maxTurns, config.turnDeadlineMs);
   let pool: WorkerPool | null = null;
 

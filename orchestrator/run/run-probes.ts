@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { ConnectionOptions } from '../net/agent-connection.js';
 import type { EngineHooks } from '../engine/engine-types.js';
 import type { Episode } from '../episode.js';
 import type { WorkerPool } from '../supervisor/worker-pool.js';
@@ -21,6 +22,8 @@ export interface RunProbes {
   poolStarted?(pool: WorkerPool): void;
   /** Period of the progress summary line or redraw (the benchmark silences it). */
   progressIntervalMs?: number;
+  /** Heartbeat and abuse limits of the agent connections (a test detects a hung process sooner). */
+  connection?: ConnectionOptions;
   /** How long to wait for another writer holding the run directory (default 15 s). */
   lockWaitMs?: number;
 }
