@@ -63,8 +63,11 @@ export const RunJson = z.looseObject({
   /** Format version (absent in files written before the format was versioned, which are the same as 1). */
   v: z.literal(RUN_JSON_VERSION).default(RUN_JSON_VERSION),
   runId: z.string(),
-  /** The orchestrator's pid, at the top level where isolation audits look for it (also in `orchestrator`). */
-  pid: z.number().int(),
+  /**
+   * The orchestrator's pid, at the top level where isolation audits look for it (also in `orchestrator`;
+   * absent in runs written before it was copied here, which read as they are).
+   */
+  pid: z.number().int().optional(),
   code: z.object({ package: z.string(), git: z.string().nullable() }),
   orchestrator: z.object({ pid: z.number().int(), node: z.string(), host: z.string() }),
   /** local: seats played by the supervisor's agent processes; remote: by agents that dialled in (serve). */
