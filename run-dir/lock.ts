@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { RunPaths } from './paths.js';
 
 /** The commands that write inside a run directory, named in the lock so a waiting writer can say who it waits for. */
-export type RunDirWriter = 'run' | 'serve' | 'eval' | 'compare' | 'export' | 'report' | 'test';
+export type RunDirWriter = 'run' | 'serve' | 'eval' | 'compare' | 'export';
 
 /** Who holds a run directory: the content of its lock file. */
 export interface LockHolder {
