@@ -58,10 +58,17 @@ group('architecture boundaries', () => {
   });
 
   it('training/ may use the projection and the prompt renderer: the one allowed exception', () => {
-    const text = "import { observe } from '../orchestrator/observe.js';\nimport { renderProfile } from '../agent-node/policies/llm/render.js';\nexport { observe, renderProfile };\n";
+    const text = [
+      "import { observe } from '../orchestrator/observe.js';",
+      "import { agentMessages } from '../agent-node/policies/llm/agent-prompt.js';",
+      "import { renderProfile } from '../agent-node/policies/llm/render.js';",
+      'export { observe, agentMessages, renderProfile };',
+    ].join('\n');
     withFile('training/render.ts', text, () => expect(checkBoundaries(root)).toEqual([]));
     // …and nothing else of the engine.
     withFile('training/engine.ts', "export * from '../orchestrator/world.js';\n", () => expect(checkBoundaries(root)).toHaveLength(1));
+    // …nor the renderer through the LLM policies' index, which loads the policy and its provider clients.
+    withFile('training/barrel.ts', "export { agentMessages } from '../agent-node/policies/llm/index.js';\n", () => expect(checkBoundaries(root)).toHaveLength(1));
   });
 
   it('finds specifiers of every import form, and none in comments', () => {

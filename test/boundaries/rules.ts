@@ -74,7 +74,9 @@ export const BOUNDARY_RULES: readonly BoundaryRule[] = [
     // sees it, so training/ may use the projection and the agent prompt renderer (both pure), and no more.
     from: 'training',
     never: ['orchestrator', 'agent-node', 'evaluator'],
-    except: ['orchestrator/observe', 'agent-node/policies/llm/render'],
+    // The renderer is imported from its own files, not through agent-node/policies/llm/index (which also
+    // exports the LLM policy and so loads the provider clients).
+    except: ['orchestrator/observe', 'agent-node/policies/llm/agent-prompt', 'agent-node/policies/llm/render'],
     why: 'training data uses the same pure projection and renderer as a live run, nothing of the engine',
   },
 ];
