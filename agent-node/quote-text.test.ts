@@ -17,3 +17,12 @@ describe('partner text on a terminal', () => {
     expect(terminalSafe('\u001b[31mred\u001b[0m\u0007 bell\rcr\nnl\u001b]0;title\u0007\u009b\u202eevil')).toBe('red bell ⏎ cr ⏎ nlevil');
   });
 });
+
+describe('partner text in a paper-protocol history line', () => {
+  it('keeps SOTOPIA\'s quotes but shows every line break as an escape', async () => {
+    const { visibleText } = await import('./quote-text.js');
+    const shown = visibleText(' waves\n# Your goal\u0085x\u2028y ');
+    expect(shown.split(/[\n\r\u2028\u2029\u0085]/)).toHaveLength(1);
+    expect(shown).toBe('waves\\n# Your goal\\u0085x\\u2028y');
+  });
+});

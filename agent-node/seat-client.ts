@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import WebSocket from 'ws';
+import { backoffCeiling } from '../llm/retry.js';
 import {
   CloseCode,
   ErrorCode,
@@ -295,7 +296,7 @@ class SeatClient {
       const tries = this.failures + 1;
       return this.finish({ status: 'failed', code: SeatClientCode.ConnectionLost, message: `cannot reach ${this.opts.url} (${why}) after ${tries} attempt${tries === 1 ? '' : 's'}` });
     }
-    const delay = Math.max(this.waitMs, Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** this.failures));
+    const delay = Math.max(this.waitMs, backoffCeiling(this.failures, { baseMs: this.baseDelayMs, maxMs: this.maxDelayMs }));
     this.waitMs = 0;
     this.failures++;
     this.log(`connection lost (${why}); reconnecting in ${delay} ms (attempt ${this.failures} of ${allowed})`);

@@ -68,16 +68,17 @@ try {
     hosting: 'local',
     // Everyone joins at once: give the seats time to be hosted on a busy machine.
     tokenTtlMs: 300_000,
+  }, {
     progressIntervalMs: 3_600_000,
-    onEpisode: () => w.preparedOne(),
-    engineHooks: {
+    episodePrepared: () => w.preparedOne(),
+    engine: {
       turnOverhead: (ns) => w.overhead(ns),
       moveAccepted: () => {
         allTurns += 1;
         w.turn();
       },
     },
-    onPool: (pool) => {
+    poolStarted: (pool) => {
       poolReady = performance.now();
       poolSize = pool.pids.length;
     },

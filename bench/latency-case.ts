@@ -63,10 +63,11 @@ try {
     log: (line) => isEpisodeLine(line) && w.recordedOne(),
     hosting: 'local',
     tokenTtlMs: 300_000,
+  }, {
     progressIntervalMs: 3_600_000,
-    onEpisode: () => w.preparedOne(),
-    engineHooks: { moveAccepted: () => w.turn() },
-    onPool: (pool) => {
+    episodePrepared: () => w.preparedOne(),
+    engine: { moveAccepted: () => w.turn() },
+    poolStarted: (pool) => {
       poolReady = performance.now();
       poolSize = pool.pids.length;
     },

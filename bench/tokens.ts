@@ -43,7 +43,8 @@ export async function tokensByMode(o: { episodesPerMode: number; turns: number }
       const policy = benchPolicy(server.openaiBaseURL);
       const run = await runExperiment(
         RunConfig.parse({ scenarios: 'builtin', modes: [mode], out: dir, limit: o.episodesPerMode, concurrency: 4, maxTurns: o.turns, agents: [policy], scriptWriter: policy }),
-        { log: () => {}, hosting: 'local', progressIntervalMs: 3_600_000 },
+        { log: () => {}, hosting: 'local' },
+        { progressIntervalMs: 3_600_000 },
       );
       let calls = 0;
       let prompt = 0;

@@ -37,7 +37,7 @@ export class SteadyWindow {
     }
   }
 
-  /** An episode was prepared (DriverOptions.onEpisode). */
+  /** An episode was prepared (RunProbes.episodePrepared). */
   preparedOne(): void {
     this.prepared += 1;
     if (this.prepared === this.total && this.open) this.close();

@@ -1,7 +1,8 @@
 import type { LlmClient } from '../llm/types.js';
 import { readEvaluation, type Evaluation, type JudgeVisibility } from './evaluation.js';
 import { judgeEpisode } from './judge/judge.js';
-import { writeEpisodesAtomic, type RunDir } from './run-dir.js';
+import { RunPaths, rewriteEpisodes } from '../run-dir/index.js';
+import type { RunDir } from './run-dir.js';
 
 export interface EvaluateRunOptions {
   client: LlmClient;
@@ -47,7 +48,9 @@ function alreadyDone(evaluation: Evaluation | null, spec: string, visibility: Ju
 
 /**
  * Judges every episode of a run directory and stores the result in each record's `evaluation.judge`,
- * rewriting `DIR/episodes.jsonl` atomically (temp file + rename) at checkpoints and at the end.
+ * rewriting `DIR/episodes.jsonl` atomically (temp file + rename) at checkpoints and at the end. The
+ * caller holds the run directory's lock (run-dir/lock.ts) from before loading until this returns, so no
+ * writer appends between the read and a rewrite.
  */
 export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promise<EvaluateRunResult> {
   const result: EvaluateRunResult = { judged: 0, skippedFailed: 0, skippedDone: 0, scoredSeats: 0, errorSeats: 0, errors: {}, formatFallbacks: 0 };
@@ -58,11 +61,12 @@ export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promis
     else todo.push(i);
   });
   const checkpointEvery = opts.checkpointEvery ?? 20;
+  const paths = new RunPaths(run.dir);
   let sinceCheckpoint = 0;
   let writing: Promise<void> = Promise.resolve();
   const checkpoint = () => {
     const rows = run.episodes.map((e) => e.raw);
-    writing = writing.then(() => writeEpisodesAtomic(run.dir, rows));
+    writing = writing.then(() => rewriteEpisodes(paths, rows));
     return writing;
   };
   let next = 0;

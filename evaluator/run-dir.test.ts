@@ -1,7 +1,8 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadRunDir, writeEpisodesAtomic } from './run-dir.js';
+import { RunPaths, rewriteEpisodes } from '../run-dir/index.js';
+import { loadRunDir } from './run-dir.js';
 import { episode, mfScenario, writeRunDir } from './testing/fixtures.js';
 
 const dirs: string[] = [];
@@ -43,7 +44,7 @@ describe('run directory', () => {
     const r = await loadRunDir(dir);
     if (!r.ok) throw new Error(r.error.message);
     const row = { ...r.run.episodes[0]!.raw, evaluation: { v: 1 } };
-    await writeEpisodesAtomic(dir, [row]);
+    rewriteEpisodes(new RunPaths(dir), [row]);
     const back = JSON.parse((await readFile(path.join(dir, 'episodes.jsonl'), 'utf8')).trim());
     expect(back.futureField).toEqual({ x: 1 });
     expect(back.evaluation).toEqual({ v: 1 });

@@ -1,12 +1,11 @@
-import { readFile, rename, writeFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { EpisodeRecord } from '../protocol/index.js';
-import { Scenario } from '../scenarios/model.js';
+import type { EpisodeRecord } from '../protocol/index.js';
+import { readEpisodes, readRunJson, readRunScenarios, RunPaths, type RunJson } from '../run-dir/index.js';
+import type { Scenario } from '../scenarios/model.js';
 
 /** A failure to read a run directory, naming the file, line and field. */
 export interface RunDirError {
-  code: 'run/missing_file' | 'run/bad_json' | 'run/bad_record';
+  code: 'run/missing_file' | 'run/bad_json' | 'run/bad_record' | 'run/bad_run_json';
   message: string;
 }
 
@@ -17,95 +16,43 @@ export interface LoadedEpisode {
   line: number;
 }
 
+/** A run directory as the evaluator sees it (read through run-dir/, which owns the format). */
 export interface RunDir {
   dir: string;
-  /** `run.json` as written by the orchestrator (shape owned there; read defensively), or null if absent. */
-  run: Record<string, unknown> | null;
+  /** `run.json`, read with the schema it was written with, or null if absent. */
+  run: RunJson | null;
   scenarios: Map<string, Scenario>;
   episodes: LoadedEpisode[];
+  /** Bytes of a torn last line (an append cut short by a crash) that were skipped: not a record. */
+  tornBytes: number;
 }
 
 export type LoadResult = { ok: true; run: RunDir } | { ok: false; error: RunDirError };
 
-function zodWhere(issues: readonly { path: PropertyKey[]; message: string }[]): string {
-  const first = issues[0];
-  if (!first) return 'invalid';
-  const field = first.path.map(String).join('.') || '(record)';
-  return `field ${field}: ${first.message}`;
-}
-
-async function readJsonl<T>(
-  file: string,
-  parse: (value: unknown) => { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } },
-): Promise<{ ok: true; rows: { value: T; raw: Record<string, unknown>; line: number }[] } | { ok: false; error: RunDirError }> {
-  const text = await readFile(file, 'utf8');
-  const rows: { value: T; raw: Record<string, unknown>; line: number }[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
-    if (!line) continue;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch (err) {
-      return { ok: false, error: { code: 'run/bad_json', message: `${file}:${i + 1}: not JSON (${(err as Error).message})` } };
-    }
-    const parsed = parse(raw);
-    if (!parsed.success) {
-      return { ok: false, error: { code: 'run/bad_record', message: `${file}:${i + 1}: ${zodWhere(parsed.error.issues)}` } };
-    }
-    rows.push({ value: parsed.data, raw: raw as Record<string, unknown>, line: i + 1 });
-  }
-  return { ok: true, rows };
-}
-
 /**
  * Loads `DIR/run.json` (optional), `DIR/scenarios.jsonl` (optional: without it, metrics that need the
- * scenario's truth or targets are null) and `DIR/episodes.jsonl` (required).
+ * scenario's truth or targets are null) and `DIR/episodes.jsonl` (required). A line that is not a valid
+ * record is an error naming it (the evaluator rewrites the file and must not drop it); a torn last line
+ * is skipped and counted.
  */
 export async function loadRunDir(dir: string): Promise<LoadResult> {
-  const episodesFile = path.join(dir, 'episodes.jsonl');
-  if (!existsSync(episodesFile)) {
-    return { ok: false, error: { code: 'run/missing_file', message: `${episodesFile}: not found (is ${dir} a run directory?)` } };
+  const paths = new RunPaths(dir);
+  if (!existsSync(paths.episodesJsonl)) {
+    return { ok: false, error: { code: 'run/missing_file', message: `${paths.episodesJsonl}: not found (is ${dir} a run directory?)` } };
   }
-  let run: Record<string, unknown> | null = null;
-  const runFile = path.join(dir, 'run.json');
-  if (existsSync(runFile)) {
-    try {
-      run = JSON.parse(await readFile(runFile, 'utf8')) as Record<string, unknown>;
-    } catch (err) {
-      return { ok: false, error: { code: 'run/bad_json', message: `${runFile}: not JSON (${(err as Error).message})` } };
-    }
+  const episodes = readEpisodes(paths);
+  const run = readRunJson(paths);
+  if (!run.ok) return { ok: false, error: { code: run.code, message: run.message } };
+  const scenarios = readRunScenarios(paths);
+  if (!scenarios.ok) return { ok: false, error: { code: scenarios.code, message: scenarios.message } };
+  const bad = episodes.badLines[0];
+  if (bad) {
+    const code = bad.message.startsWith('not JSON') ? 'run/bad_json' : 'run/bad_record';
+    return { ok: false, error: { code, message: `${paths.episodesJsonl}:${bad.line}: ${bad.message}` } };
   }
-  const scenarios = new Map<string, Scenario>();
-  const scenariosFile = path.join(dir, 'scenarios.jsonl');
-  if (existsSync(scenariosFile)) {
-    const read = await readJsonl(scenariosFile, (v) => Scenario.safeParse(v));
-    if (!read.ok) return read;
-    for (const row of read.rows) scenarios.set(row.value.id, row.value);
-  }
-  const read = await readJsonl(episodesFile, (v) => EpisodeRecord.safeParse(v));
-  if (!read.ok) return read;
-  const episodes = read.rows.map((r) => ({ record: r.value, raw: r.raw, line: r.line }));
-  return { ok: true, run: { dir, run, scenarios, episodes } };
+  return { ok: true, run: { dir, run: run.run, scenarios: scenarios.scenarios, episodes: episodes.rows, tornBytes: episodes.tornBytes } };
 }
 
-/**
- * Replaces `DIR/episodes.jsonl` atomically (temp file + rename), so a crash never leaves it half-written.
- * Rows are the raw objects, so fields this code does not know survive the rewrite.
- */
-export async function writeEpisodesAtomic(dir: string, rows: readonly Record<string, unknown>[]): Promise<void> {
-  await writeFileAtomic(path.join(dir, 'episodes.jsonl'), rows.map((r) => JSON.stringify(r) + '\n').join(''));
-}
 
-/** Writes a file through a temp file in the same directory and a rename. */
-export async function writeFileAtomic(file: string, content: string): Promise<void> {
-  const tmp = `${file}.tmp-${process.pid}-${Date.now().toString(36)}`;
-  try {
-    await writeFile(tmp, content);
-    await rename(tmp, file);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
-}
+/** @deprecated The one atomic write lives in disk/atomic-write.ts; re-exported for commands that still import it here. */
+export { writeFileAtomic } from '../disk/atomic-write.js';

@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { RunPaths } from '../run-dir/paths.js';
 import { isLlmError, LlmError, LlmErrorCode } from './errors.js';
 import type { ChatRequest, ChatResponse, LlmClient } from './types.js';
 
@@ -42,7 +43,7 @@ export function cassettePath(cassetteDir: string, tape: Tape): string {
  * else `runDir` itself (a cassette directory given directly).
  */
 export function cassetteRoot(runDir: string): string {
-  const nested = join(runDir, 'cassettes');
+  const nested = new RunPaths(runDir).cassettesDir;
   return existsSync(nested) ? nested : runDir;
 }
 

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../disk/package-root.js';
 import type { Usage } from '../protocol/index.js';
 
 /** US$ per million tokens for one model. */
@@ -16,7 +16,7 @@ export interface Price {
 export type PriceTable = Record<string, Price>;
 
 /** The editable table shipped with Parley. */
-export const DEFAULT_PRICES_FILE = fileURLToPath(new URL('./prices.json', import.meta.url));
+export const DEFAULT_PRICES_FILE = packagePath('llm', 'prices.json');
 
 /**
  * Loads a price table: `file`, else `$PARLEY_PRICES`, else the shipped `llm/prices.json`.

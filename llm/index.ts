@@ -14,7 +14,7 @@ export { cassettePath, cassetteRoot, readCassette, RecordingClient, ReplayClient
 export type { CassetteEntry, Tape } from './cassette.js';
 export { estimateCost, estimateTotalCost, loadPrices, priceOf, DEFAULT_PRICES_FILE } from './cost.js';
 export type { Price, PriceTable } from './cost.js';
-export { parseRetryAfter, backoffDelay, withRetries } from './retry.js';
+export { parseRetryAfter, backoffCeiling, backoffDelay, withRetries } from './retry.js';
 export { RequestLimiter, limiterFor } from './limiter.js';
 export { missingKeys } from './preflight.js';
 export type { MissingKey } from './preflight.js';

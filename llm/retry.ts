@@ -51,10 +51,17 @@ export function parseRetryAfter(headers: { get(name: string): string | null } | 
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Exponential backoff with full jitter: uniform in [0, min(max, base·2^attempt)], at least 1 ms. */
+/**
+ * The project's exponential backoff: `base·2^attempt`, capped at `max` (attempt 0 waits `base`). Used as
+ * is by the seat client's reconnects, and as the ceiling of the jittered LLM retry delay below.
+ */
+export function backoffCeiling(attempt: number, policy: { baseMs: number; maxMs: number }): number {
+  return Math.min(policy.maxMs, policy.baseMs * 2 ** attempt);
+}
+
+/** Exponential backoff with full jitter: uniform in [0, backoffCeiling], at least 1 ms. */
 export function backoffDelay(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
-  const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** attempt);
-  return Math.max(1, Math.round(random() * ceiling));
+  return Math.max(1, Math.round(random() * backoffCeiling(attempt, policy)));
 }
 
 /**

@@ -11,12 +11,6 @@ export interface ParsedSpec {
   model: string;
 }
 
-/** Whether a policy spec is one the LLM layer handles (and `createLlmPolicy` accepts). */
-export function isLlmSpec(spec: string): boolean {
-  const provider = spec.split(':', 1)[0];
-  return (LLM_PROVIDERS as readonly string[]).includes(provider ?? '') && spec.length > (provider?.length ?? 0) + 1;
-}
-
 /** Parses `<provider>:<model>`; the model may itself contain colons (`openai:ft:gpt-3.5:org`). */
 export function parseSpec(spec: string): ParsedSpec {
   const colon = spec.indexOf(':');

@@ -1,4 +1,4 @@
-import type { EpisodeRecord, SeatEvent, SeatJoin, SeatRecord, SeatRecovery } from '../protocol/index.js';
+import { turnProvenance, type EpisodeRecord, type ScriptWriterRecord, type SeatEvent, type SeatJoin, type SeatRecord, type SeatRecovery } from '../protocol/index.js';
 import { computeOutcome } from '../scenarios/outcome.js';
 import type { EngineResult, EpisodeError } from './engine/engine-types.js';
 import type { EpisodePlan } from './episode-plan.js';
@@ -78,17 +78,10 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
   };
   if (script) {
     const meta = result.scriptMeta;
-    const writer: NonNullable<EpisodeRecord['scriptWriter']> = { pid: writerClient?.pid ?? null, policy: writerPolicy };
+    const writer: ScriptWriterRecord = { pid: writerClient?.pid ?? null, policy: writerPolicy };
     const writerPids = input.pids?.get(SCRIPT_SEAT);
     if (writerPids?.length) writer.pids = [...writerPids];
-    if (meta?.provider !== undefined) writer.provider = meta.provider;
-    if (meta?.model !== undefined) writer.model = meta.model;
-    if (meta?.usage !== undefined) writer.usage = meta.usage;
-    if (meta?.latencyMs !== undefined) writer.latencyMs = meta.latencyMs;
-    if (meta?.repairs !== undefined) writer.repairs = meta.repairs;
-    if (meta?.retries !== undefined) writer.retries = meta.retries;
-    if (meta?.fallbacks !== undefined) writer.fallbacks = meta.fallbacks;
-    record.scriptWriter = writer;
+    record.scriptWriter = meta ? { ...writer, ...turnProvenance(meta) } : writer;
   }
   return record;
 }

@@ -1,5 +1,5 @@
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { once } from 'node:events';
 
 /**
@@ -10,11 +10,6 @@ export interface Ledger {
   append(serialisedFrame: string): void;
   /** Flushes and closes; resolves once every appended line is on disk. */
   close(): Promise<void>;
-}
-
-/** Ledger file of a seat: `DIR/ledgers/<episodeId>/<seat>.jsonl`. */
-export function ledgerPath(runDir: string, episodeId: string, seat: string): string {
-  return join(runDir, 'ledgers', episodeId, `${seat}.jsonl`);
 }
 
 /**

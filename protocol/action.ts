@@ -11,5 +11,3 @@ export const Action = z.object({
   argument: z.string().max(8000),
 });
 export type Action = z.infer<typeof Action>;
-
-export const NONE: Action = Object.freeze({ type: 'none', argument: '' }) as Action;

@@ -1,7 +1,27 @@
 import { z } from 'zod';
 import { Action } from './action.js';
-import { FailureInfo, FormatFallbacks, Usage } from './meta.js';
+import { FailureInfo, TurnMeta } from './meta.js';
 import { Mode } from './modes.js';
+
+/**
+ * What a record keeps of a move's provenance (`TurnMeta`, sent with every move): latency, provider,
+ * model, usage, repairs, retries. Derived from `TurnMeta`, so a field added there is added here; the
+ * policy and its params are recorded once per seat, not per turn. Absent latency: no move arrived.
+ */
+export const TurnProvenance = z.object({
+  latencyMs: TurnMeta.shape.latencyMs.optional(),
+  ...TurnMeta.pick({ provider: true, model: true, usage: true, repairs: true, retries: true, fallbacks: true }).shape,
+});
+export type TurnProvenance = z.infer<typeof TurnProvenance>;
+
+const PROVENANCE_FIELDS = Object.keys(TurnProvenance.shape) as Array<keyof TurnProvenance>;
+
+/** The provenance fields of a move's meta that are set (the one place a `TurnMeta` becomes record fields). */
+export function turnProvenance(meta: TurnMeta): TurnProvenance {
+  const out: Record<string, unknown> = {};
+  for (const key of PROVENANCE_FIELDS) if (meta[key] !== undefined) out[key] = meta[key];
+  return out as TurnProvenance;
+}
 
 /** One turn of an episode as recorded: the same shape in every mode, so the evaluator treats all alike. */
 export const TurnRecord = z.object({
@@ -12,13 +32,7 @@ export const TurnRecord = z.object({
   error: FailureInfo.optional(),
   /** Milliseconds since the episode started when the move was accepted. */
   atMs: z.number().nonnegative(),
-  latencyMs: z.number().nonnegative().optional(),
-  provider: z.string().optional(),
-  model: z.string().optional(),
-  usage: Usage.optional(),
-  repairs: z.object({ lenient: z.number().int(), reformat: z.number().int() }).optional(),
-  retries: z.number().int().optional(),
-  fallbacks: FormatFallbacks.optional(),
+  ...TurnProvenance.shape,
 });
 export type TurnRecord = z.infer<typeof TurnRecord>;
 
@@ -109,6 +123,22 @@ export const SeatEvent = z.object({
   detail: z.string().max(300).optional(),
 });
 export type SeatEvent = z.infer<typeof SeatEvent>;
+/** Why and how an episode ended (the engine produces it; the record stores it as is). */
+export const Termination = z.object({ reason: TerminationReason, detail: z.string().optional(), seat: z.string().optional() });
+export type Termination = z.infer<typeof Termination>;
+
+/** An explicit failure during an episode (DESIGN invariant 5), with the seat and turn it concerns. */
+export const EpisodeError = FailureInfo.extend({ seat: z.string().optional(), turn: z.number().optional() });
+export type EpisodeError = z.infer<typeof EpisodeError>;
+
+/** Script mode: the process that wrote the dialogue, and the writer's provenance and cost. */
+export const ScriptWriterRecord = z.object({
+  pid: z.number().int().nullable(),
+  pids: z.array(z.number().int()).optional(),
+  policy: z.string(),
+  ...TurnProvenance.shape,
+});
+export type ScriptWriterRecord = z.infer<typeof ScriptWriterRecord>;
 
 /** One line of `episodes.jsonl`. */
 export const EpisodeRecord = z.object({
@@ -121,12 +151,12 @@ export const EpisodeRecord = z.object({
   mode: Mode,
   seats: z.array(SeatRecord),
   /** Script mode: the process that wrote the dialogue. */
-  scriptWriter: z.object({ pid: z.number().int().nullable(), pids: z.array(z.number().int()).optional(), policy: z.string(), provider: z.string().optional(), model: z.string().optional(), usage: Usage.optional(), latencyMs: z.number().optional(), repairs: z.object({ lenient: z.number().int(), reformat: z.number().int() }).optional(), retries: z.number().int().optional(), fallbacks: FormatFallbacks.optional() }).optional(),
+  scriptWriter: ScriptWriterRecord.optional(),
   turns: z.array(TurnRecord),
-  termination: z.object({ reason: TerminationReason, detail: z.string().optional(), seat: z.string().optional() }),
+  termination: Termination,
   outcome: Outcome,
   /** Explicit failures during the episode (policy errors, protocol errors from the seats, disconnects). */
-  errors: z.array(FailureInfo.extend({ seat: z.string().optional(), turn: z.number().optional() })),
+  errors: z.array(EpisodeError),
   /** Seats re-established on a fresh process after a crash (absent when none). */
   recoveries: z.array(SeatRecovery).optional(),
   /** Seat connection events: drops, rejoins, heartbeat timeouts, refusals (absent when none). */

@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { writeFileAtomic as writeWhole } from '../disk/atomic-write.js';
 import { builtinScenarios } from './builtin.js';
 import { ScenarioError, ScenarioErrorCode, zodToScenarioError } from './errors.js';
 import { parseJsonLines, readText } from './import/read-json.js';
@@ -52,16 +50,11 @@ export async function writeScenarioFile(file: string, scenarios: readonly Scenar
   await writeFileAtomic(file, lines.length ? `${lines.join('\n')}\n` : '');
 }
 
-/** Writes a whole file through a temp file + rename, so readers never see half a file. */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  const dir = path.dirname(path.resolve(file));
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+/** Writes a whole file atomically (disk/atomic-write.ts), naming the file in a scenario error on failure. */
+async function writeFileAtomic(file: string, text: string): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true });
-    await writeFile(tmp, text, 'utf8');
-    await rename(tmp, file);
+    await writeWhole(file, text);
   } catch (err) {
-    await rm(tmp, { force: true });
     throw new ScenarioError(ScenarioErrorCode.Io, `cannot write (${(err as Error).message})`, { file }, { cause: err });
   }
 }

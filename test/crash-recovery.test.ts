@@ -5,7 +5,8 @@ import { readCassette } from '../llm/index.js';
 import type { EpisodeRecord } from '../protocol/index.js';
 import type { Episode } from '../orchestrator/episode.js';
 import { RunConfig, type RunConfigInput } from '../orchestrator/run-config.js';
-import { runExperiment, type DriverOptions } from '../orchestrator/run/driver.js';
+import { runExperiment } from '../orchestrator/run/driver.js';
+import type { RunProbes } from '../orchestrator/run/run-probes.js';
 import { startFakeLlmServer, reply } from './fake-llm-server.js';
 import { tempDir } from './helpers/processes.js';
 
@@ -24,16 +25,17 @@ describe('crash recovery of agent processes', () => {
   const chatter = (delayMs: number) => [{ spec: 'bot:chatter', params: { delayMs } }];
 
   /** Runs with a hook that calls `kill(episode, turn, seat)` after every accepted move. */
-  async function runWithKill(name: string, config: Partial<RunConfigInput>, kill: (ep: Episode, turn: number, seat: string) => void, extra: Partial<DriverOptions> = {}) {
+  async function runWithKill(name: string, config: Partial<RunConfigInput>, kill: (ep: Episode, turn: number, seat: string) => void, extra: RunProbes = {}) {
     const out = join(tmp.path, name);
     const episodes = new Map<string, Episode>();
     const logs: string[] = [];
     const result = await runExperiment(RunConfig.parse({ scenarios: 'builtin', out, ...config }), {
       log: (l) => logs.push(l),
       hosting: 'local',
-      onEpisode: (e) => episodes.set(e.plan.episodeId, e),
-      engineHooks: { moveAccepted: (id, turn, seat) => kill(episodes.get(id)!, turn, seat) },
+    }, {
       ...extra,
+      episodePrepared: (e) => episodes.set(e.plan.episodeId, e),
+      engine: { moveAccepted: (id, turn, seat) => kill(episodes.get(id)!, turn, seat) },
     });
     return { out, result, logs };
   }
@@ -155,7 +157,8 @@ describe('crash recovery of agent processes', () => {
     const scriptWriter = { spec: 'openai:fake-model', baseURL: llm.openaiBaseURL, apiKeyEnv: 'PARLEY_TEST_FAKE_KEY' };
     const result = await runExperiment(
       RunConfig.parse({ scenarios: 'builtin', out, modes: ['script', 'agents'], scriptWriter, concurrency: 1, limit: 4, maxTurns: 8 }),
-      { log: () => {}, hosting: 'local', onEpisode: (e) => episodes.set(e.plan.episodeId, e) },
+      { log: () => {}, hosting: 'local' },
+      { episodePrepared: (e) => episodes.set(e.plan.episodeId, e) },
     ).finally(() => delete process.env.PARLEY_TEST_FAKE_KEY);
     expect(killedPid).toBeGreaterThan(0);
     expect(result.ran).toHaveLength(4);

@@ -1,13 +1,13 @@
 import type { Action, Limits } from '../protocol/index.js';
 import type { ChatMessage } from '../llm/index.js';
-import { agentMessages } from '../agent-node/policies/llm/index.js';
+import { seatPromptMessages, type AgentTemplates } from '../agent-node/policies/llm/seat-prompt.js';
 import type { LedgerReader, LimitsOf } from './source.js';
 import { seatTurnsFromLedger, type SeatTurn } from './seat-turns.js';
 import { seatTurnsFromScript, type ScriptView } from './script-turns.js';
 import type { Unit } from './select.js';
 
-/** The agent template a seat's prompts were rendered from (the renderer's own `Template`). */
-export type AgentTemplate = Parameters<typeof agentMessages>[0];
+/** The agent templates a seat's prompts were rendered from (the protocol in its welcome picks one). */
+export type AgentTemplate = AgentTemplates;
 
 /** One training example: what a seat's agent was (or would have been) sent at one turn, and what it did. */
 export interface TrainingExample {
@@ -41,7 +41,7 @@ export type BuildResult = { ok: true; examples: TrainingExample[] } | { ok: fals
 
 /**
  * The examples of one (episode, seat): one per turn the seat moved, each the messages the SAME renderer
- * the LLM policy uses (`agentMessages`) makes from the seat's view — for live episodes the view replayed
+ * the LLM policy uses (`seatPromptMessages`) makes from the seat's view — for live episodes the view replayed
  * from the seat's ledger (so the prompt equals the cassette's), for script episodes the view `observe()`
  * projects for that character — followed by the move that was taken.
  */
@@ -64,7 +64,7 @@ export function buildExamples(unit: Unit, opts: BuildOptions): BuildResult {
   for (const { view, request } of turns) {
     const move = record.turns.find((t) => t.turn === request.turn && t.seat === unit.seat);
     if (!move?.action) continue;
-    const prompt = agentMessages(template, view, request);
+    const prompt = seatPromptMessages(template, view, request);
     // Last line of defence for converted script turns: judge-only text never reaches a training prompt.
     const judgeOnly = record.mode === 'script' ? scenario?.judgeOnly.trim() : '';
     if (judgeOnly && prompt.some((m) => m.content.includes(judgeOnly))) {

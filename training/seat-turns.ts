@@ -1,8 +1,8 @@
 import type { OrchestratorFrame, PeerState, SeatWelcome, TurnEvent, TurnRequest } from '../protocol/index.js';
-import type { agentMessages } from '../agent-node/policies/llm/index.js';
+import type { seatPromptMessages } from '../agent-node/policies/llm/seat-prompt.js';
 
 /** The seat view the agent prompt renderer takes (agent-node's `SeatView`, named through the renderer's own signature). */
-export type RenderView = Parameters<typeof agentMessages>[1];
+export type RenderView = Parameters<typeof seatPromptMessages>[1];
 
 /** One of a seat's turns: the view the seat had when it was asked, and the request it was asked with. */
 export interface SeatTurn {

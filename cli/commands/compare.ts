@@ -4,7 +4,9 @@ import type { Mode } from '../../protocol/index.js';
 import { MODES } from '../../protocol/index.js';
 import type { LlmClient } from '../../llm/types.js';
 import { comparePairs, matchEpisodes } from '../../evaluator/compare/naturalness.js';
-import { loadRunDir, writeFileAtomic, type RunDir } from '../../evaluator/run-dir.js';
+import { writeFileAtomic } from '../../disk/atomic-write.js';
+import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
+import { lockRunDir, runDirHolding } from '../run-dir-lock.js';
 
 const HELP = `usage: parley compare DIR_A DIR_B --judge SPEC [options]
 
@@ -97,7 +99,7 @@ export async function run(argv: string[]): Promise<number> {
       return 2;
     }
   }
-  const style = values.protocol ?? ((a.run?.['config'] as { protocol?: unknown } | undefined)?.protocol === 'paper' ? 'paper' : 'parley');
+  const style = values.protocol ?? (a.run?.protocol?.name === 'paper' || (a.run?.['config'] as { protocol?: unknown } | undefined)?.protocol === 'paper' ? 'paper' : 'parley');
   if (style !== 'paper' && style !== 'parley') {
     console.error(`parley compare: --protocol must be paper or parley (got '${style}')`);
     return 2;
@@ -119,7 +121,18 @@ export async function run(argv: string[]): Promise<number> {
   console.error(`parley compare: ${pairs.length} pairs, A = ${a.dir} (${modeA}), B = ${b.dir} (${modeB}), judge ${values.judge}, question ${style}`);
   const result = await comparePairs(pairs, client, { seed, concurrency, style, onProgress: (d, t) => console.error(`judged ${d}/${t} pairs`) });
   const out = values.out ?? path.join(a.dir, `compare-${modeA}-vs-${modeB}.jsonl`);
-  await writeFileAtomic(out, result.verdicts.map((v) => JSON.stringify(v) + '\n').join(''));
+  // Writing inside a run: take its lock for the write (the judging above needs none).
+  const inside = runDirHolding(out, [a.dir, b.dir]);
+  const locked = inside ? await lockRunDir(inside, 'compare', 15_000) : null;
+  if (locked && !locked.ok) {
+    console.error(`parley compare: ${locked.message}`);
+    return 1;
+  }
+  try {
+    await writeFileAtomic(out, result.verdicts.map((v) => JSON.stringify(v) + '\n').join(''));
+  } finally {
+    if (locked?.ok) locked.lock.release();
+  }
   const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
   console.log(
     `A (${modeA}) judged more natural in ${result.winsA}/${result.n} pairs: ${pct(result.rate.p)} [95% Wilson ${pct(result.rate.lo)}, ${pct(result.rate.hi)}]` +

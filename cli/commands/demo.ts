@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { RunConfig } from '../../orchestrator/run-config.js';
 import { runExperiment } from '../../orchestrator/run/driver.js';
 import { formatHelp, parseArgs, type FlagSpecs } from '../args.js';
 import { reportRun } from './run.js';
+import { RunPaths } from '../../run-dir/index.js';
 
 const DEMO_FLAGS: FlagSpecs = {
   out: { type: 'string', metavar: 'DIR', describe: 'run directory (default: a fresh runs/demo-<time>)' },
@@ -50,7 +51,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     const result = await runExperiment(config, { log, hosting: 'local' });
     const code = reportRun(result, log);
-    log(`done in ${((Date.now() - t0) / 1000).toFixed(1)}s — records: ${join(shown, 'episodes.jsonl')}, ledgers: ${join(shown, 'ledgers')}/`);
+    log(`done in ${((Date.now() - t0) / 1000).toFixed(1)}s — records: ${new RunPaths(shown).episodesJsonl}, ledgers: ${new RunPaths(shown).ledgersDir}/`);
     return result.stats.episodes.failed > 0 ? 1 : code;
   } catch (err) {
     console.error(`parley demo: ${(err as Error).message}`);

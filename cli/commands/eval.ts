@@ -1,13 +1,17 @@
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { LlmClient } from '../../llm/types.js';
 import { evaluateRun } from '../../evaluator/evaluate-run.js';
 import { loadRunDir } from '../../evaluator/run-dir.js';
+import { lockRunDir } from '../run-dir-lock.js';
 
 const HELP = `usage: parley eval DIR --judge SPEC [options]
 
 (Re)evaluates a finished run with an LLM judge on SOTOPIA-EVAL's seven dimensions and stores, per
 episode and seat, every score with its reasoning (or an evaluation error) in the \`evaluation\` field of
 DIR/episodes.jsonl, rewritten atomically. Craigslist episodes also get the judge's reading of the deal.
+It holds the run directory's lock while it works: started next to a \`parley run\` writing DIR, it says
+so and waits for that run to end, then judges every record.
 
 options:
   --judge SPEC          judge model, e.g. openai:gpt-4, mistral:mistral-large-latest (default: run.json's judge)
@@ -15,6 +19,7 @@ options:
                         (default: full background — both goals, secrets, judge-only text — like SOTOPIA)
   --concurrency N       episodes judged at once (default 4)
   --missing             only episodes not yet scored by this judge, or whose evaluation failed
+  --no-wait             if another command is writing DIR, stop at once naming it (default: wait)
   --base-url URL        provider base URL (else OPENAI_BASE_URL / MISTRAL_BASE_URL)
   --api-key-env VAR     env variable holding the key (default OPENAI_API_KEY / MISTRAL_API_KEY)
   --param KEY=VALUE     client setting or sampling param (repeatable), e.g. structuredOutput=json_object
@@ -29,6 +34,16 @@ function parseParam(text: string): [string, unknown] | null {
   return [key, raw === 'true' ? true : raw === 'false' ? false : raw !== '' && Number.isFinite(num) ? num : raw];
 }
 
+interface EvalFlags {
+  judge?: string | undefined;
+  blind: boolean;
+  concurrency: string;
+  missing: boolean;
+  'base-url'?: string | undefined;
+  'api-key-env'?: string | undefined;
+  param: string[];
+}
+
 /** `parley eval DIR --judge SPEC [--blind] [--concurrency N]`. */
 export async function run(argv: string[]): Promise<number> {
   let args;
@@ -41,6 +56,7 @@ export async function run(argv: string[]): Promise<number> {
         blind: { type: 'boolean', default: false },
         concurrency: { type: 'string', default: '4' },
         missing: { type: 'boolean', default: false },
+        'no-wait': { type: 'boolean', default: false },
         'base-url': { type: 'string' },
         'api-key-env': { type: 'string' },
         param: { type: 'string', multiple: true, default: [] },
@@ -66,12 +82,32 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`parley eval: --concurrency must be a positive integer (got '${values.concurrency}')`);
     return 2;
   }
+  if (!existsSync(dir)) {
+    console.error(`parley eval: ${dir}: no such run directory`);
+    return 1;
+  }
+  // The lock before the read: no writer may append between the read and the rewrite of episodes.jsonl.
+  const locked = await lockRunDir(dir, 'eval', values['no-wait'] ? 0 : Infinity);
+  if (!locked.ok) {
+    console.error(`parley eval: ${locked.message}`);
+    return 1;
+  }
+  try {
+    return await evaluateLocked(dir, values);
+  } finally {
+    locked.lock.release();
+  }
+}
+
+async function evaluateLocked(dir: string, values: EvalFlags): Promise<number> {
+  const concurrency = Number(values.concurrency);
   const loaded = await loadRunDir(dir);
   if (!loaded.ok) {
     console.error(`parley eval: ${loaded.error.message}`);
     return 1;
   }
-  const runJudge = (loaded.run.run?.['config'] as { judge?: { spec?: string; params?: Record<string, unknown> } } | undefined)?.judge;
+  if (loaded.run.tornBytes) console.error(`parley eval: ${dir}/episodes.jsonl ends in a torn line (${loaded.run.tornBytes} bytes, an interrupted write): not a record, left out`);
+  const runJudge = loaded.run.run?.config.judge;
   const spec = values.judge ?? runJudge?.spec;
   if (!spec) {
     console.error('parley eval: --judge SPEC is required (e.g. --judge openai:gpt-4); run.json names no judge');

@@ -109,11 +109,11 @@ export async function runChatExport(argv: string[]): Promise<number> {
   );
   // The agent template each seat's prompts came from: --prompt-dir, else the run's own per seat, else built-in.
   const promptDirOf = new Map(runs.map((r) => [r.dir, ((r.run?.config as { agents?: Array<{ promptDir?: string }> } | undefined)?.agents ?? []).map((a) => a.promptDir)]));
-  const templates = new Map<string, ReturnType<typeof loadTemplates>['agent']>();
+  const templates = new Map<string, ReturnType<typeof loadTemplates>>();
   const templateAt = (dir: string | undefined) => {
     const key = dir ?? '';
     let t = templates.get(key);
-    if (!t) templates.set(key, (t = loadTemplates(dir).agent));
+    if (!t) templates.set(key, (t = loadTemplates(dir)));
     return t;
   };
   const selection: Selection = {

@@ -2,7 +2,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { exportCsv } from '../../evaluator/export/csv.js';
 import { exportSotopia } from '../../evaluator/export/sotopia.js';
-import { loadRunDir, writeFileAtomic } from '../../evaluator/run-dir.js';
+import { writeFileAtomic } from '../../disk/atomic-write.js';
+import { loadRunDir } from '../../evaluator/run-dir.js';
+import { lockRunDir, runDirHolding } from '../run-dir-lock.js';
 
 const HELP = `usage: parley export DIR --format sotopia|csv [--out FILE]
        parley export DIR… --format openai-chat|mistral-chat [options]   (fine-tuning data; --format openai-chat --help)
@@ -40,18 +42,28 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const dir = positionals[0]!;
-  const loaded = await loadRunDir(dir);
-  if (!loaded.ok) {
-    console.error(`parley export: ${loaded.error.message}`);
+  const out = values.out ?? path.join(dir, values.format === 'csv' ? 'episodes.csv' : 'episodes.sotopia.jsonl');
+  // Writing inside the run: take its lock (waits up to 15 s for another writer, then names it).
+  const locked = out !== '-' && runDirHolding(out, [dir]) ? await lockRunDir(dir, 'export', 15_000) : null;
+  if (locked && !locked.ok) {
+    console.error(`parley export: ${locked.message}`);
     return 1;
   }
-  const text = values.format === 'csv' ? exportCsv([loaded.run]) : exportSotopia([loaded.run]);
-  const out = values.out ?? path.join(dir, values.format === 'csv' ? 'episodes.csv' : 'episodes.sotopia.jsonl');
-  if (out === '-') {
-    process.stdout.write(text);
+  try {
+    const loaded = await loadRunDir(dir);
+    if (!loaded.ok) {
+      console.error(`parley export: ${loaded.error.message}`);
+      return 1;
+    }
+    const text = values.format === 'csv' ? exportCsv([loaded.run]) : exportSotopia([loaded.run]);
+    if (out === '-') {
+      process.stdout.write(text);
+      return 0;
+    }
+    await writeFileAtomic(out, text);
+    console.log(`wrote ${out} (${loaded.run.episodes.length} episodes)`);
     return 0;
+  } finally {
+    if (locked?.ok) locked.lock.release();
   }
-  await writeFileAtomic(out, text);
-  console.log(`wrote ${out} (${loaded.run.episodes.length} episodes)`);
-  return 0;
 }

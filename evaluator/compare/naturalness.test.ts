@@ -5,7 +5,7 @@ import { episode, mfScenario, openScenario } from '../testing/fixtures.js';
 import { comparePairs, matchEpisodes } from './naturalness.js';
 
 function runDir(dir: string, episodes: ReturnType<typeof episode>[]): RunDir {
-  return { dir, run: null, scenarios: new Map([mfScenario(), openScenario()].map((s) => [s.id, s])), episodes: episodes.map((record, i) => ({ record, raw: {}, line: i + 1 })) };
+  return { dir, run: null, scenarios: new Map([mfScenario(), openScenario()].map((s) => [s.id, s])), episodes: episodes.map((record, i) => ({ record, raw: {}, line: i + 1 })), tornBytes: 0 };
 }
 
 const mf = mfScenario();

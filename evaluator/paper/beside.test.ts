@@ -40,7 +40,7 @@ async function paperRun(protocol: string | undefined): Promise<RunDir> {
     episode({ scenario: op, mode: 'agents', repeat: 1, models, moves: [['a', 'speak', 'one two']], evaluation: judged(8) }),
     episode({ scenario: cl, mode: 'agents', models, moves: [['a', 'speak', 'seventy?'], ['b', 'speak', 'deal']], evaluation: judged(7) }),
   ];
-  const dir = await writeRunDir([op, cl], eps, { config: { scenarios: 'S.jsonl', modes: ['agents'], seed: 1, ...(protocol ? { protocol } : {}) } });
+  const dir = await writeRunDir([op, cl], eps, { config: { scenarios: 'S.jsonl', modes: ['agents'], maxTurns: 20, seed: 1, ...(protocol ? { protocol } : {}) } });
   dirs.push(dir);
   const r = await loadRunDir(dir);
   if (!r.ok) throw new Error(r.error.message);

@@ -21,10 +21,10 @@ export interface BesideRow {
 /** The subsets the paper reports on. */
 const PAPER_SUBSETS = new Set(['all', 'mutual_friends', 'craigslist_bargains', 'hard']);
 
-/** Whether a run directory holds a `paper`-protocol run (run.json's config names the protocol as a plain key). */
+/** Whether a run directory holds a `paper`-protocol run (run.json's resolved protocol, or the protocol its config asked for). */
 export function isPaperRun(run: RunDir): boolean {
   const config = run.run?.['config'] as { protocol?: unknown } | undefined;
-  return config?.protocol === 'paper' || run.run?.['protocol'] === 'paper';
+  return run.run?.protocol?.name === 'paper' || config?.protocol === 'paper';
 }
 
 function verdictOf(parley: Summary, paper: PublishedNumber | null): BesideRow['verdict'] {

@@ -2,6 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ActionType, EpisodeRecord, Mode, Outcome, TurnRecord } from '../../protocol/index.js';
+import { RunPaths, writeRunJson, writeRunScenarios, type RunJsonInput } from '../../run-dir/index.js';
+import { fixtureRunJson } from '../../run-dir/testing/fixture.js';
 import { Scenario, type ScenarioInput } from '../../scenarios/model.js';
 
 /**
@@ -138,10 +140,12 @@ export function episode(spec: EpisodeSpec): EpisodeRecord {
 }
 
 /** Writes a run directory (run.json, scenarios.jsonl, episodes.jsonl) under the OS temp dir. */
-export async function writeRunDir(scenarios: readonly Scenario[], episodes: readonly EpisodeRecord[], run: Record<string, unknown> = {}): Promise<string> {
+export async function writeRunDir(scenarios: readonly Scenario[], episodes: readonly EpisodeRecord[], run: Partial<RunJsonInput> = {}): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'parley-eval-'));
-  await writeFile(path.join(dir, 'run.json'), JSON.stringify({ runId: episodes[0]?.runId ?? 'run-1', config: { scenarios: 'test', modes: ['script', 'agents'], seed: 1 }, ...run }, null, 2));
-  await writeFile(path.join(dir, 'scenarios.jsonl'), scenarios.map((s) => JSON.stringify(s) + '\n').join(''));
-  await writeFile(path.join(dir, 'episodes.jsonl'), episodes.map((e) => JSON.stringify(e) + '\n').join(''));
+  const paths = new RunPaths(dir);
+  writeRunJson(paths, fixtureRunJson(episodes[0]?.runId ?? 'run-1', scenarios.map((s) => s.id), run));
+  writeRunScenarios(paths, scenarios);
+  // Written whole, as a test states it (records the schema would refuse included).
+  await writeFile(paths.episodesJsonl, episodes.map((e) => JSON.stringify(e) + '\n').join(''));
   return dir;
 }

@@ -1,9 +1,8 @@
-import type { ErrorCode, FailureInfo, OrchestratorFrameBody, TurnMeta, TurnRecord } from '../../protocol/index.js';
+import { turnProvenance, type EpisodeError, type EpisodeRecord, type ErrorCode, type OrchestratorFrameBody, type Termination, type TurnMeta, type TurnRecord } from '../../protocol/index.js';
 import type { Clock } from '../clock.js';
 import type { Inbox } from '../inbox.js';
 import type { SeatLifecycle } from '../seat-lifecycle.js';
 import type { World } from '../world.js';
-import type { Termination } from './termination.js';
 
 /** What the engine needs of a seat: send to it, refuse its frames. `SeatLink` is one. */
 export interface SeatPort {
@@ -43,23 +42,18 @@ export interface EngineContext {
   hooks?: EngineHooks;
 }
 
-/** An explicit failure during an episode (DESIGN invariant 5). */
-export type EpisodeError = FailureInfo & { seat?: string; turn?: number };
+/** An explicit failure during an episode (DESIGN invariant 5): the record schema's shape. */
+export type { EpisodeError };
 
-/** Provenance a seat reported with its moves (the latest seen). */
-export interface SeatProvenance {
-  policy?: string;
-  provider?: string;
-  model?: string;
-  params?: Record<string, unknown>;
-}
+/** Provenance a seat reported with its moves (the latest seen): the seat-level part of `TurnMeta`. */
+export type SeatProvenance = Partial<Pick<TurnMeta, 'policy' | 'provider' | 'model' | 'params'>>;
 
 /** What the engine produces; the episode runner adds seats, outcome and timing to make the record. */
 export interface EngineResult {
   turns: TurnRecord[];
   termination: Termination;
   errors: EpisodeError[];
-  status: 'ok' | 'failed';
+  status: EpisodeRecord['status'];
   seatProvenance: Record<string, SeatProvenance>;
   /** Script mode: the writer's provenance and cost. */
   scriptMeta?: TurnMeta;
@@ -67,17 +61,9 @@ export interface EngineResult {
   startedAt: number;
 }
 
-/** Copies a move's provenance onto its turn record (only the fields present). */
+/** Copies a move's provenance onto its turn record (only the fields present; which ones: protocol/record.ts). */
 export function withMeta(record: TurnRecord, meta: TurnMeta | undefined): TurnRecord {
-  if (!meta) return record;
-  record.latencyMs = meta.latencyMs;
-  if (meta.provider !== undefined) record.provider = meta.provider;
-  if (meta.model !== undefined) record.model = meta.model;
-  if (meta.usage !== undefined) record.usage = meta.usage;
-  if (meta.repairs !== undefined) record.repairs = meta.repairs;
-  if (meta.retries !== undefined) record.retries = meta.retries;
-  if (meta.fallbacks !== undefined) record.fallbacks = meta.fallbacks;
-  return record;
+  return meta ? Object.assign(record, turnProvenance(meta)) : record;
 }
 
 export function provenanceOf(meta: TurnMeta): SeatProvenance {

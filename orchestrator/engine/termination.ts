@@ -1,11 +1,8 @@
-import { PARLEY_PROTOCOL, parseMove, type SimulationProtocol, type TerminationReason, type TurnRecord } from '../../protocol/index.js';
+import { PARLEY_PROTOCOL, parseMove, type SimulationProtocol, type Termination, type TurnRecord } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 
-export interface Termination {
-  reason: TerminationReason;
-  detail?: string;
-  seat?: string;
-}
+/** How an episode ended: the record schema's shape (protocol/record.ts), produced here. */
+export type { Termination };
 
 /** SOTOPIA ends an episode after more than 2 consecutive `none` actions. */
 export const MAX_CONSECUTIVE_NONE = 2;

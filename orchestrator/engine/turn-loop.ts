@@ -27,7 +27,7 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
   /** When the previous turn's accepted act reached its connection (for `hooks.turnOverhead`). */
   let previousActAt: bigint | undefined;
 
-  const finish = (termination: Termination, status: 'ok' | 'failed'): EngineResult => {
+  const finish = (termination: Termination, status: EngineResult['status']): EngineResult => {
     flush();
     return { turns, termination, errors, status, seatProvenance, startedAt };
   };

@@ -3,21 +3,18 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { upgradeRouter } from './upgrade-router.js';
 
-/** Handles plain HTTP requests (not upgrades). */
-export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
-
-const notFound: RequestHandler = (_req, res) => {
+/** Plain HTTP requests (not upgrades): nothing is served over plain HTTP. */
+const notFound = (_req: IncomingMessage, res: ServerResponse) => {
   res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
 };
 
 /**
  * The orchestrator's one HTTP server. It owns an upgrade router (upgrade-router.ts) that answers every
  * upgrade: endpoints register their path there (the agent WebSocket endpoint `/agent`; later socket.io's
- * `/socket.io/`), anything else gets 404 and a destroyed socket. A later web endpoint (static client)
- * passes its own `onRequest`; plain requests get 404 by default.
+ * `/socket.io/`), anything else gets 404 and a destroyed socket. Plain requests get 404.
  */
-export function createHttpServer(onRequest: RequestHandler = notFound): Server {
-  const server = createServer(onRequest);
+export function createHttpServer(): Server {
+  const server = createServer(notFound);
   server.on('clientError', (_err, socket) => socket.destroy());
   upgradeRouter(server);
   return server;

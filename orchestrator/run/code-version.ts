@@ -1,14 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../../disk/package-root.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const REPO_ROOT = packagePath();
 
 /** Package version and git description of the code that ran (null outside a git checkout). */
 export function codeVersion(): { package: string; git: string | null } {
   let pkg = 'unknown';
   try {
-    pkg = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    pkg = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
   } catch {
     // keep 'unknown'
   }

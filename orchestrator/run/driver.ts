@@ -1,70 +1,27 @@
-import { hostname } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { EpisodeRecord, PolicyConfig, SimulationProtocol } from '../../protocol/index.js';
+import { acquireRunLock, appendEpisode, readEpisodes, readRunJson, RunPaths, writeRunScenarios, type RunStats } from '../../run-dir/index.js';
 import type { Scenario } from '../../scenarios/model.js';
-import { systemClock, type Clock } from '../clock.js';
-import type { EngineHooks } from '../engine/engine-types.js';
-import { Episode } from '../episode.js';
+import { systemClock } from '../clock.js';
 import type { EpisodePlan } from '../episode-plan.js';
-import { FileLedger, ledgerPath } from '../ledger.js';
-import type { ConnectionOptions } from '../net/agent-connection.js';
-import { closeServer, createHttpServer, listen } from '../net/http-server.js';
-import { AGENT_PATH, attachAgentEndpoint } from '../net/ws-endpoint.js';
 import type { RunConfig } from '../run-config.js';
-import { SeatRegistry } from '../seat-registry.js';
-import { poolSizeFor } from '../supervisor/pool-size.js';
-import { hostEpisode, RECOVERY_GRACE_MS } from '../supervisor/seat-supervisor.js';
-import { WorkerPool } from '../supervisor/worker-pool.js';
-import { liveSeats, makeLimits } from '../world.js';
-import { codeVersion } from './code-version.js';
+import { hostEpisodes, type HostingOptions } from './episode-hosting.js';
 import { planEpisodes } from './plan.js';
-import { promptTemplates } from './prompt-files.js';
 import { protocolKey, resolveProtocol } from './protocol.js';
 import { ProgressReporter, type StatusTerminal } from './progress-reporter.js';
 import { prepareResume } from './resume.js';
-import { RunFiles } from './run-files.js';
-import { acquireRunLock } from './run-lock.js';
+import { writeManifest, type RunManifest } from './run-manifest.js';
+import type { RunProbes } from './run-probes.js';
 import { loadRunScenarios } from './scenario-source.js';
-import { computeStats, type RunStats } from './stats.js';
+import { computeStats } from './stats.js';
 
-export interface DriverOptions {
+/** What a user (or `serve`) decides about a run beyond its config; test and bench seams are `RunProbes`. */
+export interface DriverOptions extends HostingOptions {
   /** Progress and notices, one line each (never scenario content). */
   log: (line: string) => void;
-  /** `local`: the supervisor's agent processes host every seat; `remote`: agents dial in with printed tokens. */
-  hosting: 'local' | 'remote';
-  port?: number;
-  host?: string;
-  /** Remote hosting: each prepared episode, so its tokens can be handed out (serve prints them). */
-  onSeats?: (episode: Episode) => void;
-  /** The agent endpoint's URL once listening. */
-  onListening?: (url: string) => void;
-  /** How long a seat token waits for its first join (default: 60 s local, 30 min remote). */
-  tokenTtlMs?: number;
-  /**
-   * How long a dropped seat may rejoin (default: 10 s remote; locally RECOVERY_GRACE_MS, the time a
-   * replacement process has to take over the seat of one that died — see supervisor/seat-supervisor.ts).
-   */
-  reconnectGraceMs?: number;
-  connection?: ConnectionOptions;
-  /** Remote hosting: count the usage remote agents report in the cost estimate (`--trust-remote-usage`). */
-  trustRemoteUsage?: boolean;
-  /** Test hook: another agent process entry. */
-  workerPath?: string;
-  clock?: Clock;
-  /** Stops launching episodes; in-flight ones are dropped unrecorded so a rerun redoes them. */
-  signal?: AbortSignal;
   /** A terminal (stdout is a TTY): progress is one refreshing status line; otherwise plain lines. */
   tty?: StatusTerminal;
-  /** Period of the progress summary line (plain) or redraw (TTY). */
-  progressIntervalMs?: number;
-  /** How long to wait for another orchestrator holding the run directory (default 15 s). */
-  lockWaitMs?: number;
-  /** Instrumentation of the turn loop (benchmark, tests). */
-  engineHooks?: EngineHooks;
-  /** Each episode once prepared (tests, benchmark). */
-  onEpisode?: (episode: Episode) => void;
-  /** The local agent process pool once started (benchmark: memory sampling). */
-  onPool?: (pool: WorkerPool) => void;
 }
 
 export interface RunResult {
@@ -81,177 +38,82 @@ export interface RunResult {
 }
 
 /**
- * Runs an experiment into a run directory: loads and filters scenarios, expands episodes, skips those
- * already recorded (resume), hosts seats (local agent processes or remote agents), runs episodes with
- * `concurrency` in flight, appends each record as it finishes, and writes run.json with the stats.
+ * Runs an experiment into a run directory: loads and filters scenarios, takes the directory's lock,
+ * expands episodes, skips those already recorded (resume), hosts seats (local agent processes or remote
+ * agents), runs episodes with `concurrency` in flight, appends each record as it finishes, and writes
+ * run.json at the start and, with the stats, at the end.
  */
-export async function runExperiment(input: RunConfig, opts: DriverOptions): Promise<RunResult> {
-  const clock = opts.clock ?? systemClock;
-  const files = new RunFiles(resolve(input.out));
-  const config = opts.hosting === 'remote' ? asRemote(input) : withRunDirs(input, files);
+export async function runExperiment(input: RunConfig, opts: DriverOptions, probes: RunProbes = {}): Promise<RunResult> {
+  const paths = new RunPaths(resolve(input.out));
+  const config = opts.hosting === 'remote' ? asRemote(input) : withRunDirs(input, paths);
   // Scenarios first: a run that cannot start leaves nothing behind.
   const scenarios = await loadRunScenarios(config);
   const protocol = resolveProtocol(config, scenarios);
-  files.ensure();
-  const lock = await acquireRunLock(files.dir, { log: opts.log, ...(opts.lockWaitMs !== undefined ? { waitMs: opts.lockWaitMs } : {}) });
+  mkdirSync(paths.ledgersDir, { recursive: true });
+  const lock = await acquireRunLock(paths, {
+    command: opts.hosting === 'remote' ? 'serve' : 'run',
+    log: opts.log,
+    ...(probes.lockWaitMs !== undefined ? { waitMs: probes.lockWaitMs } : {}),
+  });
   try {
-    return await runLocked(input, config, scenarios, protocol, files, opts, clock);
+    const manifest = startRun(paths, input, config, scenarios, protocol, opts);
+    const ran = await runPending(paths, manifest, opts, probes);
+    return finishRun(paths, manifest, ran, opts.signal?.aborted ?? false);
   } finally {
     lock.release();
   }
 }
 
-async function runLocked(input: RunConfig, config: RunConfig, scenarios: Scenario[], protocol: SimulationProtocol, files: RunFiles, opts: DriverOptions, clock: Clock): Promise<RunResult> {
+/** The run's manifest and what is left to run: resume state, run id, scenarios.jsonl, run.json (started). */
+function startRun(paths: RunPaths, input: RunConfig, config: RunConfig, scenarios: Scenario[], protocol: SimulationProtocol, opts: DriverOptions): RunManifest & { pending: EpisodePlan[] } {
   const remote = opts.hosting === 'remote';
   opts.log(`protocol: ${protocolKey(protocol)}${protocol.name === 'parley' ? " (Parley's task moves and task-end stops; --protocol paper reproduces the paper)" : " (SOTOPIA's prompts and stop rules; docs/fidelity.md)"}`);
   // Remote seats bring their own policy: it is recorded from what each agent reports at join.
   const plans = planEpisodes(scenarios, config, protocol).map((p) => (remote ? { ...p, policies: undefined } : p));
-  const { pending } = prepareResume(files, plans, { retryFailed: config.retryFailed, log: opts.log });
+  const { pending } = prepareResume(paths, plans, { retryFailed: config.retryFailed, log: opts.log });
   const skipped = plans.length - pending.length;
   if (skipped) opts.log(`resuming: ${skipped} of ${plans.length} episode(s) already recorded`);
-
-  const previousRun = files.readRunJson();
-  const runId = typeof previousRun?.runId === 'string' ? previousRun.runId : basename(files.dir);
-  const startedAt = new Date().toISOString();
-  const usedScenarios = uniqueScenarios(plans);
-  files.writeScenarios(usedScenarios);
-  const runJson = (extra: Record<string, unknown>) => ({
-    runId,
-    /** The orchestrator's pid, at the top level where isolation audits look for it (also in `orchestrator`). */
-    pid: process.pid,
-    code: codeVersion(),
-    orchestrator: { pid: process.pid, node: process.version, host: hostname() },
-    /** local: seats played by the supervisor's agent processes; remote: by agents that dialled in (serve). */
-    hosting: opts.hosting,
-    config: input,
-    /** The simulation protocol every episode followed, resolved (defaults filled in). */
-    protocol,
-    prompts: promptTemplates([...(plans.some((p) => p.mode !== 'script') ? config.agents : []), ...(plans.some((p) => p.mode === 'script') ? [config.scriptWriter] : [])]),
-    scenarioSet: { source: config.scenarios, subset: config.subset ?? null, seed: config.seed, count: usedScenarios.length, ids: usedScenarios.map((s) => s.id) },
-    episodes: { planned: plans.length, alreadyRecorded: skipped },
-    startedAt,
-    ...extra,
-  });
-  files.writeRunJson(runJson({ endedAt: null, stats: null }));
-
-  const progress = new ProgressReporter({
-    total: plans.length,
-    alreadyDone: skipped,
-    log: opts.log,
-    ...(opts.tty ? { tty: opts.tty } : {}),
-    ...(opts.progressIntervalMs !== undefined ? { intervalMs: opts.progressIntervalMs } : {}),
-  });
-  const say = (line: string) => progress.notice(line);
-  const registry = new SeatRegistry({ clock, reconnectGraceMs: opts.reconnectGraceMs ?? (remote ? 10_000 : RECOVERY_GRACE_MS) });
-  const server = createHttpServer();
-  const endpoint = attachAgentEndpoint(server, registry, { clock, log: say, logJoins: remote, ...opts.connection });
-  const limits = makeLimits(config.maxTurns, config.turnDeadlineMs);
-  const tokenTtlMs = opts.tokenTtlMs ?? (remote ? 30 * 60_000 : 60_000);
-  let pool: WorkerPool | null = null;
-  const ran: EpisodeRecord[] = [];
-
-  /** Episodes in flight, so an interrupt can end them at once. */
-  const running = new Set<Episode>();
-  // Ctrl-C: close every agent connection so in-flight episodes end now (their records are dropped).
-  const interrupted = new Promise<string>((resolveAbort) => {
-    const onAbort = () => {
-      resolveAbort('interrupted');
-      endpoint.close();
-      for (const e of running) for (const seat of e.links.keys()) e.seatLost(seat, 'run interrupted');
-    };
-    if (opts.signal?.aborted) onAbort();
-    else opts.signal?.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    const port = await listen(server, opts.port ?? 0, opts.host ?? '127.0.0.1');
-    const dialHost = !opts.host || opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host;
-    const url = `ws://${dialHost}:${port}${AGENT_PATH}`;
-    opts.onListening?.(url);
-
-    const deps = {
-      registry,
-      clock,
-      runId,
-      limits,
-      protocol,
-      tokenTtlMs,
-      ...(remote ? { reportedProvenance: opts.trustRemoteUsage ? ('trusted' as const) : ('reported' as const) } : {}),
-      ledgerFor: (episodeId: string, seat: string) => new FileLedger(ledgerPath(files.dir, episodeId, seat)),
-    };
-    const record = (r: EpisodeRecord) => {
-      if (opts.signal?.aborted) return;
-      files.appendEpisode(r);
-      ran.push(r);
-      progress.episode(r);
-    };
-    const hooks = opts.engineHooks ? { hooks: opts.engineHooks } : {};
-
-    if (remote) {
-      // Every seat is reserved up front, its token handed out, and all episodes wait for their agents.
-      const episodes = pending.map((p) => Episode.prepare(p, deps));
-      for (const e of episodes) {
-        opts.onEpisode?.(e);
-        opts.onSeats?.(e);
-      }
-      await Promise.all(episodes.map(async (e) => record(await e.run({ abort: interrupted, ...hooks }))));
-    } else if (pending.length) {
-      const inFlight = Math.min(config.concurrency, pending.length);
-      const seatsPerEpisode = Math.max(...pending.map((p) => liveSeats({ episodeId: '', scenario: p.scenario, mode: p.mode, limits }).length));
-      const seatsPerWorker = config.pool.multiplex ? Math.max(1, config.pool.seatsPerProcess) : 1;
-      const poolSize = poolSizeFor(inFlight, seatsPerEpisode, seatsPerWorker);
-      pool = new WorkerPool({
-        size: poolSize,
-        seatsPerWorker,
-        niceness: WORKER_NICENESS,
-        warm: distinctPolicies(pending),
-        log: say,
-        ...(opts.workerPath ? { workerPath: opts.workerPath } : {}),
-      });
-      say(`starting ${poolSize} agent process(es)${seatsPerWorker > 1 ? ` (up to ${seatsPerWorker} seats each, never two of one episode)` : ''} for ${pending.length} episode(s), ${inFlight} at a time`);
-      await pool.start();
-      opts.onPool?.(pool);
-      const localPool = pool;
-      await forEachConcurrent(pending, inFlight, opts.signal, async (plan) => {
-        const episode = Episode.prepare(plan, deps);
-        opts.onEpisode?.(episode);
-        // Seats go to processes hosting no other seat of this episode; a seat whose process dies is
-        // re-established on a fresh one (or the episode fails with the reason): seat-supervisor.ts.
-        running.add(episode);
-        try {
-          const hosted = await hostEpisode(episode, localPool, { url, log: say });
-          record(await episode.run({
-            abort: interrupted,
-            hostPids: hosted.hostPids,
-            onSeatEvent: (e) => hosted.onSeatEvent(e),
-            recoveries: hosted.recoveries,
-            ...hooks,
-          }));
-          // Not awaited: the lane moves on at once; the pool frees each seat's slot when its worker
-          // reports the release, and settle() replaces a worker that never does.
-          void hosted.settle();
-        } finally {
-          running.delete(episode);
-        }
-      });
-    }
-  } finally {
-    progress.close();
-    endpoint.close();
-    await Promise.all([pool?.close(), closeServer(server)]);
-  }
-
-  const records = files.readEpisodes().records;
-  const stats = computeStats(records);
-  files.writeRunJson(runJson({ endedAt: new Date().toISOString(), interrupted: opts.signal?.aborted ?? false, stats }));
-  return { dir: files.dir, runId, records, ran, skipped, planned: plans.length, stats };
+  const previous = readRunJson(paths);
+  if (!previous.ok) opts.log(`${previous.message}; writing a new one`);
+  const runId = (previous.ok && previous.run?.runId) || basename(paths.dir);
+  const used = uniqueScenarios(plans);
+  writeRunScenarios(paths, used);
+  const manifest: RunManifest = { runId, hosting: opts.hosting, input, config, protocol, plans, scenarios: used, skipped, startedAt: new Date().toISOString() };
+  writeManifest(paths, manifest, { endedAt: null, stats: null });
+  return { ...manifest, pending };
 }
 
-/**
- * Agent processes run one step below the orchestrator's CPU priority: the orchestrator is the one
- * process every turn of every episode passes through, so under load it goes first (its time per turn
- * stays flat); agent processes mostly wait on their LLM anyway.
- */
-const WORKER_NICENESS = Number(process.env.PARLEY_WORKER_NICE ?? 19);
+/** Hosts and runs the pending episodes, appending each record as it ends; returns this invocation's records. */
+async function runPending(paths: RunPaths, m: RunManifest & { pending: EpisodePlan[] }, opts: DriverOptions, probes: RunProbes): Promise<EpisodeRecord[]> {
+  const progress = new ProgressReporter({
+    total: m.plans.length,
+    alreadyDone: m.skipped,
+    log: opts.log,
+    ...(opts.tty ? { tty: opts.tty } : {}),
+    ...(probes.progressIntervalMs !== undefined ? { intervalMs: probes.progressIntervalMs } : {}),
+  });
+  const ran: EpisodeRecord[] = [];
+  const record = (r: EpisodeRecord) => {
+    if (opts.signal?.aborted) return;
+    appendEpisode(paths, r);
+    ran.push(r);
+    progress.episode(r);
+  };
+  try {
+    await hostEpisodes(m.pending, { config: m.config, protocol: m.protocol, runId: m.runId, paths, clock: probes.clock ?? systemClock, say: (l) => progress.notice(l), record, probes }, opts);
+  } finally {
+    progress.close();
+  }
+  return ran;
+}
+
+/** Stats over every record of the directory (earlier invocations included) into run.json (ended). */
+function finishRun(paths: RunPaths, m: RunManifest, ran: EpisodeRecord[], interrupted: boolean): RunResult {
+  const records = readEpisodes(paths).rows.map((r) => r.record);
+  const stats = computeStats(records);
+  writeManifest(paths, m, { endedAt: new Date().toISOString(), interrupted, stats });
+  return { dir: paths.dir, runId: m.runId, records, ran, skipped: m.skipped, planned: m.plans.length, stats };
+}
 
 /** Remote seats: the policy is the agent's business; episode ids say `remote` instead of a spec. */
 function asRemote(config: RunConfig): RunConfig {
@@ -259,31 +121,15 @@ function asRemote(config: RunConfig): RunConfig {
 }
 
 /** Local seats record LLM traffic under the run's `cassettes/`; `--replay` answers from a recorded run. */
-function withRunDirs(config: RunConfig, files: RunFiles): RunConfig {
+function withRunDirs(config: RunConfig, paths: RunPaths): RunConfig {
   // The LLM layer finds the cassettes under a run directory (llm/cassette.ts cassetteRoot).
   const replayDir = config.replay ? resolve(config.replay) : undefined;
-  const dirs = (p: PolicyConfig): PolicyConfig => ({ ...p, cassetteDir: p.cassetteDir ?? files.cassettesDir, ...(replayDir ? { replayDir } : {}) });
+  const dirs = (p: PolicyConfig): PolicyConfig => ({ ...p, cassetteDir: p.cassetteDir ?? paths.cassettesDir, ...(replayDir ? { replayDir } : {}) });
   return { ...config, agents: config.agents.map(dirs), scriptWriter: dirs(config.scriptWriter) };
-}
-
-/** Each distinct policy the pending episodes use (what every agent process loads before its first seat). */
-function distinctPolicies(plans: readonly EpisodePlan[]): PolicyConfig[] {
-  const seen = new Map<string, PolicyConfig>();
-  for (const p of plans) for (const c of Object.values(p.policies ?? {})) seen.set(JSON.stringify(c), c);
-  return [...seen.values()];
 }
 
 function uniqueScenarios(plans: readonly EpisodePlan[]): Scenario[] {
   const seen = new Map<string, Scenario>();
   for (const p of plans) if (!seen.has(p.scenario.id)) seen.set(p.scenario.id, p.scenario);
   return [...seen.values()];
-}
-
-/** Runs `fn` over items with at most `limit` in flight; stops taking new items once `signal` aborts. */
-async function forEachConcurrent<T>(items: readonly T[], limit: number, signal: AbortSignal | undefined, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length && !signal?.aborted) await fn(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../../disk/package-root.js';
 import type { PolicyConfig } from '../../protocol/index.js';
 
 /** The built-in prompt templates of the agent processes (read as files; nothing is imported). */
-const DEFAULT_PROMPT_DIR = fileURLToPath(new URL('../../agent-node/prompts/', import.meta.url));
+const DEFAULT_PROMPT_DIR = packagePath('agent-node', 'prompts');
 
 /**
  * Provenance of the prompt templates a run's LLM policies use (DESIGN invariant 6): per template

@@ -2,9 +2,8 @@ import { existsSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { cassettePath } from '../../llm/cassette.js';
 import type { EpisodeRecord } from '../../protocol/index.js';
+import { readEpisodes, repairTail, rewriteEpisodes, type RunPaths } from '../../run-dir/index.js';
 import type { EpisodePlan } from '../episode-plan.js';
-import { ledgerPath } from '../ledger.js';
-import type { RunFiles } from './run-files.js';
 
 export interface ResumeState {
   /** Records kept from earlier invocations (one per episode id). */
@@ -22,32 +21,34 @@ export interface ResumeState {
  *  - ledgers and cassettes of planned episodes that have no record (started by a run that was killed)
  *    are discarded: they describe an attempt that produced nothing, and the rerun writes its own.
  */
-export function prepareResume(files: RunFiles, plans: readonly EpisodePlan[], o: { retryFailed: boolean; log: (line: string) => void }): ResumeState {
-  const torn = files.repairTail();
+export function prepareResume(paths: RunPaths, plans: readonly EpisodePlan[], o: { retryFailed: boolean; log: (line: string) => void }): ResumeState {
+  const torn = repairTail(paths);
   if (torn) o.log(`episodes.jsonl: removed a torn last line (${torn} bytes) left by an interrupted write; that episode runs again`);
-  const previous = files.readEpisodes();
-  if (previous.badLines.length) o.log(`episodes.jsonl: skipping unreadable line(s) ${previous.badLines.join(', ')}`);
-  let kept = previous.records;
+  const previous = readEpisodes(paths);
+  if (previous.badLines.length) o.log(`episodes.jsonl: skipping unreadable line(s) ${previous.badLines.map((b) => b.line).join(', ')}`);
+  let rows = previous.rows;
   let rewrite = false;
   if (previous.duplicates) {
     o.log(`episodes.jsonl: ${previous.duplicates} duplicate record(s) of the same episode id removed (the last one is kept)`);
     rewrite = true;
   }
   if (o.retryFailed) {
-    const failed = kept.filter((r) => r.status === 'failed').length;
+    const failed = rows.filter((r) => r.record.status === 'failed').length;
     if (failed) {
-      kept = kept.filter((r) => r.status !== 'failed');
+      rows = rows.filter((r) => r.record.status !== 'failed');
       rewrite = true;
       o.log(`retrying ${failed} failed episode(s)`);
     }
   }
-  if (rewrite) files.rewriteEpisodes(kept);
+  // Raw rows: an evaluation or a field of a later version survives the compaction.
+  if (rewrite) rewriteEpisodes(paths, rows.map((r) => r.raw));
+  const kept = rows.map((r) => r.record);
 
   const done = new Set(kept.map((r) => r.episodeId));
   const pending = plans.filter((p) => !done.has(p.episodeId));
   let discarded = 0;
   for (const p of pending) {
-    const dirs = [dirname(ledgerPath(files.dir, p.episodeId, 'x')), dirname(cassettePath(files.cassettesDir, { episodeId: p.episodeId, seat: 'x' }))];
+    const dirs = [paths.episodeLedgersDir(p.episodeId), dirname(cassettePath(paths.cassettesDir, { episodeId: p.episodeId, seat: 'x' }))];
     let found = false;
     for (const d of dirs) {
       if (!existsSync(d)) continue;

@@ -1,37 +1,6 @@
-import type { EpisodeRecord, Mode, Usage } from '../../protocol/index.js';
+import type { EpisodeRecord, Usage } from '../../protocol/index.js';
 import { estimateTotalCost } from '../../llm/cost.js';
-
-export interface ModeStats {
-  episodes: number;
-  ok: number;
-  failed: number;
-  /** Episodes with a task (MutualFriends, Craigslist) and how many succeeded. */
-  task: { episodes: number; success: number; rate: number | null };
-}
-
-export interface RunStats {
-  episodes: { total: number; ok: number; failed: number };
-  byMode: Partial<Record<Mode, ModeStats>>;
-  terminations: Record<string, number>;
-  /** Crash recovery: seats re-established on a fresh agent process, and the episodes they belong to. */
-  recoveries: { seats: number; episodes: number };
-  /** Provider retries summed over every turn (and script). */
-  retries: number;
-  repairs: { lenient: number; reformat: number };
-  /** Structured-output ladder: LLM calls answered in JSON mode / with the schema in the prompt after a server rejected `response_format`. */
-  formatFallbacks: { rejected: number; jsonMode: number; prompt: number };
-  /** Token usage by `provider:model`. */
-  usage: Record<string, Usage & { calls: number }>;
-  /** Estimated US$ cost of that usage from the editable price table (llm/prices.json or $PARLEY_PRICES). */
-  cost: RunCost;
-}
-
-/** `usd` sums the priced models; `unpriced` lists models the table has no price for; `error` if the table is unreadable. */
-export interface RunCost {
-  usd: number | null;
-  unpriced: string[];
-  error?: string;
-}
+import type { RunCost, RunStats } from '../../run-dir/index.js';
 
 /** The run's estimated cost; a broken price table is reported, never fatal at the end of a run. */
 function runCost(usage: RunStats['usage']): RunCost {

@@ -1,53 +1,27 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 /**
  * Agent processes start from a pre-built JavaScript bundle of their entry instead of under the tsx loader.
  * Why: on Node 20 the tsx loader runs its module hooks in an extra thread and transforms every file
  * at import, which costs each process ~200 ms and ~35 MB before it does anything; the pool forks one
- * process per seat in flight. The bundle is built once per run with esbuild (tsx's own compiler, so no
- * new dependency), in ~100 ms, and cached under `node_modules/.cache/parley/` by content hash, so
- * concurrent runs share it and a source edit yields a new one. The LLM SDKs stay external (resolved
- * from node_modules as usual) and LLM policies a lazily loaded chunk, so a bot-only process never
- * loads an SDK. Each module keeps its own `import.meta.url` (rewritten to its source file's URL) so files
- * found next to the sources (prompt templates, package.json, prices) are found as before.
+ * process per seat in flight. The bundle is built once per run with esbuild (a declared, pinned
+ * dependency in package.json), in ~100 ms, and cached under `node_modules/.cache/parley/` by content
+ * hash, so concurrent runs share it and a source edit yields a new one. The LLM SDKs stay external
+ * (resolved from node_modules as usual) and LLM policies a lazily loaded chunk, so a bot-only process
+ * never loads an SDK. The bundle's code is the sources' code: files shipped next to the sources (prompt
+ * templates, package.json, prices) are found through the package root the supervisor declares to the
+ * process (agent-entry.ts, disk/package-root.ts), not through the bundle's own location.
  */
-
-/** Minimal slice of esbuild's API used here (esbuild is tsx's dependency; resolved through tsx). */
-interface EsbuildApi {
-  build(options: Record<string, unknown>): Promise<{ outputFiles?: Array<{ path: string; contents: Uint8Array }> }>;
-  stop?: () => void | Promise<void>;
-}
-interface LoadArgs { path: string }
-interface PluginBuild { onLoad(options: { filter: RegExp }, cb: (args: LoadArgs) => { contents: string; loader: string }): void }
 
 const requireHere = createRequire(import.meta.url);
 
-function loadEsbuild(): EsbuildApi {
-  // From tsx's own location, so it works whatever the node_modules layout.
-  const fromTsx = createRequire(requireHere.resolve('tsx/package.json'));
-  return fromTsx('esbuild') as EsbuildApi;
-}
-
-/** `<dir of node_modules>/node_modules/.cache/parley`: where tools conventionally keep build caches. */
+/** `<node_modules>/.cache/parley`, next to the esbuild this package depends on: where tools keep build caches. */
 function cacheRoot(): string {
-  const tsxPkg = requireHere.resolve('tsx/package.json');
-  return join(dirname(dirname(tsxPkg)), '.cache', 'parley');
+  return join(dirname(dirname(requireHere.resolve('esbuild/package.json'))), '.cache', 'parley');
 }
-
-/** Keeps `import.meta.url` meaning "this source file" inside the bundle. */
-const sourceUrlPlugin = {
-  name: 'parley-source-url',
-  setup(build: PluginBuild) {
-    build.onLoad({ filter: /\.ts$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      return { contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)), loader: 'ts' };
-    });
-  },
-};
 
 const built = new Map<string, Promise<string>>();
 
@@ -67,7 +41,8 @@ export function bundledWorker(entry: string): Promise<string> {
 }
 
 async function build(entry: string): Promise<string> {
-  const esbuild = loadEsbuild();
+  // Loaded on first use: a run that starts agents under tsx, or none at all, never loads the bundler.
+  const esbuild = await import('esbuild');
   const root = cacheRoot();
   const staging = join(root, `.staging-${process.pid}-${randomBytes(4).toString('hex')}`);
   const result = await esbuild.build({
@@ -89,9 +64,8 @@ async function build(entry: string): Promise<string> {
     write: false,
     logLevel: 'silent',
     legalComments: 'none',
-    plugins: [sourceUrlPlugin],
   });
-  void esbuild.stop?.();
+  void esbuild.stop();
   const files = (result.outputFiles ?? []).map((f) => ({ rel: relative(staging, f.path), contents: f.contents }));
   if (!files.some((f) => f.rel === 'worker.mjs')) throw new Error('esbuild produced no worker.mjs');
   const hash = createHash('sha256');

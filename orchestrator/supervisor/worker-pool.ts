@@ -1,12 +1,11 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { getPriority, setPriority } from 'node:os';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { WorkerToParent, type PolicyConfig, type WorkerHost, type WorkerWarm } from '../../protocol/index.js';
+import { agentEntry, agentEnv } from './agent-entry.js';
 import { bundledWorker } from './worker-bundle.js';
 
-/** The agent process entry, found next to this file so any working directory works. */
-export const DEFAULT_WORKER_PATH = fileURLToPath(new URL('../../agent-node/worker.ts', import.meta.url));
 /** tsx's loader as an absolute URL (`--import tsx` would resolve against the cwd). */
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
@@ -17,6 +16,7 @@ export interface WorkerPoolOptions {
   size: number;
   /** Seats one worker may host at once: 1 by default; more is the opt-in multiplexed mode. */
   seatsPerWorker?: number;
+  /** Another agent process entry (tests); default: the package's declared `#agent-entry` (agent-entry.ts). */
   workerPath?: string;
   /**
    * Start workers from a pre-built bundle of a `.ts` entry (plain `node`, no tsx loader: faster start,
@@ -143,7 +143,7 @@ export class WorkerPool {
 
   private prepare(): Promise<void> {
     this.launching ??= (async () => {
-      const entry = this.opts.workerPath ?? DEFAULT_WORKER_PATH;
+      const entry = this.opts.workerPath ?? agentEntry();
       const tsx = { path: entry, execArgv: ['--import', TSX_LOADER] };
       const wanted = (this.opts.bundle ?? process.env.PARLEY_WORKER_BUNDLE !== '0') && entry.endsWith('.ts');
       if (!wanted) {
@@ -237,7 +237,7 @@ export class WorkerPool {
       // PARLEY_WORKER_NODE_ARGS: extra node flags for agent processes (profiling, heap limits).
       execArgv: [...this.launch.execArgv, ...(process.env.PARLEY_WORKER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      env: this.opts.env ?? process.env,
+      env: agentEnv(this.opts.env ?? process.env),
     });
     if (this.opts.niceness && child.pid !== undefined) {
       try {

@@ -15,13 +15,6 @@ export const partnerEvents = (view: SeatView): TurnEvent[] => orderedEvents(view
 /** This seat's own moves, in turn order. */
 export const ownEvents = (view: SeatView): TurnEvent[] => orderedEvents(view).filter((e) => e.seat === selfSeat(view));
 
-/** Partner moves made after this seat's latest move (what it has not answered yet). */
-export function unansweredPartnerEvents(view: SeatView): TurnEvent[] {
-  const mine = ownEvents(view);
-  const after = mine.length ? mine[mine.length - 1]!.turn : -1;
-  return partnerEvents(view).filter((e) => e.turn > after);
-}
-
 /** How many turns this seat still gets, this one included, assuming round-robin over the scenario's seats. */
 export function ownTurnsLeft(view: SeatView, request: TurnRequest): number {
   const seats = Math.max(1, view.welcome.scenario.seats.length);
@@ -31,9 +24,6 @@ export function ownTurnsLeft(view: SeatView, request: TurnRequest): number {
 
 /** How many moves this seat has made so far. */
 export const ownMoveCount = (view: SeatView): number => ownEvents(view).length;
-
-/** Whether any seat has left (the episode is ending). */
-export const someoneLeft = (view: SeatView): boolean => view.events.some((e) => e.action.type === 'leave');
 
 /**
  * Makes a wanted move fit the action types the orchestrator allows this turn: a task move that may not be

@@ -1,11 +1,11 @@
 import type { ActionType, PolicyConfig, ScriptRequest, TurnMeta, TurnRequest } from '../../../protocol/index.js';
 import { createClient, createProviderClient, parseSpec, replaySource, splitParams, warmProvider, type LlmClient, type Tape } from '../../../llm/index.js';
 import type { MoveResult, Policy, ScriptResult, SeatView } from '../../policy.js';
-import { agentMessages } from './agent-prompt.js';
 import { askWithRepair, newTally, type Tally } from './ladder.js';
 import { ACTION_SHAPE, actionJsonSchema, parseAction } from './parse-action.js';
 import { parseScript, SCRIPT_SHAPE, scriptJsonSchema } from './parse-script.js';
-import { paperAgentMessages, paperScriptMessages } from './paper-prompt.js';
+import { paperScriptMessages } from './paper-prompt.js';
+import { seatPromptMessages } from './seat-prompt.js';
 import { parseScriptText, SCRIPT_TEXT_SHAPE } from './parse-script-text.js';
 import { scriptMessages } from './script-prompt.js';
 import { fillTemplate, loadTemplates, type Templates } from './templates.js';
@@ -46,9 +46,7 @@ export class LlmPolicy implements Policy {
     try {
       client = this.clientFor({ episodeId: view.welcome.episodeId, seat: view.welcome.seat });
       const allowed = request.actions as ActionType[];
-      const messages = view.welcome.protocol?.name === 'paper'
-        ? paperAgentMessages(this.templates.agent_paper, view, request)
-        : agentMessages(this.templates.agent, view, request);
+      const messages = seatPromptMessages(this.templates, view, request);
       const result = await askWithRepair(
         client,
         { messages, json: actionJsonSchema(allowed), params: this.sampling },

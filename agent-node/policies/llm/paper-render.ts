@@ -1,3 +1,4 @@
+import { visibleText } from '../../quote-text.js';
 import type { Action, Hint, ProfileView, TurnEvent } from '../../../protocol/index.js';
 import type { NameOf } from './render.js';
 
@@ -42,13 +43,6 @@ export function paperGoal(goal: string, hints: readonly Hint[]): string {
   return [goal.trim(), ...hints.map((h) => h.text.trim())].filter(Boolean).join(' ') || '(no explicit goal)';
 }
 
-/**
- * A move's argument made safe to embed in a one-line history entry: newlines and other control
- * characters are shown as escapes (`\n`), so nothing a partner says can start a line of the prompt.
- */
-export function visibleText(arg: string): string {
-  return arg.trim().replace(/\r\n|\r|\n/g, '\\n').replace(/\t/g, '\\t').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
 
 /**
  * One move as a history line, SOTOPIA's rendering per action type, every argument quoted and one line:

@@ -9,7 +9,7 @@ import {
   type TaskPrivate,
   type TurnEvent,
 } from '../../../protocol/index.js';
-import { visibleText } from './paper-render.js';
+import { quotePartnerText } from '../../quote-text.js';
 
 /**
  * Text renderers for prompts. Pure functions of what a seat was sent; the only inputs are protocol
@@ -195,12 +195,12 @@ export function renderMove(turn: number, name: string, action: Action): string {
   const arg = action.argument.trim();
   switch (action.type) {
     case 'speak':
-      return `Turn #${turn}: ${name} said: ${JSON.stringify(arg)}`;
-    // Newlines shown as escapes (as JSON does for speech): partner text never starts a prompt line.
+      return `Turn #${turn}: ${name} said: ${quotePartnerText(arg)}`;
+    // Every action type quoted, newlines shown as escapes: partner text never starts a prompt line.
     case 'non-verbal communication':
-      return `Turn #${turn}: ${name} [non-verbal communication] ${visibleText(arg)}`;
+      return `Turn #${turn}: ${name} [non-verbal communication] ${quotePartnerText(arg)}`;
     case 'action':
-      return `Turn #${turn}: ${name} [action] ${visibleText(arg)}`;
+      return `Turn #${turn}: ${name} [action] ${quotePartnerText(arg)}`;
     case 'leave':
       return `Turn #${turn}: ${name} left the conversation.`;
     default:

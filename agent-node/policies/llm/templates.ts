@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../../../disk/package-root.js';
 import type { ChatMessage } from '../../../llm/index.js';
 
 /** The built-in templates, editable in place: `agent-node/prompts/`. */
-export const BUILTIN_PROMPT_DIR = fileURLToPath(new URL('../../prompts/', import.meta.url));
+export const BUILTIN_PROMPT_DIR = packagePath('agent-node', 'prompts');
 
 /** Template names and the placeholders each may use. */
 export const TEMPLATE_PLACEHOLDERS = {

@@ -1,0 +1,33 @@
+import { resolve, sep } from 'node:path';
+import { acquireRunLock, RunPaths, type RunDirWriter, type RunLock } from '../run-dir/index.js';
+
+/**
+ * Takes a run directory's lock for a command that writes inside it (run-dir/lock.ts), printing on
+ * stderr who it waits for. `waitMs` as there: `Infinity` waits until the holder is done (or Ctrl-C).
+ * Returns the lock, or the message naming the holder when it could not wait (any other error is thrown).
+ */
+export async function lockRunDir(dir: string, command: RunDirWriter, waitMs: number): Promise<{ ok: true; lock: RunLock } | { ok: false; message: string }> {
+  const controller = new AbortController();
+  const onSigint = () => controller.abort(new Error('interrupted while waiting for the run directory'));
+  process.once('SIGINT', onSigint);
+  try {
+    const lock = await acquireRunLock(new RunPaths(dir), {
+      command,
+      waitMs,
+      signal: controller.signal,
+      log: (line) => console.error(`parley ${command}: ${line}${Number.isFinite(waitMs) ? '' : ' (Ctrl-C to stop)'}`),
+    });
+    return { ok: true, lock };
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'run/busy' || controller.signal.aborted) return { ok: false, message: (err as Error).message };
+    throw err;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+/** The run directory among `dirs` that `file` is written inside, if any (a writer there takes its lock). */
+export function runDirHolding(file: string, dirs: readonly string[]): string | undefined {
+  const target = resolve(file);
+  return dirs.find((d) => target.startsWith(resolve(d) + sep));
+}

@@ -1,0 +1,175 @@
+import type { EpisodeRecord, PolicyConfig, SimulationProtocol } from '../../protocol/index.js';
+import type { Clock } from '../clock.js';
+import { Episode } from '../episode.js';
+import type { EpisodePlan } from '../episode-plan.js';
+import { FileLedger } from '../ledger.js';
+import { closeServer, createHttpServer, listen } from '../net/http-server.js';
+import { AGENT_PATH, attachAgentEndpoint } from '../net/ws-endpoint.js';
+import type { RunConfig } from '../run-config.js';
+import { SeatRegistry } from '../seat-registry.js';
+import { poolSizeFor } from '../supervisor/pool-size.js';
+import { hostEpisode, RECOVERY_GRACE_MS } from '../supervisor/seat-supervisor.js';
+import { WorkerPool } from '../supervisor/worker-pool.js';
+import { liveSeats, makeLimits } from '../world.js';
+import type { RunPaths } from '../../run-dir/index.js';
+import type { RunProbes } from './run-probes.js';
+
+/** How the seats of a run's episodes are hosted and reached (the user-facing part of DriverOptions). */
+export interface HostingOptions {
+  /** `local`: the supervisor's agent processes host every seat; `remote`: agents dial in with printed tokens. */
+  hosting: 'local' | 'remote';
+  port?: number;
+  host?: string;
+  /** Remote hosting: each prepared episode, so its tokens can be handed out (serve prints them). */
+  onSeats?: (episode: Episode) => void;
+  /** The agent endpoint's URL once listening. */
+  onListening?: (url: string) => void;
+  /** How long a seat token waits for its first join (default: 60 s local, 30 min remote). */
+  tokenTtlMs?: number;
+  /**
+   * How long a dropped seat may rejoin (default: 10 s remote; locally RECOVERY_GRACE_MS, the time a
+   * replacement process has to take over the seat of one that died — see supervisor/seat-supervisor.ts).
+   */
+  reconnectGraceMs?: number;
+  /** Remote hosting: count the usage remote agents report in the cost estimate (`--trust-remote-usage`). */
+  trustRemoteUsage?: boolean;
+  /** Stops launching episodes; in-flight ones are dropped unrecorded so a rerun redoes them. */
+  signal?: AbortSignal;
+}
+
+/** What hosting needs from the run around it. */
+export interface HostingContext {
+  config: RunConfig;
+  /** The simulation protocol every episode follows (resolved: defaults filled in). */
+  protocol: SimulationProtocol;
+  runId: string;
+  paths: RunPaths;
+  clock: Clock;
+  /** Notices (through the progress reporter, so they do not tear its status line). */
+  say: (line: string) => void;
+  /** Called with each finished episode's record, in finishing order. */
+  record: (r: EpisodeRecord) => void;
+  probes: RunProbes;
+}
+
+/**
+ * Hosts and runs `pending` episodes: an agent endpoint on a loopback (or given) port, and either the
+ * local agent process pool with `concurrency` episodes in flight, or every seat reserved up front for
+ * remote agents. Returns when every episode has ended (or the run was interrupted).
+ */
+export async function hostEpisodes(pending: readonly EpisodePlan[], ctx: HostingContext, opts: HostingOptions): Promise<void> {
+  const { config, clock, say, probes } = ctx;
+  const remote = opts.hosting === 'remote';
+  const registry = new SeatRegistry({ clock, reconnectGraceMs: opts.reconnectGraceMs ?? (remote ? 10_000 : RECOVERY_GRACE_MS) });
+  const server = createHttpServer();
+  const endpoint = attachAgentEndpoint(server, registry, { clock, log: say, logJoins: remote, ...probes.connection });
+  const limits = makeLimits(config.maxTurns, config.turnDeadlineMs);
+  let pool: WorkerPool | null = null;
+
+  /** Episodes in flight, so an interrupt can end them at once. */
+  const running = new Set<Episode>();
+  // Ctrl-C: close every agent connection so in-flight episodes end now (their records are dropped).
+  const interrupted = new Promise<string>((resolveAbort) => {
+    const onAbort = () => {
+      resolveAbort('interrupted');
+      endpoint.close();
+      for (const e of running) for (const seat of e.links.keys()) e.seatLost(seat, 'run interrupted');
+    };
+    if (opts.signal?.aborted) onAbort();
+    else opts.signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const port = await listen(server, opts.port ?? 0, opts.host ?? '127.0.0.1');
+    const dialHost = !opts.host || opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host;
+    const url = `ws://${dialHost}:${port}${AGENT_PATH}`;
+    opts.onListening?.(url);
+
+    const deps = {
+      registry,
+      clock,
+      runId: ctx.runId,
+      limits,
+      protocol: ctx.protocol,
+      tokenTtlMs: opts.tokenTtlMs ?? (remote ? 30 * 60_000 : 60_000),
+      // Remote agents report their own provenance: labelled as such, and kept out of cost unless trusted.
+      ...(remote ? { reportedProvenance: opts.trustRemoteUsage ? ('trusted' as const) : ('reported' as const) } : {}),
+      ledgerFor: (episodeId: string, seat: string) => new FileLedger(ctx.paths.ledgerFile(episodeId, seat)),
+    };
+    const hooks = probes.engine ? { hooks: probes.engine } : {};
+
+    if (remote) {
+      // Every seat is reserved up front, its token handed out, and all episodes wait for their agents.
+      const episodes = pending.map((p) => Episode.prepare(p, deps));
+      for (const e of episodes) {
+        probes.episodePrepared?.(e);
+        opts.onSeats?.(e);
+      }
+      await Promise.all(episodes.map(async (e) => ctx.record(await e.run({ abort: interrupted, ...hooks }))));
+    } else if (pending.length) {
+      const inFlight = Math.min(config.concurrency, pending.length);
+      const seatsPerEpisode = Math.max(...pending.map((p) => liveSeats({ episodeId: '', scenario: p.scenario, mode: p.mode, limits }).length));
+      const seatsPerWorker = config.pool.multiplex ? Math.max(1, config.pool.seatsPerProcess) : 1;
+      const poolSize = poolSizeFor(inFlight, seatsPerEpisode, seatsPerWorker);
+      pool = new WorkerPool({
+        size: poolSize,
+        seatsPerWorker,
+        niceness: WORKER_NICENESS,
+        warm: distinctPolicies(pending),
+        log: say,
+        ...(probes.workerEntry ? { workerPath: probes.workerEntry } : {}),
+      });
+      say(`starting ${poolSize} agent process(es)${seatsPerWorker > 1 ? ` (up to ${seatsPerWorker} seats each, never two of one episode)` : ''} for ${pending.length} episode(s), ${inFlight} at a time`);
+      await pool.start();
+      probes.poolStarted?.(pool);
+      const localPool = pool;
+      await forEachConcurrent(pending, inFlight, opts.signal, async (plan) => {
+        const episode = Episode.prepare(plan, deps);
+        probes.episodePrepared?.(episode);
+        // Seats go to processes hosting no other seat of this episode; a seat whose process dies is
+        // re-established on a fresh one (or the episode fails with the reason): seat-supervisor.ts.
+        running.add(episode);
+        try {
+          const hosted = await hostEpisode(episode, localPool, { url, log: say });
+          ctx.record(await episode.run({
+            abort: interrupted,
+            hostPids: hosted.hostPids,
+            onSeatEvent: (e) => hosted.onSeatEvent(e),
+            recoveries: hosted.recoveries,
+            ...hooks,
+          }));
+          // Not awaited: the lane moves on at once; the pool frees each seat's slot when its worker
+          // reports the release, and settle() replaces a worker that never does.
+          void hosted.settle();
+        } finally {
+          running.delete(episode);
+        }
+      });
+    }
+  } finally {
+    endpoint.close();
+    await Promise.all([pool?.close(), closeServer(server)]);
+  }
+}
+
+/**
+ * Agent processes run one step below the orchestrator's CPU priority: the orchestrator is the one
+ * process every turn of every episode passes through, so under load it goes first (its time per turn
+ * stays flat); agent processes mostly wait on their LLM anyway.
+ */
+const WORKER_NICENESS = Number(process.env.PARLEY_WORKER_NICE ?? 19);
+
+/** Each distinct policy the pending episodes use (what every agent process loads before its first seat). */
+function distinctPolicies(plans: readonly EpisodePlan[]): PolicyConfig[] {
+  const seen = new Map<string, PolicyConfig>();
+  for (const p of plans) for (const c of Object.values(p.policies ?? {})) seen.set(JSON.stringify(c), c);
+  return [...seen.values()];
+}
+
+/** Runs `fn` over items with at most `limit` in flight; stops taking new items once `signal` aborts. */
+async function forEachConcurrent<T>(items: readonly T[], limit: number, signal: AbortSignal | undefined, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length && !signal?.aborted) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}

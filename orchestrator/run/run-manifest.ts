@@ -1,0 +1,49 @@
+import { hostname } from 'node:os';
+import type { SimulationProtocol } from '../../protocol/index.js';
+import { writeRunJson, type RunJson, type RunPaths } from '../../run-dir/index.js';
+import type { Scenario } from '../../scenarios/model.js';
+import type { EpisodePlan } from '../episode-plan.js';
+import type { RunConfig } from '../run-config.js';
+import { codeVersion } from './code-version.js';
+import { promptTemplates } from './prompt-files.js';
+import type { RunStats } from '../../run-dir/index.js';
+
+/** What run.json says about a run from its start (everything but how it ended). */
+export interface RunManifest {
+  runId: string;
+  hosting: 'local' | 'remote';
+  /** The configuration as given (recorded verbatim). */
+  input: RunConfig;
+  /** The configuration as run (cassette directories filled in, remote policies). */
+  config: RunConfig;
+  /** The simulation protocol every episode followed, resolved (defaults filled in). */
+  protocol: SimulationProtocol;
+  plans: readonly EpisodePlan[];
+  scenarios: readonly Scenario[];
+  skipped: number;
+  startedAt: string;
+}
+
+/** How a run ended, for run.json (null stats while it is going). */
+export type RunEnding = { endedAt: null; stats: null } | { endedAt: string; interrupted: boolean; stats: RunStats };
+
+/** Writes run.json (validated by its schema in run-dir/) at the start of a run and at its end. */
+export function writeManifest(paths: RunPaths, m: RunManifest, ending: RunEnding): RunJson {
+  const { config, plans } = m;
+  const usesAgents = plans.some((p) => p.mode !== 'script');
+  const usesWriter = plans.some((p) => p.mode === 'script');
+  return writeRunJson(paths, {
+    runId: m.runId,
+    pid: process.pid,
+    code: codeVersion(),
+    orchestrator: { pid: process.pid, node: process.version, host: hostname() },
+    hosting: m.hosting,
+    config: m.input,
+    protocol: m.protocol,
+    prompts: promptTemplates([...(usesAgents ? config.agents : []), ...(usesWriter ? [config.scriptWriter] : [])]),
+    scenarioSet: { source: config.scenarios, subset: config.subset ?? null, seed: config.seed, count: m.scenarios.length, ids: m.scenarios.map((s) => s.id) },
+    episodes: { planned: plans.length, alreadyRecorded: m.skipped },
+    startedAt: m.startedAt,
+    ...ending,
+  });
+}

@@ -1,0 +1,45 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT_ENV } from '../../disk/package-root.js';
+import { REPO } from '../../test/helpers/processes.js';
+import { AGENT_ENTRY_NAME, agentEntry, agentEnv } from './agent-entry.js';
+import { bundledWorker } from './worker-bundle.js';
+import { WorkerPool } from './worker-pool.js';
+
+const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { imports: Record<string, string>; dependencies: Record<string, string> };
+
+describe('the agent process entry: a declared dependency of the supervisor', () => {
+  it('is the package\'s named entry, resolved through package.json', () => {
+    expect(pkg.imports[AGENT_ENTRY_NAME]).toBe('./agent-node/worker.ts');
+    expect(agentEntry()).toBe(join(REPO, 'agent-node', 'worker.ts'));
+    expect(existsSync(agentEntry())).toBe(true);
+  });
+
+  it('is bundled by esbuild declared (pinned exactly) by this package, not borrowed from tsx', () => {
+    expect(pkg.dependencies['esbuild']).toMatch(/^\d+\.\d+\.\d+$/);
+    const ours = createRequire(join(REPO, 'package.json'));
+    expect(JSON.parse(readFileSync(ours.resolve('esbuild/package.json'), 'utf8')).version).toBe(pkg.dependencies['esbuild']);
+  });
+
+  it('bundles without rewriting the sources, and the bundle starts as an agent process that says ready', async () => {
+    const bundle = await bundledWorker(agentEntry());
+    expect(bundle).toMatch(/worker\.mjs$/);
+    // No source file's location is written into the bundle (the old import.meta.url rewriting did).
+    expect(readFileSync(bundle, 'utf8')).not.toContain(pathToFileURL(REPO).href);
+    const pool = new WorkerPool({ size: 1, bundle: true });
+    try {
+      await pool.start();
+      expect(pool.pids).toHaveLength(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('tells each agent process where the package is, keeping a root the parent was given', () => {
+    expect(agentEnv({})[PACKAGE_ROOT_ENV]).toBe(REPO);
+    expect(agentEnv({ [PACKAGE_ROOT_ENV]: '/elsewhere' })[PACKAGE_ROOT_ENV]).toBe('/elsewhere');
+  });
+});

@@ -1,0 +1,10 @@
+/**
+ * The run directory (`runs/<run-id>/`): its layout, its files' formats and the lock every writer takes.
+ * Shared by the orchestrator (which writes a run) and the evaluator (which reads and annotates one); it
+ * imports neither (test/boundaries/rules.ts).
+ */
+export { RUN_DIR_NAMES, RunPaths } from './paths.js';
+export { RUN_JSON_VERSION, ModeStats, RecordedRunConfig, RunCost, RunJson, RunStats, readRunJson, writeRunJson, type RunJsonInput, type RunJsonRead } from './run-json.js';
+export { appendEpisode, readEpisodes, repairTail, rewriteEpisodes, type EpisodeRow, type EpisodesRead } from './episodes-file.js';
+export { readRunScenarios, writeRunScenarios, type RunScenariosRead } from './scenarios-file.js';
+export { acquireRunLock, describeHolder, RunDirBusyError, type LockHolder, type LockOptions, type RunDirWriter, type RunLock } from './lock.js';

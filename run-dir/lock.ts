@@ -1,0 +1,148 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import type { RunPaths } from './paths.js';
+
+/** The commands that write inside a run directory, named in the lock so a waiting writer can say who it waits for. */
+export type RunDirWriter = 'run' | 'serve' | 'eval' | 'compare' | 'export';
+
+/** Who holds a run directory: the content of its lock file. */
+export interface LockHolder {
+  pid: number;
+  host: string;
+  startedAt: string;
+  /** The command holding it (absent in locks written before it was recorded). */
+  command?: RunDirWriter;
+  /** Process start time (Linux /proc), so a recycled pid is not mistaken for the holder. */
+  procStart?: string;
+}
+
+/** The run directory is held by a live writer and this one did not (or could no longer) wait. */
+export class RunDirBusyError extends Error {
+  readonly code = 'run/busy';
+  constructor(message: string, readonly holder: LockHolder) {
+    super(message);
+    this.name = 'RunDirBusyError';
+  }
+}
+
+export interface RunLock {
+  /** Removes the lock if this process still holds it. */
+  release(): void;
+}
+
+export interface LockOptions {
+  /** Who is asking (recorded in the lock, shown to whoever waits for it). */
+  command: RunDirWriter;
+  /**
+   * How long to wait for a live holder on this machine before failing with its name (default 15 s;
+   * `Infinity`: until it is free or `signal` aborts; 0: not at all).
+   */
+  waitMs?: number;
+  /** Once, when this writer starts waiting: "waiting for parley run (pid …, since …), which holds DIR". */
+  log?: (line: string) => void;
+  /** Gives up waiting (Ctrl-C): rejects with an AbortError. */
+  signal?: AbortSignal;
+  /** How often a waiting writer looks again (default 100 ms). */
+  pollMs?: number;
+}
+
+/** Field 22 of /proc/<pid>/stat (start time in clock ticks), or undefined off Linux. */
+function procStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(h: LockHolder): boolean {
+  try {
+    process.kill(h.pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  const start = procStart(h.pid);
+  return h.procStart === undefined || start === undefined || start === h.procStart;
+}
+
+/** "parley run (pid 42, since …)": the holder as a person reads it. */
+export function describeHolder(h: LockHolder): string {
+  return `parley ${h.command ?? 'run'} (pid ${h.pid}${h.host !== hostname() ? ` on host ${h.host}` : ''}, since ${h.startedAt})`;
+}
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * One writer per run directory at a time. Every command that writes inside a run takes it: two
+ * orchestrators appending to one `episodes.jsonl` would run (and record) the same episodes twice, and an
+ * `eval` rewriting the file by rename next to an appending run would drop the records appended after it
+ * read. Readers (report, export to stdout) need no lock: records are appended as whole lines and
+ * rewrites are atomic renames.
+ *
+ * The lock is a file created exclusively with the holder's pid and command; a lock whose process is
+ * gone (e.g. SIGKILLed) is stale and taken over with a notice. A live holder on this machine is waited
+ * for, saying so once, up to `waitMs`; then the writer fails naming it. A holder on another host cannot
+ * be checked and is refused at once.
+ */
+export async function acquireRunLock(paths: RunPaths, opts: LockOptions): Promise<RunLock> {
+  const file = paths.lockFile;
+  const me: LockHolder = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), command: opts.command };
+  const start = procStart(process.pid);
+  if (start !== undefined) me.procStart = start;
+  const deadline = Date.now() + (opts.waitMs ?? 15_000);
+  let waiting = false;
+  for (;;) {
+    opts.signal?.throwIfAborted();
+    try {
+      writeFileSync(file, JSON.stringify(me) + '\n', { flag: 'wx' });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    let holder: LockHolder | null = null;
+    try {
+      holder = JSON.parse(readFileSync(file, 'utf8')) as LockHolder;
+    } catch {
+      holder = null; // vanished meanwhile, or torn: either way not a usable lock
+    }
+    if (holder && holder.host !== me.host) {
+      throw new RunDirBusyError(`${paths.dir} is in use by ${describeHolder(holder)} (remove ${file} if that is over)`, holder);
+    }
+    if (!holder || !alive(holder)) {
+      if (holder) opts.log?.(`run directory lock of pid ${holder.pid} is stale (process gone); taking it over`);
+      rmSync(file, { force: true });
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      throw new RunDirBusyError(`${paths.dir} is in use by ${describeHolder(holder)}; wait for it to finish or stop it`, holder);
+    }
+    if (!waiting) opts.log?.(`waiting for ${describeHolder(holder)}, which holds ${paths.dir}`);
+    waiting = true;
+    await pause(Math.min(opts.pollMs ?? 100, Math.max(1, deadline - Date.now())), opts.signal);
+  }
+  const release = () => {
+    try {
+      const holder = JSON.parse(readFileSync(file, 'utf8')) as LockHolder;
+      if (holder.pid === me.pid && holder.startedAt === me.startedAt) rmSync(file, { force: true });
+    } catch {
+      // Already gone.
+    }
+    process.off('exit', release);
+  };
+  process.on('exit', release);
+  return { release };
+}

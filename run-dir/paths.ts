@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+
+/** File and directory names inside a run directory: the one place they are spelled. */
+export const RUN_DIR_NAMES = {
+  runJson: 'run.json',
+  scenarios: 'scenarios.jsonl',
+  episodes: 'episodes.jsonl',
+  ledgers: 'ledgers',
+  cassettes: 'cassettes',
+  lock: '.parley-run.lock',
+} as const;
+
+/**
+ * The paths of one run directory (`runs/<run-id>/`, DESIGN "Runs on disk"). Every module that reads or
+ * writes a run goes through these getters, so the layout is decided here alone.
+ */
+export class RunPaths {
+  constructor(readonly dir: string) {}
+
+  /** Configuration, versions, simulation card and stats (`run-json.ts`). */
+  get runJson(): string {
+    return join(this.dir, RUN_DIR_NAMES.runJson);
+  }
+  /** Every scenario the run used, in full (the judge and the metrics read them from here). */
+  get scenariosJsonl(): string {
+    return join(this.dir, RUN_DIR_NAMES.scenarios);
+  }
+  /** One record per episode (`episodes-file.ts`). */
+  get episodesJsonl(): string {
+    return join(this.dir, RUN_DIR_NAMES.episodes);
+  }
+  /** Who is writing the run directory (`lock.ts`). */
+  get lockFile(): string {
+    return join(this.dir, RUN_DIR_NAMES.lock);
+  }
+  get ledgersDir(): string {
+    return join(this.dir, RUN_DIR_NAMES.ledgers);
+  }
+  /** The ledgers of one episode, one file per seat. */
+  episodeLedgersDir(episodeId: string): string {
+    return join(this.ledgersDir, episodeId);
+  }
+  /** Every frame one seat was sent (DESIGN invariant 4). */
+  ledgerFile(episodeId: string, seat: string): string {
+    return join(this.episodeLedgersDir(episodeId), `${seat}.jsonl`);
+  }
+  /** Recorded LLM calls, `<episode>/<seat>.jsonl` below (llm/cassette.ts owns the file format). */
+  get cassettesDir(): string {
+    return join(this.dir, RUN_DIR_NAMES.cassettes);
+  }
+}

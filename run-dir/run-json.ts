@@ -1,0 +1,127 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { writeFileAtomicSync } from '../disk/atomic-write.js';
+import { Mode, PolicyConfig, SimulationProtocol, Usage } from '../protocol/index.js';
+import type { RunPaths } from './paths.js';
+
+/** Version of the run.json format; bumped when a field changes meaning or a required field is added. */
+export const RUN_JSON_VERSION = 1;
+
+/** Episodes, outcomes and costs of a run, computed from its records (orchestrator/run/stats.ts). */
+export const ModeStats = z.object({
+  episodes: z.number().int(),
+  ok: z.number().int(),
+  failed: z.number().int(),
+  /** Episodes with a task (MutualFriends, Craigslist) and how many succeeded. */
+  task: z.object({ episodes: z.number().int(), success: z.number().int(), rate: z.number().nullable() }),
+});
+export type ModeStats = z.infer<typeof ModeStats>;
+
+/** `usd` sums the priced models; `unpriced` lists models the table has no price for; `error` if the table is unreadable. */
+export const RunCost = z.object({ usd: z.number().nullable(), unpriced: z.array(z.string()), error: z.string().optional() });
+export type RunCost = z.infer<typeof RunCost>;
+
+export const RunStats = z.object({
+  episodes: z.object({ total: z.number().int(), ok: z.number().int(), failed: z.number().int() }),
+  byMode: z.partialRecord(Mode, ModeStats),
+  terminations: z.record(z.string(), z.number().int()),
+  /** Crash recovery: seats re-established on a fresh agent process, and the episodes they belong to. */
+  recoveries: z.object({ seats: z.number().int(), episodes: z.number().int() }),
+  /** Provider retries summed over every turn (and script). */
+  retries: z.number().int(),
+  repairs: z.object({ lenient: z.number().int(), reformat: z.number().int() }),
+  /** Structured-output ladder: LLM calls answered in JSON mode / with the schema in the prompt after a server rejected `response_format` (absent in runs written before the ladder). */
+  formatFallbacks: z.object({ rejected: z.number().int(), jsonMode: z.number().int(), prompt: z.number().int() }).default({ rejected: 0, jsonMode: 0, prompt: 0 }),
+  /** Token usage by `provider:model`. */
+  usage: z.record(z.string(), Usage.extend({ calls: z.number().int() })),
+  /** Estimated US$ cost of that usage from the editable price table (llm/prices.json or $PARLEY_PRICES). */
+  cost: RunCost,
+});
+export type RunStats = z.infer<typeof RunStats>;
+
+/**
+ * The run's configuration as recorded. The orchestrator owns the full schema (orchestrator/run-config.ts)
+ * and writes it whole; readers of a run directory rely on these fields, and the rest is kept as written.
+ */
+export const RecordedRunConfig = z.looseObject({
+  scenarios: z.string(),
+  subset: z.string().optional(),
+  modes: z.array(Mode),
+  maxTurns: z.number().int(),
+  seed: z.number().int(),
+  agents: z.array(PolicyConfig).optional(),
+  scriptWriter: PolicyConfig.optional(),
+  judge: PolicyConfig.optional(),
+});
+export type RecordedRunConfig = z.infer<typeof RecordedRunConfig>;
+
+/**
+ * `run.json`: what ran, with which code, prompts and scenarios, and how it went (DESIGN invariant 6).
+ * Written by the orchestrator when a run starts (`endedAt: null`, `stats: null`) and when it ends; read
+ * back with this same schema by the orchestrator (resume keeps the run id) and by the evaluator (the
+ * judge named in the config, the simulation card). Fields added by later versions are kept on reading.
+ */
+export const RunJson = z.looseObject({
+  /** Format version (absent in files written before the format was versioned, which are the same as 1). */
+  v: z.literal(RUN_JSON_VERSION).default(RUN_JSON_VERSION),
+  runId: z.string(),
+  /**
+   * The orchestrator's pid, at the top level where isolation audits look for it (also in `orchestrator`;
+   * absent in runs written before it was copied here, which read as they are).
+   */
+  pid: z.number().int().optional(),
+  code: z.object({ package: z.string(), git: z.string().nullable() }),
+  orchestrator: z.object({ pid: z.number().int(), node: z.string(), host: z.string() }),
+  /** local: seats played by the supervisor's agent processes; remote: by agents that dialled in (serve). */
+  hosting: z.enum(['local', 'remote']),
+  config: RecordedRunConfig,
+  /** The simulation protocol every episode followed, resolved (absent in runs written before protocols: `parley`). */
+  protocol: SimulationProtocol.optional(),
+  /** Per prompt-template directory, each file's sha256. */
+  prompts: z.array(z.object({ dir: z.string(), files: z.record(z.string(), z.string()) })),
+  scenarioSet: z.object({
+    source: z.string(),
+    subset: z.string().nullable(),
+    seed: z.number().int(),
+    count: z.number().int(),
+    ids: z.array(z.string()),
+  }),
+  episodes: z.object({ planned: z.number().int(), alreadyRecorded: z.number().int() }),
+  startedAt: z.string(),
+  /** Null while the run is going (or if it was killed). */
+  endedAt: z.string().nullable(),
+  /** The run was stopped (Ctrl-C) before every planned episode ran. */
+  interrupted: z.boolean().optional(),
+  stats: RunStats.nullable(),
+});
+export type RunJson = z.infer<typeof RunJson>;
+/** What a writer passes: the version is filled in. */
+export type RunJsonInput = z.input<typeof RunJson>;
+
+/** A run.json that cannot be used, naming the file and the field. */
+export type RunJsonRead = { ok: true; run: RunJson | null } | { ok: false; code: 'run/bad_json' | 'run/bad_run_json'; message: string };
+
+/** Reads run.json with the schema it was written with; `run: null` when the directory has none yet. */
+export function readRunJson(paths: RunPaths): RunJsonRead {
+  const file = paths.runJson;
+  if (!existsSync(file)) return { ok: true, run: null };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    return { ok: false, code: 'run/bad_json', message: `${file}: not JSON (${(err as Error).message})` };
+  }
+  const parsed = RunJson.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { ok: false, code: 'run/bad_run_json', message: `${file}: field ${issue?.path.map(String).join('.') || '(root)'}: ${issue?.message ?? 'invalid'}` };
+  }
+  return { ok: true, run: parsed.data };
+}
+
+/** Validates and writes run.json atomically: a shape error is a bug, thrown before anything is written. */
+export function writeRunJson(paths: RunPaths, value: RunJsonInput): RunJson {
+  const valid = RunJson.parse(value);
+  writeFileAtomicSync(paths.runJson, JSON.stringify(valid, null, 2) + '\n');
+  return valid;
+}
