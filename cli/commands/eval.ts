@@ -1,90 +1,47 @@
-import { parseArgs } from 'node:util';
+import { parseCommand, parseParam, positiveInt, UsageError, type CommandSpec } from '../command.js';
 import type { LlmClient } from '../../llm/types.js';
 import { evaluateRun } from '../../evaluator/evaluate-run.js';
 import { loadRunDir } from '../../evaluator/run-dir.js';
 
-const HELP = `usage: parley eval DIR --judge SPEC [options]
-
-(Re)evaluates a finished run with an LLM judge on SOTOPIA-EVAL's seven dimensions and stores, per
-episode and seat, every score with its reasoning (or an evaluation error) in the \`evaluation\` field of
-DIR/episodes.jsonl, rewritten atomically. Craigslist episodes also get the judge's reading of the deal.
-
-options:
-  --judge SPEC          judge model, e.g. openai:gpt-4, mistral:mistral-large-latest (default: run.json's judge)
-  --blind               the judge sees only the public transcript and each seat's own goal
-                        (default: full background — both goals, secrets, judge-only text — like SOTOPIA)
-  --concurrency N       episodes judged at once (default 4)
-  --missing             only episodes not yet scored by this judge, or whose evaluation failed
-  --base-url URL        provider base URL (else OPENAI_BASE_URL / MISTRAL_BASE_URL)
-  --api-key-env VAR     env variable holding the key (default OPENAI_API_KEY / MISTRAL_API_KEY)
-  --param KEY=VALUE     client setting or sampling param (repeatable), e.g. structuredOutput=json_object
-`;
-
-function parseParam(text: string): [string, unknown] | null {
-  const eq = text.indexOf('=');
-  if (eq <= 0) return null;
-  const key = text.slice(0, eq);
-  const raw = text.slice(eq + 1);
-  const num = Number(raw);
-  return [key, raw === 'true' ? true : raw === 'false' ? false : raw !== '' && Number.isFinite(num) ? num : raw];
-}
+/** `parley eval`'s command line. */
+export const spec: CommandSpec = {
+  name: 'eval',
+  usage: 'parley eval DIR --judge SPEC [options]',
+  summary:
+    "(Re)evaluates a finished run with an LLM judge on SOTOPIA-EVAL's seven dimensions and stores, per\n" +
+    'episode and seat, every score with its reasoning (or an evaluation error) in the `evaluation` field of\n' +
+    "DIR/episodes.jsonl, rewritten atomically. Craigslist episodes also get the judge's reading of the deal.",
+  flags: {
+    judge: { type: 'string', metavar: 'SPEC', describe: "judge model, e.g. openai:gpt-4, mistral:mistral-large-latest (default: run.json's judge)" },
+    blind: { type: 'boolean', describe: "the judge sees only the public transcript and each seat's own goal (default: full background, like SOTOPIA)" },
+    concurrency: { type: 'number', describe: 'episodes judged at once (default 4)' },
+    missing: { type: 'boolean', describe: 'only episodes not yet scored by this judge, or whose evaluation failed' },
+    'base-url': { type: 'string', metavar: 'URL', describe: 'provider base URL (else OPENAI_BASE_URL / MISTRAL_BASE_URL)' },
+    'api-key-env': { type: 'string', metavar: 'VAR', describe: 'env variable holding the key (default OPENAI_API_KEY / MISTRAL_API_KEY)' },
+    param: { type: 'string', multiple: true, metavar: 'KEY=VALUE', describe: 'client setting or sampling param (repeatable), e.g. structuredOutput=json_object' },
+  },
+  positionals: { min: 1, max: 1, names: 'one run directory' },
+};
 
 /** `parley eval DIR --judge SPEC [--blind] [--concurrency N]`. */
 export async function run(argv: string[]): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        judge: { type: 'string' },
-        blind: { type: 'boolean', default: false },
-        concurrency: { type: 'string', default: '4' },
-        missing: { type: 'boolean', default: false },
-        'base-url': { type: 'string' },
-        'api-key-env': { type: 'string' },
-        param: { type: 'string', multiple: true, default: [] },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (err) {
-    console.error(`parley eval: ${(err as Error).message}\n\n${HELP}`);
-    return 2;
-  }
-  const { values, positionals } = args;
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
-  if (positionals.length !== 1) {
-    console.error(`parley eval: expected one run directory, got ${positionals.length}\n\n${HELP}`);
-    return 2;
-  }
-  const dir = positionals[0]!;
-  const concurrency = Number(values.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    console.error(`parley eval: --concurrency must be a positive integer (got '${values.concurrency}')`);
-    return 2;
-  }
+  const args = parseCommand(spec, argv);
+  if (!args) return 0;
+  const values = args.flags as { judge?: string; blind?: boolean; missing?: boolean; 'base-url'?: string; 'api-key-env'?: string; param?: string[] };
+  const dir = args.positionals[0]!;
+  const concurrency = positiveInt(args.flags, 'concurrency', 4);
   const loaded = await loadRunDir(dir);
   if (!loaded.ok) {
     console.error(`parley eval: ${loaded.error.message}`);
     return 1;
   }
   const runJudge = (loaded.run.run?.['config'] as { judge?: { spec?: string; params?: Record<string, unknown> } } | undefined)?.judge;
-  const spec = values.judge ?? runJudge?.spec;
-  if (!spec) {
-    console.error('parley eval: --judge SPEC is required (e.g. --judge openai:gpt-4); run.json names no judge');
-    return 2;
-  }
+  const judgeSpec = values.judge ?? runJudge?.spec;
+  if (!judgeSpec) throw new UsageError('--judge SPEC is required (e.g. --judge openai:gpt-4); run.json names no judge');
   const params: Record<string, unknown> = { ...(values.judge ? {} : runJudge?.params ?? {}) };
-  for (const p of values.param) {
-    const kv = parseParam(p);
-    if (!kv) {
-      console.error(`parley eval: --param expects KEY=VALUE (got '${p}')`);
-      return 2;
-    }
-    params[kv[0]] = kv[1];
+  for (const p of values.param ?? []) {
+    const [key, value] = parseParam(p);
+    params[key] = value;
   }
   // The judge's temperature is fixed at 0; a sampling param cannot override it.
   delete params['temperature'];
@@ -92,14 +49,13 @@ export async function run(argv: string[]): Promise<number> {
   const { createClient } = await import('../../llm/index.js');
   let client: LlmClient;
   try {
-    client = createClient({ spec, params, ...(values['base-url'] ? { baseURL: values['base-url'] } : {}), ...(values['api-key-env'] ? { apiKeyEnv: values['api-key-env'] } : {}) });
+    client = createClient({ spec: judgeSpec, params, ...(values['base-url'] ? { baseURL: values['base-url'] } : {}), ...(values['api-key-env'] ? { apiKeyEnv: values['api-key-env'] } : {}) });
   } catch (err) {
-    console.error(`parley eval: judge ${spec}: ${(err as Error).message}`);
-    return 2;
+    throw new UsageError(`judge ${judgeSpec}: ${(err as Error).message}`);
   }
   const visibility = values.blind ? 'blind' : 'full';
   const total = loaded.run.episodes.length;
-  console.error(`parley eval: ${total} episodes in ${dir}, judge ${spec} (${visibility}), concurrency ${concurrency}`);
+  console.error(`parley eval: ${total} episodes in ${dir}, judge ${judgeSpec} (${visibility}), concurrency ${concurrency}`);
   const tty = process.stderr.isTTY;
   const controller = new AbortController();
   const onSigint = () => controller.abort();
@@ -107,10 +63,10 @@ export async function run(argv: string[]): Promise<number> {
   try {
     const result = await evaluateRun(loaded.run, {
       client,
-      spec,
+      spec: judgeSpec,
       visibility,
       concurrency,
-      missingOnly: values.missing,
+      missingOnly: values.missing === true,
       signal: controller.signal,
       onProgress: (p) => {
         const line = `judged ${p.done}/${p.total} episodes · seats scored ${p.scoredSeats} · evaluation errors ${p.errorSeats}`;

@@ -1,46 +1,31 @@
-import { parseArgs } from 'node:util';
+import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { writeReport } from '../../evaluator/report/report.js';
 
-const HELP = `usage: parley report DIR... [options]
-
-Writes report.md, report.html and charts/*.svg: success, turns and words per turn by mode (with 95%
-bootstrap CIs), judge scores when present, paired gaps between modes with a permutation test, the
-paper's figures, and a simulation card. Several run directories are combined into one report.
-
-options:
-  --out DIR     where to write the report (default: the first run directory)
-  --seed N      seed of the bootstrap and permutation resampling (default 1)
-  --title TEXT  report title
-`;
+/** `parley report`'s command line. */
+export const spec: CommandSpec = {
+  name: 'report',
+  usage: 'parley report DIR... [options]',
+  summary:
+    'Writes report.md, report.html and charts/*.svg: success, turns and words per turn by mode (with 95%\n' +
+    'bootstrap CIs), judge scores when present, paired gaps between modes with a permutation test, the\n' +
+    "paper's figures, and a simulation card. Several run directories are combined into one report.",
+  flags: {
+    out: { type: 'string', metavar: 'DIR', describe: 'where to write the report (default: the run directory itself)' },
+    seed: { type: 'number', describe: 'seed of the bootstrap and permutation resampling (default 1)' },
+    title: { type: 'string', metavar: 'TEXT', describe: 'report title' },
+  },
+  positionals: { min: 1, max: Infinity, names: 'one or more run directories' },
+};
 
 /** \`parley report DIR... [--out DIR]\`. */
 export async function run(argv: string[]): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { out: { type: 'string' }, seed: { type: 'string', default: '1' }, title: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
-    });
-  } catch (err) {
-    console.error(`parley report: ${(err as Error).message}\n\n${HELP}`);
-    return 2;
-  }
-  const { values, positionals } = args;
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
-  if (positionals.length === 0) {
-    console.error(`parley report: name at least one run directory\n\n${HELP}`);
-    return 2;
-  }
-  const seed = Number(values.seed);
-  if (!Number.isInteger(seed)) {
-    console.error(`parley report: --seed must be an integer (got '${values.seed}')`);
-    return 2;
-  }
+  const args = parseCommand(spec, argv);
+  if (!args) return 0;
+  const { positionals } = args;
+  const values = args.flags as { out?: string; seed?: number; title?: string };
+  const seed = values.seed ?? 1;
+  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got ${seed})`);
   const runs: RunDir[] = [];
   for (const dir of positionals) {
     const loaded = await loadRunDir(dir);

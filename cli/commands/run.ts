@@ -4,7 +4,8 @@ import { Mode, MODES, type PolicyConfig } from '../../protocol/index.js';
 import { RunConfig, type RunConfigInput } from '../../orchestrator/run-config.js';
 import { runExperiment, type RunResult } from '../../orchestrator/run/driver.js';
 import { summaryLines } from '../../orchestrator/run/summary.js';
-import { formatHelp, parseArgs, type FlagSpecs, type FlagValue } from '../args.js';
+import type { FlagSpecs, FlagValue } from '../args.js';
+import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { loadExperiment, POLICY_SPEC } from '../experiment.js';
 import { watchLauncher } from '../launcher-watch.js';
 
@@ -33,7 +34,6 @@ export const RUN_FLAGS: FlagSpecs = {
   multiplex: { type: 'boolean', describe: 'let one agent process host seats of different episodes at once (never two of one episode)' },
   'seats-per-process': { type: 'number', metavar: 'N', describe: 'with --multiplex: seats one agent process may host at once (default 8)' },
   'retry-failed': { type: 'boolean', describe: 'rerun episodes recorded as failed in DIR' },
-  help: { type: 'boolean', describe: 'show this help' },
 };
 
 type Built = { ok: true; config: RunConfig } | { ok: false; message: string };
@@ -121,7 +121,7 @@ export function usedPolicies(config: RunConfig): PolicyConfig[] {
 export function keyPreflight(config: RunConfig): string | null {
   const missing = missingKeys(usedPolicies(config));
   if (!missing.length) return null;
-  return missing.map((m) => `missing ${m.variable} for policy ${m.spec} (set it in the environment)`).join('\n');
+  return missing.map((m) => `missing ${m.variable} for policy ${m.spec} (set it in the environment)`).join('; ');
 }
 
 /** Prints the end-of-run summary; returns the exit code (1 only if every episode failed). */
@@ -171,40 +171,26 @@ export function interruptSignal(log: (l: string) => void): { signal: AbortSignal
   };
 }
 
-const HELP = formatHelp(
-  'parley run --out DIR [options]',
-  'Run episodes with local agent processes (one per seat) and write a run directory:\n' +
+/** `parley run`'s command line: flags, positionals and help, in one place. */
+export const spec: CommandSpec = {
+  name: 'run',
+  usage: 'parley run --out DIR [options]',
+  summary:
+    'Run episodes with local agent processes (one per seat) and write a run directory:\n' +
     'run.json, scenarios.jsonl, episodes.jsonl, ledgers/<episode>/<seat>.jsonl.\n' +
     'Exit status: 0 when the run completed (failed episodes are recorded and counted), 1 when every\n' +
     'episode failed, 2 for bad arguments or a missing API key.',
-  RUN_FLAGS,
-);
+  flags: RUN_FLAGS,
+};
 
 /** `parley run`. */
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, RUN_FLAGS);
-  if (!args.ok) {
-    console.error(`parley run: ${args.message}\n(parley run --help for options)`);
-    return 2;
-  }
-  if (args.flags.help) {
-    console.log(HELP);
-    return 0;
-  }
-  if (args.positionals.length) {
-    console.error(`parley run: unexpected argument '${args.positionals[0]}'`);
-    return 2;
-  }
+  const args = parseCommand(spec, argv);
+  if (!args) return 0;
   const built = buildRunConfig(args.flags);
-  if (!built.ok) {
-    console.error(`parley run: ${built.message}`);
-    return 2;
-  }
+  if (!built.ok) throw new UsageError(built.message);
   const keys = keyPreflight(built.config);
-  if (keys) {
-    console.error(`parley run: ${keys}`);
-    return 2;
-  }
+  if (keys) throw new UsageError(keys);
   const log = (l: string) => console.log(l);
   const interrupt = interruptSignal(log);
   const unwatch = exitWithLauncher();
@@ -217,9 +203,6 @@ export async function run(argv: string[]): Promise<number> {
       return 130;
     }
     return reportRun(result, log);
-  } catch (err) {
-    console.error(`parley run: ${(err as Error).message}`);
-    return 1;
   } finally {
     unwatch();
     interrupt.dispose();

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { runExperiment } from '../../orchestrator/run/driver.js';
-import { formatHelp, parseArgs, type FlagSpecs } from '../args.js';
+import type { FlagSpecs } from '../args.js';
+import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { buildRunConfig, CONFIG_FLAGS, exitWithLauncher, interruptSignal, reportRun } from './run.js';
 
 const SERVE_FLAGS: FlagSpecs = {
@@ -8,45 +9,31 @@ const SERVE_FLAGS: FlagSpecs = {
   host: { type: 'string', metavar: 'ADDR', describe: 'address to listen on (default 127.0.0.1; 0.0.0.0 for other machines)' },
   ...CONFIG_FLAGS,
   'token-ttl-ms': { type: 'number', metavar: 'MS', describe: 'how long a seat token waits for its agent (default 1800000)' },
-  help: { type: 'boolean', describe: 'show this help' },
 };
 
-const HELP = formatHelp(
-  'parley serve --port P --out DIR [options]',
-  'Open the seats of the selected episodes for remote agents. Prints the agent URL, then for each\n' +
+/** `parley serve`'s command line. */
+export const spec: CommandSpec = {
+  name: 'serve',
+  usage: 'parley serve --port P --out DIR [options]',
+  summary:
+    'Open the seats of the selected episodes for remote agents. Prints the agent URL, then for each\n' +
     'episode a line `episode <id> scenario <id> mode <mode>` followed by one line per seat:\n' +
     '  seat <seat-id> token <token>\n' +
     'Start `parley agent --url <url> --token <token> --policy <spec>` once per seat. Each episode starts\n' +
     'when all its seats joined; serve writes the records and exits 0 when every episode is done.',
-  SERVE_FLAGS,
-);
+  flags: SERVE_FLAGS,
+};
 
 /** `parley serve`: reserve seats, print their tokens, wait for remote agents, record the episodes. */
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, SERVE_FLAGS);
-  if (!args.ok) {
-    console.error(`parley serve: ${args.message}\n(parley serve --help for options)`);
-    return 2;
-  }
-  if (args.flags.help) {
-    console.log(HELP);
-    return 0;
-  }
+  const args = parseCommand(spec, argv);
+  if (!args) return 0;
   const built = buildRunConfig(args.flags, { modes: ['agents'] });
-  if (!built.ok) {
-    console.error(`parley serve: ${built.message}`);
-    return 2;
-  }
+  if (!built.ok) throw new UsageError(built.message);
   const port = (args.flags.port as number | undefined) ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`parley serve: --port must be an integer in 0..65535, got ${port}`);
-    return 2;
-  }
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer in 0..65535, got ${port}`);
   const ttl = args.flags['token-ttl-ms'] as number | undefined;
-  if (ttl !== undefined && (!Number.isInteger(ttl) || ttl <= 0)) {
-    console.error('parley serve: --token-ttl-ms must be a positive integer');
-    return 2;
-  }
+  if (ttl !== undefined && (!Number.isInteger(ttl) || ttl <= 0)) throw new UsageError('--token-ttl-ms must be a positive integer');
   const log = (l: string) => console.log(l);
   const interrupt = interruptSignal(log);
   const unwatch = exitWithLauncher();
@@ -66,9 +53,6 @@ export async function run(argv: string[]): Promise<number> {
     });
     if (interrupt.signal.aborted) return 130;
     return reportRun(result, log);
-  } catch (err) {
-    console.error(`parley serve: ${(err as Error).message}`);
-    return 1;
   } finally {
     unwatch();
     interrupt.dispose();

@@ -68,16 +68,19 @@ export type ClientFactory = (spec: string, baseURL: string | undefined, apiKeyEn
 const defaultFactory: ClientFactory = (spec, baseURL, apiKeyEnv, params) =>
   createClient({ spec, params, ...(baseURL ? { baseURL } : {}), ...(apiKeyEnv ? { apiKeyEnv } : {}) });
 
-export function generateCommand(factory: ClientFactory = defaultFactory): Subcommand {
-  return {
-    help: HELP,
-    async run(argv) {
-      const { values } = parse(argv, {
+const OPTIONS = {
         n: { type: 'string' }, model: { type: 'string' }, out: { type: 'string' }, inspiration: { type: 'string' },
         example: { type: 'string' }, 'example-id': { type: 'string' }, seed: { type: 'string' }, attempts: { type: 'string' },
         'allow-partial': { type: 'boolean' }, 'base-url': { type: 'string' }, 'api-key-env': { type: 'string' },
         param: { type: 'string', multiple: true },
-      });
+} as const;
+
+export function generateCommand(factory: ClientFactory = defaultFactory): Subcommand {
+  return {
+    help: HELP,
+    options: OPTIONS,
+    async run(argv) {
+      const { values } = parse(argv, OPTIONS);
       if (!values.n) throw new UsageError('--n N is required');
       if (!values.model) throw new UsageError('--model SPEC is required');
       if (!values.out) throw new UsageError('--out FILE is required');

@@ -29,10 +29,13 @@ function subsetSummary(scenarios: Scenario[], names: string[]): string {
     .join(', ');
 }
 
+const OPTIONS = { out: { type: 'string' }, seed: { type: 'string' } } as const;
+
 export const importCommand: Subcommand = {
   help: HELP,
+  options: OPTIONS,
   async run(argv) {
-    const { values, positionals } = parse(argv, { out: { type: 'string' }, seed: { type: 'string' } });
+    const { values, positionals } = parse(argv, OPTIONS);
     const [format, source] = positionals;
     if (!format || !source || positionals.length !== 2) throw new UsageError('expected FORMAT and SOURCE');
     if (!values.out) throw new UsageError('--out FILE is required');

@@ -17,7 +17,10 @@ const oneLine = (text: string, max: number) => {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 };
 
+const LIST_OPTIONS = { subset: { type: 'string' } } as const;
+
 export const listCommand: Subcommand = {
+  options: LIST_OPTIONS,
   help: `usage: parley scenarios list FILE [--subset NAME]
 
 Prints one line per scenario — instances of one situation (SOTOPIA's character pairs) grouped by their
@@ -26,7 +29,7 @@ envId — and the count at the end. ${FILE_NOTE}
 options:
   --subset NAME     only scenarios tagged NAME (e.g. hard, mutual_friends, craigslist_bargains)`,
   async run(argv) {
-    const { values, positionals } = parse(argv, { subset: { type: 'string' } });
+    const { values, positionals } = parse(argv, LIST_OPTIONS);
     if (positionals.length !== 1) throw new UsageError('expected one FILE');
     quietOnClosedPipe();
     const scenarios = filterSubset(await loadScenarios(positionals[0]!), values.subset);
@@ -43,6 +46,7 @@ options:
 };
 
 export const showCommand: Subcommand = {
+  options: {},
   help: `usage: parley scenarios show FILE ID
 
 Prints the full record(s) whose id, envId or codename is ID, as JSON. ${FILE_NOTE}`,
@@ -63,6 +67,7 @@ Prints the full record(s) whose id, envId or codename is ID, as JSON. ${FILE_NOT
 };
 
 export const validateCommand: Subcommand = {
+  options: {},
   help: `usage: parley scenarios validate FILE
 
 Checks every record against the Scenario schema (naming the line and field of the first bad one) and for

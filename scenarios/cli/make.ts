@@ -28,13 +28,16 @@ options:
                       (the whole listing is in the public scenario text)
   --id-prefix P       scenario ids are P-01, P-02, … (default mf / cl)`;
 
-export const makeCommand: Subcommand = {
-  help: HELP,
-  async run(argv) {
-    const { values, positionals } = parse(argv, {
+const OPTIONS = {
       out: { type: 'string' }, n: { type: 'string' }, seed: { type: 'string' }, pools: { type: 'string' },
       listings: { type: 'string' }, style: { type: 'string' }, 'id-prefix': { type: 'string' },
-    });
+} as const;
+
+export const makeCommand: Subcommand = {
+  help: HELP,
+  options: OPTIONS,
+  async run(argv) {
+    const { values, positionals } = parse(argv, OPTIONS);
     if (positionals.length !== 1) throw new UsageError('expected KIND');
     if (!values.out) throw new UsageError('--out FILE is required');
     const n = intOption('n', values.n, 10);
