@@ -3,7 +3,8 @@ import { join, relative, resolve } from 'node:path';
 import { RunConfig } from '../../orchestrator/run-config.js';
 import { runExperiment } from '../../orchestrator/run/driver.js';
 import type { FlagSpecs } from '../args.js';
-import { parseCommand, positiveInt, type CommandSpec } from '../command.js';
+import { parseCommand, positiveInt, UsageError, type CommandSpec } from '../command.js';
+import { outDirProblem } from '../out-guard.js';
 import { interruptSignal, reportRun } from './run.js';
 
 const DEMO_FLAGS: FlagSpecs = {
@@ -36,6 +37,8 @@ export async function run(argv: string[]): Promise<number> {
   const args = parseCommand(spec, argv);
   if (!args) return 0;
   const out = (args.flags.out as string | undefined) ?? freshRunDir();
+  const outProblem = outDirProblem(out);
+  if (outProblem) throw new UsageError(outProblem);
   const concurrency = positiveInt(args.flags, 'concurrency', 4);
   const config = RunConfig.parse({ scenarios: 'builtin', modes: ['script', 'agents', 'mindreaders'], out, concurrency, turnDeadlineMs: 30_000 });
   const log = (l: string) => console.log(l);

@@ -8,6 +8,7 @@ import type { FlagSpecs, FlagValue } from '../args.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { loadExperiment, POLICY_SPEC } from '../experiment.js';
 import { watchLauncher } from '../launcher-watch.js';
+import { outDirProblem } from '../out-guard.js';
 
 /** Flags shared by `run`, `serve` and `demo` that shape a RunConfig. */
 export const CONFIG_FLAGS: FlagSpecs = {
@@ -21,6 +22,7 @@ export const CONFIG_FLAGS: FlagSpecs = {
   limit: { type: 'number', describe: 'run at most N episodes' },
   seed: { type: 'number', describe: 'seed of the built-in scenario set (default 1)' },
   experiment: { type: 'string', metavar: 'FILE', describe: 'experiment YAML; flags override its values' },
+  extend: { type: 'boolean', describe: 'add scenarios, modes or repeats to the experiment already in DIR (recorded in run.json history)' },
 };
 
 export const RUN_FLAGS: FlagSpecs = {
@@ -98,6 +100,8 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
     input.pool = { ...input.pool, seatsPerProcess: n };
   }
   if (input.out === undefined) return { ok: false, message: '--out DIR is required (the run directory)' };
+  const outProblem = outDirProblem(input.out);
+  if (outProblem) return { ok: false, message: outProblem };
   const parsed = RunConfig.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -197,7 +201,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     log(`parley run → ${resolve(built.config.out)}`);
     const tty = stdoutTerminal();
-    const result = await runExperiment(built.config, { log, hosting: 'local', signal: interrupt.signal, ...(tty ? { tty } : {}) });
+    const result = await runExperiment(built.config, { log, hosting: 'local', signal: interrupt.signal, extend: args.flags.extend === true, ...(tty ? { tty } : {}) });
     if (interrupt.signal.aborted) {
       log(`interrupted after ${result.ran.length} episode(s); rerun with the same --out to resume`);
       return 130;

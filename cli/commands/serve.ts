@@ -45,6 +45,7 @@ export async function run(argv: string[]): Promise<number> {
       host: (args.flags.host as string | undefined) ?? '127.0.0.1',
       ...(ttl !== undefined ? { tokenTtlMs: ttl } : {}),
       signal: interrupt.signal,
+      extend: args.flags.extend === true,
       onListening: (url) => log(`listening ${url} (run directory ${resolve(built.config.out)})`),
       onSeats: (episode) => {
         log(`episode ${episode.plan.episodeId} scenario ${episode.plan.scenario.id} mode ${episode.plan.mode}`);

@@ -1,4 +1,4 @@
-import { hostname } from 'node:os';
+import { hostname, networkInterfaces } from 'node:os';
 import { basename, resolve } from 'node:path';
 import type { EpisodeRecord, PolicyConfig } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
@@ -25,6 +25,12 @@ import { RunFiles } from './run-files.js';
 import { acquireRunLock } from './run-lock.js';
 import { loadRunScenarios } from './scenario-source.js';
 import { computeStats, type RunStats } from './stats.js';
+import { checkExperimentIdentity, type HistoryEntry } from './experiment-identity.js';
+
+/** The run directory holds another experiment (see experiment-identity.ts); nothing was written. */
+export class RunDirConflict extends Error {
+  override name = 'RunDirConflict';
+}
 
 export interface DriverOptions {
   /** Progress and notices, one line each (never scenario content). */
@@ -58,6 +64,8 @@ export interface DriverOptions {
   lockWaitMs?: number;
   /** Instrumentation of the turn loop (benchmark, tests). */
   engineHooks?: EngineHooks;
+  /** Add scenarios, modes or repeats to the experiment already in the run directory (`--extend`). */
+  extend?: boolean;
   /** Each episode once prepared (tests, benchmark). */
   onEpisode?: (episode: Episode) => void;
   /** The local agent process pool once started (benchmark: memory sampling). */
@@ -86,18 +94,21 @@ export async function runExperiment(input: RunConfig, opts: DriverOptions): Prom
   const clock = opts.clock ?? systemClock;
   const files = new RunFiles(resolve(input.out));
   const config = opts.hosting === 'remote' ? asRemote(input) : withRunDirs(input, files);
+  // One experiment per run directory: other settings are refused before anything in it changes.
+  const identity = checkExperimentIdentity(files.readRunJson(), input, opts.extend ?? false, files.dir);
+  if (!identity.ok) throw new RunDirConflict(identity.message);
   // Scenarios first: a run that cannot start leaves nothing behind.
   const scenarios = await loadRunScenarios(config);
   files.ensure();
   const lock = await acquireRunLock(files.dir, { log: opts.log, ...(opts.lockWaitMs !== undefined ? { waitMs: opts.lockWaitMs } : {}) });
   try {
-    return await runLocked(input, config, scenarios, files, opts, clock);
+    return await runLocked(input, config, scenarios, files, opts, clock, identity.changed);
   } finally {
     lock.release();
   }
 }
 
-async function runLocked(input: RunConfig, config: RunConfig, scenarios: Scenario[], files: RunFiles, opts: DriverOptions, clock: Clock): Promise<RunResult> {
+async function runLocked(input: RunConfig, config: RunConfig, scenarios: Scenario[], files: RunFiles, opts: DriverOptions, clock: Clock, changed: string[]): Promise<RunResult> {
   const remote = opts.hosting === 'remote';
   // Remote seats bring their own policy: it is recorded from what each agent reports at join.
   const plans = planEpisodes(scenarios, config).map((p) => (remote ? { ...p, policies: undefined } : p));
@@ -108,6 +119,10 @@ async function runLocked(input: RunConfig, config: RunConfig, scenarios: Scenari
   const previousRun = files.readRunJson();
   const runId = typeof previousRun?.runId === 'string' ? previousRun.runId : basename(files.dir);
   const startedAt = new Date().toISOString();
+  const history: HistoryEntry[] = [
+    ...(Array.isArray(previousRun?.history) ? (previousRun.history as HistoryEntry[]) : []),
+    { startedAt, extend: opts.extend ?? false, changed, config: input },
+  ];
   const usedScenarios = uniqueScenarios(plans);
   files.writeScenarios(usedScenarios);
   const runJson = (extra: Record<string, unknown>) => ({
@@ -123,6 +138,8 @@ async function runLocked(input: RunConfig, config: RunConfig, scenarios: Scenari
     scenarioSet: { source: config.scenarios, subset: config.subset ?? null, seed: config.seed, count: usedScenarios.length, ids: usedScenarios.map((s) => s.id) },
     episodes: { planned: plans.length, alreadyRecorded: skipped },
     startedAt,
+    /** Every invocation that ran into this directory: resumes, and `--extend`s with what they changed. */
+    history,
     ...extra,
   });
   files.writeRunJson(runJson({ endedAt: null, stats: null }));
@@ -156,10 +173,18 @@ async function runLocked(input: RunConfig, config: RunConfig, scenarios: Scenari
     else opts.signal?.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    const port = await listen(server, opts.port ?? 0, opts.host ?? '127.0.0.1');
-    const dialHost = !opts.host || opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host;
-    const url = `ws://${dialHost}:${port}${AGENT_PATH}`;
-    opts.onListening?.(url);
+    let port: number;
+    try {
+      port = await listen(server, opts.port ?? 0, opts.host ?? '127.0.0.1');
+    } catch (err) {
+      // Nothing ran: a directory this invocation created keeps no run.json (a port in use is not a run).
+      if (!previousRun) files.removeRunJson();
+      throw new Error(`cannot listen on ${opts.host ?? '127.0.0.1'}:${opts.port ?? 0}: ${(err as Error).message}`);
+    }
+    const wildcard = !opts.host || opts.host === '0.0.0.0' || opts.host === '::';
+    // Local agent processes dial the loopback address; the printed URL is the one other machines use.
+    const url = `ws://${wildcard ? '127.0.0.1' : opts.host}:${port}${AGENT_PATH}`;
+    opts.onListening?.(opts.host === '0.0.0.0' || opts.host === '::' ? `ws://${publicAddress()}:${port}${AGENT_PATH}` : url);
 
     const deps = {
       registry,
@@ -243,6 +268,14 @@ async function runLocked(input: RunConfig, config: RunConfig, scenarios: Scenari
  * stays flat); agent processes mostly wait on their LLM anyway.
  */
 const WORKER_NICENESS = Number(process.env.PARLEY_WORKER_NICE ?? 19);
+
+/** This machine's first non-loopback IPv4 address (what another machine dials), else its host name. */
+function publicAddress(): string {
+  for (const addrs of Object.values(networkInterfaces())) {
+    for (const a of addrs ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return hostname();
+}
 
 /** Remote seats: the policy is the agent's business; episode ids say `remote` instead of a spec. */
 function asRemote(config: RunConfig): RunConfig {

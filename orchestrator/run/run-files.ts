@@ -32,6 +32,12 @@ export class RunFiles {
     writeAtomic(this.runJson, JSON.stringify(value, null, 2) + '\n');
   }
 
+  /** Removes run.json and scenarios.jsonl of an invocation that never started (e.g. its port was in use). */
+  removeRunJson(): void {
+    rmSync(this.runJson, { force: true });
+    rmSync(this.scenariosJsonl, { force: true });
+  }
+
   readRunJson(): Record<string, unknown> | null {
     if (!existsSync(this.runJson)) return null;
     try {
