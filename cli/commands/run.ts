@@ -9,6 +9,7 @@ import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { loadExperiment, POLICY_SPEC } from '../experiment.js';
 import { watchLauncher } from '../launcher-watch.js';
 import { outDirProblem } from '../out-guard.js';
+import { applyReplay } from '../replay-config.js';
 
 /** Flags shared by `run`, `serve` and `demo` that shape a RunConfig. */
 export const CONFIG_FLAGS: FlagSpecs = {
@@ -102,7 +103,10 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
   if (input.out === undefined) return { ok: false, message: '--out DIR is required (the run directory)' };
   const outProblem = outDirProblem(input.out);
   if (outProblem) return { ok: false, message: outProblem };
-  const parsed = RunConfig.safeParse(input);
+  const given = new Set(Object.keys(input).filter((k) => !(k in defaults) || (input as Record<string, unknown>)[k] !== (defaults as Record<string, unknown>)[k]));
+  const replay = applyReplay(input, given);
+  if (!replay.ok) return replay;
+  const parsed = RunConfig.safeParse(replay.input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = String(issue.path[0] ?? '');
@@ -117,7 +121,7 @@ export function usedPolicies(config: RunConfig): PolicyConfig[] {
   if (config.modes.some((m) => m !== 'script')) used.push(...config.agents);
   if (config.modes.includes('script')) used.push(config.scriptWriter);
   if (config.judge) used.push(config.judge);
-  if (config.replay) return used.map((p) => ({ ...p, replayDir: resolve(config.replay!) }));
+  if (config.replay) return used.map((p) => ({ ...p, replayDir: p.replayDir ?? resolve(config.replay!) }));
   return used;
 }
 
@@ -134,6 +138,13 @@ export function reportRun(result: RunResult, print: (line: string) => void): num
   print(`run ${result.runId}: ${result.stats.episodes.total} episode(s) recorded in ${result.dir}` +
     (result.skipped ? ` (${result.skipped} from an earlier invocation)` : ''));
   for (const line of summaryLines(result.records)) print(`  ${line}`);
+  const replayed = result.stats.replayed;
+  if (replayed) {
+    const tokens = Object.values(replayed.usage).reduce((n, u) => n + u.prompt + u.completion, 0);
+    const spentTokens = Object.values(result.stats.usage).reduce((n, u) => n + u.prompt + u.completion, 0);
+    const usd = (c: { usd: number | null }) => (c.usd === null ? 'unpriced' : `$${c.usd.toFixed(4)}`);
+    print(`  replayed from cassettes: ${tokens} tokens (${usd(replayed.cost)} when recorded), not spent again; spent: ${spentTokens} tokens, ${usd(result.stats.cost)}`);
+  }
   const { total, failed } = result.stats.episodes;
   return total > 0 && failed === total ? 1 : 0;
 }

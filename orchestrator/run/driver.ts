@@ -1,5 +1,7 @@
 import { hostname, networkInterfaces } from 'node:os';
-import { basename, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { cassetteRoot } from '../../llm/cassette.js';
 import type { EpisodeRecord, PolicyConfig } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import { systemClock, type Clock } from '../clock.js';
@@ -99,6 +101,9 @@ export async function runExperiment(input: RunConfig, opts: DriverOptions): Prom
   if (!identity.ok) throw new RunDirConflict(identity.message);
   // Scenarios first: a run that cannot start leaves nothing behind.
   const scenarios = await loadRunScenarios(config);
+  // A replay that cannot answer fails now, naming what is missing, not on every episode.
+  const unanswerable = missingCassettes(planEpisodes(scenarios, config));
+  if (unanswerable) throw new Error(unanswerable);
   files.ensure();
   const lock = await acquireRunLock(files.dir, { log: opts.log, ...(opts.lockWaitMs !== undefined ? { waitMs: opts.lockWaitMs } : {}) });
   try {
@@ -144,7 +149,9 @@ async function runLocked(input: RunConfig, config: RunConfig, scenarios: Scenari
   });
   files.writeRunJson(runJson({ endedAt: null, stats: null }));
 
+  const isReplayed = replayedSeats(plans);
   const progress = new ProgressReporter({
+    ...(isReplayed ? { isReplayed } : {}),
     total: plans.length,
     alreadyDone: skipped,
     log: opts.log,
@@ -257,7 +264,7 @@ async function runLocked(input: RunConfig, config: RunConfig, scenarios: Scenari
   }
 
   const records = files.readEpisodes().records;
-  const stats = computeStats(records);
+  const stats = computeStats(records, isReplayed);
   files.writeRunJson(runJson({ endedAt: new Date().toISOString(), interrupted: opts.signal?.aborted ?? false, stats }));
   return { dir: files.dir, runId, records, ran, skipped, planned: plans.length, stats };
 }
@@ -288,6 +295,34 @@ function withRunDirs(config: RunConfig, files: RunFiles): RunConfig {
   const replayDir = config.replay ? resolve(config.replay) : undefined;
   const dirs = (p: PolicyConfig): PolicyConfig => ({ ...p, cassetteDir: p.cassetteDir ?? files.cassettesDir, ...(replayDir ? { replayDir } : {}) });
   return { ...config, agents: config.agents.map(dirs), scriptWriter: dirs(config.scriptWriter) };
+}
+
+/** LLM policies answer from cassettes when they carry a replay directory. */
+const isLlmReplay = (p: PolicyConfig) => Boolean(p.replayDir) && /^(openai|mistral|replay):/.test(p.spec);
+
+/** Which seats of which episodes are answered from cassettes; undefined when none is (no replay). */
+function replayedSeats(plans: readonly EpisodePlan[]): ((episodeId: string, seat: string) => boolean) | undefined {
+  const seats = new Set<string>();
+  for (const p of plans) for (const [seat, policy] of Object.entries(p.policies ?? {})) if (isLlmReplay(policy)) seats.add(`${p.episodeId}\u0000${seat}`);
+  return seats.size ? (episodeId, seat) => seats.has(`${episodeId}\u0000${seat}`) : undefined;
+}
+
+/**
+ * Replay preflight: every planned episode with a replayed LLM seat must have that run's cassettes
+ * (same policies → same episode ids). Null when all are there, else a message naming what is missing.
+ */
+function missingCassettes(plans: readonly EpisodePlan[]): string | null {
+  const missing: string[] = [];
+  let from = '';
+  for (const p of plans) {
+    const replaying = Object.values(p.policies ?? {}).filter(isLlmReplay);
+    if (!replaying.length) continue;
+    from = cassetteRoot(replaying[0]!.replayDir!);
+    if (!existsSync(join(from, p.episodeId))) missing.push(p.episodeId);
+  }
+  if (!missing.length) return null;
+  return `replay cannot answer ${missing.length} of ${plans.length} episode(s): no cassettes for ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''} in ${from} ` +
+    '(the recorded run did not play these episodes with these policies; give the same scenarios, modes and seat policies, or none with --replay)';
 }
 
 /** Each distinct policy the pending episodes use (what every agent process loads before its first seat). */
