@@ -41,7 +41,7 @@ describe('honest replay and one experiment per run directory (issue 16)', () => 
     expect(turnsById(readEpisodes(r2.path))).toEqual(turnsById(readEpisodes(r.path)));
     expect(seatsOf(r2.path)).toEqual(seatsOf(r.path));
     expect(readEpisodes(r2.path).some((e) => e.seats.some((s) => s.provider === 'mistral'))).toBe(true);
-    const stats = readRunJson(r2.path).stats as { usage: object; cost: { usd: number }; replayed: { usage: object; cost: { usd: number } } };
+    const stats = readRunJson(r2.path).stats as unknown as { usage: object; cost: { usd: number }; replayed: { usage: object; cost: { usd: number } } };
     expect(stats.usage).toEqual({});
     expect(stats.cost.usd).toBe(0);
     expect(stats.replayed.cost.usd).toBeGreaterThan(0);
