@@ -29,7 +29,7 @@ export const CONFIG_FLAGS: FlagSpecs = {
 export const RUN_FLAGS: FlagSpecs = {
   ...CONFIG_FLAGS,
   concurrency: { type: 'number', describe: 'episodes in flight at once (default 4)' },
-  agent1: { type: 'string', metavar: 'SPEC', describe: 'policy of the first seat: bot | openai:<model> | mistral:<model> | replay:<dir>' },
+  agent1: { type: 'string', metavar: 'SPEC', describe: 'policy of the first seat: bot | bot:<name> | openai:<model> | mistral:<model> | replay:<run-dir> (that seat as recorded there) | human' },
   agent2: { type: 'string', metavar: 'SPEC', describe: 'policy of the second seat (default: as agent1)' },
   'script-writer': { type: 'string', metavar: 'SPEC', describe: 'policy of the script writer in script mode (default bot)' },
   judge: { type: 'string', metavar: 'SPEC', describe: 'judge model recorded with the run (evaluation: parley eval)' },
@@ -172,6 +172,8 @@ export function interruptSignal(log: (l: string) => void): { signal: AbortSignal
   const controller = new AbortController();
   const onSignal = () => {
     if (controller.signal.aborted) process.exit(130);
+    // On a terminal the progress status line has no newline yet: end it, so the notice is a line of its own.
+    if (process.stdout.isTTY) process.stdout.write('\n');
     log('interrupted: finishing up (press Ctrl-C again to quit now); rerun with the same --out to resume');
     controller.abort();
   };

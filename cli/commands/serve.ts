@@ -48,7 +48,7 @@ export async function run(argv: string[]): Promise<number> {
       extend: args.flags.extend === true,
       onListening: (url) => log(`listening ${url} (run directory ${resolve(built.config.out)})`),
       onSeats: (episode) => {
-        log(`episode ${episode.plan.episodeId} scenario ${episode.plan.scenario.id} mode ${episode.plan.mode}`);
+        log(`episode ${episode.plan.episodeId} scenario ${episode.plan.scenario.id} mode ${episode.plan.mode}${episode.plan.scenario.codename ? ` (${episode.plan.scenario.codename})` : ''}`);
         for (const [seat, token] of episode.tokens) log(`seat ${seat} token ${token}`);
       },
     });

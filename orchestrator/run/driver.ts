@@ -150,8 +150,10 @@ async function runLocked(input: RunConfig, config: RunConfig, scenarios: Scenari
   files.writeRunJson(runJson({ endedAt: null, stats: null }));
 
   const isReplayed = replayedSeats(plans);
+  const names = new Map(usedScenarios.map((s) => [s.id, s.codename ?? s.id]));
   const progress = new ProgressReporter({
     ...(isReplayed ? { isReplayed } : {}),
+    scenarioName: (id) => names.get(id) ?? id,
     total: plans.length,
     alreadyDone: skipped,
     log: opts.log,

@@ -19,6 +19,8 @@ export interface ProgressOptions {
   /** Plain mode: a summary line this often (default 10 s). TTY: the redraw period (default 1 s). */
   intervalMs?: number;
   now?: () => number;
+  /** How a scenario is named in log lines (its codename), by id; default the id. */
+  scenarioName?: (scenarioId: string) => string;
   /** Seats answered from cassettes (a replay): their tokens are not counted as spent. */
   isReplayed?: (episodeId: string, seat: string) => boolean;
 }
@@ -94,7 +96,7 @@ export class ProgressReporter {
         t.unpriced.add(`${c.provider}:${c.model}`); // unreadable price table: reported as unpriced
       }
     }
-    const line = formatProgress(this.o.alreadyDone + t.done, this.o.total, r);
+    const line = formatProgress(this.o.alreadyDone + t.done, this.o.total, r, this.o.scenarioName?.(r.scenarioId));
     if (!this.o.tty) return this.o.log(line);
     if (r.status === 'failed' || r.recoveries?.length) this.notice(line);
     else this.draw();
