@@ -19,7 +19,8 @@ function readmeCommandLines(): string[] {
   for (const m of text.replace(/```[\s\S]*?```/g, '').matchAll(/`((?:npx )?parley [^`]+)`/g)) lines.push(m[1]!);
   return lines
     .map((l) => l.replace(/\s#\s.*$/, '').trim())
-    .filter((l) => /^(npx )?parley /.test(l))
+    // `parley <command> …` describes the form of every command, not one command line.
+    .filter((l) => /^(npx )?parley /.test(l) && !/^(npx )?parley </.test(l))
     .map((l) => l.replace(/^npx /, ''));
 }
 
