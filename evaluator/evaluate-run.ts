@@ -1,5 +1,5 @@
 import type { LlmClient } from '../llm/types.js';
-import { readEvaluation, type Evaluation, type JudgeVisibility } from './evaluation.js';
+import { judgeVariant, judgeVariants, readEvaluation, withJudgement, type Evaluation, type JudgeVisibility } from './evaluation.js';
 import { judgeEpisode } from './judge/judge.js';
 import { writeEpisodesAtomic, type RunDir } from './run-dir.js';
 
@@ -39,8 +39,8 @@ export interface EvaluateRunResult {
 }
 
 function alreadyDone(evaluation: Evaluation | null, spec: string, visibility: JudgeVisibility): boolean {
-  const j = evaluation?.judge;
-  return !!j && j.judge.spec === spec && j.judge.visibility === visibility && Object.values(j.seats).every((s) => s.ok);
+  const j = judgeVariants(evaluation).get(judgeVariant({ spec, visibility }));
+  return !!j && Object.values(j.seats).every((s) => s.ok);
 }
 
 /**
@@ -72,7 +72,8 @@ export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promis
       const record = loaded.record;
       const judgement = await judgeEpisode(record, run.scenarios.get(record.scenarioId), opts);
       const previous = readEvaluation(record.evaluation);
-      const evaluation: Evaluation = { ...(previous ?? {}), v: 1, judge: judgement };
+      // A judge variant is added next to the others (a blind judge never replaces the full one).
+      const evaluation: Evaluation = withJudgement(previous, judgement);
       record.evaluation = evaluation;
       loaded.raw = { ...loaded.raw, evaluation };
       result.judged++;

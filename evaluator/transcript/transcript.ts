@@ -5,7 +5,7 @@
  */
 import type { EpisodeRecord } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
-import { readEvaluation, type EpisodeJudgement } from '../evaluation.js';
+import { judgeVariants, readEvaluation } from '../evaluation.js';
 import { DIMENSION_NAMES } from '../dimensions.js';
 
 export interface TranscriptLine {
@@ -53,11 +53,7 @@ function outcomeText(r: EpisodeRecord, names: Map<string, string>): string {
 
 /** Score lines of every judgement stored on the episode (a blind judgement next to the full one). */
 function scoreLines(evaluation: unknown, names: Map<string, string>): string[] {
-  const ev = readEvaluation(evaluation);
-  const raw = (evaluation as { judges?: unknown[] } | undefined)?.judges;
-  const judgements: EpisodeJudgement[] = [];
-  if (ev?.judge) judgements.push(ev.judge);
-  if (Array.isArray(raw)) for (const j of raw) if (j && typeof j === 'object' && !judgements.includes(j as EpisodeJudgement)) judgements.push(j as EpisodeJudgement);
+  const judgements = [...judgeVariants(readEvaluation(evaluation)).values()];
   const lines: string[] = [];
   for (const j of judgements) {
     for (const [seat, s] of Object.entries(j.seats)) {
