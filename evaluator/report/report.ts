@@ -10,6 +10,7 @@ import { buildCard, cardMarkdown, mdCell } from './card.js';
 import { buildCharts, type Chart } from './charts.js';
 import { markdownToHtml } from './markdown-html.js';
 import { xmlWellFormedError } from './xml.js';
+import { compareVerdictsMarkdown, judgeVariantsMarkdown } from './variants-and-verdicts.js';
 import { groupEpisodes, transcriptFile, transcriptPage, type EpisodeGroup } from '../transcript/transcript-pages.js';
 
 export interface ReportOptions {
@@ -98,6 +99,7 @@ export function reportMarkdown(runs: readonly RunDir[], metrics: readonly Episod
     }
     lines.push('');
   }
+  lines.push(...judgeVariantsMarkdown(runs), ...compareVerdictsMarkdown(runs));
   lines.push('## Charts', '');
   for (const c of charts) lines.push(`### ${c.title}`, '', c.caption, '', `![${c.title}](charts/${c.file})`, '');
   lines.push(...transcriptsMarkdown(groupEpisodes(runs)));
