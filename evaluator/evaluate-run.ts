@@ -25,6 +25,8 @@ export interface EvaluateProgress {
   scoredSeats: number;
   errorSeats: number;
   lastEpisode: string;
+  /** Judge tokens used so far by this invocation (for the running cost estimate). */
+  usage: { prompt: number; completion: number };
 }
 
 export interface EvaluateRunResult {
@@ -64,6 +66,7 @@ export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promis
     return writing;
   };
   let next = 0;
+  const usage = { prompt: 0, completion: 0 };
   const worker = async () => {
     while (next < todo.length) {
       if (opts.signal?.aborted) return;
@@ -77,6 +80,8 @@ export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promis
       record.evaluation = evaluation;
       loaded.raw = { ...loaded.raw, evaluation };
       result.judged++;
+      usage.prompt += judgement.usage.prompt;
+      usage.completion += judgement.usage.completion;
       for (const s of Object.values(judgement.seats)) {
         if (s.ok) result.scoredSeats++;
         else {
@@ -84,7 +89,7 @@ export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promis
           result.errors[s.error.code] = (result.errors[s.error.code] ?? 0) + 1;
         }
       }
-      opts.onProgress?.({ done: result.judged, total: todo.length, scoredSeats: result.scoredSeats, errorSeats: result.errorSeats, lastEpisode: record.episodeId });
+      opts.onProgress?.({ done: result.judged, total: todo.length, scoredSeats: result.scoredSeats, errorSeats: result.errorSeats, lastEpisode: record.episodeId, usage: { ...usage } });
       if (++sinceCheckpoint >= checkpointEvery) {
         sinceCheckpoint = 0;
         await checkpoint();

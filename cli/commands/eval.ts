@@ -1,6 +1,8 @@
+import { checkJudgeEndpoint } from '../judge-preflight.js';
 import { parseCommand, parseParam, positiveInt, UsageError, type CommandSpec } from '../command.js';
 import type { LlmClient } from '../../llm/types.js';
-import { evaluateRun } from '../../evaluator/evaluate-run.js';
+import { evaluateRun, type EvaluateProgress } from '../../evaluator/evaluate-run.js';
+import { estimateCost } from '../../llm/cost.js';
 import { loadRunDir } from '../../evaluator/run-dir.js';
 
 /** `parley eval`'s command line. */
@@ -53,13 +55,22 @@ export async function run(argv: string[]): Promise<number> {
   } catch (err) {
     throw new UsageError(`judge ${judgeSpec}: ${(err as Error).message}`);
   }
+  const unreachable = await checkJudgeEndpoint(judgeSpec, { ...(values['base-url'] ? { baseURL: values['base-url'] } : {}), ...(values['api-key-env'] ? { apiKeyEnv: values['api-key-env'] } : {}) });
+  if (unreachable) throw new Error(unreachable);
   const visibility = values.blind ? 'blind' : 'full';
   const total = loaded.run.episodes.length;
   console.error(`parley eval: ${total} episodes in ${dir}, judge ${judgeSpec} (${visibility}), concurrency ${concurrency}`);
   const tty = process.stderr.isTTY;
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
+  const resume = `parley eval ${dir} --judge ${judgeSpec}${values.blind ? ' --blind' : ''} --missing`;
+  const onSigint = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write(`${tty ? '\n' : ''}interrupted: finishing the episodes being judged (Ctrl-C again to quit now); resume with: ${resume}\n`);
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  const [provider, model] = [judgeSpec.slice(0, judgeSpec.indexOf(':')), judgeSpec.slice(judgeSpec.indexOf(':') + 1)];
+  const startedAt = Date.now();
   try {
     const result = await evaluateRun(loaded.run, {
       client,
@@ -69,8 +80,8 @@ export async function run(argv: string[]): Promise<number> {
       missingOnly: values.missing === true,
       signal: controller.signal,
       onProgress: (p) => {
-        const line = `judged ${p.done}/${p.total} episodes · seats scored ${p.scoredSeats} · evaluation errors ${p.errorSeats}`;
-        if (tty) process.stderr.write(`\r${line}`);
+        const line = evalProgressLine(p, Date.now() - startedAt, costOf(provider, model, p.usage));
+        if (tty) process.stderr.write(`\r\u001b[2K${line}`);
         else console.error(line);
       },
     });
@@ -82,10 +93,32 @@ export async function run(argv: string[]): Promise<number> {
         (result.skippedDone ? `; ${result.skippedDone} already scored` : '') +
         `\nwrote ${dir}/episodes.jsonl`,
     );
-    if (controller.signal.aborted) return 130;
+    if (controller.signal.aborted) {
+      console.error(`interrupted after ${result.judged} episode(s); resume with: ${resume}`);
+      return 130;
+    }
     // Evaluation errors are recorded results; but a judge that never answered usably is a failed command.
     return result.errorSeats > 0 && result.scoredSeats === 0 ? 1 : 0;
   } finally {
     process.off('SIGINT', onSigint);
   }
+}
+
+/** Estimated US$ of judge usage, or null when the price table has no price for the model. */
+function costOf(provider: string, model: string, usage: { prompt: number; completion: number }): number | null {
+  try {
+    return estimateCost(provider, model, { prompt: usage.prompt, completion: usage.completion, cached: 0 });
+  } catch {
+    return null;
+  }
+}
+
+/** `judged 12/300 episodes · 22 seats scored · 0 evaluation errors · 34.5k tokens · ~$0.0123 · ETA 4m10s` */
+export function evalProgressLine(p: EvaluateProgress, elapsedMs: number, usd: number | null): string {
+  const tokens = p.usage.prompt + p.usage.completion;
+  const k = tokens >= 1000 ? `${(tokens / 1000).toFixed(1)}k` : String(tokens);
+  const left = p.total - p.done;
+  const etaS = p.done ? Math.round(((elapsedMs / p.done) * left) / 1000) : null;
+  const eta = left === 0 ? 'done' : etaS === null ? 'ETA …' : `ETA ${etaS >= 60 ? `${Math.floor(etaS / 60)}m${String(etaS % 60).padStart(2, '0')}s` : `${etaS}s`}`;
+  return `judged ${p.done}/${p.total} episodes · seats scored ${p.scoredSeats} · evaluation errors ${p.errorSeats} · ${k} tokens · ${usd === null ? 'cost unpriced' : `~$${usd.toFixed(4)}`} · ${eta}`;
 }
