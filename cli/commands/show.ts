@@ -25,7 +25,7 @@ export const spec: CommandSpec = {
   summary:
     'Prints episodes of a run directory as transcripts: the characters and who played them, every turn with\n' +
     'its number, speaker and action type, errors in place, how the episode ended, the task outcome and the\n' +
-    'judge scores. EPISODE is an episode id or a unique part of one. With --seat, prints instead exactly\n' +
+    'judge scores. EPISODE is an episode id or part of one (every episode whose id contains it). With --seat, prints instead exactly\n' +
     "what that seat's process received, frame by frame, from its ledger (what it knew at each turn).\n" +
     `Filter keys: ${Object.keys(FILTERS).join(', ')} (e.g. --filter mode=agents,success=false).`,
   flags: {
@@ -58,6 +58,8 @@ function pickEpisode(episodes: LoadedEpisode[], wanted: string): LoadedEpisode {
   throw new UsageError(`'${wanted}' matches ${partial.length} episodes (${partial.slice(0, 3).map((e) => e.record.episodeId).join(', ')}${partial.length > 3 ? ', …' : ''}); give more of the id`);
 }
 
+const seatWanted = (flags: Record<string, unknown>) => typeof flags.seat === 'string';
+
 /** `parley show RUN [EPISODE] [--filter …] [--seat S]`. */
 export async function run(argv: string[]): Promise<number> {
   const args = parseCommand(spec, argv);
@@ -67,7 +69,13 @@ export async function run(argv: string[]): Promise<number> {
   if (!loaded.ok) throw new Error(loaded.error.message);
   const run = loaded.run;
   let episodes = applyFilters(run.episodes, (args.flags.filter as string[] | undefined) ?? []);
-  if (wanted !== undefined) episodes = [pickEpisode(episodes, wanted)];
+  if (wanted !== undefined) {
+    // An exact id or a part only one episode has; a part several share (a scenario) shows them all.
+    const exact = episodes.find((e) => e.record.episodeId === wanted);
+    const partial = episodes.filter((e) => e.record.episodeId.includes(wanted));
+    episodes = exact ? [exact] : seatWanted(args.flags) ? [pickEpisode(episodes, wanted)] : partial;
+    if (!episodes.length) throw new UsageError(`no episode '${wanted}' in ${dir} (parley show ${dir} lists them)`);
+  }
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);
   });
