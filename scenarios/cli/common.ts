@@ -1,4 +1,4 @@
-import { parseArgs, type FlagSpecs } from '../../cli/args.js';
+import { formatHelp, parseArgs, type FlagSpecs } from '../../cli/args.js';
 import { UsageError } from '../../cli/command.js';
 import { ScenarioError } from '../errors.js';
 
@@ -8,15 +8,21 @@ export { UsageError };
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
 /** A subcommand's options: each a string (optionally repeatable) or a boolean flag. */
-export type Options = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+export type Options = Record<string, { type: 'string' | 'boolean'; multiple?: boolean; describe: string; metavar?: string }>;
 
 type Values<O extends Options> = { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : O[K]['multiple'] extends true ? string[] : string };
 
 /** The options as the shared CLI parser's flag specs (cli/args.ts), so every command parses alike. */
 export function optionSpecs(options: Options): FlagSpecs {
-  const specs: FlagSpecs = { help: { type: 'boolean', describe: 'show this help' } };
-  for (const [name, o] of Object.entries(options)) specs[name] = { type: o.type, describe: '', ...(o.multiple ? { multiple: true } : {}) };
-  return specs;
+  const specs: FlagSpecs = {};
+  for (const [name, o] of Object.entries(options)) specs[name] = { type: o.type, describe: o.describe, ...(o.metavar ? { metavar: o.metavar } : {}), ...(o.multiple ? { multiple: true } : {}) };
+  return { ...specs, help: { type: 'boolean', describe: 'show this help' } };
+}
+
+/** A subcommand's help: its own text, then the options section generated from the options the parser uses. */
+export function subcommandHelp(text: string, options: Options): string {
+  const specs = optionSpecs(options);
+  return `${text}\n\n${formatHelp('', '', specs).split('\n').slice(4).join('\n')}`;
 }
 
 /** Parses argv with the shared CLI parser; a mistake is thrown as a UsageError naming the flag. */

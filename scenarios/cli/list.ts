@@ -1,7 +1,7 @@
 import { checkScenario } from '../check.js';
 import { filterSubset, loadScenarios } from '../load.js';
 import type { Scenario } from '../model.js';
-import { EXIT, parse, quietOnClosedPipe, UsageError, type Subcommand } from './common.js';
+import { EXIT, parse, quietOnClosedPipe, subcommandHelp, UsageError, type Subcommand } from './common.js';
 
 const FILE_NOTE = 'FILE is a Parley scenario file (JSONL) or `builtin` (`builtin:SEED` for another seed).';
 
@@ -17,17 +17,14 @@ const oneLine = (text: string, max: number) => {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 };
 
-const LIST_OPTIONS = { subset: { type: 'string' } } as const;
+const LIST_OPTIONS = { subset: { type: 'string', metavar: 'NAME', describe: 'only scenarios tagged NAME (e.g. hard, mutual_friends, craigslist_bargains)' } } as const;
 
 export const listCommand: Subcommand = {
   options: LIST_OPTIONS,
-  help: `usage: parley scenarios list FILE [--subset NAME]
+  help: subcommandHelp(`usage: parley scenarios list FILE [--subset NAME]
 
 Prints one line per scenario — instances of one situation (SOTOPIA's character pairs) grouped by their
-envId — and the count at the end. ${FILE_NOTE}
-
-options:
-  --subset NAME     only scenarios tagged NAME (e.g. hard, mutual_friends, craigslist_bargains)`,
+envId — and the count at the end. ${FILE_NOTE}`, LIST_OPTIONS),
   async run(argv) {
     const { values, positionals } = parse(argv, LIST_OPTIONS);
     if (positionals.length !== 1) throw new UsageError('expected one FILE');
