@@ -38,10 +38,12 @@ async function checkLine(line: string): Promise<string | null> {
     const [subName, ...rest] = argv;
     const sub = subcommands()[subName!];
     if (!sub) return `unknown scenarios subcommand '${subName}'`;
+    if (!sub.options) return `scenarios ${subName} declares no options (Subcommand.options in scenarios/cli/common.ts)`;
     const parsed = parseArgs(rest, optionSpecs(sub.options));
     return parsed.ok ? null : parsed.message;
   }
-  const spec = mod.spec as CommandSpec;
+  const spec = mod.spec;
+  if (!spec) return `command '${name}' exports no CommandSpec (cli/command.ts)`;
   const parsed = parseArgs(argv, { ...spec.flags, help: { type: 'boolean', describe: '' } });
   if (!parsed.ok) return parsed.message;
   // A bare mention (`parley report`) or an elided line (`parley run … --multiplex`) has no complete positionals.
@@ -78,14 +80,16 @@ describe('--help', () => {
       if (name === 'scenarios') {
         for (const [subName, sub] of Object.entries(subcommands())) {
           // The options section is generated from the very options the parser accepts.
-          for (const flag of Object.keys(sub.options)) expect(sub.help, `scenarios ${subName} --help names --${flag}`).toMatch(new RegExp(`^  --${flag}\\b`, 'm'));
-          for (const m of sub.help.matchAll(/^  --([a-z-]+)/gm)) expect([...Object.keys(sub.options), 'help'], `scenarios ${subName} accepts --${m[1]}`).toContain(m[1]);
+          expect(sub.options, `scenarios ${subName} declares its options`).toBeDefined();
+          for (const flag of Object.keys(sub.options ?? {})) expect(sub.help, `scenarios ${subName} --help names --${flag}`).toMatch(new RegExp(`^  --${flag}\\b`, 'm'));
+          for (const m of sub.help.matchAll(/^  --([a-z-]+)/gm)) expect([...Object.keys(sub.options ?? {}), 'help'], `scenarios ${subName} accepts --${m[1]}`).toContain(m[1]);
         }
         continue;
       }
-      const spec = mod.spec as CommandSpec;
-      const help = commandHelp(spec);
-      for (const flag of Object.keys(spec.flags)) expect(help).toMatch(new RegExp(`^  --${flag}\\b`, 'm'));
+      const spec = mod.spec;
+      expect(spec, `${name} exports its CommandSpec`).toBeDefined();
+      const help = commandHelp(spec!);
+      for (const flag of Object.keys(spec!.flags)) expect(help).toMatch(new RegExp(`^  --${flag}\\b`, 'm'));
     }
   });
 });

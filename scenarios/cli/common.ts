@@ -8,14 +8,14 @@ export { UsageError };
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
 /** A subcommand's options: each a string (optionally repeatable) or a boolean flag. */
-export type Options = Record<string, { type: 'string' | 'boolean'; multiple?: boolean; describe: string; metavar?: string }>;
+export type Options = Record<string, { type: 'string' | 'boolean'; multiple?: boolean; describe?: string; metavar?: string }>;
 
 type Values<O extends Options> = { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : O[K]['multiple'] extends true ? string[] : string };
 
 /** The options as the shared CLI parser's flag specs (cli/args.ts), so every command parses alike. */
 export function optionSpecs(options: Options): FlagSpecs {
   const specs: FlagSpecs = {};
-  for (const [name, o] of Object.entries(options)) specs[name] = { type: o.type, describe: o.describe, ...(o.metavar ? { metavar: o.metavar } : {}), ...(o.multiple ? { multiple: true } : {}) };
+  for (const [name, o] of Object.entries(options)) specs[name] = { type: o.type, describe: o.describe ?? '', ...(o.metavar ? { metavar: o.metavar } : {}), ...(o.multiple ? { multiple: true } : {}) };
   return { ...specs, help: { type: 'boolean', describe: 'show this help' } };
 }
 
@@ -51,7 +51,8 @@ export function quietOnClosedPipe(): void {
 /** A subcommand: its help text, the options its parser accepts (the help names each one), and its body. */
 export interface Subcommand {
   help: string;
-  options: Options;
+  /** Declared once: the parser and the options section of `help` both read it (see subcommandHelp). */
+  options?: Options;
   run(argv: string[]): Promise<number>;
 }
 
