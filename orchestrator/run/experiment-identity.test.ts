@@ -26,6 +26,13 @@ describe('one experiment per run directory', () => {
     expect(r.ok ? '' : r.message).toMatch(/agents: \[\{"spec":"bot"\}\] → \[\{"spec":"openai:gpt-4"\}\]/);
   });
 
+  it('a setting missing from an older run.json compares as its default; any other setting is defining', () => {
+    const { maxTurns: _m, ...older } = base;
+    expect(checkExperimentIdentity(recorded(older as RunConfig), base, false, 'd').ok).toBe(true);
+    const r = checkExperimentIdentity(recorded(base), { ...base, seed: 7 }, true, 'd');
+    expect(r.ok ? '' : r.message).toContain('seed: 1 → 7');
+  });
+
   it('a plain rerun of the command that started an extended experiment still resumes', () => {
     const extended = { ...base, modes: ['agents', 'script'] as RunConfig['modes'] };
     const previous = recorded(extended, [{ startedAt: 't0', extend: false, changed: [], config: base }, { startedAt: 't1', extend: true, changed: ['modes'], config: extended }]);

@@ -3,17 +3,20 @@
  * other settings it is refused, naming each difference, before anything in the directory changes.
  * `--extend` lets a rerun add scenarios, modes, repeats or a larger limit to the same experiment (the
  * settings that only add episodes); everything that changes how an episode is played (policies, turn
- * limit, deadline, judge, seed, replay source) is never mixed into one directory.
+ * limit, deadline, judge, seed, replay source, protocol) is never mixed into one directory.
  */
-import type { RunConfig } from '../run-config.js';
+import { RunConfig } from '../run-config.js';
 
 /** Settings that only select which episodes run: changing them adds episodes (allowed with --extend). */
 export const EXTENDABLE = ['scenarios', 'subset', 'modes', 'repeats', 'limit'] as const;
-/** Settings that change how an episode is played: never mixed in one run directory. */
-export const DEFINING = ['agents', 'scriptWriter', 'judge', 'maxTurns', 'turnDeadlineMs', 'seed', 'replay'] as const;
+/** Settings of how the run is executed, not of what it measures: they may change between invocations. */
+export const OPERATIONAL = ['out', 'concurrency', 'pool', 'retryFailed'] as const;
+/**
+ * Every other setting (policies, judge, turn limit, deadline, seed, replay source, and any setting
+ * added to RunConfig later) changes how an episode is played: never mixed in one run directory.
+ */
 
-type Field = (typeof EXTENDABLE)[number] | (typeof DEFINING)[number];
-
+type Field = string;
 /** One entry of run.json's `history`: each invocation that ran into the directory. */
 export interface HistoryEntry {
   startedAt: string;
@@ -26,12 +29,18 @@ export interface HistoryEntry {
 
 const show = (v: unknown) => (v === undefined ? '(unset)' : typeof v === 'string' ? v : JSON.stringify(v));
 
+/** Defaults of every setting, so a run.json written before a setting existed compares as its default. */
+const DEFAULTS = RunConfig.parse({ out: '.' }) as Record<string, unknown>;
+
 /** The settings that differ between a recorded config and a new one, as `name: old → new`. */
 export function configDifferences(before: Record<string, unknown>, after: RunConfig): { field: Field; text: string }[] {
   const out: { field: Field; text: string }[] = [];
-  for (const field of [...EXTENDABLE, ...DEFINING]) {
-    const a = normalise(field, before[field]);
-    const b = normalise(field, after[field]);
+  const now = after as Record<string, unknown>;
+  const fields = [...new Set([...Object.keys(before), ...Object.keys(now)])].filter((f) => !(OPERATIONAL as readonly string[]).includes(f));
+  const order = (f: string) => ((EXTENDABLE as readonly string[]).includes(f) ? 0 : 1);
+  for (const field of fields.sort((a, b) => order(a) - order(b))) {
+    const a = normalise(field, field in before ? before[field] : DEFAULTS[field]);
+    const b = normalise(field, field in now ? now[field] : DEFAULTS[field]);
     if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ field, text: `${field}: ${show(a)} → ${show(b)}` });
   }
   return out;
@@ -65,7 +74,7 @@ export function checkExperimentIdentity(previous: Record<string, unknown> | null
   if (!diffs.length) return { ok: true, changed: [] };
   const history = Array.isArray(previous.history) ? (previous.history as HistoryEntry[]) : [];
   if (!extend && history.some((h) => h.config && configDifferences(h.config as Record<string, unknown>, config).length === 0)) return { ok: true, changed: [] };
-  const defining = diffs.filter((d) => (DEFINING as readonly string[]).includes(d.field));
+  const defining = diffs.filter((d) => !(EXTENDABLE as readonly string[]).includes(d.field));
   if (extend && !defining.length) return { ok: true, changed: diffs.map((d) => d.field) };
   const named = (extend ? defining : diffs).map((d) => d.text).join('; ');
   const hint = extend || defining.length
