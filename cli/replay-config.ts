@@ -3,7 +3,8 @@
  * same episodes, or the episode ids (and so the cassettes) do not match and the replay would silently
  * become something else (bots, or an error on every episode).
  *  - `--replay R` with no seat policies given takes R's recorded policies (and, for settings not given,
- *    R's scenarios, modes, turn limit, repeats, limit and seed), each answered from R's cassettes;
+ *    every recorded setting that shaped the episodes: scenarios, modes, turn limit, repeats, seed, …),
+ *    each answered from R's cassettes;
  *  - `--agent1 replay:R` (or agent2, script-writer) means "this seat as it was recorded in R": R's
  *    policy for that seat, answered from R's cassettes. Seats then record the original provider and model.
  */
@@ -33,7 +34,8 @@ function replayed(p: unknown, dir: string): PolicyConfig {
   return { ...rest, replayDir: resolve(dir) } as PolicyConfig;
 }
 
-const INHERITED = ['scenarios', 'subset', 'modes', 'maxTurns', 'repeats', 'limit', 'seed'] as const;
+/** Recorded settings a replay does not inherit: where and how fast it runs, and what it replays from. */
+const NOT_INHERITED = new Set(['out', 'concurrency', 'pool', 'retryFailed', 'replay', 'agents', 'scriptWriter']);
 
 /**
  * Rewrites a run config's replay settings as described above. `given`: the settings the user set
@@ -74,8 +76,9 @@ export function applyReplay(input: Input, given: ReadonlySet<string>): { ok: tru
     const c = rec.config;
     if (!given.has('agents') && Array.isArray(c.agents)) out.agents = c.agents.map((p) => replayed(p, out.replay!));
     if (!given.has('scriptWriter') && c.scriptWriter) out.scriptWriter = replayed(c.scriptWriter, out.replay);
-    for (const k of INHERITED) {
-      if (given.has(k) || c[k] === undefined) continue;
+    // Everything else that shaped the recorded episodes (scenarios, modes, turn limit, protocol, …).
+    for (const k of Object.keys(c)) {
+      if (NOT_INHERITED.has(k) || given.has(k) || c[k] === undefined) continue;
       (out as Record<string, unknown>)[k] = c[k];
     }
     // A scenario file that has moved since: the recorded run keeps every scenario it used.
