@@ -54,6 +54,12 @@ export function applyReplay(input: Input, given: ReadonlySet<string>): { ok: tru
     return { ok: true, p: replayed(policy, dir) };
   };
   if (out.agents) {
+    // `--agent1 replay:R` alone: agent2 defaults to "as agent1", i.e. also as recorded in R.
+    const only = out.agents.length === 1 ? (out.agents[0] as PolicyConfig) : undefined;
+    if (only?.spec.startsWith('replay:')) {
+      const rec = recordedConfig(only.spec.slice('replay:'.length));
+      if (rec.ok && Array.isArray(rec.config.agents)) out.agents = rec.config.agents.map(() => only);
+    }
     const agents: PolicyConfig[] = [];
     for (let i = 0; i < out.agents.length; i++) {
       const r = seatReplay(out.agents[i] as PolicyConfig, (c) => {
