@@ -1,13 +1,15 @@
 /**
  * `npm run bench`: the runs-at-scale benchmark. Prints one JSON document to stdout and writes it to
- * bench/results.json (progress goes to stderr). Cases, each in its own process where memory matters:
+ * runs/bench/results.json, which git ignores (progress goes to stderr); `--out bench/results.json`
+ * updates the tracked figures on purpose. Cases, each in its own process where memory matters:
  *  - engine: N concurrent bot episodes of 20 turns over real agent processes and sockets, N = 1, 10, 100
  *    (default pool: one seat per process) and 500 (multiplexed);
  *  - latency: 50 LLM episodes in flight against the fake server answering after 200 ms;
  *  - tokens: prompt tokens per episode by mode and the share a prompt cache could reuse.
- * Options: --quick (small sizes, for a smoke run), --out FILE (default bench/results.json).
+ * Options: --quick (small sizes, for a smoke run), --out FILE (default runs/bench/results.json).
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { engineCase, type EngineFigures } from './engine.js';
 import { latencyCase, type LatencyFigures } from './latency.js';
@@ -17,7 +19,7 @@ import { tokensByMode } from './tokens.js';
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
 const outIndex = argv.indexOf('--out');
-const outFile = outIndex >= 0 ? argv[outIndex + 1]! : fileURLToPath(new URL('./results.json', import.meta.url));
+const outFile = outIndex >= 0 ? argv[outIndex + 1]! : fileURLToPath(new URL('../runs/bench/results.json', import.meta.url));
 const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 const TURNS = quick ? 6 : 20;
@@ -68,5 +70,8 @@ const report = {
 };
 const json = JSON.stringify(report, null, 2);
 process.stdout.write(`${json}\n`);
-if (!quick || outIndex >= 0) writeFileSync(outFile, `${json}\n`);
+if (!quick || outIndex >= 0) {
+  mkdirSync(dirname(outFile), { recursive: true });
+  writeFileSync(outFile, `${json}\n`);
+}
 say(`done in ${report.durationSeconds} s${!quick || outIndex >= 0 ? `; written to ${outFile}` : ''}`);

@@ -9,6 +9,8 @@ export interface FlagSpec {
   describe: string;
   /** Placeholder shown in help, e.g. DIR or SPEC. */
   metavar?: string;
+  /** A string flag that may be given several times (`--param a=1 --param b=2`): its value is a string[]. */
+  multiple?: boolean;
 }
 
 export type FlagSpecs = Record<string, FlagSpec>;
@@ -27,6 +29,7 @@ export function parseArgs(argv: readonly string[], specs: FlagSpecs): ParsedArgs
       flags.help = true;
       continue;
     }
+    if (/^-[^-\d]/.test(arg)) return { ok: false, message: `unknown flag ${arg}` };
     if (!arg.startsWith('--')) {
       positionals.push(arg);
       continue;
@@ -58,6 +61,8 @@ export function parseArgs(argv: readonly string[], specs: FlagSpecs): ParsedArgs
       flags[name] = n;
     } else if (spec.type === 'list') {
       flags[name] = value.split(',').map((s) => s.trim()).filter(Boolean);
+    } else if (spec.multiple) {
+      flags[name] = [...((flags[name] as string[] | undefined) ?? []), value];
     } else {
       flags[name] = value;
     }
@@ -68,7 +73,7 @@ export function parseArgs(argv: readonly string[], specs: FlagSpecs): ParsedArgs
 /** Help text: usage line, summary, one line per flag. */
 export function formatHelp(usage: string, summary: string, specs: FlagSpecs): string {
   const rows = Object.entries(specs).map(([name, s]) => {
-    const left = `--${name}${s.type === 'boolean' ? '' : ` ${s.metavar ?? (s.type === 'number' ? 'N' : s.type === 'list' ? 'A,B' : 'VALUE')}`}`;
+    const left = `--${name}${s.type === 'boolean' ? '' : ` ${s.metavar ?? (s.type === 'number' ? 'N' : s.type === 'list' ? 'A,B' : 'VALUE')}`}${s.multiple ? ' …' : ''}`;
     return `  ${left.padEnd(30)} ${s.describe}`;
   });
   return [`usage: ${usage}`, '', summary, '', 'options:', ...rows].join('\n');

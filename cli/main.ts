@@ -1,25 +1,41 @@
 /**
  * `parley <command> …`: a table of commands, each in its own module under `cli/commands/`, loaded only
- * when called so that `parley agent` starts fast and does not load the orchestrator.
+ * when called so that `parley agent` starts fast and does not load the orchestrator. Every failure of a
+ * command ends here as one line, `parley <cmd>: <what is wrong>` (exit 2 for usage, 1 otherwise), never
+ * a stack trace (set PARLEY_DEBUG=1 to see one).
  */
-type CommandModule = { run(argv: string[]): Promise<number> };
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CommandSpec } from './command.js';
+import { describeFailure } from './failure.js';
 
-const COMMANDS: Record<string, { describe: string; load: () => Promise<CommandModule> }> = {
+/** A command module: its body, and the spec(s) its parser uses (for help and the README test). */
+export type CommandModule = { run(argv: string[]): Promise<number>; spec?: CommandSpec; specs?: CommandSpec[] };
+
+/** Every command, by name. */
+export const COMMANDS: Record<string, { describe: string; load: () => Promise<CommandModule> }> = {
   demo: { describe: 'offline demo: built-in scenarios, all three modes, bots', load: () => import('./commands/demo.js') },
   run: { describe: 'run episodes and write a run directory', load: () => import('./commands/run.js') },
   serve: { describe: 'open seats for remote agents and run their episodes', load: () => import('./commands/serve.js') },
   agent: { describe: 'play one seat: connect to an orchestrator with a token', load: () => import('./commands/agent.js') },
-  scenarios: { describe: 'import | list | show | validate | generate scenarios', load: () => import('./commands/scenarios.js') },
+  show: { describe: 'print episodes of a run as transcripts (or what one seat received)', load: () => import('./commands/show.js') },
+  scenarios: { describe: 'import | list | show | validate | make | generate scenarios', load: () => import('./commands/scenarios.js') },
   eval: { describe: 're-evaluate a finished run with a judge', load: () => import('./commands/eval.js') },
-  report: { describe: 'write report.md / report.html with charts for runs', load: () => import('./commands/report.js') },
+  report: { describe: 'write report.md / report.html with charts and transcripts for runs', load: () => import('./commands/report.js') },
   compare: { describe: 'pairwise naturalness judgement between two runs', load: () => import('./commands/compare.js') },
   export: { describe: 'export a run (sotopia | csv | openai-chat | mistral-chat fine-tuning data)', load: () => import('./commands/export.js') },
   finetune: { describe: 'submit a fine-tuning job | status of one (openai, mistral)', load: () => import('./commands/finetune.js') },
 };
 
+/** The version in package.json. */
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
 function usage(): string {
   const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.describe}`);
-  return ['usage: parley <command> [options]', '', 'commands:', ...rows, '', 'parley <command> --help for its options'].join('\n');
+  return ['usage: parley <command> [options]', '', 'commands:', ...rows, '', 'parley <command> --help for its options; parley --version'].join('\n');
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -28,25 +44,30 @@ export async function main(argv: string[]): Promise<number> {
     console.log(usage());
     return name ? 0 : 2;
   }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    console.log(`parley ${version()}`);
+    return 0;
+  }
   const command = COMMANDS[name];
   if (!command) {
-    console.error(`parley: unknown command '${name}'\n\n${usage()}`);
+    console.error(`parley: unknown command '${name}' (see parley --help)`);
     return 2;
   }
-  let mod: CommandModule;
   try {
-    mod = await command.load();
+    const mod = await command.load();
+    return await mod.run(rest);
   } catch (err) {
-    console.error(`parley ${name}: not available (${(err as Error).message})`);
-    return 2;
+    const failure = describeFailure(err);
+    console.error(`parley ${name}: ${failure.message}`);
+    if (process.env.PARLEY_DEBUG && err instanceof Error && err.stack) console.error(err.stack);
+    return failure.exitCode;
   }
-  return mod.run(rest);
 }
 
 // `tsx cli/main.ts …` (npm start) runs this file directly.
 if (import.meta.url === `file://${process.argv[1]}`) {
   main(process.argv.slice(2)).then(
     (code) => { process.exitCode = code; },
-    (err) => { console.error(err); process.exitCode = 1; },
+    (err) => { console.error(`parley: ${describeFailure(err).message}`); process.exitCode = 1; },
   );
 }

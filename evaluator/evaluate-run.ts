@@ -1,5 +1,5 @@
 import type { LlmClient } from '../llm/types.js';
-import { readEvaluation, type Evaluation, type JudgeVisibility } from './evaluation.js';
+import { judgeVariant, judgeVariants, readEvaluation, withJudgement, type Evaluation, type JudgeVisibility } from './evaluation.js';
 import { judgeEpisode } from './judge/judge.js';
 import { RunPaths, rewriteEpisodes } from '../run-dir/index.js';
 import type { RunDir } from './run-dir.js';
@@ -26,6 +26,8 @@ export interface EvaluateProgress {
   scoredSeats: number;
   errorSeats: number;
   lastEpisode: string;
+  /** Judge tokens used so far by this invocation (for the running cost estimate). */
+  usage: { prompt: number; completion: number };
 }
 
 export interface EvaluateRunResult {
@@ -42,8 +44,8 @@ export interface EvaluateRunResult {
 }
 
 function alreadyDone(evaluation: Evaluation | null, spec: string, visibility: JudgeVisibility): boolean {
-  const j = evaluation?.judge;
-  return !!j && j.judge.spec === spec && j.judge.visibility === visibility && Object.values(j.seats).every((s) => s.ok);
+  const j = judgeVariants(evaluation).get(judgeVariant({ spec, visibility }));
+  return !!j && Object.values(j.seats).every((s) => s.ok);
 }
 
 /**
@@ -70,6 +72,7 @@ export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promis
     return writing;
   };
   let next = 0;
+  const usage = { prompt: 0, completion: 0 };
   const worker = async () => {
     while (next < todo.length) {
       if (opts.signal?.aborted) return;
@@ -78,11 +81,14 @@ export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promis
       const record = loaded.record;
       const judgement = await judgeEpisode(record, run.scenarios.get(record.scenarioId), opts);
       const previous = readEvaluation(record.evaluation);
-      const evaluation: Evaluation = { ...(previous ?? {}), v: 1, judge: judgement };
+      // A judge variant is added next to the others (a blind judge never replaces the full one).
+      const evaluation: Evaluation = withJudgement(previous, judgement);
       record.evaluation = evaluation;
       loaded.raw = { ...loaded.raw, evaluation };
       result.judged++;
       result.formatFallbacks += judgement.formatFallbacks ?? 0;
+      usage.prompt += judgement.usage.prompt;
+      usage.completion += judgement.usage.completion;
       for (const s of Object.values(judgement.seats)) {
         if (s.ok) result.scoredSeats++;
         else {
@@ -90,7 +96,7 @@ export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promis
           result.errors[s.error.code] = (result.errors[s.error.code] ?? 0) + 1;
         }
       }
-      opts.onProgress?.({ done: result.judged, total: todo.length, scoredSeats: result.scoredSeats, errorSeats: result.errorSeats, lastEpisode: record.episodeId });
+      opts.onProgress?.({ done: result.judged, total: todo.length, scoredSeats: result.scoredSeats, errorSeats: result.errorSeats, lastEpisode: record.episodeId, usage: { ...usage } });
       if (++sinceCheckpoint >= checkpointEvery) {
         sinceCheckpoint = 0;
         await checkpoint();

@@ -85,9 +85,36 @@ export type EpisodeJudgement = z.infer<typeof EpisodeJudgement>;
 /** The `evaluation` field of an episode record. */
 export const Evaluation = z.object({
   v: z.literal(1),
+  /** The judgement the report's judge tables use: the latest full-background one (else the first variant). */
   judge: EpisodeJudgement.optional(),
+  /**
+   * Every judge variant run on the episode, by `judgeVariant()` (`openai:gpt-4 full`, `… blind`): a
+   * blind judge adds its scores next to the full-background ones, never replacing them.
+   */
+  variants: z.record(z.string(), EpisodeJudgement).optional(),
 });
 export type Evaluation = z.infer<typeof Evaluation>;
+
+/** The key of a judge variant: spec and visibility. */
+export function judgeVariant(j: { spec: string; visibility: JudgeVisibility }): string {
+  return `${j.spec} ${j.visibility}`;
+}
+
+/** Every judgement stored on an evaluation, by variant (an older record's lone `judge` included). */
+export function judgeVariants(evaluation: Evaluation | null): Map<string, EpisodeJudgement> {
+  const out = new Map<string, EpisodeJudgement>();
+  if (evaluation?.judge) out.set(judgeVariant(evaluation.judge.judge), evaluation.judge);
+  for (const [k, j] of Object.entries(evaluation?.variants ?? {})) out.set(k, j);
+  return out;
+}
+
+/** Adds a judgement as its variant; it becomes `judge` when it is full-background or there is none yet. */
+export function withJudgement(previous: Evaluation | null, judgement: EpisodeJudgement): Evaluation {
+  const variants = Object.fromEntries(judgeVariants(previous));
+  variants[judgeVariant(judgement.judge)] = judgement;
+  const judge = judgement.judge.visibility === 'full' ? judgement : (previous?.judge ?? judgement);
+  return { ...(previous ?? {}), v: 1, judge, variants };
+}
 
 /** Reads an episode's `evaluation` field; null when absent or not in this format. */
 export function readEvaluation(value: unknown): Evaluation | null {

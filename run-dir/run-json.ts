@@ -36,6 +36,11 @@ export const RunStats = z.object({
   usage: z.record(z.string(), Usage.extend({ calls: z.number().int() })),
   /** Estimated US$ cost of that usage from the editable price table (llm/prices.json or $PARLEY_PRICES). */
   cost: RunCost,
+  /**
+   * Calls answered from a recorded run's cassettes (a replay): the recorded usage and what it cost when
+   * recorded. Not part of `usage` and `cost`, which count only what this run spent.
+   */
+  replayed: z.object({ usage: z.record(z.string(), Usage.extend({ calls: z.number().int() })), cost: RunCost }).optional(),
 });
 export type RunStats = z.infer<typeof RunStats>;
 

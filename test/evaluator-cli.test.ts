@@ -153,8 +153,11 @@ describe('parley eval / report / export', () => {
     for (const hidden of ['Ask Eve for a loan', 'Judge note', 'Eve has a secret', 'Fay has a secret']) expect(pa).not.toContain(hidden);
     expect(pb).toContain('Ask Eve for a loan');
     const lines = (await readFile(path.join(dir, 'episodes.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines[0].evaluation.judge.judge.visibility).toBe('blind');
-    expect(lines[0].evaluation.judge.seats.a.ok).toBe(true);
+    // Issue 16: the blind judgement is added next to the full-background one, never replacing it.
+    expect(lines[0].evaluation.judge.judge.visibility).toBe('full');
+    expect(lines[0].evaluation.variants['openai:gpt-4 blind'].judge.visibility).toBe('blind');
+    expect(lines[0].evaluation.variants['openai:gpt-4 blind'].seats.a.ok).toBe(true);
+    expect(lines[0].evaluation.variants['openai:gpt-4 full'].judge.visibility).toBe('full');
   });
 
   it('compare: asks which episode reads more natural and reports a Wilson interval', async () => {

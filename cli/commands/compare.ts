@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommand, positiveInt, UsageError, type CommandSpec } from '../command.js';
 import type { Mode } from '../../protocol/index.js';
 import { MODES } from '../../protocol/index.js';
 import type { LlmClient } from '../../llm/types.js';
@@ -8,25 +8,28 @@ import { writeFileAtomic } from '../../disk/atomic-write.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { lockRunDir, runDirHolding } from '../run-dir-lock.js';
 
-const HELP = `usage: parley compare DIR_A DIR_B --judge SPEC [options]
-
-For each scenario run in both directories (matched by scenario, character pair and repeat), asks the judge
-which of the two conversations reads more like a natural interaction, showing them in a seeded random
-order, and reports A's win rate with a 95% Wilson interval. Verdicts go to a JSONL file.
-
-options:
-  --judge SPEC        e.g. openai:gpt-4
-  --mode-a MODE       which episodes of DIR_A (script | agents | mindreaders); needed when DIR_A has several
-  --mode-b MODE       which episodes of DIR_B; likewise
-  --protocol P        paper: the paper's question (appendix E) with the annotators' context (backgrounds
-                      and goals), no further criterion; parley: the public setting and naturalness cues
-                      (default: DIR_A's run.json protocol, else parley)
-  --seed N            seed of the presentation order (default 1)
-  --concurrency N     pairs judged at once (default 4)
-  --out FILE          verdicts (default DIR_A/compare-<mode-a>-vs-<mode-b>.jsonl)
-  --base-url URL      provider base URL
-  --api-key-env VAR   env variable holding the key
-`;
+/** `parley compare`'s command line. */
+export const spec: CommandSpec = {
+  name: 'compare',
+  usage: 'parley compare DIR_A DIR_B --judge SPEC [options]',
+  summary:
+    'For each scenario run in both directories (matched by scenario, character pair and repeat), asks the judge\n' +
+    'which of the two conversations reads more like a natural interaction, showing them in a seeded random\n' +
+    "order, and reports A's win rate with a 95% Wilson interval. Verdicts go to a JSONL file (and into\n" +
+    "DIR_A's report, by `parley report`).",
+  flags: {
+    judge: { type: 'string', metavar: 'SPEC', describe: 'judge model, e.g. openai:gpt-4 (required)' },
+    'mode-a': { type: 'string', metavar: 'MODE', describe: 'which episodes of DIR_A (script | agents | mindreaders); needed when DIR_A has several' },
+    'mode-b': { type: 'string', metavar: 'MODE', describe: 'which episodes of DIR_B; likewise' },
+    protocol: { type: 'string', metavar: 'paper|parley', describe: "paper: the paper's question (appendix E) with the annotators' context (backgrounds and goals), no further criterion; parley: the public setting and naturalness cues (default: DIR_A's run.json protocol, else parley)" },
+    seed: { type: 'number', describe: 'seed of the presentation order (default 1)' },
+    concurrency: { type: 'number', describe: 'pairs judged at once (default 4)' },
+    out: { type: 'string', metavar: 'FILE', describe: 'verdicts (default DIR_A/compare-<mode-a>-vs-<mode-b>.jsonl)' },
+    'base-url': { type: 'string', metavar: 'URL', describe: 'provider base URL' },
+    'api-key-env': { type: 'string', metavar: 'VAR', describe: 'env variable holding the key' },
+  },
+  positionals: { min: 2, max: 2, names: 'two run directories DIR_A DIR_B' },
+};
 
 function chooseMode(run: RunDir, flag: string | undefined, which: string): Mode | string {
   const modes = [...new Set(run.episodes.map((e) => e.record.mode))];
@@ -40,47 +43,14 @@ function chooseMode(run: RunDir, flag: string | undefined, which: string): Mode 
 
 /** \`parley compare DIR_A DIR_B --judge SPEC\`. */
 export async function run(argv: string[]): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        judge: { type: 'string' },
-        'mode-a': { type: 'string' },
-        'mode-b': { type: 'string' },
-        protocol: { type: 'string' },
-        seed: { type: 'string', default: '1' },
-        concurrency: { type: 'string', default: '4' },
-        out: { type: 'string' },
-        'base-url': { type: 'string' },
-        'api-key-env': { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (err) {
-    console.error(`parley compare: ${(err as Error).message}\n\n${HELP}`);
-    return 2;
-  }
-  const { values, positionals } = args;
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
-  if (positionals.length !== 2) {
-    console.error(`parley compare: expected two run directories, got ${positionals.length}\n\n${HELP}`);
-    return 2;
-  }
-  if (!values.judge) {
-    console.error('parley compare: --judge SPEC is required (e.g. --judge openai:gpt-4)');
-    return 2;
-  }
-  const seed = Number(values.seed);
-  const concurrency = Number(values.concurrency);
-  if (!Number.isInteger(seed) || !Number.isInteger(concurrency) || concurrency < 1) {
-    console.error('parley compare: --seed must be an integer and --concurrency a positive integer');
-    return 2;
-  }
+  const args = parseCommand(spec, argv);
+  if (!args) return 0;
+  const { positionals } = args;
+  const values = args.flags as { judge?: string; protocol?: string; 'mode-a'?: string; 'mode-b'?: string; out?: string; 'base-url'?: string; 'api-key-env'?: string; seed?: number };
+  if (!values.judge) throw new UsageError('--judge SPEC is required (e.g. --judge openai:gpt-4)');
+  const seed = values.seed ?? 1;
+  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got ${seed})`);
+  const concurrency = positiveInt(args.flags, 'concurrency', 4);
   const runs: RunDir[] = [];
   for (const dir of positionals) {
     const loaded = await loadRunDir(dir);
@@ -93,17 +63,9 @@ export async function run(argv: string[]): Promise<number> {
   const [a, b] = runs as [RunDir, RunDir];
   const modeA = chooseMode(a, values['mode-a'], 'a');
   const modeB = chooseMode(b, values['mode-b'], 'b');
-  for (const m of [modeA, modeB]) {
-    if (!(MODES as readonly string[]).includes(m)) {
-      console.error(`parley compare: ${m}`);
-      return 2;
-    }
-  }
+  for (const m of [modeA, modeB]) if (!(MODES as readonly string[]).includes(m)) throw new UsageError(m);
   const style = values.protocol ?? (a.run?.protocol?.name === 'paper' || (a.run?.['config'] as { protocol?: unknown } | undefined)?.protocol === 'paper' ? 'paper' : 'parley');
-  if (style !== 'paper' && style !== 'parley') {
-    console.error(`parley compare: --protocol must be paper or parley (got '${style}')`);
-    return 2;
-  }
+  if (style !== 'paper' && style !== 'parley') throw new UsageError(`--protocol must be paper or parley (got '${style}')`);
   const pairs = matchEpisodes(a, modeA as Mode, b, modeB as Mode);
   if (pairs.length === 0) {
     console.error(`parley compare: no scenario was run (ok) in both ${a.dir} (${modeA}) and ${b.dir} (${modeB})`);
@@ -115,8 +77,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     client = createClient({ spec: values.judge, ...(values['base-url'] ? { baseURL: values['base-url'] } : {}), ...(values['api-key-env'] ? { apiKeyEnv: values['api-key-env'] } : {}) });
   } catch (err) {
-    console.error(`parley compare: judge ${values.judge}: ${(err as Error).message}`);
-    return 2;
+    throw new UsageError(`judge ${values.judge}: ${(err as Error).message}`);
   }
   console.error(`parley compare: ${pairs.length} pairs, A = ${a.dir} (${modeA}), B = ${b.dir} (${modeB}), judge ${values.judge}, question ${style}`);
   const result = await comparePairs(pairs, client, { seed, concurrency, style, onProgress: (d, t) => console.error(`judged ${d}/${t} pairs`) });

@@ -2,14 +2,23 @@ import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { RunConfig } from '../../orchestrator/run-config.js';
 import { runExperiment } from '../../orchestrator/run/driver.js';
-import { formatHelp, parseArgs, type FlagSpecs } from '../args.js';
-import { reportRun } from './run.js';
+import type { FlagSpecs } from '../args.js';
+import { parseCommand, positiveInt, UsageError, type CommandSpec } from '../command.js';
+import { outDirProblem } from '../out-guard.js';
+import { interruptSignal, reportRun } from './run.js';
 import { RunPaths } from '../../run-dir/index.js';
 
 const DEMO_FLAGS: FlagSpecs = {
   out: { type: 'string', metavar: 'DIR', describe: 'run directory (default: a fresh runs/demo-<time>)' },
   concurrency: { type: 'number', describe: 'episodes in flight at once (default 4)' },
-  help: { type: 'boolean', describe: 'show this help' },
+};
+
+/** `parley demo`'s command line. */
+export const spec: CommandSpec = {
+  name: 'demo',
+  usage: 'parley demo [--out DIR]',
+  summary: 'Offline demo: built-in scenarios, all three modes, bots in separate processes; no key, no network.',
+  flags: DEMO_FLAGS,
 };
 
 /** A fresh directory under runs/ named after the time. */
@@ -26,35 +35,29 @@ function freshRunDir(): string {
  * episodes and the task success rate.
  */
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, DEMO_FLAGS);
-  if (!args.ok) {
-    console.error(`parley demo: ${args.message}`);
-    return 2;
-  }
-  if (args.flags.help) {
-    console.log(formatHelp('parley demo [--out DIR]', 'Offline demo: built-in scenarios, all three modes, bots.', DEMO_FLAGS));
-    return 0;
-  }
+  const args = parseCommand(spec, argv);
+  if (!args) return 0;
   const out = (args.flags.out as string | undefined) ?? freshRunDir();
-  const config = RunConfig.parse({
-    scenarios: 'builtin',
-    modes: ['script', 'agents', 'mindreaders'],
-    out,
-    concurrency: (args.flags.concurrency as number | undefined) ?? 4,
-    turnDeadlineMs: 30_000,
-  });
+  const outProblem = outDirProblem(out);
+  if (outProblem) throw new UsageError(outProblem);
+  const concurrency = positiveInt(args.flags, 'concurrency', 4);
+  const config = RunConfig.parse({ scenarios: 'builtin', modes: ['script', 'agents', 'mindreaders'], out, concurrency, turnDeadlineMs: 30_000 });
   const log = (l: string) => console.log(l);
   const shown = relative(process.cwd(), resolve(out)) || '.';
   log(`parley demo: built-in scenarios × script, agents, mindreaders, bot agents in separate processes`);
   log(`run directory: ${shown}`);
   const t0 = Date.now();
+  const interrupt = interruptSignal(log);
   try {
-    const result = await runExperiment(config, { log, hosting: 'local' });
+    const result = await runExperiment(config, { log, hosting: 'local', signal: interrupt.signal });
+    if (interrupt.signal.aborted) {
+      log(`interrupted after ${result.ran.length} episode(s); rerun with --out ${shown} to resume`);
+      return 130;
+    }
     const code = reportRun(result, log);
     log(`done in ${((Date.now() - t0) / 1000).toFixed(1)}s — records: ${new RunPaths(shown).episodesJsonl}, ledgers: ${new RunPaths(shown).ledgersDir}/`);
     return result.stats.episodes.failed > 0 ? 1 : code;
-  } catch (err) {
-    console.error(`parley demo: ${(err as Error).message}`);
-    return 1;
+  } finally {
+    interrupt.dispose();
   }
 }

@@ -12,7 +12,8 @@ import { EXCLUSION, type Selection } from '../../training/select.js';
 import type { SeatScores, SourceEpisode } from '../../training/source.js';
 import { summaryLines } from '../../training/summary.js';
 import { tokenCounterFor } from '../../training/tokens.js';
-import { formatHelp, parseArgs, type FlagSpecs } from '../args.js';
+import type { FlagSpecs } from '../args.js';
+import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 
 /** Flags of `parley export --format openai-chat|mistral-chat`. */
 export const CHAT_EXPORT_FLAGS: FlagSpecs = {
@@ -32,10 +33,8 @@ export const CHAT_EXPORT_FLAGS: FlagSpecs = {
   epochs: { type: 'number', metavar: 'N', describe: 'training epochs, for the cost estimate (default 3)' },
   'keep-duplicates': { type: 'boolean', describe: 'keep examples whose messages repeat an earlier one (dropped and counted by default)' },
   'prompt-dir': { type: 'string', metavar: 'DIR', describe: "agent template directory (default: each run's own, else the built-in one)" },
-  help: { type: 'boolean', describe: 'show this help' },
 };
 
-const USAGE = 'parley export DIR… --format openai-chat|mistral-chat [options]';
 const SUMMARY = [
   'Training examples from one seat\'s perspective: for every (episode, seat, turn of that seat), the messages',
   "that seat's agent was sent — rendered by the agent template from the seat's own view — then the move it",
@@ -45,7 +44,18 @@ const SUMMARY = [
   'Beside each file, FILE.index.jsonl names the episode, seat and turn of every line.',
 ].join('\n');
 
-const fail = (message: string, code = 2) => {
+/** `parley export --format openai-chat|mistral-chat`'s command line (the same command, its fine-tuning formats). */
+export const chatSpec: CommandSpec = {
+  name: 'export',
+  usage: 'parley export DIR… --format openai-chat|mistral-chat [options]',
+  summary: SUMMARY,
+  flags: CHAT_EXPORT_FLAGS,
+  positionals: { min: 1, max: Number.MAX_SAFE_INTEGER, names: 'at least one run directory' },
+};
+
+/** A usage mistake is thrown (one line, exit 2, by cli/main.ts); other failures print here with their code. */
+const fail = (message: string, code = 2): number => {
+  if (code === 2) throw new UsageError(message);
   console.error(`parley export: ${message}`);
   return code;
 };
@@ -64,13 +74,9 @@ const beside = (file: string, suffix: string) => `${file.replace(/\.jsonl$/, '')
 
 /** `parley export DIR… --format openai-chat|mistral-chat …`. */
 export async function runChatExport(argv: string[]): Promise<number> {
-  const parsed = parseArgs(argv, CHAT_EXPORT_FLAGS);
-  if (!parsed.ok) return fail(`${parsed.message}\n\n${formatHelp(USAGE, SUMMARY, CHAT_EXPORT_FLAGS)}`);
+  const parsed = parseCommand(chatSpec, argv);
+  if (!parsed) return 0;
   const f = parsed.flags;
-  if (f.help) {
-    console.log(formatHelp(USAGE, SUMMARY, CHAT_EXPORT_FLAGS));
-    return 0;
-  }
   const format = f.format as ChatFormat;
   if (!CHAT_FORMATS.includes(format)) return fail(`--format must be one of ${CHAT_FORMATS.join(', ')}`);
   const dirs = parsed.positionals;

@@ -1,45 +1,43 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { exportCsv } from '../../evaluator/export/csv.js';
 import { exportSotopia } from '../../evaluator/export/sotopia.js';
 import { writeFileAtomic } from '../../disk/atomic-write.js';
 import { loadRunDir } from '../../evaluator/run-dir.js';
 import { lockRunDir, runDirHolding } from '../run-dir-lock.js';
+// The fine-tuning formats' own command line and body (training/).
+import { chatSpec, runChatExport } from './export-chat.js';
 
-const HELP = `usage: parley export DIR --format sotopia|csv [--out FILE]
-       parley export DIR… --format openai-chat|mistral-chat [options]   (fine-tuning data; --format openai-chat --help)
+/** `parley export`'s command line. */
+export const spec: CommandSpec = {
+  name: 'export',
+  usage: 'parley export DIR --format sotopia|csv [--out FILE]   (fine-tuning data: --format openai-chat --help)',
+  summary:
+    "sotopia: one JSON line per episode in SOTOPIA's EpisodeLog shape (plus its JSONL export fields);\n" +
+    '  default file DIR/episodes.sotopia.jsonl\n' +
+    'csv: one row per episode and seat: mode, scenario, models, turns, words per turn, task metrics and\n' +
+    '  every judge score present; default file DIR/episodes.csv',
+  flags: {
+    format: { type: 'string', metavar: 'sotopia|csv', describe: 'export format (required)' },
+    out: { type: 'string', metavar: 'FILE', describe: "where to write ('-' for standard output)" },
+  },
+  positionals: { min: 1, max: 1, names: 'one run directory' },
+};
 
-  --format sotopia   one JSON line per episode in SOTOPIA's EpisodeLog shape (plus its JSONL export
-                     fields); default file DIR/episodes.sotopia.jsonl
-  --format csv       one row per episode and seat: mode, scenario, models, turns, words per turn, task
-                     metrics and every judge score present; default file DIR/episodes.csv
-  --out FILE         where to write ('-' for standard output)
-`;
+/** Both forms of `parley export`, for help and the README check. */
+export const specs: CommandSpec[] = [spec, chatSpec];
 
 /** \`parley export DIR --format sotopia|csv [--out FILE]\`. */
 export async function run(argv: string[]): Promise<number> {
   // Fine-tuning formats have their own flags (training/; cli/commands/export-chat.ts).
   const format = argv.find((a, i) => a.startsWith('--format=') || argv[i - 1] === '--format');
-  if (format && /^(--format=)?(openai|mistral)-chat$/.test(format)) return (await import('./export-chat.js')).runChatExport(argv);
-  let args;
-  try {
-    args = parseArgs({ args: argv, allowPositionals: true, options: { format: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } });
-  } catch (err) {
-    console.error(`parley export: ${(err as Error).message}\n\n${HELP}`);
-    return 2;
-  }
-  const { values, positionals } = args;
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
-  if (positionals.length !== 1) {
-    console.error(`parley export: expected one run directory, got ${positionals.length}\n\n${HELP}`);
-    return 2;
-  }
+  if (format && /^(--format=)?(openai|mistral)-chat$/.test(format)) return runChatExport(argv);
+  const args = parseCommand(spec, argv);
+  if (!args) return 0;
+  const { positionals } = args;
+  const values = args.flags as { format?: string; out?: string };
   if (values.format !== 'sotopia' && values.format !== 'csv') {
-    console.error(`parley export: --format must be sotopia or csv${values.format ? ` (got '${values.format}')` : ''}\n\n${HELP}`);
-    return 2;
+    throw new UsageError(`--format must be sotopia or csv${values.format ? ` (got '${values.format}')` : ''}`);
   }
   const dir = positionals[0]!;
   const out = values.out ?? path.join(dir, values.format === 'csv' ? 'episodes.csv' : 'episodes.sotopia.jsonl');

@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { PROVIDER_ENV } from '../../llm/index.js';
 import { experimentArm, fineTunedSpec } from '../../training/finetune/arm.js';
 import { FINETUNE_PROVIDERS, type FinetuneApi, type FinetuneJob, type FinetuneProvider } from '../../training/finetune/job.js';
-import { formatHelp, parseArgs, type FlagSpecs } from '../args.js';
+import type { FlagSpecs } from '../args.js';
+import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 
 /** Flags of `parley finetune submit|status`. */
 export const FINETUNE_FLAGS: FlagSpecs = {
@@ -12,7 +13,6 @@ export const FINETUNE_FLAGS: FlagSpecs = {
   suffix: { type: 'string', metavar: 'TEXT', describe: "submit: suffix for the fine-tuned model's name" },
   wait: { type: 'boolean', describe: 'status: poll until the job finishes' },
   interval: { type: 'number', metavar: 'S', describe: 'status --wait: seconds between polls (default 30)' },
-  help: { type: 'boolean', describe: 'show this help' },
 };
 
 const USAGE = 'parley finetune submit FILE --provider openai|mistral --model BASE [--validation FILE]\n       parley finetune status JOB [--provider openai|mistral] [--wait]';
@@ -23,7 +23,18 @@ const SUMMARY = [
   'once it has succeeded, it prints the model id and an experiment-file arm that plays a seat with it.',
 ].join('\n');
 
-const fail = (message: string, code = 2) => {
+/** `parley finetune`'s command line. */
+export const spec: CommandSpec = {
+  name: 'finetune',
+  usage: USAGE,
+  summary: SUMMARY,
+  flags: FINETUNE_FLAGS,
+  positionals: { min: 2, max: 2, names: 'submit FILE or status JOB' },
+};
+
+/** A usage mistake is thrown (one line, exit 2, by cli/main.ts); other failures print here with their code. */
+const fail = (message: string, code = 2): number => {
+  if (code === 2) throw new UsageError(message);
   console.error(`parley finetune: ${message}`);
   return code;
 };
@@ -120,16 +131,11 @@ async function status(jobId: string, flags: Record<string, unknown>): Promise<nu
 
 /** `parley finetune submit FILE … | status JOB …`. */
 export async function run(argv: string[]): Promise<number> {
-  const parsed = parseArgs(argv, FINETUNE_FLAGS);
-  if (!parsed.ok) return fail(`${parsed.message}\n\n${formatHelp(USAGE, SUMMARY, FINETUNE_FLAGS)}`);
-  const [sub, target, ...rest] = parsed.positionals;
-  if (parsed.flags.help || !sub) {
-    console.log(formatHelp(USAGE, SUMMARY, FINETUNE_FLAGS));
-    return parsed.flags.help ? 0 : 2;
-  }
-  if (rest.length) return fail(`unexpected argument '${rest[0]}'`);
-  if (sub !== 'submit' && sub !== 'status') return fail(`unknown subcommand '${sub}' (submit, status)`);
-  if (!target) return fail(sub === 'submit' ? 'name the training file' : 'name the job id');
+  const [first] = argv.filter((a) => !a.startsWith('-'));
+  if (first !== undefined && first !== 'submit' && first !== 'status') throw new UsageError(`unknown subcommand '${first}' (submit, status)`);
+  const parsed = parseCommand(spec, argv);
+  if (!parsed) return 0;
+  const [sub, target] = parsed.positionals as [string, string];
   try {
     return sub === 'submit' ? await submit(target, parsed.flags) : await status(target, parsed.flags);
   } catch (err) {

@@ -1,56 +1,84 @@
-import { parseArgs } from 'node:util';
+import { parseCommand, UsageError, type CommandSpec } from '../command.js';
+import path from 'node:path';
+import { MODES } from '../../protocol/index.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { writeReport } from '../../evaluator/report/report.js';
 
-const HELP = `usage: parley report DIR... [options]
+/** `parley report`'s command line. */
+export const spec: CommandSpec = {
+  name: 'report',
+  usage: 'parley report DIR... [--out FOLDER] [--mode M,…] [--subset NAME] [--model TEXT] [options]',
+  summary:
+    'Writes report.md, report.html (a transcript page per episode, side by side by mode) and charts/*.svg:\n' +
+    'success, turns and words per turn by mode (with 95% bootstrap CIs), judge scores and every judge\n' +
+    'variant, compare verdicts, paired gaps between modes with a permutation test, the paper\'s figures, and a\n' +
+    "simulation card. By default each run directory gets its own report; --out FOLDER combines them into one.\n" +
+    'With a filter and no --out, a run\'s report goes to DIR/reports/<filter>/.',
+  flags: {
+    out: { type: 'string', metavar: 'FOLDER', describe: 'write one report combining every DIR into FOLDER (default: each run its own report)' },
+    mode: { type: 'list', metavar: 'M1,M2', describe: 'only episodes of these modes' },
+    subset: { type: 'string', metavar: 'NAME', describe: 'only scenarios tagged with this subset (e.g. hard, mutual_friends)' },
+    model: { type: 'string', metavar: 'TEXT', describe: 'only episodes where a seat or the script writer is played by a model or policy containing TEXT' },
+    seed: { type: 'number', describe: 'seed of the bootstrap and permutation resampling (default 1)' },
+    title: { type: 'string', metavar: 'TEXT', describe: 'report title' },
+  },
+  positionals: { min: 1, max: Infinity, names: 'one or more run directories' },
+};
 
-Writes report.md, report.html and charts/*.svg: success, turns and words per turn by mode (with 95%
-bootstrap CIs), judge scores when present, paired gaps between modes with a permutation test, the
-paper's figures, and a simulation card. Several run directories are combined into one report.
+interface Filters {
+  mode?: string[];
+  subset?: string;
+  model?: string;
+}
 
-options:
-  --out DIR     where to write the report (default: the first run directory)
-  --seed N      seed of the bootstrap and permutation resampling (default 1)
-  --title TEXT  report title
-`;
+/** The run with only the episodes the filters keep. */
+function filtered(run: RunDir, f: Filters): RunDir {
+  const keep = run.episodes.filter(({ record: r }) => {
+    if (f.mode && !f.mode.includes(r.mode)) return false;
+    if (f.subset && !(run.scenarios.get(r.scenarioId)?.subsets ?? []).includes(f.subset)) return false;
+    if (f.model) {
+      const players = [...r.seats, ...(r.scriptWriter && r.mode === 'script' ? [r.scriptWriter] : [])];
+      if (!players.some((p) => [p.policy, p.model ?? '', `${p.provider ?? ''}:${p.model ?? ''}`].some((t) => t.includes(f.model!)))) return false;
+    }
+    return true;
+  });
+  return { ...run, episodes: keep };
+}
 
-/** \`parley report DIR... [--out DIR]\`. */
+/** A folder name for a filter: `mode-agents_subset-hard`. */
+function filterSlug(f: Filters): string {
+  const parts = [f.mode ? `mode-${f.mode.join('+')}` : '', f.subset ? `subset-${f.subset}` : '', f.model ? `model-${f.model}` : ''].filter(Boolean);
+  return parts.join('_').replace(/[^A-Za-z0-9+._-]/g, '_');
+}
+
+/** \`parley report DIR... [--out FOLDER]\`. */
 export async function run(argv: string[]): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { out: { type: 'string' }, seed: { type: 'string', default: '1' }, title: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
-    });
-  } catch (err) {
-    console.error(`parley report: ${(err as Error).message}\n\n${HELP}`);
-    return 2;
-  }
-  const { values, positionals } = args;
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
-  if (positionals.length === 0) {
-    console.error(`parley report: name at least one run directory\n\n${HELP}`);
-    return 2;
-  }
-  const seed = Number(values.seed);
-  if (!Number.isInteger(seed)) {
-    console.error(`parley report: --seed must be an integer (got '${values.seed}')`);
-    return 2;
+  const args = parseCommand(spec, argv);
+  if (!args) return 0;
+  const { positionals } = args;
+  const values = args.flags as { out?: string; seed?: number; title?: string; mode?: string[]; subset?: string; model?: string };
+  const seed = values.seed ?? 1;
+  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got ${seed})`);
+  const bad = values.mode?.find((m) => !(MODES as readonly string[]).includes(m));
+  if (bad) throw new UsageError(`--mode: unknown mode '${bad}' (choose from ${MODES.join(', ')})`);
+  const filters: Filters = { ...(values.mode ? { mode: values.mode } : {}), ...(values.subset ? { subset: values.subset } : {}), ...(values.model ? { model: values.model } : {}) };
+  const slug = filterSlug(filters);
+  if (values.out && positionals.length > 1 && positionals.some((d) => path.resolve(d) === path.resolve(values.out!))) {
+    throw new UsageError(`--out ${values.out} is one of the runs: a combined report would overwrite that run's own report; name another folder`);
   }
   const runs: RunDir[] = [];
   for (const dir of positionals) {
     const loaded = await loadRunDir(dir);
-    if (!loaded.ok) {
-      console.error(`parley report: ${loaded.error.message}`);
-      return 1;
-    }
-    runs.push(loaded.run);
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    runs.push(filtered(loaded.run, filters));
   }
-  const result = await writeReport(runs, { outDir: values.out ?? positionals[0]!, seed, ...(values.title ? { title: values.title } : {}) });
-  console.log(`report of ${result.episodes} episodes:\n  ${result.markdownFile}\n  ${result.htmlFile}\n  ${result.chartFiles.length} charts in ${result.chartFiles[0] ? result.chartFiles[0].replace(/[^/]+$/, '') : ''}`);
+  if (runs.every((r) => r.episodes.length === 0)) throw new Error(`no episode matches ${slug || 'these runs'}`);
+  const title = values.title ?? (slug ? `Parley report: ${runs.map((r) => path.basename(path.resolve(r.dir))).join(', ')} (${slug})` : undefined);
+  // Each run its own report unless a combined one was asked for (a multi-run report never lands in a run).
+  const jobs = values.out ? [{ runs, outDir: values.out }] : runs.map((r) => ({ runs: [r], outDir: slug ? path.join(r.dir, 'reports', slug) : r.dir }));
+  for (const job of jobs) {
+    const result = await writeReport(job.runs, { outDir: job.outDir, seed, ...(title ? { title } : {}) });
+    console.log(`report of ${result.episodes} episodes:\n  ${result.markdownFile}\n  ${result.htmlFile}\n  ${result.chartFiles.length} charts in ${path.join(job.outDir, 'charts')}/`);
+  }
   return 0;
 }

@@ -4,11 +4,14 @@ import { BackgroundsRule, JudgeOnlyLeakTarget, Mode, MODES, ProtocolName, Script
 import { RunConfig, type RunConfigInput } from '../../orchestrator/run-config.js';
 import { runExperiment, type RunResult } from '../../orchestrator/run/driver.js';
 import { summaryLines } from '../../orchestrator/run/summary.js';
-import { formatHelp, parseArgs, type FlagSpecs, type FlagValue } from '../args.js';
+import type { FlagSpecs, FlagValue } from '../args.js';
+import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { loadExperiment, POLICY_SPEC } from '../experiment.js';
 import { buildArms, type BuiltArm } from '../plan/arms.js';
 import { planArm, planLines } from '../plan/dry-run.js';
 import { watchLauncher } from '../launcher-watch.js';
+import { outDirProblem } from '../out-guard.js';
+import { applyReplay } from '../replay-config.js';
 
 /** Flags shared by `run`, `serve` and `demo` that shape a RunConfig. */
 export const CONFIG_FLAGS: FlagSpecs = {
@@ -28,12 +31,13 @@ export const CONFIG_FLAGS: FlagSpecs = {
   'stop-rule': { type: 'string', metavar: 'code|paper', describe: 'paper: turn limit and stale rule as SOTOPIA\'s code runs them (default) or as the paper words them' },
   'leak-judge-only': { type: 'list', metavar: 'script,mindreaders', describe: 'reproduce SOTOPIA\'s environment view (judge-only text, e.g. the MutualFriends answer) for these generators' },
   'show-relationship-story': { type: 'boolean', describe: 'send the relationship background story to the generators (LEAKS: SOTOPIA\'s stories often name secrets)' },
+  extend: { type: 'boolean', describe: 'add scenarios, modes or repeats to the experiment already in DIR (recorded in run.json history)' },
 };
 
 export const RUN_FLAGS: FlagSpecs = {
   ...CONFIG_FLAGS,
   concurrency: { type: 'number', describe: 'episodes in flight at once (default 4)' },
-  agent1: { type: 'string', metavar: 'SPEC', describe: 'policy of the first seat: bot | openai:<model> | mistral:<model> | replay:<dir>' },
+  agent1: { type: 'string', metavar: 'SPEC', describe: 'policy of the first seat: bot | bot:<name> | openai:<model> | mistral:<model> | replay:<run-dir> (that seat as recorded there) | human' },
   agent2: { type: 'string', metavar: 'SPEC', describe: 'policy of the second seat (default: as agent1)' },
   'script-writer': { type: 'string', metavar: 'SPEC', describe: 'policy of the script writer in script mode (default bot)' },
   judge: { type: 'string', metavar: 'SPEC', describe: 'judge model recorded with the run (evaluation: parley eval)' },
@@ -43,7 +47,6 @@ export const RUN_FLAGS: FlagSpecs = {
   'retry-failed': { type: 'boolean', describe: 'rerun episodes recorded as failed in DIR' },
   'dry-run': { type: 'boolean', describe: 'print the plan (episodes by arm and mode, estimated tokens and cost) and call nothing' },
   arm: { type: 'list', metavar: 'A1,A2', describe: 'run only these arms of the experiment file (default all, one after another)' },
-  help: { type: 'boolean', describe: 'show this help' },
 };
 
 type Built = { ok: true; config: RunConfig } | { ok: false; message: string };
@@ -131,7 +134,12 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
     input.pool = { ...input.pool, seatsPerProcess: n };
   }
   if (input.out === undefined) return { ok: false, message: '--out DIR is required (the run directory)' };
-  const parsed = RunConfig.safeParse(input);
+  const outProblem = outDirProblem(input.out);
+  if (outProblem) return { ok: false, message: outProblem };
+  const given = new Set(Object.keys(input).filter((k) => !(k in defaults) || (input as Record<string, unknown>)[k] !== (defaults as Record<string, unknown>)[k]));
+  const replay = applyReplay(input, given);
+  if (!replay.ok) return replay;
+  const parsed = RunConfig.safeParse(replay.input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = String(issue.path[0] ?? '');
@@ -146,7 +154,7 @@ export function usedPolicies(config: RunConfig): PolicyConfig[] {
   if (config.modes.some((m) => m !== 'script')) used.push(...config.agents);
   if (config.modes.includes('script')) used.push(config.scriptWriter);
   if (config.judge) used.push(config.judge);
-  if (config.replay) return used.map((p) => ({ ...p, replayDir: resolve(config.replay!) }));
+  if (config.replay) return used.map((p) => ({ ...p, replayDir: p.replayDir ?? resolve(config.replay!) }));
   return used;
 }
 
@@ -154,7 +162,7 @@ export function usedPolicies(config: RunConfig): PolicyConfig[] {
 export function keyPreflight(config: RunConfig): string | null {
   const missing = missingKeys(usedPolicies(config));
   if (!missing.length) return null;
-  return missing.map((m) => `missing ${m.variable} for policy ${m.spec} (set it in the environment)`).join('\n');
+  return missing.map((m) => `missing ${m.variable} for policy ${m.spec} (set it in the environment)`).join('; ');
 }
 
 /** Prints the end-of-run summary; returns the exit code (1 only if every episode failed). */
@@ -163,6 +171,13 @@ export function reportRun(result: RunResult, print: (line: string) => void): num
   print(`run ${result.runId}: ${result.stats.episodes.total} episode(s) recorded in ${result.dir}` +
     (result.skipped ? ` (${result.skipped} from an earlier invocation)` : ''));
   for (const line of summaryLines(result.records)) print(`  ${line}`);
+  const replayed = result.stats.replayed;
+  if (replayed) {
+    const tokens = Object.values(replayed.usage).reduce((n, u) => n + u.prompt + u.completion, 0);
+    const spentTokens = Object.values(result.stats.usage).reduce((n, u) => n + u.prompt + u.completion, 0);
+    const usd = (c: { usd: number | null }) => (c.usd === null ? 'unpriced' : `$${c.usd.toFixed(4)}`);
+    print(`  replayed from cassettes: ${tokens} tokens (${usd(replayed.cost)} when recorded), not spent again; spent: ${spentTokens} tokens, ${usd(result.stats.cost)}`);
+  }
   const { total, failed } = result.stats.episodes;
   return total > 0 && failed === total ? 1 : 0;
 }
@@ -190,6 +205,8 @@ export function interruptSignal(log: (l: string) => void): { signal: AbortSignal
   const controller = new AbortController();
   const onSignal = () => {
     if (controller.signal.aborted) process.exit(130);
+    // On a terminal the progress status line has no newline yet: end it, so the notice is a line of its own.
+    if (process.stdout.isTTY) process.stdout.write('\n');
     log('interrupted: finishing up (press Ctrl-C again to quit now); rerun with the same --out to resume');
     controller.abort();
   };
@@ -204,14 +221,17 @@ export function interruptSignal(log: (l: string) => void): { signal: AbortSignal
   };
 }
 
-const HELP = formatHelp(
-  'parley run --out DIR [options]',
-  'Run episodes with local agent processes (one per seat) and write a run directory:\n' +
+/** `parley run`'s command line: flags, positionals and help, in one place. */
+export const spec: CommandSpec = {
+  name: 'run',
+  usage: 'parley run --out DIR [options]',
+  summary:
+    'Run episodes with local agent processes (one per seat) and write a run directory:\n' +
     'run.json, scenarios.jsonl, episodes.jsonl, ledgers/<episode>/<seat>.jsonl.\n' +
     'Exit status: 0 when the run completed (failed episodes are recorded and counted), 1 when every\n' +
     'episode failed, 2 for bad arguments or a missing API key.',
-  RUN_FLAGS,
-);
+  flags: RUN_FLAGS,
+};
 
 /** `--dry-run`: the plan of every arm, from the same scenario loading and expansion as a run; nothing is called. */
 async function dryRun(arms: BuiltArm[]): Promise<number> {
@@ -230,31 +250,14 @@ async function dryRun(arms: BuiltArm[]): Promise<number> {
 
 /** `parley run`. */
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, RUN_FLAGS);
-  if (!args.ok) {
-    console.error(`parley run: ${args.message}\n(parley run --help for options)`);
-    return 2;
-  }
-  if (args.flags.help) {
-    console.log(HELP);
-    return 0;
-  }
-  if (args.positionals.length) {
-    console.error(`parley run: unexpected argument '${args.positionals[0]}'`);
-    return 2;
-  }
+  const args = parseCommand(spec, argv);
+  if (!args) return 0;
   const built = buildArms(args.flags);
-  if (!built.ok) {
-    console.error(`parley run: ${built.message}`);
-    return 2;
-  }
+  if (!built.ok) throw new UsageError(built.message);
   if (args.flags['dry-run'] === true) return dryRun(built.arms);
   for (const arm of built.arms) {
     const keys = keyPreflight(arm.config);
-    if (keys) {
-      console.error(`parley run: ${built.fromArms ? `arm ${arm.name}: ` : ''}${keys}`);
-      return 2;
-    }
+    if (keys) throw new UsageError(`${built.fromArms ? `arm ${arm.name}: ` : ''}${keys}`);
   }
   const log = (l: string) => console.log(l);
   const interrupt = interruptSignal(log);
@@ -264,7 +267,7 @@ export async function run(argv: string[]): Promise<number> {
     for (const arm of built.arms) {
       log(`parley run${built.fromArms ? ` (arm ${arm.name})` : ''} → ${resolve(arm.config.out)}`);
       const tty = stdoutTerminal();
-      const result = await runExperiment(arm.config, { log, hosting: 'local', signal: interrupt.signal, ...(tty ? { tty } : {}) });
+      const result = await runExperiment(arm.config, { log, hosting: 'local', signal: interrupt.signal, extend: args.flags.extend === true, ...(tty ? { tty } : {}) });
       if (interrupt.signal.aborted) {
         log(`interrupted after ${result.ran.length} episode(s); rerun with the same --out to resume`);
         return 130;
@@ -272,9 +275,6 @@ export async function run(argv: string[]): Promise<number> {
       code = Math.max(code, reportRun(result, log));
     }
     return code;
-  } catch (err) {
-    console.error(`parley run: ${(err as Error).message}`);
-    return 1;
   } finally {
     unwatch();
     interrupt.dispose();

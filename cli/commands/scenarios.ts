@@ -21,6 +21,11 @@ function usage(): string {
   return ['usage: parley scenarios <subcommand> [options]', '', 'subcommands:', ...rows, '', 'parley scenarios <subcommand> --help for its options'].join('\n');
 }
 
+/** Each subcommand's help and options, by name (the README test holds command lines against them). */
+export function subcommands(): Record<string, Subcommand> {
+  return Object.fromEntries(Object.entries(SUBCOMMANDS).map(([name, s]) => [name, s.command()]));
+}
+
 /** Entry of `parley scenarios`. */
 export async function run(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -30,7 +35,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   const sub = SUBCOMMANDS[name];
   if (!sub) {
-    console.error(`parley scenarios: unknown subcommand '${name}'\n\n${usage()}`);
+    const what = name.startsWith('-') ? `unknown flag ${name}` : `unknown subcommand '${name}'`;
+    console.error(`parley scenarios: ${what} (expected ${Object.keys(SUBCOMMANDS).join(', ')}; see parley scenarios --help)`);
     return 2;
   }
   return runSubcommand(name, sub.command(), rest);

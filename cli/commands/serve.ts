@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { runExperiment } from '../../orchestrator/run/driver.js';
-import { formatHelp, parseArgs, type FlagSpecs } from '../args.js';
+import type { FlagSpecs } from '../args.js';
+import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { TokensFile } from '../tokens-file.js';
 import { buildRunConfig, CONFIG_FLAGS, exitWithLauncher, interruptSignal, reportRun } from './run.js';
 
@@ -11,54 +12,39 @@ const SERVE_FLAGS: FlagSpecs = {
   'tokens-file': { type: 'string', metavar: 'FILE', describe: 'write the seat token lines to FILE (mode 0600) instead of standard output' },
   'trust-remote-usage': { type: 'boolean', describe: "count the token usage remote agents report in the run's cost estimate" },
   'token-ttl-ms': { type: 'number', metavar: 'MS', describe: 'how long a seat token waits for its agent (default 1800000)' },
-  help: { type: 'boolean', describe: 'show this help' },
 };
 
-const HELP = formatHelp(
-  'parley serve --port P --out DIR [options]',
-  'Open the seats of the selected episodes for remote agents. Prints the agent URL, then for each\n' +
+/** `parley serve`'s command line. */
+export const spec: CommandSpec = {
+  name: 'serve',
+  usage: 'parley serve --port P --out DIR [options]',
+  summary:
+    'Open the seats of the selected episodes for remote agents. Prints the agent URL, then for each\n' +
     'episode a line `episode <id> scenario <id> mode <mode>` followed by one line per seat:\n' +
     '  seat <seat-id> token <token>\n' +
     'With --tokens-file FILE those seat lines go to FILE (owner-only) instead. Start\n' +
     "`grep '^seat <seat-id> ' FILE | parley agent --url <url> --token-file - --policy <spec>` once per seat. Each episode starts\n" +
     'when all its seats joined; serve writes the records and exits 0 when every episode is done.',
-  SERVE_FLAGS,
-);
+  flags: SERVE_FLAGS,
+};
 
 /** `parley serve`: reserve seats, print their tokens, wait for remote agents, record the episodes. */
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, SERVE_FLAGS);
-  if (!args.ok) {
-    console.error(`parley serve: ${args.message}\n(parley serve --help for options)`);
-    return 2;
-  }
-  if (args.flags.help) {
-    console.log(HELP);
-    return 0;
-  }
+  const args = parseCommand(spec, argv);
+  if (!args) return 0;
   const built = buildRunConfig(args.flags, { modes: ['agents'] });
-  if (!built.ok) {
-    console.error(`parley serve: ${built.message}`);
-    return 2;
-  }
+  if (!built.ok) throw new UsageError(built.message);
   const port = (args.flags.port as number | undefined) ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`parley serve: --port must be an integer in 0..65535, got ${port}`);
-    return 2;
-  }
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer in 0..65535, got ${port}`);
   const ttl = args.flags['token-ttl-ms'] as number | undefined;
-  if (ttl !== undefined && (!Number.isInteger(ttl) || ttl <= 0)) {
-    console.error('parley serve: --token-ttl-ms must be a positive integer');
-    return 2;
-  }
+  if (ttl !== undefined && (!Number.isInteger(ttl) || ttl <= 0)) throw new UsageError('--token-ttl-ms must be a positive integer');
   const tokensPath = args.flags['tokens-file'] as string | undefined;
   let tokensFile: TokensFile | null = null;
   if (tokensPath !== undefined) {
     try {
       tokensFile = new TokensFile(resolve(tokensPath));
     } catch (err) {
-      console.error(`parley serve: cannot write --tokens-file ${tokensPath}: ${(err as Error).message}`);
-      return 2;
+      throw new UsageError(`cannot write --tokens-file ${tokensPath}: ${(err as Error).message}`);
     }
   }
   const log = (l: string) => console.log(l);
@@ -73,9 +59,10 @@ export async function run(argv: string[]): Promise<number> {
       ...(ttl !== undefined ? { tokenTtlMs: ttl } : {}),
       trustRemoteUsage: args.flags['trust-remote-usage'] === true,
       signal: interrupt.signal,
+      extend: args.flags.extend === true,
       onListening: (url) => log(`listening ${url} (run directory ${resolve(built.config.out)})`),
       onSeats: (episode) => {
-        log(`episode ${episode.plan.episodeId} scenario ${episode.plan.scenario.id} mode ${episode.plan.mode}`);
+        log(`episode ${episode.plan.episodeId} scenario ${episode.plan.scenario.id} mode ${episode.plan.mode}${episode.plan.scenario.codename ? ` (${episode.plan.scenario.codename})` : ''}`);
         if (tokensFile) {
           tokensFile.write(episode.tokens);
           log(`tokens for ${[...episode.tokens.keys()].join(', ')} written to ${tokensFile.path}`);
@@ -89,9 +76,6 @@ export async function run(argv: string[]): Promise<number> {
     // Done means every planned episode has its record, failed ones included: what remote clients did
     // (abuse, drops, refusals) is on the records, it does not make serve itself fail.
     return 0;
-  } catch (err) {
-    console.error(`parley serve: ${(err as Error).message}`);
-    return 1;
   } finally {
     unwatch();
     interrupt.dispose();

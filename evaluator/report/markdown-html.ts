@@ -10,7 +10,9 @@ function inline(text: string): string {
   return parts
     .map((p) => {
       if (p.startsWith('`') && p.endsWith('`') && p.length >= 2) return `<code>${esc(p.slice(1, -1))}</code>`;
-      return esc(p.replace(/\\\|/g, '|')).replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
+      return esc(p.replace(/\\\|/g, '|'))
+        .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
+        .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, '<a href="$2">$1</a>');
     })
     .join('');
 }

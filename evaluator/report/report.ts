@@ -14,6 +14,8 @@ import { xmlWellFormedError } from './xml.js';
 import { besideThePaper, isPaperRun } from '../paper/beside.js';
 import { besideMarkdown } from '../paper/beside-markdown.js';
 import { loadPublished } from '../paper/published.js';
+import { compareVerdictsMarkdown, judgeVariantsMarkdown } from './variants-and-verdicts.js';
+import { groupEpisodes, transcriptFile, transcriptPage, type EpisodeGroup } from '../transcript/transcript-pages.js';
 
 export interface ReportOptions {
   /** Directory the report is written to (default: the first run directory). */
@@ -102,8 +104,10 @@ export function reportMarkdown(runs: readonly RunDir[], metrics: readonly Episod
     }
     lines.push('');
   }
+  lines.push(...judgeVariantsMarkdown(runs), ...compareVerdictsMarkdown(runs));
   lines.push('## Charts', '');
   for (const c of charts) lines.push(`### ${c.title}`, '', c.caption, '', `![${c.title}](charts/${c.file})`, '');
+  lines.push(...transcriptsMarkdown(groupEpisodes(runs)));
   lines.push(...cardMarkdown(buildCard(runs)), '');
   return lines.join('\n');
 }
@@ -117,6 +121,26 @@ function paperSection(runs: readonly RunDir[], rows: readonly GroupRow[]): strin
   } catch (err) {
     return ['## Beside the paper', '', `The paper's numbers could not be read: ${(err as Error).message}`, ''];
   }
+}
+
+/** The transcripts section: one row per (run, scenario, pair, repeat), a link per mode to its transcript page. */
+function transcriptsMarkdown(groups: readonly EpisodeGroup[]): string[] {
+  const modes = [...new Set(groups.flatMap((g) => g.transcripts.map((t) => t.mode)))];
+  const order = ['script', 'agents', 'mindreaders'];
+  modes.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
+  const lines = ['## Transcripts', '', 'Every episode, by scenario and character pair; each link opens its transcript next to the other modes of the same scenario, pair and repeat.', ''];
+  lines.push(`| run | scenario | pair | repeat | ${modes.join(' | ')} |`, `|---|---|---|---|${modes.map(() => '---').join('|')}|`);
+  for (const g of groups) {
+    const cells = modes.map((m) =>
+      g.transcripts
+        .filter((t) => t.mode === m)
+        .map((t) => `[${t.status === 'ok' ? `${t.lines.length} turns` : 'failed'}](transcripts/${transcriptFile(t.episodeId)})`)
+        .join(' ') || '—',
+    );
+    lines.push(`| ${mdCell(path.basename(path.resolve(g.run.dir)))} | ${mdCell(g.transcripts[0]!.scenario)} | ${mdCell(g.pairId)} | ${g.repeat} | ${cells.join(' | ')} |`);
+  }
+  lines.push('');
+  return lines;
 }
 
 const CSS = `body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
@@ -153,5 +177,9 @@ export async function writeReport(runs: readonly RunDir[], opts: ReportOptions):
   const htmlFile = path.join(opts.outDir, 'report.html');
   await writeFileAtomic(markdownFile, markdown);
   await writeFileAtomic(htmlFile, html);
+  await mkdir(path.join(opts.outDir, 'transcripts'), { recursive: true });
+  for (const g of groupEpisodes(runs)) {
+    for (const t of g.transcripts) await writeFileAtomic(path.join(opts.outDir, 'transcripts', transcriptFile(t.episodeId)), transcriptPage(g, t.episodeId));
+  }
   return { markdownFile, htmlFile, chartFiles, episodes: metrics.length, rows, gaps, charts, markdown };
 }

@@ -45,6 +45,36 @@ export function seriesColor(series: string, index: number): string {
   return mode ? MODE_COLORS[mode]! : PALETTE[index % PALETTE.length]!;
 }
 
+/** More colours for series beyond the first of each mode (two runs of one mode must not look alike). */
+const EXTRA = ['#e7298a', '#66a61e', '#e6ab02', '#a6761d', '#1f78b4', '#b15928', '#fb9a99', '#6a3d9a', '#33a02c', '#666666'];
+
+/**
+ * A distinct colour per series of one chart: the first series of a mode keeps the mode's colour (so
+ * single-run reports read as before), any further series of the same mode gets a colour no other
+ * series of the chart uses.
+ */
+export function seriesColors(series: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const used = new Set<string>();
+  const pending: string[] = [];
+  for (const s of series) {
+    const mode = Object.keys(MODE_COLORS).find((m) => s === m || s.startsWith(`${m} `));
+    const c = mode ? MODE_COLORS[mode]! : undefined;
+    if (c && !used.has(c)) {
+      out.set(s, c);
+      used.add(c);
+    } else pending.push(s);
+  }
+  const free = [...PALETTE, ...EXTRA].filter((c, i, all) => all.indexOf(c) === i && !used.has(c));
+  pending.forEach((s, i) => {
+    // Past the palette, a hue from the golden angle keeps colours apart.
+    const c = free[i] ?? `hsl(${Math.round((i * 137.5) % 360)}, 60%, 45%)`;
+    out.set(s, c);
+    used.add(c);
+  });
+  return out;
+}
+
 /** Round-number ticks covering [lo, hi]. */
 export function niceTicks(lo: number, hi: number, count = 5): number[] {
   if (hi <= lo) hi = lo + 1;
@@ -94,6 +124,7 @@ export function barChart(spec: BarChartSpec): string {
   }
   const groupW = plotW / Math.max(1, spec.groups.length);
   const barW = Math.min(30, (groupW - 16) / Math.max(1, spec.series.length));
+  const colors = seriesColors(spec.series);
   spec.groups.forEach((g, gi) => {
     const gx = m.left + gi * groupW;
     const start = gx + (groupW - barW * spec.series.length) / 2;
@@ -104,8 +135,11 @@ export function barChart(spec: BarChartSpec): string {
       const y0 = y(Math.max(yMin, Math.min(0, yMax)));
       const y1 = y(b.value);
       const top = Math.min(y0, y1);
-      const h = Math.max(0.5, Math.abs(y1 - y0));
-      out.push(`<rect x="${(x + 1).toFixed(1)}" y="${top.toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${h.toFixed(1)}" fill="${seriesColor(s, si)}"><title>${esc(`${g.label} · ${s}: ${fmt(b.value)}${b.lo != null && b.hi != null ? ` [${fmt(b.lo)}, ${fmt(b.hi)}]` : ''}${b.n !== undefined ? ` n=${b.n}` : ''}`)}</title></rect>`);
+      // A zero is a result, not a missing bar: drawn as a visible sliver with its value written above.
+      const zero = b.value === 0;
+      const h = zero ? 3 : Math.max(0.5, Math.abs(y1 - y0));
+      if (zero) out.push(`<text x="${(x + barW / 2).toFixed(1)}" y="${(top - 4).toFixed(1)}" text-anchor="middle" font-size="9" fill="#444444">0</text>`);
+      out.push(`<rect x="${(x + 1).toFixed(1)}" y="${(zero ? top - 3 : top).toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${h.toFixed(1)}" fill="${colors.get(s)}"${zero ? ' stroke="#444444" stroke-width="0.5"' : ''}><title>${esc(`${g.label} · ${s}: ${fmt(b.value)}${b.lo != null && b.hi != null ? ` [${fmt(b.lo)}, ${fmt(b.hi)}]` : ''}${b.n !== undefined ? ` n=${b.n}` : ''}`)}</title></rect>`);
       if (b.lo != null && b.hi != null) {
         const cx = (x + barW / 2).toFixed(1);
         out.push(`<line x1="${cx}" y1="${y(b.lo).toFixed(1)}" x2="${cx}" y2="${y(b.hi).toFixed(1)}" stroke="#222222"/>`);
@@ -119,7 +153,7 @@ export function barChart(spec: BarChartSpec): string {
   let lx = m.left;
   const ly = height - 32;
   spec.series.forEach((s, si) => {
-    out.push(`<rect x="${lx}" y="${ly - 9}" width="10" height="10" fill="${seriesColor(s, si)}"/>`);
+    out.push(`<rect x="${lx}" y="${ly - 9}" width="10" height="10" fill="${colors.get(s)}"/>`);
     out.push(`<text x="${lx + 14}" y="${ly}">${esc(s)}</text>`);
     lx += 24 + s.length * 6.5;
   });

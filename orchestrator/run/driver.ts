@@ -1,5 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { cassetteRoot } from '../../llm/cassette.js';
 import type { EpisodeRecord, PolicyConfig, SimulationProtocol } from '../../protocol/index.js';
 import { acquireRunLock, appendEpisode, readEpisodes, readRunJson, RunPaths, writeRunScenarios, type RunStats } from '../../run-dir/index.js';
 import type { Scenario } from '../../scenarios/model.js';
@@ -14,7 +15,13 @@ import { prepareResume } from './resume.js';
 import { writeManifest, type RunManifest } from './run-manifest.js';
 import type { RunProbes } from './run-probes.js';
 import { loadRunScenarios } from './scenario-source.js';
-import { computeStats } from './stats.js';
+import { computeStats, type ReplayedSeat } from './stats.js';
+import { checkExperimentIdentity, type HistoryEntry } from './experiment-identity.js';
+
+/** The run directory holds another experiment (see experiment-identity.ts); nothing was written. */
+export class RunDirConflict extends Error {
+  override name = 'RunDirConflict';
+}
 
 /** What a user (or `serve`) decides about a run beyond its config; test and bench seams are `RunProbes`. */
 export interface DriverOptions extends HostingOptions {
@@ -22,6 +29,8 @@ export interface DriverOptions extends HostingOptions {
   log: (line: string) => void;
   /** A terminal (stdout is a TTY): progress is one refreshing status line; otherwise plain lines. */
   tty?: StatusTerminal;
+  /** Add scenarios, modes or repeats to the experiment already in the run directory (`--extend`). */
+  extend?: boolean;
 }
 
 export interface RunResult {
@@ -46,9 +55,17 @@ export interface RunResult {
 export async function runExperiment(input: RunConfig, opts: DriverOptions, probes: RunProbes = {}): Promise<RunResult> {
   const paths = new RunPaths(resolve(input.out));
   const config = opts.hosting === 'remote' ? asRemote(input) : withRunDirs(input, paths);
+  // One experiment per run directory: other settings are refused before anything in it changes.
+  const previous = readRunJson(paths);
+  const identity = checkExperimentIdentity(previous.ok ? previous.run : null, input, opts.extend ?? false, paths.dir);
+  if (!identity.ok) throw new RunDirConflict(identity.message);
   // Scenarios first: a run that cannot start leaves nothing behind.
   const scenarios = await loadRunScenarios(config);
   const protocol = resolveProtocol(config, scenarios);
+  // A replay that cannot answer fails now, naming what is missing, not on every episode.
+  const unanswerable = missingCassettes(planEpisodes(scenarios, config, protocol));
+  if (unanswerable) throw new Error(unanswerable);
+  const createdHere = !existsSync(paths.runJson);
   mkdirSync(paths.ledgersDir, { recursive: true });
   const lock = await acquireRunLock(paths, {
     command: opts.hosting === 'remote' ? 'serve' : 'run',
@@ -56,8 +73,15 @@ export async function runExperiment(input: RunConfig, opts: DriverOptions, probe
     ...(probes.lockWaitMs !== undefined ? { waitMs: probes.lockWaitMs } : {}),
   });
   try {
-    const manifest = startRun(paths, input, config, scenarios, protocol, opts);
-    const ran = await runPending(paths, manifest, opts, probes);
+    const manifest = startRun(paths, input, config, scenarios, protocol, opts, identity.changed);
+    let ran: EpisodeRecord[];
+    try {
+      ran = await runPending(paths, manifest, opts, probes);
+    } catch (err) {
+      // Nothing ran (e.g. the port was in use): a directory this invocation started keeps no run.json.
+      if (createdHere && !readEpisodes(paths).rows.length) for (const f of [paths.runJson, paths.scenariosJsonl]) rmSync(f, { force: true });
+      throw err;
+    }
     return finishRun(paths, manifest, ran, opts.signal?.aborted ?? false);
   } finally {
     lock.release();
@@ -65,7 +89,7 @@ export async function runExperiment(input: RunConfig, opts: DriverOptions, probe
 }
 
 /** The run's manifest and what is left to run: resume state, run id, scenarios.jsonl, run.json (started). */
-function startRun(paths: RunPaths, input: RunConfig, config: RunConfig, scenarios: Scenario[], protocol: SimulationProtocol, opts: DriverOptions): RunManifest & { pending: EpisodePlan[] } {
+function startRun(paths: RunPaths, input: RunConfig, config: RunConfig, scenarios: Scenario[], protocol: SimulationProtocol, opts: DriverOptions, changed: string[]): RunManifest & { pending: EpisodePlan[] } {
   const remote = opts.hosting === 'remote';
   opts.log(`protocol: ${protocolKey(protocol)}${protocol.name === 'parley' ? " (Parley's task moves and task-end stops; --protocol paper reproduces the paper)" : " (SOTOPIA's prompts and stop rules; docs/fidelity.md)"}`);
   // Remote seats bring their own policy: it is recorded from what each agent reports at join.
@@ -78,14 +102,23 @@ function startRun(paths: RunPaths, input: RunConfig, config: RunConfig, scenario
   const runId = (previous.ok && previous.run?.runId) || basename(paths.dir);
   const used = uniqueScenarios(plans);
   writeRunScenarios(paths, used);
-  const manifest: RunManifest = { runId, hosting: opts.hosting, input, config, protocol, plans, scenarios: used, skipped, startedAt: new Date().toISOString() };
+  const startedAt = new Date().toISOString();
+  const history: HistoryEntry[] = [
+    ...(previous.ok && Array.isArray(previous.run?.['history']) ? (previous.run['history'] as HistoryEntry[]) : []),
+    { startedAt, extend: opts.extend ?? false, changed, config: input },
+  ];
+  const isReplayed = replayedSeats(plans);
+  const manifest: RunManifest = { runId, hosting: opts.hosting, input, config, protocol, plans, scenarios: used, skipped, startedAt, history, ...(isReplayed ? { isReplayed } : {}) };
   writeManifest(paths, manifest, { endedAt: null, stats: null });
   return { ...manifest, pending };
 }
 
 /** Hosts and runs the pending episodes, appending each record as it ends; returns this invocation's records. */
 async function runPending(paths: RunPaths, m: RunManifest & { pending: EpisodePlan[] }, opts: DriverOptions, probes: RunProbes): Promise<EpisodeRecord[]> {
+  const names = new Map(m.scenarios.map((s) => [s.id, s.codename ?? s.id]));
   const progress = new ProgressReporter({
+    ...(m.isReplayed ? { isReplayed: m.isReplayed } : {}),
+    scenarioName: (id) => names.get(id) ?? id,
     total: m.plans.length,
     alreadyDone: m.skipped,
     log: opts.log,
@@ -110,7 +143,7 @@ async function runPending(paths: RunPaths, m: RunManifest & { pending: EpisodePl
 /** Stats over every record of the directory (earlier invocations included) into run.json (ended). */
 function finishRun(paths: RunPaths, m: RunManifest, ran: EpisodeRecord[], interrupted: boolean): RunResult {
   const records = readEpisodes(paths).rows.map((r) => r.record);
-  const stats = computeStats(records);
+  const stats = computeStats(records, m.isReplayed);
   writeManifest(paths, m, { endedAt: new Date().toISOString(), interrupted, stats });
   return { dir: paths.dir, runId: m.runId, records, ran, skipped: m.skipped, planned: m.plans.length, stats };
 }
@@ -132,4 +165,32 @@ function uniqueScenarios(plans: readonly EpisodePlan[]): Scenario[] {
   const seen = new Map<string, Scenario>();
   for (const p of plans) if (!seen.has(p.scenario.id)) seen.set(p.scenario.id, p.scenario);
   return [...seen.values()];
+}
+
+/** LLM policies answer from cassettes when they carry a replay directory. */
+const isLlmReplay = (p: PolicyConfig) => Boolean(p.replayDir) && /^(openai|mistral|replay):/.test(p.spec);
+
+/** Which seats of which episodes are answered from cassettes; undefined when none is (no replay). */
+function replayedSeats(plans: readonly EpisodePlan[]): ReplayedSeat | undefined {
+  const seats = new Set<string>();
+  for (const p of plans) for (const [seat, policy] of Object.entries(p.policies ?? {})) if (isLlmReplay(policy)) seats.add(`${p.episodeId}\u0000${seat}`);
+  return seats.size ? (episodeId, seat) => seats.has(`${episodeId}\u0000${seat}`) : undefined;
+}
+
+/**
+ * Replay preflight: every planned episode with a replayed LLM seat must have that run's cassettes
+ * (same policies → same episode ids). Null when all are there, else a message naming what is missing.
+ */
+function missingCassettes(plans: readonly EpisodePlan[]): string | null {
+  const missing: string[] = [];
+  let from = '';
+  for (const p of plans) {
+    const replaying = Object.values(p.policies ?? {}).filter(isLlmReplay);
+    if (!replaying.length) continue;
+    from = cassetteRoot(replaying[0]!.replayDir!);
+    if (!existsSync(join(from, p.episodeId))) missing.push(p.episodeId);
+  }
+  if (!missing.length) return null;
+  return `replay cannot answer ${missing.length} of ${plans.length} episode(s): no cassettes for ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''} in ${from} ` +
+    '(the recorded run did not play these episodes with these policies; give the same scenarios, modes and seat policies, or none with --replay)';
 }

@@ -13,6 +13,7 @@ import { WorkerPool } from '../supervisor/worker-pool.js';
 import { liveSeats, makeLimits } from '../world.js';
 import type { RunPaths } from '../../run-dir/index.js';
 import type { RunProbes } from './run-probes.js';
+import { hostname, networkInterfaces } from 'node:os';
 
 /** How the seats of a run's episodes are hosted and reached (the user-facing part of DriverOptions). */
 export interface HostingOptions {
@@ -79,10 +80,16 @@ export async function hostEpisodes(pending: readonly EpisodePlan[], ctx: Hosting
     else opts.signal?.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    const port = await listen(server, opts.port ?? 0, opts.host ?? '127.0.0.1');
-    const dialHost = !opts.host || opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host;
-    const url = `ws://${dialHost}:${port}${AGENT_PATH}`;
-    opts.onListening?.(url);
+    let port: number;
+    try {
+      port = await listen(server, opts.port ?? 0, opts.host ?? '127.0.0.1');
+    } catch (err) {
+      throw new Error(`cannot listen on ${opts.host ?? '127.0.0.1'}:${opts.port ?? 0}: ${(err as Error).message}`);
+    }
+    const wildcard = !opts.host || opts.host === '0.0.0.0' || opts.host === '::';
+    // Local agent processes dial the loopback address; the printed URL is the one other machines use.
+    const url = `ws://${wildcard ? '127.0.0.1' : opts.host}:${port}${AGENT_PATH}`;
+    opts.onListening?.(opts.host === '0.0.0.0' || opts.host === '::' ? `ws://${publicAddress()}:${port}${AGENT_PATH}` : url);
 
     const deps = {
       registry,
@@ -172,4 +179,12 @@ async function forEachConcurrent<T>(items: readonly T[], limit: number, signal: 
     while (next < items.length && !signal?.aborted) await fn(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
+/** This machine's first non-loopback IPv4 address (what another machine dials), else its host name. */
+function publicAddress(): string {
+  for (const addrs of Object.values(networkInterfaces())) {
+    for (const a of addrs ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return hostname();
 }

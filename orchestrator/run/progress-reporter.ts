@@ -19,6 +19,10 @@ export interface ProgressOptions {
   /** Plain mode: a summary line this often (default 10 s). TTY: the redraw period (default 1 s). */
   intervalMs?: number;
   now?: () => number;
+  /** How a scenario is named in log lines (its codename), by id; default the id. */
+  scenarioName?: (scenarioId: string) => string;
+  /** Seats answered from cassettes (a replay): their tokens are not counted as spent. */
+  isReplayed?: (episodeId: string, seat: string) => boolean;
 }
 
 /** Running totals over the episodes recorded by this invocation. */
@@ -48,8 +52,8 @@ function duration(ms: number): string {
 }
 
 /** Every priced call of an episode: its turns (live modes) or the script writer's call. */
-function calls(r: EpisodeRecord): Array<{ provider?: string; model?: string; usage?: Usage }> {
-  if (r.mode === 'script') return r.scriptWriter ? [r.scriptWriter] : [];
+function calls(r: EpisodeRecord): Array<{ seat: string; provider?: string; model?: string; usage?: Usage }> {
+  if (r.mode === 'script') return r.scriptWriter ? [{ ...r.scriptWriter, seat: 'script' }] : [];
   return r.turns;
 }
 
@@ -81,7 +85,7 @@ export class ProgressReporter {
     if (r.status === 'failed') t.failed += 1;
     if (r.recoveries?.length) t.recovered += 1;
     for (const c of calls(r)) {
-      if (!c.usage) continue;
+      if (!c.usage || this.o.isReplayed?.(r.episodeId, c.seat)) continue;
       t.tokens += c.usage.prompt + c.usage.completion;
       if (!c.provider || !c.model) continue;
       try {
@@ -92,7 +96,7 @@ export class ProgressReporter {
         t.unpriced.add(`${c.provider}:${c.model}`); // unreadable price table: reported as unpriced
       }
     }
-    const line = formatProgress(this.o.alreadyDone + t.done, this.o.total, r);
+    const line = formatProgress(this.o.alreadyDone + t.done, this.o.total, r, this.o.scenarioName?.(r.scenarioId));
     if (!this.o.tty) return this.o.log(line);
     if (r.status === 'failed' || r.recoveries?.length) this.notice(line);
     else this.draw();
@@ -116,7 +120,7 @@ export class ProgressReporter {
     const eta = left <= 0 ? 'done' : t.done === 0 ? 'ETA …' : `ETA ${duration((left / t.done) * elapsed)}`;
     const cost = `~$${t.usd.toFixed(t.usd >= 1 ? 2 : 4)}${t.unpriced.size ? ` (+ unpriced ${[...t.unpriced].join(', ')})` : ''}`;
     const pct = total ? Math.floor((100 * done) / total) : 100;
-    return `progress ${done}/${total} (${pct}%) · ${t.failed} failed · ${t.recovered} recovered · ${compact(t.tokens)} tokens · ${cost} · ${perMin.toFixed(1)} episodes/min · ${eta}`;
+    return `progress ${done}/${total} (${pct}%) · ${t.failed} failed · ${t.recovered} recovered · ${compact(t.tokens)} tokens · ${cost}${this.o.isReplayed ? ' spent (replayed calls free)' : ''} · ${perMin.toFixed(1)} episodes/min · ${eta}`;
   }
 
   /** Stops the timer; leaves a final summary line. */

@@ -5,6 +5,8 @@ import type { Scenario } from '../../scenarios/model.js';
 import type { EpisodePlan } from '../episode-plan.js';
 import type { RunConfig } from '../run-config.js';
 import { codeVersion } from './code-version.js';
+import type { HistoryEntry } from './experiment-identity.js';
+import type { ReplayedSeat } from './stats.js';
 import { promptTemplates } from './prompt-files.js';
 import type { RunStats } from '../../run-dir/index.js';
 
@@ -22,6 +24,10 @@ export interface RunManifest {
   scenarios: readonly Scenario[];
   skipped: number;
   startedAt: string;
+  /** Every invocation that ran into this directory: resumes, and `--extend`s with what they changed. */
+  history: HistoryEntry[];
+  /** Seats answered from a recorded run's cassettes (a replay): their usage is reported as replayed, not spent. */
+  isReplayed?: ReplayedSeat;
 }
 
 /** How a run ended, for run.json (null stats while it is going). */
@@ -44,6 +50,7 @@ export function writeManifest(paths: RunPaths, m: RunManifest, ending: RunEnding
     scenarioSet: { source: config.scenarios, subset: config.subset ?? null, seed: config.seed, count: m.scenarios.length, ids: m.scenarios.map((s) => s.id) },
     episodes: { planned: plans.length, alreadyRecorded: m.skipped },
     startedAt: m.startedAt,
+    history: m.history,
     ...ending,
   });
 }

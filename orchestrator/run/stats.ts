@@ -2,6 +2,9 @@ import type { EpisodeRecord, Usage } from '../../protocol/index.js';
 import { estimateTotalCost } from '../../llm/cost.js';
 import type { RunCost, RunStats } from '../../run-dir/index.js';
 
+/** Whether a seat's calls were answered from cassettes (seat `script` is the script writer). */
+export type ReplayedSeat = (episodeId: string, seat: string) => boolean;
+
 /** The run's estimated cost; a broken price table is reported, never fatal at the end of a run. */
 function runCost(usage: RunStats['usage']): RunCost {
   const items = Object.entries(usage).map(([key, u]) => {
@@ -16,12 +19,15 @@ function runCost(usage: RunStats['usage']): RunCost {
 }
 
 /** Run statistics for run.json, computed from the records (so a resumed run counts everything). */
-export function computeStats(records: readonly EpisodeRecord[]): RunStats {
+export function computeStats(records: readonly EpisodeRecord[], isReplayed?: ReplayedSeat): RunStats {
   const stats: RunStats = { episodes: { total: 0, ok: 0, failed: 0 }, byMode: {}, terminations: {}, recoveries: { seats: 0, episodes: 0 }, retries: 0, repairs: { lenient: 0, reformat: 0 }, formatFallbacks: { rejected: 0, jsonMode: 0, prompt: 0 }, usage: {}, cost: { usd: 0, unpriced: [] } };
-  const addUsage = (provider: string | undefined, model: string | undefined, usage: Usage | undefined) => {
+  const replayedUsage: RunStats['usage'] = {};
+  let episodeId = '';
+  const addUsage = (provider: string | undefined, model: string | undefined, usage: Usage | undefined, seat: string) => {
     if (!usage) return;
     const key = `${provider ?? 'unknown'}:${model ?? 'unknown'}`;
-    const u = (stats.usage[key] ??= { prompt: 0, completion: 0, cached: 0, calls: 0 });
+    const into = isReplayed?.(episodeId, seat) ? replayedUsage : stats.usage;
+    const u = (into[key] ??= { prompt: 0, completion: 0, cached: 0, calls: 0 });
     u.prompt += usage.prompt;
     u.completion += usage.completion;
     u.cached += usage.cached ?? 0;
@@ -34,6 +40,7 @@ export function computeStats(records: readonly EpisodeRecord[]): RunStats {
     stats.formatFallbacks.prompt += f.prompt;
   };
   for (const r of records) {
+    episodeId = r.episodeId;
     stats.episodes.total += 1;
     stats.episodes[r.status] += 1;
     const m = (stats.byMode[r.mode] ??= { episodes: 0, ok: 0, failed: 0, task: { episodes: 0, success: 0, rate: null } });
@@ -55,17 +62,18 @@ export function computeStats(records: readonly EpisodeRecord[]): RunStats {
       stats.repairs.lenient += t.repairs?.lenient ?? 0;
       stats.repairs.reformat += t.repairs?.reformat ?? 0;
       addFallbacks(t.fallbacks);
-      if (r.mode !== 'script' && !unverified.has(t.seat)) addUsage(t.provider, t.model, t.usage);
+      if (r.mode !== 'script' && !unverified.has(t.seat)) addUsage(t.provider, t.model, t.usage, t.seat);
     }
     if (r.scriptWriter) {
       stats.retries += r.scriptWriter.retries ?? 0;
       stats.repairs.lenient += r.scriptWriter.repairs?.lenient ?? 0;
       stats.repairs.reformat += r.scriptWriter.repairs?.reformat ?? 0;
       addFallbacks(r.scriptWriter.fallbacks);
-      addUsage(r.scriptWriter.provider, r.scriptWriter.model, r.scriptWriter.usage);
+      addUsage(r.scriptWriter.provider, r.scriptWriter.model, r.scriptWriter.usage, 'script');
     }
   }
   for (const m of Object.values(stats.byMode)) m.task.rate = m.task.episodes ? m.task.success / m.task.episodes : null;
   stats.cost = runCost(stats.usage);
+  if (isReplayed) stats.replayed = { usage: replayedUsage, cost: runCost(replayedUsage) };
   return stats;
 }

@@ -1,27 +1,27 @@
 import { fetchSotopia } from '../fetch/sotopia-fetch.js';
 import { writeScenarioFile } from '../load.js';
-import { EXIT, parse, UsageError, type Subcommand } from './common.js';
+import { EXIT, parse, subcommandHelp, UsageError, type Subcommand } from './common.js';
 
-const HELP = `usage: parley scenarios fetch sotopia [--from URL|DIR] [--out FILE] [--refresh]
+const FETCH_OPTIONS = {
+  from: { type: 'string', metavar: 'URL|DIR', describe: 'a base URL (or local directory) holding the five files (environment_profiles.jsonl, agent_profiles.jsonl, relationship_profiles.jsonl, env_agent_combo_storages.jsonl, env_ids.json)' },
+  out: { type: 'string', metavar: 'FILE', describe: 'scenario file to write (default S.jsonl)' },
+  refresh: { type: 'boolean', describe: 'download again even if the cache holds a verified copy' },
+} as const;
+
+const HELP = subcommandHelp(`usage: parley scenarios fetch sotopia [--from URL|DIR] [--out FILE] [--refresh]
 
 Downloads SOTOPIA's public benchmark profiles, verifies them (every record, and the published counts:
 90 scenarios, 40 characters, 120 relationships, 450 character pairs) and imports them into a Parley
 scenario file. By default the files come from their public repositories at pinned commits
 (sotopia-lab/sotopia-space profiles/ and sotopia-lab/sotopia-pi's env_ids.json); the download is
-cached under $PARLEY_CACHE (default ~/.cache/parley) and reused. On any failure nothing is written.
-
-options:
-  --from URL|DIR                a base URL (or local directory) holding the five files
-                                (environment_profiles.jsonl, agent_profiles.jsonl,
-                                relationship_profiles.jsonl, env_agent_combo_storages.jsonl, env_ids.json)
-  --out FILE                    scenario file to write (default S.jsonl)
-  --refresh                     download again even if the cache holds a verified copy`;
+cached under $PARLEY_CACHE (default ~/.cache/parley) and reused. On any failure nothing is written.`, FETCH_OPTIONS);
 
 /** `parley scenarios fetch sotopia`: download, verify, cache, import. */
 export const fetchCommand: Subcommand = {
+  options: FETCH_OPTIONS,
   help: HELP,
   async run(argv) {
-    const { values, positionals } = parse(argv, { from: { type: 'string' }, out: { type: 'string' }, refresh: { type: 'boolean' } });
+    const { values, positionals } = parse(argv, FETCH_OPTIONS);
     if (positionals.length !== 1 || positionals[0] !== 'sotopia') throw new UsageError(`expected the data set name 'sotopia'${positionals[0] ? ` (got '${positionals[0]}')` : ''}`);
     const out = values.out ?? 'S.jsonl';
     const r = await fetchSotopia({ ...(values.from !== undefined ? { from: values.from } : {}), refresh: values.refresh === true, log: (l) => console.log(l) });

@@ -5,30 +5,33 @@ import { ScenarioError, ScenarioErrorCode } from '../errors.js';
 import { BUILTIN_INSPIRATIONS } from '../generate/inspirations.js';
 import { exampleFromScenario, generateWithLlm, type GeneratedTask } from '../generate/llm-tasks.js';
 import { loadScenarios, writeScenarioFile } from '../load.js';
-import { EXIT, intOption, parse, UsageError, type Subcommand } from './common.js';
+import { EXIT, intOption, parse, subcommandHelp, UsageError, type Subcommand } from './common.js';
 
-const HELP = `usage: parley scenarios generate --n N --model SPEC --out FILE [options]
+const TEXT = `usage: parley scenarios generate --n N --model SPEC --out FILE [options]
 
 Generates new social scenarios with an LLM in the SOTOPIA-π manner: each request combines an inspiration
 prompt with an example scenario and asks for one new scenario as JSON. Answers are validated, deduplicated
 (normalised text) and retried a bounded number of times; invalid ones are reported and never written. The
 generating model is recorded in each record's \`source\` (generated:<provider>:<model>). Characters come from
-Parley's own pool.
+Parley's own pool.`;
 
-options:
-  --n N                 how many scenarios (required)
-  --model SPEC          openai:<model> or mistral:<model> (keys: OPENAI_API_KEY / MISTRAL_API_KEY)
-  --out FILE            where to write (required)
-  --inspiration FILE    inspiration prompts: one per line (# comments), or a JSON list of strings
-                        (default: Parley's built-in prompts)
-  --example FILE        example scenario: a Parley scenario file or \`builtin\` (default: a built-in example)
-  --example-id ID       which record of --example (id, envId or codename; default: the first)
-  --seed S              seed for choosing prompts and characters (default 1)
-  --attempts N          attempts per scenario, first try included (default 3)
-  --allow-partial       write the valid ones even if fewer than N were obtained (still exits 1)
-  --base-url URL        provider base URL (else OPENAI_BASE_URL / MISTRAL_BASE_URL)
-  --api-key-env VAR     env variable holding the key
-  --param KEY=VALUE     client setting or sampling param (repeatable), e.g. temperature=0.9`;
+/** The options the parser accepts; the help's options section is generated from them. */
+const OPTIONS = {
+  n: { type: 'string', metavar: 'N', describe: 'how many scenarios (required)' },
+  model: { type: 'string', metavar: 'SPEC', describe: 'openai:<model> or mistral:<model> (keys: OPENAI_API_KEY / MISTRAL_API_KEY)' },
+  out: { type: 'string', metavar: 'FILE', describe: 'where to write (required)' },
+  inspiration: { type: 'string', metavar: 'FILE', describe: 'inspiration prompts: one per line (# comments), or a JSON list of strings (default: Parley\'s built-in prompts)' },
+  example: { type: 'string', metavar: 'FILE', describe: 'example scenario: a Parley scenario file or \\`builtin\\` (default: a built-in example)' },
+  'example-id': { type: 'string', metavar: 'ID', describe: 'which record of --example (id, envId or codename; default: the first)' },
+  seed: { type: 'string', metavar: 'S', describe: 'seed for choosing prompts and characters (default 1)' },
+  attempts: { type: 'string', metavar: 'N', describe: 'attempts per scenario, first try included (default 3)' },
+  'allow-partial': { type: 'boolean', describe: 'write the valid ones even if fewer than N were obtained (still exits 1)' },
+  'base-url': { type: 'string', metavar: 'URL', describe: 'provider base URL (else OPENAI_BASE_URL / MISTRAL_BASE_URL)' },
+  'api-key-env': { type: 'string', metavar: 'VAR', describe: 'env variable holding the key' },
+  param: { type: 'string', multiple: true, metavar: 'KEY=VALUE', describe: 'client setting or sampling param (repeatable), e.g. temperature=0.9' },
+} as const;
+
+const HELP = subcommandHelp(TEXT, OPTIONS);
 
 /** Reads inspiration prompts from a text file (one per line) or a JSON list of strings. */
 export async function readInspirations(file: string): Promise<string[]> {
@@ -68,16 +71,13 @@ export type ClientFactory = (spec: string, baseURL: string | undefined, apiKeyEn
 const defaultFactory: ClientFactory = (spec, baseURL, apiKeyEnv, params) =>
   createClient({ spec, params, ...(baseURL ? { baseURL } : {}), ...(apiKeyEnv ? { apiKeyEnv } : {}) });
 
+
 export function generateCommand(factory: ClientFactory = defaultFactory): Subcommand {
   return {
     help: HELP,
+    options: OPTIONS,
     async run(argv) {
-      const { values } = parse(argv, {
-        n: { type: 'string' }, model: { type: 'string' }, out: { type: 'string' }, inspiration: { type: 'string' },
-        example: { type: 'string' }, 'example-id': { type: 'string' }, seed: { type: 'string' }, attempts: { type: 'string' },
-        'allow-partial': { type: 'boolean' }, 'base-url': { type: 'string' }, 'api-key-env': { type: 'string' },
-        param: { type: 'string', multiple: true },
-      });
+      const { values } = parse(argv, OPTIONS);
       if (!values.n) throw new UsageError('--n N is required');
       if (!values.model) throw new UsageError('--model SPEC is required');
       if (!values.out) throw new UsageError('--out FILE is required');

@@ -3,9 +3,9 @@ import { importCocoaMutualFriends } from '../import/cocoa-mutualfriends.js';
 import { importSotopia } from '../import/sotopia.js';
 import { writeScenarioFile } from '../load.js';
 import type { Scenario } from '../model.js';
-import { EXIT, intOption, parse, UsageError, type Subcommand } from './common.js';
+import { EXIT, intOption, parse, subcommandHelp, UsageError, type Subcommand } from './common.js';
 
-const HELP = `usage: parley scenarios import FORMAT SOURCE --out FILE [--seed N]
+const TEXT = `usage: parley scenarios import FORMAT SOURCE --out FILE [--seed N]
 
 Imports scenarios into a Parley scenario file (JSONL, one scenario per line). Every input record is
 validated; on the first problem the command names the file, line and field, exits 1 and writes nothing.
@@ -16,11 +16,15 @@ formats:
                                 → one record per (scenario, character pair); subsets hard, mutual_friends,
                                 craigslist_bargains and every SOTOPIA source name
   cocoa-craigslist FILE         cocoa CraigslistBargain scenarios (JSON list: uuid, category, kbs)
-  cocoa-mutualfriends FILE      cocoa MutualFriends scenarios (JSON list: uuid, kbs)
+  cocoa-mutualfriends FILE      cocoa MutualFriends scenarios (JSON list: uuid, kbs)`;
 
-options:
-  --out FILE                    where to write (required)
-  --seed N                      cocoa formats: seed for assigning Parley's characters (default 1)`;
+/** The options the parser accepts; the help's options section is generated from them. */
+const OPTIONS = {
+  out: { type: 'string', metavar: 'FILE', describe: 'where to write (required)' },
+  seed: { type: 'string', metavar: 'N', describe: 'cocoa formats: seed for assigning Parley\'s characters (default 1)' },
+} as const;
+
+const HELP = subcommandHelp(TEXT, OPTIONS);
 
 /** Distinct envIds per subset, as "hard 14, mutual_friends 10, …". */
 function subsetSummary(scenarios: Scenario[], names: string[]): string {
@@ -29,10 +33,12 @@ function subsetSummary(scenarios: Scenario[], names: string[]): string {
     .join(', ');
 }
 
+
 export const importCommand: Subcommand = {
   help: HELP,
+  options: OPTIONS,
   async run(argv) {
-    const { values, positionals } = parse(argv, { out: { type: 'string' }, seed: { type: 'string' } });
+    const { values, positionals } = parse(argv, OPTIONS);
     const [format, source] = positionals;
     if (!format || !source || positionals.length !== 2) throw new UsageError('expected FORMAT and SOURCE');
     if (!values.out) throw new UsageError('--out FILE is required');

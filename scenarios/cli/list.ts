@@ -1,7 +1,7 @@
 import { checkScenario } from '../check.js';
 import { filterSubset, loadScenarios } from '../load.js';
 import type { Scenario } from '../model.js';
-import { EXIT, parse, quietOnClosedPipe, UsageError, type Subcommand } from './common.js';
+import { EXIT, parse, quietOnClosedPipe, subcommandHelp, UsageError, type Subcommand } from './common.js';
 
 const FILE_NOTE = 'FILE is a Parley scenario file (JSONL) or `builtin` (`builtin:SEED` for another seed).';
 
@@ -17,16 +17,16 @@ const oneLine = (text: string, max: number) => {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 };
 
+const LIST_OPTIONS = { subset: { type: 'string', metavar: 'NAME', describe: 'only scenarios tagged NAME (e.g. hard, mutual_friends, craigslist_bargains)' } } as const;
+
 export const listCommand: Subcommand = {
-  help: `usage: parley scenarios list FILE [--subset NAME]
+  options: LIST_OPTIONS,
+  help: subcommandHelp(`usage: parley scenarios list FILE [--subset NAME]
 
 Prints one line per scenario — instances of one situation (SOTOPIA's character pairs) grouped by their
-envId — and the count at the end. ${FILE_NOTE}
-
-options:
-  --subset NAME     only scenarios tagged NAME (e.g. hard, mutual_friends, craigslist_bargains)`,
+envId — and the count at the end. ${FILE_NOTE}`, LIST_OPTIONS),
   async run(argv) {
-    const { values, positionals } = parse(argv, { subset: { type: 'string' } });
+    const { values, positionals } = parse(argv, LIST_OPTIONS);
     if (positionals.length !== 1) throw new UsageError('expected one FILE');
     quietOnClosedPipe();
     const scenarios = filterSubset(await loadScenarios(positionals[0]!), values.subset);
@@ -43,6 +43,7 @@ options:
 };
 
 export const showCommand: Subcommand = {
+  options: {},
   help: `usage: parley scenarios show FILE ID
 
 Prints the full record(s) whose id, envId or codename is ID, as JSON. ${FILE_NOTE}`,
@@ -63,6 +64,7 @@ Prints the full record(s) whose id, envId or codename is ID, as JSON. ${FILE_NOT
 };
 
 export const validateCommand: Subcommand = {
+  options: {},
   help: `usage: parley scenarios validate FILE
 
 Checks every record against the Scenario schema (naming the line and field of the first bad one) and for

@@ -4,9 +4,9 @@ import { generateMutualFriends } from '../generate/mutual-friends.js';
 import { loadFriendPools, loadListings } from '../generate/sources.js';
 import { writeScenarioFile } from '../load.js';
 import type { Scenario } from '../model.js';
-import { EXIT, intOption, parse, UsageError, type Subcommand } from './common.js';
+import { EXIT, intOption, parse, subcommandHelp, UsageError, type Subcommand } from './common.js';
 
-const HELP = `usage: parley scenarios make KIND --out FILE [--n N] [--seed S] [options]
+const TEXT = `usage: parley scenarios make KIND --out FILE [--n N] [--seed S] [options]
 
 Generates task scenarios from a seed (same seed → same file), with Parley's own value pools, listings and
 characters unless files are given.
@@ -14,27 +14,27 @@ characters unless files are given.
 kinds:
   mutual-friends    each side 5–12 friends of 3–4 attributes, skewed values, exactly one shared friend
   craigslist        from listings: seller target = listing price, buyer target 0.5/0.7/0.9 × price
-  builtin           the built-in set (10 + 10), as used by \`--scenarios builtin\`
+  builtin           the built-in set (10 + 10), as used by \`--scenarios builtin\``;
 
-options:
-  --out FILE          where to write (required)
-  --n N               how many (default 10; not for builtin)
-  --seed S            seed (default 1)
-  --pools FILE        mutual-friends: cocoa-style schema with value pools
-                      (e.g. ../shared/data/cocoa/mutualfriends_friends_schema.json)
-  --listings FILE     craigslist: JSON list of listings (title, category, price, description[])
-                      (e.g. ../shared/data/cocoa/craigslist_listings_sample.json)
-  --style STYLE       craigslist: cocoa (buyer sees part of the description, default) or sotopia
-                      (the whole listing is in the public scenario text)
-  --id-prefix P       scenario ids are P-01, P-02, … (default mf / cl)`;
+/** The options the parser accepts; the help's options section is generated from them. */
+const OPTIONS = {
+  out: { type: 'string', metavar: 'FILE', describe: 'where to write (required)' },
+  n: { type: 'string', metavar: 'N', describe: 'how many (default 10; not for builtin)' },
+  seed: { type: 'string', metavar: 'S', describe: 'seed (default 1)' },
+  pools: { type: 'string', metavar: 'FILE', describe: 'mutual-friends: cocoa-style schema with value pools (e.g. ../shared/data/cocoa/mutualfriends_friends_schema.json)' },
+  listings: { type: 'string', metavar: 'FILE', describe: 'craigslist: JSON list of listings (title, category, price, description[]) (e.g. ../shared/data/cocoa/craigslist_listings_sample.json)' },
+  style: { type: 'string', metavar: 'STYLE', describe: 'craigslist: cocoa (buyer sees part of the description, default) or sotopia (the whole listing is in the public scenario text)' },
+  'id-prefix': { type: 'string', metavar: 'P', describe: 'scenario ids are P-01, P-02, … (default mf / cl)' },
+} as const;
+
+const HELP = subcommandHelp(TEXT, OPTIONS);
+
 
 export const makeCommand: Subcommand = {
   help: HELP,
+  options: OPTIONS,
   async run(argv) {
-    const { values, positionals } = parse(argv, {
-      out: { type: 'string' }, n: { type: 'string' }, seed: { type: 'string' }, pools: { type: 'string' },
-      listings: { type: 'string' }, style: { type: 'string' }, 'id-prefix': { type: 'string' },
-    });
+    const { values, positionals } = parse(argv, OPTIONS);
     if (positionals.length !== 1) throw new UsageError('expected KIND');
     if (!values.out) throw new UsageError('--out FILE is required');
     const n = intOption('n', values.n, 10);

@@ -49,6 +49,11 @@ export async function importCocoaCraigslist(file: string, opts: CocoaImportOptio
   const ids = new Set<string>();
   for (const rec of await readCocoaList(file)) {
     const where = { file, line: rec.line };
+    const raw = rec.raw as Record<string, unknown> | null;
+    // A listings file (title, price, description) is input for the generator, not cocoa scenarios.
+    if (raw && typeof raw === 'object' && !('uuid' in raw) && 'title' in raw && 'price' in raw) {
+      throw new ScenarioError(ScenarioErrorCode.InvalidField, 'this is a listings file (title, price), not cocoa scenarios (uuid, category, kbs): use parley scenarios make craigslist --listings FILE', { ...where, field: `${rec.index}` });
+    }
     const s = validate(CocoaCraigslistScenario, rec.raw, where, [rec.index]);
     if (ids.has(s.uuid)) throw new ScenarioError(ScenarioErrorCode.DuplicateId, `duplicate uuid '${s.uuid}'`, { ...where, field: `${rec.index}.uuid` });
     ids.add(s.uuid);

@@ -1,0 +1,109 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadRunDir, type LoadedEpisode } from '../../evaluator/run-dir.js';
+import { buildTranscript, transcriptText } from '../../evaluator/transcript/transcript.js';
+import { frameText } from '../../evaluator/transcript/ledger-text.js';
+import { parseCommand, UsageError, type CommandSpec } from '../command.js';
+
+/** Fields `--filter` can select on, and how each reads a record. */
+const FILTERS: Record<string, (e: LoadedEpisode) => string[]> = {
+  mode: (e) => [e.record.mode],
+  scenario: (e) => [e.record.scenarioId],
+  pair: (e) => [e.record.pairId],
+  repeat: (e) => [String(e.record.repeat)],
+  status: (e) => [e.record.status],
+  termination: (e) => [e.record.termination.reason],
+  success: (e) => [String(e.record.outcome.success)],
+  policy: (e) => e.record.seats.map((s) => s.policy),
+  model: (e) => e.record.seats.flatMap((s) => (s.model ? [s.model] : [])),
+};
+
+/** `parley show`'s command line. */
+export const spec: CommandSpec = {
+  name: 'show',
+  usage: 'parley show RUN [EPISODE] [--filter KEY=VALUE,…] [--seat SEAT]',
+  summary:
+    'Prints episodes of a run directory as transcripts: the characters and who played them, every turn with\n' +
+    'its number, speaker and action type, errors in place, how the episode ended, the task outcome and the\n' +
+    'judge scores. EPISODE is an episode id or part of one (every episode whose id contains it). With --seat, prints instead exactly\n' +
+    "what that seat's process received, frame by frame, from its ledger (what it knew at each turn).\n" +
+    `Filter keys: ${Object.keys(FILTERS).join(', ')} (e.g. --filter mode=agents,success=false).`,
+  flags: {
+    filter: { type: 'list', metavar: 'KEY=VALUE,…', describe: 'only episodes matching every KEY=VALUE' },
+    seat: { type: 'string', metavar: 'SEAT', describe: "print the frames this seat's ledger holds (agent1, agent2, script-writer, …)" },
+  },
+  positionals: { min: 1, max: 2, names: 'RUN [EPISODE]' },
+};
+
+function applyFilters(episodes: LoadedEpisode[], filters: string[]): LoadedEpisode[] {
+  let kept = episodes;
+  for (const f of filters) {
+    const eq = f.indexOf('=');
+    const key = f.slice(0, eq);
+    const read = FILTERS[key];
+    if (eq <= 0 || !read) throw new UsageError(`--filter: '${f}' is not KEY=VALUE with KEY one of ${Object.keys(FILTERS).join(', ')}`);
+    const value = f.slice(eq + 1);
+    kept = kept.filter((e) => read(e).includes(value));
+  }
+  return kept;
+}
+
+/** An episode by exact id, else by a part of its id that only one episode has. */
+function pickEpisode(episodes: LoadedEpisode[], wanted: string): LoadedEpisode {
+  const exact = episodes.find((e) => e.record.episodeId === wanted);
+  if (exact) return exact;
+  const partial = episodes.filter((e) => e.record.episodeId.includes(wanted));
+  if (partial.length === 1) return partial[0]!;
+  if (partial.length === 0) throw new UsageError(`no episode '${wanted}' in this run (parley show RUN lists them)`);
+  throw new UsageError(`'${wanted}' matches ${partial.length} episodes (${partial.slice(0, 3).map((e) => e.record.episodeId).join(', ')}${partial.length > 3 ? ', …' : ''}); give more of the id`);
+}
+
+const seatWanted = (flags: Record<string, unknown>) => typeof flags.seat === 'string';
+
+/** `parley show RUN [EPISODE] [--filter …] [--seat S]`. */
+export async function run(argv: string[]): Promise<number> {
+  const args = parseCommand(spec, argv);
+  if (!args) return 0;
+  const [dir, wanted] = args.positionals as [string, string | undefined];
+  const loaded = await loadRunDir(dir);
+  if (!loaded.ok) throw new Error(loaded.error.message);
+  const run = loaded.run;
+  let episodes = applyFilters(run.episodes, (args.flags.filter as string[] | undefined) ?? []);
+  if (wanted !== undefined) {
+    // An exact id or a part only one episode has; a part several share (a scenario) shows them all.
+    const exact = episodes.find((e) => e.record.episodeId === wanted);
+    const partial = episodes.filter((e) => e.record.episodeId.includes(wanted));
+    episodes = exact ? [exact] : seatWanted(args.flags) ? [pickEpisode(episodes, wanted)] : partial;
+    if (!episodes.length) throw new UsageError(`no episode '${wanted}' in ${dir} (parley show ${dir} lists them)`);
+  }
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+  });
+  const seat = args.flags.seat as string | undefined;
+  if (seat !== undefined) {
+    if (episodes.length !== 1) throw new UsageError(`--seat needs one episode (${episodes.length} selected): name EPISODE`);
+    const record = episodes[0]!.record;
+    const file = path.join(dir, 'ledgers', record.episodeId, `${seat}.jsonl`);
+    if (!existsSync(file)) {
+      const seats = existsSync(path.dirname(file)) ? ` (ledgers: ${seatsWithLedger(path.dirname(file)).join(', ')})` : ' (no ledgers for this episode)';
+      throw new Error(`no ledger for seat '${seat}' in episode ${record.episodeId}${seats}`);
+    }
+    const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    console.log(`=== ${record.episodeId} · seat ${seat} · ${lines.length} frame(s) received, in order (${file})`);
+    lines.forEach((line, i) => console.log(frameText(i + 1, line)));
+    return 0;
+  }
+  if (episodes.length === 0) {
+    console.log(`no episode in ${dir} matches`);
+    return 1;
+  }
+  const blocks = episodes.map((e) => transcriptText(buildTranscript(e.record, run.scenarios.get(e.record.scenarioId))));
+  console.log(blocks.join('\n\n'));
+  if (episodes.length > 1) console.log(`\n${episodes.length} episode(s)`);
+  return 0;
+}
+
+function seatsWithLedger(dir: string): string[] {
+  // Listed only for the error message.
+  return readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => f.replace(/\.jsonl$/, ''));
+}

@@ -1,0 +1,17 @@
+/**
+ * Turns anything a command threw into one line and an exit code: usage mistakes and invalid settings
+ * (zod) are 2, anything else 1. The stack stays out of the user's way.
+ */
+import { ZodError } from 'zod';
+import { UsageError } from './command.js';
+
+export function describeFailure(err: unknown): { message: string; exitCode: number } {
+  if (err instanceof UsageError) return { message: err.message, exitCode: 2 };
+  if (err instanceof ZodError) {
+    const issue = err.issues[0];
+    const where = issue?.path.length ? `${issue.path.map(String).join('.')}: ` : '';
+    return { message: `${where}${issue?.message ?? 'invalid settings'}`, exitCode: 2 };
+  }
+  if (err instanceof Error) return { message: err.message.split('\n')[0] ?? String(err), exitCode: 1 };
+  return { message: String(err), exitCode: 1 };
+}

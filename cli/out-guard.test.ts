@@ -1,0 +1,16 @@
+import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { outDirProblem } from './out-guard.js';
+
+const root = resolve(import.meta.dirname, '..');
+
+describe('--out outside the tracked source tree', () => {
+  it('refuses tracked folders and the root, accepts runs/ and folders elsewhere', () => {
+    expect(outDirProblem(join(root, 'cli', 'x'))).toMatch(/inside the source folder cli\//);
+    expect(outDirProblem(join(root, 'test'))).toMatch(/inside the source folder test\//);
+    expect(outDirProblem(root)).toMatch(/is the source tree itself/);
+    expect(outDirProblem(join(root, 'runs', 'r1'))).toBeNull();
+    expect(outDirProblem(join(tmpdir(), 'parley-x'))).toBeNull();
+  });
+});

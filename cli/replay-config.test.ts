@@ -1,0 +1,38 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { applyReplay } from './replay-config.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'parley-replay-config-'));
+const recorded = {
+  scenarios: 'builtin', modes: ['agents', 'script'], maxTurns: 8, repeats: 1, seed: 1, concurrency: 1, out: 'runs/r',
+  agents: [{ spec: 'openai:gpt-3.5-turbo', params: {}, cassetteDir: '/old/cassettes' }, { spec: 'mistral:open-mixtral-8x7b', params: {} }],
+  scriptWriter: { spec: 'openai:gpt-3.5-turbo', params: {} },
+};
+writeFileSync(join(dir, 'run.json'), JSON.stringify({ runId: 'r', config: recorded }));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('honest replay settings', () => {
+  it('--replay R alone takes the recorded policies and settings, answered from R', () => {
+    const r = applyReplay({ replay: dir, out: 'runs/r2' }, new Set(['replay', 'out']));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.input.agents).toEqual([
+      { spec: 'openai:gpt-3.5-turbo', params: {}, replayDir: resolve(dir) },
+      { spec: 'mistral:open-mixtral-8x7b', params: {}, replayDir: resolve(dir) },
+    ]);
+    expect(r.input).toMatchObject({ modes: ['agents', 'script'], maxTurns: 8, out: 'runs/r2', scriptWriter: { spec: 'openai:gpt-3.5-turbo' } });
+    expect(r.input.concurrency).toBeUndefined();
+  });
+
+  it('replay:R as a seat policy is that seat as recorded; agent1 alone covers agent2 too', () => {
+    const r = applyReplay({ agents: [{ spec: `replay:${dir}`, params: {} }], out: 'x' }, new Set(['agents', 'out']));
+    expect(r.ok && r.input.agents!.map((a) => a.spec)).toEqual(['openai:gpt-3.5-turbo', 'mistral:open-mixtral-8x7b']);
+  });
+
+  it('names a directory that is not a recorded run', () => {
+    const r = applyReplay({ agents: [{ spec: 'replay:/no/such/run', params: {} }], out: 'x' }, new Set(['agents']));
+    expect(r).toEqual({ ok: false, message: '--agent1 replay:/no/such/run: /no/such/run is not a recorded run (no run.json)' });
+  });
+});

@@ -1,0 +1,28 @@
+/**
+ * One ledger line (a frame exactly as the seat's process was sent it) as text for `parley show --seat`.
+ * Turn frames fit on one line; every other frame (welcome, partner state, …) is printed in full, so
+ * nothing the seat was told is left out.
+ */
+export function frameText(index: number, line: string): string {
+  let frame: Record<string, unknown>;
+  try {
+    frame = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return `[${index}] (not JSON) ${line}`;
+  }
+  const type = String(frame.type ?? '?');
+  const action = frame.action as { type?: string; argument?: string } | undefined;
+  switch (type) {
+    case 'turn.request':
+      return `[${index}] turn.request  turn ${frame.turn}: your move (allowed: ${(frame.actions as string[] | undefined)?.join(', ') ?? '?'}; ${frame.deadlineMs} ms)`;
+    case 'turn.event':
+      return `[${index}] turn.event    turn ${frame.turn}: ${frame.seat} [${action?.type}] ${JSON.stringify(action?.argument ?? '')}`;
+    case 'episode.end':
+      return `[${index}] episode.end   ${frame.reason}${frame.detail ? ` (${frame.detail})` : ''}`;
+    default: {
+      const { v: _v, id: _id, type: _t, ...rest } = frame;
+      const body = JSON.stringify(rest, null, 2).split('\n').map((l) => `      ${l}`).join('\n');
+      return `[${index}] ${type}\n${body}`;
+    }
+  }
+}

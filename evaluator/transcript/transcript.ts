@@ -1,0 +1,120 @@
+/**
+ * An episode as a readable transcript: who is who, each turn with its number, speaker and action type,
+ * errors in place, how it ended, the task outcome and the judge's scores. One model, rendered as
+ * terminal text (`parley show`) and as HTML (the report's transcript pages), so both say the same.
+ */
+import type { EpisodeRecord } from '../../protocol/index.js';
+import type { Scenario } from '../../scenarios/model.js';
+import { judgeVariants, readEvaluation } from '../evaluation.js';
+import { DIMENSION_NAMES } from '../dimensions.js';
+
+export interface TranscriptLine {
+  turn: number;
+  seat: string;
+  /** The character's name (the seat id when unknown). */
+  name: string;
+  /** `speak`, `non-verbal communication`, `action`, `leave`, `none` (or a task move's type), or `error`. */
+  kind: string;
+  text: string;
+}
+
+export interface Transcript {
+  episodeId: string;
+  mode: string;
+  scenario: string;
+  pairId: string;
+  repeat: number;
+  status: string;
+  seats: { seat: string; name: string; who: string }[];
+  lines: TranscriptLine[];
+  end: string;
+  outcome: string;
+  /** One line per judge and seat, e.g. `openai:gpt-4 (full) agent1: goal 7, believability 8, …`. */
+  scores: string[];
+  errors: string[];
+}
+
+/** Who played a seat: policy, and provider/model when an LLM did. */
+function who(s: { policy: string; provider?: string | undefined; model?: string | undefined }): string {
+  return s.model ? `${s.policy}${s.policy.includes(s.model) ? '' : ` → ${s.provider ?? ''}:${s.model}`}` : s.policy;
+}
+
+function outcomeText(r: EpisodeRecord, names: Map<string, string>): string {
+  const o = r.outcome;
+  if (o.kind === 'mutual_friends') {
+    const picks = Object.entries(o.selections).map(([seat, pick]) => `${names.get(seat) ?? seat} selected ${pick ?? 'nobody'}`).join(', ');
+    return `${o.success ? 'success' : 'no success'}: ${picks} (shared friend: ${o.answer})`;
+  }
+  if (o.kind === 'craigslist') {
+    return o.deal ? `deal at $${o.price}${o.acceptedBy ? `, accepted by ${names.get(o.acceptedBy) ?? o.acceptedBy}` : ''}` : 'no deal';
+  }
+  return 'open-ended scenario (no task outcome)';
+}
+
+/** Score lines of every judgement stored on the episode (a blind judgement next to the full one). */
+function scoreLines(evaluation: unknown, names: Map<string, string>): string[] {
+  const judgements = [...judgeVariants(readEvaluation(evaluation)).values()];
+  const lines: string[] = [];
+  for (const j of judgements) {
+    for (const [seat, s] of Object.entries(j.seats)) {
+      const head = `${j.judge.spec} (${j.judge.visibility}) ${names.get(seat) ?? seat}`;
+      lines.push(s.ok ? `${head}: ${DIMENSION_NAMES.map((d) => `${d} ${s.scores[d].score}`).join(', ')}` : `${head}: evaluation error ${s.error.code}: ${s.error.message}`);
+    }
+  }
+  return lines;
+}
+
+/** The transcript model of one episode. */
+export function buildTranscript(r: EpisodeRecord, scenario?: Scenario): Transcript {
+  const names = new Map(r.seats.map((s) => [s.seat, s.character || s.seat]));
+  const lines: TranscriptLine[] = r.turns.map((t) => ({
+    turn: t.turn,
+    seat: t.seat,
+    name: names.get(t.seat) ?? t.seat,
+    kind: t.action ? t.action.type : 'error',
+    text: t.action ? t.action.argument : `${t.error?.code ?? 'error'}: ${t.error?.message ?? ''}`,
+  }));
+  const term = r.termination;
+  const end = `${term.reason}${term.detail ? ` (${term.detail})` : ''}${term.seat ? ` by ${names.get(term.seat) ?? term.seat}` : ''} after ${r.turns.length} turn(s)`;
+  return {
+    episodeId: r.episodeId,
+    mode: r.mode,
+    scenario: scenario?.codename ? `${r.scenarioId} "${scenario.codename}"` : r.scenarioId,
+    pairId: r.pairId,
+    repeat: r.repeat,
+    status: r.status,
+    seats: [
+      ...r.seats.map((s) => ({ seat: s.seat, name: s.character, who: who(s) })),
+      ...(r.scriptWriter ? [{ seat: 'script writer', name: 'script writer', who: who(r.scriptWriter) }] : []),
+    ],
+    lines,
+    end,
+    outcome: outcomeText(r, names),
+    scores: scoreLines(r.evaluation, names),
+    errors: r.errors.map((e) => `${e.seat ? `${names.get(e.seat) ?? e.seat} ` : ''}${e.turn !== undefined ? `turn ${e.turn} ` : ''}${e.code}: ${e.message}`),
+  };
+}
+
+/** One transcript line as text: `#3 Name [action] select Juniper` or `#0 Name: "hello"`. */
+export function lineText(l: TranscriptLine): string {
+  if (l.kind === 'speak') return `#${l.turn} ${l.name}: "${l.text}"`;
+  if (l.kind === 'none') return `#${l.turn} ${l.name} [none]`;
+  return `#${l.turn} ${l.name} [${l.kind}] ${l.text}`;
+}
+
+/** The transcript as terminal text. */
+export function transcriptText(t: Transcript): string {
+  const out = [
+    `=== ${t.episodeId}`,
+    `mode ${t.mode} · scenario ${t.scenario} · pair ${t.pairId} · repeat ${t.repeat} · ${t.status}`,
+    ...t.seats.map((s) => `  ${s.seat}: ${s.name} (${s.who})`),
+    '',
+    ...t.lines.map((l) => `  ${lineText(l)}`),
+    '',
+    `end: ${t.end}`,
+    `outcome: ${t.outcome}`,
+    ...t.errors.map((e) => `error: ${e}`),
+    ...(t.scores.length ? t.scores.map((s) => `scores: ${s}`) : ['scores: not evaluated (parley eval)']),
+  ];
+  return out.join('\n');
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { RunConfig } from '../run-config.js';
+import { checkExperimentIdentity } from './experiment-identity.js';
+
+const base = RunConfig.parse({ out: 'runs/x', scenarios: 'builtin', modes: ['agents'] });
+const recorded = (config: RunConfig, history: unknown[] = []) => ({ runId: 'r1', config, history });
+
+describe('one experiment per run directory', () => {
+  it('accepts a fresh directory and a rerun with the same settings (concurrency and out do not count)', () => {
+    expect(checkExperimentIdentity(null, base, false, 'd')).toEqual({ ok: true, changed: [] });
+    expect(checkExperimentIdentity(recorded(base), { ...base, concurrency: 9, out: '/abs/runs/x' }, false, 'd')).toEqual({ ok: true, changed: [] });
+  });
+
+  it('refuses other settings, naming each difference', () => {
+    const r = checkExperimentIdentity(recorded(base), { ...base, scenarios: 'S.jsonl', maxTurns: 5 }, false, 'runs/x');
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.message).toContain('scenarios: builtin → S.jsonl');
+    expect(r.message).toContain('maxTurns: 20 → 5');
+    expect(r.message).toContain('Nothing was changed');
+  });
+
+  it('--extend adds scenarios, modes and repeats, but never other policies', () => {
+    expect(checkExperimentIdentity(recorded(base), { ...base, modes: ['agents', 'script'], repeats: 2 }, true, 'd')).toEqual({ ok: true, changed: ['modes', 'repeats'] });
+    const r = checkExperimentIdentity(recorded(base), { ...base, agents: [{ spec: 'openai:gpt-4', params: {} }] }, true, 'd');
+    expect(r.ok ? '' : r.message).toMatch(/agents: \[\{"spec":"bot"\}\] → \[\{"spec":"openai:gpt-4"\}\]/);
+  });
+
+  it('a setting missing from an older run.json compares as its default; any other setting is defining', () => {
+    const { maxTurns: _m, ...older } = base;
+    expect(checkExperimentIdentity(recorded(older as RunConfig), base, false, 'd').ok).toBe(true);
+    const r = checkExperimentIdentity(recorded(base), { ...base, seed: 7 }, true, 'd');
+    expect(r.ok ? '' : r.message).toContain('seed: 1 → 7');
+  });
+
+  it('a plain rerun of the command that started an extended experiment still resumes', () => {
+    const extended = { ...base, modes: ['agents', 'script'] as RunConfig['modes'] };
+    const previous = recorded(extended, [{ startedAt: 't0', extend: false, changed: [], config: base }, { startedAt: 't1', extend: true, changed: ['modes'], config: extended }]);
+    expect(checkExperimentIdentity(previous, base, false, 'd').ok).toBe(true);
+  });
+});
