@@ -3,6 +3,7 @@ import { isNode, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { Mode, PolicyConfig } from '../protocol/index.js';
 import type { RunConfigInput } from '../orchestrator/run-config.js';
+import type { RateLimits } from './rate-limits.js';
 
 /** Policy specs the agent processes understand (see protocol/policy-config.ts). */
 export const POLICY_SPEC = /^(bot(:[\w.-]+)?|human|(openai|mistral):\S+|replay:\S+)$/;
@@ -44,12 +45,15 @@ export const Experiment = z
     pool: z.object({ multiplex: z.boolean().optional(), seatsPerProcess: z.number().int().positive().optional() }).strict(),
     retryFailed: z.boolean(),
     seed: z.number().int(),
+    /** Requests / tokens per minute for every LLM seat (a seat's own params win); shared by all workers under --queue. */
+    rpm: z.number().int().nonnegative(),
+    tpm: z.number().int().nonnegative(),
   })
   .partial()
   .strict();
 export type Experiment = z.infer<typeof Experiment>;
 
-export type ExperimentResult = { ok: true; config: Partial<RunConfigInput> } | { ok: false; message: string };
+export type ExperimentResult = { ok: true; config: Partial<RunConfigInput>; limits: RateLimits } | { ok: false; message: string };
 
 /** Reads and validates an experiment file; errors name the file, the line and the field. */
 export function loadExperiment(file: string): ExperimentResult {
@@ -80,7 +84,10 @@ export function parseExperiment(text: string, file: string): ExperimentResult {
     const what = issue.code === 'unrecognized_keys' ? `unknown key '${issue.keys[0]}'` : issue.message;
     return { ok: false, message: `${file}${line ? `:${line}` : ''}: ${field}: ${what}` };
   }
-  return { ok: true, config: toRunConfigInput(parsed.data) };
+  const limits: RateLimits = {};
+  if (parsed.data.rpm !== undefined) limits.rpm = parsed.data.rpm;
+  if (parsed.data.tpm !== undefined) limits.tpm = parsed.data.tpm;
+  return { ok: true, config: toRunConfigInput(parsed.data), limits };
 }
 
 /** Maps an experiment onto RunConfig's input shape. */

@@ -77,7 +77,7 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
   };
   // Downgraded to JSON mode for good if the server rejects JSON-schema output.
   const attempt = withSchemaFallback(settings.options.structuredOutput, send);
-  return new SdkClient('mistral', settings.model, attempt, settings.options, settings.serverURL ?? 'default', deps, sdkClient);
+  return new SdkClient('mistral', settings.model, attempt, settings.options, settings.serverURL ?? 'default', deps, sdkClient, settings.apiKey);
 }
 
 function responseFormat(req: ChatRequest, mode: StructuredMode): Record<string, unknown> | undefined {

@@ -61,7 +61,7 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
 
   // Downgraded to JSON mode for good if the server rejects JSON-schema output.
   const attempt = withSchemaFallback(settings.options.structuredOutput, send);
-  return new SdkClient('openai', settings.model, attempt, settings.options, settings.baseURL ?? 'default', deps, sdkClient);
+  return new SdkClient('openai', settings.model, attempt, settings.options, settings.baseURL ?? 'default', deps, sdkClient, settings.apiKey);
 }
 
 /** `response_format` for the configured structured-output mode, or undefined when none is wanted. */

@@ -7,6 +7,7 @@ import { summaryLines } from '../../orchestrator/run/summary.js';
 import { formatHelp, parseArgs, type FlagSpecs, type FlagValue } from '../args.js';
 import { loadExperiment, POLICY_SPEC } from '../experiment.js';
 import { watchLauncher } from '../launcher-watch.js';
+import { applyRateLimits, badLimit, type RateLimits } from '../rate-limits.js';
 
 /** Flags shared by `run`, `serve` and `demo` that shape a RunConfig. */
 export const CONFIG_FLAGS: FlagSpecs = {
@@ -33,6 +34,9 @@ export const RUN_FLAGS: FlagSpecs = {
   multiplex: { type: 'boolean', describe: 'let one agent process host seats of different episodes at once (never two of one episode)' },
   'seats-per-process': { type: 'number', metavar: 'N', describe: 'with --multiplex: seats one agent process may host at once (default 8)' },
   'retry-failed': { type: 'boolean', describe: 'rerun episodes recorded as failed in DIR' },
+  queue: { type: 'string', metavar: 'redis://HOST:PORT', describe: 'coordinate: enqueue the episodes on Redis for `parley worker`s and collect their results into DIR' },
+  rpm: { type: 'number', metavar: 'N', describe: 'requests per minute per provider account for every LLM seat (under --queue: across all workers)' },
+  tpm: { type: 'number', metavar: 'N', describe: 'tokens per minute per provider account for every LLM seat (under --queue only)' },
   help: { type: 'boolean', describe: 'show this help' },
 };
 
@@ -51,10 +55,12 @@ const FLAG_OF: Record<string, string> = {
  */
 export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Partial<RunConfigInput> = {}): Built {
   let base: Partial<RunConfigInput> = { ...defaults };
+  let fileLimits: RateLimits = {};
   if (typeof flags.experiment === 'string') {
     const exp = loadExperiment(flags.experiment);
     if (!exp.ok) return exp;
     base = { ...base, ...exp.config };
+    fileLimits = exp.limits;
   }
   const input: Partial<RunConfigInput> = { ...base };
   const set = <K extends keyof RunConfigInput>(k: K, v: FlagValue | undefined) => {
@@ -98,7 +104,10 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
     input.pool = { ...input.pool, seatsPerProcess: n };
   }
   if (input.out === undefined) return { ok: false, message: '--out DIR is required (the run directory)' };
-  const parsed = RunConfig.safeParse(input);
+  const badRate = badLimit('--rpm', flags.rpm) ?? badLimit('--tpm', flags.tpm);
+  if (badRate) return { ok: false, message: badRate };
+  const limited = applyRateLimits(applyRateLimits(input, fileLimits, false), { rpm: flags.rpm as number | undefined, tpm: flags.tpm as number | undefined }, true);
+  const parsed = RunConfig.safeParse(limited);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = String(issue.path[0] ?? '');
@@ -205,6 +214,7 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`parley run: ${keys}`);
     return 2;
   }
+  if (typeof args.flags.queue === 'string') return runOnQueue(args.flags.queue, built.config);
   const log = (l: string) => console.log(l);
   const interrupt = interruptSignal(log);
   const unwatch = exitWithLauncher();
@@ -217,6 +227,49 @@ export async function run(argv: string[]): Promise<number> {
       return 130;
     }
     return reportRun(result, log);
+  } catch (err) {
+    console.error(`parley run: ${(err as Error).message}`);
+    return 1;
+  } finally {
+    unwatch();
+    interrupt.dispose();
+  }
+}
+
+/**
+ * `parley run --queue URL`: the coordinator (queue/coordinator.ts). Redis is checked before anything is
+ * printed or written: unreachable, it is one line naming the URL and exit status 1.
+ */
+async function runOnQueue(rawUrl: string, config: RunConfig): Promise<number> {
+  const { parseQueueUrl, probeRedis } = await import('../../queue/redis-url.js');
+  const url = parseQueueUrl(rawUrl);
+  if (!url.ok) {
+    console.error(`parley run: ${url.message}`);
+    return 2;
+  }
+  const unreachable = await probeRedis(url.url);
+  if (unreachable !== null) {
+    console.error(`parley run: cannot reach Redis at ${url.shown} (${unreachable})`);
+    return 1;
+  }
+  const { runQueued } = await import('../../queue/coordinator.js');
+  const log = (l: string) => console.log(l);
+  const interrupt = interruptSignal(log);
+  const unwatch = exitWithLauncher();
+  try {
+    log(`parley run → ${resolve(config.out)} (coordinator on ${url.shown})`);
+    const tty = stdoutTerminal();
+    const result = await runQueued(config, { url: url.url, shown: url.shown, log, signal: interrupt.signal, ...(tty ? { tty } : {}) });
+    if (result.interrupted) {
+      log(`stopped waiting after collecting ${result.ran.length} episode(s); the workers go on: rerun with the same --out to collect the rest`);
+      return 130;
+    }
+    const code = reportRun(result, log);
+    if (result.lost) {
+      log(`${result.lost} episode(s) failed on the workers and are not recorded; rerun with the same --out to try them again`);
+      return 1;
+    }
+    return code;
   } catch (err) {
     console.error(`parley run: ${(err as Error).message}`);
     return 1;

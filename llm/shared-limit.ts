@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto';
+import { abortableSleep } from './retry.js';
+
+/**
+ * Account-wide provider limits through Redis, shared by every process of every `parley worker`.
+ * Set by `parley worker` (its agent processes inherit it): the Redis URL. Unset, limits stay
+ * per process (limiter.ts) and nothing here is loaded.
+ */
+export const SHARED_LIMIT_ENV = 'PARLEY_RATE_LIMIT_REDIS';
+
+/** Limits of one provider account (provider + endpoint + key); 0 = none. */
+export interface SharedLimits {
+  rpm: number;
+  tpm: number;
+}
+
+/**
+ * Each request slot is reusable this long after it was taken: a minute, plus one second of margin for
+ * the network between the gate and the provider (a request that leaves late must still land outside
+ * the provider's minute of the one that used the slot before). So at most `rpm` requests start in any
+ * 60 s, at a sustained rate of rpm per 61 s.
+ */
+export const SLOT_SECONDS = 61;
+
+/** The structural parts of rate-limiter-flexible used here (the library ships loose typings). */
+interface Limiter {
+  consume(key: string, points?: number): Promise<unknown>;
+  penalty(key: string, points?: number): Promise<unknown>;
+  reward(key: string, points?: number): Promise<unknown>;
+  get(key: string): Promise<{ consumedPoints: number; msBeforeNext: number } | null>;
+  block(key: string, secDuration: number): Promise<unknown>;
+}
+type RateLimiterRes = { msBeforeNext: number };
+
+/**
+ * The gate of one provider account, backed by rate-limiter-flexible's Redis store (over ioredis):
+ *  - requests per minute: `rpm` slots, each a 1-point limiter with a `SLOT_SECONDS` window; request k
+ *    takes slot k mod rpm (a shared counter), so request k waits for request k−rpm to be a minute old —
+ *    a sliding-window guarantee, not a fixed window that would allow 2×rpm across a boundary;
+ *  - tokens per minute: a `tpm`-point limiter over 60 s windows; a request consumes its estimate
+ *    before it goes and the difference to the real usage after it comes back;
+ *  - 429: every process waits the server's `Retry-After` (a shared block) before its next request.
+ */
+export class SharedRateLimit {
+  constructor(
+    private readonly redis: { incr(key: string): Promise<number> },
+    private readonly key: string,
+    private readonly limits: SharedLimits,
+    private readonly slots: Limiter,
+    private readonly tokens: Limiter | null,
+    private readonly pauses: Limiter,
+  ) {}
+
+  /** Waits until this request may go: no shared pause, a free request slot, room in the token budget. */
+  async admit(estimatedTokens: number, signal?: AbortSignal): Promise<void> {
+    await this.waitPause(signal);
+    if (this.limits.rpm > 0) {
+      const ticket = await this.redis.incr(`parley:rl:ticket:${this.key}`);
+      const slot = `${this.key}:${ticket % this.limits.rpm}`;
+      await this.retryUntilAdmitted(() => this.slots.consume(slot, 1), signal);
+    }
+    if (this.tokens && this.limits.tpm > 0) {
+      const points = Math.max(1, Math.min(this.limits.tpm, Math.round(estimatedTokens)));
+      await this.retryUntilAdmitted(() => this.tokens!.consume(this.key, points), signal);
+    }
+  }
+
+  /** Corrects the token budget once the real usage is known. */
+  async settle(estimatedTokens: number, actualTokens: number): Promise<void> {
+    if (!this.tokens || this.limits.tpm <= 0) return;
+    const estimate = Math.max(1, Math.min(this.limits.tpm, Math.round(estimatedTokens)));
+    const diff = Math.round(actualTokens) - estimate;
+    if (diff > 0) await this.tokens.penalty(this.key, diff);
+    else if (diff < 0) await this.tokens.reward(this.key, -diff);
+  }
+
+  /** A 429: every process of every worker holds its next request for `ms`. */
+  async pause(ms: number): Promise<void> {
+    await this.pauses.block(this.key, Math.max(1, Math.ceil(ms / 1000)));
+  }
+
+  private async waitPause(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      const res = await this.pauses.get(this.key);
+      if (!res || res.consumedPoints <= 1 || res.msBeforeNext <= 0) return;
+      await abortableSleep(res.msBeforeNext, signal);
+    }
+  }
+
+  private async retryUntilAdmitted(consume: () => Promise<unknown>, signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      try {
+        await consume();
+        return;
+      } catch (res) {
+        if (res instanceof Error) throw new Error(`shared rate limit (Redis): ${res.message}`, { cause: res });
+        await abortableSleep(Math.max(1, (res as RateLimiterRes).msBeforeNext), signal);
+      }
+    }
+  }
+}
+
+/** A provider account's key in Redis: provider, endpoint and a hash of the API key (never the key). */
+export function accountKey(provider: string, endpoint: string, apiKey: string): string {
+  const tag = createHash('sha256').update(apiKey).digest('hex').slice(0, 16);
+  return `${provider}|${endpoint}|${tag}`;
+}
+
+const gates = new Map<string, Promise<SharedRateLimit>>();
+let client: Promise<{ incr(key: string): Promise<number> }> | null = null;
+
+/**
+ * The shared gate of an account when this process is one of a worker's (`SHARED_LIMIT_ENV` set) and
+ * the policy asks for a limit; null otherwise. Loads ioredis and rate-limiter-flexible on first use.
+ */
+export function sharedRateLimitFor(key: string, limits: SharedLimits, env: NodeJS.ProcessEnv = process.env): Promise<SharedRateLimit> | null {
+  const url = env[SHARED_LIMIT_ENV];
+  if (!url || (limits.rpm <= 0 && limits.tpm <= 0)) return null;
+  const id = `${key}|${limits.rpm}|${limits.tpm}`;
+  let gate = gates.get(id);
+  if (!gate) {
+    gate = (async () => {
+      const [{ Redis }, rlf] = await Promise.all([import('ioredis'), import('rate-limiter-flexible')]);
+      client ??= Promise.resolve().then(() => {
+        const redis = new Redis(url, { maxRetriesPerRequest: 3 });
+        redis.on('error', () => {});
+        return redis;
+      });
+      const storeClient = await client;
+      const make = (keyPrefix: string, points: number, duration: number) =>
+        new rlf.RateLimiterRedis({ storeClient, keyPrefix, points, duration }) as unknown as Limiter;
+      return new SharedRateLimit(
+        storeClient,
+        key,
+        limits,
+        make('parley:rl:slot', 1, SLOT_SECONDS),
+        limits.tpm > 0 ? make(`parley:rl:tpm${limits.tpm}`, limits.tpm, 60) : null,
+        make('parley:rl:pause', 1, 1),
+      );
+    })();
+    gates.set(id, gate);
+  }
+  return gate;
+}
+
+/** Rough prompt size before the call (4 characters a token) plus the completion cap when one is set. */
+export function estimateTokens(messages: ReadonlyArray<{ content: string }>, maxTokens?: number): number {
+  let chars = 0;
+  for (const m of messages) chars += m.content.length;
+  return Math.ceil(chars / 4) + (maxTokens ?? 0);
+}
