@@ -112,6 +112,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
     maxStalledCount: MAX_STALLED,
   });
   worker.on('error', (err) => opts.log(`queue: ${err.message}`));
+  worker.on('stalled', (jobId) => opts.log(`job ${jobId} stalled (its worker stopped answering): back in the queue`));
   worker.on('failed', (job, err) => opts.log(`job ${job?.id ?? '?'} failed here: ${err.message}`));
   await worker.waitUntilReady();
 
