@@ -75,7 +75,7 @@ export class SdkClient implements LlmClient {
   private async gated(shared: Promise<SharedRateLimit>, req: ChatRequest, signal?: AbortSignal): Promise<AttemptResult> {
     const gate = await shared;
     const estimate = estimateTokens(req.messages, req.maxTokens);
-    await gate.admit(estimate, signal);
+    const admitted = await gate.admit(estimate, signal);
     try {
       const result = await this.once(req, signal);
       await gate.settle(estimate, result.usage.prompt + result.usage.completion);
@@ -83,6 +83,8 @@ export class SdkClient implements LlmClient {
     } catch (err) {
       if (err instanceof LlmError && err.code === LlmErrorCode.RateLimited) await gate.pause(err.retryAfterMs ?? this.options.retryBaseMs);
       throw err;
+    } finally {
+      await admitted.done();
     }
   }
 

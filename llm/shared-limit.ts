@@ -15,12 +15,15 @@ export interface SharedLimits {
 }
 
 /**
- * Each request slot is reusable this long after it was taken: a minute, plus one second of margin for
- * the network between the gate and the provider (a request that leaves late must still land outside
- * the provider's minute of the one that used the slot before). So at most `rpm` requests start in any
- * 60 s, at a sustained rate of rpm per 61 s.
+ * A request slot is held while its request is in flight (at most this long, should the process die
+ * with it) and then, from the moment the answer or error came back, for a minute. The provider saw
+ * the request before that moment, so the next request on the slot reaches it more than a minute
+ * later, whatever the network and CPU delays between the gate and the provider: at most `rpm`
+ * requests in any 60 s of the provider's log. The price: a slot turns over every minute plus one
+ * request's latency.
  */
-export const SLOT_SECONDS = 61;
+export const SLOT_HOLD_SECONDS = 600;
+export const SLOT_REUSE_SECONDS = 60;
 
 /** The structural parts of rate-limiter-flexible used here (the library ships loose typings). */
 interface Limiter {
@@ -34,9 +37,10 @@ type RateLimiterRes = { msBeforeNext: number };
 
 /**
  * The gate of one provider account, backed by rate-limiter-flexible's Redis store (over ioredis):
- *  - requests per minute: `rpm` slots, each a 1-point limiter with a `SLOT_SECONDS` window; request k
- *    takes slot k mod rpm (a shared counter), so request k waits for request k−rpm to be a minute old —
- *    a sliding-window guarantee, not a fixed window that would allow 2×rpm across a boundary;
+ *  - requests per minute: `rpm` slots, each a 1-point limiter; request k takes slot k mod rpm (a shared
+ *    counter) and holds it until a minute after its answer, so request k goes a minute after request
+ *    k−rpm has come back — a sliding-window guarantee, not a fixed window that allows 2×rpm across a
+ *    boundary (see SLOT_HOLD_SECONDS);
  *  - tokens per minute: a `tpm`-point limiter over 60 s windows; a request consumes its estimate
  *    before it goes and the difference to the real usage after it comes back;
  *  - 429: every process waits the server's `Retry-After` (a shared block) before its next request.
@@ -51,18 +55,30 @@ export class SharedRateLimit {
     private readonly pauses: Limiter,
   ) {}
 
-  /** Waits until this request may go: no shared pause, a free request slot, room in the token budget. */
-  async admit(estimatedTokens: number, signal?: AbortSignal): Promise<void> {
+  /**
+   * Waits until this request may go: no shared pause, a free request slot, room in the token budget.
+   * Call `done()` of the result once the request has come back (answer or error): the slot is then
+   * kept another minute.
+   */
+  async admit(estimatedTokens: number, signal?: AbortSignal): Promise<{ done(): Promise<void> }> {
     await this.waitPause(signal);
+    let slot: string | null = null;
     if (this.limits.rpm > 0) {
       const ticket = await this.redis.incr(`parley:rl:ticket:${this.key}`);
-      const slot = `${this.key}:${ticket % this.limits.rpm}`;
-      await this.retryUntilAdmitted(() => this.slots.consume(slot, 1), signal);
+      const key = `${this.key}:${ticket % this.limits.rpm}`;
+      await this.retryUntilAdmitted(() => this.slots.consume(key, 1), signal);
+      slot = key;
     }
-    if (this.tokens && this.limits.tpm > 0) {
-      const points = Math.max(1, Math.min(this.limits.tpm, Math.round(estimatedTokens)));
-      await this.retryUntilAdmitted(() => this.tokens!.consume(this.key, points), signal);
+    try {
+      if (this.tokens && this.limits.tpm > 0) {
+        const points = Math.max(1, Math.min(this.limits.tpm, Math.round(estimatedTokens)));
+        await this.retryUntilAdmitted(() => this.tokens!.consume(this.key, points), signal);
+      }
+    } catch (err) {
+      if (slot) await this.slots.block(slot, 1).catch(() => {});
+      throw err;
     }
+    return { done: async () => void (slot && (await this.slots.block(slot, SLOT_REUSE_SECONDS))) };
   }
 
   /** Corrects the token budget once the real usage is known. */
@@ -120,7 +136,10 @@ export function sharedRateLimitFor(key: string, limits: SharedLimits, env: NodeJ
   let gate = gates.get(id);
   if (!gate) {
     gate = (async () => {
-      const [{ Redis }, rlf] = await Promise.all([import('ioredis'), import('rate-limiter-flexible')]);
+      const [ioredis, rlfModule] = await Promise.all([import('ioredis'), import('rate-limiter-flexible')]);
+      // Both are CommonJS: under the agent bundle their exports may sit on `default`.
+      const Redis = (ioredis.Redis ?? (ioredis as unknown as { default: typeof ioredis }).default.Redis ?? (ioredis as unknown as { default: typeof ioredis.Redis }).default) as typeof ioredis.Redis;
+      const rlf = (rlfModule.RateLimiterRedis ? rlfModule : (rlfModule as unknown as { default: typeof rlfModule }).default) as typeof rlfModule;
       client ??= Promise.resolve().then(() => {
         const redis = new Redis(url, { maxRetriesPerRequest: 3 });
         redis.on('error', () => {});
@@ -133,11 +152,14 @@ export function sharedRateLimitFor(key: string, limits: SharedLimits, env: NodeJ
         storeClient,
         key,
         limits,
-        make('parley:rl:slot', 1, SLOT_SECONDS),
+        make('parley:rl:slot', 1, SLOT_HOLD_SECONDS),
         limits.tpm > 0 ? make(`parley:rl:tpm${limits.tpm}`, limits.tpm, 60) : null,
         make('parley:rl:pause', 1, 1),
       );
     })();
+    // Awaited by every call through the gate (where a failure becomes that call's error); this keeps a
+    // failure before the first call from being an unhandled rejection that ends the process.
+    gate.catch(() => {});
     gates.set(id, gate);
   }
   return gate;
