@@ -53,7 +53,7 @@ export const Experiment = z
   .strict();
 export type Experiment = z.infer<typeof Experiment>;
 
-export type ExperimentResult = { ok: true; config: Partial<RunConfigInput>; limits: RateLimits } | { ok: false; message: string };
+export type ExperimentResult = { ok: true; config: Partial<RunConfigInput>; limits?: RateLimits } | { ok: false; message: string };
 
 /** Reads and validates an experiment file; errors name the file, the line and the field. */
 export function loadExperiment(file: string): ExperimentResult {
@@ -87,7 +87,7 @@ export function parseExperiment(text: string, file: string): ExperimentResult {
   const limits: RateLimits = {};
   if (parsed.data.rpm !== undefined) limits.rpm = parsed.data.rpm;
   if (parsed.data.tpm !== undefined) limits.tpm = parsed.data.tpm;
-  return { ok: true, config: toRunConfigInput(parsed.data), limits };
+  return { ok: true, config: toRunConfigInput(parsed.data), ...(Object.keys(limits).length ? { limits } : {}) };
 }
 
 /** Maps an experiment onto RunConfig's input shape. */

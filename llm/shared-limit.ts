@@ -72,7 +72,9 @@ export class SharedRateLimit {
     try {
       if (this.tokens && this.limits.tpm > 0) {
         const points = Math.max(1, Math.min(this.limits.tpm, Math.round(estimatedTokens)));
-        await this.retryUntilAdmitted(() => this.tokens!.consume(this.key, points), signal);
+        // A refused consume still counts its points in rate-limiter-flexible: they are given back, so
+        // the budget holds only what was admitted.
+        await this.retryUntilAdmitted(() => this.tokens!.consume(this.key, points), signal, () => this.tokens!.reward(this.key, points));
       }
     } catch (err) {
       if (slot) await this.slots.block(slot, 1).catch(() => {});
@@ -103,13 +105,14 @@ export class SharedRateLimit {
     }
   }
 
-  private async retryUntilAdmitted(consume: () => Promise<unknown>, signal?: AbortSignal): Promise<void> {
+  private async retryUntilAdmitted(consume: () => Promise<unknown>, signal?: AbortSignal, giveBack?: () => Promise<unknown>): Promise<void> {
     for (;;) {
       try {
         await consume();
         return;
       } catch (res) {
         if (res instanceof Error) throw new Error(`shared rate limit (Redis): ${res.message}`, { cause: res });
+        await giveBack?.();
         await abortableSleep(Math.max(1, (res as RateLimiterRes).msBeforeNext), signal);
       }
     }

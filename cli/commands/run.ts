@@ -60,7 +60,7 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
     const exp = loadExperiment(flags.experiment);
     if (!exp.ok) return exp;
     base = { ...base, ...exp.config };
-    fileLimits = exp.limits;
+    fileLimits = exp.limits ?? {};
   }
   const input: Partial<RunConfigInput> = { ...base };
   const set = <K extends keyof RunConfigInput>(k: K, v: FlagValue | undefined) => {
