@@ -52,7 +52,7 @@ export async function queueCases(o: { workerCounts: number[]; lanes: number; tur
       });
       const stamps: number[] = [];
       const t0 = performance.now();
-      const result = await runQueued(config, { url: redis.url, shown: redis.url, log: (l) => void (isEpisodeLine(l) && stamps.push(performance.now())), progressIntervalMs: 3_600_000, sweepMs: 1_000 });
+      const result = await runQueued(config, { url: redis.url, shown: redis.url, log: (l) => void (isEpisodeLine(l) ? stamps.push(performance.now()) : say(`  ${l}`)), progressIntervalMs: 3_600_000, sweepMs: 1_000 });
       const end = performance.now();
       const idealPerMin = (lanes / ((o.turns * o.delayMs) / 1000)) * 60;
       const from = stamps[lanes - 1]!;

@@ -111,6 +111,8 @@ async function coordinate(input: RunConfig, scenarios: Scenario[], files: RunFil
   });
   const ran: EpisodeRecord[] = [];
   let lost = 0;
+  const ours = JSON.stringify(codeVersion());
+  const otherCode = new Set<string>();
   try {
     const spec: RunSpec = { v: 1, runKey, runId, maxTurns: input.maxTurns, turnDeadlineMs: input.turnDeadlineMs, policies, scenarios: used };
     await redis.set(runSpecKey(runKey), JSON.stringify(spec));
@@ -119,8 +121,9 @@ async function coordinate(input: RunConfig, scenarios: Scenario[], files: RunFil
     const byJob = new Map(pending.map((p) => [jobIdOf(runKey, p.episodeId), p]));
     const remaining = new Set(byJob.keys());
     let wake: (() => void) | null = null;
+    /** Ends the wait once nothing is left (not on each job: the sweep would then run once per record). */
     const settled = () => {
-      wake?.();
+      if (remaining.size === 0) wake?.();
     };
 
     /** Looks at one job and, if it is finished, writes its result (serialised: one writer of the directory). */
@@ -131,6 +134,12 @@ async function coordinate(input: RunConfig, scenarios: Scenario[], files: RunFil
         if (!remaining.has(jobId)) return;
         // State first, then the job: a job read while still active has no return value yet.
         const state = await queue.getJobState(jobId);
+        if (state === 'unknown') {
+          // Gone from Redis (flushed, or a restart without persistence): queue it again.
+          progress.notice(`episode ${byJob.get(jobId)!.episodeId}: its job is no longer in Redis; queued again`);
+          await enqueue(queue, [byJob.get(jobId)!], runKey);
+          return;
+        }
         if (state !== 'completed' && state !== 'failed') return;
         const job = await Job.fromId(queue, jobId);
         if (!job) return;
@@ -144,13 +153,19 @@ async function coordinate(input: RunConfig, scenarios: Scenario[], files: RunFil
             await enqueue(queue, [plan], runKey);
             return;
           }
+          const theirs = JSON.stringify(result.data.worker.code);
+          if (theirs !== ours && !otherCode.has(theirs)) {
+            otherCode.add(theirs);
+            progress.notice(`worker ${result.data.worker.pid} on ${result.data.worker.host} runs other code (${theirs}) than this coordinator (${ours}); run.json records the coordinator's`);
+          }
           writeResult(files, plan.episodeId, result.data, opts.log);
           ran.push(result.data.record);
           progress.episode(result.data.record);
           remaining.delete(jobId);
           await job.remove();
           settled();
-        } else if (state === 'failed' && job.attemptsMade >= JOB_ATTEMPTS) {
+        } else {
+          // `failed` is final in BullMQ (a retry goes back to waiting): attempts spent, or stalled too often.
           progress.notice(`episode ${byJob.get(jobId)!.episodeId}: failed on the workers (${job.failedReason}); not recorded, a rerun tries it again`);
           lost += 1;
           remaining.delete(jobId);
@@ -190,6 +205,8 @@ async function coordinate(input: RunConfig, scenarios: Scenario[], files: RunFil
       if (remaining.size > 0) await sweep();
     }
     await chain;
+    // Everything collected: the scenarios (secrets included) need not stay in Redis.
+    if (remaining.size === 0) await redis.del(runSpecKey(runKey));
   } finally {
     progress.close();
     await Promise.allSettled([events.close(), queue.close()]);

@@ -58,7 +58,13 @@ export type EpisodeFile = z.infer<typeof EpisodeFile>;
 export const EpisodeResult = z.object({
   record: EpisodeRecord,
   files: z.array(EpisodeFile),
-  worker: z.object({ host: z.string(), pid: z.number().int(), agentPids: z.array(z.number().int()) }),
+  worker: z.object({
+    host: z.string(),
+    pid: z.number().int(),
+    agentPids: z.array(z.number().int()),
+    /** The worker's code (package version, git description): the coordinator says when it is not its own. */
+    code: z.object({ package: z.string(), git: z.string().nullable() }),
+  }),
 });
 export type EpisodeResult = z.infer<typeof EpisodeResult>;
 

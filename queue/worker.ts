@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { PolicyConfig } from '../protocol/index.js';
+import { codeVersion } from '../orchestrator/run/code-version.js';
 import { EpisodeHost } from '../orchestrator/run/episode-host.js';
 import type { EpisodePlan } from '../orchestrator/episode-plan.js';
 import { EpisodeJob, EpisodeResult, QUEUE_NAME, RunSpec, runSpecKey, type EpisodeFile } from './jobs.js';
@@ -51,6 +52,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
   const specs = new Map<string, Promise<RunSpec>>();
   let host: Promise<EpisodeHost> | null = null;
   const stopping = new AbortController();
+  const code = codeVersion();
 
   const specOf = (runKey: string): Promise<RunSpec> => {
     let p = specs.get(runKey);
@@ -74,10 +76,18 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
       log: opts.log,
       niceness: Number(process.env.PARLEY_WORKER_NICE ?? 19),
       ...(opts.workerPath ? { workerPath: opts.workerPath } : {}),
-    }).then((h) => {
-      opts.log(`worker ${process.pid}: agent processes ${h.pids.join(',')}`);
-      return h;
-    });
+    }).then(
+      (h) => {
+        opts.log(`worker ${process.pid}: agent processes ${h.pids.join(',')}`);
+        return h;
+      },
+      (err: Error) => {
+        // Not cached: the next job tries again (its own attempt fails and BullMQ retries it later).
+        host = null;
+        opts.log(`worker ${process.pid}: agent processes did not start (${err.message})`);
+        throw err;
+      },
+    );
     return host;
   };
 
@@ -97,7 +107,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
       if (stopping.signal.aborted) throw new Error('worker stopped mid-episode; the episode runs again elsewhere');
       const pids = [...record.seats, ...(record.scriptWriter ? [record.scriptWriter] : [])].flatMap((s) => s.pids ?? (s.pid !== null ? [s.pid] : []));
       opts.log(`done ${data.episodeId} (${record.status}; agent pids ${[...new Set(pids)].join(',')})`);
-      return { record, files: episodeFiles(scratch), worker: { host: hostname(), pid: process.pid, agentPids: h.pids } };
+      return { record, files: episodeFiles(scratch), worker: { host: hostname(), pid: process.pid, agentPids: h.pids, code } };
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
