@@ -1,7 +1,9 @@
 /**
  * The queue case of `npm run bench` (issue 15): latency-bound runs through `parley run --queue` with
  * 1, 2 and 4 `parley worker` processes on this machine, a real redis-server, and the fake LLM server
- * answering every move after a fixed delay. Each worker runs `lanes` episodes at a time; the ideal is
+ * answering every move after a fixed delay. Each worker runs `lanes` episodes at a time on a multiplexed
+ * pool (`lanes` seats per agent process: a few processes per worker, so that 4 workers' pools start on
+ * a 2-core machine; seats of one episode still never share a process); the ideal is
  * workers × lanes episodes every (turns × delay). Episodes have equal length and finish in waves, so
  * the rate is measured from the end of the first wave (every worker's agent processes have played LLM
  * turns) to the last record: (episodes − first wave) ÷ that time. The coordinator runs here, in
@@ -42,7 +44,7 @@ export async function queueCases(o: { workerCounts: number[]; lanes: number; tur
     say(`queue: ${workers} worker process(es) × ${o.lanes} episodes, model answers after ${o.delayMs} ms`);
     const out = mkdtempSync(join(tmpdir(), 'parley-bench-queue-'));
     const env = { ...process.env, [BENCH_KEY_ENV]: 'bench' };
-    const procs: CliProcess[] = Array.from({ length: workers }, () => parley(['worker', '--queue', redis.url, '--concurrency', String(o.lanes)], { env }));
+    const procs: CliProcess[] = Array.from({ length: workers }, () => parley(['worker', '--queue', redis.url, '--concurrency', String(o.lanes), '--multiplex', '--seats-per-process', String(o.lanes)], { env }));
     try {
       await Promise.all(procs.map((p) => p.line(/^parley worker \d+ on /)));
       const lanes = workers * o.lanes;
@@ -54,6 +56,9 @@ export async function queueCases(o: { workerCounts: number[]; lanes: number; tur
       const t0 = performance.now();
       const result = await runQueued(config, { url: redis.url, shown: redis.url, log: (l) => void (isEpisodeLine(l) ? stamps.push(performance.now()) : say(`  ${l}`)), progressIntervalMs: 3_600_000, sweepMs: 1_000 });
       const end = performance.now();
+      if (result.ran.length < total) {
+        for (const p of procs) say(`  worker ${p.child.pid}: ${[...p.stdout, ...p.stderr].filter((l) => !l.startsWith('done ')).slice(-6).join(' | ')}`);
+      }
       const idealPerMin = (lanes / ((o.turns * o.delayMs) / 1000)) * 60;
       const from = stamps[lanes - 1]!;
       const perMin = ((stamps.length - lanes) / (stamps.at(-1)! - from)) * 60_000;

@@ -223,7 +223,7 @@ async function coordinate(input: RunConfig, scenarios: Scenario[], files: RunFil
 async function enqueue(queue: Queue, plans: readonly EpisodePlan[], runKey: string): Promise<void> {
   await queue.addBulk(plans.map((p) => {
     const data: EpisodeJob = { runKey, episodeId: p.episodeId, scenarioId: p.scenario.id, mode: p.mode, repeat: p.repeat, policies: p.policies ?? {} };
-    return { name: 'episode', data, opts: { jobId: jobIdOf(runKey, p.episodeId), attempts: JOB_ATTEMPTS, backoff: { type: 'exponential', delay: 1_000 } } };
+    return { name: 'episode', data, opts: { jobId: jobIdOf(runKey, p.episodeId), attempts: JOB_ATTEMPTS, backoff: { type: 'exponential', delay: 5_000 } } };
   }));
 }
 

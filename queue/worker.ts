@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker, type Job } from 'bullmq';
@@ -47,6 +47,7 @@ const MAX_STALLED = 3;
 export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueWorker> {
   // Agent processes inherit this: their provider limits go through Redis, shared by every worker.
   process.env[SHARED_LIMIT_ENV] = opts.url;
+  const scratchRoot = prepareScratch();
   const redis = new Redis(opts.url, { maxRetriesPerRequest: 3 });
   redis.on('error', () => {});
   const specs = new Map<string, Promise<RunSpec>>();
@@ -97,7 +98,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
     const scenario = spec.scenarios.find((s) => s.id === data.scenarioId);
     if (!scenario) throw new Error(`run ${data.runKey}: scenario ${data.scenarioId} is not in its configuration`);
     const h = await hostFor(spec);
-    const scratch = mkdtempSync(join(tmpdir(), 'parley-job-'));
+    const scratch = mkdtempSync(join(scratchRoot, 'job-'));
     try {
       const cassetteDir = join(scratch, 'cassettes');
       const policies: Record<string, PolicyConfig> = {};
@@ -146,6 +147,31 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
       return closing;
     },
   };
+}
+
+/**
+ * This worker's scratch directory (`<tmp>/parley-worker-<pid>`), after removing those of workers on this
+ * machine that are gone (killed mid-episode: what they left is an attempt that never counted).
+ */
+function prepareScratch(): string {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(/^parley-worker-(\d+)$/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || alive(pid)) continue;
+    rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+  const root = join(tmpdir(), `parley-worker-${process.pid}`);
+  mkdirSync(root, { recursive: true });
+  process.once('exit', () => rmSync(root, { recursive: true, force: true }));
+  return root;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Every ledger and cassette file an episode wrote in its scratch directory, relative to it. */
