@@ -5,8 +5,11 @@
  *  - engine: N concurrent bot episodes of 20 turns over real agent processes and sockets, N = 1, 10, 100
  *    (default pool: one seat per process) and 500 (multiplexed);
  *  - latency: 50 LLM episodes in flight against the fake server answering after 200 ms;
- *  - tokens: prompt tokens per episode by mode and the share a prompt cache could reuse.
- * Options: --quick (small sizes, for a smoke run), --out FILE (default runs/bench/results.json).
+ *  - tokens: prompt tokens per episode by mode and the share a prompt cache could reuse;
+ *  - engine at 1,000 concurrent multiplexed episodes (peak memory, overhead p99);
+ *  - queue: latency-bound runs through Redis with 1, 2 and 4 `parley worker` processes (bench/queue.ts).
+ * Options: --quick (small sizes, for a smoke run), --out FILE (default runs/bench/results.json),
+ * --cases a,b (only some of: engine, latency, tokens, mux1000, queue; default all).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -14,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { engineCase, type EngineFigures } from './engine.js';
 import { latencyCase, type LatencyFigures } from './latency.js';
 import { machine } from './machine.js';
+import { queueCases, type QueueFigures } from './queue.js';
 import { tokensByMode } from './tokens.js';
 
 const argv = process.argv.slice(2);
@@ -28,26 +32,45 @@ const sizes = quick ? [1, 4] : [1, 10, 100];
 const muxSize = quick ? 20 : 500;
 const latency = quick ? { concurrent: 5, turns: 4, delayMs: 50 } : { concurrent: 50, turns: 20, delayMs: 200 };
 
+const casesIndex = argv.indexOf('--cases');
+const cases = new Set(casesIndex >= 0 ? argv[casesIndex + 1]!.split(',') : ['engine', 'latency', 'tokens', 'mux1000', 'queue']);
+const mux1000Size = quick ? 40 : 1000;
+const queueSetup = quick ? { workerCounts: [1, 2], lanes: 2, turns: 4, delayMs: 50, waves: 3 } : { workerCounts: [1, 2, 4], lanes: 8, turns: 10, delayMs: 200, waves: 5 };
+
 const started = Date.now();
 const engine: EngineFigures[] = [];
-for (const n of sizes) {
-  say(`engine: ${n} concurrent episode(s), one seat per agent process`);
-  engine.push(await engineCase(n, { turns: TURNS, seatsPerProcess: 1 }));
+if (cases.has('engine')) {
+  for (const n of sizes) {
+    say(`engine: ${n} concurrent episode(s), one seat per agent process`);
+    engine.push(await engineCase(n, { turns: TURNS, seatsPerProcess: 1 }));
+  }
+  say(`engine: ${muxSize} concurrent episodes, multiplexed (${MULTIPLEX_SEATS} seats per agent process)`);
+  engine.push(await engineCase(muxSize, { turns: TURNS, seatsPerProcess: MULTIPLEX_SEATS }));
 }
-say(`engine: ${muxSize} concurrent episodes, multiplexed (${MULTIPLEX_SEATS} seats per agent process)`);
-engine.push(await engineCase(muxSize, { turns: TURNS, seatsPerProcess: MULTIPLEX_SEATS }));
+if (cases.has('mux1000')) {
+  say(`engine: ${mux1000Size} concurrent episodes, multiplexed (${MULTIPLEX_SEATS} seats per agent process)`);
+  engine.push(await engineCase(mux1000Size, { turns: TURNS, seatsPerProcess: MULTIPLEX_SEATS }));
+}
 
 const latencyRuns: LatencyFigures[] = [];
-for (const seatsPerProcess of [1, 10]) {
-  say(`latency: ${latency.concurrent} LLM episodes in flight, model answers after ${latency.delayMs} ms, ${seatsPerProcess} seat(s) per agent process`);
-  latencyRuns.push(await latencyCase({ ...latency, seatsPerProcess }));
+if (cases.has('latency')) {
+  for (const seatsPerProcess of [1, 10]) {
+    say(`latency: ${latency.concurrent} LLM episodes in flight, model answers after ${latency.delayMs} ms, ${seatsPerProcess} seat(s) per agent process`);
+    latencyRuns.push(await latencyCase({ ...latency, seatsPerProcess }));
+  }
 }
 
-say('tokens: prompt tokens and reusable prefix by mode');
-const tokens = await tokensByMode({ episodesPerMode: quick ? 2 : 10, turns: TURNS });
+const queue: QueueFigures[] = cases.has('queue') ? await queueCases(queueSetup, say) : [];
+
+let tokens: Awaited<ReturnType<typeof tokensByMode>> | null = null;
+if (cases.has('tokens')) {
+  say('tokens: prompt tokens and reusable prefix by mode');
+  tokens = await tokensByMode({ episodesPerMode: quick ? 2 : 10, turns: TURNS });
+}
 
 const at100 = engine.find((e) => e.concurrentEpisodes === 100 && !e.multiplexed);
-const mux = engine.find((e) => e.multiplexed);
+const mux = engine.find((e) => e.multiplexed && e.concurrentEpisodes === muxSize);
+const mux1000 = engine.find((e) => e.multiplexed && e.concurrentEpisodes === mux1000Size);
 const report = {
   benchmark: 'parley runs at scale',
   date: new Date().toISOString(),
@@ -57,15 +80,19 @@ const report = {
   method: {
     engine: `3×N bot:chatter episodes (${TURNS} turns, never ending early) with N lanes; figures from the steady window (every lane busy, agent processes warm: bench/window.ts). overheadMs: act received at the orchestrator's connection → next turn.request written (engine hook, process.hrtime). RSS: orchestrator VmHWM; agents sampled every 200 ms from outside (peak of the sum, and sum of per-process peaks).`,
     latency: 'fake OpenAI-compatible server (in the bench process, not the orchestrator\'s) answering every move after a fixed delay; 5×N episodes with N lanes; steady window from the 2N-th recorded episode (every agent process has played LLM turns before) to the last episode prepared; efficiency = measured episodes per minute in the window (turns per minute ÷ turns per episode) ÷ ideal N / (turns × delay). wholeRun: from the pool being ready to the last record, including the first, cold episodes of every agent process and the tail.',
+    queue: `parley run --queue (coordinator in the bench process) with W parley worker processes on this machine, each running ${queueSetup.lanes} episodes at a time on a multiplexed pool (${queueSetup.lanes} seats per agent process), a local redis-server and the fake server answering every move after ${queueSetup.delayMs} ms; ${queueSetup.waves} waves of W×${queueSetup.lanes} episodes of ${queueSetup.turns} turns; rate from the end of the first wave to the last record; efficiency = that rate ÷ ideal W×lanes / (turns × delay).`,
     tokens: 'cassettes of a real run per mode (openai: seats on the fake server, which counts ~4 characters a token); prefix share = common prefix of a seat\'s prompt with its previous prompt (serialised messages) ÷ prompt length.',
   },
   engine,
   latency: latencyRuns,
+  queue,
   tokens,
   targets: {
     overheadP99Under5msAt100: at100 ? { p99Ms: at100.overheadMs.p99, met: at100.overheadMs.p99 < 5 } : null,
     efficiencyAtLeast0_9: latencyRuns.map((l) => ({ seatsPerProcess: l.seatsPerProcess, efficiency: l.window.efficiency, met: l.window.efficiency >= 0.9 })),
     multiplexed500Under4GB: mux ? { concurrentEpisodes: mux.concurrentEpisodes, totalPeakMB: mux.rssMB.totalPeak, met: mux.rssMB.totalPeak < 4096 } : null,
+    multiplexed1000: mux1000 ? { concurrentEpisodes: mux1000.concurrentEpisodes, totalPeakMB: mux1000.rssMB.totalPeak, overheadP99Ms: mux1000.overheadMs.p99 } : null,
+    queueEfficiency: queue.map((q) => ({ workers: q.workers, efficiency: q.efficiency })),
   },
 };
 const json = JSON.stringify(report, null, 2);

@@ -5,6 +5,7 @@ import { CLIENT_SETTING_KEYS } from '../llm/options.js';
 import { unknownSamplingKey } from '../llm/sampling-keys.js';
 import { BackgroundsRule, JudgeOnlyLeakTarget, Mode, MODES, PolicyConfig, PROTOCOL_NAMES, ScriptFormat, StopRule } from '../protocol/index.js';
 import type { RunConfigInput } from '../orchestrator/run-config.js';
+import type { RateLimits } from './rate-limits.js';
 
 /** Policy specs the agent processes understand (see protocol/policy-config.ts). */
 export const POLICY_SPEC = /^(bot(:[\w.-]+)?|human|(openai|mistral):\S+|replay:\S+)$/;
@@ -87,6 +88,9 @@ export const Experiment = z
     stopRule: StopRule,
     leakJudgeOnly: z.array(JudgeOnlyLeakTarget),
     showRelationshipStory: z.boolean(),
+    /** Requests / tokens per minute for every LLM seat (a seat's own params win); shared by all workers under --queue. */
+    rpm: z.number().int().nonnegative(),
+    tpm: z.number().int().nonnegative(),
   })
   .partial()
   .strict();
@@ -99,7 +103,7 @@ export interface ArmConfig {
 }
 
 /** `arms` is present only when the file has arms; `config` is then the shared part. */
-export type ExperimentResult = { ok: true; config: Partial<RunConfigInput>; arms?: ArmConfig[] } | { ok: false; message: string };
+export type ExperimentResult = { ok: true; config: Partial<RunConfigInput>; arms?: ArmConfig[]; limits?: RateLimits } | { ok: false; message: string };
 
 /** Reads and validates an experiment file; errors name the file, the line and the field. */
 export function loadExperiment(file: string): ExperimentResult {
@@ -131,9 +135,14 @@ export function parseExperiment(text: string, file: string): ExperimentResult {
     return { ok: false, message: `${file}${line ? `:${line}` : ''}: ${field}: ${what}` };
   }
   const config = toRunConfigInput(parsed.data);
-  if (!parsed.data.arms) return { ok: true, config };
+  // Rate limits hold for every arm (a seat's own `params.rpm`/`tpm` win, so an arm's policies can set their own).
+  const limits: RateLimits = {};
+  if (parsed.data.rpm !== undefined) limits.rpm = parsed.data.rpm;
+  if (parsed.data.tpm !== undefined) limits.tpm = parsed.data.tpm;
+  const withLimits = Object.keys(limits).length ? { limits } : {};
+  if (!parsed.data.arms) return { ok: true, config, ...withLimits };
   const arms = Object.entries(parsed.data.arms).map(([name, arm]) => ({ name, config: armConfig(config, name, arm) }));
-  return { ok: true, config, arms };
+  return { ok: true, config, arms, ...withLimits };
 }
 
 /**

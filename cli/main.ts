@@ -17,6 +17,7 @@ export const COMMANDS: Record<string, { describe: string; load: () => Promise<Co
   demo: { describe: 'offline demo: built-in scenarios, all three modes, bots', load: () => import('./commands/demo.js') },
   run: { describe: 'run episodes and write a run directory', load: () => import('./commands/run.js') },
   serve: { describe: 'open seats for remote agents and run their episodes', load: () => import('./commands/serve.js') },
+  worker: { describe: 'take episodes from a Redis queue (parley run --queue) and run them here', load: () => import('./commands/worker.js') },
   agent: { describe: 'play one seat: connect to an orchestrator with a token', load: () => import('./commands/agent.js') },
   show: { describe: 'print episodes of a run as transcripts (or what one seat received)', load: () => import('./commands/show.js') },
   scenarios: { describe: 'import | list | show | validate | make | generate scenarios', load: () => import('./commands/scenarios.js') },

@@ -78,7 +78,7 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
   };
   // A server that rejects a response_format gets the next rung down, remembered for this model.
   const attempt = structuredLadder(`mistral ${settings.serverURL ?? 'default'} ${settings.model}`, settings.options.structuredOutput, send);
-  return new SdkClient('mistral', settings.model, attempt, settings.options, settings.serverURL ?? 'default', deps, sdkClient);
+  return new SdkClient('mistral', settings.model, attempt, settings.options, settings.serverURL ?? 'default', deps, sdkClient, settings.apiKey);
 }
 
 function responseFormat(req: ChatRequest, mode: StructuredMode): Record<string, unknown> | undefined {

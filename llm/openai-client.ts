@@ -62,7 +62,7 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
 
   // A server that rejects a response_format gets the next rung down, remembered for this model.
   const attempt = structuredLadder(`openai ${settings.baseURL ?? 'default'} ${settings.model}`, settings.options.structuredOutput, send);
-  return new SdkClient('openai', settings.model, attempt, settings.options, settings.baseURL ?? 'default', deps, sdkClient);
+  return new SdkClient('openai', settings.model, attempt, settings.options, settings.baseURL ?? 'default', deps, sdkClient, settings.apiKey);
 }
 
 /** `response_format` for the configured structured-output mode, or undefined when none is wanted. */

@@ -26,8 +26,13 @@ export interface ClientOptions {
   maxRetryAfterMs: number;
   /** Per-provider, per-process limit of requests in flight. */
   maxConcurrent: number;
-  /** Per-provider, per-process limit of requests started per minute (0 = no limit). */
+  /**
+   * Requests started per minute (0 = no limit): per process, or for the whole account across every
+   * worker when run by `parley worker` (shared through Redis, llm/shared-limit.ts).
+   */
   rpm: number;
+  /** Tokens (prompt + completion) per minute for the account across every worker; 0 = no limit. Shared runs only. */
+  tpm: number;
   /** Ask for a streamed (SSE) reply and assemble it. */
   stream: boolean;
 }
@@ -41,6 +46,7 @@ const CLIENT_KEYS = [
   'maxRetryAfterMs',
   'maxConcurrent',
   'rpm',
+  'tpm',
   'stream',
 ] as const;
 
@@ -57,6 +63,7 @@ export function defaultOptions(provider: string): ClientOptions {
     // run's --concurrency are the knobs for a rate-limited provider.
     maxConcurrent: 32,
     rpm: 0,
+    tpm: 0,
     stream: false,
   };
 }

@@ -1,6 +1,7 @@
 import type { Usage } from '../protocol/index.js';
 import { LlmError, LlmErrorCode } from './errors.js';
 import { limiterFor, type RequestLimiter } from './limiter.js';
+import { accountKey, estimateTokens, sharedRateLimitFor, type SharedRateLimit } from './shared-limit.js';
 import type { ClientOptions } from './options.js';
 import { abortError, withRetries, type RetryDeps } from './retry.js';
 import type { ChatRequest, ChatResponse, LlmClient, StructuredFallback } from './types.js';
@@ -27,6 +28,8 @@ export type Attempt = (req: ChatRequest, signal: AbortSignal) => Promise<Attempt
  */
 export class SdkClient implements LlmClient {
   private readonly limiter: RequestLimiter;
+  /** The account-wide gate through Redis (`parley worker`), when the policy sets `rpm` or `tpm`. */
+  private readonly shared: Promise<SharedRateLimit> | null;
 
   constructor(
     readonly provider: string,
@@ -37,15 +40,19 @@ export class SdkClient implements LlmClient {
     private readonly deps: RetryDeps = {},
     /** Loads what the attempts need (the SDK, imported lazily) before any attempt's timeout starts. */
     private readonly prepare?: () => Promise<unknown>,
+    /** The account's API key: shared limits are per provider, endpoint and key (only a hash leaves). */
+    apiKey = '',
   ) {
-    this.limiter = limiterFor(`${provider} ${endpoint}`, { maxConcurrent: options.maxConcurrent, rpm: options.rpm });
+    this.shared = sharedRateLimitFor(accountKey(provider, endpoint, apiKey), { rpm: options.rpm, tpm: options.tpm });
+    // With the shared gate, requests per minute are counted there (across processes), not twice.
+    this.limiter = limiterFor(`${provider} ${endpoint}`, { maxConcurrent: options.maxConcurrent, rpm: this.shared ? 0 : options.rpm });
   }
 
   async chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
     const started = performance.now();
     await this.prepare?.();
     const { value, retries } = await withRetries(
-      () => this.limiter.run(() => this.once(req, signal), signal),
+      () => this.limiter.run(() => (this.shared ? this.gated(this.shared, req, signal) : this.once(req, signal)), signal),
       {
         maxRetries: this.options.maxRetries,
         baseMs: this.options.retryBaseMs,
@@ -65,6 +72,23 @@ export class SdkClient implements LlmClient {
     if (value.finishReason !== undefined) response.finishReason = value.finishReason;
     if (value.structured !== undefined) response.structured = value.structured;
     return response;
+  }
+
+  /** One attempt through the shared gate: admitted first, usage settled after, a 429 pauses everyone. */
+  private async gated(shared: Promise<SharedRateLimit>, req: ChatRequest, signal?: AbortSignal): Promise<AttemptResult> {
+    const gate = await shared;
+    const estimate = estimateTokens(req.messages, req.maxTokens);
+    const admitted = await gate.admit(estimate, signal);
+    try {
+      const result = await this.once(req, signal);
+      await gate.settle(estimate, result.usage.prompt + result.usage.completion);
+      return result;
+    } catch (err) {
+      if (err instanceof LlmError && err.code === LlmErrorCode.RateLimited) await gate.pause(err.retryAfterMs ?? this.options.retryBaseMs);
+      throw err;
+    } finally {
+      await admitted.done();
+    }
   }
 
   private async once(req: ChatRequest, signal?: AbortSignal): Promise<AttemptResult> {

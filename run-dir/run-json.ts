@@ -77,8 +77,8 @@ export const RunJson = z.looseObject({
   pid: z.number().int().optional(),
   code: z.object({ package: z.string(), git: z.string().nullable() }),
   orchestrator: z.object({ pid: z.number().int(), node: z.string(), host: z.string() }),
-  /** local: seats played by the supervisor's agent processes; remote: by agents that dialled in (serve). */
-  hosting: z.enum(['local', 'remote']),
+  /** local: seats played by the supervisor's agent processes; remote: by agents that dialled in (serve); queue: by `parley worker`s' agent processes. */
+  hosting: z.enum(['local', 'remote', 'queue']),
   config: RecordedRunConfig,
   /** The simulation protocol every episode followed, resolved (absent in runs written before protocols: `parley`). */
   protocol: SimulationProtocol.optional(),

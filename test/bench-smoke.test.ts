@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { engineCase } from '../bench/engine.js';
 import { latencyCase } from '../bench/latency.js';
 import { commonPrefix, prefixReuse } from '../bench/prefix.js';
+import { queueCases } from '../bench/queue.js';
 import { quantile } from '../bench/stats.js';
 
 /** The benchmark's code at the smallest size (the benchmark itself is `npm run bench`, not a test). */
@@ -23,6 +24,13 @@ describe('bench code (smoke, N = 1)', () => {
     expect(l.window.efficiency).toBeGreaterThan(0);
     expect(l.window.efficiency).toBeLessThanOrEqual(1.05);
   });
+
+  it('queue case: a parley worker on a real Redis; efficiency against the ideal', async () => {
+    const [q] = await queueCases({ workerCounts: [1], lanes: 1, turns: 3, delayMs: 20, waves: 3 }, () => {});
+    expect(q).toMatchObject({ workers: 1, episodes: 3, failed: 0 });
+    expect(q!.efficiency).toBeGreaterThan(0);
+    expect(q!.efficiency).toBeLessThanOrEqual(1.05);
+  }, 60_000);
 
   it('prefix reuse and quantiles', () => {
     expect(commonPrefix('abcdef', 'abcxyz')).toBe(3);

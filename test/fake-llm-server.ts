@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
@@ -256,13 +257,23 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
   };
 }
 
-// Standalone: `tsx test/fake-llm-server.ts [--port P] [--rate-limit N] [--retry-after S] [--reject-response-format]`
+// Standalone: `tsx test/fake-llm-server.ts [--port P] [--rate-limit N] [--retry-after S] [--reject-response-format] [--delay MS] [--log FILE]`
+// --delay: every plausible reply after MS (latency-bound benchmarks); --log: one JSON line per request
+// received, `{"n":…,"t":<epoch ms>,"model":…}` (check request rates: any 60 s window, e.g. for --rpm).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const arg = (name: string) => {
     const i = process.argv.indexOf(name);
     return i >= 0 ? process.argv[i + 1] : undefined;
   };
   const server = await startFakeLlmServer({ port: Number(arg('--port') ?? 0), rejectResponseFormat: process.argv.includes('--reject-response-format') });
+  const delayMs = Number(arg('--delay') ?? 0);
+  const logFile = arg('--log');
+  if (delayMs > 0 || logFile) {
+    server.setDefault((r) => {
+      if (logFile) appendFileSync(logFile, `${JSON.stringify({ n: r.n, t: r.receivedAt, model: r.body.model ?? null })}\n`);
+      return reply.plausible(delayMs);
+    });
+  }
   const limited = Number(arg('--rate-limit') ?? 0);
   for (let i = 0; i < limited; i++) server.enqueue(reply.rateLimited(arg('--retry-after') ?? '1'));
   console.log(`fake LLM server on ${server.url}`);

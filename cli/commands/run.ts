@@ -12,6 +12,7 @@ import { planArm, planLines } from '../plan/dry-run.js';
 import { watchLauncher } from '../launcher-watch.js';
 import { outDirProblem } from '../out-guard.js';
 import { applyReplay } from '../replay-config.js';
+import { applyRateLimits, badLimit, type RateLimits } from '../rate-limits.js';
 
 /** Flags shared by `run`, `serve` and `demo` that shape a RunConfig. */
 export const CONFIG_FLAGS: FlagSpecs = {
@@ -47,6 +48,9 @@ export const RUN_FLAGS: FlagSpecs = {
   'retry-failed': { type: 'boolean', describe: 'rerun episodes recorded as failed in DIR' },
   'dry-run': { type: 'boolean', describe: 'print the plan (episodes by arm and mode, estimated tokens and cost) and call nothing' },
   arm: { type: 'list', metavar: 'A1,A2', describe: 'run only these arms of the experiment file (default all, one after another)' },
+  queue: { type: 'string', metavar: 'redis://HOST:PORT', describe: 'coordinate: enqueue the episodes on Redis for `parley worker`s and collect their results into DIR' },
+  rpm: { type: 'number', metavar: 'N', describe: 'requests per minute per provider account for every LLM seat (under --queue: across all workers)' },
+  tpm: { type: 'number', metavar: 'N', describe: 'tokens per minute per provider account for every LLM seat (under --queue only)' },
 };
 
 type Built = { ok: true; config: RunConfig } | { ok: false; message: string };
@@ -74,10 +78,12 @@ const PROTOCOL_CHOICES = [
  */
 export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Partial<RunConfigInput> = {}): Built {
   let base: Partial<RunConfigInput> = { ...defaults };
+  let fileLimits: RateLimits = {};
   if (typeof flags.experiment === 'string') {
     const exp = loadExperiment(flags.experiment);
     if (!exp.ok) return exp;
     base = { ...base, ...exp.config };
+    fileLimits = exp.limits ?? {};
   }
   const input: Partial<RunConfigInput> = { ...base };
   const set = <K extends keyof RunConfigInput>(k: K, v: FlagValue | undefined) => {
@@ -136,8 +142,11 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
   if (input.out === undefined) return { ok: false, message: '--out DIR is required (the run directory)' };
   const outProblem = outDirProblem(input.out);
   if (outProblem) return { ok: false, message: outProblem };
-  const given = new Set(Object.keys(input).filter((k) => !(k in defaults) || (input as Record<string, unknown>)[k] !== (defaults as Record<string, unknown>)[k]));
-  const replay = applyReplay(input, given);
+  const badRate = badLimit('--rpm', flags.rpm) ?? badLimit('--tpm', flags.tpm);
+  if (badRate) return { ok: false, message: badRate };
+  const limited = applyRateLimits(applyRateLimits(input, fileLimits, false), { rpm: flags.rpm as number | undefined, tpm: flags.tpm as number | undefined }, true);
+  const given = new Set(Object.keys(limited).filter((k) => !(k in defaults) || (limited as Record<string, unknown>)[k] !== (defaults as Record<string, unknown>)[k]));
+  const replay = applyReplay(limited, given);
   if (!replay.ok) return replay;
   const parsed = RunConfig.safeParse(replay.input);
   if (!parsed.success) {
@@ -259,6 +268,12 @@ export async function run(argv: string[]): Promise<number> {
     const keys = keyPreflight(arm.config);
     if (keys) throw new UsageError(`${built.fromArms ? `arm ${arm.name}: ` : ''}${keys}`);
   }
+  if (typeof args.flags.queue === 'string') {
+    // One coordinator per run directory: every arm is queued in turn (each arm its own directory and run key).
+    let code = 0;
+    for (const arm of built.arms) code = Math.max(code, await runOnQueue(args.flags.queue, arm.config));
+    return code;
+  }
   const log = (l: string) => console.log(l);
   const interrupt = interruptSignal(log);
   const unwatch = exitWithLauncher();
@@ -275,6 +290,49 @@ export async function run(argv: string[]): Promise<number> {
       code = Math.max(code, reportRun(result, log));
     }
     return code;
+  } finally {
+    unwatch();
+    interrupt.dispose();
+  }
+}
+
+/**
+ * `parley run --queue URL`: the coordinator (queue/coordinator.ts). Redis is checked before anything is
+ * printed or written: unreachable, it is one line naming the URL and exit status 1.
+ */
+async function runOnQueue(rawUrl: string, config: RunConfig): Promise<number> {
+  const { parseQueueUrl, probeRedis } = await import('../../queue/redis-url.js');
+  const url = parseQueueUrl(rawUrl);
+  if (!url.ok) {
+    console.error(`parley run: ${url.message}`);
+    return 2;
+  }
+  const unreachable = await probeRedis(url.url);
+  if (unreachable !== null) {
+    console.error(`parley run: cannot reach Redis at ${url.shown} (${unreachable})`);
+    return 1;
+  }
+  const { runQueued } = await import('../../queue/coordinator.js');
+  const log = (l: string) => console.log(l);
+  const interrupt = interruptSignal(log);
+  const unwatch = exitWithLauncher();
+  try {
+    log(`parley run → ${resolve(config.out)} (coordinator on ${url.shown})`);
+    const tty = stdoutTerminal();
+    const result = await runQueued(config, { url: url.url, shown: url.shown, log, signal: interrupt.signal, ...(tty ? { tty } : {}) });
+    if (result.interrupted) {
+      log(`stopped waiting after collecting ${result.ran.length} episode(s); the workers go on: rerun with the same --out to collect the rest`);
+      return 130;
+    }
+    const code = reportRun(result, log);
+    if (result.lost) {
+      log(`${result.lost} episode(s) failed on the workers and are not recorded; rerun with the same --out to try them again`);
+      return 1;
+    }
+    return code;
+  } catch (err) {
+    console.error(`parley run: ${(err as Error).message}`);
+    return 1;
   } finally {
     unwatch();
     interrupt.dispose();

@@ -1,6 +1,7 @@
 import type { RunConfig } from '../../orchestrator/run-config.js';
 import type { FlagValue } from '../args.js';
 import { buildRunConfig } from '../commands/run.js';
+import { applyRateLimits } from '../rate-limits.js';
 import { loadExperiment } from '../experiment.js';
 
 /** One run to make; `protocol` as the experiment or flags named it (read as a plain key: the run config owns it). */
@@ -42,7 +43,9 @@ export function buildArms(flags: Record<string, FlagValue>): BuiltArms {
   const arms: BuiltArm[] = [];
   for (const arm of exp.arms) {
     if (wanted && !wanted.includes(arm.name)) continue;
-    const defaults = typeof out === 'string' ? { ...arm.config, out: `${out.replace(/\/+$/, '')}/${arm.name}` } : arm.config;
+    // The file's rpm/tpm hold for every arm (seats' own params win).
+    const armConfig = exp.limits ? applyRateLimits(arm.config, exp.limits, false) : arm.config;
+    const defaults = typeof out === 'string' ? { ...armConfig, out: `${out.replace(/\/+$/, '')}/${arm.name}` } : armConfig;
     const built = buildRunConfig(rest, defaults);
     if (!built.ok) return { ok: false, message: `arm ${arm.name}: ${built.message}` };
     const protocol = protocolOf(flags, arm.config as { protocol?: unknown }, built.config);

@@ -16,7 +16,7 @@ export interface BoundaryRule {
 }
 
 /** Every project module (a top-level directory holding TypeScript). `protocol/` imports none of them. */
-export const PROJECT_MODULES = ['protocol', 'orchestrator', 'agent-node', 'evaluator', 'scenarios', 'llm', 'run-dir', 'disk', 'random', 'cli', 'web', 'training', 'test', 'bench'] as const;
+export const PROJECT_MODULES = ['protocol', 'orchestrator', 'agent-node', 'evaluator', 'scenarios', 'llm', 'run-dir', 'disk', 'random', 'cli', 'web', 'training', 'queue', 'test', 'bench'] as const;
 
 export const BOUNDARY_RULES: readonly BoundaryRule[] = [
   {

@@ -1,0 +1,78 @@
+import { formatHelp, parseArgs, type FlagSpecs } from '../args.js';
+
+const FLAGS: FlagSpecs = {
+  queue: { type: 'string', metavar: 'redis://HOST:PORT', describe: 'the Redis the coordinator (parley run --queue) enqueued on' },
+  concurrency: { type: 'number', describe: 'episodes this worker runs at once (default 4)' },
+  multiplex: { type: 'boolean', describe: 'let one agent process host seats of different episodes at once (never two of one episode)' },
+  'seats-per-process': { type: 'number', metavar: 'N', describe: 'with --multiplex: seats one agent process may host at once (default 8)' },
+  help: { type: 'boolean', describe: 'show this help' },
+};
+
+const HELP = formatHelp(
+  'parley worker --queue redis://[user:pass@]HOST:PORT[/db] [options]',
+  "Take episode jobs from the queue and run them on this machine's agent processes; the coordinator\n" +
+    'writes the results into its run directory. Needs only the code, the queue URL and the provider keys\n' +
+    '(scenarios and configuration come from the queue). SIGTERM or Ctrl-C: finish the episodes in hand and\n' +
+    'stop; a second one: stop now (those episodes go back to the queue and run elsewhere from the start).',
+  FLAGS,
+);
+
+/** `parley worker`. */
+export async function run(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, FLAGS);
+  if (!args.ok) {
+    console.error(`parley worker: ${args.message}\n(parley worker --help for options)`);
+    return 2;
+  }
+  if (args.flags.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (typeof args.flags.queue !== 'string') {
+    console.error('parley worker: --queue redis://HOST:PORT is required');
+    return 2;
+  }
+  const concurrency = (args.flags.concurrency as number | undefined) ?? 4;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    console.error(`parley worker: --concurrency: expected a positive integer (got ${concurrency})`);
+    return 2;
+  }
+  const seats = (args.flags['seats-per-process'] as number | undefined) ?? (args.flags.multiplex ? 8 : 1);
+  if (!Number.isInteger(seats) || seats < 1) {
+    console.error(`parley worker: --seats-per-process: expected a positive integer (got ${seats})`);
+    return 2;
+  }
+  if (args.flags['seats-per-process'] !== undefined && !args.flags.multiplex) {
+    console.error('parley worker: --seats-per-process needs --multiplex');
+    return 2;
+  }
+  const { parseQueueUrl, probeRedis } = await import('../../queue/redis-url.js');
+  const url = parseQueueUrl(args.flags.queue);
+  if (!url.ok) {
+    console.error(`parley worker: ${url.message}`);
+    return 2;
+  }
+  const unreachable = await probeRedis(url.url);
+  if (unreachable !== null) {
+    console.error(`parley worker: cannot reach Redis at ${url.shown} (${unreachable})`);
+    return 1;
+  }
+  const { startQueueWorker } = await import('../../queue/worker.js');
+  const log = (l: string) => console.log(l);
+  const worker = await startQueueWorker({ url: url.url, concurrency, seatsPerProcess: seats, log });
+  log(`parley worker ${process.pid} on ${url.shown}: up to ${concurrency} episode(s) at a time`);
+  let signals = 0;
+  const onSignal = () => {
+    signals += 1;
+    if (signals === 1) log('stopping: finishing the episodes in hand (signal again to stop now)');
+    else log('stopping now: the episodes in hand go back to the queue');
+    void worker.stop(signals > 1);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  await worker.done;
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  log('worker stopped');
+  return 0;
+}

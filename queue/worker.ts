@@ -1,0 +1,194 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { PolicyConfig } from '../protocol/index.js';
+import { codeVersion } from '../orchestrator/run/code-version.js';
+import { EpisodeHost } from '../orchestrator/run/episode-host.js';
+import type { EpisodePlan } from '../orchestrator/episode-plan.js';
+import { EpisodeJob, EpisodeResult, QUEUE_NAME, RunSpec, runSpecKey, type EpisodeFile } from './jobs.js';
+import { bullConnection } from './redis-url.js';
+import { SHARED_LIMIT_ENV } from '../llm/shared-limit.js';
+
+export interface QueueWorkerOptions {
+  url: string;
+  /** Episodes run at once by this worker. */
+  concurrency: number;
+  /** >1: one agent process may host seats of different episodes at once. */
+  seatsPerProcess: number;
+  log: (line: string) => void;
+  /**
+   * How long a job's lock lasts without renewal (BullMQ `lockDuration`; the stalled-job check runs at
+   * the same period). A worker that dies is noticed after at most about twice this and its episodes go
+   * to other workers. Default 30 s; `PARLEY_QUEUE_LOCK_MS` overrides it.
+   */
+  lockMs?: number;
+  workerPath?: string;
+}
+
+/** A running `parley worker`: `stop()` finishes the jobs in hand (graceful) or, forced, returns them. */
+export interface QueueWorker {
+  /** Resolves once stopped. */
+  readonly done: Promise<void>;
+  stop(force?: boolean): Promise<void>;
+}
+
+/** A stalled job (its worker died) is handed out again this many times before it counts as failed. */
+const MAX_STALLED = 3;
+
+/**
+ * Takes episode jobs from the queue and runs each with every local guarantee: its seats on this
+ * machine's agent processes (never two seats of one episode in one process), ledgers, crash recovery.
+ * Each episode runs in a scratch directory of its own and its files travel back in the job's result,
+ * so an episode whose worker dies leaves nothing behind: the next worker starts it from scratch and the
+ * coordinator writes only what a completed job returned.
+ */
+export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueWorker> {
+  // Agent processes inherit this: their provider limits go through Redis, shared by every worker.
+  process.env[SHARED_LIMIT_ENV] = opts.url;
+  const scratchRoot = prepareScratch();
+  const redis = new Redis(opts.url, { maxRetriesPerRequest: 3 });
+  redis.on('error', () => {});
+  const specs = new Map<string, Promise<RunSpec>>();
+  let host: Promise<EpisodeHost> | null = null;
+  const stopping = new AbortController();
+  const code = codeVersion();
+
+  const specOf = (runKey: string): Promise<RunSpec> => {
+    let p = specs.get(runKey);
+    if (!p) {
+      p = redis.get(runSpecKey(runKey)).then((text) => {
+        if (text === null) throw new Error(`run ${runKey}: its configuration is not in Redis (deleted, or another Redis database)`);
+        return RunSpec.parse(JSON.parse(text));
+      });
+      p.catch(() => specs.delete(runKey));
+      specs.set(runKey, p);
+    }
+    return p;
+  };
+
+  const hostFor = (spec: RunSpec): Promise<EpisodeHost> => {
+    host ??= EpisodeHost.start({
+      concurrency: opts.concurrency,
+      seatsPerEpisode: Math.max(2, ...spec.scenarios.map((s) => s.seats.length)),
+      seatsPerProcess: opts.seatsPerProcess,
+      warm: spec.policies,
+      log: opts.log,
+      niceness: Number(process.env.PARLEY_WORKER_NICE ?? 19),
+      ...(opts.workerPath ? { workerPath: opts.workerPath } : {}),
+    }).then(
+      (h) => {
+        opts.log(`worker ${process.pid}: agent processes ${h.pids.join(',')}`);
+        return h;
+      },
+      (err: Error) => {
+        // Not cached: the next job tries again (its own attempt fails and BullMQ retries it later).
+        host = null;
+        opts.log(`worker ${process.pid}: agent processes did not start (${err.message})`);
+        throw err;
+      },
+    );
+    return host;
+  };
+
+  const processJob = async (job: Job): Promise<EpisodeResult> => {
+    const data = EpisodeJob.parse(job.data);
+    const spec = await specOf(data.runKey);
+    const scenario = spec.scenarios.find((s) => s.id === data.scenarioId);
+    if (!scenario) throw new Error(`run ${data.runKey}: scenario ${data.scenarioId} is not in its configuration`);
+    const h = await hostFor(spec);
+    const scratch = mkdtempSync(join(scratchRoot, 'job-'));
+    try {
+      const cassetteDir = join(scratch, 'cassettes');
+      const policies: Record<string, PolicyConfig> = {};
+      for (const [seat, p] of Object.entries(data.policies)) policies[seat] = { ...p, cassetteDir };
+      const plan: EpisodePlan = { episodeId: data.episodeId, scenario, mode: data.mode, repeat: data.repeat, policies };
+      const record = await h.run(plan, { runId: spec.runId, dir: scratch, maxTurns: spec.maxTurns, turnDeadlineMs: spec.turnDeadlineMs, protocol: spec.protocol, signal: stopping.signal });
+      if (stopping.signal.aborted) throw new Error('worker stopped mid-episode; the episode runs again elsewhere');
+      const pids = [...record.seats, ...(record.scriptWriter ? [record.scriptWriter] : [])].flatMap((s) => s.pids ?? (s.pid !== null ? [s.pid] : []));
+      opts.log(`done ${data.episodeId} (${record.status}; agent pids ${[...new Set(pids)].join(',')})`);
+      return { record, files: episodeFiles(scratch), worker: { host: hostname(), pid: process.pid, agentPids: h.pids, code } };
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  };
+
+  const lockMs = opts.lockMs ?? Number(process.env.PARLEY_QUEUE_LOCK_MS ?? 30_000);
+  const worker = new Worker(QUEUE_NAME, processJob, {
+    connection: bullConnection(opts.url),
+    concurrency: opts.concurrency,
+    lockDuration: lockMs,
+    stalledInterval: lockMs,
+    maxStalledCount: MAX_STALLED,
+  });
+  worker.on('error', (err) => opts.log(`queue: ${err.message}`));
+  worker.on('stalled', (jobId) => opts.log(`job ${jobId} stalled (its worker stopped answering): back in the queue`));
+  worker.on('failed', (job, err) => opts.log(`job ${job?.id ?? '?'} failed here: ${err.message}`));
+  await worker.waitUntilReady();
+
+  let resolveDone!: () => void;
+  const done = new Promise<void>((r) => (resolveDone = r));
+  let closing: Promise<void> | null = null;
+  return {
+    done,
+    stop(force = false) {
+      if (force) stopping.abort();
+      const previous = closing;
+      closing = (async () => {
+        // Graceful: BullMQ stops taking jobs and waits for the ones in hand. Forced: the episodes in
+        // hand are ended unrecorded and their jobs left to the stalled check (another worker reruns them).
+        await Promise.all([worker.close(force), previous]);
+        const h = await host?.catch(() => null);
+        await h?.close();
+        redis.disconnect();
+        resolveDone();
+      })();
+      return closing;
+    },
+  };
+}
+
+/**
+ * This worker's scratch directory (`<tmp>/parley-worker-<pid>`), after removing those of workers on this
+ * machine that are gone (killed mid-episode: what they left is an attempt that never counted).
+ */
+function prepareScratch(): string {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(/^parley-worker-(\d+)$/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || alive(pid)) continue;
+    rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+  const root = join(tmpdir(), `parley-worker-${process.pid}`);
+  mkdirSync(root, { recursive: true });
+  process.once('exit', () => rmSync(root, { recursive: true, force: true }));
+  return root;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Every ledger and cassette file an episode wrote in its scratch directory, relative to it. */
+function episodeFiles(scratch: string): EpisodeFile[] {
+  const files: EpisodeFile[] = [];
+  for (const top of ['ledgers', 'cassettes']) {
+    let episodes: string[];
+    try {
+      episodes = readdirSync(join(scratch, top));
+    } catch {
+      continue;
+    }
+    for (const ep of episodes) {
+      for (const name of readdirSync(join(scratch, top, ep))) {
+        files.push({ path: `${top}/${ep}/${name}`, text: readFileSync(join(scratch, top, ep, name), 'utf8') });
+      }
+    }
+  }
+  return files;
+}
