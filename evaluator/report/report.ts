@@ -130,7 +130,10 @@ th{background:#f3f3f3}figure{margin:1em 0}figcaption{font-size:12px;color:#555}c
  */
 export async function writeReport(runs: readonly RunDir[], opts: ReportOptions): Promise<ReportResult> {
   const seed = opts.seed ?? 1;
-  const metrics = runs.flatMap((r) => r.episodes.map((e) => episodeMetrics(e.record, r.scenarios.get(e.record.scenarioId))));
+  const metrics = runs.flatMap((r) => {
+    const protocol = isPaperRun(r) ? 'paper' : 'parley';
+    return r.episodes.map((e) => episodeMetrics(e.record, r.scenarios.get(e.record.scenarioId), { protocol }));
+  });
   const rows = aggregate(metrics, seed);
   const gaps = [...pairedGaps(metrics, 'script', 'agents', seed), ...pairedGaps(metrics, 'mindreaders', 'agents', seed)];
   const charts = buildCharts(rows, metrics);
