@@ -32,7 +32,7 @@ describe('examples/paper.yaml --dry-run (issue 10, contract 3)', () => {
     expect(out).toContain('arm gpt-3.5 → runs/paper/gpt-3.5 (protocol paper): 1,350 episodes over 450 scenario instances (script 450, agents 450, mindreaders 450)');
     expect(out).toContain('arm mixtral → runs/paper/mixtral (protocol paper): 1,350 episodes over 450 scenario instances (script 450, agents 450, mindreaders 450)');
     expect(out).toMatch(/openai:gpt-3\.5-turbo-0613 \[script writer, agent\]: ~[\d,]+ prompt \+ ~[\d,]+ completion tokens, \$\d+\.\d\d/);
-    expect(out).toMatch(/openai:gpt-4 \[judge\]/);
+    expect(out).toMatch(/openai:gpt-4-0613 \[judge\]/);
     expect(out).toMatch(/^total: 2,700 planned episodes in 2 arm\(s\); estimated cost \$\d+\.\d\d$/m);
     expect(server.requests).toHaveLength(0);
     expect(existsSync(join(cwd.path, 'runs'))).toBe(false);

@@ -1,5 +1,6 @@
 import { DIMENSION_NAMES } from '../dimensions.js';
 import { episodeMetrics } from '../metrics/episode-metrics.js';
+import { isPaperRun } from '../paper/beside.js';
 import type { RunDir } from '../run-dir.js';
 
 /** Quotes a CSV field (RFC 4180): fields with a comma, quote, CR/LF or edge spaces are quoted, quotes doubled. */
@@ -55,8 +56,9 @@ export const CSV_COLUMNS = [
 export function exportCsv(runs: readonly RunDir[]): string {
   const lines = [CSV_COLUMNS.join(',')];
   for (const run of runs) {
+    const protocol = isPaperRun(run) ? 'paper' : 'parley';
     for (const { record } of run.episodes) {
-      const m = episodeMetrics(record, run.scenarios.get(record.scenarioId));
+      const m = episodeMetrics(record, run.scenarios.get(record.scenarioId), { protocol });
       for (const seat of record.seats) {
         const sm = m.seats.find((s) => s.seat === seat.seat)!;
         const judged = m.judge?.seats[seat.seat];

@@ -151,6 +151,12 @@ describe('paper fidelity of the judge (issue 10)', () => {
     expect(text).toContain("Dan's goal: Sell the bike dearly");
     expect(text).toContain('Turn #1: Dan said: "Deal, $70 it is."');
     for (const hidden of ['Cat has a secret', 'The seller needs cash fast.', 'target price $60', 'believab']) expect(text).not.toContain(hidden);
+    // appendix H.2's order: the question, the goals, the interaction, the answer format
+    const at = (x: string) => text.indexOf(x);
+    expect(at('whether the two of them reached a deal')).toBeGreaterThanOrEqual(0);
+    expect(at('whether the two of them reached a deal')).toBeLessThan(at("Cat's goal"));
+    expect(at("Dan's goal")).toBeLessThan(at('Turn #1: Dan said'));
+    expect(at('Turn #1: Dan said')).toBeLessThan(at('your reasoning first, then yes (true) or no (false)'));
   });
 
   it("carries SOTOPIA-EVAL's criteria with no added instruction: one user message, no system prompt", async () => {

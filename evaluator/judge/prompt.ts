@@ -7,7 +7,7 @@ import { dealCallSchema, judgeSchema } from './schema.js';
 import { renderTranscript, seatNames } from './transcript.js';
 
 /** Bumped whenever the prompt or rubric wording changes; stored with every evaluation. */
-export const JUDGE_PROMPT_VERSION = 'parley-judge-2';
+export const JUDGE_PROMPT_VERSION = 'parley-judge-3';
 
 /** One judge call: which seats it scores (none for the deal call), whether it is the deal question, its messages and schema. */
 export interface JudgeCall {
@@ -49,20 +49,24 @@ export function judgeCalls(episode: EpisodeRecord, scenario: Scenario, visibilit
 }
 
 /**
- * The Craigslist deal as its own yes/no question (the paper, appendix H.2): both sides' goals and the
- * dialogue, nothing else — no profiles, secrets or SOTOPIA-EVAL rubric.
+ * The Craigslist deal as its own yes/no question (the paper, appendix H.2), in the appendix's order: the
+ * question, both sides' goals, the dialogue, then the answer format (reasoning, then yes/no) — no
+ * profiles, secrets or SOTOPIA-EVAL rubric. Parley also asks for the agreed price (for seller utility).
  */
 export function dealCall(episode: EpisodeRecord, scenario: Scenario): JudgeCall {
   const names = seatNames(episode, scenario);
   const schema = dealCallSchema();
   const goals = scenario.seats.map((s) => `${names.get(s.seat) ?? s.character.name}'s goal: ${s.goal}`);
+  // Appendix H.2's order: the question first, then both goals, the interaction, and the answer format.
   const user = [
+    'Read the two social goals and the conversation below, and say whether the two of them reached a deal.',
+    '',
     ...goals,
     '',
     'The conversation:',
     renderTranscript(episode, scenario),
     '',
-    'Did the two of them reach a deal? Answer in this format (a JSON object valid against this schema):',
+    'Answer in this format (a JSON object valid against this schema): your reasoning first, then yes (true) or no (false).',
     JSON.stringify(schema),
   ].join('\n');
   return { seats: [], askDeal: true, messages: [{ role: 'user', content: user }], schema };

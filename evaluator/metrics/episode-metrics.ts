@@ -32,7 +32,10 @@ export interface EpisodeMetrics {
   wordsPerTurn: number | null;
   repetition: number | null;
   nonverbalShare: number | null;
-  /** Task success as the orchestrator recorded it from explicit moves (MutualFriends: both selected the shared friend; Craigslist: deal); null for open scenarios. */
+  /**
+   * Task success; null for open scenarios. Craigslist: the deal from explicit moves. MutualFriends: both
+   * seats selected the shared friend, or in `paper` runs the paper's rule (the friend was named).
+   */
   success: boolean | null;
   mutualFriends: MutualFriendsMetrics | null;
   craigslist: CraigslistMetrics | null;
@@ -56,10 +59,16 @@ function meanOf(values: (number | null)[]): number | null {
   return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
 }
 
+/** How an episode's run was simulated, as far as the metrics care. */
+export interface EpisodeMetricsOptions {
+  /** The run's simulation protocol; `paper` reads MutualFriends success the paper's way (see `MutualFriendsSuccessRule`). */
+  protocol?: 'paper' | 'parley';
+}
+
 /** Computes every rule metric (and reads the stored judge scores) of one episode. */
-export function episodeMetrics(episode: EpisodeRecord, scenario: Scenario | undefined): EpisodeMetrics {
+export function episodeMetrics(episode: EpisodeRecord, scenario: Scenario | undefined, options: EpisodeMetricsOptions = {}): EpisodeMetrics {
   const seats = allSeatMetrics(episode);
-  const mf = mutualFriendsMetrics(episode, scenario);
+  const mf = mutualFriendsMetrics(episode, scenario, options.protocol === 'paper' ? 'paper' : 'moves');
   const cl = craigslistMetrics(episode, scenario);
   const evaluation = readEvaluation(episode.evaluation);
   let judge: EpisodeMetrics['judge'] = null;
@@ -90,7 +99,7 @@ export function episodeMetrics(episode: EpisodeRecord, scenario: Scenario | unde
     wordsPerTurn: meanOf(seats.map((s) => s.wordsPerTurn)),
     repetition: meanOf(seats.map((s) => s.repetition)),
     nonverbalShare: meanOf(seats.map((s) => s.nonverbalShare)),
-    success: episode.outcome.kind === 'open' ? null : episode.outcome.success,
+    success: episode.outcome.kind === 'open' ? null : mf ? mf.success : episode.outcome.success,
     mutualFriends: mf,
     craigslist: cl,
     judge,

@@ -2,10 +2,22 @@ import type { EpisodeRecord } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import { mentions } from './text.js';
 
+/**
+ * How MutualFriends success is read. `moves` (protocol `parley`): both seats `select`ed the shared friend
+ * (the recorded outcome). `paper` (protocol `paper`, which has no task moves): the paper's own definition,
+ * appendix G — "the first-mention of the mutual friend's name (i.e., goal completion)" — so the episode
+ * succeeds when any move names the shared friend, and the first mention is when it did. How well each
+ * seat reached its goal stays the judge's goal score (the paper's Figure 2 and Table 2); no threshold on
+ * that score is applied, because the paper states none.
+ */
+export type MutualFriendsSuccessRule = 'moves' | 'paper';
+
 /** MutualFriends metrics of one episode. */
 export interface MutualFriendsMetrics {
-  /** Both seats selected the shared friend (from explicit `select` moves). */
+  /** `moves`: both seats selected the shared friend; `paper`: some move named the shared friend. */
   success: boolean;
+  /** Which rule `success` follows. */
+  successRule: MutualFriendsSuccessRule;
   /** The shared friend's name. */
   answer: string;
   /** Index (0-based, among the episode's moves) of the first move naming the shared friend; null if never named. */
@@ -27,11 +39,11 @@ export function sharedFriendName(episode: EpisodeRecord, scenario: Scenario | un
 }
 
 /**
- * Success and where the shared friend is first named. Every public move counts as a mention (speech,
+ * Success (by `rule`) and where the shared friend is first named. Every public move counts as a mention (speech,
  * non-verbal, physical action, `select` moves): all of them reach the partner. Null when the episode is
  * not a MutualFriends episode.
  */
-export function mutualFriendsMetrics(episode: EpisodeRecord, scenario: Scenario | undefined): MutualFriendsMetrics | null {
+export function mutualFriendsMetrics(episode: EpisodeRecord, scenario: Scenario | undefined, rule: MutualFriendsSuccessRule = 'moves'): MutualFriendsMetrics | null {
   if (episode.outcome.kind !== 'mutual_friends') return null;
   const answer = sharedFriendName(episode, scenario);
   if (!answer) return null;
@@ -39,7 +51,8 @@ export function mutualFriendsMetrics(episode: EpisodeRecord, scenario: Scenario 
   const index = moves.findIndex((t) => mentions(t.action!.argument, answer));
   const found = index >= 0;
   return {
-    success: episode.outcome.success,
+    success: rule === 'paper' ? found : episode.outcome.success,
+    successRule: rule,
     answer,
     firstMentionTurn: found ? index : null,
     firstMentionPosition: found ? (moves.length > 1 ? index / (moves.length - 1) : 0) : null,

@@ -6,6 +6,7 @@ import { loadRunDir, type RunDir } from '../run-dir.js';
 import { validReply } from '../testing/fake-judge.js';
 import { clScenario, episode, openScenario, writeRunDir } from '../testing/fixtures.js';
 import { writeReport } from '../report/report.js';
+import { paperNumberFor } from './beside.js';
 import { loadPublished, PUBLISHED_FILE } from './published.js';
 
 const dirs: string[] = [];
@@ -63,7 +64,7 @@ describe("parley report beside the paper's numbers (issue 10, contract 4)", () =
       source: 'https://example.org/paper',
       numbers: [
         { metric: 'goal', mode: 'agents', model: 'gpt-3.5-turbo', subset: 'all', value: 7.2, lo: 6.5, hi: 7.9, where: 'Figure 2' },
-        { metric: 'goal', mode: 'agents', model: 'gpt-3.5-turbo', subset: 'hard', value: 3.0, lo: 2.0, hi: 4.0, where: 'Figure 2' },
+        { metric: 'goal', mode: 'agents', model: 'gpt-3.5-turbo', subset: 'craigslist_bargains', value: 3.0, lo: 2.0, hi: 4.0, where: 'Figure 2' },
       ],
       notTranscribed: ['words per turn'],
     }));
@@ -74,10 +75,50 @@ describe("parley report beside the paper's numbers (issue 10, contract 4)", () =
     expect(md).toContain('## Beside the paper');
     // all: goals 6, 8, 7 → mean 7.00, inside [6.5, 7.9]
     expect(md).toMatch(/\| goal \| agents \| openai:gpt-3\.5-turbo-0613 × openai:gpt-3\.5-turbo-0613 \| all \| 7\.00 \[[\d.]+, [\d.]+\] \(3\) \| 7\.20 \[6\.50, 7\.90\] \| yes \(paper interval\) \| Figure 2 \|/);
-    // hard: the two open episodes, mean 7.00, outside [2, 4]
-    expect(md).toMatch(/\| goal \| agents \| .* \| hard \| 7\.00 .*\| 3\.00 \[2\.00, 4\.00\] \| no \(paper interval\) \| Figure 2 \|/);
+    // craigslist_bargains: the one Craigslist episode, mean 7.00, outside [2, 4]
+    expect(md).toMatch(/\| goal \| agents \| .* \| craigslist_bargains \| 7\.00 .*\| 3\.00 \[2\.00, 4\.00\] \| no \(paper interval\) \| Figure 2 \|/);
+    // the paper reports no "hard" subset, so Parley's hard rows are not laid beside it
+    expect(md).not.toMatch(/\| goal \| agents \| .* \| hard \|/);
     expect(md).toMatch(/\| words\/turn \| agents \| .* \| all \| .* \| not transcribed \| — \|/);
     expect(md).toContain('Not yet in the data file (so shown as "not transcribed"): words per turn.');
+  });
+
+  it("the shipped file holds the paper's own numbers (appendix D Table 1, §4.4, Figure 4) with where they are printed", () => {
+    const p = loadPublished(PUBLISHED_FILE);
+    const gpt = (mode: 'agents' | 'script' | 'mindreaders', models = 'openai:gpt-3.5-turbo-0613 × openai:gpt-3.5-turbo-0613') => ({ mode, models, subset: 'all' });
+    expect(paperNumberFor(p, 'goal', gpt('agents'))).toMatchObject({ value: 6.95, where: expect.stringContaining('Table 1') });
+    expect(paperNumberFor(p, 'goal', gpt('script', 'writer openai:gpt-3.5-turbo-0613'))?.value).toBe(8.44);
+    expect(paperNumberFor(p, 'goal', gpt('mindreaders'))?.value).toBe(7.45);
+    expect(paperNumberFor(p, 'knowledge', gpt('agents'))?.value).toBe(3.83);
+    // Mixtral, matched case-insensitively in an OpenAI-compatible server's model id
+    expect(paperNumberFor(p, 'goal', gpt('agents', 'openai:mistralai/Mixtral-8x7B-Instruct-v0.1 × openai:mistralai/Mixtral-8x7B-Instruct-v0.1'))?.value).toBe(7.49);
+    expect(paperNumberFor(p, 'wordsPerTurn', gpt('agents', 'openai:mistralai/Mixtral-8x7B-Instruct-v0.1 × openai:mistralai/Mixtral-8x7B-Instruct-v0.1'))?.value).toBe(33.72);
+    // the finetuned Agents-ft numbers only for a fine-tuned model label, and never for the base model
+    const ft = 'openai:ft:gpt-3.5-turbo-0613:org::abc × openai:ft:gpt-3.5-turbo-0613:org::abc';
+    expect(paperNumberFor(p, 'goal', gpt('agents', ft))?.value).toBe(7.93);
+    expect(paperNumberFor(p, 'wordsPerTurn', gpt('agents', ft))?.value).toBe(14.98);
+    expect(paperNumberFor(p, 'deal', { mode: 'agents', models: ft, subset: 'craigslist_bargains' })?.value).toBe(0.93);
+    expect(paperNumberFor(p, 'deal', { mode: 'agents', models: 'openai:gpt-3.5-turbo-0613 × openai:gpt-3.5-turbo-0613', subset: 'craigslist_bargains' })).toMatchObject({ value: 0.3, printed: '30%' });
+    expect(paperNumberFor(p, 'deal', { mode: 'script', models: 'writer openai:gpt-3.5-turbo-0613', subset: 'craigslist_bargains' })?.value).toBe(0.94);
+    expect(paperNumberFor(p, 'firstMention', { mode: 'script', models: 'writer openai:gpt-3.5-turbo-0613', subset: 'mutual_friends' })?.value).toBe(0.13);
+    expect(paperNumberFor(p, 'firstMention', { mode: 'agents', models: 'openai:gpt-3.5-turbo-0613 × openai:gpt-3.5-turbo-0613', subset: 'mutual_friends' })?.value).toBe(0.39);
+    // the names-only characters (6.94) are in the file but never matched against a run
+    expect(p.numbers.some((n) => n.characters === 'names-only' && n.value === 6.94)).toBe(true);
+    // every entry says where it is printed; no entry claims an interval the text does not print
+    expect(p.numbers.every((n) => n.where.length > 0 && n.lo === undefined && n.hi === undefined)).toBe(true);
+    expect(p.notTranscribed.join(' ')).toContain('naturalness win rates');
+  });
+
+  it("parley report on a paper run lays the shipped file's GPT-3.5 numbers beside the run's", async () => {
+    delete process.env.PARLEY_PAPER_NUMBERS;
+    const run = await paperRun('paper');
+    const out = await writeReport([run], { outDir: run.dir });
+    const md = out.markdown;
+    // all: goals 6, 8, 7 → mean 7.00; the paper's GPT-3.5 agents goal is 6.95 (Table 1)
+    expect(md).toMatch(/\| goal \| agents \| openai:gpt-3\.5-turbo-0613 × openai:gpt-3\.5-turbo-0613 \| all \| 7\.00 \[[\d.]+, [\d.]+\] \(3\) \| 6\.95 \| (yes|no) \(parley interval\) \| Appendix D, Table 1 /);
+    // words per turn: the paper's 29.83 with the note saying how the model was attributed
+    expect(md).toMatch(/\| words\/turn \| agents \| .* \| all \| .* \| 29\.83 \(printed #29\.83 \(Agents\)\) \| no \(parley interval\) \| Figure 4 .*\(note \d\) \|/);
+    expect(md).toMatch(/Note \d: Figure 9 prints the same pair/);
   });
 
   it('a run that is not a paper run gets no such section', async () => {

@@ -18,8 +18,34 @@ export interface BesideRow {
   verdict: { inside: boolean; against: 'paper interval' | 'parley interval' } | null;
 }
 
-/** The subsets the paper reports on. */
-const PAPER_SUBSETS = new Set(['all', 'mutual_friends', 'craigslist_bargains', 'hard']);
+/** The subsets the paper reports on (it has no "hard" subset). */
+const PAPER_SUBSETS = new Set(['all', 'mutual_friends', 'craigslist_bargains']);
+
+/** Whether a row's model label names a fine-tuned model (OpenAI's `ft:` prefix). */
+export function isFinetunedLabel(models: string): boolean {
+  return /(^|[\s:×])ft:/.test(models);
+}
+
+/**
+ * The paper's number for a Parley row: same metric, mode and subset, the paper's model named in the row's
+ * label (case-insensitive), fine-tuned only against fine-tuned labels, and never the paper's names-only
+ * characters (Parley runs use the full profiles).
+ */
+export function paperNumberFor(published: PublishedNumbers, metric: PaperMetric, row: Pick<GroupRow, 'mode' | 'models' | 'subset'>): PublishedNumber | null {
+  const label = row.models.toLowerCase();
+  const ft = isFinetunedLabel(row.models);
+  return (
+    published.numbers.find(
+      (p) =>
+        p.metric === metric &&
+        p.mode === row.mode &&
+        p.subset === row.subset &&
+        (p.characters ?? 'rich') === 'rich' &&
+        (p.finetuned ?? false) === ft &&
+        label.includes(p.model.toLowerCase()),
+    ) ?? null
+  );
+}
 
 /** Whether a run directory holds a `paper`-protocol run (run.json's resolved protocol, or the protocol its config asked for). */
 export function isPaperRun(run: RunDir): boolean {
@@ -40,7 +66,7 @@ export function besideThePaper(rows: readonly GroupRow[], published: PublishedNu
   for (const metric of PAPER_METRICS) {
     for (const r of rows) {
       if (!PAPER_SUBSETS.has(r.subset) || r.metrics[metric].n === 0) continue;
-      const paper = published.numbers.find((p) => p.metric === metric && p.mode === r.mode && p.subset === r.subset && r.models.includes(p.model)) ?? null;
+      const paper = paperNumberFor(published, metric, r);
       out.push({ metric, mode: r.mode, models: r.models, subset: r.subset, parley: r.metrics[metric], paper, verdict: verdictOf(r.metrics[metric], paper) });
     }
   }

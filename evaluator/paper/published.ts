@@ -2,8 +2,23 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
-/** The metrics the paper publishes that Parley computes the same way (docs/metrics.md). */
-export const PAPER_METRICS = ['goal', 'wordsPerTurn', 'deal', 'firstMention'] as const;
+/**
+ * The metrics the paper publishes that Parley computes the same way (docs/metrics.md): the goal score,
+ * words per turn, the Craigslist deal rate, the MutualFriends first mention, and the other six
+ * SOTOPIA-EVAL dimensions (the paper's appendix D tables).
+ */
+export const PAPER_METRICS = [
+  'goal',
+  'wordsPerTurn',
+  'deal',
+  'firstMention',
+  'believability',
+  'relationship',
+  'knowledge',
+  'secret',
+  'social_rules',
+  'financial_and_material_benefits',
+] as const;
 export type PaperMetric = (typeof PAPER_METRICS)[number];
 
 /** One published number: a fact read off the paper, with where it is printed. */
@@ -11,12 +26,20 @@ export const PublishedNumber = z
   .object({
     metric: z.enum(PAPER_METRICS),
     mode: z.enum(['script', 'agents', 'mindreaders']),
-    /** Matched as a substring of a run row's model label (`gpt-3.5-turbo-0613 × gpt-3.5-turbo-0613`). */
+    /** Matched case-insensitively as a substring of a run row's model label (`gpt-3.5-turbo-0613 × gpt-3.5-turbo-0613`). */
     model: z.string().min(1),
+    /** The paper's Agents-ft (GPT-3.5 finetuned on script simulations): matched only against fine-tuned model labels (`ft:`). */
+    finetuned: z.boolean().optional(),
+    /** The paper's character variant; `names-only` (its simplified characters) is never matched against a Parley run. */
+    characters: z.enum(['rich', 'names-only']).optional(),
     subset: z.string().min(1),
     value: z.number(),
     lo: z.number().optional(),
     hi: z.number().optional(),
+    /** The value as the paper prints it, when that differs from `value` (e.g. `94%`). */
+    printed: z.string().optional(),
+    /** How the entry was attributed where the paper's sentence leaves it implicit, or an inconsistency in the paper. */
+    note: z.string().optional(),
     /** Figure, table or section of the paper. */
     where: z.string().min(1),
   })

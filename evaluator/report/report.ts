@@ -69,7 +69,7 @@ export function reportMarkdown(runs: readonly RunDir[], metrics: readonly Episod
   for (const r of rows) {
     lines.push(`| ${r.mode} | ${mdCell(r.models)} | ${mdCell(r.subset)} | ${r.episodes} | ${r.failed} | ${RULE_COLUMNS.map((c) => fmtSummary(r.metrics[c], RATE.has(c))).join(' | ')} |`);
   }
-  lines.push('', `success: task success from explicit moves; turns: moves per episode; words/turn: words per speech turn; repetition: share of repeated word ${REPETITION_N}-grams; friend named / first mention: MutualFriends, whether and where (0 = first move, 1 = last) the shared friend is first named; deal rate and seller utility: Craigslist.`, '');
+  lines.push('', `success: task success from explicit moves (in \`paper\` runs MutualFriends success is the paper's own rule, the shared friend named: docs/metrics.md); turns: moves per episode; words/turn: words per speech turn; repetition: share of repeated word ${REPETITION_N}-grams; friend named / first mention: MutualFriends, whether and where (0 = first move, 1 = last) the shared friend is first named; deal rate and seller utility: Craigslist.`, '');
   const judged = rows.some((r) => r.judgedSeats + r.judgeErrors > 0);
   lines.push('## Judge scores (SOTOPIA-EVAL)', '');
   if (!judged) {
@@ -154,7 +154,10 @@ th{background:#f3f3f3}figure{margin:1em 0}figcaption{font-size:12px;color:#555}c
  */
 export async function writeReport(runs: readonly RunDir[], opts: ReportOptions): Promise<ReportResult> {
   const seed = opts.seed ?? 1;
-  const metrics = runs.flatMap((r) => r.episodes.map((e) => episodeMetrics(e.record, r.scenarios.get(e.record.scenarioId))));
+  const metrics = runs.flatMap((r) => {
+    const protocol = isPaperRun(r) ? 'paper' : 'parley';
+    return r.episodes.map((e) => episodeMetrics(e.record, r.scenarios.get(e.record.scenarioId), { protocol }));
+  });
   const rows = aggregate(metrics, seed);
   const gaps = [...pairedGaps(metrics, 'script', 'agents', seed), ...pairedGaps(metrics, 'mindreaders', 'agents', seed)];
   const charts = buildCharts(rows, metrics);

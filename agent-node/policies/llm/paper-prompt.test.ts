@@ -30,6 +30,12 @@ describe('the paper agent prompt', () => {
     expect(paperAgentMessages(templates.agent_paper, paperView(3), turnRequest(0)).map((m) => m.role)).toEqual(['user']);
   });
 
+  it('says, as appendix B.1 and the code do, that the goal is known to the agent alone (nothing more about the secret)', () => {
+    const text = prompt(paperView(3));
+    expect(text).toContain("Alice Chen's goal is known to you alone.");
+    expect(text).not.toMatch(/secret in it|secret is known/);
+  });
+
   it('own background with the secret, own goal with its hint inline; the partner\'s goal unknown and secret absent', () => {
     const text = prompt(paperView(3));
     expect(text).toContain(`Alice Chen's background: Alice Chen, 24 years old, female, nurse. Pronouns: she/her. Personality and values: Calm and direct. Alice's secret: ${ALICE_SECRET}`);
