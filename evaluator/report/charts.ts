@@ -86,7 +86,7 @@ export function buildCharts(rows: readonly GroupRow[], metrics: readonly Episode
   charts.push({
     file: 'success-by-mode.svg',
     title: 'Task success by mode and subset',
-    caption: 'MutualFriends: both selected the shared friend; Craigslist: deal from explicit moves. Open scenarios have no task success.',
+    caption: 'MutualFriends: both selected the shared friend (protocol parley) or the shared friend was named (protocol paper, the paper\'s appendix G); Craigslist: a deal was reached. Open scenarios have no task success (docs/metrics.md).',
     svg: barChart({ title: 'Task success by mode and subset', yLabel: 'success rate', ...success, yMin: 0, yMax: 1, format: pct, emptyNote: 'no task scenarios' }),
   });
   const words = metricBySubset(rows, 'wordsPerTurn');
