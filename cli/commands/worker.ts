@@ -1,51 +1,33 @@
-import { formatHelp, parseArgs, type FlagSpecs } from '../args.js';
+import type { FlagSpecs } from '../args.js';
+import { parseCommand, positiveInt, UsageError, type CommandSpec } from '../command.js';
 
 const FLAGS: FlagSpecs = {
   queue: { type: 'string', metavar: 'redis://HOST:PORT', describe: 'the Redis the coordinator (parley run --queue) enqueued on' },
   concurrency: { type: 'number', describe: 'episodes this worker runs at once (default 4)' },
   multiplex: { type: 'boolean', describe: 'let one agent process host seats of different episodes at once (never two of one episode)' },
   'seats-per-process': { type: 'number', metavar: 'N', describe: 'with --multiplex: seats one agent process may host at once (default 8)' },
-  help: { type: 'boolean', describe: 'show this help' },
 };
 
-const HELP = formatHelp(
-  'parley worker --queue redis://[user:pass@]HOST:PORT[/db] [options]',
+/** `parley worker`'s command line. */
+export const spec: CommandSpec = {
+  name: 'worker',
+  usage: 'parley worker --queue redis://[user:pass@]HOST:PORT[/db] [options]',
+  summary:
   "Take episode jobs from the queue and run them on this machine's agent processes; the coordinator\n" +
     'writes the results into its run directory. Needs only the code, the queue URL and the provider keys\n' +
     '(scenarios and configuration come from the queue). SIGTERM or Ctrl-C: finish the episodes in hand and\n' +
     'stop; a second one: stop now (those episodes go back to the queue and run elsewhere from the start).',
-  FLAGS,
-);
+  flags: FLAGS,
+};
 
 /** `parley worker`. */
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, FLAGS);
-  if (!args.ok) {
-    console.error(`parley worker: ${args.message}\n(parley worker --help for options)`);
-    return 2;
-  }
-  if (args.flags.help) {
-    console.log(HELP);
-    return 0;
-  }
-  if (typeof args.flags.queue !== 'string') {
-    console.error('parley worker: --queue redis://HOST:PORT is required');
-    return 2;
-  }
-  const concurrency = (args.flags.concurrency as number | undefined) ?? 4;
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    console.error(`parley worker: --concurrency: expected a positive integer (got ${concurrency})`);
-    return 2;
-  }
-  const seats = (args.flags['seats-per-process'] as number | undefined) ?? (args.flags.multiplex ? 8 : 1);
-  if (!Number.isInteger(seats) || seats < 1) {
-    console.error(`parley worker: --seats-per-process: expected a positive integer (got ${seats})`);
-    return 2;
-  }
-  if (args.flags['seats-per-process'] !== undefined && !args.flags.multiplex) {
-    console.error('parley worker: --seats-per-process needs --multiplex');
-    return 2;
-  }
+  const args = parseCommand(spec, argv);
+  if (!args) return 0;
+  if (typeof args.flags.queue !== 'string') throw new UsageError('--queue redis://HOST:PORT is required');
+  const concurrency = positiveInt(args.flags, 'concurrency', 4);
+  const seats = positiveInt(args.flags, 'seats-per-process', args.flags.multiplex ? 8 : 1);
+  if (args.flags['seats-per-process'] !== undefined && !args.flags.multiplex) throw new UsageError('--seats-per-process needs --multiplex');
   const { parseQueueUrl, probeRedis } = await import('../../queue/redis-url.js');
   const url = parseQueueUrl(args.flags.queue);
   if (!url.ok) {
