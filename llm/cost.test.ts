@@ -38,6 +38,11 @@ describe('price table and cost estimate', () => {
       writeFileSync(bad, JSON.stringify({ 'openai:x': { prompt: 'cheap', completion: 1 } }));
       expect(() => loadPrices(bad)).toThrow(/'openai:x'/);
       expect(() => loadPrices(join(dir, 'missing.json'))).toThrow(/does not exist/);
+      // Fine-tuning prices (issue 14) are kept, and checked like the others.
+      writeFileSync(good, JSON.stringify({ 'openai:gpt-3.5-turbo*': { prompt: 0.5, completion: 1.5, training: 8 } }));
+      expect(priceOf('openai', 'gpt-3.5-turbo-0125', loadPrices(good))?.training).toBe(8);
+      writeFileSync(bad, JSON.stringify({ 'openai:y': { prompt: 1, completion: 1, training: -1 } }));
+      expect(() => loadPrices(bad)).toThrow(/'openai:y'.*training/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

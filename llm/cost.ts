@@ -8,6 +8,8 @@ export interface Price {
   completion: number;
   /** Prompt tokens served from cache; defaults to the prompt price. */
   cached?: number;
+  /** Fine-tuning: US$ per million training tokens (tokens in the file × epochs), where the provider trains this model. */
+  training?: number;
 }
 
 /** `provider:model` (exact) or `provider:prefix*` → price. Keys starting with `_` are comments. */
@@ -33,10 +35,15 @@ export function loadPrices(file: string = process.env.PARLEY_PRICES || DEFAULT_P
     if (key.startsWith('_')) continue;
     const p = value as Partial<Price> | null;
     const ok = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n >= 0;
-    if (!p || !ok(p.prompt) || !ok(p.completion) || (p.cached !== undefined && !ok(p.cached))) {
-      throw new Error(`price table ${file}: '${key}' needs non-negative numbers prompt, completion (and optional cached)`);
+    if (!p || !ok(p.prompt) || !ok(p.completion) || (p.cached !== undefined && !ok(p.cached)) || (p.training !== undefined && !ok(p.training))) {
+      throw new Error(`price table ${file}: '${key}' needs non-negative numbers prompt, completion (and optional cached, training)`);
     }
-    table[key] = { prompt: p.prompt!, completion: p.completion!, ...(p.cached !== undefined ? { cached: p.cached } : {}) };
+    table[key] = {
+      prompt: p.prompt!,
+      completion: p.completion!,
+      ...(p.cached !== undefined ? { cached: p.cached } : {}),
+      ...(p.training !== undefined ? { training: p.training } : {}),
+    };
   }
   return table;
 }

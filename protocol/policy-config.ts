@@ -1,6 +1,25 @@
 import { z } from 'zod';
 
 /**
+ * What a fine-tuned model was trained on, as an experiment file records it (`parley finetune status`
+ * prints it with the model); the simulation card names it. Descriptive only: it changes no behaviour.
+ */
+export const TrainingData = z
+  .object({
+    /** The training file as exported (`parley export --format openai-chat|mistral-chat`). */
+    file: z.string().min(1),
+    /** The provider's id of the uploaded file, the fine-tuning job, and the base model. */
+    fileId: z.string().optional(),
+    validationFile: z.string().optional(),
+    job: z.string().optional(),
+    base: z.string().optional(),
+    /** Free text: which runs and filters it came from (e.g. `runs/script --mode script --view agents --min goal=7`). */
+    from: z.string().optional(),
+  })
+  .strict();
+export type TrainingData = z.infer<typeof TrainingData>;
+
+/**
  * How an agent process should play a seat: the policy spec plus provider settings.
  * The supervisor hands it to local agent processes; a remote agent builds its own from its CLI flags.
  * Keys are never in here: each process reads its own provider key from its environment.
@@ -26,6 +45,8 @@ export const PolicyConfig = z.object({
    * cassette is continued (recording) or picked up where the episode is (replay), not started afresh.
    */
   resume: z.boolean().optional(),
+  /** For a fine-tuned model: what it was trained on (shown on the simulation card). */
+  trainingData: TrainingData.optional(),
 });
 export type PolicyConfig = z.infer<typeof PolicyConfig>;
 export type PolicyConfigInput = z.input<typeof PolicyConfig>;

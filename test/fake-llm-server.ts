@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
+import { fakeFineTuning, type FakeFineTuning } from './fake-llm-finetune.js';
 import { plausibleReply, type ChatBody } from './fake-llm-plausible.js';
 
 /**
@@ -9,6 +10,7 @@ import { plausibleReply, type ChatBody } from './fake-llm-plausible.js';
  * (id, object, created, model, choices[].message/finish_reason, usage with prompt_tokens_details),
  * plain or streamed (SSE), and each request's behaviour is scriptable: queued replies, a default
  * (by default: plausible Parley moves and scripts), 429 with `Retry-After`, 5xx, slow and malformed replies.
+ * The files and fine-tuning routes (`/v1/files`, `/v1/fine_tuning/jobs`) are in `fake-llm-finetune.ts`.
  *
  *   tsx test/fake-llm-server.ts --port 8765    # OPENAI_BASE_URL=http://127.0.0.1:8765/v1, MISTRAL_BASE_URL=http://127.0.0.1:8765
  */
@@ -59,6 +61,8 @@ export interface FakeLlmServer extends AsyncDisposable {
   readonly port: number;
   /** Every chat request received, in arrival order. */
   readonly requests: ReceivedRequest[];
+  /** Uploaded files and fine-tuning jobs (`/v1/files`, `/v1/fine_tuning/jobs`; see fake-llm-finetune.ts). */
+  readonly fineTuning: FakeFineTuning;
   /** Replies used, in order, before the default. */
   enqueue(...replies: Array<FakeReply | ReplyFn>): void;
   /** Reply used once the queue is empty (initially: plausible). */
@@ -92,6 +96,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
   let fallback: FakeReply | ReplyFn = options.default ?? { kind: 'plausible' };
   const recentPrompts: string[] = [];
   const timers = new Set<NodeJS.Timeout>();
+  const fineTuning = fakeFineTuning();
 
   const promptText = (body: ChatBody) => JSON.stringify(body.messages ?? []);
 
@@ -168,11 +173,13 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const path = (req.url ?? '/').split('?')[0]!;
-    if (req.method !== 'POST' || path !== '/v1/chat/completions') {
-      return sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } });
-    }
     if (options.requireKey && req.headers.authorization !== `Bearer ${options.requireKey}`) {
       return sendJson(res, 401, { error: { message: 'invalid api key (fake)', type: 'invalid_request_error', code: 'invalid_api_key' } });
+    }
+    const ft = await fineTuning.handle(req, path, Buffer.concat(chunks));
+    if (ft) return sendJson(res, ft.status, ft.json);
+    if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+      return sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } });
     }
     let body: ChatBody & Record<string, unknown>;
     try {
@@ -231,6 +238,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     openaiBaseURL: `${url}/v1`,
     port,
     requests,
+    fineTuning,
     enqueue: (...replies) => void queue.push(...replies),
     setDefault: (r) => void (fallback = r),
     env: () => ({ OPENAI_API_KEY: 'x', OPENAI_BASE_URL: `${url}/v1`, MISTRAL_API_KEY: 'x', MISTRAL_BASE_URL: url }),

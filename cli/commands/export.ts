@@ -5,6 +5,7 @@ import { exportSotopia } from '../../evaluator/export/sotopia.js';
 import { loadRunDir, writeFileAtomic } from '../../evaluator/run-dir.js';
 
 const HELP = `usage: parley export DIR --format sotopia|csv [--out FILE]
+       parley export DIR… --format openai-chat|mistral-chat [options]   (fine-tuning data; --format openai-chat --help)
 
   --format sotopia   one JSON line per episode in SOTOPIA's EpisodeLog shape (plus its JSONL export
                      fields); default file DIR/episodes.sotopia.jsonl
@@ -15,6 +16,9 @@ const HELP = `usage: parley export DIR --format sotopia|csv [--out FILE]
 
 /** \`parley export DIR --format sotopia|csv [--out FILE]\`. */
 export async function run(argv: string[]): Promise<number> {
+  // Fine-tuning formats have their own flags (training/; cli/commands/export-chat.ts).
+  const format = argv.find((a, i) => a.startsWith('--format=') || argv[i - 1] === '--format');
+  if (format && /^(--format=)?(openai|mistral)-chat$/.test(format)) return (await import('./export-chat.js')).runChatExport(argv);
   let args;
   try {
     args = parseArgs({ args: argv, allowPositionals: true, options: { format: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } });

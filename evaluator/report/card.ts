@@ -42,6 +42,8 @@ export interface SimulationCard {
   runs: CardRun[];
   modes: Mode[];
   generators: CardGenerator[];
+  /** Fine-tuned models with the training data their run's experiment file records (policy spec → description). */
+  trainingData: Record<string, string>;
   judges: { spec: string; model: string | null; visibility: string; temperature: number; promptVersion: string; seatsScored: number; seatErrors: number }[];
   scenarioSet: { count: number; sources: Record<string, number>; kinds: Record<string, number>; subsets: Record<string, number>; relationships: Record<string, number> };
   counts: { mode: Mode; episodes: number; ok: number; failed: number }[];
@@ -78,6 +80,7 @@ export function buildCard(runs: readonly RunDir[]): SimulationCard {
     runs: [],
     modes: [],
     generators: [],
+    trainingData: {},
     judges: [],
     scenarioSet: { count: 0, sources: {}, kinds: {}, subsets: {}, relationships: {} },
     counts: [],
@@ -100,6 +103,11 @@ export function buildCard(runs: readonly RunDir[]): SimulationCard {
       maxTurns: (pick(r, 'config.maxTurns', 'maxTurns') as number | undefined) ?? null,
       createdAt: str(pick(r, 'createdAt', 'startedAt')) ?? null,
     });
+    const policies = [...((pick(r, 'config.agents') as unknown[] | undefined) ?? []), pick(r, 'config.scriptWriter')];
+    for (const p of policies) {
+      const t = trainingDataText(p);
+      if (t) card.trainingData[t.spec] = t.text;
+    }
     for (const s of run.scenarios.values()) {
       if (seenScenarios.has(s.id)) continue;
       seenScenarios.add(s.id);
@@ -154,6 +162,20 @@ export function buildCard(runs: readonly RunDir[]): SimulationCard {
   return card;
 }
 
+/** `{spec, trainingData}` of a run.json policy → the card's words for it (null without training data). */
+function trainingDataText(policy: unknown): { spec: string; text: string } | null {
+  const p = policy as { spec?: unknown; trainingData?: Record<string, unknown> } | undefined;
+  const t = p?.trainingData;
+  if (typeof p?.spec !== 'string' || !t || typeof t.file !== 'string') return null;
+  const parts = [`trained on \`${t.file}\``];
+  if (typeof t.from === 'string') parts.push(`from ${t.from}`);
+  if (typeof t.base === 'string') parts.push(`base model ${t.base}`);
+  if (typeof t.job === 'string') parts.push(`job ${t.job}`);
+  if (typeof t.fileId === 'string') parts.push(`file ${t.fileId}`);
+  if (typeof t.validationFile === 'string') parts.push(`validated on \`${t.validationFile}\``);
+  return { spec: p.spec, text: parts.join('; ') };
+}
+
 function counted(map: Record<string, number>): string {
   const e = Object.entries(map);
   return e.length ? e.map(([k, n]) => `${k} ×${n}`).join(', ') : 'none';
@@ -169,6 +191,11 @@ export function cardMarkdown(card: SimulationCard): string[] {
   for (const m of card.modes) lines.push(`- \`${m}\`: ${WHO_KNEW_WHAT[m]}`);
   lines.push('', '**Generators**', '', '| mode | role | policy | model | sampling | episodes |', '|---|---|---|---|---|---|');
   for (const g of card.generators) lines.push(`| ${g.mode} | ${g.role} | ${mdCell(g.policy)} | ${mdCell(g.model ?? '—')} | ${mdCell(g.params)} | ${g.episodes} |`);
+  const tuned = Object.entries(card.trainingData);
+  if (tuned.length) {
+    lines.push('', '**Fine-tuned models and their training data**', '');
+    for (const [spec, text] of tuned) lines.push(`- \`${spec}\`: ${text}`);
+  }
   lines.push('', '**Judge**', '');
   if (!card.judges.length) lines.push('- none: no episode has judge scores (run `parley eval DIR --judge …`).');
   for (const j of card.judges) {

@@ -1,0 +1,179 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { DIMENSION_NAMES } from '../../evaluator/dimensions.js';
+import { readEvaluation } from '../../evaluator/evaluation.js';
+import { loadRunDir, writeFileAtomic, type RunDir } from '../../evaluator/run-dir.js';
+import { loadTemplates } from '../../agent-node/policies/llm/index.js';
+import { Mode } from '../../protocol/index.js';
+import { exportChat, type ExportFile } from '../../training/export-chat.js';
+import { CHAT_FORMATS, type ChatFormat } from '../../training/formats.js';
+import { readSeatLedger, scriptLimits } from '../../training/ledgers.js';
+import { EXCLUSION, type Selection } from '../../training/select.js';
+import type { SeatScores, SourceEpisode } from '../../training/source.js';
+import { summaryLines } from '../../training/summary.js';
+import { tokenCounterFor } from '../../training/tokens.js';
+import { formatHelp, parseArgs, type FlagSpecs } from '../args.js';
+
+/** Flags of `parley export --format openai-chat|mistral-chat`. */
+export const CHAT_EXPORT_FLAGS: FlagSpecs = {
+  format: { type: 'string', metavar: 'openai-chat|mistral-chat', describe: 'chat fine-tuning format' },
+  out: { type: 'string', metavar: 'FILE', describe: 'training file (default DIR/finetune.<format>.jsonl); with --split, FILE.train.jsonl and FILE.validation.jsonl' },
+  view: { type: 'string', metavar: 'agents|mindreaders', describe: "view script-mode turns are rendered into (default agents: the paper's Agents-ft data)" },
+  mode: { type: 'list', metavar: 'MODES', describe: 'only these modes (script, agents, mindreaders)' },
+  model: { type: 'list', metavar: 'MODELS', describe: "only moves by these models (name or provider:model; script episodes: the writer's)" },
+  subset: { type: 'list', metavar: 'SUBSETS', describe: 'only scenarios in these subsets' },
+  seat: { type: 'list', metavar: 'SEATS', describe: 'only these seats (agent1, agent2, …)' },
+  min: { type: 'list', metavar: 'DIM=X,…', describe: "keep a seat only if its judge score on each dimension is ≥ X (e.g. goal=7)" },
+  'top-per-scenario': { type: 'number', metavar: 'K', describe: "per scenario and seat, the K episodes with the seat's best --by score (SOTOPIA-π self-reinforcement)" },
+  by: { type: 'string', metavar: 'DIM', describe: 'score dimension for --top-per-scenario (default goal)' },
+  split: { type: 'number', metavar: 'F', describe: 'train fraction of a split by scenario (no scenario in both files), e.g. 0.9' },
+  seed: { type: 'number', metavar: 'N', describe: 'seed of the split (default 1)' },
+  base: { type: 'string', metavar: 'PROVIDER:MODEL', describe: 'model to be trained, for the cost estimate (default openai:gpt-3.5-turbo-0125 / mistral:open-mistral-7b)' },
+  epochs: { type: 'number', metavar: 'N', describe: 'training epochs, for the cost estimate (default 3)' },
+  'keep-duplicates': { type: 'boolean', describe: 'keep examples whose messages repeat an earlier one (dropped and counted by default)' },
+  'prompt-dir': { type: 'string', metavar: 'DIR', describe: "agent template directory (default: each run's own, else the built-in one)" },
+  help: { type: 'boolean', describe: 'show this help' },
+};
+
+const USAGE = 'parley export DIR… --format openai-chat|mistral-chat [options]';
+const SUMMARY = [
+  'Training examples from one seat\'s perspective: for every (episode, seat, turn of that seat), the messages',
+  "that seat's agent was sent — rendered by the agent template from the seat's own view — then the move it",
+  'made as the assistant message. Live episodes replay the seat\'s ledger (the prompt equals the cassette\'s);',
+  "script episodes are turned into each character's own view through the projection. Episodes with errors are",
+  'excluded (and, when a score filter is used, episodes without evaluation); every exclusion is counted.',
+  'Beside each file, FILE.index.jsonl names the episode, seat and turn of every line.',
+].join('\n');
+
+const fail = (message: string, code = 2) => {
+  console.error(`parley export: ${message}`);
+  return code;
+};
+
+/** Scores per seat from an episode's evaluation, or null when it has none. */
+function scoresOf(evaluation: unknown): Record<string, SeatScores> | null {
+  const judge = readEvaluation(evaluation)?.judge;
+  if (!judge) return null;
+  return Object.fromEntries(
+    Object.entries(judge.seats).map(([seat, j]) => [seat, j.ok ? { ok: true, scores: Object.fromEntries(Object.entries(j.scores).map(([d, s]) => [d, s.score])) } : { ok: false, code: j.error.code }]),
+  ) as Record<string, SeatScores>;
+}
+
+/** `DIR/x.jsonl` → `DIR/x.<suffix>.jsonl`. */
+const beside = (file: string, suffix: string) => `${file.replace(/\.jsonl$/, '')}.${suffix}.jsonl`;
+
+/** `parley export DIR… --format openai-chat|mistral-chat …`. */
+export async function runChatExport(argv: string[]): Promise<number> {
+  const parsed = parseArgs(argv, CHAT_EXPORT_FLAGS);
+  if (!parsed.ok) return fail(`${parsed.message}\n\n${formatHelp(USAGE, SUMMARY, CHAT_EXPORT_FLAGS)}`);
+  const f = parsed.flags;
+  if (f.help) {
+    console.log(formatHelp(USAGE, SUMMARY, CHAT_EXPORT_FLAGS));
+    return 0;
+  }
+  const format = f.format as ChatFormat;
+  if (!CHAT_FORMATS.includes(format)) return fail(`--format must be one of ${CHAT_FORMATS.join(', ')}`);
+  const dirs = parsed.positionals;
+  if (dirs.length === 0) return fail('name at least one run directory');
+  const view = (f.view as string | undefined) ?? 'agents';
+  if (view !== 'agents' && view !== 'mindreaders') return fail(`--view must be agents or mindreaders (got '${view}')`);
+  const modes = (f.mode as string[] | undefined) ?? [];
+  for (const m of modes) if (!Mode.safeParse(m).success) return fail(`--mode: unknown mode '${m}' (script, agents, mindreaders)`);
+  const dims = DIMENSION_NAMES as readonly string[];
+  const min: Record<string, number> = {};
+  for (const item of (f.min as string[] | undefined) ?? []) {
+    const m = /^([a-z_]+)=(-?\d+(?:\.\d+)?)$/.exec(item);
+    if (!m || !dims.includes(m[1]!)) return fail(`--min: expected DIM=X with DIM one of ${dims.join(', ')} (got '${item}')`);
+    min[m[1]!] = Number(m[2]);
+  }
+  const by = (f.by as string | undefined) ?? 'goal';
+  if (!dims.includes(by)) return fail(`--by: unknown dimension '${by}' (${dims.join(', ')})`);
+  const k = f['top-per-scenario'] as number | undefined;
+  if (k !== undefined && (!Number.isInteger(k) || k < 1)) return fail('--top-per-scenario must be a positive integer');
+  const fraction = f.split as number | undefined;
+  if (fraction !== undefined && !(fraction > 0 && fraction < 1)) return fail('--split must be a fraction between 0 and 1, e.g. 0.9');
+  const seed = (f.seed as number | undefined) ?? 1;
+  if (!Number.isInteger(seed)) return fail('--seed must be an integer');
+  const epochs = (f.epochs as number | undefined) ?? 3;
+  if (!Number.isInteger(epochs) || epochs < 1) return fail('--epochs must be a positive integer');
+  const base = (f.base as string | undefined) ?? (format === 'openai-chat' ? 'openai:gpt-3.5-turbo-0125' : 'mistral:open-mistral-7b');
+
+  const runs: RunDir[] = [];
+  for (const dir of dirs) {
+    const loaded = await loadRunDir(dir);
+    if (!loaded.ok) return fail(loaded.error.message, 1);
+    runs.push(loaded.run);
+  }
+  const sources: SourceEpisode[] = runs.flatMap((run) =>
+    run.episodes.map(({ record }) => ({ runDir: run.dir, record, scenario: run.scenarios.get(record.scenarioId) ?? null, scores: scoresOf(record.evaluation) })),
+  );
+  // The agent template each seat's prompts came from: --prompt-dir, else the run's own per seat, else built-in.
+  const promptDirOf = new Map(runs.map((r) => [r.dir, ((r.run?.config as { agents?: Array<{ promptDir?: string }> } | undefined)?.agents ?? []).map((a) => a.promptDir)]));
+  const templates = new Map<string, ReturnType<typeof loadTemplates>['agent']>();
+  const templateAt = (dir: string | undefined) => {
+    const key = dir ?? '';
+    let t = templates.get(key);
+    if (!t) templates.set(key, (t = loadTemplates(dir).agent));
+    return t;
+  };
+  const selection: Selection = {
+    ...(modes.length ? { modes: modes as Mode[] } : {}),
+    ...(f.model ? { models: f.model as string[] } : {}),
+    ...(f.subset ? { subsets: f.subset as string[] } : {}),
+    ...(f.seat ? { seats: f.seat as string[] } : {}),
+    ...(Object.keys(min).length ? { min } : {}),
+    ...(k !== undefined ? { top: { k, by } } : {}),
+  };
+  let result;
+  try {
+    const tokens = await tokenCounterFor(base);
+    result = exportChat(sources, {
+      tokens,
+      format,
+      selection,
+      view,
+      dedupe: !f['keep-duplicates'],
+      base,
+      epochs,
+      ...(fraction !== undefined ? { split: { fraction, seed } } : {}),
+      readLedger: readSeatLedger,
+      limitsOf: scriptLimits,
+      templateFor: (unit) => {
+        if (f['prompt-dir']) return templateAt(f['prompt-dir'] as string);
+        // Seat i was played by config.agents[i], the last entry repeating (orchestrator/run/plan.ts).
+        const dirs = promptDirOf.get(unit.source.runDir) ?? [];
+        const position = Math.min(unit.source.record.seats.findIndex((s) => s.seat === unit.seat), dirs.length - 1);
+        return templateAt(unit.source.record.mode === 'script' || position < 0 ? undefined : dirs[position]);
+      },
+    });
+  } catch (err) {
+    return fail((err as Error).message, 1);
+  }
+  if (!result.ok) {
+    console.error(`parley export: ${result.message}`);
+    for (const i of (result.issues ?? []).slice(0, 20)) console.error(`  ${i.line ? `line ${i.line}` : 'file'} (${i.example}): ${i.message}`);
+    if ((result.issues?.length ?? 0) > 20) console.error(`  … and ${result.issues!.length - 20} more`);
+    return 1;
+  }
+  const excludedText = () => {
+    const ex = Object.entries(result.selection.excluded);
+    return `excluded (episode, seat) pairs: ${ex.length ? ex.map(([r, n]) => `${EXCLUSION[r as keyof typeof EXCLUSION]} ×${n}`).join(', ') : 'none'}; duplicate examples dropped: ${result.duplicates}`;
+  };
+  if (result.summary.examples === 0) return fail(`no examples selected, nothing written; ${excludedText()}`, 1);
+  const out = (f.out as string | undefined) ?? path.join(dirs[0]!, `finetune.${format}.jsonl`);
+  const written: string[] = [];
+  const write = async (file: string, x: ExportFile) => {
+    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    await writeFileAtomic(file, x.text);
+    await writeFileAtomic(beside(file, 'index'), x.index);
+    written.push(`${file} (${x.examples.length} examples, ${new Set(x.examples.map((e) => e.scenarioId)).size} scenarios)`);
+  };
+  for (const x of result.files) await write(x.role === 'all' ? out : beside(out, x.role), x);
+  for (const w of written) console.log(`wrote ${w}`);
+  for (const line of summaryLines(result.summary)) console.log(line);
+  console.log(excludedText());
+  for (const i of result.issues) console.log(`warning: ${i.message}`);
+  const empty = result.files.find((x) => x.examples.length === 0);
+  if (empty) console.log(`warning: the ${empty.role} file is empty (only ${result.summary.scenarios} scenario(s) to split)`);
+  return 0;
+}

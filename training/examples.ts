@@ -1,0 +1,98 @@
+import type { Action, Limits } from '../protocol/index.js';
+import type { ChatMessage } from '../llm/index.js';
+import { agentMessages } from '../agent-node/policies/llm/index.js';
+import type { LedgerReader, LimitsOf } from './source.js';
+import { seatTurnsFromLedger, type SeatTurn } from './seat-turns.js';
+import { seatTurnsFromScript, type ScriptView } from './script-turns.js';
+import type { Unit } from './select.js';
+
+/** The agent template a seat's prompts were rendered from (the renderer's own `Template`). */
+export type AgentTemplate = Parameters<typeof agentMessages>[0];
+
+/** One training example: what a seat's agent was (or would have been) sent at one turn, and what it did. */
+export interface TrainingExample {
+  runDir: string;
+  episodeId: string;
+  scenarioId: string;
+  mode: string;
+  seat: string;
+  turn: number;
+  /** `provider:model` that produced the move (the script writer's, for script episodes), when known. */
+  model: string | null;
+  /** The prompt messages, then the move as the assistant message. */
+  messages: ChatMessage[];
+}
+
+/** The move in the reply shape the agent template asks for (`{"action_type", "argument"}`). */
+export function actionReply(action: Action): string {
+  return JSON.stringify({ action_type: action.type, argument: action.argument });
+}
+
+export interface BuildOptions {
+  /** Which view script-mode turns are rendered into. */
+  view: ScriptView;
+  /** The agent template for a unit (a run may have used its own prompt directory). */
+  templateFor: (unit: Unit) => AgentTemplate;
+  readLedger: LedgerReader;
+  limitsOf: LimitsOf;
+}
+
+export type BuildResult = { ok: true; examples: TrainingExample[] } | { ok: false; message: string };
+
+/**
+ * The examples of one (episode, seat): one per turn the seat moved, each the messages the SAME renderer
+ * the LLM policy uses (`agentMessages`) makes from the seat's view — for live episodes the view replayed
+ * from the seat's ledger (so the prompt equals the cassette's), for script episodes the view `observe()`
+ * projects for that character — followed by the move that was taken.
+ */
+export function buildExamples(unit: Unit, opts: BuildOptions): BuildResult {
+  const { record, scenario, runDir } = unit.source;
+  let turns: SeatTurn[];
+  if (record.mode === 'script') {
+    const limits: Limits | null = opts.limitsOf(unit.source);
+    if (!scenario || !limits) return { ok: false, message: `${runDir}: episode ${record.episodeId}: ${!scenario ? 'its scenario' : 'the script request (limits)'} is not in the run directory` };
+    turns = seatTurnsFromScript(record, scenario, limits, opts.view, unit.seat);
+  } else {
+    const ledger = opts.readLedger(runDir, record.episodeId, unit.seat);
+    if (!ledger.ok) return { ok: false, message: ledger.message };
+    turns = seatTurnsFromLedger(ledger.frames);
+  }
+  const who = record.mode === 'script' ? record.scriptWriter : record.seats.find((s) => s.seat === unit.seat);
+  const model = who?.model ? `${who.provider ?? '?'}:${who.model}` : null;
+  const template = opts.templateFor(unit);
+  const examples: TrainingExample[] = [];
+  for (const { view, request } of turns) {
+    const move = record.turns.find((t) => t.turn === request.turn && t.seat === unit.seat);
+    if (!move?.action) continue;
+    const prompt = agentMessages(template, view, request);
+    // Last line of defence for converted script turns: judge-only text never reaches a training prompt.
+    const judgeOnly = record.mode === 'script' ? scenario?.judgeOnly.trim() : '';
+    if (judgeOnly && prompt.some((m) => m.content.includes(judgeOnly))) {
+      return { ok: false, message: `${runDir}: episode ${record.episodeId} seat ${unit.seat} turn ${request.turn}: the rendered prompt holds judge-only text; nothing was written` };
+    }
+    examples.push({
+      runDir,
+      episodeId: record.episodeId,
+      scenarioId: record.scenarioId,
+      mode: record.mode,
+      seat: unit.seat,
+      turn: request.turn,
+      model,
+      messages: [...prompt, { role: 'assistant', content: actionReply(move.action) }],
+    });
+  }
+  return { ok: true, examples };
+}
+
+/** Drops examples whose messages repeat an earlier example's exactly; returns how many were dropped. */
+export function dedupe(examples: readonly TrainingExample[]): { examples: TrainingExample[]; duplicates: number } {
+  const seen = new Set<string>();
+  const out: TrainingExample[] = [];
+  for (const ex of examples) {
+    const key = JSON.stringify(ex.messages);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(ex);
+  }
+  return { examples: out, duplicates: examples.length - out.length };
+}

@@ -1,0 +1,43 @@
+/** Providers Parley can submit fine-tuning jobs to. */
+export const FINETUNE_PROVIDERS = ['openai', 'mistral'] as const;
+export type FinetuneProvider = (typeof FINETUNE_PROVIDERS)[number];
+
+/** A fine-tuning job as Parley reports it, whatever the provider's own shape. */
+export interface FinetuneJob {
+  provider: FinetuneProvider;
+  id: string;
+  /** The provider's status, normalised. */
+  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+  /** The provider's own status word, as it said it. */
+  rawStatus: string;
+  baseModel: string;
+  /** Set once the job succeeded: the model id to put in a policy spec. */
+  fineTunedModel: string | null;
+  trainingFile: string | null;
+  validationFile: string | null;
+  /** The provider's explanation when the job failed. */
+  error: string | null;
+}
+
+/** An uploaded file. */
+export interface UploadedFile {
+  id: string;
+  filename: string;
+  bytes: number;
+}
+
+/** A provider's files and fine-tuning APIs, as `parley finetune` uses them. */
+export interface FinetuneApi {
+  readonly provider: FinetuneProvider;
+  upload(file: string): Promise<UploadedFile>;
+  create(o: { baseModel: string; trainingFile: string; validationFile?: string; suffix?: string }): Promise<FinetuneJob>;
+  get(jobId: string): Promise<FinetuneJob>;
+  /** The name a file was uploaded under, or null when the provider does not say. */
+  filename(fileId: string): Promise<string | null>;
+}
+
+/** Where to reach a provider: base URL (as for chat: OpenAI's with `/v1`, Mistral's without) and key. */
+export interface ProviderAccess {
+  apiKey: string;
+  baseURL?: string;
+}

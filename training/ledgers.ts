@@ -1,0 +1,40 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { OrchestratorFrame, type Limits } from '../protocol/index.js';
+import type { LedgerRead, SourceEpisode } from './source.js';
+
+/** The seat id the script writer's ledger is filed under (`ledgers/<episode>/script.jsonl`). */
+const SCRIPT_LEDGER_SEAT = 'script';
+
+/**
+ * Reads `DIR/ledgers/<episode>/<seat>.jsonl`, the frames the seat's process was sent, each checked
+ * against the protocol's frame schema; a missing file or a bad line is an error naming it.
+ */
+export function readSeatLedger(runDir: string, episodeId: string, seat: string): LedgerRead {
+  const file = join(runDir, 'ledgers', episodeId, `${seat}.jsonl`);
+  if (!existsSync(file)) return { ok: false, message: `${file}: no ledger for seat ${seat} of episode ${episodeId}` };
+  const frames: OrchestratorFrame[] = [];
+  const lines = readFileSync(file, 'utf8').split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (!line) continue;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      return { ok: false, message: `${file}:${i + 1}: not JSON` };
+    }
+    const parsed = OrchestratorFrame.safeParse(raw);
+    if (!parsed.success) return { ok: false, message: `${file}:${i + 1}: not a frame (${parsed.error.issues[0]?.message ?? 'invalid'})` };
+    frames.push(parsed.data);
+  }
+  return { ok: true, frames };
+}
+
+/** A script episode's limits, as its writer was told them in `script.request`; null when not recorded. */
+export function scriptLimits(source: SourceEpisode): Limits | null {
+  const read = readSeatLedger(source.runDir, source.record.episodeId, SCRIPT_LEDGER_SEAT);
+  if (!read.ok) return null;
+  const request = read.frames.find((f) => f.type === 'script.request');
+  return request?.type === 'script.request' ? request.limits : null;
+}

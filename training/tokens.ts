@@ -1,0 +1,44 @@
+import type { ChatMessage } from '../llm/index.js';
+
+/** Counts the tokens of a chat example for a base model: exactly where Parley has the model's tokenizer. */
+export interface TokenCounter {
+  count(messages: readonly ChatMessage[]): number;
+  /** `cl100k_base` / `o200k_base` (exact), or `estimate` (~4 characters a token). */
+  readonly method: string;
+}
+
+/** Tokens the chat format adds: a few per message (role, separators) and the reply priming (OpenAI's accounting). */
+const PER_MESSAGE = 3;
+const PRIMING = 3;
+
+/** The estimate for models whose tokenizer Parley does not ship (Mistral's): ~4 characters a token. */
+export const ESTIMATE: TokenCounter = {
+  method: 'estimate',
+  count: (messages) => messages.reduce((n, m) => n + PER_MESSAGE + 1 + Math.ceil(m.content.length / 4), PRIMING),
+};
+
+/** OpenAI's encoding for a model: o200k for the GPT-4o / 4.1 / o-series families, cl100k for GPT-3.5 and GPT-4. */
+function encodingFor(base: string): 'cl100k_base' | 'o200k_base' | null {
+  const [provider, ...rest] = base.split(':');
+  const model = rest.join(':').replace(/^ft:/, '');
+  if (provider !== 'openai') return null;
+  if (/^(gpt-4o|gpt-4\.1|gpt-5|o\d)/.test(model)) return 'o200k_base';
+  if (/^(gpt-3\.5|gpt-4)/.test(model)) return 'cl100k_base';
+  return null;
+}
+
+/**
+ * The counter for `base` (`provider:model`): OpenAI's own BPE ranks through `js-tiktoken` (pure JS, loaded
+ * only when needed) for OpenAI models, else the estimate.
+ */
+export async function tokenCounterFor(base: string): Promise<TokenCounter> {
+  const encoding = encodingFor(base);
+  if (!encoding) return ESTIMATE;
+  const { Tiktoken } = await import('js-tiktoken/lite');
+  const ranks = encoding === 'o200k_base' ? (await import('js-tiktoken/ranks/o200k_base')).default : (await import('js-tiktoken/ranks/cl100k_base')).default;
+  const enc = new Tiktoken(ranks);
+  return {
+    method: encoding,
+    count: (messages) => messages.reduce((n, m) => n + PER_MESSAGE + enc.encode(m.role).length + enc.encode(m.content).length, PRIMING),
+  };
+}
