@@ -14,6 +14,8 @@ export interface World {
   scenario: Scenario;
   mode: Mode;
   limits: Limits;
+  /** A seat's own turn deadline where it differs from `limits.turnDeadlineMs` (a person: `--human-deadline`). */
+  seatDeadlineMs?: Readonly<Record<string, number>>;
 }
 
 /** Limits with SOTOPIA's full action set. */

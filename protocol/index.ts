@@ -15,3 +15,4 @@ export * from './views.js';
 export * from './policy-config.js';
 export * from './worker-ipc.js';
 export * from './error-frame.js';
+export * from './browser-transport.js';

@@ -22,10 +22,23 @@ export const CONFIG_FLAGS: FlagSpecs = {
   experiment: { type: 'string', metavar: 'FILE', describe: 'experiment YAML; flags override its values' },
 };
 
+/** Flags of commands that can leave seats to people (`human` seats: a browser link each). */
+export const HUMAN_FLAGS: FlagSpecs = {
+  'human-deadline': { type: 'number', metavar: 'MS', describe: 'time a person has for one move on a human seat (default: the turn deadline)' },
+};
+
+/** `--human-deadline` checked: undefined when absent, a message when invalid. */
+export function humanDeadline(flags: Record<string, FlagValue>): { ok: true; ms?: number } | { ok: false; message: string } {
+  const ms = flags['human-deadline'] as number | undefined;
+  if (ms === undefined) return { ok: true };
+  if (!Number.isInteger(ms) || ms <= 0) return { ok: false, message: '--human-deadline must be a positive integer (milliseconds)' };
+  return { ok: true, ms };
+}
+
 export const RUN_FLAGS: FlagSpecs = {
   ...CONFIG_FLAGS,
   concurrency: { type: 'number', describe: 'episodes in flight at once (default 4)' },
-  agent1: { type: 'string', metavar: 'SPEC', describe: 'policy of the first seat: bot | openai:<model> | mistral:<model> | replay:<dir>' },
+  agent1: { type: 'string', metavar: 'SPEC', describe: 'policy of the first seat: bot | openai:<model> | mistral:<model> | replay:<dir> | human (a person: prints a browser link)' },
   agent2: { type: 'string', metavar: 'SPEC', describe: 'policy of the second seat (default: as agent1)' },
   'script-writer': { type: 'string', metavar: 'SPEC', describe: 'policy of the script writer in script mode (default bot)' },
   judge: { type: 'string', metavar: 'SPEC', describe: 'judge model recorded with the run (evaluation: parley eval)' },
@@ -33,6 +46,7 @@ export const RUN_FLAGS: FlagSpecs = {
   multiplex: { type: 'boolean', describe: 'let one agent process host seats of different episodes at once (never two of one episode)' },
   'seats-per-process': { type: 'number', metavar: 'N', describe: 'with --multiplex: seats one agent process may host at once (default 8)' },
   'retry-failed': { type: 'boolean', describe: 'rerun episodes recorded as failed in DIR' },
+  ...HUMAN_FLAGS,
   help: { type: 'boolean', describe: 'show this help' },
 };
 
@@ -205,13 +219,24 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`parley run: ${keys}`);
     return 2;
   }
+  const human = humanDeadline(args.flags);
+  if (!human.ok) {
+    console.error(`parley run: ${human.message}`);
+    return 2;
+  }
   const log = (l: string) => console.log(l);
   const interrupt = interruptSignal(log);
   const unwatch = exitWithLauncher();
   try {
     log(`parley run → ${resolve(built.config.out)}`);
     const tty = stdoutTerminal();
-    const result = await runExperiment(built.config, { log, hosting: 'local', signal: interrupt.signal, ...(tty ? { tty } : {}) });
+    const result = await runExperiment(built.config, {
+      log,
+      hosting: 'local',
+      signal: interrupt.signal,
+      ...(tty ? { tty } : {}),
+      ...(human.ms !== undefined ? { humanDeadlineMs: human.ms } : {}),
+    });
     if (interrupt.signal.aborted) {
       log(`interrupted after ${result.ran.length} episode(s); rerun with the same --out to resume`);
       return 130;
