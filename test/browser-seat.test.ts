@@ -109,4 +109,35 @@ describe.skipIf(!hasChromium)('browser seat over socket.io', () => {
     await Promise.all([page.close(), again.close()]);
     serve.kill();
   }, 240_000);
+
+  it("agents mode never shows the partner's secret or goal; mindreaders mode shows them in the labelled panel", async () => {
+    const out = join(tmp.path, 'modes');
+    const serve = parley(['serve', '--port', '0', '--scenarios', 'builtin', '--subset', 'mutual_friends', '--modes', 'agents,mindreaders', '--agent2', 'bot', '--limit', '2', '--out', out]);
+    procs.push(serve);
+    const links = () => serve.stdout.filter((l) => /^seat agent1 /.test(l)).map((l) => l.split(' url ')[1]!);
+    await vi.waitFor(() => expect(links()).toHaveLength(2), { timeout: 60_000 });
+    const scenario = JSON.parse(readFileSync(join(out, 'scenarios.jsonl'), 'utf8').split('\n')[0]!);
+    const partner = scenario.seats[1] as { goal: string; secret: string; character: { name: string } };
+    expect(partner.secret.length).toBeGreaterThan(10);
+    const seen = new Map<string, { text: string; panel: string | null }>();
+    for (const link of links()) {
+      const page = await browser.newPage();
+      await page.goto(link);
+      await page.getByRole('table', { name: 'Friends' }).first().waitFor({ timeout: 30_000 });
+      const text = (await page.locator('body').innerText());
+      const mode = /Mode: (agents|mindreaders)/.exec(text)![1]!;
+      const panel = page.getByRole('region', { name: /^Mindreaders mode: .*private state$/ });
+      if (mode === 'mindreaders') await panel.waitFor({ timeout: 30_000 });
+      seen.set(mode, { text: await page.locator('body').innerText(), panel: (await panel.count()) ? await panel.innerText() : null });
+      await page.close();
+    }
+    const agents = seen.get('agents')!;
+    expect(agents.text).not.toContain(partner.goal);
+    expect(agents.text).not.toContain(partner.secret);
+    expect(agents.panel).toBeNull();
+    const minds = seen.get('mindreaders')!;
+    expect(minds.panel).toContain(partner.goal);
+    expect(minds.panel).toContain(partner.secret);
+    serve.kill();
+  }, 240_000);
 });
