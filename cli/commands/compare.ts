@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Mode } from '../../protocol/index.js';
@@ -5,8 +6,11 @@ import { MODES } from '../../protocol/index.js';
 import type { LlmClient } from '../../llm/types.js';
 import { comparePairs, matchEpisodes } from '../../evaluator/compare/naturalness.js';
 import { loadRunDir, writeFileAtomic, type RunDir } from '../../evaluator/run-dir.js';
+import { parseAnnotations } from '../../evaluator/human/annotation.js';
+import { humanSummaryLines, summariseHuman, type JudgeVerdict } from '../../evaluator/human/summary.js';
 
 const HELP = `usage: parley compare DIR_A DIR_B --judge SPEC [options]
+       parley compare --human ANN.jsonl [--verdicts FILE]
 
 For each scenario run in both directories (matched by scenario, character pair and repeat), asks the judge
 which of the two conversations reads more like a natural interaction, showing them in a seeded random
@@ -21,6 +25,10 @@ options:
   --out FILE          verdicts (default DIR_A/compare-<mode-a>-vs-<mode-b>.jsonl)
   --base-url URL      provider base URL
   --api-key-env VAR   env variable holding the key
+
+--human ANN.jsonl (answers of \`parley annotate\`): win rates with 95% Wilson intervals, agreement between
+annotators (Fleiss' kappa; Cohen's with two annotators) and, when the LLM judge's verdicts exist
+(--verdicts FILE, or the one compare-*.jsonl in RUN_A), agreement between humans and the judge.
 `;
 
 function chooseMode(run: RunDir, flag: string | undefined, which: string): Mode | string {
@@ -49,6 +57,8 @@ export async function run(argv: string[]): Promise<number> {
         out: { type: 'string' },
         'base-url': { type: 'string' },
         'api-key-env': { type: 'string' },
+        human: { type: 'string' },
+        verdicts: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -61,6 +71,7 @@ export async function run(argv: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
+  if (values.human) return compareHuman(values.human, values.verdicts);
   if (positionals.length !== 2) {
     console.error(`parley compare: expected two run directories, got ${positionals.length}\n\n${HELP}`);
     return 2;
@@ -118,4 +129,41 @@ export async function run(argv: string[]): Promise<number> {
       `\nwrote ${out}`,
   );
   return result.n === 0 ? 1 : 0;
+}
+
+/** `parley compare --human ANN.jsonl [--verdicts FILE]`: the human study's summary. */
+function compareHuman(file: string, verdictsFile: string | undefined): number {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    console.error(`parley compare: cannot read ${file}: ${(err as Error).message}`);
+    return 1;
+  }
+  const { annotations, bad } = parseAnnotations(text);
+  for (const b of bad) console.error(`parley compare: ${file}:${b.line}: ${b.message} (line ignored)`);
+  if (!annotations.length) {
+    console.error(`parley compare: no answers in ${file}`);
+    return 1;
+  }
+  const found = verdictsFile ?? judgeVerdictsNear(annotations[0]!.runA);
+  let verdicts: JudgeVerdict[] | null = null;
+  if (found) {
+    try {
+      verdicts = readFileSync(found, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as JudgeVerdict);
+    } catch (err) {
+      console.error(`parley compare: cannot read the judge verdicts ${found}: ${(err as Error).message}`);
+      return 1;
+    }
+  }
+  for (const line of humanSummaryLines(summariseHuman(annotations, verdicts))) console.log(line);
+  if (found) console.log(`  (judge verdicts: ${found})`);
+  return 0;
+}
+
+/** The one `compare-*.jsonl` of the LLM judge in RUN_A, if there is exactly one. */
+function judgeVerdictsNear(runA: string): string | undefined {
+  if (!existsSync(runA)) return undefined;
+  const files = readdirSync(runA).filter((f) => /^compare-.*\.jsonl$/.test(f));
+  return files.length === 1 ? path.join(runA, files[0]!) : undefined;
 }
