@@ -83,5 +83,12 @@ describe.skipIf(!hasChromium)('parley annotate + compare --human', () => {
     expect(out).toMatch(/4 answer\(s\) from 2 annotator\(s\) on 2 pair\(s\)/);
     expect(out).toMatch(/A \(.*\) more natural: \d\/4 = [\d.]+% \[95% Wilson [\d.]+%, [\d.]+%\]/);
     expect(out).toMatch(/Fleiss' kappa/);
+
+    // parley report shows the study in its own section.
+    const rep = join(tmp.path, 'report');
+    const report = parley(['report', a, '--human', ann, '--out', rep]);
+    procs.push(report);
+    expect(await report.exited).toBe(0);
+    expect(readFileSync(join(rep, 'report.md'), 'utf8')).toMatch(/## Human naturalness study\n\n- human naturalness study: 4 answer\(s\)/);
   }, 240_000);
 });

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { parseAnnotations } from '../../evaluator/human/annotation.js';
+import { humanSummaryLines, summariseHuman } from '../../evaluator/human/summary.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { writeReport } from '../../evaluator/report/report.js';
 
@@ -12,6 +15,7 @@ options:
   --out DIR     where to write the report (default: the first run directory)
   --seed N      seed of the bootstrap and permutation resampling (default 1)
   --title TEXT  report title
+  --human FILE  add the human naturalness study of \`parley annotate\` (win rates, kappa) as a section
 `;
 
 /** \`parley report DIR... [--out DIR]\`. */
@@ -21,7 +25,7 @@ export async function run(argv: string[]): Promise<number> {
     args = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { out: { type: 'string' }, seed: { type: 'string', default: '1' }, title: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
+      options: { out: { type: 'string' }, seed: { type: 'string', default: '1' }, title: { type: 'string' }, human: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
     });
   } catch (err) {
     console.error(`parley report: ${(err as Error).message}\n\n${HELP}`);
@@ -50,7 +54,21 @@ export async function run(argv: string[]): Promise<number> {
     }
     runs.push(loaded.run);
   }
-  const result = await writeReport(runs, { outDir: values.out ?? positionals[0]!, seed, ...(values.title ? { title: values.title } : {}) });
+  let human: string[] | undefined;
+  if (values.human) {
+    let text: string;
+    try {
+      text = readFileSync(values.human, 'utf8');
+    } catch (err) {
+      console.error(`parley report: cannot read --human ${values.human}: ${(err as Error).message}`);
+      return 1;
+    }
+    const { annotations, bad } = parseAnnotations(text);
+    for (const b of bad) console.error(`parley report: ${values.human}:${b.line}: ${b.message} (line ignored)`);
+    human = humanSummaryLines(summariseHuman(annotations, null));
+  }
+  const result = await writeReport(runs, { outDir: values.out ?? positionals[0]!, seed, ...(values.title ? { title: values.title } : {}), ...(human ? { human } : {}) });
+  if (human) for (const l of human) console.log(l);
   console.log(`report of ${result.episodes} episodes:\n  ${result.markdownFile}\n  ${result.htmlFile}\n  ${result.chartFiles.length} charts in ${result.chartFiles[0] ? result.chartFiles[0].replace(/[^/]+$/, '') : ''}`);
   return 0;
 }
