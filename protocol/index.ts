@@ -16,3 +16,4 @@ export * from './policy-config.js';
 export * from './worker-ipc.js';
 export * from './error-frame.js';
 export * from './browser-transport.js';
+export * from './seat-outcome.js';

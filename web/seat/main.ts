@@ -8,7 +8,7 @@ import { moveAction, type TaskMove } from '../../protocol/moves.js';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import { mindreaderPanel, partnerCard, selfCard } from './cards.js';
 import { el, fill, section } from './dom.js';
-import { outcomeText } from './outcome.js';
+import { outcomeText } from '../../protocol/seat-outcome.js';
 
 /**
  * The browser seat client: joins the seat named by `?token=` over socket.io, shows exactly what the

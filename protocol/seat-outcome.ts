@@ -1,8 +1,9 @@
-import type { TurnEvent } from '../../protocol/frames.js';
-import { parseMove } from '../../protocol/moves.js';
+import type { TurnEvent } from './frames.js';
+import { parseMove } from './moves.js';
 
 /**
- * The task outcome as far as the page can tell it from what it received: the seat's own selection and
+ * The task outcome as far as a seat can tell it (the browser page's end screen, the terminal client's
+ * last line) from what it received: the seat's own selection and
  * the partner's (MutualFriends: the same name chosen by both is the shared friend — each chose from their
  * own list), or the deal price (Craigslist: an accept after an offer). Nothing here is hidden information.
  */
