@@ -62,9 +62,10 @@ export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: 
       for (const h of w.self.hints) print('you', `${h.kind.replace(/_/g, ' ')}: ${h.text}`);
       if (w.self.task) for (const line of taskLines(w.self.task)) print('you', line);
       for (const p of w.partners) {
-        print(p.seat, `Your partner [${p.seat}] (${RELATIONSHIP_NAMES[p.relationship] ?? p.relationship}):`);
-        for (const line of profileLines(p.profile)) print(p.seat, line);
-        if (p.sharedHistory) print(p.seat, `Shared history: ${p.sharedHistory}`);
+        // Origin `scene`: this is the orchestrator's description of the partner, not something they wrote.
+        print('scene', `Your partner [${p.seat}] (${RELATIONSHIP_NAMES[p.relationship] ?? p.relationship}):`);
+        for (const line of profileLines(p.profile)) print('scene', `  ${line}`);
+        if (p.sharedHistory) print('scene', `  Shared history: ${p.sharedHistory}`);
       }
       for (const peer of view.peers) {
         print(peer.seat, `MINDREADERS MODE: ${peer.seat}'s private state:`);
