@@ -38,6 +38,8 @@ export interface Policy {
   act(view: SeatView, request: TurnRequest, signal: AbortSignal): Promise<MoveResult>;
   /** Script mode: write the whole dialogue. Policies that cannot write scripts omit it. */
   writeScript?(request: ScriptRequest, signal: AbortSignal): Promise<ScriptResult>;
+  /** The episode is over (`episode.end`): a person is shown why and how it ended. */
+  ended?(view: SeatView | null, reason: string): void;
   /** Release resources (files, sockets) when the process is done with the seat. */
   close?(): Promise<void>;
   /** Load what the first move would otherwise load (an SDK), so a pooled process is ready before its first seat. */

@@ -201,6 +201,7 @@ class SeatClient {
         return;
       case 'episode.end':
         this.endReason = frame.reason;
+        this.opts.policy.ended?.(this.state.snapshot(), frame.reason);
         this.closeSocket(1000, 'episode ended');
         return;
       case 'error':

@@ -9,7 +9,9 @@
  *  - engine at 1,000 concurrent multiplexed episodes (peak memory, overhead p99);
  *  - queue: latency-bound runs through Redis with 1, 2 and 4 `parley worker` processes (bench/queue.ts).
  * Options: --quick (small sizes, for a smoke run), --out FILE (default runs/bench/results.json),
- * --cases a,b (only some of: engine, latency, tokens, mux1000, queue; default all).
+ * --cases a,b (only some of: engine, latency, tokens, mux1000, queue, transport; default all).
+ *  - transport: per-turn overhead of a socket.io seat (browser transport) next to a ws seat.
+ * --only transport: just the transport case (printed, not written unless --out).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -19,6 +21,7 @@ import { latencyCase, type LatencyFigures } from './latency.js';
 import { machine } from './machine.js';
 import { queueCases, type QueueFigures } from './queue.js';
 import { tokensByMode } from './tokens.js';
+import { transportCase } from './transport.js';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -33,11 +36,23 @@ const muxSize = quick ? 20 : 500;
 const latency = quick ? { concurrent: 5, turns: 4, delayMs: 50 } : { concurrent: 50, turns: 20, delayMs: 200 };
 
 const casesIndex = argv.indexOf('--cases');
-const cases = new Set(casesIndex >= 0 ? argv[casesIndex + 1]!.split(',') : ['engine', 'latency', 'tokens', 'mux1000', 'queue']);
+const cases = new Set(casesIndex >= 0 ? argv[casesIndex + 1]!.split(',') : ['engine', 'latency', 'tokens', 'mux1000', 'queue', 'transport']);
 const mux1000Size = quick ? 40 : 1000;
 const queueSetup = quick ? { workerCounts: [1, 2], lanes: 2, turns: 4, delayMs: 50, waves: 3 } : { workerCounts: [1, 2, 4], lanes: 8, turns: 10, delayMs: 200, waves: 5 };
 
 const started = Date.now();
+const transportRuns = { episodes: quick ? 2 : 10, turns: TURNS };
+if (argv.includes('--only') && argv[argv.indexOf('--only') + 1] === 'transport') {
+  const figures = [];
+  for (const t of ['ws', 'socket.io'] as const) {
+    say(`transport: ${transportRuns.episodes} episodes of ${transportRuns.turns} turns, both seats over ${t}`);
+    figures.push(await transportCase(t, transportRuns));
+  }
+  const json = JSON.stringify({ benchmark: 'parley transports', date: new Date().toISOString(), quick, machine: machine(), transport: figures }, null, 2);
+  process.stdout.write(`${json}\n`);
+  if (outIndex >= 0) writeFileSync(outFile, `${json}\n`);
+  process.exit(0);
+}
 const engine: EngineFigures[] = [];
 if (cases.has('engine')) {
   for (const n of sizes) {
@@ -68,6 +83,14 @@ if (cases.has('tokens')) {
   tokens = await tokensByMode({ episodesPerMode: quick ? 2 : 10, turns: TURNS });
 }
 
+const transport = [];
+if (cases.has('transport')) {
+  for (const t of ['ws', 'socket.io'] as const) {
+    say(`transport: ${transportRuns.episodes} episodes of ${transportRuns.turns} turns, both seats over ${t}`);
+    transport.push(await transportCase(t, transportRuns));
+  }
+}
+
 const at100 = engine.find((e) => e.concurrentEpisodes === 100 && !e.multiplexed);
 const mux = engine.find((e) => e.multiplexed && e.concurrentEpisodes === muxSize);
 const mux1000 = engine.find((e) => e.multiplexed && e.concurrentEpisodes === mux1000Size);
@@ -81,12 +104,14 @@ const report = {
     engine: `3×N bot:chatter episodes (${TURNS} turns, never ending early) with N lanes; figures from the steady window (every lane busy, agent processes warm: bench/window.ts). overheadMs: act received at the orchestrator's connection → next turn.request written (engine hook, process.hrtime). RSS: orchestrator VmHWM; agents sampled every 200 ms from outside (peak of the sum, and sum of per-process peaks).`,
     latency: 'fake OpenAI-compatible server (in the bench process, not the orchestrator\'s) answering every move after a fixed delay; 5×N episodes with N lanes; steady window from the 2N-th recorded episode (every agent process has played LLM turns before) to the last episode prepared; efficiency = measured episodes per minute in the window (turns per minute ÷ turns per episode) ÷ ideal N / (turns × delay). wholeRun: from the pool being ready to the last record, including the first, cold episodes of every agent process and the tail.',
     queue: `parley run --queue (coordinator in the bench process) with W parley worker processes on this machine, each running ${queueSetup.lanes} episodes at a time on a multiplexed pool (${queueSetup.lanes} seats per agent process), a local redis-server and the fake server answering every move after ${queueSetup.delayMs} ms; ${queueSetup.waves} waves of W×${queueSetup.lanes} episodes of ${queueSetup.turns} turns; rate from the end of the first wave to the last record; efficiency = that rate ÷ ideal W×lanes / (turns × delay).`,
+    transport: 'agents episodes one after another, both seats played by in-process scripted clients (answer at once) over ws (/agent) or socket.io (/socket.io/, the browser transport) to the same orchestrator edge; overheadMs as in engine; turnMs: a seat\'s act sent → its next turn.request received, per turn, as the client sees it.',
     tokens: 'cassettes of a real run per mode (openai: seats on the fake server, which counts ~4 characters a token); prefix share = common prefix of a seat\'s prompt with its previous prompt (serialised messages) ÷ prompt length.',
   },
   engine,
   latency: latencyRuns,
   queue,
   tokens,
+  transport,
   targets: {
     overheadP99Under5msAt100: at100 ? { p99Ms: at100.overheadMs.p99, met: at100.overheadMs.p99 < 5 } : null,
     efficiencyAtLeast0_9: latencyRuns.map((l) => ({ seatsPerProcess: l.seatsPerProcess, efficiency: l.window.efficiency, met: l.window.efficiency >= 0.9 })),

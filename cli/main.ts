@@ -24,6 +24,7 @@ export const COMMANDS: Record<string, { describe: string; load: () => Promise<Co
   eval: { describe: 're-evaluate a finished run with a judge', load: () => import('./commands/eval.js') },
   report: { describe: 'write report.md / report.html with charts and transcripts for runs', load: () => import('./commands/report.js') },
   compare: { describe: 'pairwise naturalness judgement between two runs', load: () => import('./commands/compare.js') },
+  annotate: { describe: 'serve the human pairwise naturalness study of two runs to annotators', load: () => import('./commands/annotate.js') },
   export: { describe: 'export a run (sotopia | csv | openai-chat | mistral-chat fine-tuning data)', load: () => import('./commands/export.js') },
   finetune: { describe: 'submit a fine-tuning job | status of one (openai, mistral)', load: () => import('./commands/finetune.js') },
 };

@@ -32,10 +32,10 @@ export function readSeatToken(flags: { token?: string | undefined; tokenFile?: s
     raw = env[TOKEN_ENV]!;
     from = `$${TOKEN_ENV}`;
   }
-  // A token file may hold `seat <id> token <T>` lines (serve --tokens-file) or the bare token.
+  // A token file may hold `seat <id> token <T> [url <U>]` lines (serve --tokens-file) or the bare token.
   const lines = raw.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
   if (lines.length !== 1) return { ok: false, message: `${from} must hold exactly one token (found ${lines.length} non-empty lines)` };
-  const token = lines[0]!.replace(/^seat \S+ token /, '');
+  const token = lines[0]!.replace(/^seat \S+ token /, '').replace(/ url \S+$/, '');
   if (!/^[0-9A-Za-z_-]{1,128}$/.test(token)) return { ok: false, message: `${from} does not hold a seat token` };
   return { ok: true, token, from };
 }

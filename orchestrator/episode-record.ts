@@ -55,6 +55,7 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
     if (model !== undefined) record.model = model;
     if (params !== undefined && Object.keys(params).length > 0) record.params = params;
     if (input.provenance && !script) record.provenance = input.provenance;
+    if (client) record.client = { name: client.name, version: client.version, ...(client.transport ? { transport: client.transport } : {}) };
     return record;
   });
 

@@ -23,6 +23,8 @@ export interface EpisodeDeps {
   ledgerFor(episodeId: string, seat: string): Ledger;
   /** How long the seats' tokens stay valid for a first join. */
   tokenTtlMs: number;
+  /** Per-seat turn deadlines that differ from `limits` (human seats: `--human-deadline`). */
+  seatDeadlineMs?: (plan: EpisodePlan) => Record<string, number> | undefined;
   /** Remote agents play the seats: what they report is labelled (see `SeatRecord.provenance`). */
   reportedProvenance?: 'reported' | 'trusted';
 }
@@ -59,7 +61,8 @@ export class Episode {
   private t0 = 0;
 
   private constructor(readonly plan: EpisodePlan, private readonly deps: EpisodeDeps) {
-    this.world = { episodeId: plan.episodeId, scenario: plan.scenario, mode: plan.mode, limits: deps.limits, ...(deps.protocol ? { protocol: deps.protocol } : {}) };
+    const seatDeadlineMs = deps.seatDeadlineMs?.(plan);
+    this.world = { episodeId: plan.episodeId, scenario: plan.scenario, mode: plan.mode, limits: deps.limits, ...(deps.protocol ? { protocol: deps.protocol } : {}), ...(seatDeadlineMs ? { seatDeadlineMs } : {}) };
     this.inbox = new Inbox(deps.clock);
     const guard = judgeOnlyGuard(plan.scenario);
     for (const seat of liveSeats(this.world)) {

@@ -114,7 +114,7 @@ export class SeatLink {
     this.conn = conn;
     const first = this._client === null;
     this._client = conn.client;
-    if (this._pids.at(-1) !== conn.client.pid) this._pids.push(conn.client.pid);
+    if (conn.client.pid !== undefined && this._pids.at(-1) !== conn.client.pid) this._pids.push(conn.client.pid);
     if (previous && previous !== conn) previous.close(CloseCode.Replaced, 'seat taken over by a reconnect');
     if (first) {
       for (const body of this.opts.initialFrames) this.send(body.type === 'seat.welcome' ? { ...body, resume: secret } : body);

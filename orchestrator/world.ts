@@ -16,6 +16,8 @@ export interface World {
   limits: Limits;
   /** The simulation protocol (absent: `parley`, today's behaviour). */
   protocol?: SimulationProtocol;
+  /** A seat's own turn deadline where it differs from `limits.turnDeadlineMs` (a person: `--human-deadline`). */
+  seatDeadlineMs?: Readonly<Record<string, number>>;
 }
 
 /** The episode's protocol, `parley` when none was set. */

@@ -24,9 +24,17 @@ export const SeatJoin = frame('seat.join', {
     name: z.string().max(100),
     version: z.string().max(50),
     policy: z.string().max(200),
-    /** The OS pid of the process holding the seat (recorded for the isolation audit). */
-    pid: z.number().int().positive(),
+    /**
+     * The OS pid of the process holding the seat (recorded for the isolation audit). Absent for a
+     * browser page, which has no process of its own to report.
+     */
+    pid: z.number().int().positive().optional(),
     host: z.string().max(200).optional(),
+    /**
+     * The transport the join arrived on (`ws` for agent processes, `socket.io` for browsers). Set by the
+     * orchestrator's connection edge from the socket itself; whatever a client sends here is overwritten.
+     */
+    transport: z.enum(['ws', 'socket.io', 'memory']).optional(),
   }),
 });
 /** A seat's move for the requested turn. */

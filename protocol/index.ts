@@ -16,3 +16,5 @@ export * from './policy-config.js';
 export * from './worker-ipc.js';
 export * from './simulation-protocol.js';
 export * from './error-frame.js';
+export * from './browser-transport.js';
+export * from './seat-outcome.js';

@@ -56,6 +56,8 @@ export const SeatRecord = z.object({
    * estimates); `trusted`: the same, run with `--trust-remote-usage` (its usage is counted).
    */
   provenance: z.enum(['reported', 'trusted']).optional(),
+  /** The client that played the seat as it named itself at join, and the transport it came over (e.g. a browser: `parley-web` over `socket.io`). */
+  client: z.object({ name: z.string(), version: z.string(), transport: z.string().optional() }).optional(),
 });
 export type SeatRecord = z.infer<typeof SeatRecord>;
 

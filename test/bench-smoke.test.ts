@@ -4,6 +4,7 @@ import { latencyCase } from '../bench/latency.js';
 import { commonPrefix, prefixReuse } from '../bench/prefix.js';
 import { queueCases } from '../bench/queue.js';
 import { quantile } from '../bench/stats.js';
+import { transportCase } from '../bench/transport.js';
 
 /** The benchmark's code at the smallest size (the benchmark itself is `npm run bench`, not a test). */
 describe('bench code (smoke, N = 1)', () => {
@@ -31,6 +32,15 @@ describe('bench code (smoke, N = 1)', () => {
     expect(q!.efficiency).toBeGreaterThan(0);
     expect(q!.efficiency).toBeLessThanOrEqual(1.05);
   }, 60_000);
+
+  it('transport case: the same scripted episode over ws and socket.io, per-turn overhead of each', async () => {
+    for (const t of ['ws', 'socket.io'] as const) {
+      const f = await transportCase(t, { episodes: 1, turns: 4 });
+      expect(f).toMatchObject({ transport: t, episodes: 1, turns: 4 });
+      expect(f.overheadMs.samples).toBe(3);
+      expect(f.turnMs.p99).toBeGreaterThanOrEqual(f.turnMs.p50);
+    }
+  });
 
   it('prefix reuse and quantiles', () => {
     expect(commonPrefix('abcdef', 'abcxyz')).toBe(3);

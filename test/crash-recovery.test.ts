@@ -51,7 +51,7 @@ describe('crash recovery of agent processes', () => {
         if (killed || turn !== 5) return;
         // The seat that must answer turn 6 dies while it is being asked.
         const victim = otherSeat(ep, seat);
-        const pid = ep.links.get(victim)!.client!.pid;
+        const pid = ep.links.get(victim)!.client!.pid!;
         killed = { episodeId: ep.plan.episodeId, seat: victim, pid, turn: turn + 1 };
         process.kill(pid, 'SIGKILL');
       },
@@ -101,7 +101,7 @@ describe('crash recovery of agent processes', () => {
       (ep, turn, seat) => {
         if (stopped || turn !== 3) return;
         const victim = otherSeat(ep, seat);
-        const pid = ep.links.get(victim)!.client!.pid;
+        const pid = ep.links.get(victim)!.client!.pid!;
         stopped = { episodeId: ep.plan.episodeId, seat: victim, pid };
         process.kill(pid, 'SIGSTOP');
       },
@@ -123,7 +123,7 @@ describe('crash recovery of agent processes', () => {
     const { out, result } = await runWithKill('llm-seat', { modes: ['agents'], agents, concurrency: 2, limit: 2, maxTurns: 8 }, (ep, turn, seat) => {
       if (killed || turn !== 1) return;
       const victim = otherSeat(ep, seat);
-      killed = { episodeId: ep.plan.episodeId, seat: victim, pid: ep.links.get(victim)!.client!.pid };
+      killed = { episodeId: ep.plan.episodeId, seat: victim, pid: ep.links.get(victim)!.client!.pid! };
       process.kill(killed.pid, 'SIGKILL');
     }).finally(() => delete process.env.PARLEY_TEST_FAKE_KEY);
     const k = killed!;
@@ -147,7 +147,7 @@ describe('crash recovery of agent processes', () => {
     llm.enqueue(() => {
       // The first script request: kill the process that is waiting for it, and never answer.
       const writer = [...episodes.values()].find((e) => e.plan.mode === 'script')!;
-      killedPid = writer.links.get('script')!.client!.pid;
+      killedPid = writer.links.get('script')!.client!.pid!;
       process.kill(killedPid, 'SIGKILL');
       return reply.hang();
     });

@@ -24,7 +24,7 @@ describe('parley serve + parley agent', () => {
     const [, url] = await serve.line(/^listening (ws:\/\/\S+)/);
     await vi.waitFor(() => expect(serve.stdout.filter((l) => l.startsWith('seat '))).toHaveLength(2), { timeout: 15_000 });
     const seats = serve.stdout.filter((l) => l.startsWith('seat ')).map((l) => {
-      const m = /^seat (\S+) token (\S+)$/.exec(l);
+      const m = /^seat (\S+) token (\S+)(?: url \S+)?$/.exec(l);
       expect(m, `line '${l}' has the form 'seat <seat-id> token <token>'`).not.toBeNull();
       return { seat: m![1]!, token: m![2]! };
     });

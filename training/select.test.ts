@@ -12,7 +12,7 @@ function source(id: string, o: { scenarioId?: string; mode?: EpisodeRecord['mode
     errors: o.failed ? [{ code: 'llm/timeout', message: 't' }] : [], status: o.failed ? 'failed' : 'ok', startedAt: '', durationMs: 1,
   };
   const goals = o.goals === undefined ? [5, 5] : o.goals;
-  return { runDir: 'runs/r', record, scenario: null, scores: goals ? { agent1: { ok: true, scores: { goal: goals[0] } }, agent2: { ok: true, scores: { goal: goals[1] } } } : null };
+  return { runDir: 'runs/r', record, scenario: null, scores: goals ? { agent1: { ok: true, scores: { goal: goals[0]! } }, agent2: { ok: true, scores: { goal: goals[1]! } } } : null };
 }
 const picked = (r: ReturnType<typeof selectUnits>) => r.units.map((u) => `${u.source.record.episodeId}/${u.seat}`);
 

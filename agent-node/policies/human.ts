@@ -1,5 +1,5 @@
 import { createInterface, type Interface } from 'node:readline';
-import { ACTION_TYPES, ErrorCode, type ActionType, type TurnEvent } from '../../protocol/index.js';
+import { ACTION_TYPES, ErrorCode, moveAction, outcomeText, RELATIONSHIP_NAMES, type Action, type ActionType, type ProfileView, type TaskPrivate, type TurnEvent } from '../../protocol/index.js';
 import type { MoveResult, Policy, SeatView } from '../policy.js';
 import { originLine } from '../terminal-text.js';
 
@@ -57,8 +57,24 @@ export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: 
       output.write('\n');
       print('parley', `=== ${w.scenario.id} (${w.mode}) — you are ${w.self.profile.name ?? w.seat} [${w.seat}]`);
       for (const line of w.scenario.text.split('\n')) print('scene', line);
+      for (const line of profileLines(w.self.profile)) print('you', line);
       print('you', `Your goal: ${w.self.goal}`);
-      for (const peer of view.peers) print(peer.seat, `(${peer.seat}'s goal: ${peer.goal})`);
+      for (const h of w.self.hints) print('you', `${h.kind.replace(/_/g, ' ')}: ${h.text}`);
+      if (w.self.task) for (const line of taskLines(w.self.task)) print('you', line);
+      for (const p of w.partners) {
+        // Origin `scene`: this is the orchestrator's description of the partner, not something they wrote.
+        print('scene', `Your partner [${p.seat}] (${RELATIONSHIP_NAMES[p.relationship] ?? p.relationship}):`);
+        for (const line of profileLines(p.profile)) print('scene', `  ${line}`);
+        if (p.sharedHistory) print('scene', `  Shared history: ${p.sharedHistory}`);
+      }
+      for (const peer of view.peers) {
+        print(peer.seat, `MINDREADERS MODE: ${peer.seat}'s private state:`);
+        for (const line of profileLines(peer.profile)) print(peer.seat, line);
+        print(peer.seat, `Their goal: ${peer.goal}`);
+        if (peer.task) for (const line of taskLines(peer.task)) print(peer.seat, line);
+      }
+      if (w.self.task?.kind === 'mutual_friends') print('parley', 'To choose the shared friend: action type `action`, text `select <name>` (or type `select <name>` at the action prompt).');
+      if (w.self.task?.kind === 'craigslist') print('parley', 'Task moves at the action prompt: `offer <price>`, `accept`, `reject`, `quit`.');
     }
     for (const e of view.events.slice(shownEvents)) print(e.seat === view.welcome.seat ? 'you' : e.seat, formatEvent(e, view.welcome.seat));
     shownEvents = view.events.length;
@@ -74,7 +90,10 @@ export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: 
         const allowed = request.actions;
         let type: ActionType | undefined;
         while (!type) {
-          const answer = (await ask(`${originLine('parley', '')}Your turn ${request.turn} (${Math.round(request.deadlineMs / 1000)} s). Action [${allowed.join(' / ')}] (Enter = speak): `, signal)).trim().toLowerCase();
+          const typed = (await ask(`${originLine('parley', '')}Your turn ${request.turn} (${Math.round(request.deadlineMs / 1000)} s). Action [${allowed.join(' / ')}] (Enter = speak): `, signal)).trim();
+          const move = taskMove(typed);
+          if (move && allowed.includes('action')) return { ok: true, action: move, meta: meta() };
+          const answer = typed.toLowerCase();
           const chosen = answer === '' ? 'speak' : SHORTCUTS[answer] ?? (ACTION_TYPES as readonly string[]).find((t) => t === answer);
           if (chosen && allowed.includes(chosen as ActionType)) type = chosen as ActionType;
           else print('parley', `Please type one of: ${allowed.join(', ')}`);
@@ -84,6 +103,16 @@ export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: 
       } catch (err) {
         if (signal.aborted) return { ok: false, error: { code: ErrorCode.DeadlineMissed, message: 'no answer before the turn deadline' }, meta: meta() };
         return { ok: false, error: { code: ErrorCode.PolicyFailed, message: `terminal input failed: ${(err as Error).message}` }, meta: meta() };
+      }
+    },
+    ended(view, reason) {
+      if (view) show(view);
+      print('parley', `=== episode over: ${reason.replace(/_/g, ' ')}`);
+      if (view) {
+        const w = view.welcome;
+        const name = (seat: string) => w.partners.find((p) => p.seat === seat)?.profile.name ?? seat;
+        const outcome = outcomeText(w.scenario.kind, view.events, w.seat, name);
+        if (outcome) print('parley', `Outcome: ${outcome}`);
       }
     },
     async close() {
@@ -105,4 +134,31 @@ function formatEvent(e: TurnEvent, self: string): string {
     default:
       return `[${e.turn}] ${who} (${e.action.type}): ${e.action.argument}`;
   }
+}
+
+/** `select <name>`, `offer <price>`, `accept`, `reject`, `quit` typed at the action prompt: a task move. */
+function taskMove(typed: string): Action | null {
+  const select = /^select\s+(.+)$/i.exec(typed);
+  if (select) return moveAction({ move: 'select', name: select[1]!.trim() });
+  const offer = /^offer\s+\$?([0-9][0-9,]*(?:\.[0-9]+)?)$/i.exec(typed);
+  if (offer) return moveAction({ move: 'offer', price: Number(offer[1]!.replace(/,/g, '')) });
+  const bare = /^(accept|reject|quit)$/i.exec(typed);
+  return bare ? moveAction({ move: bare[1]!.toLowerCase() as 'accept' | 'reject' | 'quit' }) : null;
+}
+
+/** A profile as `field: value` lines (whatever fields the view carries); the secret marked private. */
+function profileLines(p: ProfileView): string[] {
+  return Object.entries(p)
+    .filter(([, v]) => v !== undefined && v !== '' && !(Array.isArray(v) && !v.length))
+    .map(([k, v]) => `${k === 'secret' ? 'SECRET (private)' : k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`);
+}
+
+/** Task data: the friend table (MutualFriends) or the item, listing price and own target (Craigslist). */
+function taskLines(t: TaskPrivate): string[] {
+  if (t.kind === 'mutual_friends') return [`Friends (${t.attributes.join(' | ')}):`, ...t.friends.map((f) => `  ${t.attributes.map((a) => f[a] ?? '').join(' | ')}`)];
+  return [
+    `Item: ${t.item.title} (${t.item.category}), listing price $${t.item.listingPrice}`,
+    `Description: ${t.item.description}`,
+    `You are the ${t.role}; your target price (private): $${t.target}`,
+  ];
 }

@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseCommand, positiveInt, UsageError, type CommandSpec } from '../command.js';
 import type { Mode } from '../../protocol/index.js';
@@ -7,6 +8,8 @@ import { comparePairs, matchEpisodes } from '../../evaluator/compare/naturalness
 import { writeFileAtomic } from '../../disk/atomic-write.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { lockRunDir, runDirHolding } from '../run-dir-lock.js';
+import { parseAnnotations } from '../../evaluator/human/annotation.js';
+import { humanSummaryLines, summariseHuman, type JudgeVerdict } from '../../evaluator/human/summary.js';
 
 /** `parley compare`'s command line. */
 export const spec: CommandSpec = {
@@ -31,6 +34,23 @@ export const spec: CommandSpec = {
   positionals: { min: 2, max: 2, names: 'two run directories DIR_A DIR_B' },
 };
 
+/** `parley compare --human`: the human naturalness study's answers (`parley annotate`), summarised. */
+export const humanSpec: CommandSpec = {
+  name: 'compare',
+  usage: 'parley compare --human ANN.jsonl [--verdicts FILE]',
+  summary:
+    '--human ANN.jsonl (answers of `parley annotate`): win rates with 95% Wilson intervals, agreement between\n' +
+    "annotators (Fleiss' kappa; Cohen's with two annotators) and, when the LLM judge's verdicts exist\n" +
+    '(--verdicts FILE, or the one compare-*.jsonl in RUN_A), agreement between humans and the judge.',
+  flags: {
+    human: { type: 'string', metavar: 'ANN.jsonl', describe: 'answers written by parley annotate' },
+    verdicts: { type: 'string', metavar: 'FILE', describe: "the LLM judge's verdicts on the same pairs (default: the one compare-*.jsonl in RUN_A)" },
+  },
+};
+
+/** Both forms of `parley compare`, for help and the README check. */
+export const specs: CommandSpec[] = [spec, humanSpec];
+
 function chooseMode(run: RunDir, flag: string | undefined, which: string): Mode | string {
   const modes = [...new Set(run.episodes.map((e) => e.record.mode))];
   if (flag) {
@@ -43,6 +63,11 @@ function chooseMode(run: RunDir, flag: string | undefined, which: string): Mode 
 
 /** \`parley compare DIR_A DIR_B --judge SPEC\`. */
 export async function run(argv: string[]): Promise<number> {
+  if (argv.some((a) => a === '--human' || a.startsWith('--human='))) {
+    const human = parseCommand(humanSpec, argv);
+    if (!human) return 0;
+    return compareHuman(human.flags.human as string, human.flags.verdicts as string | undefined);
+  }
   const args = parseCommand(spec, argv);
   if (!args) return 0;
   const { positionals } = args;
@@ -101,4 +126,41 @@ export async function run(argv: string[]): Promise<number> {
       `\nwrote ${out}`,
   );
   return result.n === 0 ? 1 : 0;
+}
+
+/** `parley compare --human ANN.jsonl [--verdicts FILE]`: the human study's summary. */
+function compareHuman(file: string, verdictsFile: string | undefined): number {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    console.error(`parley compare: cannot read ${file}: ${(err as Error).message}`);
+    return 1;
+  }
+  const { annotations, bad } = parseAnnotations(text);
+  for (const b of bad) console.error(`parley compare: ${file}:${b.line}: ${b.message} (line ignored)`);
+  if (!annotations.length) {
+    console.error(`parley compare: no answers in ${file}`);
+    return 1;
+  }
+  const found = verdictsFile ?? judgeVerdictsNear(annotations[0]!.runA);
+  let verdicts: JudgeVerdict[] | null = null;
+  if (found) {
+    try {
+      verdicts = readFileSync(found, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as JudgeVerdict);
+    } catch (err) {
+      console.error(`parley compare: cannot read the judge verdicts ${found}: ${(err as Error).message}`);
+      return 1;
+    }
+  }
+  for (const line of humanSummaryLines(summariseHuman(annotations, verdicts))) console.log(line);
+  if (found) console.log(`  (judge verdicts: ${found})`);
+  return 0;
+}
+
+/** The one `compare-*.jsonl` of the LLM judge in RUN_A, if there is exactly one. */
+function judgeVerdictsNear(runA: string): string | undefined {
+  if (!existsSync(runA)) return undefined;
+  const files = readdirSync(runA).filter((f) => /^compare-.*\.jsonl$/.test(f));
+  return files.length === 1 ? path.join(runA, files[0]!) : undefined;
 }

@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import path from 'node:path';
 import { MODES } from '../../protocol/index.js';
+import { parseAnnotations } from '../../evaluator/human/annotation.js';
+import { humanSummaryLines, summariseHuman } from '../../evaluator/human/summary.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { writeReport } from '../../evaluator/report/report.js';
 
@@ -21,6 +24,7 @@ export const spec: CommandSpec = {
     model: { type: 'string', metavar: 'TEXT', describe: 'only episodes where a seat or the script writer is played by a model or policy containing TEXT' },
     seed: { type: 'number', describe: 'seed of the bootstrap and permutation resampling (default 1)' },
     title: { type: 'string', metavar: 'TEXT', describe: 'report title' },
+    human: { type: 'string', metavar: 'FILE', describe: 'add the human naturalness study of `parley annotate` (win rates, kappa) as a section' },
   },
   positionals: { min: 1, max: Infinity, names: 'one or more run directories' },
 };
@@ -56,7 +60,7 @@ export async function run(argv: string[]): Promise<number> {
   const args = parseCommand(spec, argv);
   if (!args) return 0;
   const { positionals } = args;
-  const values = args.flags as { out?: string; seed?: number; title?: string; mode?: string[]; subset?: string; model?: string };
+  const values = args.flags as { out?: string; seed?: number; title?: string; mode?: string[]; subset?: string; model?: string; human?: string };
   const seed = values.seed ?? 1;
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got ${seed})`);
   const bad = values.mode?.find((m) => !(MODES as readonly string[]).includes(m));
@@ -75,9 +79,22 @@ export async function run(argv: string[]): Promise<number> {
   if (runs.every((r) => r.episodes.length === 0)) throw new Error(`no episode matches ${slug || 'these runs'}`);
   const title = values.title ?? (slug ? `Parley report: ${runs.map((r) => path.basename(path.resolve(r.dir))).join(', ')} (${slug})` : undefined);
   // Each run its own report unless a combined one was asked for (a multi-run report never lands in a run).
+  let human: string[] | undefined;
+  if (values.human) {
+    let text: string;
+    try {
+      text = readFileSync(values.human, 'utf8');
+    } catch (err) {
+      throw new Error(`cannot read --human ${values.human}: ${(err as Error).message}`);
+    }
+    const { annotations, bad } = parseAnnotations(text);
+    for (const b of bad) console.error(`parley report: ${values.human}:${b.line}: ${b.message} (line ignored)`);
+    human = humanSummaryLines(summariseHuman(annotations, null));
+    for (const l of human) console.log(l);
+  }
   const jobs = values.out ? [{ runs, outDir: values.out }] : runs.map((r) => ({ runs: [r], outDir: slug ? path.join(r.dir, 'reports', slug) : r.dir }));
   for (const job of jobs) {
-    const result = await writeReport(job.runs, { outDir: job.outDir, seed, ...(title ? { title } : {}) });
+    const result = await writeReport(job.runs, { outDir: job.outDir, seed, ...(title ? { title } : {}), ...(human ? { human } : {}) });
     console.log(`report of ${result.episodes} episodes:\n  ${result.markdownFile}\n  ${result.htmlFile}\n  ${result.chartFiles.length} charts in ${path.join(job.outDir, 'charts')}/`);
   }
   return 0;

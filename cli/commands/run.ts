@@ -35,10 +35,23 @@ export const CONFIG_FLAGS: FlagSpecs = {
   extend: { type: 'boolean', describe: 'add scenarios, modes or repeats to the experiment already in DIR (recorded in run.json history)' },
 };
 
+/** Flags of commands that can leave seats to people (`human` seats: a browser link each). */
+export const HUMAN_FLAGS: FlagSpecs = {
+  'human-deadline': { type: 'number', metavar: 'MS', describe: 'time a person has for one move on a human seat (default: the turn deadline)' },
+};
+
+/** `--human-deadline` checked: undefined when absent, a message when invalid. */
+export function humanDeadline(flags: Record<string, FlagValue>): { ok: true; ms?: number } | { ok: false; message: string } {
+  const ms = flags['human-deadline'] as number | undefined;
+  if (ms === undefined) return { ok: true };
+  if (!Number.isInteger(ms) || ms <= 0) return { ok: false, message: '--human-deadline must be a positive integer (milliseconds)' };
+  return { ok: true, ms };
+}
+
 export const RUN_FLAGS: FlagSpecs = {
   ...CONFIG_FLAGS,
   concurrency: { type: 'number', describe: 'episodes in flight at once (default 4)' },
-  agent1: { type: 'string', metavar: 'SPEC', describe: 'policy of the first seat: bot | bot:<name> | openai:<model> | mistral:<model> | replay:<run-dir> (that seat as recorded there) | human' },
+  agent1: { type: 'string', metavar: 'SPEC', describe: 'policy of the first seat: bot | bot:<name> | openai:<model> | mistral:<model> | replay:<run-dir> (that seat as recorded there) | human (a person: prints a browser link)' },
   agent2: { type: 'string', metavar: 'SPEC', describe: 'policy of the second seat (default: as agent1)' },
   'script-writer': { type: 'string', metavar: 'SPEC', describe: 'policy of the script writer in script mode (default bot)' },
   judge: { type: 'string', metavar: 'SPEC', describe: 'judge model recorded with the run (evaluation: parley eval)' },
@@ -51,6 +64,7 @@ export const RUN_FLAGS: FlagSpecs = {
   queue: { type: 'string', metavar: 'redis://HOST:PORT', describe: 'coordinate: enqueue the episodes on Redis for `parley worker`s and collect their results into DIR' },
   rpm: { type: 'number', metavar: 'N', describe: 'requests per minute per provider account for every LLM seat (under --queue: across all workers)' },
   tpm: { type: 'number', metavar: 'N', describe: 'tokens per minute per provider account for every LLM seat (under --queue only)' },
+  ...HUMAN_FLAGS,
 };
 
 type Built = { ok: true; config: RunConfig } | { ok: false; message: string };
@@ -268,6 +282,8 @@ export async function run(argv: string[]): Promise<number> {
     const keys = keyPreflight(arm.config);
     if (keys) throw new UsageError(`${built.fromArms ? `arm ${arm.name}: ` : ''}${keys}`);
   }
+  const human = humanDeadline(args.flags);
+  if (!human.ok) throw new UsageError(human.message);
   if (typeof args.flags.queue === 'string') {
     // One coordinator per run directory: every arm is queued in turn (each arm its own directory and run key).
     let code = 0;
@@ -282,7 +298,14 @@ export async function run(argv: string[]): Promise<number> {
     for (const arm of built.arms) {
       log(`parley run${built.fromArms ? ` (arm ${arm.name})` : ''} → ${resolve(arm.config.out)}`);
       const tty = stdoutTerminal();
-      const result = await runExperiment(arm.config, { log, hosting: 'local', signal: interrupt.signal, extend: args.flags.extend === true, ...(tty ? { tty } : {}) });
+      const result = await runExperiment(arm.config, {
+        log,
+        hosting: 'local',
+        signal: interrupt.signal,
+        extend: args.flags.extend === true,
+        ...(tty ? { tty } : {}),
+        ...(human.ms !== undefined ? { humanDeadlineMs: human.ms } : {}),
+      });
       if (interrupt.signal.aborted) {
         log(`interrupted after ${result.ran.length} episode(s); rerun with the same --out to resume`);
         return 130;

@@ -3,12 +3,15 @@ import { runExperiment } from '../../orchestrator/run/driver.js';
 import type { FlagSpecs } from '../args.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { TokensFile } from '../tokens-file.js';
-import { buildRunConfig, CONFIG_FLAGS, exitWithLauncher, interruptSignal, reportRun } from './run.js';
+import { buildRunConfig, CONFIG_FLAGS, exitWithLauncher, HUMAN_FLAGS, humanDeadline, interruptSignal, reportRun } from './run.js';
 
 const SERVE_FLAGS: FlagSpecs = {
   port: { type: 'number', describe: 'port to listen on (0: any free port; default 0)' },
   host: { type: 'string', metavar: 'ADDR', describe: 'address to listen on (default 127.0.0.1; 0.0.0.0 for other machines)' },
   ...CONFIG_FLAGS,
+  agent1: { type: 'string', metavar: 'SPEC', describe: 'host the first seat here with this policy (bot, openai:<model>, …); unset seats stay open for people' },
+  agent2: { type: 'string', metavar: 'SPEC', describe: 'host the second seat here with this policy; unset seats stay open for people' },
+  ...HUMAN_FLAGS,
   'tokens-file': { type: 'string', metavar: 'FILE', describe: 'write the seat token lines to FILE (mode 0600) instead of standard output' },
   'trust-remote-usage': { type: 'boolean', describe: "count the token usage remote agents report in the run's cost estimate" },
   'token-ttl-ms': { type: 'number', metavar: 'MS', describe: 'how long a seat token waits for its agent (default 1800000)' },
@@ -21,7 +24,9 @@ export const spec: CommandSpec = {
   summary:
     'Open the seats of the selected episodes for remote agents. Prints the agent URL, then for each\n' +
     'episode a line `episode <id> scenario <id> mode <mode>` followed by one line per seat:\n' +
-    '  seat <seat-id> token <token>\n' +
+    '  seat <seat-id> token <token> url http://HOST:PORT/?token=<token>\n' +
+    'An agent process joins with the token; a person opens the url in a browser. With --agent1/--agent2\n' +
+    'those seats are played here (local agent processes) and only the others are printed (as people\'s seats).\n' +
     'With --tokens-file FILE those seat lines go to FILE (owner-only) instead. Start\n' +
     "`grep '^seat <seat-id> ' FILE | parley agent --url <url> --token-file - --policy <spec>` once per seat. Each episode starts\n" +
     'when all its seats joined; serve writes the records and exits 0 when every episode is done.',
@@ -32,7 +37,9 @@ export const spec: CommandSpec = {
 export async function run(argv: string[]): Promise<number> {
   const args = parseCommand(spec, argv);
   if (!args) return 0;
-  const built = buildRunConfig(args.flags, { modes: ['agents'] });
+  // --agent1/--agent2: those seats are hosted here, the others are left to people (`human`).
+  const hosts = typeof args.flags.agent1 === 'string' || typeof args.flags.agent2 === 'string';
+  const built = buildRunConfig(args.flags, hosts ? { modes: ['agents'], agents: [{ spec: 'human' }, { spec: 'human' }] } : { modes: ['agents'] });
   if (!built.ok) throw new UsageError(built.message);
   const port = (args.flags.port as number | undefined) ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer in 0..65535, got ${port}`);
@@ -47,27 +54,34 @@ export async function run(argv: string[]): Promise<number> {
       throw new UsageError(`cannot write --tokens-file ${tokensPath}: ${(err as Error).message}`);
     }
   }
+  const human = humanDeadline(args.flags);
+  if (!human.ok) throw new UsageError(human.message);
   const log = (l: string) => console.log(l);
+  let httpBase = '';
   const interrupt = interruptSignal(log);
   const unwatch = exitWithLauncher();
   try {
     const result = await runExperiment(built.config, {
       log,
-      hosting: 'remote',
+      hosting: hosts ? 'local' : 'remote',
+      ...(human.ms !== undefined ? { humanDeadlineMs: human.ms } : {}),
       port,
       host: (args.flags.host as string | undefined) ?? '127.0.0.1',
       ...(ttl !== undefined ? { tokenTtlMs: ttl } : {}),
       trustRemoteUsage: args.flags['trust-remote-usage'] === true,
       signal: interrupt.signal,
       extend: args.flags.extend === true,
-      onListening: (url) => log(`listening ${url} (run directory ${resolve(built.config.out)})`),
+      onListening: (url, httpUrl) => {
+        httpBase = httpUrl;
+        log(`listening ${url} (run directory ${resolve(built.config.out)}); people: ${httpUrl}/?token=<token>`);
+      },
       onSeats: (episode) => {
         log(`episode ${episode.plan.episodeId} scenario ${episode.plan.scenario.id} mode ${episode.plan.mode}${episode.plan.scenario.codename ? ` (${episode.plan.scenario.codename})` : ''}`);
         if (tokensFile) {
           tokensFile.write(episode.tokens);
           log(`tokens for ${[...episode.tokens.keys()].join(', ')} written to ${tokensFile.path}`);
         } else {
-          for (const [seat, token] of episode.tokens) log(`seat ${seat} token ${token}`);
+          for (const [seat, token] of episode.tokens) log(`seat ${seat} token ${token} url ${httpBase}/?token=${token}`);
         }
       },
     });

@@ -24,6 +24,8 @@ export interface ReportOptions {
   seed?: number;
   /** Title line; default names the runs. */
   title?: string;
+  /** A human naturalness study's summary lines (`--human ANN.jsonl`), shown in their own section. */
+  human?: readonly string[];
 }
 
 export interface ReportResult {
@@ -165,7 +167,7 @@ export async function writeReport(runs: readonly RunDir[], opts: ReportOptions):
     const err = xmlWellFormedError(c.svg);
     if (err) throw new Error(`chart ${c.file} is not well-formed XML: ${err}`);
   }
-  const markdown = reportMarkdown(runs, metrics, rows, gaps, charts, opts.title, paperSection(runs, rows));
+  const markdown = reportMarkdown(runs, metrics, rows, gaps, charts, opts.title, paperSection(runs, rows)) + humanSection(opts.human);
   const inlineSvg = new Map(charts.map((c) => [`charts/${c.file}`, c.svg]));
   const title = markdown.split('\n')[0]!.replace(/^#\s*/, '');
   const html = `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"/><title>${title.replace(/[<&>]/g, '')}</title><style>${CSS}</style></head><body>\n${markdownToHtml(markdown, inlineSvg)}\n</body></html>\n`;
@@ -185,4 +187,10 @@ export async function writeReport(runs: readonly RunDir[], opts: ReportOptions):
     for (const t of g.transcripts) await writeFileAtomic(path.join(opts.outDir, 'transcripts', transcriptFile(t.episodeId)), transcriptPage(g, t.episodeId));
   }
   return { markdownFile, htmlFile, chartFiles, episodes: metrics.length, rows, gaps, charts, markdown };
+}
+
+/** The human study's section (appendix E): the summary lines of `compare --human`, as a list. */
+function humanSection(lines: readonly string[] | undefined): string {
+  if (!lines?.length) return '';
+  return `\n## Human naturalness study\n\n${lines.map((l) => `- ${l.trim()}`).join('\n')}\n`;
 }

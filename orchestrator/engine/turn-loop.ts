@@ -39,7 +39,8 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
     const seat = order[t % order.length]!;
     const port = ports.get(seat);
     if (!port) throw new Error(`no port for seat ${seat}`);
-    const deadlineAt = clock.now() + turnDeadlineMs;
+    const seatDeadlineMs = world.seatDeadlineMs?.[seat] ?? turnDeadlineMs;
+    const deadlineAt = clock.now() + seatDeadlineMs;
     const request = () => port.send({ type: 'turn.request', turn: t, actions: [...actions], deadlineMs: Math.max(1, Math.round(deadlineAt - clock.now())) });
     request();
     flush();
@@ -48,7 +49,7 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
     for (;;) {
       const got = await watch.next(deadlineAt, (s) => { if (s === seat) request(); });
       if (got.kind === 'deadline') {
-        const error = { code: ErrorCode.DeadlineMissed, message: `no move within ${turnDeadlineMs} ms` };
+        const error = { code: ErrorCode.DeadlineMissed, message: `no move within ${seatDeadlineMs} ms` };
         turns.push({ turn: t, seat, action: null, error, atMs: clock.now() - startedAt });
         errors.push({ ...error, seat, turn: t });
         return finish({ reason: 'deadline', seat }, 'failed');

@@ -143,7 +143,9 @@ export class AgentConnection implements SeatConnection {
     };
     const wait = this.opts.joinLimiter?.waitFor(address) ?? 0;
     if (wait > 0) return refuse(ErrorCode.RateLimited, `too many refused joins from this address; retry in ${Math.ceil(wait / 1000)} s`);
-    this._client = frame.client;
+    // The transport is the edge's own knowledge, never the client's claim.
+    const { transport: _claimed, ...reported } = frame.client;
+    this._client = this.socket.transport ? { ...reported, transport: this.socket.transport } : reported;
     let claim: ReturnType<SeatRegistry['claim']>;
     try {
       claim = this.registry.claim(frame, this);
@@ -160,7 +162,7 @@ export class AgentConnection implements SeatConnection {
     }
     this.link = claim.link;
     if (this.joinTimer !== undefined) this.clock.clearTimeout(this.joinTimer);
-    if (this.opts.logJoins || claim.rejoin) this.opts.log?.(`${claim.rejoin ? 'rejoined' : 'joined'}: ${claim.link.episodeId}/${claim.link.seat} by pid ${frame.client.pid} from ${address}`);
+    if (this.opts.logJoins || claim.rejoin) this.opts.log?.(`${claim.rejoin ? 'rejoined' : 'joined'}: ${claim.link.episodeId}/${claim.link.seat} by ${frame.client.pid !== undefined ? `pid ${frame.client.pid}` : frame.client.name} from ${address}`);
   }
 
   /** The transport reports the connection closed. */

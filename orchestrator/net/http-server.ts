@@ -3,18 +3,22 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { upgradeRouter } from './upgrade-router.js';
 
-/** Plain HTTP requests (not upgrades): nothing is served over plain HTTP. */
-const notFound = (_req: IncomingMessage, res: ServerResponse) => {
+/** Handles plain HTTP requests (not upgrades). */
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Plain requests nobody serves get 404. */
+const notFound: RequestHandler = (_req, res) => {
   res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
 };
 
 /**
  * The orchestrator's one HTTP server. It owns an upgrade router (upgrade-router.ts) that answers every
- * upgrade: endpoints register their path there (the agent WebSocket endpoint `/agent`; later socket.io's
- * `/socket.io/`), anything else gets 404 and a destroyed socket. Plain requests get 404.
+ * upgrade: endpoints register their path there (the agent WebSocket endpoint `/agent`, socket.io's
+ * `/socket.io/` for browsers), anything else gets 404 and a destroyed socket. Plain requests go to
+ * `onRequest` (the web pages for people: net/web-routes.ts), else 404.
  */
-export function createHttpServer(): Server {
-  const server = createServer(notFound);
+export function createHttpServer(onRequest: RequestHandler = notFound): Server {
+  const server = createServer(onRequest);
   server.on('clientError', (_err, socket) => socket.destroy());
   upgradeRouter(server);
   return server;

@@ -10,4 +10,6 @@ export interface RawSocket {
   uncork?(): void;
   /** The peer's address (for join rate limits and log lines); absent in-process. */
   readonly remoteAddress?: string;
+  /** Which transport this is; recorded with the seat's client (a browser seat says `socket.io`). */
+  readonly transport?: 'ws' | 'socket.io' | 'memory';
 }

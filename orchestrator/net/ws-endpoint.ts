@@ -41,6 +41,7 @@ export function attachAgentEndpoint(server: Server, registry: SeatRegistry, opts
     const conn = new AgentConnection(
       {
         remoteAddress,
+        transport: 'ws',
         send: (text) => ws.send(text),
         close: (code, reason) => ws.close(code, reason),
         // The underlying net.Socket (ws keeps it as `_socket`): corked, several frames go out in one write.

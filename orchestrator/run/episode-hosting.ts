@@ -4,11 +4,13 @@ import { Episode } from '../episode.js';
 import type { EpisodePlan } from '../episode-plan.js';
 import { FileLedger } from '../ledger.js';
 import { closeServer, createHttpServer, listen } from '../net/http-server.js';
+import { attachBrowserEndpoint } from '../net/socketio-endpoint.js';
+import { webRoutes } from '../net/web-routes.js';
 import { AGENT_PATH, attachAgentEndpoint } from '../net/ws-endpoint.js';
 import type { RunConfig } from '../run-config.js';
 import { SeatRegistry } from '../seat-registry.js';
 import { poolSizeFor } from '../supervisor/pool-size.js';
-import { hostEpisode, RECOVERY_GRACE_MS } from '../supervisor/seat-supervisor.js';
+import { hostEpisode, isOpen, RECOVERY_GRACE_MS } from '../supervisor/seat-supervisor.js';
 import { WorkerPool } from '../supervisor/worker-pool.js';
 import { liveSeats, makeLimits } from '../world.js';
 import type { RunPaths } from '../../run-dir/index.js';
@@ -23,8 +25,12 @@ export interface HostingOptions {
   host?: string;
   /** Remote hosting: each prepared episode, so its tokens can be handed out (serve prints them). */
   onSeats?: (episode: Episode) => void;
-  /** The agent endpoint's URL once listening. */
-  onListening?: (url: string) => void;
+  /** The agent endpoint's URL once listening, and the server's base URL for browsers (`http://host:port`). */
+  onListening?: (url: string, httpUrl: string) => void;
+  /** A person's turn deadline on `human` seats (`--human-deadline`; default: the run's turn deadline). */
+  humanDeadlineMs?: number;
+  /** How long a `human` seat's link waits for the person to open it (default 30 min). */
+  humanJoinTtlMs?: number;
   /** How long a seat token waits for its first join (default: 60 s local, 30 min remote). */
   tokenTtlMs?: number;
   /**
@@ -62,8 +68,13 @@ export async function hostEpisodes(pending: readonly EpisodePlan[], ctx: Hosting
   const { config, clock, say, probes } = ctx;
   const remote = opts.hosting === 'remote';
   const registry = new SeatRegistry({ clock, reconnectGraceMs: opts.reconnectGraceMs ?? (remote ? 10_000 : RECOVERY_GRACE_MS) });
-  const server = createHttpServer();
+  // The page for people at `/` (seat client), socket.io for their browsers, `ws` for agent processes:
+  // one server, one upgrade router, the same connection edge behind both transports.
+  let browser: ReturnType<typeof attachBrowserEndpoint> | null = null;
+  const server = createHttpServer(webRoutes({ page: 'seat', socketIo: (req, res) => browser?.handleRequest(req, res) }));
   const endpoint = attachAgentEndpoint(server, registry, { clock, log: say, logJoins: remote, ...probes.connection });
+  browser = attachBrowserEndpoint(server, registry, { clock, log: say, logJoins: true, ...probes.connection });
+  const browsers = browser;
   const limits = makeLimits(config.maxTurns, config.turnDeadlineMs);
   let pool: WorkerPool | null = null;
 
@@ -74,6 +85,7 @@ export async function hostEpisodes(pending: readonly EpisodePlan[], ctx: Hosting
     const onAbort = () => {
       resolveAbort('interrupted');
       endpoint.close();
+      browsers.close();
       for (const e of running) for (const seat of e.links.keys()) e.seatLost(seat, 'run interrupted');
     };
     if (opts.signal?.aborted) onAbort();
@@ -89,7 +101,18 @@ export async function hostEpisodes(pending: readonly EpisodePlan[], ctx: Hosting
     const wildcard = !opts.host || opts.host === '0.0.0.0' || opts.host === '::';
     // Local agent processes dial the loopback address; the printed URL is the one other machines use.
     const url = `ws://${wildcard ? '127.0.0.1' : opts.host}:${port}${AGENT_PATH}`;
-    opts.onListening?.(opts.host === '0.0.0.0' || opts.host === '::' ? `ws://${publicAddress()}:${port}${AGENT_PATH}` : url);
+    const shownHost = opts.host === '0.0.0.0' || opts.host === '::' ? publicAddress() : wildcard ? '127.0.0.1' : opts.host!;
+    const httpUrl = `http://${shownHost}:${port}`;
+    opts.onListening?.(`ws://${shownHost}:${port}${AGENT_PATH}`, httpUrl);
+    /** Open seats (a person's): one line each, above the progress line, with the page's URL. */
+    const announce = (e: Episode, seats: readonly string[]) => {
+      for (const seat of seats) {
+        const token = e.tokens.get(seat)!;
+        say(`seat ${seat} token ${token} url ${httpUrl}/?token=${token}`);
+      }
+    };
+    const openSeats = (p: EpisodePlan) => Object.entries(p.policies ?? {}).filter(([, c]) => isOpen(c)).map(([s]) => s);
+    const humanDeadlineMs = opts.humanDeadlineMs;
 
     const deps = {
       registry,
@@ -101,7 +124,13 @@ export async function hostEpisodes(pending: readonly EpisodePlan[], ctx: Hosting
       // Remote agents report their own provenance: labelled as such, and kept out of cost unless trusted.
       ...(remote ? { reportedProvenance: opts.trustRemoteUsage ? ('trusted' as const) : ('reported' as const) } : {}),
       ledgerFor: (episodeId: string, seat: string) => new FileLedger(ctx.paths.ledgerFile(episodeId, seat)),
+      ...(humanDeadlineMs !== undefined
+        ? { seatDeadlineMs: (p: EpisodePlan) => Object.fromEntries(openSeats(p).map((s) => [s, humanDeadlineMs])) }
+        : {}),
     };
+    const tokenTtlMs = deps.tokenTtlMs;
+    /** Episodes with a person's seat wait for that person to open the link (minutes, not seconds). */
+    const depsFor = (p: EpisodePlan) => (openSeats(p).length ? { ...deps, tokenTtlMs: Math.max(tokenTtlMs, opts.humanJoinTtlMs ?? 30 * 60_000) } : deps);
     const hooks = probes.engine ? { hooks: probes.engine } : {};
 
     if (remote) {
@@ -114,39 +143,45 @@ export async function hostEpisodes(pending: readonly EpisodePlan[], ctx: Hosting
       await Promise.all(episodes.map(async (e) => ctx.record(await e.run({ abort: interrupted, ...hooks }))));
     } else if (pending.length) {
       const inFlight = Math.min(config.concurrency, pending.length);
-      const seatsPerEpisode = Math.max(...pending.map((p) => liveSeats({ episodeId: '', scenario: p.scenario, mode: p.mode, limits }).length));
+      // Only the seats the pool hosts count: open (human) seats are taken by people.
+      const hostedSeats = pending.map((p) => liveSeats({ episodeId: '', scenario: p.scenario, mode: p.mode, limits }).length - openSeats(p).length);
+      const seatsPerEpisode = Math.max(1, ...hostedSeats);
       const seatsPerWorker = config.pool.multiplex ? Math.max(1, config.pool.seatsPerProcess) : 1;
       const poolSize = poolSizeFor(inFlight, seatsPerEpisode, seatsPerWorker);
-      pool = new WorkerPool({
-        size: poolSize,
-        seatsPerWorker,
-        niceness: WORKER_NICENESS,
-        warm: distinctPolicies(pending),
-        log: say,
-        ...(probes.workerEntry ? { workerPath: probes.workerEntry } : {}),
-      });
-      say(`starting ${poolSize} agent process(es)${seatsPerWorker > 1 ? ` (up to ${seatsPerWorker} seats each, never two of one episode)` : ''} for ${pending.length} episode(s), ${inFlight} at a time`);
-      await pool.start();
-      probes.poolStarted?.(pool);
-      const localPool = pool;
+      // Every seat open (people only): no agent process to start, the links are printed at once.
+      const localPool = hostedSeats.some((n) => n > 0)
+        ? new WorkerPool({
+            size: poolSize,
+            seatsPerWorker,
+            niceness: WORKER_NICENESS,
+            warm: distinctPolicies(pending),
+            log: say,
+            ...(probes.workerEntry ? { workerPath: probes.workerEntry } : {}),
+          })
+        : null;
+      pool = localPool;
+      if (localPool) {
+        say(`starting ${poolSize} agent process(es)${seatsPerWorker > 1 ? ` (up to ${seatsPerWorker} seats each, never two of one episode)` : ''} for ${pending.length} episode(s), ${inFlight} at a time`);
+        await localPool.start();
+        probes.poolStarted?.(localPool);
+      }
       await forEachConcurrent(pending, inFlight, opts.signal, async (plan) => {
-        const episode = Episode.prepare(plan, deps);
+        const episode = Episode.prepare(plan, depsFor(plan));
         probes.episodePrepared?.(episode);
+        announce(episode, openSeats(plan));
         // Seats go to processes hosting no other seat of this episode; a seat whose process dies is
         // re-established on a fresh one (or the episode fails with the reason): seat-supervisor.ts.
         running.add(episode);
         try {
-          const hosted = await hostEpisode(episode, localPool, { url, log: say });
+          const hosted = localPool ? await hostEpisode(episode, localPool, { url, log: say }) : null;
           ctx.record(await episode.run({
             abort: interrupted,
-            hostPids: hosted.hostPids,
-            onSeatEvent: (e) => hosted.onSeatEvent(e),
-            recoveries: hosted.recoveries,
+            ...(hosted ? { hostPids: hosted.hostPids, onSeatEvent: (e) => hosted.onSeatEvent(e), recoveries: hosted.recoveries } : {}),
             ...hooks,
           }));
           // Not awaited: the lane moves on at once; the pool frees each seat's slot when its worker
           // reports the release, and settle() replaces a worker that never does.
-          void hosted.settle();
+          if (hosted) void hosted.settle();
         } finally {
           running.delete(episode);
         }
@@ -154,6 +189,7 @@ export async function hostEpisodes(pending: readonly EpisodePlan[], ctx: Hosting
     }
   } finally {
     endpoint.close();
+    browsers.close();
     await Promise.all([pool?.close(), closeServer(server)]);
   }
 }
@@ -168,7 +204,7 @@ const WORKER_NICENESS = Number(process.env.PARLEY_WORKER_NICE ?? 19);
 /** Each distinct policy the pending episodes use (what every agent process loads before its first seat). */
 function distinctPolicies(plans: readonly EpisodePlan[]): PolicyConfig[] {
   const seen = new Map<string, PolicyConfig>();
-  for (const p of plans) for (const c of Object.values(p.policies ?? {})) seen.set(JSON.stringify(c), c);
+  for (const p of plans) for (const c of Object.values(p.policies ?? {})) if (!isOpen(c)) seen.set(JSON.stringify(c), c);
   return [...seen.values()];
 }
 

@@ -42,6 +42,9 @@ export interface HostedEpisode {
   settle(): Promise<void>;
 }
 
+/** A seat a person plays: not hosted on the pool, its token is handed out instead. */
+export const isOpen = (p: PolicyConfig): boolean => p.spec === 'human';
+
 const isBot = (p: PolicyConfig) => p.spec === 'bot' || p.spec.startsWith('bot:');
 
 /**
@@ -101,7 +104,9 @@ export async function hostEpisode(episode: Episode, pool: WorkerPool, opts: Supe
     }
   };
 
-  await Promise.all(Object.entries(policies).map(([seat, policy]) => place(seat, policy)));
+  // `human` seats are open: a person takes them in the browser (or the terminal client) with the
+  // printed token; the supervisor hosts the others.
+  await Promise.all(Object.entries(policies).filter(([, p]) => !isOpen(p)).map(([seat, policy]) => place(seat, policy)));
 
   return {
     hostPids,

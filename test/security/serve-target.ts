@@ -43,7 +43,7 @@ export async function startServe(name: string, extra: string[] = [], limit = 1):
     }, { timeout: 15_000 });
     for (const l of serve.stdout) {
       if (l.startsWith('episode ')) episodes.push(new Map());
-      const m = /^seat (\S+) token (\S+)$/.exec(l);
+      const m = /^seat (\S+) token (\S+)(?: url \S+)?$/.exec(l);
       if (m) episodes.at(-1)!.set(m[1]!, m[2]!);
     }
   }

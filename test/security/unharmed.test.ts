@@ -55,9 +55,15 @@ function rawUpgrade(port: number, path: string): Promise<{ reply: string; closed
 describe('red team: attacks from outside the game', () => {
   it('F1 / contract 1: every stray upgrade gets 404 and a closed socket within a second; serve then exits 0 with run.json finished', async () => {
     const t = await target('upgrade');
-    for (const path of ['/x', '/agent/', '/AGENT', '/socket.io/?EIO=4&transport=websocket', '/agent%00']) {
+    for (const path of ['/x', '/agent/', '/AGENT', '/socket.io', '/agent%00']) {
       const { reply, closedAfterMs } = await rawUpgrade(t.port, path);
       expect(reply, path).toMatch(/^HTTP\/1\.1 404 /);
+      expect(closedAfterMs, path).toBeLessThan(1000);
+    }
+    // `/socket.io/` is the browser endpoint now (issue 13): engine.io answers a request it cannot take.
+    for (const path of ['/socket.io/?EIO=4&transport=bogus', '/socket.io/?EIO=4&transport=polling']) {
+      const { reply, closedAfterMs } = await rawUpgrade(t.port, path);
+      expect(reply, path).toMatch(/^HTTP\/1\.1 400 /);
       expect(closedAfterMs, path).toBeLessThan(1000);
     }
     t.bot('agent1');

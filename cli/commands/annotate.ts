@@ -1,0 +1,99 @@
+import { resolve } from 'node:path';
+import { MODES, type Mode } from '../../protocol/index.js';
+import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
+import { Study } from '../../evaluator/human/study.js';
+import { closeServer, createHttpServer, listen } from '../../orchestrator/net/http-server.js';
+import { webRoutes } from '../../orchestrator/net/web-routes.js';
+import { formatHelp, parseArgs, type FlagSpecs } from '../args.js';
+import { interruptSignal } from './run.js';
+
+const FLAGS: FlagSpecs = {
+  port: { type: 'number', describe: 'port to listen on (0: any free port; default 0)' },
+  host: { type: 'string', metavar: 'ADDR', describe: 'address to listen on (default 127.0.0.1)' },
+  out: { type: 'string', metavar: 'FILE', describe: 'answers, one JSON line each (appended; rerun with the same FILE to resume)' },
+  'mode-a': { type: 'string', metavar: 'MODE', describe: 'which episodes of RUN_A (needed when it has several modes)' },
+  'mode-b': { type: 'string', metavar: 'MODE', describe: 'which episodes of RUN_B' },
+  help: { type: 'boolean', describe: 'show this help' },
+};
+
+const HELP = formatHelp(
+  'parley annotate RUN_A RUN_B --out ANN.jsonl [--port P]',
+  "The paper's human naturalness study (appendix E): serves a page where annotators, one name each,\n" +
+    'read two conversations of the same scenario and character pair (one from each run, in a random\n' +
+    'order fixed per annotator and pair) with the setting, backgrounds and goals, and choose the more\n' +
+    'natural one (`Choose A` / `Choose B`, optional reason). Each answer is appended to FILE at once;\n' +
+    'stopping and rerunning resumes. Summarise with `parley compare --human FILE`. Ctrl-C stops.',
+  FLAGS,
+);
+
+function pickMode(run: RunDir, flag: unknown, which: string): Mode | string {
+  if (typeof flag === 'string') return (MODES as readonly string[]).includes(flag) ? (flag as Mode) : `--mode-${which}: unknown mode '${flag}'`;
+  const modes = [...new Set(run.episodes.map((e) => e.record.mode))];
+  return modes.length === 1 ? modes[0]! : `${run.dir} has episodes in ${modes.join(', ') || 'no mode'}: choose one with --mode-${which}`;
+}
+
+/** `parley annotate RUN_A RUN_B --port P --out ANN.jsonl`. */
+export async function run(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, FLAGS);
+  if (!args.ok) {
+    console.error(`parley annotate: ${args.message}\n(parley annotate --help for options)`);
+    return 2;
+  }
+  if (args.flags.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (args.positionals.length !== 2) {
+    console.error('parley annotate: expected two run directories (RUN_A RUN_B)');
+    return 2;
+  }
+  const out = args.flags.out as string | undefined;
+  if (!out) {
+    console.error('parley annotate: --out FILE is required (where the answers go)');
+    return 2;
+  }
+  const runs: RunDir[] = [];
+  for (const dir of args.positionals) {
+    const loaded = await loadRunDir(dir);
+    if (!loaded.ok) {
+      console.error(`parley annotate: ${loaded.error.message}`);
+      return 1;
+    }
+    runs.push(loaded.run);
+  }
+  const [a, b] = runs as [RunDir, RunDir];
+  const modeA = pickMode(a, args.flags['mode-a'], 'a');
+  const modeB = pickMode(b, args.flags['mode-b'], 'b');
+  for (const m of [modeA, modeB]) {
+    if (!(MODES as readonly string[]).includes(m)) {
+      console.error(`parley annotate: ${m}`);
+      return 2;
+    }
+  }
+  let study: Study;
+  try {
+    study = new Study(a, modeA as Mode, b, modeB as Mode, resolve(out));
+  } catch (err) {
+    console.error(`parley annotate: ${(err as Error).message}`);
+    return 1;
+  }
+  if (!study.pairs.length) {
+    console.error(`parley annotate: no scenario and pair was run (ok) in both ${a.dir} (${modeA}) and ${b.dir} (${modeB})`);
+    return 1;
+  }
+  const port = (args.flags.port as number | undefined) ?? 0;
+  const host = (args.flags.host as string | undefined) ?? '127.0.0.1';
+  const server = createHttpServer(webRoutes({ page: 'annotate', extra: (req, res) => study.handle(req, res) }));
+  const interrupt = interruptSignal((l) => console.log(l));
+  try {
+    const actual = await listen(server, port, host);
+    const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+    console.log(`annotation study: ${study.pairs.length} pair(s), A = ${a.dir} (${modeA}), B = ${b.dir} (${modeB}); answers → ${resolve(out)}`);
+    console.log(`annotators: open http://${shown}:${actual}/`);
+    await new Promise<void>((r) => interrupt.signal.addEventListener('abort', () => r(), { once: true }));
+    return 0;
+  } finally {
+    interrupt.dispose();
+    await closeServer(server);
+  }
+}

@@ -1,0 +1,164 @@
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import type { Mode } from '../../protocol/index.js';
+import type { Scenario } from '../../scenarios/model.js';
+import { matchEpisodes, type ComparePair } from '../compare/naturalness.js';
+import { renderTranscript } from '../judge/transcript.js';
+import type { RunDir } from '../run-dir.js';
+import { Annotation, parseAnnotations } from './annotation.js';
+
+/**
+ * The paper's human naturalness study (appendix E) as a small web service: pairs of conversations of
+ * the same scenario and character pair from two runs, shown to each annotator in an order fixed per
+ * annotator and pair (so a reload shows the same), with the setting, the characters' backgrounds and
+ * goals. Answers are appended to a JSONL file, one line each, and the file is read back at start, so a
+ * study can be stopped and resumed; each annotator is served the pairs they have not answered yet.
+ */
+
+/** The question, in Parley's words (the paper asks which conversation is more natural). */
+export const STUDY_QUESTION =
+  'Which of these two conversations sounds more like two real people talking in this situation? ' +
+  'Judge how natural the exchange is (how people actually speak, how long their turns are, whether they repeat themselves, ' +
+  'whether they mention things nobody told them), not which character did better.';
+
+/** One character as annotators see it: background (profile fields) and goal. */
+export interface StudyCharacter {
+  name: string;
+  background: string;
+  goal: string;
+}
+
+/** What the page gets for one question. */
+export interface StudyItem {
+  key: string;
+  question: string;
+  setting: string;
+  characters: StudyCharacter[];
+  /** Transcript shown as "A" (left/first) and "B" (second). */
+  first: string;
+  second: string;
+}
+
+const AnswerBody = z.object({
+  annotator: z.string().trim().min(1).max(100),
+  key: z.string().max(300),
+  /** The position the annotator chose: `A` is the first shown transcript. */
+  choice: z.enum(['A', 'B']),
+  reason: z.string().max(2000).optional(),
+});
+
+export class Study {
+  readonly pairs: ComparePair[];
+  private readonly answered = new Set<string>();
+
+  constructor(private readonly a: RunDir, modeA: Mode, private readonly b: RunDir, modeB: Mode, private readonly out: string) {
+    this.pairs = matchEpisodes(a, modeA, b, modeB);
+    if (existsSync(out)) {
+      const { annotations, bad } = parseAnnotations(readFileSync(out, 'utf8'));
+      if (bad.length) throw new Error(`${out}: line ${bad[0]!.line}: ${bad[0]!.message}`);
+      for (const x of annotations) this.answered.add(`${x.annotator}\u0000${x.key}`);
+    }
+  }
+
+  /** Whether RUN_A's transcript is shown first to this annotator for this pair (a fixed coin per both). */
+  static aShownFirst(annotator: string, key: string): boolean {
+    return (createHash('sha256').update(`${annotator}\u0000${key}`).digest()[0]! & 1) === 0;
+  }
+
+  /** The next pair this annotator has not answered, or null when done. */
+  next(annotator: string): { done: number; total: number; item: StudyItem | null } {
+    const open = this.pairs.filter((p) => !this.answered.has(`${annotator}\u0000${p.key}`));
+    const pair = open[0];
+    return { done: this.pairs.length - open.length, total: this.pairs.length, item: pair ? this.item(pair, annotator) : null };
+  }
+
+  /** Records an answer (appended at once, one line); refuses unknown pairs. */
+  answer(body: unknown): { ok: true } | { ok: false; message: string } {
+    const parsed = AnswerBody.safeParse(body);
+    if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? 'invalid answer' };
+    const { annotator, key, choice, reason } = parsed.data;
+    const pair = this.pairs.find((p) => p.key === key);
+    if (!pair) return { ok: false, message: `no pair ${key} in this study` };
+    const aShownFirst = Study.aShownFirst(annotator, key);
+    const line: Annotation = {
+      v: 1,
+      at: new Date().toISOString(),
+      annotator,
+      key,
+      scenarioId: pair.scenarioId,
+      runA: this.a.dir,
+      runB: this.b.dir,
+      episodeA: pair.a.episodeId,
+      episodeB: pair.b.episodeId,
+      aShownFirst,
+      winner: (choice === 'A') === aShownFirst ? 'A' : 'B',
+      ...(reason?.trim() ? { reason: reason.trim() } : {}),
+    };
+    appendFileSync(this.out, `${JSON.stringify(Annotation.parse(line))}\n`);
+    this.answered.add(`${annotator}\u0000${key}`);
+    return { ok: true };
+  }
+
+  /** HTTP API: `GET /api/next?annotator=NAME`, `POST /api/answer`. Returns false for other paths. */
+  handle(req: IncomingMessage, res: ServerResponse): boolean {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const json = (status: number, body: unknown) => void res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+    if (url.pathname === '/api/next' && req.method === 'GET') {
+      const annotator = (url.searchParams.get('annotator') ?? '').trim();
+      if (!annotator || annotator.length > 100) json(400, { error: 'an annotator name (1–100 characters) is required' });
+      else json(200, this.next(annotator));
+      return true;
+    }
+    if (url.pathname === '/api/answer' && req.method === 'POST') {
+      let body = '';
+      let size = 0;
+      req.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > 16_384) req.destroy();
+        else body += c.toString('utf8');
+      });
+      req.on('end', () => {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(body);
+        } catch {
+          return json(400, { error: 'the answer must be JSON' });
+        }
+        const r = this.answer(parsed);
+        json(r.ok ? 200 : 400, r.ok ? { ok: true } : { error: r.message });
+      });
+      return true;
+    }
+    return false;
+  }
+
+  private item(pair: ComparePair, annotator: string): StudyItem {
+    const ta = renderTranscript(pair.a, pair.scenario);
+    const tb = renderTranscript(pair.b, pair.scenario);
+    const aFirst = Study.aShownFirst(annotator, pair.key);
+    return { key: pair.key, question: STUDY_QUESTION, setting: setting(pair.scenario), characters: characters(pair.scenario), first: aFirst ? ta : tb, second: aFirst ? tb : ta };
+  }
+}
+
+/** The scenario's public narrative (judge-only text is never part of it). */
+function setting(s: Scenario | undefined): string {
+  return s ? s.narrative.filter((n) => n.visibleTo === 'all').map((n) => n.text).join(' ') : '(scenario not found in the run directories)';
+}
+
+/** Each character's background and goal, as SOTOPIA's annotators saw them. */
+function characters(s: Scenario | undefined): StudyCharacter[] {
+  if (!s) return [];
+  return s.seats.map((seat) => {
+    const c = seat.character;
+    const parts = [
+      [c.age !== undefined ? `${c.age} years old` : '', c.gender ?? '', c.occupation ?? ''].filter(Boolean).join(', '),
+      c.pronouns ? `pronouns ${c.pronouns}` : '',
+      c.publicInfo ?? '',
+      c.personality ?? '',
+      c.secret ? `Secret: ${c.secret}` : '',
+    ].filter(Boolean);
+    return { name: c.name, background: parts.join('. '), goal: seat.goal };
+  });
+}

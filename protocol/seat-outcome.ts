@@ -1,0 +1,34 @@
+import type { TurnEvent } from './frames.js';
+import { parseMove } from './moves.js';
+
+/**
+ * The task outcome as far as a seat can tell it (the browser page's end screen, the terminal client's
+ * last line) from what it received: the seat's own selection and
+ * the partner's (MutualFriends: the same name chosen by both is the shared friend — each chose from their
+ * own list), or the deal price (Craigslist: an accept after an offer). Nothing here is hidden information.
+ */
+export function outcomeText(kind: string, events: readonly TurnEvent[], me: string, names: (seat: string) => string): string {
+  if (kind === 'mutual_friends') {
+    const last = new Map<string, string>();
+    for (const e of events) {
+      const m = parseMove(e.action);
+      if (m?.move === 'select') last.set(e.seat, m.name);
+    }
+    if (!last.size) return 'Nobody selected a friend.';
+    const parts = [...last].map(([seat, name]) => `${seat === me ? 'You' : names(seat)} selected ${name}`);
+    const values = [...last.values()];
+    const agreed = last.size > 1 && values.every((v) => v.toLowerCase() === values[0]!.toLowerCase());
+    return `${parts.join('; ')}. ${agreed ? 'Success: you both found the shared friend.' : 'No agreement on the shared friend.'}`;
+  }
+  if (kind === 'craigslist') {
+    let offer: { seat: string; price: number } | null = null;
+    for (const e of events) {
+      const m = parseMove(e.action);
+      if (m?.move === 'offer') offer = { seat: e.seat, price: m.price };
+      if (m?.move === 'accept' && offer && offer.seat !== e.seat) return `Deal at $${offer.price}.`;
+      if (m?.move === 'quit') return `${e.seat === me ? 'You' : names(e.seat)} walked away: no deal.`;
+    }
+    return 'No deal.';
+  }
+  return '';
+}

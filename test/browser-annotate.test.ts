@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchChromium } from './helpers/browser.js';
+import { parley, tempDir, type CliProcess } from './helpers/processes.js';
+
+/**
+ * The human naturalness study (issue 13, contract 4): `parley annotate RUN_A RUN_B --port P --out ANN`
+ * serves a page; annotators choose in Chromium, each choice is a line in ANN; the study resumes from the
+ * file; `parley compare --human ANN` prints win rates with Wilson intervals and the annotators' kappa.
+ */
+describe.skipIf(!hasChromium)('parley annotate + compare --human', () => {
+  const tmp = tempDir('annotate');
+  const procs: CliProcess[] = [];
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    for (const p of procs) p.kill();
+    await browser?.close();
+    tmp.remove();
+  });
+
+  const start = async (a: string, b: string, ann: string): Promise<{ proc: CliProcess; url: string }> => {
+    const proc = parley(['annotate', a, b, '--port', '0', '--out', ann]);
+    procs.push(proc);
+    const [, url] = await proc.line(/^annotators: open (http:\/\/127\.0\.0\.1:\d+\/)$/);
+    return { proc, url: url! };
+  };
+
+  const annotate = async (page: Page, url: string, name: string, choices: Array<'A' | 'B'>) => {
+    await page.goto(url);
+    await page.getByRole('textbox', { name: 'Annotator name' }).fill(name);
+    await page.getByRole('button', { name: 'Start' }).click();
+    for (const [i, c] of choices.entries()) {
+      await page.getByText(`Pair ${i + 1} of ${choices.length}`).waitFor({ timeout: 30_000 });
+      await expect(page.getByRole('region', { name: 'Conversation A' }).innerText()).resolves.toMatch(/Turn #0/);
+      await expect(page.getByRole('region', { name: 'Characters' }).innerText()).resolves.toMatch(/Goal: /);
+      if (i === 0) await page.getByRole('textbox', { name: 'Reason (optional)' }).fill('shorter turns');
+      await page.getByRole('button', { name: `Choose ${c}` }).click();
+    }
+    await page.getByText(/All 2 pair\(s\) answered/).waitFor({ timeout: 30_000 });
+  };
+
+  it('records each choice as a line, resumes, and compare --human reads it', async () => {
+    const a = join(tmp.path, 'a');
+    const b = join(tmp.path, 'b');
+    const ann = join(tmp.path, 'ann.jsonl');
+    const runs = [
+      parley(['run', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '2', '--concurrency', '1', '--out', a]),
+      parley(['run', '--scenarios', 'builtin', '--modes', 'script', '--limit', '2', '--concurrency', '1', '--out', b]),
+    ];
+    procs.push(...runs);
+    expect(await Promise.all(runs.map((r) => r.exited))).toEqual([0, 0]);
+
+    const first = await start(a, b, ann);
+    const page = await browser.newPage();
+    await annotate(page, first.url, 'ann1', ['A', 'B']);
+    const lines = readFileSync(ann, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({ annotator: 'ann1', reason: 'shorter turns', winner: lines[0].aShownFirst ? 'A' : 'B' });
+    first.proc.kill();
+    await first.proc.exited;
+
+    // Resumed: ann1 has nothing left; ann2 answers both pairs into the same file.
+    const second = await start(a, b, ann);
+    await page.goto(second.url);
+    await page.getByRole('textbox', { name: 'Annotator name' }).fill('ann1');
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByText(/All 2 pair\(s\) answered/).waitFor({ timeout: 30_000 });
+    const other = await browser.newPage();
+    await annotate(other, second.url, 'ann2', ['A', 'A']);
+    expect(readFileSync(ann, 'utf8').trim().split('\n')).toHaveLength(4);
+    second.proc.kill();
+    await Promise.all([page.close(), other.close()]);
+
+    const compare = parley(['compare', '--human', ann]);
+    procs.push(compare);
+    expect(await compare.exited).toBe(0);
+    const out = compare.stdout.join('\n');
+    expect(out).toMatch(/4 answer\(s\) from 2 annotator\(s\) on 2 pair\(s\)/);
+    expect(out).toMatch(/A \(.*\) more natural: \d\/4 = [\d.]+% \[95% Wilson [\d.]+%, [\d.]+%\]/);
+    expect(out).toMatch(/Fleiss' kappa/);
+
+    // parley report shows the study in its own section.
+    const rep = join(tmp.path, 'report');
+    const report = parley(['report', a, '--human', ann, '--out', rep]);
+    procs.push(report);
+    expect(await report.exited).toBe(0);
+    expect(readFileSync(join(rep, 'report.md'), 'utf8')).toMatch(/## Human naturalness study\n\n- human naturalness study: 4 answer\(s\)/);
+  }, 240_000);
+});

@@ -1,0 +1,143 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { hasChromium, launchChromium } from './helpers/browser.js';
+import { parley, tempDir, type CliProcess } from './helpers/processes.js';
+
+/**
+ * A person plays a seat in a real browser (issue 13, contracts 1 and 2): `parley serve --agent2 bot`
+ * leaves agent1 open and prints its link; headless Chromium opens it, sees the friend table and the goal,
+ * and plays a whole MutualFriends episode by clicking against the bot. Then the same link and a wrong one
+ * show an error, and the server stays up (a second serve episode waits meanwhile).
+ */
+describe.skipIf(!hasChromium)('browser seat over socket.io', () => {
+  const tmp = tempDir('browser');
+  const procs: CliProcess[] = [];
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    for (const p of procs) p.kill();
+    await browser?.close();
+    tmp.remove();
+  });
+
+  /** The shared friend, from the run's scenario file (the test's oracle; the page never has it). */
+  const sharedFriend = (out: string): string => {
+    const s = JSON.parse(readFileSync(join(out, 'scenarios.jsonl'), 'utf8').split('\n')[0]!);
+    const [a, b] = s.seats.map((seat: { task: { friends: Array<{ Name: string }> } }) => new Set(seat.task.friends.map((f) => f.Name)));
+    return [...a].find((n) => b.has(n)) as string;
+  };
+
+  const myTurn = (page: Page) => page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor({ timeout: 60_000 });
+
+  it('plays a MutualFriends episode by clicking; the record and the ledger say so', async () => {
+    const out = join(tmp.path, 'served');
+    const serve = parley(['serve', '--port', '0', '--scenarios', 'builtin', '--subset', 'mutual_friends', '--modes', 'agents', '--agent2', 'bot', '--limit', '1', '--out', out]);
+    procs.push(serve);
+    const [line, , token, url] = await serve.line(/^seat (agent1) token (\S+) url (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/);
+    expect(line).toContain(token!);
+    expect(serve.stdout.filter((l) => l.startsWith('seat '))).toHaveLength(1);
+
+    const page = await browser.newPage();
+    await page.goto(url!);
+    await page.getByRole('table', { name: 'Friends' }).waitFor({ timeout: 30_000 });
+    await expect(page.locator('.goal').textContent()).resolves.toMatch(/friend/i);
+    const friend = sharedFriend(out);
+
+    // Turn 1 (agent1 speaks first): ask about the shared friend by name, by typing and pressing Send.
+    await myTurn(page);
+    await page.getByRole('combobox', { name: 'Action' }).selectOption('speak');
+    await page.getByRole('textbox', { name: 'Message' }).fill(`Hi! Do you know ${friend}?`);
+    await page.getByRole('button', { name: 'Send' }).click();
+    // Next own turn: select that friend by clicking the row's button.
+    await myTurn(page);
+    await page.getByRole('button', { name: `Select ${friend}` }).click();
+    const end = page.getByRole('region', { name: 'Episode over' });
+    // The bot may still need a turn to select too; each of our remaining turns re-selects the same friend.
+    while (!(await end.isVisible())) {
+      await Promise.race([end.waitFor({ timeout: 60_000 }), myTurn(page).then(() => page.getByRole('button', { name: `Select ${friend}` }).click())]);
+    }
+    await expect(end.textContent()).resolves.toMatch(/Success/);
+    expect(await serve.exited).toBe(0);
+
+    const record = JSON.parse(readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n')[0]!);
+    expect(record.outcome).toMatchObject({ kind: 'mutual_friends', success: true });
+    const seat = record.seats.find((s: { seat: string }) => s.seat === 'agent1');
+    expect(seat).toMatchObject({ policy: 'human', client: { name: 'parley-web', transport: 'socket.io' } });
+    const ledger = join(out, 'ledgers', record.episodeId, 'agent1.jsonl');
+    expect(existsSync(ledger)).toBe(true);
+    // The ledger holds exactly the frames the page received, in order.
+    const ledgered = readFileSync(ledger, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const received = (await page.evaluate(() => (globalThis as unknown as { parleyReceived: string[] }).parleyReceived)).map((r) => JSON.parse(r));
+    const frameOf = (e: Record<string, unknown>) => (e.frame ?? e) as { id: string; type: string };
+    expect(received.map((f) => f.id)).toEqual(ledgered.map((e) => frameOf(e).id));
+    await page.close();
+  }, 240_000);
+
+  it('rejoins on reload; a used or wrong link shows an error and the server stays up', async () => {
+    const out = join(tmp.path, 'two');
+    const serve = parley(['serve', '--port', '0', '--scenarios', 'builtin', '--subset', 'mutual_friends', '--modes', 'agents', '--agent2', 'bot', '--limit', '2', '--out', out]);
+    procs.push(serve);
+    const links = () => serve.stdout.filter((l) => /^seat agent1 /.test(l)).map((l) => l.split(' url ')[1]!);
+    await vi.waitFor(() => expect(links()).toHaveLength(2), { timeout: 60_000 });
+    const [first, second] = links() as [string, string];
+    const page = await browser.newPage();
+    await page.goto(first);
+    await myTurn(page);
+    // Reload mid-episode: the page rejoins the seat with its resume secret and gets its turn back.
+    await page.reload();
+    await page.getByRole('table', { name: 'Friends' }).waitFor({ timeout: 30_000 });
+    await myTurn(page);
+    await page.getByRole('combobox', { name: 'Action' }).selectOption('leave');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(page.getByRole('region', { name: 'Episode over' }).textContent()).resolves.toMatch(/leave/);
+
+    // The same link again, after its episode: a clear message, no seat.
+    const again = await browser.newPage();
+    await again.goto(first);
+    await expect(again.getByRole('alert').textContent()).resolves.toMatch(/cannot be used|Could not take this seat/);
+    // A wrong token: the same.
+    await again.goto(second.replace(/token=\S+$/, 'token=wrongtoken123'));
+    await expect(again.getByRole('alert').textContent()).resolves.toMatch(/cannot be used|Could not take this seat/);
+    // The server is still up: the other episode's link opens its seat.
+    await again.goto(second);
+    await again.getByRole('table', { name: 'Friends' }).waitFor({ timeout: 30_000 });
+    expect(serve.child.exitCode).toBeNull();
+    await Promise.all([page.close(), again.close()]);
+    serve.kill();
+  }, 240_000);
+
+  it("agents mode never shows the partner's secret or goal; mindreaders mode shows them in the labelled panel", async () => {
+    const out = join(tmp.path, 'modes');
+    const serve = parley(['serve', '--port', '0', '--scenarios', 'builtin', '--subset', 'mutual_friends', '--modes', 'agents,mindreaders', '--agent2', 'bot', '--limit', '2', '--out', out]);
+    procs.push(serve);
+    const links = () => serve.stdout.filter((l) => /^seat agent1 /.test(l)).map((l) => l.split(' url ')[1]!);
+    await vi.waitFor(() => expect(links()).toHaveLength(2), { timeout: 60_000 });
+    const scenario = JSON.parse(readFileSync(join(out, 'scenarios.jsonl'), 'utf8').split('\n')[0]!);
+    const partner = scenario.seats[1] as { goal: string; secret: string; character: { name: string } };
+    expect(partner.secret.length).toBeGreaterThan(10);
+    const seen = new Map<string, { text: string; panel: string | null }>();
+    for (const link of links()) {
+      const page = await browser.newPage();
+      await page.goto(link);
+      await page.getByRole('table', { name: 'Friends' }).first().waitFor({ timeout: 30_000 });
+      const text = (await page.locator('body').innerText());
+      const mode = /Mode: (agents|mindreaders)/.exec(text)![1]!;
+      const panel = page.getByRole('region', { name: /^Mindreaders mode: .*private state$/ });
+      if (mode === 'mindreaders') await panel.waitFor({ timeout: 30_000 });
+      seen.set(mode, { text: await page.locator('body').innerText(), panel: (await panel.count()) ? await panel.innerText() : null });
+      await page.close();
+    }
+    const agents = seen.get('agents')!;
+    expect(agents.text).not.toContain(partner.goal);
+    expect(agents.text).not.toContain(partner.secret);
+    expect(agents.panel).toBeNull();
+    const minds = seen.get('mindreaders')!;
+    expect(minds.panel).toContain(partner.goal);
+    expect(minds.panel).toContain(partner.secret);
+    serve.kill();
+  }, 240_000);
+});

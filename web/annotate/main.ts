@@ -1,0 +1,79 @@
+/**
+ * The annotation page of `parley annotate`: asks for the annotator's name, then shows one pair of
+ * conversations at a time (setting, characters' backgrounds and goals, transcripts A and B) and sends
+ * the choice with an optional reason. Talks only to the study's small JSON API; no orchestrator, no socket.
+ */
+
+interface Item {
+  key: string;
+  question: string;
+  setting: string;
+  characters: Array<{ name: string; background: string; goal: string }>;
+  first: string;
+  second: string;
+}
+interface Next { done: number; total: number; item: Item | null }
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+let annotator = '';
+let current: Item | null = null;
+
+function showError(message: string): void {
+  $('error').hidden = false;
+  $('error').textContent = message;
+}
+
+async function loadNext(): Promise<void> {
+  const res = await fetch(`/api/next?annotator=${encodeURIComponent(annotator)}`);
+  if (!res.ok) return showError(`The study server refused: ${((await res.json()) as { error: string }).error}`);
+  const next = (await res.json()) as Next;
+  current = next.item;
+  if (!current) {
+    $('study').hidden = true;
+    $('done').hidden = false;
+    $('done').textContent = `All ${next.total} pair(s) answered. Thank you, ${annotator}!`;
+    return;
+  }
+  $('progress').textContent = `Pair ${next.done + 1} of ${next.total}`;
+  $('question').textContent = current.question;
+  $('setting').textContent = current.setting;
+  $('characters').replaceChildren(...current.characters.map((c) => {
+    const div = document.createElement('div');
+    const h = document.createElement('h3');
+    h.textContent = c.name;
+    const bg = document.createElement('p');
+    bg.textContent = c.background;
+    const goal = document.createElement('p');
+    goal.textContent = `Goal: ${c.goal}`;
+    div.append(h, bg, goal);
+    return div;
+  }));
+  $('first').textContent = current.first;
+  $('second').textContent = current.second;
+  $<HTMLTextAreaElement>('reason').value = '';
+  $('study').hidden = false;
+}
+
+async function choose(choice: 'A' | 'B'): Promise<void> {
+  if (!current) return;
+  const reason = $<HTMLTextAreaElement>('reason').value;
+  const res = await fetch('/api/answer', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ annotator, key: current.key, choice, ...(reason.trim() ? { reason } : {}) }),
+  });
+  if (!res.ok) return showError(`Your answer was not recorded: ${((await res.json()) as { error: string }).error}`);
+  await loadNext();
+}
+
+$('who').addEventListener('submit', (e) => {
+  e.preventDefault();
+  annotator = $<HTMLInputElement>('annotator').value.trim();
+  if (!annotator) return;
+  localStorage.setItem('parley:annotator', annotator);
+  $('who').hidden = true;
+  void loadNext().catch(() => showError('Cannot reach the study server.'));
+});
+$<HTMLInputElement>('annotator').value = localStorage.getItem('parley:annotator') ?? '';
+$('chooseA').addEventListener('click', () => void choose('A').catch(() => showError('Cannot reach the study server.')));
+$('chooseB').addEventListener('click', () => void choose('B').catch(() => showError('Cannot reach the study server.')));

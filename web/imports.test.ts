@@ -1,0 +1,24 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const WEB = fileURLToPath(new URL('.', import.meta.url));
+
+/** The pages import only protocol/ files and socket.io-client: never the orchestrator or another module. */
+describe('web pages import boundary', () => {
+  it('seat/ and annotate/ import only ../../protocol/<file>.js, socket.io-client and their own files', () => {
+    const offending: string[] = [];
+    for (const page of ['seat', 'annotate']) {
+      for (const f of readdirSync(join(WEB, page)).filter((n) => n.endsWith('.ts'))) {
+        const text = readFileSync(join(WEB, page, f), 'utf8');
+        for (const m of text.matchAll(/from\s+'([^']+)'/g)) {
+          const spec = m[1]!;
+          const ok = spec === 'socket.io-client' || /^\.\/[\w-]+\.js$/.test(spec) || /^\.\.\/\.\.\/protocol\/[\w-]+\.js$/.test(spec);
+          if (!ok || spec === '../../protocol/index.js' || spec === '../../protocol/decode.js') offending.push(`${page}/${f}: ${spec}`);
+        }
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+});

@@ -1,0 +1,65 @@
+import type { TaskPrivate } from '../../protocol/task.js';
+import type { PartnerView, PeerPrivateState, SelfView } from '../../protocol/views.js';
+import { el, section } from './dom.js';
+
+const RELATIONSHIPS = ['stranger', 'know by name', 'acquaintance', 'friend', 'romantic partner', 'family'];
+
+/** Profile fields as label/value rows, whatever fields the seat's view carries; the secret is marked private. */
+function profileList(profile: Record<string, unknown>): HTMLElement {
+  const dl = el('dl');
+  for (const [k, v] of Object.entries(profile)) {
+    if (v === undefined || v === '' || (Array.isArray(v) && !v.length)) continue;
+    const label = k === 'secret' ? 'Secret (private: only you know this)' : k.replace(/([A-Z])/g, ' $1').toLowerCase();
+    dl.append(el('dt', {}, label), el('dd', k === 'secret' ? { class: 'secret' } : {}, Array.isArray(v) ? v.join(', ') : String(v)));
+  }
+  return dl;
+}
+
+/** The seat's own card, goal, hints and task data. */
+export function selfCard(self: SelfView, onSelect: ((name: string) => HTMLButtonElement) | null): HTMLElement[] {
+  const out = [section('Your character', profileList(self.profile)), section('Your goal', el('p', { class: 'goal' }, self.goal))];
+  if (self.hints.length) out.push(section('Hints', el('ul', {}, ...self.hints.map((h) => el('li', {}, `${h.kind.replace(/_/g, ' ')}: ${h.text}`)))));
+  if (self.task) out.push(taskPanel(self.task, 'Your task data', onSelect));
+  return out;
+}
+
+/** MutualFriends friend table (with a `Select <name>` button per row when moves are on), or the Craigslist item. */
+export function taskPanel(task: TaskPrivate, title: string, onSelect: ((name: string) => HTMLButtonElement) | null): HTMLElement {
+  if (task.kind === 'mutual_friends') {
+    const head = el('tr', {}, ...task.attributes.map((a) => el('th', { scope: 'col' }, a)), ...(onSelect ? [el('th', { scope: 'col' }, 'Choose')] : []));
+    const rows = task.friends.map((f) => {
+      const name = f.Name ?? f.name ?? Object.values(f)[0] ?? '';
+      return el('tr', {}, ...task.attributes.map((a) => el('td', {}, f[a] ?? '')), ...(onSelect ? [el('td', {}, onSelect(name))] : []));
+    });
+    return section(title, el('table', { 'aria-label': 'Friends' }, el('thead', {}, head), el('tbody', {}, ...rows)));
+  }
+  const item = task.item;
+  return section(title, el('dl', {},
+    el('dt', {}, 'Item'), el('dd', {}, item.title),
+    el('dt', {}, 'Category'), el('dd', {}, item.category),
+    el('dt', {}, 'Listing price'), el('dd', {}, `$${item.listingPrice}`),
+    el('dt', {}, 'Description'), el('dd', {}, item.description),
+    el('dt', {}, `Your role`), el('dd', {}, task.role),
+    el('dt', {}, 'Your target price (private)'), el('dd', {}, `$${task.target}`),
+  ));
+}
+
+/** A partner as the relationship shows them. */
+export function partnerCard(p: PartnerView, name: string): HTMLElement {
+  return section(`Your partner: ${name}`,
+    el('p', {}, `Relationship: ${RELATIONSHIPS[p.relationship] ?? p.relationship}`),
+    profileList(p.profile),
+    ...(p.sharedHistory ? [el('p', {}, `Shared history: ${p.sharedHistory}`)] : []));
+}
+
+/** Mindreaders mode: the partner's private state, clearly labelled as such. */
+export function mindreaderPanel(s: PeerPrivateState, name: string): HTMLElement {
+  const panel = section(`Mindreaders mode: ${name}'s private state`,
+    el('p', {}, 'In this mode you can see what your partner privately knows and wants.'),
+    profileList(s.profile),
+    el('p', {}, `Their goal: ${s.goal}`),
+    ...s.hints.map((h) => el('p', {}, `${h.kind.replace(/_/g, ' ')}: ${h.text}`)),
+    ...(s.task ? [taskPanel(s.task, `${name}'s task data`, null)] : []));
+  panel.classList.add('mindreader');
+  return panel;
+}

@@ -1,0 +1,197 @@
+import { io } from 'socket.io-client';
+// Specific protocol files, not the index: the page must not pull in the Node-only decoder.
+import type { Action } from '../../protocol/action.js';
+import { CLOSE_EVENT, FRAME_EVENT, SOCKET_IO_PATH, type BrowserClose } from '../../protocol/browser-transport.js';
+import { CloseCode } from '../../protocol/codes.js';
+import { OrchestratorFrame, type SeatWelcome, type TurnEvent, type TurnRequest } from '../../protocol/frames.js';
+import { moveAction, type TaskMove } from '../../protocol/moves.js';
+import { PROTOCOL_VERSION } from '../../protocol/version.js';
+import { mindreaderPanel, partnerCard, selfCard } from './cards.js';
+import { el, fill, section } from './dom.js';
+import { outcomeText } from '../../protocol/seat-outcome.js';
+
+/**
+ * The browser seat client: joins the seat named by `?token=` over socket.io, shows exactly what the
+ * seat's frames carry, laid out for a person, and sends the person's moves as `turn.act`. Imports only
+ * protocol/ (schemas and constants), never the orchestrator. Reloading the page rejoins with the resume
+ * secret kept in sessionStorage (the join token is spent after the first join).
+ */
+
+const CLIENT = { name: 'parley-web', version: '1', policy: 'human' } as const;
+const $ = (id: string) => document.getElementById(id)!;
+const token = new URLSearchParams(location.search).get('token') ?? '';
+const resumeKey = `parley:resume:${token}`;
+/** Every raw frame this page received, in order (tests compare it with the seat's ledger). */
+const received: string[] = [];
+(window as unknown as { parleyReceived: string[] }).parleyReceived = received;
+
+let welcome: SeatWelcome | null = null;
+const events: TurnEvent[] = [];
+let pending: TurnRequest | null = null;
+let deadlineAt = 0;
+let ended = false;
+let n = 0;
+
+const nameOf = (seat: string): string => {
+  if (!welcome) return seat;
+  if (seat === welcome.seat) return welcome.self.profile.name ?? 'You';
+  return welcome.partners.find((p) => p.seat === seat)?.profile.name ?? `the other participant (${seat})`;
+};
+
+function showError(message: string): void {
+  const box = $('error');
+  box.hidden = false;
+  fill(box, message);
+}
+
+if (!token) showError('This page needs a seat link with a token (…/?token=…). Ask the organiser for yours.');
+else connect();
+
+function connect(): void {
+  const socket = io({ path: SOCKET_IO_PATH, transports: ['websocket'], reconnectionAttempts: 5 });
+  const send = (body: Record<string, unknown>) => socket.emit(FRAME_EVENT, JSON.stringify({ v: PROTOCOL_VERSION, id: `w${(n++).toString(36)}`, ...body }));
+
+  socket.on('connect', () => {
+    const resume = sessionStorage.getItem(resumeKey);
+    send({ type: 'seat.join', token, ...(resume ? { resume } : {}), client: CLIENT });
+  });
+  socket.on(FRAME_EVENT, (raw: string) => {
+    received.push(raw);
+    const parsed = OrchestratorFrame.safeParse(JSON.parse(raw));
+    if (!parsed.success) return showError('The server sent a frame this page does not understand.');
+    const f = parsed.data;
+    switch (f.type) {
+      case 'seat.welcome':
+        welcome = f;
+        events.length = 0;
+        if (f.resume) sessionStorage.setItem(resumeKey, f.resume);
+        renderWelcome(f, (a) => act(a));
+        updateWaiting();
+        return;
+      case 'peer.state':
+        $('mind').append(mindreaderPanel(f.state, nameOf(f.state.seat)));
+        return;
+      case 'turn.request':
+        pending = f;
+        deadlineAt = Date.now() + f.deadlineMs;
+        openComposer(f);
+        return;
+      case 'turn.event':
+        events.push(f);
+        appendChat(f);
+        if (pending && f.turn >= pending.turn) closeComposer();
+        updateWaiting();
+        return;
+      case 'ping':
+        send({ type: 'pong', nonce: f.nonce });
+        return;
+      case 'episode.end':
+        ended = true;
+        sessionStorage.removeItem(resumeKey);
+        renderEnd(f.reason);
+        return;
+      case 'error':
+        if (!welcome) showError(`Could not take this seat: ${f.message} (${f.code}). The link may be wrong or already used.`);
+        else showError(`${f.message} (${f.code})`);
+        return;
+      default:
+        return;
+    }
+  });
+  socket.on(CLOSE_EVENT, (c: BrowserClose) => {
+    socket.disconnect();
+    if (c.code === CloseCode.EpisodeEnded || ended) return;
+    if (!welcome || c.code === CloseCode.JoinRefused) {
+      sessionStorage.removeItem(resumeKey);
+      return showError(`This seat link cannot be used: ${c.reason}. It may be wrong, or the seat was already taken and its episode is over.`);
+    }
+    showError(`The server closed the connection: ${c.reason} (${c.code}).`);
+  });
+  socket.on('connect_error', () => showError('Cannot reach the server. Is the episode still running?'));
+
+  /** Sends the person's move for the pending turn. */
+  function act(action: Action): void {
+    if (!pending) return;
+    send({ type: 'turn.act', turn: pending.turn, action, meta: { policy: 'human', latencyMs: Math.max(0, Math.round(pending.deadlineMs - (deadlineAt - Date.now()))) } });
+    closeComposer();
+    $('status').textContent = 'Sent.';
+  }
+
+  $('composer').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const type = ($('action') as HTMLSelectElement).value as Action['type'];
+    const message = $('message') as HTMLTextAreaElement;
+    act({ type, argument: type === 'none' || type === 'leave' ? '' : message.value });
+    message.value = '';
+  });
+  const move = (m: TaskMove) => act(moveAction(m));
+  $('offer').addEventListener('click', () => {
+    const price = Number(($('price') as HTMLInputElement).value);
+    if (Number.isFinite(price) && price > 0) move({ move: 'offer', price });
+  });
+  $('accept').addEventListener('click', () => move({ move: 'accept' }));
+  $('reject').addEventListener('click', () => move({ move: 'reject' }));
+  $('quit').addEventListener('click', () => move({ move: 'quit' }));
+  setInterval(tick, 500);
+}
+
+function renderWelcome(w: SeatWelcome, act: (a: Action) => void): void {
+  const select = (name: string) => {
+    const b = el('button', { type: 'button', class: 'move', 'aria-label': `Select ${name}` }, 'Select');
+    b.disabled = true;
+    b.addEventListener('click', () => act(moveAction({ move: 'select', name })));
+    return b;
+  };
+  fill($('scenario'), section('Scenario', el('p', {}, w.scenario.text), el('p', {}, `Mode: ${w.mode}. At most ${w.limits.maxTurns} turns.`)));
+  fill($('self'), ...selfCard(w.self, w.self.task?.kind === 'mutual_friends' ? select : null));
+  fill($('partners'), ...w.partners.map((p) => partnerCard(p, nameOf(p.seat))));
+  fill($('mind'));
+  fill($('chat'));
+  $('bargain').hidden = w.self.task?.kind !== 'craigslist';
+  $('game').hidden = false;
+}
+
+function appendChat(e: TurnEvent): void {
+  const who = e.seat === welcome?.seat ? `${nameOf(e.seat)} (you)` : nameOf(e.seat);
+  const text = e.action.type === 'none' ? '(did nothing)' : e.action.type === 'leave' ? '(left the conversation)' : e.action.argument;
+  $('chat').append(el('li', {}, el('strong', {}, `Turn ${e.turn + 1}, ${who}`), ` [${e.action.type}] `, text));
+}
+
+function openComposer(r: TurnRequest): void {
+  const action = $('action') as HTMLSelectElement;
+  fill(action, ...r.actions.map((a) => el('option', { value: a }, a)));
+  if (r.actions.includes('speak')) action.value = 'speak';
+  for (const c of document.querySelectorAll<HTMLButtonElement | HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('#composer *, .move, #bargain *')) c.disabled = false;
+  $('status').textContent = 'Your turn.';
+  ($('message') as HTMLTextAreaElement).focus();
+}
+
+function closeComposer(): void {
+  pending = null;
+  for (const c of document.querySelectorAll<HTMLButtonElement | HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('#composer *, .move, #bargain *')) c.disabled = true;
+  $('countdown').textContent = '';
+}
+
+function updateWaiting(): void {
+  if (!welcome || pending || ended) return;
+  const order = welcome.scenario.seats;
+  const last = events.at(-1);
+  const next = last ? order[(order.indexOf(last.seat) + 1) % order.length]! : order[0]!;
+  $('status').textContent = next === welcome.seat ? 'Your turn is coming.' : `waiting for ${nameOf(next)}`;
+}
+
+function tick(): void {
+  if (!pending) return;
+  const left = Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000));
+  $('countdown').textContent = `Time left for your move: ${left} s`;
+}
+
+function renderEnd(reason: string): void {
+  closeComposer();
+  $('status').textContent = 'The conversation is over.';
+  const kind = welcome?.scenario.kind ?? 'open';
+  const outcome = welcome ? outcomeText(kind, events, welcome.seat, nameOf) : '';
+  const end = $('end');
+  fill(end, el('h2', {}, 'Episode over'), el('p', {}, `Why it ended: ${reason.replace(/_/g, ' ')}`), ...(outcome ? [el('p', {}, `Outcome: ${outcome}`)] : []));
+  end.hidden = false;
+}
