@@ -4,7 +4,8 @@ import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { Study } from '../../evaluator/human/study.js';
 import { closeServer, createHttpServer, listen } from '../../orchestrator/net/http-server.js';
 import { webRoutes } from '../../orchestrator/net/web-routes.js';
-import { formatHelp, parseArgs, type FlagSpecs } from '../args.js';
+import type { FlagSpecs } from '../args.js';
+import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { interruptSignal } from './run.js';
 
 const FLAGS: FlagSpecs = {
@@ -13,18 +14,21 @@ const FLAGS: FlagSpecs = {
   out: { type: 'string', metavar: 'FILE', describe: 'answers, one JSON line each (appended; rerun with the same FILE to resume)' },
   'mode-a': { type: 'string', metavar: 'MODE', describe: 'which episodes of RUN_A (needed when it has several modes)' },
   'mode-b': { type: 'string', metavar: 'MODE', describe: 'which episodes of RUN_B' },
-  help: { type: 'boolean', describe: 'show this help' },
 };
 
-const HELP = formatHelp(
-  'parley annotate RUN_A RUN_B --out ANN.jsonl [--port P]',
+/** `parley annotate`'s command line. */
+export const spec: CommandSpec = {
+  name: 'annotate',
+  usage: 'parley annotate RUN_A RUN_B --out ANN.jsonl [--port P]',
+  summary:
   "The paper's human naturalness study (appendix E): serves a page where annotators, one name each,\n" +
     'read two conversations of the same scenario and character pair (one from each run, in a random\n' +
     'order fixed per annotator and pair) with the setting, backgrounds and goals, and choose the more\n' +
     'natural one (`Choose A` / `Choose B`, optional reason). Each answer is appended to FILE at once;\n' +
     'stopping and rerunning resumes. Summarise with `parley compare --human FILE`. Ctrl-C stops.',
-  FLAGS,
-);
+  flags: FLAGS,
+  positionals: { min: 2, max: 2, names: 'two run directories RUN_A RUN_B' },
+};
 
 function pickMode(run: RunDir, flag: unknown, which: string): Mode | string {
   if (typeof flag === 'string') return (MODES as readonly string[]).includes(flag) ? (flag as Mode) : `--mode-${which}: unknown mode '${flag}'`;
@@ -34,24 +38,10 @@ function pickMode(run: RunDir, flag: unknown, which: string): Mode | string {
 
 /** `parley annotate RUN_A RUN_B --port P --out ANN.jsonl`. */
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, FLAGS);
-  if (!args.ok) {
-    console.error(`parley annotate: ${args.message}\n(parley annotate --help for options)`);
-    return 2;
-  }
-  if (args.flags.help) {
-    console.log(HELP);
-    return 0;
-  }
-  if (args.positionals.length !== 2) {
-    console.error('parley annotate: expected two run directories (RUN_A RUN_B)');
-    return 2;
-  }
+  const args = parseCommand(spec, argv);
+  if (!args) return 0;
   const out = args.flags.out as string | undefined;
-  if (!out) {
-    console.error('parley annotate: --out FILE is required (where the answers go)');
-    return 2;
-  }
+  if (!out) throw new UsageError('--out FILE is required (where the answers go)');
   const runs: RunDir[] = [];
   for (const dir of args.positionals) {
     const loaded = await loadRunDir(dir);
