@@ -6,5 +6,6 @@
 export { RUN_DIR_NAMES, RunPaths } from './paths.js';
 export { RUN_JSON_VERSION, ModeStats, RecordedRunConfig, RunCost, RunJson, RunStats, readRunJson, writeRunJson, type RunJsonInput, type RunJsonRead } from './run-json.js';
 export { appendEpisode, readEpisodes, repairTail, rewriteEpisodes, type EpisodeRow, type EpisodesRead } from './episodes-file.js';
+export { readJsonlFile, type JsonlRead } from './jsonl-file.js';
 export { readRunScenarios, writeRunScenarios, type RunScenariosRead } from './scenarios-file.js';
 export { acquireRunLock, describeHolder, RunDirBusyError, type LockHolder, type LockOptions, type RunDirWriter, type RunLock } from './lock.js';

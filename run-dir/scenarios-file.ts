@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
 import { Scenario } from '../scenarios/model.js';
+import { readJsonlFile } from './jsonl-file.js';
 import type { RunPaths } from './paths.js';
 
 /** Writes every scenario a run uses, in full, atomically (the judge and the metrics read them back). */
@@ -15,22 +16,8 @@ export function readRunScenarios(paths: RunPaths): RunScenariosRead {
   const scenarios = new Map<string, Scenario>();
   const file = paths.scenariosJsonl;
   if (!existsSync(file)) return { ok: true, scenarios };
-  const lines = readFileSync(file, 'utf8').split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
-    if (!line) continue;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch (err) {
-      return { ok: false, code: 'run/bad_json', message: `${file}:${i + 1}: not JSON (${(err as Error).message})` };
-    }
-    const parsed = Scenario.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      return { ok: false, code: 'run/bad_record', message: `${file}:${i + 1}: field ${issue?.path.map(String).join('.') || '(record)'}: ${issue?.message ?? 'invalid'}` };
-    }
-    scenarios.set(parsed.data.id, parsed.data);
-  }
+  const read = readJsonlFile(file, Scenario);
+  if (!read.ok) return read;
+  for (const s of read.values) scenarios.set(s.id, s);
   return { ok: true, scenarios };
 }

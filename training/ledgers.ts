@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { readJsonlFile, RunPaths } from '../run-dir/index.js';
 import { OrchestratorFrame, type Limits } from '../protocol/index.js';
 import type { LedgerRead, SourceEpisode } from './source.js';
 
@@ -11,24 +11,10 @@ const SCRIPT_LEDGER_SEAT = 'script';
  * against the protocol's frame schema; a missing file or a bad line is an error naming it.
  */
 export function readSeatLedger(runDir: string, episodeId: string, seat: string): LedgerRead {
-  const file = join(runDir, 'ledgers', episodeId, `${seat}.jsonl`);
+  const file = new RunPaths(runDir).ledgerFile(episodeId, seat);
   if (!existsSync(file)) return { ok: false, message: `${file}: no ledger for seat ${seat} of episode ${episodeId}` };
-  const frames: OrchestratorFrame[] = [];
-  const lines = readFileSync(file, 'utf8').split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
-    if (!line) continue;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch {
-      return { ok: false, message: `${file}:${i + 1}: not JSON` };
-    }
-    const parsed = OrchestratorFrame.safeParse(raw);
-    if (!parsed.success) return { ok: false, message: `${file}:${i + 1}: not a frame (${parsed.error.issues[0]?.message ?? 'invalid'})` };
-    frames.push(parsed.data);
-  }
-  return { ok: true, frames };
+  const read = readJsonlFile(file, OrchestratorFrame);
+  return read.ok ? { ok: true, frames: read.values } : { ok: false, message: read.message };
 }
 
 /** A script episode's limits, as its writer was told them in `script.request`; null when not recorded. */
