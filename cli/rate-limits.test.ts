@@ -20,4 +20,8 @@ describe('rpm / tpm for LLM seats', () => {
     expect(exp).toMatchObject({ ok: true, limits: { rpm: 100 } });
     expect(parseExperiment('rpm: -3\n', 'e.yaml')).toMatchObject({ ok: false, message: expect.stringContaining('e.yaml:1: rpm') });
   });
+  it('never invents seat policies (a replay keeps the recorded run\'s policies when --rpm is given)', () => {
+    expect(applyRateLimits({ replay: 'runs/r' }, { rpm: 60 }, true).agents).toBeUndefined();
+    expect(applyRateLimits({ agents: [{ spec: 'bot' }] }, { rpm: 60 }, true).agents).toEqual([{ spec: 'bot' }]);
+  });
 });

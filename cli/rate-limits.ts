@@ -25,7 +25,8 @@ export function applyRateLimits(input: Partial<RunConfigInput>, limits: RateLimi
     return { ...p, params };
   };
   const out: Partial<RunConfigInput> = { ...input };
-  out.agents = (input.agents ?? [{ spec: 'bot' }]).map(set);
+  // Only policies the run names: inventing `agents` here would hide a replay's recorded policies.
+  if (input.agents) out.agents = input.agents.map(set);
   if (input.scriptWriter) out.scriptWriter = set(input.scriptWriter);
   if (input.judge) out.judge = set(input.judge);
   return out;

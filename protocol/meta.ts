@@ -18,7 +18,7 @@ export const META_LIMITS = {
 } as const;
 
 /** Provider and model names: identifiers like `openai`, `gpt-3.5-turbo-0613`, `mistralai/Mixtral-8x7B-Instruct-v0.1`. */
-const Name = z.string().min(1).max(200).regex(/^[A-Za-z0-9][A-Za-z0-9._:/@+-]*$/, 'must be a provider or model name');
+const Name = z.string().min(1).max(200).regex(/^[A-Za-z0-9/~][A-Za-z0-9._:/@+~-]*$/, 'must be a provider or model name');
 
 /** Token usage of one LLM call (or the sum over a turn's calls). */
 export const Usage = z.object({

@@ -13,7 +13,9 @@ import type { RunResult } from '../orchestrator/run/driver.js';
 import { planEpisodes } from '../orchestrator/run/plan.js';
 import { ProgressReporter, type StatusTerminal } from '../orchestrator/run/progress-reporter.js';
 import { promptTemplates } from '../orchestrator/run/prompt-files.js';
-import { resolveProtocol } from '../orchestrator/run/protocol.js';
+import { protocolKey, resolveProtocol } from '../orchestrator/run/protocol.js';
+import { RunDirConflict, recordedProtocolKey } from '../orchestrator/run/driver.js';
+import { checkExperimentIdentity, protocolChange, type HistoryEntry } from '../orchestrator/run/experiment-identity.js';
 import { prepareResume } from '../orchestrator/run/resume.js';
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
 import { acquireRunLock, appendEpisode, readEpisodes, readRunJson, RunPaths, writeRunJson, writeRunScenarios, type RunJsonInput } from '../run-dir/index.js';
@@ -34,6 +36,8 @@ export interface CoordinatorOptions {
   lockWaitMs?: number;
   /** How often the queue is swept for finished jobs besides its events (default 5 s). */
   sweepMs?: number;
+  /** Add scenarios, modes or repeats to the experiment already in the run directory (`--extend`). */
+  extend?: boolean;
 }
 
 export interface QueuedRunResult extends RunResult {
@@ -55,18 +59,24 @@ const JOB_ATTEMPTS = 3;
 export async function runQueued(input: RunConfig, opts: CoordinatorOptions): Promise<QueuedRunResult> {
   if (input.replay) throw new Error('--replay reads a local run directory; it cannot be combined with --queue');
   const files = new RunPaths(resolve(input.out));
+  // One experiment per run directory, as in a local run: other settings are refused before anything changes.
+  const before = readRunJson(files);
+  const identity = checkExperimentIdentity(before.ok ? before.run : null, input, opts.extend ?? false, files.dir);
+  if (!identity.ok) throw new RunDirConflict(identity.message);
   const scenarios = await loadRunScenarios(input);
   const protocol = resolveProtocol(input, scenarios);
+  const changedProtocol = protocolChange(before.ok ? before.run : null, protocolKey(protocol), recordedProtocolKey, files.dir);
+  if (changedProtocol) throw new RunDirConflict(changedProtocol);
   mkdirSync(files.ledgersDir, { recursive: true });
   const lock = await acquireRunLock(files, { command: 'run', log: opts.log, ...(opts.lockWaitMs !== undefined ? { waitMs: opts.lockWaitMs } : {}) });
   try {
-    return await coordinate(input, scenarios, protocol, files, opts);
+    return await coordinate(input, scenarios, protocol, files, opts, identity.changed);
   } finally {
     lock.release();
   }
 }
 
-async function coordinate(input: RunConfig, scenarios: Scenario[], protocol: SimulationProtocol, files: RunPaths, opts: CoordinatorOptions): Promise<QueuedRunResult> {
+async function coordinate(input: RunConfig, scenarios: Scenario[], protocol: SimulationProtocol, files: RunPaths, opts: CoordinatorOptions, changed: string[]): Promise<QueuedRunResult> {
   const plans = planEpisodes(scenarios, input, protocol);
   const { pending } = prepareResume(files, plans, { retryFailed: input.retryFailed, log: opts.log });
   const skipped = plans.length - pending.length;
@@ -82,6 +92,11 @@ async function coordinate(input: RunConfig, scenarios: Scenario[], protocol: Sim
   writeRunScenarios(files, used);
   const policies = distinctPolicies(plans);
   const startedAt = new Date().toISOString();
+  /** Every invocation that ran into this directory (resumes, `--extend`s with what they changed), as a local run keeps it. */
+  const history: HistoryEntry[] = [
+    ...(Array.isArray(previousRun?.['history']) ? (previousRun['history'] as HistoryEntry[]) : []),
+    { startedAt, extend: opts.extend ?? false, changed, config: input },
+  ];
   const runJson = (extra: Pick<RunJsonInput, 'endedAt' | 'stats'> & { interrupted?: boolean }): RunJsonInput => ({
     runId,
     pid: process.pid,
@@ -93,6 +108,7 @@ async function coordinate(input: RunConfig, scenarios: Scenario[], protocol: Sim
     config: input,
     /** The simulation protocol every episode followed, resolved (defaults filled in). */
     protocol,
+    history,
     prompts: promptTemplates([...(plans.some((p) => p.mode !== 'script') ? input.agents : []), ...(plans.some((p) => p.mode === 'script') ? [input.scriptWriter] : [])]),
     scenarioSet: { source: input.scenarios, subset: input.subset ?? null, seed: input.seed, count: used.length, ids: used.map((s) => s.id) },
     episodes: { planned: plans.length, alreadyRecorded: skipped },

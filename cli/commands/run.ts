@@ -285,9 +285,19 @@ export async function run(argv: string[]): Promise<number> {
   const human = humanDeadline(args.flags);
   if (!human.ok) throw new UsageError(human.message);
   if (typeof args.flags.queue === 'string') {
+    // Workers have no browser endpoint and no cassettes of this machine: people and replays run locally.
+    for (const arm of built.arms) {
+      const policies = [...arm.config.agents, arm.config.scriptWriter];
+      if (policies.some((p) => p.spec === 'human') || human.ms !== undefined) throw new UsageError('human seats need a local run (parley run without --queue, or parley serve)');
+      if (arm.config.replay || policies.some((p) => p.spec.startsWith('replay:'))) throw new UsageError('--replay reads a local run directory; it cannot be combined with --queue');
+    }
     // One coordinator per run directory: every arm is queued in turn (each arm its own directory and run key).
     let code = 0;
-    for (const arm of built.arms) code = Math.max(code, await runOnQueue(args.flags.queue, arm.config));
+    for (const arm of built.arms) {
+      const c = await runOnQueue(args.flags.queue, arm.config, args.flags.extend === true);
+      if (c === 130) return 130;
+      code = Math.max(code, c);
+    }
     return code;
   }
   const log = (l: string) => console.log(l);
@@ -323,13 +333,10 @@ export async function run(argv: string[]): Promise<number> {
  * `parley run --queue URL`: the coordinator (queue/coordinator.ts). Redis is checked before anything is
  * printed or written: unreachable, it is one line naming the URL and exit status 1.
  */
-async function runOnQueue(rawUrl: string, config: RunConfig): Promise<number> {
+async function runOnQueue(rawUrl: string, config: RunConfig, extend: boolean): Promise<number> {
   const { parseQueueUrl, probeRedis } = await import('../../queue/redis-url.js');
   const url = parseQueueUrl(rawUrl);
-  if (!url.ok) {
-    console.error(`parley run: ${url.message}`);
-    return 2;
-  }
+  if (!url.ok) throw new UsageError(url.message);
   const unreachable = await probeRedis(url.url);
   if (unreachable !== null) {
     console.error(`parley run: cannot reach Redis at ${url.shown} (${unreachable})`);
@@ -342,7 +349,7 @@ async function runOnQueue(rawUrl: string, config: RunConfig): Promise<number> {
   try {
     log(`parley run → ${resolve(config.out)} (coordinator on ${url.shown})`);
     const tty = stdoutTerminal();
-    const result = await runQueued(config, { url: url.url, shown: url.shown, log, signal: interrupt.signal, ...(tty ? { tty } : {}) });
+    const result = await runQueued(config, { url: url.url, shown: url.shown, log, extend, signal: interrupt.signal, ...(tty ? { tty } : {}) });
     if (result.interrupted) {
       log(`stopped waiting after collecting ${result.ran.length} episode(s); the workers go on: rerun with the same --out to collect the rest`);
       return 130;

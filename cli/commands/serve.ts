@@ -3,7 +3,7 @@ import { runExperiment } from '../../orchestrator/run/driver.js';
 import type { FlagSpecs } from '../args.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { TokensFile } from '../tokens-file.js';
-import { buildRunConfig, CONFIG_FLAGS, exitWithLauncher, HUMAN_FLAGS, humanDeadline, interruptSignal, reportRun } from './run.js';
+import { buildRunConfig, CONFIG_FLAGS, exitWithLauncher, HUMAN_FLAGS, humanDeadline, interruptSignal, keyPreflight, reportRun } from './run.js';
 
 const SERVE_FLAGS: FlagSpecs = {
   port: { type: 'number', describe: 'port to listen on (0: any free port; default 0)' },
@@ -41,6 +41,9 @@ export async function run(argv: string[]): Promise<number> {
   const hosts = typeof args.flags.agent1 === 'string' || typeof args.flags.agent2 === 'string';
   const built = buildRunConfig(args.flags, hosts ? { modes: ['agents'], agents: [{ spec: 'human' }, { spec: 'human' }] } : { modes: ['agents'] });
   if (!built.ok) throw new UsageError(built.message);
+  // Seats played here call their providers from this machine: a missing key is one line now, not a failed episode each.
+  const keys = hosts ? keyPreflight(built.config) : null;
+  if (keys) throw new UsageError(keys);
   const port = (args.flags.port as number | undefined) ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer in 0..65535, got ${port}`);
   const ttl = args.flags['token-ttl-ms'] as number | undefined;
@@ -75,13 +78,15 @@ export async function run(argv: string[]): Promise<number> {
         httpBase = httpUrl;
         log(`listening ${url} (run directory ${resolve(built.config.out)}); people: ${httpUrl}/?token=<token>`);
       },
-      onSeats: (episode) => {
+      onSeats: (episode, seats) => {
         log(`episode ${episode.plan.episodeId} scenario ${episode.plan.scenario.id} mode ${episode.plan.mode}${episode.plan.scenario.codename ? ` (${episode.plan.scenario.codename})` : ''}`);
+        // Only the seats left open: a seat played here keeps its token to itself.
+        const open = new Map(seats.map((s) => [s, episode.tokens.get(s)!]));
         if (tokensFile) {
-          tokensFile.write(episode.tokens);
-          log(`tokens for ${[...episode.tokens.keys()].join(', ')} written to ${tokensFile.path}`);
+          tokensFile.write(open);
+          log(`tokens for ${seats.join(', ')} written to ${tokensFile.path}`);
         } else {
-          for (const [seat, token] of episode.tokens) log(`seat ${seat} token ${token} url ${httpBase}/?token=${token}`);
+          for (const [seat, token] of open) log(`seat ${seat} token ${token} url ${httpBase}/?token=${token}`);
         }
       },
     });

@@ -30,10 +30,7 @@ export async function run(argv: string[]): Promise<number> {
   if (args.flags['seats-per-process'] !== undefined && !args.flags.multiplex) throw new UsageError('--seats-per-process needs --multiplex');
   const { parseQueueUrl, probeRedis } = await import('../../queue/redis-url.js');
   const url = parseQueueUrl(args.flags.queue);
-  if (!url.ok) {
-    console.error(`parley worker: ${url.message}`);
-    return 2;
-  }
+  if (!url.ok) throw new UsageError(url.message);
   const unreachable = await probeRedis(url.url);
   if (unreachable !== null) {
     console.error(`parley worker: cannot reach Redis at ${url.shown} (${unreachable})`);

@@ -1,4 +1,6 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { writeFileAtomicSync } from '../../disk/atomic-write.js';
+import { SimulationProtocol as SimulationProtocolSchema } from '../../protocol/index.js';
 import { basename, join, resolve } from 'node:path';
 import { cassetteRoot } from '../../llm/cassette.js';
 import type { EpisodeRecord, PolicyConfig, SimulationProtocol } from '../../protocol/index.js';
@@ -16,7 +18,7 @@ import { writeManifest, type RunManifest } from './run-manifest.js';
 import type { RunProbes } from './run-probes.js';
 import { loadRunScenarios } from './scenario-source.js';
 import { computeStats, type ReplayedSeat } from './stats.js';
-import { checkExperimentIdentity, type HistoryEntry } from './experiment-identity.js';
+import { checkExperimentIdentity, protocolChange, type HistoryEntry } from './experiment-identity.js';
 
 /** The run directory holds another experiment (see experiment-identity.ts); nothing was written. */
 export class RunDirConflict extends Error {
@@ -62,10 +64,13 @@ export async function runExperiment(input: RunConfig, opts: DriverOptions, probe
   // Scenarios first: a run that cannot start leaves nothing behind.
   const scenarios = await loadRunScenarios(config);
   const protocol = resolveProtocol(config, scenarios);
+  const changed = protocolChange(previous.ok ? previous.run : null, protocolKey(protocol), recordedProtocolKey, paths.dir);
+  if (changed) throw new RunDirConflict(changed);
   // A replay that cannot answer fails now, naming what is missing, not on every episode.
   const unanswerable = missingCassettes(planEpisodes(scenarios, config, protocol));
   if (unanswerable) throw new Error(unanswerable);
   const createdHere = !existsSync(paths.runJson);
+  const runJsonBefore = createdHere ? null : readFileSync(paths.runJson, 'utf8');
   mkdirSync(paths.ledgersDir, { recursive: true });
   const lock = await acquireRunLock(paths, {
     command: opts.hosting === 'remote' ? 'serve' : 'run',
@@ -78,8 +83,10 @@ export async function runExperiment(input: RunConfig, opts: DriverOptions, probe
     try {
       ran = await runPending(paths, manifest, opts, probes);
     } catch (err) {
-      // Nothing ran (e.g. the port was in use): a directory this invocation started keeps no run.json.
+      // Nothing ran (e.g. the port was in use): a directory this invocation started keeps no run.json,
+      // and an existing run gets its run.json back as it was (its stats and end are not wiped).
       if (createdHere && !readEpisodes(paths).rows.length) for (const f of [paths.runJson, paths.scenariosJsonl]) rmSync(f, { force: true });
+      else if (runJsonBefore !== null) writeFileAtomicSync(paths.runJson, runJsonBefore);
       throw err;
     }
     return finishRun(paths, manifest, ran, opts.signal?.aborted ?? false);
@@ -193,4 +200,10 @@ function missingCassettes(plans: readonly EpisodePlan[]): string | null {
   if (!missing.length) return null;
   return `replay cannot answer ${missing.length} of ${plans.length} episode(s): no cassettes for ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''} in ${from} ` +
     '(the recorded run did not play these episodes with these policies; give the same scenarios, modes and seat policies, or none with --replay)';
+}
+
+/** The key of a protocol recorded in run.json, or null when none is (a run from before protocols). */
+export function recordedProtocolKey(value: unknown): string | null {
+  const parsed = SimulationProtocolSchema.safeParse(value);
+  return parsed.success ? protocolKey(parsed.data) : null;
 }

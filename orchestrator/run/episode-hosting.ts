@@ -23,8 +23,11 @@ export interface HostingOptions {
   hosting: 'local' | 'remote';
   port?: number;
   host?: string;
-  /** Remote hosting: each prepared episode, so its tokens can be handed out (serve prints them). */
-  onSeats?: (episode: Episode) => void;
+  /**
+   * Each prepared episode with the seats whose tokens are to be handed out (serve prints or files them):
+   * every seat when remote, the open (human) seats when local. Unset locally: open seats are printed.
+   */
+  onSeats?: (episode: Episode, seats: readonly string[]) => void;
   /** The agent endpoint's URL once listening, and the server's base URL for browsers (`http://host:port`). */
   onListening?: (url: string, httpUrl: string) => void;
   /** A person's turn deadline on `human` seats (`--human-deadline`; default: the run's turn deadline). */
@@ -138,7 +141,7 @@ export async function hostEpisodes(pending: readonly EpisodePlan[], ctx: Hosting
       const episodes = pending.map((p) => Episode.prepare(p, deps));
       for (const e of episodes) {
         probes.episodePrepared?.(e);
-        opts.onSeats?.(e);
+        opts.onSeats?.(e, [...e.tokens.keys()]);
       }
       await Promise.all(episodes.map(async (e) => ctx.record(await e.run({ abort: interrupted, ...hooks }))));
     } else if (pending.length) {
@@ -168,7 +171,10 @@ export async function hostEpisodes(pending: readonly EpisodePlan[], ctx: Hosting
       await forEachConcurrent(pending, inFlight, opts.signal, async (plan) => {
         const episode = Episode.prepare(plan, depsFor(plan));
         probes.episodePrepared?.(episode);
-        announce(episode, openSeats(plan));
+        const open = openSeats(plan);
+        if (opts.onSeats) {
+          if (open.length) opts.onSeats(episode, open);
+        } else announce(episode, open);
         // Seats go to processes hosting no other seat of this episode; a seat whose process dies is
         // re-established on a fresh one (or the episode fails with the reason): seat-supervisor.ts.
         running.add(episode);

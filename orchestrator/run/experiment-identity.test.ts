@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RunConfig } from '../run-config.js';
-import { checkExperimentIdentity } from './experiment-identity.js';
+import { checkExperimentIdentity, protocolChange } from './experiment-identity.js';
 
 const base = RunConfig.parse({ out: 'runs/x', scenarios: 'builtin', modes: ['agents'] });
 const recorded = (config: RunConfig, history: unknown[] = []) => ({ runId: 'r1', config, history });
@@ -37,5 +37,15 @@ describe('one experiment per run directory', () => {
     const extended = { ...base, modes: ['agents', 'script'] as RunConfig['modes'] };
     const previous = recorded(extended, [{ startedAt: 't0', extend: false, changed: [], config: base }, { startedAt: 't1', extend: true, changed: ['modes'], config: extended }]);
     expect(checkExperimentIdentity(previous, base, false, 'd').ok).toBe(true);
+  });
+});
+
+describe('the resolved protocol of a run directory', () => {
+  const key = (p: unknown) => (typeof p === 'object' && p && 'name' in p ? String((p as { name: unknown }).name) : null);
+  it('refuses a run that would resolve to another protocol than the one recorded, and accepts the same or none', () => {
+    expect(protocolChange({ protocol: { name: 'paper' } }, 'parley', key, 'runs/x')).toMatch(/protocol paper; this one resolves to parley/);
+    expect(protocolChange({ protocol: { name: 'paper' } }, 'paper', key, 'runs/x')).toBeNull();
+    expect(protocolChange({}, 'parley', key, 'runs/x')).toBeNull();
+    expect(protocolChange(null, 'paper', key, 'runs/x')).toBeNull();
   });
 });

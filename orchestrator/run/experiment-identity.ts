@@ -82,3 +82,14 @@ export function checkExperimentIdentity(previous: Record<string, unknown> | null
     : `add --extend to add these to the same experiment, or use a new --out`;
   return { ok: false, message: `${dir} holds another experiment (run ${String(previous.runId ?? '?')}); differing settings: ${named}. Nothing was changed; ${hint}` };
 }
+
+/**
+ * The protocol is resolved from the scenarios when the config does not name it, so a config check alone
+ * can miss a change (a SOTOPIA run extended with built-in scenarios would turn from paper to parley and
+ * plan every episode again under new ids). Null when the run directory's recorded protocol is the same.
+ */
+export function protocolChange(previous: Record<string, unknown> | null, resolvedKey: string, recordedKey: (p: unknown) => string | null, dir: string): string | null {
+  const before = previous ? recordedKey(previous['protocol']) : null;
+  if (before === null || before === resolvedKey) return null;
+  return `${dir} holds a run with protocol ${before}; this one resolves to ${resolvedKey} (name --protocol, or use another --out). Nothing was changed.`;
+}
