@@ -8,9 +8,11 @@ export type ValidatedScript =
 
 /**
  * Turns a submitted script into turn records, or says why it is not a script of this scenario.
- * Every turn must name a seat of the scenario. The script is cut where a live episode would end
- * (by the protocol's stop rules: termination.ts); what follows is dropped and counted.
- * A script that runs out without such an end ends with `script_end`.
+ * Every turn must name a seat of the scenario. Under `parley` the script is cut where a live episode
+ * would end (by the protocol's stop rules: termination.ts); what follows is dropped and counted. Under
+ * `paper` the whole script is kept, as SOTOPIA's script mode at the paper's tag runs no stop rule on a
+ * script and its judge reads every parsed turn (docs/fidelity.md). A script that runs out without an
+ * earlier end ends with `script_end`.
  */
 export function validateScript(
   scenario: Scenario,
@@ -31,6 +33,7 @@ export function validateScript(
     if (provenance.provider !== undefined) record.provider = provenance.provider;
     if (provenance.model !== undefined) record.model = provenance.model;
     turns.push(record);
+    if (protocol?.name === 'paper') continue;
     const end = terminationAfter(scenario, turns, maxTurns, protocol);
     if (end) return { ok: true, turns, termination: end, dropped: script.length - turns.length };
   }
