@@ -6,6 +6,7 @@ import { ACTION_SHAPE, actionJsonSchema, parseAction } from './parse-action.js';
 import { parseScript, SCRIPT_SHAPE, scriptJsonSchema } from './parse-script.js';
 import { paperScriptMessages } from './paper-prompt.js';
 import { seatPromptMessages } from './seat-prompt.js';
+import { stripOwnNamePrefix } from './mixtral-prefix.js';
 import { parseScriptText, SCRIPT_TEXT_SHAPE } from './parse-script-text.js';
 import { scriptMessages } from './script-prompt.js';
 import { fillTemplate, loadTemplates, type Templates } from './templates.js';
@@ -56,7 +57,10 @@ export class LlmPolicy implements Policy {
         signal,
       );
       const meta = this.meta(client, tally, started);
-      return result.ok ? { ok: true, action: result.value, meta } : { ok: false, error: result.error, meta };
+      if (!result.ok) return { ok: false, error: result.error, meta };
+      // Under `paper`, what SOTOPIA's agent did to one model's output (agent-node/policies/llm/mixtral-prefix.ts).
+      const action = view.welcome.protocol?.name === 'paper' ? stripOwnNamePrefix(result.value, client.model, view.welcome.self.profile.name) : result.value;
+      return { ok: true, action, meta };
     } catch (err) {
       // A bug or I/O failure (e.g. an unreadable cassette): still a result, never a throw.
       return { ok: false, error: { code: 'policy/failed', message: String((err as Error)?.message ?? err).slice(0, 1000) }, meta: this.meta(client, tally, started) };
