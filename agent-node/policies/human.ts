@@ -73,8 +73,11 @@ export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: 
         print(peer.seat, `Their goal: ${peer.goal}`);
         if (peer.task) for (const line of taskLines(peer.task)) print(peer.seat, line);
       }
-      if (w.self.task?.kind === 'mutual_friends') print('parley', 'To choose the shared friend: action type `action`, text `select <name>` (or type `select <name>` at the action prompt).');
-      if (w.self.task?.kind === 'craigslist') print('parley', 'Task moves at the action prompt: `offer <price>`, `accept`, `reject`, `quit`.');
+      // Under `paper` there are no task moves (as in the paper): choices are said in the conversation.
+      if (w.protocol?.name !== 'paper') {
+        if (w.self.task?.kind === 'mutual_friends') print('parley', 'To choose the shared friend: action type `action`, text `select <name>` (or type `select <name>` at the action prompt).');
+        if (w.self.task?.kind === 'craigslist') print('parley', 'Task moves at the action prompt: `offer <price>`, `accept`, `reject`, `quit`.');
+      }
     }
     for (const e of view.events.slice(shownEvents)) print(e.seat === view.welcome.seat ? 'you' : e.seat, formatEvent(e, view.welcome.seat));
     shownEvents = view.events.length;
@@ -91,7 +94,7 @@ export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: 
         let type: ActionType | undefined;
         while (!type) {
           const typed = (await ask(`${originLine('parley', '')}Your turn ${request.turn} (${Math.round(request.deadlineMs / 1000)} s). Action [${allowed.join(' / ')}] (Enter = speak): `, signal)).trim();
-          const move = taskMove(typed);
+          const move = view.welcome.protocol?.name === 'paper' ? null : taskMove(typed);
           if (move && allowed.includes('action')) return { ok: true, action: move, meta: meta() };
           const answer = typed.toLowerCase();
           const chosen = answer === '' ? 'speak' : SHORTCUTS[answer] ?? (ACTION_TYPES as readonly string[]).find((t) => t === answer);

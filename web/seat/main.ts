@@ -142,12 +142,14 @@ function renderWelcome(w: SeatWelcome, act: (a: Action) => void): void {
     b.addEventListener('click', () => act(moveAction({ move: 'select', name })));
     return b;
   };
-  fill($('scenario'), section('Scenario', el('p', {}, w.scenario.text), el('p', {}, `Mode: ${w.mode}. At most ${w.limits.maxTurns} turns.`)));
-  fill($('self'), ...selfCard(w.self, w.self.task?.kind === 'mutual_friends' ? select : null));
+  // Under `paper` there are no task moves (as in the paper): choices are said in the conversation.
+  const taskMoves = w.protocol?.name !== 'paper';
+  fill($('scenario'), section('Scenario', el('p', {}, w.scenario.text), el('p', {}, `Mode: ${w.mode}. Turn limit: ${w.limits.maxTurns}.`)));
+  fill($('self'), ...selfCard(w.self, taskMoves && w.self.task?.kind === 'mutual_friends' ? select : null));
   fill($('partners'), ...w.partners.map((p) => partnerCard(p, nameOf(p.seat))));
   fill($('mind'));
   fill($('chat'));
-  $('bargain').hidden = w.self.task?.kind !== 'craigslist';
+  $('bargain').hidden = !taskMoves || w.self.task?.kind !== 'craigslist';
   $('game').hidden = false;
 }
 
