@@ -23,9 +23,9 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `parley run …` to completion (killed after `timeoutMs`). */
-export async function parleyRun(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<CliRun> {
-  const cli = parley(['run', ...args], { env });
+/** Runs `parley <args>` to completion as a child process (killed after `timeoutMs`). */
+export async function parleyCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<CliRun> {
+  const cli = parley(args, { env });
   const timer = setTimeout(() => cli.kill(), timeoutMs);
   try {
     const code = await cli.exited;
@@ -34,6 +34,11 @@ export async function parleyRun(args: string[], env: NodeJS.ProcessEnv, timeoutM
     clearTimeout(timer);
     cli.kill();
   }
+}
+
+/** Runs `parley run …` to completion (killed after `timeoutMs`). */
+export function parleyRun(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<CliRun> {
+  return parleyCli(['run', ...args], env, timeoutMs);
 }
 
 export function readEpisodes(dir: string): EpisodeRecord[] {

@@ -1,19 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { parley } from './helpers/processes.js';
-import type { CliRun } from './llm-run-helpers.js';
 
-/** Runs `parley <args>` to completion as a child process (killed after `timeoutMs`). */
-export async function parleyCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<CliRun> {
-  const cli = parley(args, { env });
-  const timer = setTimeout(() => cli.kill(), timeoutMs);
-  try {
-    const code = await cli.exited;
-    return { code, stdout: cli.stdout.join('\n'), stderr: cli.stderr.join('\n') };
-  } finally {
-    clearTimeout(timer);
-    cli.kill();
-  }
-}
+/** The general CLI runner lives with the LLM run helpers; re-exported for the training tests. */
+export { parleyCli } from './llm-run-helpers.js';
 
 /** One line of an export's `*.index.jsonl`: which example each training line is. */
 export interface IndexLine {
