@@ -6,7 +6,12 @@ import { ProtocolView } from './simulation-protocol.js';
 import { Limits, PartnerView, PeerPrivateState, PublicScenario, ScriptBackground, ScriptTurn, SelfView } from './views.js';
 import { PROTOCOL_VERSION } from './version.js';
 
-/** Fields every frame carries. `id` is unique per sender; `error.re` points back at it. */
+/**
+ * Fields every frame carries. `id` is unique per sender; `error.re` points back at it.
+ * Bounds in this file are per-frame edge limits on what another process may send (each sized far above
+ * anything Parley itself sends: ids are nanoids, tokens and secrets 21-43 characters); totals are never
+ * bounded here.
+ */
 const envelope = { v: z.literal(PROTOCOL_VERSION), id: z.string().min(1).max(64) };
 const frame = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   z.object({ ...envelope, type: z.literal(type), ...shape }).strict();
@@ -41,7 +46,7 @@ export const SeatJoin = frame('seat.join', {
 export const TurnAct = frame('turn.act', { turn: z.number().int().nonnegative(), action: Action, meta: TurnMeta });
 /** The seat's policy failed to produce a move (LLM error, unparsable output): recorded as an error. */
 export const TurnFail = frame('turn.fail', { turn: z.number().int().nonnegative(), error: ReportedFailure, meta: TurnMeta });
-/** The script writer's whole dialogue. */
+/** The script writer's whole dialogue (500 turns: 25 times the default turn limit, a bound on one frame's work). */
 export const ScriptSubmit = frame('script.submit', { turns: z.array(ScriptTurn).max(500), meta: TurnMeta });
 /** The script writer could not produce a dialogue. */
 export const ScriptFail = frame('script.fail', { error: ReportedFailure, meta: TurnMeta });

@@ -6,7 +6,10 @@ import { z } from 'zod';
  * refused with `protocol/bad_frame`, never stored.
  */
 export const META_LIMITS = {
-  /** Tokens one turn's calls can plausibly use: far above any context window today, far below nonsense. */
+  /**
+   * Tokens ONE move's calls can plausibly use: far above any context window today, far below nonsense.
+   * A per-move edge limit only: totals over moves are never capped by it (see `Total`).
+   */
   maxPromptTokens: 10_000_000,
   maxCompletionTokens: 1_000_000,
   /** A turn cannot take longer than a day. */
@@ -20,13 +23,33 @@ export const META_LIMITS = {
 /** Provider and model names: identifiers like `openai`, `gpt-3.5-turbo-0613`, `mistralai/Mixtral-8x7B-Instruct-v0.1`. */
 const Name = z.string().min(1).max(200).regex(/^[A-Za-z0-9/~][A-Za-z0-9._:/@+~-]*$/, 'must be a provider or model name');
 
-/** Token usage of one LLM call (or the sum over a turn's calls). */
+/**
+ * A count Parley sums itself (tokens over a run, a model, a judge pass). Not capped by any study size:
+ * the paper's grid alone is tens of millions of tokens. The only bound is JSON's: beyond 2^53 an integer
+ * is no longer exact once written and read back.
+ */
+export const Total = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Token usage: one LLM call, a turn's calls, or a total over a run. Totals are computed by Parley from
+ * records that were range-checked when they came in (`MoveUsage`), so this shape has no study-size cap.
+ */
 export const Usage = z.object({
+  prompt: Total,
+  completion: Total,
+  cached: Total.default(0),
+});
+export type Usage = z.infer<typeof Usage>;
+
+/**
+ * Usage as one move reports it (from another process, possibly another machine): capped per move
+ * (META_LIMITS), so a broken or hostile report is refused at the edge instead of inflating a total.
+ */
+export const MoveUsage = z.object({
   prompt: z.number().int().nonnegative().max(META_LIMITS.maxPromptTokens),
   completion: z.number().int().nonnegative().max(META_LIMITS.maxCompletionTokens),
   cached: z.number().int().nonnegative().max(META_LIMITS.maxPromptTokens).default(0),
 });
-export type Usage = z.infer<typeof Usage>;
 
 /**
  * The structured-output ladder's fallbacks over a move's LLM calls: calls answered in JSON mode or with
@@ -55,7 +78,7 @@ export const TurnMeta = z.object({
     .refine((p) => jsonBytes(p) <= META_LIMITS.maxParamsBytes, `params must be at most ${META_LIMITS.maxParamsBytes} bytes as JSON`)
     .optional(),
   latencyMs: z.number().nonnegative().max(META_LIMITS.maxLatencyMs),
-  usage: Usage.optional(),
+  usage: MoveUsage.optional(),
   /** Output repair ladder counts: lenient parses and reformat requests used for this move. */
   repairs: z.object({ lenient: z.number().int().min(0).max(META_LIMITS.maxRetries), reformat: z.number().int().min(0).max(META_LIMITS.maxRetries) }).optional(),
   /** Provider retries (429/5xx/timeouts) spent on this move. */

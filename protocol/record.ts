@@ -122,6 +122,7 @@ export const SeatEvent = z.object({
   atMs: z.number().nonnegative(),
   /** A code from the code table (`protocol/codes.ts`). */
   code: z.string().optional(),
+  /** A short note (300 characters): events are many per seat, and a client's text never needs more here. */
   detail: z.string().max(300).optional(),
 });
 export type SeatEvent = z.infer<typeof SeatEvent>;

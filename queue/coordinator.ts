@@ -20,7 +20,7 @@ import { prepareResume } from '../orchestrator/run/resume.js';
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
 import { acquireRunLock, appendEpisode, readEpisodes, readRunJson, RunPaths, writeRunJson, writeRunScenarios, type RunJsonInput } from '../run-dir/index.js';
 import { loadRunScenarios } from '../orchestrator/run/scenario-source.js';
-import { computeStats } from '../orchestrator/run/stats.js';
+import { finishRun } from '../orchestrator/run/finish.js';
 import { EpisodeResult, isEpisodeFile, jobIdOf, QUEUE_NAME, runSpecKey, type EpisodeJob, type RunSpec } from './jobs.js';
 import { bullConnection } from './redis-url.js';
 
@@ -97,7 +97,7 @@ async function coordinate(input: RunConfig, scenarios: Scenario[], protocol: Sim
     ...(Array.isArray(previousRun?.['history']) ? (previousRun['history'] as HistoryEntry[]) : []),
     { startedAt, extend: opts.extend ?? false, changed, config: input },
   ];
-  const runJson = (extra: Pick<RunJsonInput, 'endedAt' | 'stats'> & { interrupted?: boolean }): RunJsonInput => ({
+  const runJson = (extra: Pick<RunJsonInput, 'endedAt' | 'stats' | 'summaryError'> & { interrupted?: boolean }): RunJsonInput => ({
     runId,
     pid: process.pid,
     code: codeVersion(),
@@ -235,9 +235,8 @@ async function coordinate(input: RunConfig, scenarios: Scenario[], protocol: Sim
     redis.disconnect();
   }
   const records = readEpisodes(files).rows.map((r) => r.record);
-  const stats = computeStats(records);
   const interrupted = opts.signal?.aborted ?? false;
-  writeRunJson(files, runJson({ endedAt: new Date().toISOString(), interrupted, stats }));
+  const stats = finishRun({ records, interrupted, write: (ending) => writeRunJson(files, runJson(ending)) });
   return { dir: files.dir, runId, records, ran, skipped, planned: plans.length, stats, lost, interrupted };
 }
 

@@ -33,3 +33,39 @@ describe('run.json: one schema to write and to read it back', () => {
     expect(readRunJson(p)).toMatchObject({ ok: false, code: 'run/bad_json' });
   });
 });
+
+describe('run.json totals at the paper grid and beyond (issue 28)', () => {
+  const paths = tempRunPaths('runjson-scale');
+  // The paper's grid: 2,700 episodes; one arm alone used about 17 million prompt tokens.
+  const gridStats = (prompt: number) => ({
+    episodes: { total: 2700, ok: 2700, failed: 0 },
+    byMode: { agents: { episodes: 900, ok: 900, failed: 0, task: { episodes: 0, success: 0, rate: null } } },
+    terminations: { max_turns: 2700 },
+    recoveries: { seats: 0, episodes: 0 },
+    retries: 12_345,
+    repairs: { lenient: 0, reformat: 0 },
+    formatFallbacks: { rejected: 0, jsonMode: 0, prompt: 0 },
+    usage: { 'openai:gpt-3.5-turbo-0613': { prompt, completion: 2_000_000, cached: 0, calls: 60_000 } },
+    cost: { usd: 455.2, unpriced: [] },
+  });
+
+  it('writes and reads back totals of tens of millions, and 10^15, of tokens', () => {
+    for (const prompt of [17_100_000, 34_000_000, 1e15]) {
+      const p = paths();
+      writeRunJson(p, { ...fixtureRunJson('grid', ['s1']), endedAt: '2026-01-01T00:00:00.000Z', stats: gridStats(prompt) });
+      const read = readRunJson(p);
+      expect(read.ok && read.run?.stats?.usage['openai:gpt-3.5-turbo-0613']?.prompt).toBe(prompt);
+    }
+  });
+
+  it('keeps only the bound JSON itself needs: integers past 2^53 are not exact once written', () => {
+    const p = paths();
+    expect(() => writeRunJson(p, { ...fixtureRunJson('grid', []), endedAt: 'x', stats: gridStats(2 ** 53 + 2) })).toThrow();
+  });
+
+  it('records a summary that failed, with a code, beside the ended run', () => {
+    const p = paths();
+    writeRunJson(p, { ...fixtureRunJson('grid', []), endedAt: 'x', stats: null, summaryError: { code: 'run/summary_failed', message: 'disk full' } });
+    expect(readRunJson(p)).toMatchObject({ ok: true, run: { summaryError: { code: 'run/summary_failed' } } });
+  });
+});

@@ -1,19 +1,24 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
-import { Mode, PolicyConfig, SimulationProtocol, Usage } from '../protocol/index.js';
+import { Mode, PolicyConfig, SimulationProtocol, Total, Usage } from '../protocol/index.js';
 import type { RunPaths } from './paths.js';
 
 /** Version of the run.json format; bumped when a field changes meaning or a required field is added. */
 export const RUN_JSON_VERSION = 1;
 
+// Every count below is computed by Parley from its own records, so none is capped by a study size
+// (`Total`: exact JSON integers only). Limits against hostile input sit where input enters: per frame and
+// per move (protocol/meta.ts META_LIMITS), never on totals — a paper-grid run (2,700 episodes, tens of
+// millions of tokens) must be able to write its own summary.
+
 /** Episodes, outcomes and costs of a run, computed from its records (orchestrator/run/stats.ts). */
 export const ModeStats = z.object({
-  episodes: z.number().int(),
-  ok: z.number().int(),
-  failed: z.number().int(),
+  episodes: Total,
+  ok: Total,
+  failed: Total,
   /** Episodes with a task (MutualFriends, Craigslist) and how many succeeded. */
-  task: z.object({ episodes: z.number().int(), success: z.number().int(), rate: z.number().nullable() }),
+  task: z.object({ episodes: Total, success: Total, rate: z.number().nullable() }),
 });
 export type ModeStats = z.infer<typeof ModeStats>;
 
@@ -22,25 +27,25 @@ export const RunCost = z.object({ usd: z.number().nullable(), unpriced: z.array(
 export type RunCost = z.infer<typeof RunCost>;
 
 export const RunStats = z.object({
-  episodes: z.object({ total: z.number().int(), ok: z.number().int(), failed: z.number().int() }),
+  episodes: z.object({ total: Total, ok: Total, failed: Total }),
   byMode: z.partialRecord(Mode, ModeStats),
-  terminations: z.record(z.string(), z.number().int()),
+  terminations: z.record(z.string(), Total),
   /** Crash recovery: seats re-established on a fresh agent process, and the episodes they belong to. */
-  recoveries: z.object({ seats: z.number().int(), episodes: z.number().int() }),
+  recoveries: z.object({ seats: Total, episodes: Total }),
   /** Provider retries summed over every turn (and script). */
-  retries: z.number().int(),
-  repairs: z.object({ lenient: z.number().int(), reformat: z.number().int() }),
+  retries: Total,
+  repairs: z.object({ lenient: Total, reformat: Total }),
   /** Structured-output ladder: LLM calls answered in JSON mode / with the schema in the prompt after a server rejected `response_format` (absent in runs written before the ladder). */
-  formatFallbacks: z.object({ rejected: z.number().int(), jsonMode: z.number().int(), prompt: z.number().int() }).default({ rejected: 0, jsonMode: 0, prompt: 0 }),
+  formatFallbacks: z.object({ rejected: Total, jsonMode: Total, prompt: Total }).default({ rejected: 0, jsonMode: 0, prompt: 0 }),
   /** Token usage by `provider:model`. */
-  usage: z.record(z.string(), Usage.extend({ calls: z.number().int() })),
+  usage: z.record(z.string(), Usage.extend({ calls: Total })),
   /** Estimated US$ cost of that usage from the editable price table (llm/prices.json or $PARLEY_PRICES). */
   cost: RunCost,
   /**
    * Calls answered from a recorded run's cassettes (a replay): the recorded usage and what it cost when
    * recorded. Not part of `usage` and `cost`, which count only what this run spent.
    */
-  replayed: z.object({ usage: z.record(z.string(), Usage.extend({ calls: z.number().int() })), cost: RunCost }).optional(),
+  replayed: z.object({ usage: z.record(z.string(), Usage.extend({ calls: Total })), cost: RunCost }).optional(),
 });
 export type RunStats = z.infer<typeof RunStats>;
 
@@ -98,6 +103,11 @@ export const RunJson = z.looseObject({
   /** The run was stopped (Ctrl-C) before every planned episode ran. */
   interrupted: z.boolean().optional(),
   stats: RunStats.nullable(),
+  /**
+   * The run ended (every record is on disk) but its summary could not be computed or written: what went
+   * wrong, with a code. Running the same command again recomputes the summary and clears it.
+   */
+  summaryError: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 export type RunJson = z.infer<typeof RunJson>;
 /** What a writer passes: the version is filled in. */

@@ -20,8 +20,8 @@ import { plausibleReply, type ChatBody } from './fake-llm-plausible.js';
 export type FakeReply =
   /** A chat completion whose message content is `content`. */
   | { kind: 'content'; content: string; delayMs?: number; finishReason?: string; usage?: { prompt?: number; completion?: number; cached?: number } }
-  /** The plausible Parley answer for this request. */
-  | { kind: 'plausible'; delayMs?: number }
+  /** The plausible Parley answer for this request (`usage` overrides the token counts the server reports). */
+  | { kind: 'plausible'; delayMs?: number; usage?: { prompt?: number; completion?: number; cached?: number } }
   /** An error status with an OpenAI-style error body and an optional `Retry-After` header. */
   | { kind: 'status'; status: number; retryAfter?: string; message?: string; delayMs?: number }
   /** A raw HTTP body (e.g. not JSON, or JSON missing required fields). */
@@ -215,7 +215,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     }
     const content = plan.kind === 'plausible' ? plausibleReply(body) : plan.content;
     const finishReason = plan.kind === 'content' ? (plan.finishReason ?? 'stop') : 'stop';
-    const usage = usageFor(body, content, plan.kind === 'content' ? plan.usage : undefined);
+    const usage = usageFor(body, content, plan.usage);
     if (body.stream === true) return sendStream(res, received.n, body, content, finishReason, usage);
     sendJson(res, 200, completion(received.n, body, content, finishReason, usage));
   }

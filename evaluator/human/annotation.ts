@@ -9,6 +9,7 @@ import { z } from 'zod';
 export const Annotation = z.object({
   v: z.literal(1),
   at: z.string(),
+  /** Bounds as the study's form takes them (evaluator/human/study.ts): a hand-edited file is held to the same. */
   annotator: z.string().min(1).max(100),
   key: z.string(),
   scenarioId: z.string(),

@@ -17,7 +17,8 @@ import { prepareResume } from './resume.js';
 import { writeManifest, type RunManifest } from './run-manifest.js';
 import type { RunProbes } from './run-probes.js';
 import { loadRunScenarios } from './scenario-source.js';
-import { computeStats, type ReplayedSeat } from './stats.js';
+import type { ReplayedSeat } from './stats.js';
+import { finishRun } from './finish.js';
 import { checkExperimentIdentity, protocolChange, type HistoryEntry } from './experiment-identity.js';
 
 /** The run directory holds another experiment (see experiment-identity.ts); nothing was written. */
@@ -89,7 +90,7 @@ export async function runExperiment(input: RunConfig, opts: DriverOptions, probe
       else if (runJsonBefore !== null) writeFileAtomicSync(paths.runJson, runJsonBefore);
       throw err;
     }
-    return finishRun(paths, manifest, ran, opts.signal?.aborted ?? false);
+    return finishLocalRun(paths, manifest, ran, opts.signal?.aborted ?? false);
   } finally {
     lock.release();
   }
@@ -148,10 +149,9 @@ async function runPending(paths: RunPaths, m: RunManifest & { pending: EpisodePl
 }
 
 /** Stats over every record of the directory (earlier invocations included) into run.json (ended). */
-function finishRun(paths: RunPaths, m: RunManifest, ran: EpisodeRecord[], interrupted: boolean): RunResult {
+function finishLocalRun(paths: RunPaths, m: RunManifest, ran: EpisodeRecord[], interrupted: boolean): RunResult {
   const records = readEpisodes(paths).rows.map((r) => r.record);
-  const stats = computeStats(records, m.isReplayed);
-  writeManifest(paths, m, { endedAt: new Date().toISOString(), interrupted, stats });
+  const stats = finishRun({ records, ...(m.isReplayed ? { isReplayed: m.isReplayed } : {}), interrupted, write: (ending) => writeManifest(paths, m, ending) });
   return { dir: paths.dir, runId: m.runId, records, ran, skipped: m.skipped, planned: m.plans.length, stats };
 }
 

@@ -9,6 +9,8 @@ export const RunErrorCode = {
   Agents: 'run/agents',
   /** Another orchestrator is using the run directory. */
   Busy: 'run/busy',
+  /** Every episode is recorded but the run's summary (stats in run.json) could not be computed or written. */
+  Summary: 'run/summary_failed',
 } as const;
 export type RunErrorCode = (typeof RunErrorCode)[keyof typeof RunErrorCode];
 

@@ -31,7 +31,11 @@ export interface RunManifest {
 }
 
 /** How a run ended, for run.json (null stats while it is going). */
-export type RunEnding = { endedAt: null; stats: null } | { endedAt: string; interrupted: boolean; stats: RunStats };
+export type RunEnding =
+  | { endedAt: null; stats: null }
+  | { endedAt: string; interrupted: boolean; stats: RunStats }
+  /** Ended with every record on disk, but the summary failed: run.json says why, and a rerun repairs it. */
+  | { endedAt: string; interrupted: boolean; stats: null; summaryError: { code: string; message: string } };
 
 /** Writes run.json (validated by its schema in run-dir/) at the start of a run and at its end. */
 export function writeManifest(paths: RunPaths, m: RunManifest, ending: RunEnding): RunJson {
