@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRun } from './helpers/audit.js';
 import { parley, tempDir } from './helpers/processes.js';
+import { describeWithData, sotopiaData } from './helpers/reference-data.js';
 
-const SOTOPIA = resolve(import.meta.dirname, '../../shared/data/sotopia');
+const data = sotopiaData();
+const SOTOPIA = data.dir;
 
 /**
  * Contract 1 of issue 9, as a user runs it: `parley run --scenarios S.jsonl --modes agents --out DIR` on
@@ -12,7 +14,7 @@ const SOTOPIA = resolve(import.meta.dirname, '../../shared/data/sotopia');
  * (helpers/audit.ts): no seat holds four consecutive content words of its partner's secret that its own
  * side and the public scenario do not hold.
  */
-describe('parley run on the 450 SOTOPIA instances (agents, bots): no paraphrased partner secret in any ledger', () => {
+describeWithData(data, 'parley run on the 450 SOTOPIA instances (agents, bots): no paraphrased partner secret in any ledger', () => {
   const tmp = tempDir('isolation-paraphrase-run');
   const scenarios = join(tmp.path, 'S.jsonl');
   const results: Record<string, { code: number | null; stderr: string[] }> = {};

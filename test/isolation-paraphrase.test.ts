@@ -1,13 +1,13 @@
-import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { observationFrames, observe } from '../orchestrator/observe.js';
 import { makeLimits } from '../orchestrator/world.js';
 import { PAPER_PROTOCOL, PARLEY_PROTOCOL, type SimulationProtocol } from '../protocol/index.js';
 import { importSotopia } from '../scenarios/import/sotopia.js';
 import type { Scenario } from '../scenarios/model.js';
+import { describeWithData, SOTOPIA_MINI, sotopiaData } from './helpers/reference-data.js';
 import { contentWords, leakedRuns, ownSideTexts, stringsIn } from './helpers/secret-runs.js';
 
-const SOTOPIA = resolve(import.meta.dirname, '../../shared/data/sotopia');
+const data = sotopiaData();
 
 describe('the paraphrase audit (runs of four content words)', () => {
   const secret = "Noah's secret identity as a stand-up comedian";
@@ -33,14 +33,15 @@ describe('the paraphrase audit (runs of four content words)', () => {
 });
 
 /**
- * DESIGN invariant 3 over the real data: every frame `observe()` builds for an agents-mode seat of each of
- * SOTOPIA's 450 instances, under each protocol and backgrounds rule, holds no run of four content words of
- * the partner's secret that the seat's own side and the public scenario do not also hold.
+ * DESIGN invariant 3: every frame `observe()` builds for an agents-mode seat, under each protocol and
+ * backgrounds rule, holds no run of four content words of the partner's secret that the seat's own side
+ * and the public scenario do not also hold. Run on the project's SOTOPIA-shaped fixture on every clone,
+ * and over SOTOPIA's real 450 instances where they are present.
  */
-describe('no agents-mode seat of the 450 SOTOPIA instances receives a run of its partner\'s secret', () => {
+function auditSuite(dir: () => string, expected: { instances: number; storyLeaks: { atLeast: number; runs: string[] } }) {
   let scenarios: Scenario[];
   beforeAll(async () => {
-    scenarios = (await importSotopia(SOTOPIA)).scenarios;
+    scenarios = (await importSotopia(dir())).scenarios;
   });
 
   /** Seats (episode × seat) that receive a leaked run, with the runs. */
@@ -58,8 +59,8 @@ describe('no agents-mode seat of the 450 SOTOPIA instances receives a run of its
     return found;
   }
 
-  it('imports all 450 instances', () => {
-    expect(scenarios).toHaveLength(450);
+  it(`imports all ${expected.instances} instances`, () => {
+    expect(scenarios).toHaveLength(expected.instances);
   });
 
   it.each([
@@ -74,8 +75,15 @@ describe('no agents-mode seat of the 450 SOTOPIA instances receives a run of its
 
   it('the audit is not vacuous: --show-relationship-story hands seats runs of secrets (the leak this closes)', () => {
     const found = leaks({ ...PARLEY_PROTOCOL, showRelationshipStory: true });
-    expect(found.length).toBeGreaterThan(20);
-    expect(found.some((f) => f.includes('descendant wealthy oil tycoon'))).toBe(true);
-    expect(found.some((f) => f.includes('secret identity stand comedian'))).toBe(true);
+    expect(found.length).toBeGreaterThanOrEqual(expected.storyLeaks.atLeast);
+    for (const run of expected.storyLeaks.runs) expect(found.some((f) => f.includes(run)), run).toBe(true);
   });
+}
+
+describe("no agents-mode seat of the project's SOTOPIA-shaped fixture receives a run of its partner's secret", () => {
+  auditSuite(() => SOTOPIA_MINI, { instances: 6, storyLeaks: { atLeast: 2, runs: ['relabel wholesale honey distributor'] } });
+});
+
+describeWithData(data, "no agents-mode seat of the 450 SOTOPIA instances receives a run of its partner's secret", () => {
+  auditSuite(() => data.dir, { instances: 450, storyLeaks: { atLeast: 21, runs: ['descendant wealthy oil tycoon', 'secret identity stand comedian'] } });
 });

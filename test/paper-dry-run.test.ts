@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer, type FakeLlmServer } from './fake-llm-server.js';
 import { parley, REPO, tempDir } from './helpers/processes.js';
+import { describeWithData, sotopiaData } from './helpers/reference-data.js';
+
+const data = sotopiaData();
 
 /**
  * Issue 10, contract 3: after `scenarios fetch`, `parley run --experiment examples/paper.yaml --dry-run`
@@ -10,7 +13,7 @@ import { parley, REPO, tempDir } from './helpers/processes.js';
  * a fake server that counts requests; none may arrive), writing no run directory. Run in a temp working
  * directory, where the file's `scenarios: S.jsonl` and `out: runs/paper` resolve.
  */
-describe('examples/paper.yaml --dry-run (issue 10, contract 3)', () => {
+describeWithData(data, 'examples/paper.yaml --dry-run (issue 10, contract 3)', () => {
   let server: FakeLlmServer;
   const cwd = tempDir('paper-dry-run');
 
@@ -24,7 +27,7 @@ describe('examples/paper.yaml --dry-run (issue 10, contract 3)', () => {
 
   it('prints the plan: 2,700 episodes, 1,350 per arm, 450 per mode, with tokens and cost', async () => {
     const env = { ...process.env, ...server.env(), TOGETHER_API_KEY: 'x' };
-    const fetch = parley(['scenarios', 'fetch', 'sotopia', '--from', join(REPO, '../shared/data/sotopia'), '--out', 'S.jsonl'], { cwd: cwd.path, env });
+    const fetch = parley(['scenarios', 'fetch', 'sotopia', '--from', data.dir, '--out', 'S.jsonl'], { cwd: cwd.path, env });
     expect(await fetch.exited, fetch.stderr.join('\n')).toBe(0);
     const cli = parley(['run', '--experiment', join(REPO, 'examples/paper.yaml'), '--dry-run'], { cwd: cwd.path, env });
     expect(await cli.exited, cli.stderr.join('\n')).toBe(0);

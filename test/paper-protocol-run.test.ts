@@ -1,15 +1,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCassette, type CassetteEntry } from '../llm/index.js';
 import type { EpisodeRecord } from '../protocol/index.js';
 import type { Scenario } from '../scenarios/model.js';
 import { startFakeLlmServer, type FakeLlmServer } from './fake-llm-server.js';
 import { parley, tempDir } from './helpers/processes.js';
+import { describeWithData, sotopiaData } from './helpers/reference-data.js';
 import { leakedRuns, ownSideTexts } from './helpers/secret-runs.js';
 import { cleanEnv, parleyRun, readEpisodes } from './llm-run-helpers.js';
 
-const SOTOPIA = resolve(import.meta.dirname, '../../shared/data/sotopia');
+const data = sotopiaData();
+const SOTOPIA = data.dir;
 const readJsonl = <T>(file: string): T[] => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as T);
 const content = (e: CassetteEntry) => e.request.messages.map((m) => m.content).join('\n');
 
@@ -21,7 +23,7 @@ const HISTORY_LINE = /^Turn #\d+:( .+ (said: ".*"|\[(non-verbal communication|ac
  * agents,mindreaders,script` with `openai:` seats and writer against the fake OpenAI-compatible server;
  * every request read back from the cassettes and checked against what SOTOPIA's prompts carry.
  */
-describe('--protocol paper on SOTOPIA MutualFriends with openai: seats (issue 9, Contract 2)', () => {
+describeWithData(data, '--protocol paper on SOTOPIA MutualFriends with openai: seats (issue 9, Contract 2)', () => {
   const tmp = tempDir('paper-protocol');
   const out = join(tmp.path, 'run');
   let server: FakeLlmServer;

@@ -8,13 +8,15 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Scenario } from '../scenarios/model.js';
 import { reply, startFakeLlmServer, type FakeLlmServer } from './fake-llm-server.js';
+import { itWithData, sotopiaData } from './helpers/reference-data.js';
 
 /**
  * `parley scenarios …` as a user runs it: real child processes through bin/parley.js, reading the
  * reference data in ../shared/data in place, and an OpenAI-compatible fake server for `generate`.
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SOTOPIA = path.resolve(ROOT, '../shared/data/sotopia');
+const data = sotopiaData();
+const SOTOPIA = data.dir;
 
 async function parley(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/parley.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -31,7 +33,7 @@ beforeAll(async () => { dir = await mkdtemp(path.join(os.tmpdir(), 'parley-scn-e
 afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
 
 describe('parley scenarios (child processes)', () => {
-  it('imports SOTOPIA (90/40/120/450) and lists the hard subset (14)', async () => {
+  itWithData(data, 'imports SOTOPIA (90/40/120/450) and lists the hard subset (14)', async () => {
     const S = path.join(dir, 'S.jsonl');
     const imp = await parley(['scenarios', 'import', 'sotopia', SOTOPIA, '--out', S]);
     expect(imp.code).toBe(0);

@@ -8,13 +8,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeWithData, sotopiaData } from './helpers/reference-data.js';
 
 /**
  * `parley scenarios fetch sotopia` as a user runs it (a child process through bin/parley.js) against a
  * plain HTTP server serving a temp copy of ../shared/data/sotopia, with the cache in a temp directory.
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SOTOPIA = path.resolve(ROOT, '../shared/data/sotopia');
+const data = sotopiaData();
+const SOTOPIA = data.dir;
 
 async function parley(args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/parley.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -45,15 +47,16 @@ async function staticServer(dir: string): Promise<{ server: Server; url: string;
 }
 
 let tmp: string;
-beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'parley-fetch-'));
-  await cp(SOTOPIA, path.join(tmp, 'served'), { recursive: true });
-});
-afterAll(async () => {
-  await rm(tmp, { recursive: true, force: true });
-});
 
-describe('parley scenarios fetch sotopia', () => {
+describeWithData(data, 'parley scenarios fetch sotopia', () => {
+  beforeAll(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'parley-fetch-'));
+    await cp(SOTOPIA, path.join(tmp, 'served'), { recursive: true });
+  });
+  afterAll(async () => {
+    await rm(tmp, { recursive: true, force: true });
+  });
+
   it('downloads, verifies and imports 450 instances, then reuses the cache', async () => {
     const { server, url, hits } = await staticServer(path.join(tmp, 'served'));
     const env = { PARLEY_CACHE: path.join(tmp, 'cache') };

@@ -9,10 +9,13 @@ import type { ChatResponse, LlmClient } from '../../llm/types.js';
 import { loadScenarioFile } from '../load.js';
 import { runSubcommand } from './common.js';
 import { generateCommand } from './generate.js';
+import { cocoaData, describeWithData, itWithData, SOTOPIA_MINI, sotopiaData } from '../../test/helpers/reference-data.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const SOTOPIA = path.resolve(HERE, '../../../shared/data/sotopia');
-const COCOA = path.resolve(HERE, '../../../shared/data/cocoa');
+const sotopia = sotopiaData();
+const cocoa = cocoaData();
+const SOTOPIA = sotopia.dir;
+const COCOA = cocoa.dir;
 const FIXTURES = path.resolve(HERE, '../fixtures');
 
 /** Runs `parley scenarios …` in-process, capturing what it prints. */
@@ -38,7 +41,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
 
-describe('parley scenarios import sotopia / list', () => {
+describeWithData(sotopia, 'parley scenarios import sotopia / list', () => {
   it('imports and reports 90 scenarios, 40 characters, 120 relationships, 450 character pairs', async () => {
     const r = await cli(['import', 'sotopia', SOTOPIA, '--out', S]);
     expect(r.code).toBe(0);
@@ -110,7 +113,9 @@ describe('malformed inputs: non-zero exit, file/line/field named, no output', ()
 
   it('validate names the line and field of a bad record', async () => {
     const bad = path.join(dir, 'bad.jsonl');
-    const [first] = await loadScenarioFile(S);
+    const mini = path.join(dir, 'mini.jsonl');
+    expect((await cli(['import', 'sotopia', SOTOPIA_MINI, '--out', mini])).code).toBe(0);
+    const [first] = await loadScenarioFile(mini);
     await writeFile(bad, `${JSON.stringify(first)}\n${JSON.stringify({ ...first, id: 'x', relationship: { level: 9 } })}\n`);
     const r = await cli(['validate', bad]);
     expect(r.code).toBe(1);
@@ -118,7 +123,7 @@ describe('malformed inputs: non-zero exit, file/line/field named, no output', ()
   });
 
   it('usage mistakes exit 2 with help', async () => {
-    expect((await cli(['import', 'sotopia', SOTOPIA])).code).toBe(2);
+    expect((await cli(['import', 'sotopia', SOTOPIA_MINI])).code).toBe(2);
     expect((await cli(['import', 'nope', 'x', '--out', 'y'])).code).toBe(2);
     expect((await cli(['frobnicate'])).code).toBe(2);
     const help = await cli(['import', '--help']);
@@ -135,7 +140,7 @@ describe('cocoa imports and seeded generators', () => {
     expect((await loadScenarioFile(path.join(dir, 'M.jsonl'))).map((s) => s.kind)).toEqual(['mutual_friends', 'mutual_friends', 'mutual_friends']);
   });
 
-  it('makes MutualFriends and Craigslist sets from cocoa pools and listings, the same for the same seed', async () => {
+  itWithData(cocoa, 'makes MutualFriends and Craigslist sets from cocoa pools and listings, the same for the same seed', async () => {
     const a = path.join(dir, 'mf-a.jsonl');
     const b = path.join(dir, 'mf-b.jsonl');
     const pools = path.join(COCOA, 'mutualfriends_friends_schema.json');

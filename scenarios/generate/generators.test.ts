@@ -1,13 +1,14 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Friend } from '../../protocol/index.js';
 import { checkScenario } from '../check.js';
 import { BUYER_TARGET_RATIOS, generateCraigslist, partialDescription } from './craigslist.js';
 import { generateMutualFriends } from './mutual-friends.js';
 import { loadFriendPools, loadListings } from './sources.js';
+import { cocoaData, itWithData } from '../../test/helpers/reference-data.js';
 
-const COCOA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data/cocoa');
+const cocoa = cocoaData();
+const COCOA = cocoa.dir;
 const key = (f: Friend) => JSON.stringify(Object.entries(f).sort(([a], [b]) => a.localeCompare(b)));
 
 describe('MutualFriends generator', () => {
@@ -33,7 +34,7 @@ describe('MutualFriends generator', () => {
     expect(generateMutualFriends({ seed: 5, count: 3 })).not.toEqual(generateMutualFriends({ seed: 6, count: 3 }));
   });
 
-  it('reads value pools from cocoa\'s friends schema', async () => {
+  itWithData(cocoa, "reads value pools from cocoa's friends schema", async () => {
     const pools = await loadFriendPools(path.join(COCOA, 'mutualfriends_friends_schema.json'));
     expect(pools.nameAttribute).toBe('Name');
     expect(pools.names.length).toBe(200);
@@ -72,7 +73,7 @@ describe('Craigslist generator', () => {
     expect(s!.seats.every((x) => x.task?.kind === 'craigslist' && x.task.item.description === truth.description)).toBe(true);
   });
 
-  it('reads listings from cocoa\'s listings sample, skipping unusable ones', async () => {
+  itWithData(cocoa, "reads listings from cocoa's listings sample, skipping unusable ones", async () => {
     const listings = await loadListings(path.join(COCOA, 'craigslist_listings_sample.json'));
     expect(listings.length).toBeGreaterThan(130);
     expect(listings.length).toBeLessThan(150);

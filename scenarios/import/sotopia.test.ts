@@ -1,27 +1,59 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { describeWithData, SOTOPIA_MINI, sotopiaData } from '../../test/helpers/reference-data.js';
 import type { Friend } from '../../protocol/index.js';
 import { checkScenario } from '../check.js';
 import type { Scenario } from '../model.js';
 import { importSotopia, type SotopiaImport } from './sotopia.js';
 
-/** The real SOTOPIA profiles, read in place (never copied into the repo). */
-const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data/sotopia');
+/** The real SOTOPIA profiles, read in place (never copied into the repo); absent on a fresh clone. */
+const data = sotopiaData();
+const DATA = data.dir;
 
 let result: SotopiaImport;
 let byEnv: Map<string, Scenario[]>;
-beforeAll(async () => {
-  result = await importSotopia(DATA);
+async function load(dir: string) {
+  result = await importSotopia(dir);
   byEnv = new Map();
   for (const s of result.scenarios) byEnv.set(s.envId, [...(byEnv.get(s.envId) ?? []), s]);
-});
+}
 const firstOfEach = () => [...byEnv.values()].map((g) => g[0]!);
 const envsIn = (subset: string) => firstOfEach().filter((s) => s.subsets.includes(subset));
 const key = (f: Friend) => JSON.stringify(Object.entries(f).sort(([a], [b]) => a.localeCompare(b)));
 
-describe('SOTOPIA import', () => {
+describe('SOTOPIA import on the project\'s own SOTOPIA-shaped fixture (every clone)', () => {
+  beforeAll(() => load(SOTOPIA_MINI));
+
+  it('reads every file and makes one scenario per character pair', () => {
+    expect(result.counts).toEqual({ environments: 4, characters: 4, relationships: 4, pairs: 6 });
+    for (const s of result.scenarios) expect(checkScenario(s), s.id).toEqual([]);
+  });
+
+  it('moves the judge-only answer out of the public text and extracts both task kinds', () => {
+    const mf = result.scenarios.find((s) => s.subsets.includes('mutual_friends'))!;
+    expect(mf.judgeOnly).toContain('Rosa');
+    expect(JSON.stringify(mf.seats)).not.toContain('common friends');
+    expect(JSON.stringify(mf.seats)).not.toContain('<p viewer');
+    const cl = result.scenarios.find((s) => s.subsets.includes('craigslist_bargains'))!;
+    expect(JSON.stringify(cl)).toContain('400');
+  });
+
+  it('turns goal hints into owner-only hints and tags the hard scenario', () => {
+    for (const s of result.scenarios) for (const seat of s.seats) expect(seat.goal).not.toMatch(/<(extra_info|strategy_hint|clarification_hint)>/);
+    expect(result.scenarios.filter((s) => s.subsets.includes('hard')).map((s) => s.envId)).toEqual(['MINI-E4', 'MINI-E4']);
+  });
+
+  it('keeps the relationship story (which names a secret) with the relationship, at the scenario\'s level', () => {
+    const friends = result.scenarios.find((s) => s.id === 'MINI-C3')!;
+    expect(friends.relationship).toMatchObject({ level: 3, story: expect.stringContaining('wholesale honey') });
+    // No profile at the scenario's level for this pair: no story.
+    expect(result.scenarios.find((s) => s.id === 'MINI-C6')!.relationship).toEqual({ level: 2 });
+  });
+});
+
+describeWithData(data, 'SOTOPIA import', () => {
+  beforeAll(() => load(DATA));
   it('reads 90 scenarios, 40 characters, 120 relationships and 450 character pairs', () => {
     expect(result.counts).toEqual({ environments: 90, characters: 40, relationships: 120, pairs: 450 });
     expect(result.scenarios).toHaveLength(450);

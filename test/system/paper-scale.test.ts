@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { EpisodeRecord } from '../../protocol/index.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../fake-llm-server.js';
 import { watchTreeMemory } from '../helpers/peak-memory.js';
 import { parley, tempDir } from '../helpers/processes.js';
-import { sotopiaData } from '../helpers/sotopia-data.js';
+import { describeWithData, sotopiaData } from '../helpers/reference-data.js';
 import { cleanEnv, readEpisodes, readRunJson } from '../llm-run-helpers.js';
 
 const data = sotopiaData();
@@ -27,7 +27,7 @@ interface Step {
  * OpenAI-compatible server, then eval, compare, report and the fine-tuning export. Each step's wall time
  * and peak memory (the CLI process and every agent process it starts) is printed.
  */
-describe.skipIf(data.skip)(`the paper's grid at full size, end to end (issue 28) ${data.reason}`, () => {
+describeWithData(data, "the paper's grid at full size, end to end (issue 28)", () => {
   const tmp = tempDir('paper-scale');
   const out = join(tmp.path, 'R');
   const scenarios = join(tmp.path, 'S.jsonl');
@@ -88,6 +88,7 @@ describe.skipIf(data.skip)(`the paper's grid at full size, end to end (issue 28)
     expect(run['summaryError']).toBeUndefined();
     const usage = run.stats.usage[MODEL] as { prompt: number };
     expect(usage.prompt).toBe(promptTokens(records));
+    console.log(`paper-scale: run.json prompt tokens ${usage.prompt.toLocaleString('en')} over ${records.length} episodes (sum over the records: equal)`);
     // The grid's totals are past the 10-million cap that used to fail here.
     expect(usage.prompt).toBeGreaterThan(10_000_000);
   }, 660_000);
