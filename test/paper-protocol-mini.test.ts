@@ -1,0 +1,100 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCassette, type CassetteEntry } from '../llm/index.js';
+import type { EpisodeRecord } from '../protocol/index.js';
+import type { Scenario } from '../scenarios/model.js';
+import { startFakeLlmServer, type FakeLlmServer } from './fake-llm-server.js';
+import { parley, tempDir } from './helpers/processes.js';
+import { SOTOPIA_MINI } from './helpers/reference-data.js';
+import { leakedRuns, ownSideTexts } from './helpers/secret-runs.js';
+import { cleanEnv, parleyRun, readEpisodes } from './llm-run-helpers.js';
+
+const content = (e: CassetteEntry) => e.request.messages.map((m) => m.content).join('\n');
+const HISTORY_LINE = /^Turn #\d+:( .+ (said: ".*"|\[(non-verbal communication|action)\] ".*"|left the conversation))?$/;
+
+/**
+ * `--protocol paper` on every clone: the project's SOTOPIA-shaped fixture (six instances, MutualFriends,
+ * Craigslist and open scenarios, one relationship story naming a secret) in all three modes with `openai:`
+ * seats against the fake server, every request read back from the cassettes. The same properties are
+ * checked over SOTOPIA's real instances by paper-protocol-run.test.ts where the data is present.
+ */
+describe('--protocol paper on the SOTOPIA-shaped fixture (every clone)', () => {
+  const tmp = tempDir('paper-mini');
+  const out = join(tmp.path, 'run');
+  let server: FakeLlmServer;
+  let records: EpisodeRecord[];
+  let code: number | null;
+  let stderr: string;
+  const calls: Array<{ mode: string; seat: string; scenario: Scenario; entry: CassetteEntry }> = [];
+
+  beforeAll(async () => {
+    server = await startFakeLlmServer();
+    const file = join(tmp.path, 'S.jsonl');
+    expect(await parley(['scenarios', 'import', 'sotopia', SOTOPIA_MINI, '--out', file]).exited).toBe(0);
+    const run = await parleyRun([
+      '--scenarios', file, '--protocol', 'paper', '--modes', 'agents,mindreaders,script',
+      '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--script-writer', 'openai:gpt-3.5-turbo', '--concurrency', '4', '--out', out,
+    ], cleanEnv(server.env()), 120_000);
+    code = run.code;
+    stderr = run.stderr;
+    records = readEpisodes(out);
+    const scenarios = new Map(readFileSync(join(out, 'scenarios.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Scenario).map((s) => [s.id, s]));
+    for (const r of records) {
+      for (const f of readdirSync(join(out, 'cassettes', r.episodeId))) {
+        for (const entry of readCassette(join(out, 'cassettes', r.episodeId, f)) ?? []) {
+          calls.push({ mode: r.mode, seat: f.replace(/\.jsonl$/, ''), scenario: scenarios.get(r.scenarioId)!, entry });
+        }
+      }
+    }
+  }, 180_000);
+  afterAll(async () => {
+    await server.close();
+    tmp.remove();
+  });
+
+  it('runs the six instances in each mode, recorded as protocol paper', () => {
+    expect(code, stderr).toBe(0);
+    expect(records).toHaveLength(18);
+    expect(records.filter((r) => r.status !== 'ok')).toEqual([]);
+    expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).protocol).toMatchObject({ name: 'paper' });
+  });
+
+  it('every agent prompt names both participants and shows no profile field SOTOPIA does not render', () => {
+    const agents = calls.filter((c) => c.mode !== 'script');
+    expect(agents.length).toBeGreaterThan(20);
+    for (const c of agents) {
+      const text = content(c.entry);
+      const names = c.scenario.seats.map((s) => s.character.name);
+      expect(text).toContain(`Participants: ${names[0]} and ${names[1]}`);
+      for (const label of ['Big Five', 'MBTI', 'Moral values', 'Schwartz', 'Decision-making style', 'turns left']) expect(text).not.toContain(label);
+    }
+  });
+
+  it('no prompt carries the relationship story, and agents mode no partner secret, even paraphrased', () => {
+    for (const c of calls) if (c.scenario.relationship.story) expect(content(c.entry)).not.toContain(c.scenario.relationship.story);
+    for (const c of calls.filter((x) => x.mode === 'agents')) {
+      const partner = c.scenario.seats.find((s) => s.seat !== c.seat)!;
+      expect(leakedRuns({ secrets: [partner.character.secret], allowed: ownSideTexts(c.scenario, c.seat) }, [content(c.entry)])).toEqual([]);
+      expect(content(c.entry)).toContain(`${partner.character.name}'s goal: Unknown`);
+    }
+  });
+
+  it('the history is `Turn #n: <Name> said: "…"` lines, and script requests hold no judge-only text', () => {
+    let said = 0;
+    for (const c of calls.filter((x) => x.mode !== 'script')) {
+      const text = content(c.entry);
+      const start = text.indexOf('The conversation starts:\n');
+      expect(start, 'history heading').toBeGreaterThan(0);
+      const history = text.slice(start + 'The conversation starts:\n'.length, text.indexOf('\n\nYou are at Turn #'));
+      for (const line of history.split('\n').filter(Boolean)) {
+        expect(line).toMatch(HISTORY_LINE);
+        if (/ said: "/.test(line)) said++;
+      }
+    }
+    expect(said).toBeGreaterThan(20);
+    const scripts = calls.filter((c) => c.mode === 'script');
+    expect(scripts).toHaveLength(6);
+    for (const c of scripts) if (c.scenario.judgeOnly.trim()) expect(content(c.entry)).not.toContain(c.scenario.judgeOnly.trim());
+  });
+});
