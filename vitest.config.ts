@@ -1,12 +1,38 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Three tiers (issue 21), all run by `npm test`:
+ * - unit: tests next to their code, in-process only (test/setup/unit-guard.ts refuses child processes
+ *   and listening sockets) — `npm run test:unit`, the inner loop;
+ * - integration: test/ — the CLI, agent pools, real loopback sockets;
+ * - system: test/system/ — Redis, Chromium, full-size and long fault runs, the bench smoke test.
+ */
+const exclude = ['node_modules/**', 'runs/**'];
+
 export default defineConfig({
   test: {
-    include: ['**/*.test.ts'],
-    exclude: ['node_modules/**', 'runs/**'],
     // Multi-process tests spawn real agent processes; give them room but never hang CI.
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two cores: two files at a time. Integration and system files mostly wait on child processes and
+    // sockets, so two in flight keep both cores busy without starving either.
+    maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        // In-process tests: worker threads, and one module graph per worker (isolate: false) instead of one
+        // per file — 6× faster. The price: a unit test must undo what it changes (mocks, env, module state).
+        test: { name: 'unit', include: ['**/*.test.ts'], exclude: [...exclude, 'test/**'], setupFiles: ['test/setup/unit-guard.ts'], pool: 'threads', isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...exclude, 'test/system/**'] },
+      },
+      {
+        extends: true,
+        test: { name: 'system', include: ['test/system/**/*.test.ts'], exclude },
+      },
+    ],
   },
 });

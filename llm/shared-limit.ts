@@ -25,6 +25,17 @@ export interface SharedLimits {
 export const SLOT_HOLD_SECONDS = 600;
 export const SLOT_REUSE_SECONDS = 60;
 
+/**
+ * The limits' window, in whole seconds: a minute, as providers count `rpm` and `tpm`. The variable exists
+ * so tests prove the same property (no window holds more than the limit) in seconds instead of minutes;
+ * users have no reason to set it.
+ */
+export const RATE_WINDOW_ENV = 'PARLEY_RATE_WINDOW_SECONDS';
+export function rateWindowSeconds(env: NodeJS.ProcessEnv = process.env): number {
+  const v = Number(env[RATE_WINDOW_ENV]);
+  return Number.isInteger(v) && v > 0 && v <= SLOT_REUSE_SECONDS ? v : SLOT_REUSE_SECONDS;
+}
+
 /** The structural parts of rate-limiter-flexible used here (the library ships loose typings). */
 interface Limiter {
   consume(key: string, points?: number): Promise<unknown>;
@@ -53,6 +64,8 @@ export class SharedRateLimit {
     private readonly slots: Limiter,
     private readonly tokens: Limiter | null,
     private readonly pauses: Limiter,
+    /** How long a slot stays taken after its answer (the window: a minute unless a test shortens it). */
+    private readonly windowSeconds: number = SLOT_REUSE_SECONDS,
   ) {}
 
   /**
@@ -80,7 +93,7 @@ export class SharedRateLimit {
       if (slot) await this.slots.block(slot, 1).catch(() => {});
       throw err;
     }
-    return { done: async () => void (slot && (await this.slots.block(slot, SLOT_REUSE_SECONDS))) };
+    return { done: async () => void (slot && (await this.slots.block(slot, this.windowSeconds))) };
   }
 
   /** Corrects the token budget once the real usage is known. */
@@ -151,13 +164,15 @@ export function sharedRateLimitFor(key: string, limits: SharedLimits, env: NodeJ
       const storeClient = await client;
       const make = (keyPrefix: string, points: number, duration: number) =>
         new rlf.RateLimiterRedis({ storeClient, keyPrefix, points, duration }) as unknown as Limiter;
+      const window = rateWindowSeconds(env);
       return new SharedRateLimit(
         storeClient,
         key,
         limits,
         make('parley:rl:slot', 1, SLOT_HOLD_SECONDS),
-        limits.tpm > 0 ? make(`parley:rl:tpm${limits.tpm}`, limits.tpm, 60) : null,
+        limits.tpm > 0 ? make(`parley:rl:tpm${limits.tpm}:${window}`, limits.tpm, window) : null,
         make('parley:rl:pause', 1, 1),
+        window,
       );
     })();
     // Awaited by every call through the gate (where a failure becomes that call's error); this keeps a

@@ -1,14 +1,14 @@
 import { io, type Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CLOSE_EVENT, CloseCode, ErrorCode, FRAME_EVENT, PROTOCOL_VERSION, SOCKET_IO_PATH, type BrowserClose } from '../../protocol/index.js';
-import { openFixture } from '../../test/fixtures/scenarios.js';
-import { systemClock } from '../clock.js';
-import { Episode } from '../episode.js';
-import { MemoryLedger } from '../ledger.js';
-import { SeatRegistry } from '../seat-registry.js';
-import { makeLimits } from '../world.js';
-import { closeServer, createHttpServer, listen } from './http-server.js';
-import { attachBrowserEndpoint } from './socketio-endpoint.js';
+import { CLOSE_EVENT, CloseCode, ErrorCode, FRAME_EVENT, PROTOCOL_VERSION, SOCKET_IO_PATH, type BrowserClose } from '../../../protocol/index.js';
+import { openFixture } from '../../fixtures/scenarios.js';
+import { systemClock } from '../../../orchestrator/clock.js';
+import { Episode } from '../../../orchestrator/episode.js';
+import { MemoryLedger } from '../../../orchestrator/ledger.js';
+import { SeatRegistry } from '../../../orchestrator/seat-registry.js';
+import { makeLimits } from '../../../orchestrator/world.js';
+import { closeServer, createHttpServer, listen } from '../../../orchestrator/net/http-server.js';
+import { attachBrowserEndpoint } from '../../../orchestrator/net/socketio-endpoint.js';
 
 /** The socket.io endpoint is the same connection edge as `ws`: tokens, codes, strikes, ledger. */
 describe('socket.io browser endpoint', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { engineCase } from '../bench/engine.js';
-import { latencyCase } from '../bench/latency.js';
-import { commonPrefix, prefixReuse } from '../bench/prefix.js';
-import { queueCases } from '../bench/queue.js';
-import { quantile } from '../bench/stats.js';
-import { transportCase } from '../bench/transport.js';
+import { engineCase } from '../../bench/engine.js';
+import { latencyCase } from '../../bench/latency.js';
+import { commonPrefix, prefixReuse } from '../../bench/prefix.js';
+import { queueCases } from '../../bench/queue.js';
+import { quantile } from '../../bench/stats.js';
+import { transportCase } from '../../bench/transport.js';
 
 /** The benchmark's code at the smallest size (the benchmark itself is `npm run bench`, not a test). */
 describe('bench code (smoke, N = 1)', () => {

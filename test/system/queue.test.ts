@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { EpisodeRecord } from '../protocol/index.js';
-import { parley, tempDir, within, type CliProcess } from './helpers/processes.js';
-import { startRedis, type TestRedis } from './helpers/redis.js';
+import { EpisodeRecord } from '../../protocol/index.js';
+import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
+import { startRedis, type TestRedis } from '../helpers/redis.js';
 
 /**
  * Issue 15, Contract 1 and 4: `parley run --queue` with two `parley worker`s on a real redis-server

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeServer, createHttpServer, listen } from './http-server.js';
-import { upgradeRouter } from './upgrade-router.js';
+import { closeServer, createHttpServer, listen } from '../../../orchestrator/net/http-server.js';
+import { upgradeRouter } from '../../../orchestrator/net/upgrade-router.js';
 
 const servers: Array<ReturnType<typeof createHttpServer>> = [];
 afterEach(async () => {

@@ -2,10 +2,10 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CloseCode, WorkerToParent, type WorkerHostInput } from '../protocol/index.js';
-import { ALL_ACTIONS, startFakeOrchestrator, welcomeBody, type FakeOrchestrator } from './testing/fake-orchestrator.js';
+import { CloseCode, WorkerToParent, type WorkerHostInput } from '../../protocol/index.js';
+import { ALL_ACTIONS, startFakeOrchestrator, welcomeBody, type FakeOrchestrator } from '../../agent-node/testing/fake-orchestrator.js';
 
-const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
+const WORKER = fileURLToPath(new URL('../../agent-node/worker.ts', import.meta.url));
 
 /** Forks the worker exactly as the supervisor does, collecting its IPC messages and stderr. */
 function startWorker(): { child: ChildProcess; messages: WorkerToParent[]; stderr: () => string } {

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CloseCode, ErrorCode, type Action, type ScriptRequest, type TurnRequest } from '../protocol/index.js';
-import type { MoveResult, Policy, SeatView } from './policy.js';
-import { playSeat, type SeatSession } from './seat-client.js';
-import { ALL_ACTIONS, startFakeOrchestrator, welcomeBody, type FakeOrchestrator } from './testing/fake-orchestrator.js';
+import { CloseCode, ErrorCode, type Action, type ScriptRequest, type TurnRequest } from '../../protocol/index.js';
+import type { MoveResult, Policy, SeatView } from '../../agent-node/policy.js';
+import { playSeat, type SeatSession } from '../../agent-node/seat-client.js';
+import { ALL_ACTIONS, startFakeOrchestrator, welcomeBody, type FakeOrchestrator } from '../../agent-node/testing/fake-orchestrator.js';
 
 /** A policy that says what turn it is and remembers the views it was given. */
 function echoPolicy(): Policy & { views: SeatView[] } {

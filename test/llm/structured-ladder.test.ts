@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { reply, startFakeLlmServer, type FakeLlmServer } from '../test/fake-llm-server.js';
-import { createClient, resetStructuredMemory } from './index.js';
-import { leniently, withSchemaInPrompt } from './structured-ladder.js';
-import type { ChatRequest } from './types.js';
+import { reply, startFakeLlmServer, type FakeLlmServer } from '../fake-llm-server.js';
+import { createClient, resetStructuredMemory } from '../../llm/index.js';
+import { leniently, withSchemaInPrompt } from '../../llm/structured-ladder.js';
+import type { ChatRequest } from '../../llm/types.js';
 
 const SCHEMA = {
   name: 'sotopia_eval',

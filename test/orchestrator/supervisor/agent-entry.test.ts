@@ -3,11 +3,11 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT_ENV } from '../../disk/package-root.js';
-import { REPO } from '../../test/helpers/processes.js';
-import { AGENT_ENTRY_NAME, agentEntry, agentEnv } from './agent-entry.js';
-import { bundledWorker } from './worker-bundle.js';
-import { WorkerPool } from './worker-pool.js';
+import { PACKAGE_ROOT_ENV } from '../../../disk/package-root.js';
+import { REPO } from '../../helpers/processes.js';
+import { AGENT_ENTRY_NAME, agentEntry, agentEnv } from '../../../orchestrator/supervisor/agent-entry.js';
+import { bundledWorker } from '../../../orchestrator/supervisor/worker-bundle.js';
+import { WorkerPool } from '../../../orchestrator/supervisor/worker-pool.js';
 
 const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { imports: Record<string, string>; dependencies: Record<string, string> };
 

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { hasChromium, launchChromium } from './helpers/browser.js';
-import { parley, tempDir, type CliProcess } from './helpers/processes.js';
+import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { parley, tempDir, type CliProcess } from '../helpers/processes.js';
 
 /**
  * A person plays a seat in a real browser (issue 13, contracts 1 and 2): `parley serve --agent2 bot`

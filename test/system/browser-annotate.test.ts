@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium } from './helpers/browser.js';
-import { parley, tempDir, type CliProcess } from './helpers/processes.js';
+import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { parley, tempDir, type CliProcess } from '../helpers/processes.js';
 
 /**
  * The human naturalness study (issue 13, contract 4): `parley annotate RUN_A RUN_B --port P --out ANN`

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountKey, sharedRateLimitFor, SHARED_LIMIT_ENV } from '../llm/shared-limit.js';
-import { startRedis, type TestRedis } from './helpers/redis.js';
+import { accountKey, sharedRateLimitFor, SHARED_LIMIT_ENV } from '../../llm/shared-limit.js';
+import { startRedis, type TestRedis } from '../helpers/redis.js';
 
 /**
  * The Redis-backed provider gate (llm/shared-limit.ts) against a real redis-server: the request slots,

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { acquireRunLock } from './lock.js';
-import { tempRunPaths } from './testing/temp-paths.js';
+import { acquireRunLock } from '../../run-dir/lock.js';
+import { tempRunPaths } from '../../run-dir/testing/temp-paths.js';
 
 describe('run directory lock', () => {
   const dir = tempRunPaths('lock');

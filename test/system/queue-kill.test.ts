@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { EpisodeRecord } from '../protocol/index.js';
-import { parley, tempDir, within, type CliProcess } from './helpers/processes.js';
-import { startRedis, type TestRedis } from './helpers/redis.js';
+import { EpisodeRecord } from '../../protocol/index.js';
+import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
+import { startRedis, type TestRedis } from '../helpers/redis.js';
 
 /**
  * Issue 15, Contract 2: a worker SIGKILLed while its episodes are in flight (and, for good measure, the

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CloseCode, ErrorCode } from '../../protocol/index.js';
-import { ALL_ACTIONS, startFakeOrchestrator, welcomeBody, type FakeOrchestrator } from '../../agent-node/testing/fake-orchestrator.js';
+import { CloseCode, ErrorCode } from '../../../protocol/index.js';
+import { ALL_ACTIONS, startFakeOrchestrator, welcomeBody, type FakeOrchestrator } from '../../../agent-node/testing/fake-orchestrator.js';
 
-const BIN = fileURLToPath(new URL('../../bin/parley.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../../bin/parley.js', import.meta.url));
 
 /** Runs `parley agent …` as a real process; resolves with its exit code and output. */
 function parleyAgent(args: string[], o: { env?: NodeJS.ProcessEnv; stdin?: string } = {}) {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PolicyConfig } from '../../../protocol/index.js';
-import { reply, startFakeLlmServer, type FakeLlmServer } from '../../../test/fake-llm-server.js';
-import { createLlmPolicy } from './index.js';
-import { aliceView, scriptRequest, turnRequest } from './test-views.js';
+import { PolicyConfig } from '../../../../protocol/index.js';
+import { reply, startFakeLlmServer, type FakeLlmServer } from '../../../fake-llm-server.js';
+import { createLlmPolicy } from '../../../../agent-node/policies/llm/index.js';
+import { aliceView, scriptRequest, turnRequest } from '../../../../agent-node/policies/llm/test-views.js';
 
 let server: FakeLlmServer;
 const signal = () => new AbortController().signal;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { reply, startFakeLlmServer, type FakeLlmServer } from '../test/fake-llm-server.js';
-import { LlmError } from './errors.js';
-import { createClient } from './index.js';
-import { backoffDelay, parseRetryAfter, withRetries } from './retry.js';
+import { reply, startFakeLlmServer, type FakeLlmServer } from '../fake-llm-server.js';
+import { LlmError } from '../../llm/errors.js';
+import { createClient } from '../../llm/index.js';
+import { backoffDelay, parseRetryAfter, withRetries } from '../../llm/retry.js';
 
 const headers = (h: Record<string, string>) => new Headers(h);
 const MSG = { messages: [{ role: 'user' as const, content: 'Turn #0' }] };

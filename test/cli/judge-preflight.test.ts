@@ -2,8 +2,8 @@ import { createServer } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { evalProgressLine } from './commands/eval.js';
-import { checkJudgeEndpoint, judgeBaseUrl } from './judge-preflight.js';
+import { evalProgressLine } from '../../cli/commands/eval.js';
+import { checkJudgeEndpoint, judgeBaseUrl } from '../../cli/judge-preflight.js';
 
 describe('judge endpoint preflight', () => {
   it('names the URL when nothing listens there', async () => {

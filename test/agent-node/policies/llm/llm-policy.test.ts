@@ -2,11 +2,11 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PolicyConfig, type PolicyConfigInput } from '../../../protocol/index.js';
-import { readCassette } from '../../../llm/index.js';
-import { reply, startFakeLlmServer, type FakeLlmServer } from '../../../test/fake-llm-server.js';
-import { createLlmPolicy } from './index.js';
-import { ALICE_GOAL, BOB_GOAL, aliceView, event, scriptRequest, turnRequest } from './test-views.js';
+import { PolicyConfig, type PolicyConfigInput } from '../../../../protocol/index.js';
+import { readCassette } from '../../../../llm/index.js';
+import { reply, startFakeLlmServer, type FakeLlmServer } from '../../../fake-llm-server.js';
+import { createLlmPolicy } from '../../../../agent-node/policies/llm/index.js';
+import { ALICE_GOAL, BOB_GOAL, aliceView, event, scriptRequest, turnRequest } from '../../../../agent-node/policies/llm/test-views.js';
 
 let server: FakeLlmServer;
 let dir: string;

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { reply, startFakeLlmServer, type FakeLlmServer } from '../test/fake-llm-server.js';
-import { cassettePath, readCassette } from './cassette.js';
-import { createClient } from './index.js';
+import { reply, startFakeLlmServer, type FakeLlmServer } from '../fake-llm-server.js';
+import { cassettePath, readCassette } from '../../llm/cassette.js';
+import { createClient } from '../../llm/index.js';
 
 let dir: string;
 let server: FakeLlmServer;

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { observationFrames, observe } from '../orchestrator/observe.js';
-import { makeLimits } from '../orchestrator/world.js';
+import { observationFrames, observe } from './observe.js';
+import { makeLimits } from './world.js';
 import { PAPER_PROTOCOL, PARLEY_PROTOCOL, type SimulationProtocol } from '../protocol/index.js';
 import { importSotopia } from '../scenarios/import/sotopia.js';
 import type { Scenario } from '../scenarios/model.js';
-import { describeWithData, SOTOPIA_MINI, sotopiaData } from './helpers/reference-data.js';
-import { contentWords, leakedRuns, ownSideTexts, stringsIn } from './helpers/secret-runs.js';
+import { describeWithData, SOTOPIA_MINI, sotopiaData } from '../test/helpers/reference-data.js';
+import { contentWords, leakedRuns, ownSideTexts, stringsIn } from '../test/helpers/secret-runs.js';
 
 const data = sotopiaData();
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditRun } from './helpers/audit.js';
-import { parley, tempDir } from './helpers/processes.js';
-import { describeWithData, sotopiaData } from './helpers/reference-data.js';
+import { auditRun } from '../helpers/audit.js';
+import { parley, tempDir } from '../helpers/processes.js';
+import { describeWithData, sotopiaData } from '../helpers/reference-data.js';
 
 const data = sotopiaData();
 const SOTOPIA = data.dir;
