@@ -18,3 +18,4 @@ export * from './simulation-protocol.js';
 export * from './error-frame.js';
 export * from './browser-transport.js';
 export * from './seat-outcome.js';
+export * from './log-text.js';

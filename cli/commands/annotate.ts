@@ -5,6 +5,7 @@ import { Study } from '../../evaluator/human/study.js';
 import { closeServer, createHttpServer, listen } from '../../orchestrator/net/http-server.js';
 import { webRoutes } from '../../orchestrator/net/web-routes.js';
 import type { FlagSpecs } from '../args.js';
+import { ALLOW_ORIGIN_FLAG, allowOrigins } from '../allow-origin.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { interruptSignal } from './run.js';
 
@@ -14,6 +15,7 @@ const FLAGS: FlagSpecs = {
   out: { type: 'string', metavar: 'FILE', describe: 'answers, one JSON line each (appended; rerun with the same FILE to resume)' },
   'mode-a': { type: 'string', metavar: 'MODE', describe: 'which episodes of RUN_A (needed when it has several modes)' },
   'mode-b': { type: 'string', metavar: 'MODE', describe: 'which episodes of RUN_B' },
+  'allow-origin': ALLOW_ORIGIN_FLAG,
 };
 
 /** `parley annotate`'s command line. */
@@ -73,7 +75,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const port = (args.flags.port as number | undefined) ?? 0;
   const host = (args.flags.host as string | undefined) ?? '127.0.0.1';
-  const server = createHttpServer(webRoutes({ page: 'annotate', extra: (req, res) => study.handle(req, res) }));
+  const server = createHttpServer(webRoutes({ page: 'annotate', extra: (req, res) => study.handle(req, res) }), { allowOrigins: allowOrigins(args.flags), log: (l) => console.log(l) });
   const interrupt = interruptSignal((l) => console.log(l));
   try {
     const actual = await listen(server, port, host);

@@ -1,3 +1,4 @@
+import { ALLOW_ORIGIN_FLAG, allowOrigins } from '../allow-origin.js';
 import { resolve } from 'node:path';
 import { missingKeys } from '../../llm/preflight.js';
 import { BackgroundsRule, JudgeOnlyLeakTarget, Mode, MODES, ProtocolName, ScriptFormat, StopRule, type PolicyConfig } from '../../protocol/index.js';
@@ -38,6 +39,7 @@ export const CONFIG_FLAGS: FlagSpecs = {
 /** Flags of commands that can leave seats to people (`human` seats: a browser link each). */
 export const HUMAN_FLAGS: FlagSpecs = {
   'human-deadline': { type: 'number', metavar: 'MS', describe: 'time a person has for one move on a human seat (default: the turn deadline)' },
+  'allow-origin': ALLOW_ORIGIN_FLAG,
 };
 
 /** `--human-deadline` checked: undefined when absent, a message when invalid. */
@@ -315,6 +317,7 @@ export async function run(argv: string[]): Promise<number> {
         extend: args.flags.extend === true,
         ...(tty ? { tty } : {}),
         ...(human.ms !== undefined ? { humanDeadlineMs: human.ms } : {}),
+        allowOrigins: allowOrigins(args.flags),
       });
       if (interrupt.signal.aborted) {
         log(`interrupted after ${result.ran.length} episode(s); rerun with the same --out to resume`);

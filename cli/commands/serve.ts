@@ -3,6 +3,8 @@ import { runExperiment } from '../../orchestrator/run/driver.js';
 import type { FlagSpecs } from '../args.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { TokensFile } from '../tokens-file.js';
+import { allowOrigins } from '../allow-origin.js';
+import { terminalSafe } from '../../protocol/index.js';
 import { buildRunConfig, CONFIG_FLAGS, exitWithLauncher, HUMAN_FLAGS, humanDeadline, interruptSignal, keyPreflight, reportRun } from './run.js';
 
 const SERVE_FLAGS: FlagSpecs = {
@@ -72,6 +74,7 @@ export async function run(argv: string[]): Promise<number> {
       host: (args.flags.host as string | undefined) ?? '127.0.0.1',
       ...(ttl !== undefined ? { tokenTtlMs: ttl } : {}),
       trustRemoteUsage: args.flags['trust-remote-usage'] === true,
+      allowOrigins: allowOrigins(args.flags),
       signal: interrupt.signal,
       extend: args.flags.extend === true,
       onListening: (url, httpUrl) => {
@@ -79,7 +82,8 @@ export async function run(argv: string[]): Promise<number> {
         log(`listening ${url} (run directory ${resolve(built.config.out)}); people: ${httpUrl}/?token=<token>`);
       },
       onSeats: (episode, seats) => {
-        log(`episode ${episode.plan.episodeId} scenario ${episode.plan.scenario.id} mode ${episode.plan.mode}${episode.plan.scenario.codename ? ` (${episode.plan.scenario.codename})` : ''}`);
+        // Scenario ids and codenames come from a file: one line each, whatever they hold (x01).
+        log(`episode ${episode.plan.episodeId} scenario ${terminalSafe(episode.plan.scenario.id)} mode ${episode.plan.mode}${episode.plan.scenario.codename ? ` (${terminalSafe(episode.plan.scenario.codename)})` : ''}`);
         // Only the seats left open: a seat played here keeps its token to itself.
         const open = new Map(seats.map((s) => [s, episode.tokens.get(s)!]));
         if (tokensFile) {

@@ -1,4 +1,5 @@
 import {
+  terminalSafe,
   CloseCode,
   decodeAgentFrame,
   ErrorCode,
@@ -92,11 +93,8 @@ export class AgentConnection implements SeatConnection {
     // Taken before decoding, so the engine's overhead figure includes the decode.
     const receivedAt = process.hrtime.bigint();
     this.lastSeen = this.clock.now();
-    const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length;
-    if (!this.budget.spend(size, this.lastSeen)) {
-      this.sendError(ErrorCode.ByteBudget, 'this connection sent more bytes than its budget allows');
-      return this.close(CloseCode.ByteBudget, 'byte budget exceeded');
-    }
+    // A transport that counts bytes itself, before its own decoding (socket.io), has already charged them.
+    if (!this.socket.countsBytes && !this.spend(typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length)) return;
     const decoded = decodeAgentFrame(raw);
     if (!this.link) {
       if (!decoded.ok) {
@@ -162,7 +160,20 @@ export class AgentConnection implements SeatConnection {
     }
     this.link = claim.link;
     if (this.joinTimer !== undefined) this.clock.clearTimeout(this.joinTimer);
-    if (this.opts.logJoins || claim.rejoin) this.opts.log?.(`${claim.rejoin ? 'rejoined' : 'joined'}: ${claim.link.episodeId}/${claim.link.seat} by ${frame.client.pid !== undefined ? `pid ${frame.client.pid}` : frame.client.name} from ${address}`);
+    if (this.opts.logJoins || claim.rejoin) this.opts.log?.(`${claim.rejoin ? 'rejoined' : 'joined'}: ${claim.link.episodeId}/${claim.link.seat} by ${frame.client.pid !== undefined ? `pid ${frame.client.pid}` : terminalSafe(frame.client.name)} from ${address}`);
+  }
+
+  /**
+   * Charges `bytes` received to the connection's budget; over it, the connection is told and closed (4008)
+   * and false is returned. Transports with their own envelope call this for every packet they receive.
+   */
+  spend(bytes: number): boolean {
+    if (this.closed) return false;
+    this.lastSeen = this.clock.now();
+    if (this.budget.spend(bytes, this.lastSeen)) return true;
+    this.sendError(ErrorCode.ByteBudget, 'this connection sent more bytes than its budget allows');
+    this.close(CloseCode.ByteBudget, 'byte budget exceeded');
+    return false;
   }
 
   /** The transport reports the connection closed. */

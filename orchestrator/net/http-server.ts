@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { OriginGuard } from './origin-guard.js';
 import { upgradeRouter } from './upgrade-router.js';
 
 /** Handles plain HTTP requests (not upgrades). */
@@ -17,12 +18,22 @@ const notFound: RequestHandler = (_req, res) => {
  * `/socket.io/` for browsers), anything else gets 404 and a destroyed socket. Plain requests go to
  * `onRequest` (the web pages for people: net/web-routes.ts), else 404.
  */
-export function createHttpServer(onRequest: RequestHandler = notFound): Server {
-  const server = createServer(onRequest);
+export function createHttpServer(onRequest: RequestHandler = notFound, opts: { allowOrigins?: readonly string[]; log?: (line: string) => void } = {}): Server {
+  const guard = new OriginGuard(opts.allowOrigins);
+  const server = createServer((req, res) => {
+    // Host and Origin before anything reads the request (origin-guard.ts): pages, APIs and socket.io alike.
+    const refusal = guard.refusal(req);
+    if (refusal) {
+      opts.log?.(`refused a request from ${req.socket.remoteAddress ?? 'unknown'}: ${refusal}`);
+      return void res.writeHead(403, { 'content-type': 'text/plain' }).end('forbidden\n');
+    }
+    onRequest(req, res);
+  });
   server.on('clientError', (_err, socket) => socket.destroy());
-  upgradeRouter(server);
+  upgradeRouter(server).guard(guard, opts.log);
   return server;
 }
+
 
 /** Listens and resolves with the actual port (pass 0 for an ephemeral one, as tests do). */
 export async function listen(server: Server, port: number, host = '127.0.0.1'): Promise<number> {

@@ -12,4 +12,6 @@ export interface RawSocket {
   readonly remoteAddress?: string;
   /** Which transport this is; recorded with the seat's client (a browser seat says `socket.io`). */
   readonly transport?: 'ws' | 'socket.io' | 'memory';
+  /** The transport charges every inbound packet to the byte budget itself (`spend`), envelope included. */
+  readonly countsBytes?: boolean;
 }

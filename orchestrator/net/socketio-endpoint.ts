@@ -7,6 +7,7 @@ import { systemClock } from '../clock.js';
 import type { SeatRegistry } from '../seat-registry.js';
 import { AgentConnection, type ConnectionOptions } from './agent-connection.js';
 import { JoinLimiter } from './join-limiter.js';
+import { textOnlyParser } from './text-only-parser.js';
 import { upgradeRouter } from './upgrade-router.js';
 
 export interface BrowserEndpoint {
@@ -26,17 +27,35 @@ export interface BrowserEndpoint {
  * WebSocket transport only: no long-polling, so every request is an upgrade handled by the router.
  */
 export function attachBrowserEndpoint(server: HttpServer, registry: SeatRegistry, opts: ConnectionOptions = {}): BrowserEndpoint {
+  const connections = new Set<AgentConnection>();
+  /** Engine connections that have not joined a seat yet, with their address: limited (issue 19, k02). */
+  const pending = new Map<object, string>();
   const engine = new EngineServer({
     transports: ['websocket'],
     allowUpgrades: false,
-    // Bigger than the frame cap so the decoder, not engine.io, refuses oversized frames with an error frame.
-    maxHttpBufferSize: 4 * MAX_FRAME_BYTES,
-    // No cross-origin pages: the page is served from this same server.
+    // One frame, as a JSON string inside socket.io's envelope (escaping at most doubles it): the
+    // WebSocket layer refuses any bigger message before it is buffered whole.
+    maxHttpBufferSize: 2 * MAX_FRAME_BYTES + 1024,
+    // No cross-origin pages: the page is served from this same server (Host and Origin: origin-guard.ts).
     cors: undefined,
+    allowRequest: (req, done) => {
+      const refusal = pendingRefusal(req.socket.remoteAddress ?? 'unknown');
+      if (refusal) opts.log?.(`browser connection refused from ${req.socket.remoteAddress ?? 'unknown'}: ${refusal}`);
+      done(refusal, refusal === null);
+    },
   });
-  const io = new IoServer({ path: SOCKET_IO_PATH, serveClient: false });
+  /** Connections not yet holding a seat, per address and in all: bounded, so tokenless clients cannot pile up. */
+  const pendingRefusal = (address: string): string | null => {
+    const total = pending.size;
+    let mine = 0;
+    for (const from of pending.values()) if (from === address) mine += 1;
+    if (mine >= PENDING_LIMITS.perAddress) return `${mine} connections from this address have not joined a seat yet`;
+    if (total >= PENDING_LIMITS.total) return `${total} connections have not joined a seat yet`;
+    return null;
+  };
+  // A client must say which namespace it joins within this long, or the connection is dropped.
+  const io = new IoServer({ path: SOCKET_IO_PATH, serveClient: false, parser: textOnlyParser, connectTimeout: 10_000 });
   io.bind(engine);
-  const connections = new Set<AgentConnection>();
   const connectionOpts: ConnectionOptions = { ...opts, joinLimiter: opts.joinLimiter ?? new JoinLimiter(opts.clock ?? systemClock) };
 
   io.on('connection', (socket: Socket) => {
@@ -45,6 +64,7 @@ export function attachBrowserEndpoint(server: HttpServer, registry: SeatRegistry
       {
         remoteAddress: socket.handshake.address || 'unknown',
         transport: 'socket.io',
+        countsBytes: true,
         send: (text) => void socket.emit(FRAME_EVENT, text),
         close: (code, reason) => {
           closedByUs = true;
@@ -60,21 +80,34 @@ export function attachBrowserEndpoint(server: HttpServer, registry: SeatRegistry
       connectionOpts,
     );
     connections.add(conn);
-    socket.on(FRAME_EVENT, (raw: unknown) => {
-      // Anything but a text or binary frame is still handed to the decoder as text, which refuses it.
-      const text = typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw : JSON.stringify(raw ?? null);
+    const engineSocket: object = socket.conn;
+    // Every inbound packet is counted against the connection's byte budget at the engine level, before
+    // socket.io decodes it: what a client sends costs it, whatever event it is dressed as.
+    socket.conn.on('packet', (packet: { type: string; data?: unknown }) => {
+      if (packet.type !== 'message') return;
+      guarded(() => conn.spend(typeof packet.data === 'string' ? Buffer.byteLength(packet.data) : 0));
+    });
+    /** Runs a handler on client input; a bug there closes this connection, never the process. */
+    const guarded = (fn: () => void) => {
       try {
-        conn.handleMessage(text);
+        fn();
+        if (conn.seat) pending.delete(engineSocket);
       } catch (err) {
         opts.log?.(`browser frame handling failed: ${(err as Error).message}`);
         conn.close(CloseCode.ProtocolAbuse, 'internal error');
       }
+    };
+    // A frame is exactly one string. Anything else is refused as a bad frame without being looked into
+    // (a 100,000-deep array is never serialised, walked or logged).
+    socket.on(FRAME_EVENT, (...args: unknown[]) => {
+      guarded(() => conn.handleMessage(args.length === 1 && typeof args[0] === 'string' ? args[0] : NOT_A_FRAME));
     });
     // Any other event name is a refused frame, counted like a bad frame on `ws`.
-    socket.onAny((event: string) => {
-      if (event !== FRAME_EVENT) conn.handleMessage(JSON.stringify({ type: `unknown event ${event.slice(0, 40)}` }));
+    socket.onAny((event: unknown) => {
+      if (event !== FRAME_EVENT) guarded(() => conn.handleMessage(NOT_A_FRAME));
     });
     socket.on('disconnect', (reason) => {
+      pending.delete(engineSocket);
       connections.delete(conn);
       // 1006 (abnormal) like a dropped WebSocket: the seat may rejoin within its grace.
       if (!closedByUs) conn.handleClose(1006, String(reason));
@@ -82,6 +115,10 @@ export function attachBrowserEndpoint(server: HttpServer, registry: SeatRegistry
     socket.on('error', (err) => opts.log?.(`browser socket error: ${err.message}`));
   });
 
+  engine.on('connection', (client: { request: IncomingMessage; on(event: 'close', fn: () => void): void }) => {
+    pending.set(client, client.request.socket?.remoteAddress ?? 'unknown');
+    client.on('close', () => pending.delete(client));
+  });
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => engine.handleUpgrade(req, socket, head);
   const unroute = upgradeRouter(server).route(SOCKET_IO_PATH, onUpgrade, { prefix: true });
   let closed = false;
@@ -98,3 +135,12 @@ export function attachBrowserEndpoint(server: HttpServer, registry: SeatRegistry
     },
   };
 }
+
+/** What an event that is not one string frame is decoded as: a frame the decoder refuses, and counts. */
+const NOT_A_FRAME = '{"type":"not a frame"}';
+
+/**
+ * Browser connections that have not joined a seat yet: a person needs one (a reload briefly two); a lab
+ * behind one address a handful at once. Beyond these, new connections are refused until some join or go.
+ */
+export const PENDING_LIMITS = { perAddress: 8, total: 64 } as const;

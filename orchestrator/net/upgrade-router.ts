@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { OriginGuard } from './origin-guard.js';
 
 /** Takes over an upgraded socket (the `ws` endpoint at `/agent`; later socket.io at `/socket.io/`). */
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
@@ -20,6 +21,7 @@ interface Route {
 export class UpgradeRouter {
   private readonly routes: Route[] = [];
   private readonly sockets = new Set<Duplex>();
+  private originGuard: { guard: OriginGuard; log?: ((line: string) => void) | undefined } | null = null;
 
   constructor(server: Server) {
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.dispatch(req, socket, head));
@@ -40,6 +42,11 @@ export class UpgradeRouter {
     };
   }
 
+  /** Checks Host and Origin of every upgrade before its route sees it (createHttpServer sets this). */
+  guard(guard: OriginGuard, log?: (line: string) => void): void {
+    this.originGuard = { guard, log };
+  }
+
   /** Destroys every upgraded socket still open (server shutdown: nothing may keep the process alive). */
   destroyAll(): void {
     for (const s of this.sockets) s.destroy();
@@ -54,6 +61,11 @@ export class UpgradeRouter {
     const path = (req.url ?? '').split('?')[0] ?? '';
     const route = this.routes.find((r) => (r.prefix ? path === r.path || path.startsWith(r.path) : path === r.path));
     if (!route) return refuse(socket, 404, 'Not Found');
+    const refusal = this.originGuard?.guard.refusal(req);
+    if (refusal) {
+      this.originGuard?.log?.(`refused an upgrade from ${req.socket.remoteAddress ?? 'unknown'}: ${refusal}`);
+      return refuse(socket, 403, 'Forbidden');
+    }
     try {
       route.handler(req, socket, head);
     } catch {

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { writeFileAtomicSync } from '../../disk/atomic-write.js';
-import { SimulationProtocol as SimulationProtocolSchema } from '../../protocol/index.js';
+import { SimulationProtocol as SimulationProtocolSchema, terminalSafe } from '../../protocol/index.js';
 import { basename, join, resolve } from 'node:path';
 import { cassetteRoot } from '../../llm/cassette.js';
 import type { EpisodeRecord, PolicyConfig, SimulationProtocol } from '../../protocol/index.js';
@@ -126,7 +126,7 @@ async function runPending(paths: RunPaths, m: RunManifest & { pending: EpisodePl
   const names = new Map(m.scenarios.map((s) => [s.id, s.codename ?? s.id]));
   const progress = new ProgressReporter({
     ...(m.isReplayed ? { isReplayed: m.isReplayed } : {}),
-    scenarioName: (id) => names.get(id) ?? id,
+    scenarioName: (id) => terminalSafe(names.get(id) ?? id),
     total: m.plans.length,
     alreadyDone: m.skipped,
     log: opts.log,

@@ -45,6 +45,8 @@ export interface HostingOptions {
   trustRemoteUsage?: boolean;
   /** Stops launching episodes; in-flight ones are dropped unrecorded so a rerun redoes them. */
   signal?: AbortSignal;
+  /** Browser origins allowed besides the server's own (`--allow-origin`; net/origin-guard.ts). */
+  allowOrigins?: readonly string[];
 }
 
 /** What hosting needs from the run around it. */
@@ -74,7 +76,7 @@ export async function hostEpisodes(pending: readonly EpisodePlan[], ctx: Hosting
   // The page for people at `/` (seat client), socket.io for their browsers, `ws` for agent processes:
   // one server, one upgrade router, the same connection edge behind both transports.
   let browser: ReturnType<typeof attachBrowserEndpoint> | null = null;
-  const server = createHttpServer(webRoutes({ page: 'seat', socketIo: (req, res) => browser?.handleRequest(req, res) }));
+  const server = createHttpServer(webRoutes({ page: 'seat', socketIo: (req, res) => browser?.handleRequest(req, res) }), { allowOrigins: opts.allowOrigins ?? [], log: say });
   const endpoint = attachAgentEndpoint(server, registry, { clock, log: say, logJoins: remote, ...probes.connection });
   browser = attachBrowserEndpoint(server, registry, { clock, log: say, logJoins: true, ...probes.connection });
   const browsers = browser;

@@ -16,7 +16,7 @@ function upgrade(port: number, path: string): Promise<string> {
     s.on('data', (d) => (reply += d));
     s.on('error', reject);
     s.on('close', () => resolve(reply));
-    s.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`);
+    s.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`);
   });
 }
 
@@ -59,7 +59,7 @@ describe('upgrade router', () => {
     expect(await upgrade(port, '/boom')).toMatch(/^HTTP\/1\.1 500/);
     const client = connect(port, '127.0.0.1');
     client.on('error', () => {});
-    client.write('GET /hold HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n');
+    client.write('GET /hold HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n');
     await expect.poll(() => held !== null).toBe(true);
     const closed = once(client, 'close');
     await closeServer(server);

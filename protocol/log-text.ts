@@ -1,5 +1,7 @@
 /**
- * Text that came from elsewhere (a partner's move, the scenario) made safe to print on a terminal:
+ * Text that came from elsewhere (a partner's move, a scenario file, a remote client) made safe to print
+ * on a terminal or in a log line — the one owner of that escaping, used by the human client and by every
+ * line the CLI prints about scenarios and clients:
  * escape sequences (CSI, OSC, any ESC pair) removed, other control characters (bell, backspace, C1,
  * DEL) removed, bidirectional overrides removed, and line breaks (\n, \r, U+2028/9) shown as a visible
  * `⏎` — so such text can neither drive the terminal nor start a line of its own.
