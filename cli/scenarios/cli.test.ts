@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { run } from '../../cli/commands/scenarios.js';
+import { run } from '../commands/scenarios.js';
 import type { ChatResponse, LlmClient } from '../../llm/types.js';
-import { loadScenarioFile } from '../load.js';
+import { loadScenarioFile } from '../../scenarios/load.js';
 import { runSubcommand } from './common.js';
 import { generateCommand } from './generate.js';
 
