@@ -1,4 +1,4 @@
-import { startFakeLlmServer } from '../test/fake-llm-server.js';
+import { startFakeLlmServer } from '../testkit/fake-llm-server.js';
 import { runCase } from './child.js';
 import type { LatencyCaseArgs, LatencyCaseResult } from './latency-case.js';
 import { BENCH_KEY_ENV, benchModel } from './llm-replies.js';

@@ -1,5 +1,5 @@
-import type { FakeReply, ReceivedRequest } from '../test/fake-llm-server.js';
-import { isScriptRequest } from '../test/fake-llm-plausible.js';
+import type { FakeReply, ReceivedRequest } from '../testkit/fake-llm-server.js';
+import { isScriptRequest } from '../testkit/fake-llm-plausible.js';
 
 /**
  * The benchmark's model: after `delayMs`, every move is a `speak` (so each episode runs its full length)

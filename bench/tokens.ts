@@ -5,7 +5,7 @@ import { readCassette } from '../llm/index.js';
 import type { Mode } from '../protocol/index.js';
 import { RunConfig } from '../orchestrator/run-config.js';
 import { runExperiment } from '../orchestrator/run/driver.js';
-import { startFakeLlmServer } from '../test/fake-llm-server.js';
+import { startFakeLlmServer } from '../testkit/fake-llm-server.js';
 import { BENCH_KEY_ENV, benchModel, benchPolicy } from './llm-replies.js';
 import { prefixReuse, promptText } from './prefix.js';
 import { round } from './stats.js';

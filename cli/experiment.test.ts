@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseExperiment } from './experiment.js';
-import { buildRunConfig } from './commands/run.js';
+import { buildRunConfig } from './plan/run-config.js';
 
 describe('experiment files', () => {
   it('maps a full experiment onto RunConfig input', () => {

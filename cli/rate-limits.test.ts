@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildRunConfig } from './commands/run.js';
+import { buildRunConfig } from './plan/run-config.js';
 import { parseExperiment } from './experiment.js';
 import { applyRateLimits } from './rate-limits.js';
 

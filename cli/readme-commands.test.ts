@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseArgs } from './args.js';
 import { checkPositionals, commandHelp, type CommandSpec } from './command.js';
 import { COMMANDS } from './main.js';
-import { optionSpecs } from '../scenarios/cli/common.js';
+import { optionSpecs } from './scenarios/common.js';
 import { subcommands } from './commands/scenarios.js';
 
 /**
@@ -38,7 +38,7 @@ async function checkLine(line: string): Promise<string | null> {
     const [subName, ...rest] = argv;
     const sub = subcommands()[subName!];
     if (!sub) return `unknown scenarios subcommand '${subName}'`;
-    if (!sub.options) return `scenarios ${subName} declares no options (Subcommand.options in scenarios/cli/common.ts)`;
+    if (!sub.options) return `scenarios ${subName} declares no options (Subcommand.options in cli/scenarios/common.ts)`;
     const parsed = parseArgs(rest, optionSpecs(sub.options));
     return parsed.ok ? null : parsed.message;
   }

@@ -1,6 +1,5 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { RunPaths } from '../run-dir/paths.js';
 import { isLlmError, LlmError, LlmErrorCode } from './errors.js';
 import type { ChatRequest, ChatResponse, LlmClient } from './types.js';
 
@@ -20,6 +19,12 @@ export interface CassetteEntry {
   /** A call that finally failed is recorded too, so a replay fails the same way. */
   error?: { code: string; message: string; status?: number };
 }
+
+/**
+ * The name of a run directory's cassette folder. Spelled here, below `run-dir/`, because the LLM layer
+ * must find a run's cassettes from a `replay:<dir>` spec on its own; `run-dir/paths.ts` takes it from here.
+ */
+export const CASSETTES_DIR = 'cassettes';
 
 /** Which seat of which episode the calls belong to. */
 export interface Tape {
@@ -43,21 +48,44 @@ export function cassettePath(cassetteDir: string, tape: Tape): string {
  * else `runDir` itself (a cassette directory given directly).
  */
 export function cassetteRoot(runDir: string): string {
-  const nested = new RunPaths(runDir).cassettesDir;
+  const nested = join(runDir, CASSETTES_DIR);
   return existsSync(nested) ? nested : runDir;
 }
 
-/** Reads a cassette file; null when it does not exist. Throws on a corrupt line (a bug or a hand edit). */
-export function readCassette(file: string): CassetteEntry[] | null {
+/**
+ * Reads a cassette file; null when it does not exist. A last line with no newline that does not parse is
+ * the torn write of a process that died mid-append (crash recovery and `--replay` read such files): it is
+ * left out and reported once through `onTorn`. Any other bad line is a bug or a hand edit and throws.
+ */
+export function readCassette(file: string, onTorn: (file: string, message: string) => void = warnTornOnce): CassetteEntry[] | null {
   if (!existsSync(file)) return null;
-  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
-  return lines.map((line, i) => {
+  const text = readFileSync(file, 'utf8');
+  const lines = text.split('\n');
+  const entries: CassetteEntry[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === '') continue;
     try {
-      return JSON.parse(line) as CassetteEntry;
+      entries.push(JSON.parse(line) as CassetteEntry);
     } catch (err) {
+      // Only the last line, unterminated, can be torn: every complete append ends with '\n'.
+      if (i === lines.length - 1) {
+        onTorn(file, `${file}:${i + 1}: torn last line left out (${line.length} bytes, no newline)`);
+        break;
+      }
       throw new Error(`${file}:${i + 1}: not a JSON cassette entry`, { cause: err });
     }
-  });
+  }
+  return entries;
+}
+
+const reportedTorn = new Set<string>();
+
+/** Default torn-line report: one warning per file per process, however often the file is read. */
+function warnTornOnce(file: string, message: string): void {
+  if (reportedTorn.has(file)) return;
+  reportedTorn.add(file);
+  console.warn(`parley: ${message}`);
 }
 
 /**
@@ -76,8 +104,12 @@ export class RecordingClient implements LlmClient {
   ) {
     mkdirSync(dirname(file), { recursive: true });
     const earlier = options.resume ? readCassette(file) : null;
-    if (earlier) this.seq = earlier.length;
-    else writeFileSync(file, '');
+    if (earlier) {
+      this.seq = earlier.length;
+      // Cut a torn last line off, or the next append would glue onto it and corrupt a middle line.
+      const text = readFileSync(file, 'utf8');
+      if (text !== '' && !text.endsWith('\n')) truncateSync(file, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
+    } else writeFileSync(file, '');
   }
 
   get provider(): string {

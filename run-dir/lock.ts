@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { RunPaths } from './paths.js';
 
@@ -57,6 +57,7 @@ function procStart(pid: number): string | undefined {
 }
 
 function alive(h: LockHolder): boolean {
+  if (!Number.isInteger(h.pid) || h.pid <= 0) return false; // kill(0 or -1) would signal a whole group
   try {
     process.kill(h.pid, 0);
   } catch (err) {
@@ -87,14 +88,71 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
 }
 
 /**
+ * Creates `file` holding `holder` or returns false when it exists. Written to a private temporary file
+ * first and then hard-linked into place (link fails if the name exists), so the lock file appears with its
+ * whole content at once: no reader can find it empty and mistake it for a torn, stale lock.
+ */
+function createAtomically(file: string, holder: LockHolder): boolean {
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  writeFileSync(tmp, JSON.stringify(holder) + '\n');
+  try {
+    linkSync(tmp, file);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return false;
+  } finally {
+    unlinkSync(tmp);
+  }
+}
+
+/** The lock's holder, or null when there is no lock file (a present one is always whole). */
+function readHolder(file: string): LockHolder | null {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as LockHolder;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    // Not JSON: only a hand edit or a pre-atomic lock can be; treat it as a holder that is gone.
+    return { pid: -1, host: hostname(), startedAt: 'unreadable lock' };
+  }
+}
+
+const sameHolder = (a: LockHolder | null, b: LockHolder) => a !== null && a.pid === b.pid && a.startedAt === b.startedAt && a.host === b.host;
+
+/**
+ * Removes the stale lock of `stale`, unless it has changed meanwhile. Waiters that all found the same dead
+ * holder would otherwise each delete "the" lock, the later ones deleting the fresh lock a faster one had
+ * just created, and two would hold the run. So the removal happens under a second, short-lived lock
+ * (`<lock>.takeover`): its holder re-reads the lock and removes it only if it still names `stale`. A
+ * takeover lock left by a process that died inside this function is itself removed when its pid is gone.
+ * Returns whether this process removed the stale lock.
+ */
+function removeStale(file: string, stale: LockHolder, me: LockHolder): boolean {
+  const guard = `${file}.takeover`;
+  if (!createAtomically(guard, me)) {
+    const other = readHolder(guard);
+    if (other && !alive(other)) rmSync(guard, { force: true });
+    return false;
+  }
+  try {
+    if (!sameHolder(readHolder(file), stale)) return false;
+    rmSync(file, { force: true });
+    return true;
+  } finally {
+    rmSync(guard, { force: true });
+  }
+}
+
+/**
  * One writer per run directory at a time. Every command that writes inside a run takes it: two
  * orchestrators appending to one `episodes.jsonl` would run (and record) the same episodes twice, and an
  * `eval` rewriting the file by rename next to an appending run would drop the records appended after it
  * read. Readers (report, export to stdout) need no lock: records are appended as whole lines and
  * rewrites are atomic renames.
  *
- * The lock is a file created exclusively with the holder's pid and command; a lock whose process is
- * gone (e.g. SIGKILLed) is stale and taken over with a notice. A live holder on this machine is waited
+ * The lock is a file created atomically (see createAtomically) with the holder's pid and command; a lock
+ * whose process is gone (e.g. SIGKILLed) is stale and taken over with a notice, by one waiter only
+ * (see removeStale). A live holder on this machine is waited
  * for, saying so once, up to `waitMs`; then the writer fails naming it. A holder on another host cannot
  * be checked and is refused at once.
  */
@@ -107,24 +165,14 @@ export async function acquireRunLock(paths: RunPaths, opts: LockOptions): Promis
   let waiting = false;
   for (;;) {
     opts.signal?.throwIfAborted();
-    try {
-      writeFileSync(file, JSON.stringify(me) + '\n', { flag: 'wx' });
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    let holder: LockHolder | null = null;
-    try {
-      holder = JSON.parse(readFileSync(file, 'utf8')) as LockHolder;
-    } catch {
-      holder = null; // vanished meanwhile, or torn: either way not a usable lock
-    }
+    if (createAtomically(file, me)) break;
+    const holder = readHolder(file);
     if (holder && holder.host !== me.host) {
       throw new RunDirBusyError(`${paths.dir} is in use by ${describeHolder(holder)} (remove ${file} if that is over)`, holder);
     }
-    if (!holder || !alive(holder)) {
-      if (holder) opts.log?.(`run directory lock of pid ${holder.pid} is stale (process gone); taking it over`);
-      rmSync(file, { force: true });
+    if (!holder) continue; // released meanwhile (a lock file is never seen half written: see createAtomically)
+    if (!alive(holder)) {
+      if (removeStale(file, holder, me)) opts.log?.(`run directory lock of pid ${holder.pid} is stale (process gone); taking it over`);
       continue;
     }
     if (Date.now() >= deadline) {

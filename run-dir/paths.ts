@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { CASSETTES_DIR } from '../llm/cassette.js';
 
 /** File and directory names inside a run directory: the one place they are spelled. */
 export const RUN_DIR_NAMES = {
@@ -6,7 +7,7 @@ export const RUN_DIR_NAMES = {
   scenarios: 'scenarios.jsonl',
   episodes: 'episodes.jsonl',
   ledgers: 'ledgers',
-  cassettes: 'cassettes',
+  cassettes: CASSETTES_DIR,
   lock: '.parley-run.lock',
 } as const;
 

@@ -7,7 +7,7 @@ import type { Episode } from '../orchestrator/episode.js';
 import { RunConfig, type RunConfigInput } from '../orchestrator/run-config.js';
 import { runExperiment } from '../orchestrator/run/driver.js';
 import type { RunProbes } from '../orchestrator/run/run-probes.js';
-import { startFakeLlmServer, reply } from './fake-llm-server.js';
+import { startFakeLlmServer, reply } from '../testkit/fake-llm-server.js';
 import { tempDir } from './helpers/processes.js';
 
 /**

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Evaluation } from '../evaluator/evaluation.js';
 import { requestedSeats, validReply } from '../evaluator/testing/fake-judge.js';
 import { readEpisodes, readRunJson, RunPaths } from '../run-dir/index.js';
-import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from './fake-llm-server.js';
+import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
 import { parley, tempDir, within } from './helpers/processes.js';
 import { cleanEnv } from './llm-run-helpers.js';
 

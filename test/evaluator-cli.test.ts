@@ -8,7 +8,7 @@ import { DIMENSIONS } from '../evaluator/dimensions.js';
 import { Evaluation } from '../evaluator/evaluation.js';
 import { requestedSeats, validReply } from '../evaluator/testing/fake-judge.js';
 import { clScenario, episode, mfScenario, openScenario, writeRunDir } from '../evaluator/testing/fixtures.js';
-import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from './fake-llm-server.js';
+import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
 
 /**
  * `parley eval | report | export` as a user runs them: real child processes, the real `openai` SDK,

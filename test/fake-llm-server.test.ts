@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plausibleReply } from './fake-llm-plausible.js';
-import { startFakeLlmServer, type FakeLlmServer } from './fake-llm-server.js';
+import { plausibleReply } from '../testkit/fake-llm-plausible.js';
+import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 
 describe('fake LLM server', () => {
   let server: FakeLlmServer;

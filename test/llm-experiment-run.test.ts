@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExperiment } from '../cli/experiment.js';
-import { startFakeLlmServer, type FakeLlmServer } from './fake-llm-server.js';
+import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { tempDir } from './helpers/processes.js';
 import { cleanEnv, parleyRun, readEpisodes, SMALL } from './llm-run-helpers.js';
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from './fake-llm-server.js';
+import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
 import { tempDir } from './helpers/processes.js';
 import { cleanEnv, parleyRun, readEpisodes, readRunJson, SMALL } from './llm-run-helpers.js';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCassette } from '../llm/index.js';
-import { startFakeLlmServer, type FakeLlmServer } from './fake-llm-server.js';
+import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { tempDir } from './helpers/processes.js';
 import { cleanEnv, parleyRun, readEpisodes, readRunJson, SMALL, turnsById } from './llm-run-helpers.js';
 

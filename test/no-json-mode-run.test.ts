@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer } from './fake-llm-server.js';
+import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { parley, tempDir } from './helpers/processes.js';
 import { cleanEnv, parleyRun, readEpisodes, readRunJson, SMALL } from './llm-run-helpers.js';
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer } from './fake-llm-server.js';
+import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { parley, REPO, tempDir } from './helpers/processes.js';
 import { describeWithData, sotopiaData } from './helpers/reference-data.js';
 

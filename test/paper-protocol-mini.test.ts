@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCassette, type CassetteEntry } from '../llm/index.js';
 import type { EpisodeRecord } from '../protocol/index.js';
 import type { Scenario } from '../scenarios/model.js';
-import { startFakeLlmServer, type FakeLlmServer } from './fake-llm-server.js';
+import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { parley, tempDir } from './helpers/processes.js';
 import { SOTOPIA_MINI } from './helpers/reference-data.js';
 import { leakedRuns, ownSideTexts } from './helpers/secret-runs.js';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer } from './fake-llm-server.js';
+import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { parley, tempDir } from './helpers/processes.js';
 import { cleanEnv, parleyRun, readEpisodes, readRunJson, turnsById } from './llm-run-helpers.js';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Scenario } from '../scenarios/model.js';
-import { reply, startFakeLlmServer, type FakeLlmServer } from './fake-llm-server.js';
+import { reply, startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { itWithData, sotopiaData } from './helpers/reference-data.js';
 
 /**

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCassette } from '../llm/index.js';
-import { startFakeLlmServer, type FakeLlmServer } from './fake-llm-server.js';
+import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { tempDir } from './helpers/processes.js';
 import { cleanEnv, parleyRun, readEpisodes, SMALL } from './llm-run-helpers.js';
 import { parleyCli, readJsonl, type ChatLine, type IndexLine } from './training-helpers.js';

@@ -1,19 +1,16 @@
 import { ALLOW_ORIGIN_FLAG, allowOrigins } from '../allow-origin.js';
 import { resolve } from 'node:path';
 import { missingKeys } from '../../llm/preflight.js';
-import { BackgroundsRule, JudgeOnlyLeakTarget, Mode, MODES, ProtocolName, ScriptFormat, StopRule, type PolicyConfig } from '../../protocol/index.js';
-import { RunConfig, type RunConfigInput } from '../../orchestrator/run-config.js';
+import type { PolicyConfig } from '../../protocol/index.js';
+import type { RunConfig } from '../../orchestrator/run-config.js';
 import { runExperiment, type RunResult } from '../../orchestrator/run/driver.js';
 import { summaryLines } from '../../orchestrator/run/summary.js';
 import type { FlagSpecs, FlagValue } from '../args.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
-import { loadExperiment, POLICY_SPEC } from '../experiment.js';
 import { buildArms, type BuiltArm } from '../plan/arms.js';
 import { planArm, planLines } from '../plan/dry-run.js';
+import { buildRunConfig } from '../plan/run-config.js';
 import { watchLauncher } from '../launcher-watch.js';
-import { outDirProblem } from '../out-guard.js';
-import { applyReplay } from '../replay-config.js';
-import { applyRateLimits, badLimit, type RateLimits } from '../rate-limits.js';
 
 /** Flags shared by `run`, `serve` and `demo` that shape a RunConfig. */
 export const CONFIG_FLAGS: FlagSpecs = {
@@ -68,110 +65,6 @@ export const RUN_FLAGS: FlagSpecs = {
   tpm: { type: 'number', metavar: 'N', describe: 'tokens per minute per provider account for every LLM seat (under --queue only)' },
   ...HUMAN_FLAGS,
 };
-
-type Built = { ok: true; config: RunConfig } | { ok: false; message: string };
-
-/** Flag names by RunConfig field, to name the flag in validation errors. */
-const FLAG_OF: Record<string, string> = {
-  scenarios: '--scenarios', subset: '--subset', modes: '--modes', out: '--out', maxTurns: '--max-turns',
-  turnDeadlineMs: '--turn-deadline-ms', repeats: '--repeats', concurrency: '--concurrency', limit: '--limit',
-  agents: '--agent1/--agent2', scriptWriter: '--script-writer', judge: '--judge', replay: '--replay', seed: '--seed',
-  protocol: '--protocol', backgrounds: '--backgrounds', scriptFormat: '--script-format', stopRule: '--stop-rule',
-  leakJudgeOnly: '--leak-judge-only', showRelationshipStory: '--show-relationship-story',
-};
-
-/** The protocol flags: [flag, RunConfig key, allowed values]. */
-const PROTOCOL_CHOICES = [
-  ['protocol', 'protocol', ProtocolName.options],
-  ['backgrounds', 'backgrounds', BackgroundsRule.options],
-  ['script-format', 'scriptFormat', ScriptFormat.options],
-  ['stop-rule', 'stopRule', StopRule.options],
-] as const;
-
-/**
- * RunConfig from an experiment file (if `--experiment`) overlaid with flags, plus per-command defaults
- * underneath both. Every error names the flag or the file line.
- */
-export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Partial<RunConfigInput> = {}): Built {
-  let base: Partial<RunConfigInput> = { ...defaults };
-  let fileLimits: RateLimits = {};
-  if (typeof flags.experiment === 'string') {
-    const exp = loadExperiment(flags.experiment);
-    if (!exp.ok) return exp;
-    base = { ...base, ...exp.config };
-    fileLimits = exp.limits ?? {};
-  }
-  const input: Partial<RunConfigInput> = { ...base };
-  const set = <K extends keyof RunConfigInput>(k: K, v: FlagValue | undefined) => {
-    if (v !== undefined) (input as Record<string, unknown>)[k] = v;
-  };
-  set('scenarios', flags.scenarios);
-  set('subset', flags.subset);
-  set('out', flags.out);
-  set('maxTurns', flags['max-turns']);
-  set('turnDeadlineMs', flags['turn-deadline-ms']);
-  set('repeats', flags.repeats);
-  set('concurrency', flags.concurrency);
-  set('limit', flags.limit);
-  set('seed', flags.seed);
-  set('replay', flags.replay);
-  if (flags['retry-failed'] === true) input.retryFailed = true;
-  for (const [flag, key, options] of PROTOCOL_CHOICES) {
-    const v = flags[flag];
-    if (v === undefined) continue;
-    if (!(options as readonly string[]).includes(String(v))) return { ok: false, message: `--${flag}: '${String(v)}' is not one of ${options.join(', ')}` };
-    set(key, v);
-  }
-  if (flags['leak-judge-only'] !== undefined) {
-    const targets = flags['leak-judge-only'] as string[];
-    const bad = targets.find((t) => !JudgeOnlyLeakTarget.safeParse(t).success);
-    if (bad) return { ok: false, message: `--leak-judge-only: '${bad}' is not one of ${JudgeOnlyLeakTarget.options.join(', ')}` };
-    input.leakJudgeOnly = targets as JudgeOnlyLeakTarget[];
-  }
-  if (flags['show-relationship-story'] !== undefined) input.showRelationshipStory = flags['show-relationship-story'] === true;
-  if (flags.modes !== undefined) {
-    const modes = flags.modes as string[];
-    const bad = modes.find((m) => !Mode.safeParse(m).success);
-    if (bad) return { ok: false, message: `--modes: unknown mode '${bad}' (choose from ${MODES.join(', ')})` };
-    input.modes = modes as Mode[];
-  }
-  for (const [flag, value] of [['agent1', flags.agent1], ['agent2', flags.agent2], ['script-writer', flags['script-writer']], ['judge', flags.judge]] as const) {
-    if (typeof value === 'string' && !POLICY_SPEC.test(value)) {
-      return { ok: false, message: `--${flag}: '${value}' is not a policy spec (bot, bot:<name>, openai:<model>, mistral:<model>, replay:<dir>, human)` };
-    }
-  }
-  if (typeof flags.agent1 === 'string' || typeof flags.agent2 === 'string') {
-    const agents = [...(input.agents ?? [{ spec: 'bot' }])];
-    if (typeof flags.agent1 === 'string') agents[0] = { spec: flags.agent1 };
-    if (typeof flags.agent2 === 'string') agents[1] = { spec: flags.agent2 };
-    input.agents = agents.map((a) => a ?? { spec: 'bot' });
-  }
-  if (typeof flags['script-writer'] === 'string') input.scriptWriter = { spec: flags['script-writer'] };
-  if (typeof flags.judge === 'string') input.judge = { spec: flags.judge };
-  if (flags.multiplex === true) input.pool = { ...input.pool, multiplex: true, seatsPerProcess: input.pool?.seatsPerProcess ?? 8 };
-  if (flags['seats-per-process'] !== undefined) {
-    const n = flags['seats-per-process'] as number;
-    if (!Number.isInteger(n) || n < 1) return { ok: false, message: `--seats-per-process: expected a positive integer (got ${n})` };
-    if (!input.pool?.multiplex) return { ok: false, message: '--seats-per-process needs --multiplex' };
-    input.pool = { ...input.pool, seatsPerProcess: n };
-  }
-  if (input.out === undefined) return { ok: false, message: '--out DIR is required (the run directory)' };
-  const outProblem = outDirProblem(input.out);
-  if (outProblem) return { ok: false, message: outProblem };
-  const badRate = badLimit('--rpm', flags.rpm) ?? badLimit('--tpm', flags.tpm);
-  if (badRate) return { ok: false, message: badRate };
-  const limited = applyRateLimits(applyRateLimits(input, fileLimits, false), { rpm: flags.rpm as number | undefined, tpm: flags.tpm as number | undefined }, true);
-  const given = new Set(Object.keys(limited).filter((k) => !(k in defaults) || (limited as Record<string, unknown>)[k] !== (defaults as Record<string, unknown>)[k]));
-  const replay = applyReplay(limited, given);
-  if (!replay.ok) return replay;
-  const parsed = RunConfig.safeParse(replay.input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const key = String(issue.path[0] ?? '');
-    return { ok: false, message: `${FLAG_OF[key] ?? (key || 'config')}: ${issue.message}` };
-  }
-  return { ok: true, config: parsed.data };
-}
 
 /** Policies that will actually be used by the run (for the key preflight). */
 export function usedPolicies(config: RunConfig): PolicyConfig[] {

@@ -1,9 +1,9 @@
-import { runSubcommand, type Subcommand } from '../../scenarios/cli/common.js';
-import { fetchCommand } from '../../scenarios/cli/fetch.js';
-import { generateCommand } from '../../scenarios/cli/generate.js';
-import { importCommand } from '../../scenarios/cli/import.js';
-import { listCommand, showCommand, validateCommand } from '../../scenarios/cli/list.js';
-import { makeCommand } from '../../scenarios/cli/make.js';
+import { runSubcommand, type Subcommand } from '../scenarios/common.js';
+import { fetchCommand } from '../scenarios/fetch.js';
+import { generateCommand } from '../scenarios/generate.js';
+import { importCommand } from '../scenarios/import.js';
+import { listCommand, showCommand, validateCommand } from '../scenarios/list.js';
+import { makeCommand } from '../scenarios/make.js';
 
 /** `parley scenarios <sub> …`: import, inspect, check and generate scenario files. */
 const SUBCOMMANDS: Record<string, { describe: string; command: () => Subcommand }> = {

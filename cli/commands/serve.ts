@@ -5,7 +5,8 @@ import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { TokensFile } from '../tokens-file.js';
 import { allowOrigins } from '../allow-origin.js';
 import { terminalSafe } from '../../protocol/index.js';
-import { buildRunConfig, CONFIG_FLAGS, exitWithLauncher, HUMAN_FLAGS, humanDeadline, interruptSignal, keyPreflight, reportRun } from './run.js';
+import { buildRunConfig } from '../plan/run-config.js';
+import { CONFIG_FLAGS, exitWithLauncher, HUMAN_FLAGS, humanDeadline, interruptSignal, keyPreflight, reportRun } from './run.js';
 
 const SERVE_FLAGS: FlagSpecs = {
   port: { type: 'number', describe: 'port to listen on (0: any free port; default 0)' },

@@ -1,6 +1,6 @@
 import type { RunConfig } from '../../orchestrator/run-config.js';
 import type { FlagValue } from '../args.js';
-import { buildRunConfig } from '../commands/run.js';
+import { buildRunConfig } from './run-config.js';
 import { applyRateLimits } from '../rate-limits.js';
 import { loadExperiment } from '../experiment.js';
 

@@ -2,7 +2,8 @@ import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe as group, expect, it } from 'vitest';
 import { REPO, tempDir } from '../helpers/processes.js';
-import { checkBoundaries, describe } from './check.js';
+import { checkBoundaries, checkLayers, describe, folderCycles, folderGraph } from './check.js';
+import { LAYERS } from './rules.js';
 import { importGraph, importSpecifiers } from './import-graph.js';
 
 /** A copy of the tree's source (no node_modules), to break on purpose. */
@@ -32,32 +33,80 @@ group('architecture boundaries', () => {
     }
   };
 
-  it('the real tree imports nothing the architecture forbids', () => {
+  it('the real tree imports nothing the architecture forbids, and its folders form no cycle', () => {
     const edges = importGraph(REPO);
     // The scan must see the tree, or passing means nothing.
     expect(edges.filter((e) => e.target !== null).length).toBeGreaterThan(500);
     expect(edges.some((e) => e.file === 'orchestrator/observe.ts' && e.target === 'protocol/index')).toBe(true);
     expect(checkBoundaries(REPO).map(describe)).toEqual([]);
+    const graph = folderGraph(edges);
+    expect(graph.get('cli')?.has('orchestrator')).toBe(true);
+    expect(folderCycles(graph)).toEqual([]);
+  });
+
+  it('the allow-list only points down: every folder it lets a folder import ranks strictly lower', () => {
+    expect(checkLayers()).toEqual([]);
+    // A planted upward entry is caught.
+    const upward = LAYERS.map((l) => (l.module === 'llm' ? { ...l, imports: [...l.imports, 'run-dir'] } : l));
+    expect(checkLayers(upward)).toEqual(['llm/ (rank 1) may import run-dir/ (rank 3): imports must go down']);
+  });
+
+  it('finds the cycle in a planted graph, and none in a chain', () => {
+    const g = (pairs: [string, string][]) => {
+      const m = new Map<string, Set<string>>();
+      for (const [a, b] of pairs) m.set(a, (m.get(a) ?? new Set()).add(b));
+      return m;
+    };
+    expect(folderCycles(g([['a', 'b'], ['b', 'c']]))).toEqual([]);
+    expect(folderCycles(g([['a', 'b'], ['b', 'c'], ['c', 'a'], ['c', 'd']]))).toEqual([['a', 'b', 'c']]);
   });
 
   it.each([
-    ['agent-node/forbidden.ts', "import { builtinScenarios } from '../scenarios/builtin.js';\nexport const x = builtinScenarios;\n", 'agent-node/ never imports scenarios/'],
-    ['orchestrator/forbidden.ts', "export { evaluateRun } from '../evaluator/evaluate-run.js';\n", 'orchestrator/ never imports evaluator/'],
-    ['evaluator/forbidden.ts', "const m = await import('../orchestrator/observe.js');\nexport default m;\n", 'evaluator/ never imports orchestrator/'],
-    ['protocol/forbidden.ts', "import type { Scenario } from '../scenarios/model.js';\nexport type S = Scenario;\n", 'protocol/ never imports scenarios/'],
-    ['web/client.ts', "import '../orchestrator/world.js';\n", 'web/ never imports orchestrator/'],
-    ['training/examples.ts', "import { Episode } from '../orchestrator/episode.js';\nexport { Episode };\n", 'training/ never imports orchestrator/'],
-  ])('a forbidden import added in a copy of the tree (%s) fails the check', (file, text, says) => {
+    ['agent-node/forbidden.ts', "import { builtinScenarios } from '../scenarios/builtin.js';\nexport const x = builtinScenarios;\n", 'agent-node/ may not import scenarios/'],
+    ['orchestrator/forbidden.ts', "export { evaluateRun } from '../evaluator/evaluate-run.js';\n", 'orchestrator/ may not import evaluator/'],
+    ['evaluator/forbidden.ts', "const m = await import('../orchestrator/observe.js');\nexport default m;\n", 'evaluator/ may not import orchestrator/'],
+    ['protocol/forbidden.ts', "import type { Scenario } from '../scenarios/model.js';\nexport type S = Scenario;\n", 'protocol/ may not import scenarios/'],
+    ['web/client.ts', "import '../orchestrator/world.js';\n", 'web/ may not import orchestrator/'],
+    ['training/examples.ts', "import { Episode } from '../orchestrator/episode.js';\nexport { Episode };\n", 'training/ may not import orchestrator/'],
+    ['llm/forbidden.ts', "import { RunPaths } from '../run-dir/paths.js';\nexport { RunPaths };\n", 'llm/ may not import run-dir/'],
+    ['scenarios/forbidden.ts', "import { parseArgs } from '../cli/args.js';\nexport { parseArgs };\n", 'scenarios/ may not import cli/'],
+    ['bench/forbidden.ts', "import { parley } from '../test/helpers/processes.js';\nexport { parley };\n", 'bench/ may not import test/'],
+    ['queue/forbidden.ts', "import { run } from '../cli/commands/run.js';\nexport { run };\n", 'queue/ may not import cli/'],
+  ])('a forbidden (upward or sideways) import planted in a copy of the tree (%s) fails the check', (file, text, says) => {
     expect(checkBoundaries(root)).toEqual([]);
     withFile(file, text, () => {
-      const found = checkBoundaries(root).map(describe);
+      const found = checkBoundaries(root).map(describe).filter((d) => !d.startsWith('folder import cycle'));
       expect(found).toHaveLength(1);
       expect(found[0]).toContain(`${file}:1`);
       expect(found[0]).toContain(says);
     });
   });
 
-  it('training/ may use the projection and the prompt renderer: the one allowed exception', () => {
+  it('a planted import that closes a loop is reported as a folder cycle', () => {
+    // scenarios/ imports llm/ (the generators' client types); llm/ importing scenarios/ closes a loop.
+    withFile('llm/loop.ts', "import type { Scenario } from '../scenarios/model.js';\nexport type S = Scenario;\n", () => {
+      const found = checkBoundaries(root).map(describe);
+      expect(found).toContain('folder import cycle among llm/, scenarios/');
+      expect(found.some((d) => d.startsWith('llm/loop.ts:1') && d.includes('llm/ may not import scenarios/'))).toBe(true);
+    });
+  });
+
+  it('a new top-level folder needs a layer', () => {
+    withFile('newthing/a.ts', "export * from '../protocol/index.js';\n", () => {
+      expect(checkBoundaries(root).map(describe)).toEqual(["newthing/a.ts:1: folder newthing/ has no layer in test/boundaries/rules.ts"]);
+    });
+  });
+
+  it('a test beside the code may use test/ and testkit/, but not a folder its code may not import', () => {
+    withFile('agent-node/x.test.ts', "import { startFakeLlmServer } from '../testkit/fake-llm-server.js';\nimport { REPO } from '../test/helpers/processes.js';\nexport { startFakeLlmServer, REPO };\n", () =>
+      expect(checkBoundaries(root)).toEqual([]),
+    );
+    withFile('agent-node/y.test.ts', "import { world } from '../orchestrator/world.js';\nexport { world };\n", () =>
+      expect(checkBoundaries(root).map(describe)).toEqual([expect.stringContaining('agent-node/y.test.ts:1')]),
+    );
+  });
+
+  it('training/ may use the projection and the prompt renderer: the one narrowed import', () => {
     const text = [
       "import { observe } from '../orchestrator/observe.js';",
       "import { agentMessages } from '../agent-node/policies/llm/agent-prompt.js';",

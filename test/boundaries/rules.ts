@@ -1,82 +1,80 @@
 /**
- * The architecture's import rules, in one place (DESIGN.md "Layout"). `boundaries.test.ts` reads the import
- * graph of the whole tree and fails on any import listed here as forbidden. A rule names the importing
- * top-level module (`from`), the modules it must never import (`never`) and the files of those modules it
- * may import all the same (`except`, paths from the repository root without extension).
- *
- * Top-level modules not named in `never` are free to import each other: `protocol/` (imported by all),
- * the shared libraries `llm/`, `scenarios/`, `run-dir/`, `disk/` and `random/`, `cli/` (wires everything together), `test/`
- * and `bench/`.
+ * The architecture's layers, in one place (DESIGN.md "Layout"): an allow-list. Every top-level folder of
+ * the source has a rank and names the folders it may import; each of those must rank strictly lower, so
+ * imports only go down and the folders can form no cycle. `boundaries.test.ts` computes the folder graph of
+ * the source (tests excluded) and fails on any import not listed here, on any cycle, and on a folder with
+ * no layer. Tests next to the code (`*.test.ts`, `testing/`) may import what their folder may, plus
+ * `test/` and `testkit/`; `test/` itself and the root config files are not checked.
  */
-export interface BoundaryRule {
-  from: string;
-  never: readonly string[];
-  except?: readonly string[];
+export interface Layer {
+  module: string;
+  /** Lower ranks are imported by higher ones, never the reverse. */
+  rank: number;
+  /**
+   * The folders this one may import. `only` narrows a folder to the listed files (repository paths
+   * without extension), e.g. one public entry module.
+   */
+  imports: readonly (string | { module: string; only: readonly string[] })[];
   why: string;
 }
 
-/** Every project module (a top-level directory holding TypeScript). `protocol/` imports none of them. */
-export const PROJECT_MODULES = ['protocol', 'orchestrator', 'agent-node', 'evaluator', 'scenarios', 'llm', 'run-dir', 'disk', 'random', 'cli', 'web', 'training', 'queue', 'test', 'bench'] as const;
+/** Folders whose files are never checked: the test suite and root-level config (vitest.config.ts). */
+export const UNCHECKED_MODULES: readonly string[] = ['test', ''];
 
-export const BOUNDARY_RULES: readonly BoundaryRule[] = [
+export const LAYERS: readonly Layer[] = [
+  { module: 'protocol', rank: 0, imports: [], why: 'pure zod: schemas, types and codes every module shares' },
+  { module: 'disk', rank: 0, imports: [], why: 'atomic file writes, below every module that writes a file' },
+  { module: 'random', rank: 0, imports: [], why: 'the one seeded generator: pure, used by scenarios, bots and statistics' },
+  { module: 'testkit', rank: 0, imports: [], why: 'fakes (LLM server, processes, Redis) shared by tests and bench/, depending on nothing of the product' },
+  { module: 'llm', rank: 1, imports: ['protocol', 'disk'], why: 'provider clients and cassettes, a library below the three processes' },
   {
-    from: 'orchestrator',
-    never: ['agent-node', 'evaluator'],
-    why: 'the orchestrator talks to agents only through frames; it reaches the agent process entry through the package.json entry `#agent-entry`, never a source import',
+    module: 'web',
+    rank: 1,
+    imports: ['protocol'],
+    why: 'the browser pages speak frames only; web/assets.ts (server side, bundles the pages) sits here with them so the orchestrator serves them from below',
+  },
+  { module: 'scenarios', rank: 2, imports: ['protocol', 'disk', 'random', 'llm'], why: 'scenario model, files and generators; its CLI lives in cli/scenarios/' },
+  {
+    module: 'agent-node',
+    rank: 2,
+    imports: ['protocol', 'llm', 'disk', 'random'],
+    why: 'an agent knows only what its frames told it (its SeatView), never the scenario files, the run directory or the world',
+  },
+  { module: 'run-dir', rank: 3, imports: ['protocol', 'disk', 'scenarios', 'llm'], why: 'the run directory format, shared by the orchestrator and the evaluator, so it imports neither' },
+  {
+    module: 'orchestrator',
+    rank: 4,
+    imports: ['protocol', 'disk', 'random', 'llm', 'web', 'scenarios', 'run-dir'],
+    why: 'talks to agents only through frames (the agent entry is the package.json import `#agent-entry`, never a source import)',
+  },
+  { module: 'evaluator', rank: 4, imports: ['protocol', 'disk', 'random', 'llm', 'scenarios', 'run-dir'], why: 'reads a run directory; shares nothing with the processes that wrote it' },
+  {
+    module: 'training',
+    rank: 5,
+    // Fine-tuning examples are rendered from one seat's view exactly as a live agent sees it: the pure
+    // projection and prompt renderer, each from its own file (not agent-node/policies/llm/index, which
+    // loads the LLM policy and its provider clients), and nothing else of the engine.
+    imports: [
+      'protocol',
+      'llm',
+      'scenarios',
+      'run-dir',
+      { module: 'orchestrator', only: ['orchestrator/observe'] },
+      { module: 'agent-node', only: ['agent-node/policies/llm/seat-prompt', 'agent-node/policies/llm/agent-prompt', 'agent-node/policies/llm/render'] },
+    ],
+    why: 'training data uses the same pure projection and renderer as a live run',
+  },
+  { module: 'queue', rank: 5, imports: ['protocol', 'disk', 'llm', 'scenarios', 'run-dir', 'orchestrator'], why: 'runs episodes of the orchestrator on Redis-fed workers' },
+  {
+    module: 'cli',
+    rank: 6,
+    imports: ['protocol', 'disk', 'random', 'llm', 'scenarios', 'agent-node', 'run-dir', 'orchestrator', 'evaluator', 'training', 'queue'],
+    why: 'wires everything together; nothing imports it',
   },
   {
-    from: 'agent-node',
-    never: ['orchestrator', 'evaluator', 'scenarios'],
-    why: 'an agent knows only what its frames told it (its SeatView), never the scenario files or the world',
-  },
-  {
-    from: 'evaluator',
-    never: ['orchestrator', 'agent-node'],
-    why: 'the evaluator reads a run directory; it shares nothing with the processes that wrote it',
-  },
-  {
-    from: 'protocol',
-    never: PROJECT_MODULES.filter((m) => m !== 'protocol'),
-    why: 'protocol/ is pure zod: schemas, types and codes every module shares, so it can depend on none of them',
-  },
-  {
-    from: 'disk',
-    never: PROJECT_MODULES.filter((m) => m !== 'disk'),
-    why: 'disk/ (atomic file writes) sits below every module that writes a file, so it can depend on none of them',
-  },
-  {
-    from: 'random',
-    never: PROJECT_MODULES.filter((m) => m !== 'random'),
-    why: 'random/ (the one seeded generator) is pure and used by scenarios, bots and statistics alike',
-  },
-  {
-    from: 'run-dir',
-    never: ['orchestrator', 'agent-node', 'evaluator', 'cli'],
-    why: 'the run directory format is shared by the orchestrator and the evaluator, so it may import neither',
-  },
-  {
-    from: 'scenarios',
-    never: ['orchestrator', 'agent-node', 'evaluator', 'run-dir'],
-    why: 'a shared library below the three processes',
-  },
-  {
-    from: 'llm',
-    never: ['orchestrator', 'agent-node', 'evaluator', 'scenarios'],
-    why: 'a shared library below the three processes',
-  },
-  {
-    from: 'web',
-    never: ['orchestrator', 'agent-node', 'evaluator'],
-    why: 'the browser seat client speaks the same frames as an agent process (socket.io), nothing else',
-  },
-  {
-    // Allowed exception: fine-tuning examples are rendered from one seat's view exactly as a live agent
-    // sees it, so training/ may use the projection and the agent prompt renderer (both pure), and no more.
-    from: 'training',
-    never: ['orchestrator', 'agent-node', 'evaluator'],
-    // The renderer is imported from its own files, not through agent-node/policies/llm/index (which also
-    // exports the LLM policy and so loads the provider clients).
-    except: ['orchestrator/observe', 'agent-node/policies/llm/seat-prompt', 'agent-node/policies/llm/agent-prompt', 'agent-node/policies/llm/render'],
-    why: 'training data uses the same pure projection and renderer as a live run, nothing of the engine',
+    module: 'bench',
+    rank: 7,
+    imports: ['protocol', 'llm', 'scenarios', 'run-dir', 'orchestrator', 'queue', 'cli', 'testkit'],
+    why: '`npm run bench` drives the product with the fakes of testkit/, never the test suite',
   },
 ];

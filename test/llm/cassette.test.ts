@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { reply, startFakeLlmServer, type FakeLlmServer } from '../fake-llm-server.js';
+import { reply, startFakeLlmServer, type FakeLlmServer } from '../../testkit/fake-llm-server.js';
 import { cassettePath, readCassette } from '../../llm/cassette.js';
 import { createClient } from '../../llm/index.js';
 

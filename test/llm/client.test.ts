@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { reply, startFakeLlmServer, type FakeLlmServer } from '../fake-llm-server.js';
+import { reply, startFakeLlmServer, type FakeLlmServer } from '../../testkit/fake-llm-server.js';
 import { createClient, resetStructuredMemory } from '../../llm/index.js';
 import { LlmError } from '../../llm/errors.js';
 import type { ChatRequest } from '../../llm/types.js';

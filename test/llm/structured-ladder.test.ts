@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { reply, startFakeLlmServer, type FakeLlmServer } from '../fake-llm-server.js';
+import { reply, startFakeLlmServer, type FakeLlmServer } from '../../testkit/fake-llm-server.js';
 import { createClient, resetStructuredMemory } from '../../llm/index.js';
 import { leniently, withSchemaInPrompt } from '../../llm/structured-ladder.js';
 import type { ChatRequest } from '../../llm/types.js';

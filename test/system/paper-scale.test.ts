@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { EpisodeRecord } from '../../protocol/index.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../fake-llm-server.js';
+import { startFakeLlmServer, type FakeLlmServer } from '../../testkit/fake-llm-server.js';
 import { watchTreeMemory } from '../helpers/peak-memory.js';
 import { parley, tempDir } from '../helpers/processes.js';
 import { describeWithData, sotopiaData } from '../helpers/reference-data.js';

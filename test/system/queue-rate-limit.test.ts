@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer } from '../fake-llm-server.js';
+import { startFakeLlmServer, type FakeLlmServer } from '../../testkit/fake-llm-server.js';
 import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
 import { startRedis, type TestRedis } from '../helpers/redis.js';
 import { RATE_WINDOW_ENV } from '../../llm/shared-limit.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PolicyConfig } from '../../../../protocol/index.js';
-import { reply, startFakeLlmServer, type FakeLlmServer } from '../../../fake-llm-server.js';
+import { reply, startFakeLlmServer, type FakeLlmServer } from '../../../../testkit/fake-llm-server.js';
 import { createLlmPolicy } from '../../../../agent-node/policies/llm/index.js';
 import { aliceView, scriptRequest, turnRequest } from '../../../../agent-node/policies/llm/test-views.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PolicyConfig, type PolicyConfigInput } from '../../../../protocol/index.js';
 import { readCassette } from '../../../../llm/index.js';
-import { reply, startFakeLlmServer, type FakeLlmServer } from '../../../fake-llm-server.js';
+import { reply, startFakeLlmServer, type FakeLlmServer } from '../../../../testkit/fake-llm-server.js';
 import { createLlmPolicy } from '../../../../agent-node/policies/llm/index.js';
 import { ALICE_GOAL, BOB_GOAL, aliceView, event, scriptRequest, turnRequest } from '../../../../agent-node/policies/llm/test-views.js';
 

@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { run } from '../../cli/commands/scenarios.js';
+import { run } from '../commands/scenarios.js';
 import type { ChatResponse, LlmClient } from '../../llm/types.js';
-import { loadScenarioFile } from '../load.js';
+import { loadScenarioFile } from '../../scenarios/load.js';
 import { runSubcommand } from './common.js';
 import { generateCommand } from './generate.js';
 import { cocoaData, describeWithData, itWithData, SOTOPIA_MINI, sotopiaData } from '../../test/helpers/reference-data.js';
@@ -16,7 +16,7 @@ const sotopia = sotopiaData();
 const cocoa = cocoaData();
 const SOTOPIA = sotopia.dir;
 const COCOA = cocoa.dir;
-const FIXTURES = path.resolve(HERE, '../fixtures');
+const FIXTURES = path.resolve(HERE, '../../scenarios/fixtures');
 
 /** Runs `parley scenarios …` in-process, capturing what it prints. */
 async function cli(argv: string[], runner: (a: string[]) => Promise<number> = run) {

@@ -13,7 +13,7 @@ import { plausibleReply, type ChatBody } from './fake-llm-plausible.js';
  * (by default: plausible Parley moves and scripts), 429 with `Retry-After`, 5xx, slow and malformed replies.
  * The files and fine-tuning routes (`/v1/files`, `/v1/fine_tuning/jobs`) are in `fake-llm-finetune.ts`.
  *
- *   tsx test/fake-llm-server.ts --port 8765    # OPENAI_BASE_URL=http://127.0.0.1:8765/v1, MISTRAL_BASE_URL=http://127.0.0.1:8765
+ *   tsx testkit/fake-llm-server.ts --port 8765    # OPENAI_BASE_URL=http://127.0.0.1:8765/v1, MISTRAL_BASE_URL=http://127.0.0.1:8765
  */
 
 /** What the server does with one request. */
@@ -257,7 +257,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
   };
 }
 
-// Standalone: `tsx test/fake-llm-server.ts [--port P] [--rate-limit N] [--retry-after S] [--reject-response-format] [--delay MS] [--log FILE]`
+// Standalone: `tsx testkit/fake-llm-server.ts [--port P] [--rate-limit N] [--retry-after S] [--reject-response-format] [--delay MS] [--log FILE]`
 // --delay: every plausible reply after MS (latency-bound benchmarks); --log: one JSON line per request
 // received, `{"n":…,"t":<epoch ms>,"model":…}` (check request rates: any 60 s window, e.g. for --rpm).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

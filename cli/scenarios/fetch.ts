@@ -1,5 +1,5 @@
-import { fetchSotopia } from '../fetch/sotopia-fetch.js';
-import { writeScenarioFile } from '../load.js';
+import { fetchSotopia } from '../../scenarios/fetch/sotopia-fetch.js';
+import { writeScenarioFile } from '../../scenarios/load.js';
 import { EXIT, parse, subcommandHelp, UsageError, type Subcommand } from './common.js';
 
 const FETCH_OPTIONS = {

@@ -1,6 +1,6 @@
-import { checkScenario } from '../check.js';
-import { filterSubset, loadScenarios } from '../load.js';
-import type { Scenario } from '../model.js';
+import { checkScenario } from '../../scenarios/check.js';
+import { filterSubset, loadScenarios } from '../../scenarios/load.js';
+import type { Scenario } from '../../scenarios/model.js';
 import { EXIT, parse, quietOnClosedPipe, subcommandHelp, UsageError, type Subcommand } from './common.js';
 
 const FILE_NOTE = 'FILE is a Parley scenario file (JSONL) or `builtin` (`builtin:SEED` for another seed).';

@@ -1,10 +1,11 @@
-import { readText } from '../import/read-json.js';
+import { readText } from '../../scenarios/import/read-json.js';
 import { createClient } from '../../llm/index.js';
 import type { LlmClient } from '../../llm/types.js';
-import { ScenarioError, ScenarioErrorCode } from '../errors.js';
-import { BUILTIN_INSPIRATIONS } from '../generate/inspirations.js';
-import { exampleFromScenario, generateWithLlm, type GeneratedTask } from '../generate/llm-tasks.js';
-import { loadScenarios, writeScenarioFile } from '../load.js';
+import { ScenarioError, ScenarioErrorCode } from '../../scenarios/errors.js';
+import { BUILTIN_INSPIRATIONS } from '../../scenarios/generate/inspirations.js';
+import { exampleFromScenario, generateWithLlm, type GeneratedTask } from '../../scenarios/generate/llm-tasks.js';
+import { loadScenarios, writeScenarioFile } from '../../scenarios/load.js';
+import { parseParam } from '../command.js';
 import { EXIT, intOption, parse, subcommandHelp, UsageError, type Subcommand } from './common.js';
 
 const TEXT = `usage: parley scenarios generate --n N --model SPEC --out FILE [options]
@@ -57,14 +58,6 @@ export async function readInspirations(file: string): Promise<string[]> {
   return prompts;
 }
 
-function parseParam(text: string): [string, unknown] {
-  const eq = text.indexOf('=');
-  if (eq <= 0) throw new UsageError(`--param expects KEY=VALUE, got '${text}'`);
-  const raw = text.slice(eq + 1);
-  const num = Number(raw);
-  return [text.slice(0, eq), raw === 'true' ? true : raw === 'false' ? false : raw !== '' && Number.isFinite(num) ? num : raw];
-}
-
 /** Test hook: lets a test inject a client instead of creating one from the spec. */
 export type ClientFactory = (spec: string, baseURL: string | undefined, apiKeyEnv: string | undefined, params: Record<string, unknown>) => LlmClient;
 
@@ -84,7 +77,7 @@ export function generateCommand(factory: ClientFactory = defaultFactory): Subcom
       const n = intOption('n', values.n, 1);
       const attempts = intOption('attempts', values.attempts, 3);
       const seed = intOption('seed', values.seed, 1, 0);
-      const params = Object.fromEntries((values.param ?? []).map(parseParam));
+      const params = Object.fromEntries((values.param ?? []).map((p) => parseParam(p)));
       const temperature = typeof params.temperature === 'number' ? params.temperature : undefined;
       const inspirations = values.inspiration ? await readInspirations(values.inspiration) : [...BUILTIN_INSPIRATIONS];
       let example: GeneratedTask | undefined;

@@ -1,8 +1,8 @@
-import { importCocoaCraigslist } from '../import/cocoa-craigslist.js';
-import { importCocoaMutualFriends } from '../import/cocoa-mutualfriends.js';
-import { importSotopia } from '../import/sotopia.js';
-import { writeScenarioFile } from '../load.js';
-import type { Scenario } from '../model.js';
+import { importCocoaCraigslist } from '../../scenarios/import/cocoa-craigslist.js';
+import { importCocoaMutualFriends } from '../../scenarios/import/cocoa-mutualfriends.js';
+import { importSotopia } from '../../scenarios/import/sotopia.js';
+import { writeScenarioFile } from '../../scenarios/load.js';
+import type { Scenario } from '../../scenarios/model.js';
 import { EXIT, intOption, parse, subcommandHelp, UsageError, type Subcommand } from './common.js';
 
 const TEXT = `usage: parley scenarios import FORMAT SOURCE --out FILE [--seed N]

@@ -1,6 +1,6 @@
-import { formatHelp, parseArgs, type FlagSpecs } from '../../cli/args.js';
-import { UsageError } from '../../cli/command.js';
-import { ScenarioError } from '../errors.js';
+import { formatHelp, parseArgs, type FlagSpecs } from '../args.js';
+import { UsageError } from '../command.js';
+import { ScenarioError } from '../../scenarios/errors.js';
 
 export { UsageError };
 

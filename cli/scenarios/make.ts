@@ -1,9 +1,9 @@
-import { builtinScenarios } from '../builtin.js';
-import { generateCraigslist } from '../generate/craigslist.js';
-import { generateMutualFriends } from '../generate/mutual-friends.js';
-import { loadFriendPools, loadListings } from '../generate/sources.js';
-import { writeScenarioFile } from '../load.js';
-import type { Scenario } from '../model.js';
+import { builtinScenarios } from '../../scenarios/builtin.js';
+import { generateCraigslist } from '../../scenarios/generate/craigslist.js';
+import { generateMutualFriends } from '../../scenarios/generate/mutual-friends.js';
+import { loadFriendPools, loadListings } from '../../scenarios/generate/sources.js';
+import { writeScenarioFile } from '../../scenarios/load.js';
+import type { Scenario } from '../../scenarios/model.js';
 import { EXIT, intOption, parse, subcommandHelp, UsageError, type Subcommand } from './common.js';
 
 const TEXT = `usage: parley scenarios make KIND --out FILE [--n N] [--seed S] [options]
