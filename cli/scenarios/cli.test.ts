@@ -13,7 +13,7 @@ import { generateCommand } from './generate.js';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SOTOPIA = path.resolve(HERE, '../../../shared/data/sotopia');
 const COCOA = path.resolve(HERE, '../../../shared/data/cocoa');
-const FIXTURES = path.resolve(HERE, '../fixtures');
+const FIXTURES = path.resolve(HERE, '../../scenarios/fixtures');
 
 /** Runs `parley scenarios …` in-process, capturing what it prints. */
 async function cli(argv: string[], runner: (a: string[]) => Promise<number> = run) {
