@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { ErrorCode } from '../protocol/index.js';
 import { isLlmError, LlmError, LlmErrorCode } from './errors.js';
 import type { ChatRequest, ChatResponse, LlmClient } from './types.js';
 
@@ -128,7 +129,7 @@ export class RecordingClient implements LlmClient {
     } catch (err) {
       const error: CassetteEntry['error'] = isLlmError(err)
         ? { code: err.code, message: err.message, ...(err.status !== undefined ? { status: err.status } : {}) }
-        : { code: 'internal/error', message: String((err as Error)?.message ?? err) };
+        : { code: ErrorCode.Internal, message: String((err as Error)?.message ?? err) };
       this.append({ ...base, at: new Date().toISOString(), error });
       throw err;
     }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DIMENSION_NAMES } from '../../evaluator/dimensions.js';
 import { readEvaluation } from '../../evaluator/evaluation.js';
 import { loadRunDir, writeFileAtomic, type RunDir } from '../../evaluator/run-dir.js';
+import { lockRunDir, runDirHolding } from '../run-dir-lock.js';
 import { loadTemplates } from '../../agent-node/policies/llm/index.js';
 import { Mode } from '../../protocol/index.js';
 import { exportChat, type ExportFile } from '../../training/export-chat.js';
@@ -174,7 +175,16 @@ export async function runChatExport(argv: string[]): Promise<number> {
     await writeFileAtomic(beside(file, 'index'), x.index);
     written.push(`${file} (${x.examples.length} examples, ${new Set(x.examples.map((e) => e.scenarioId)).size} scenarios)`);
   };
-  for (const x of result.files) await write(x.role === 'all' ? out : beside(out, x.role), x);
+  // Writing inside a run directory: take its lock, as `export` and `eval` do (waits up to 15 s for another
+  // writer, then names it), so the files appear beside an `eval` rewriting that run, never under it.
+  const inside = runDirHolding(out, dirs);
+  const locked = inside ? await lockRunDir(inside, 'export', 15_000) : null;
+  if (locked && !locked.ok) return fail(locked.message, 1);
+  try {
+    for (const x of result.files) await write(x.role === 'all' ? out : beside(out, x.role), x);
+  } finally {
+    if (locked?.ok) locked.lock.release();
+  }
   for (const w of written) console.log(`wrote ${w}`);
   for (const line of summaryLines(result.summary)) console.log(line);
   console.log(excludedText());
