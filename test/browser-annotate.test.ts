@@ -56,7 +56,7 @@ describe.skipIf(!hasChromium)('parley annotate + compare --human', () => {
       parley(['run', '--scenarios', 'builtin', '--modes', 'script', '--limit', '2', '--concurrency', '1', '--out', b]),
     ];
     procs.push(...runs);
-    expect(await Promise.all(runs.map((r) => r.exited))).toEqual([0, 0]);
+    for (const r of runs) expect(await r.exited, r.stderr.join('\n')).toBe(0);
 
     const first = await start(a, b, ann);
     const page = await browser.newPage();
