@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { MODES, type Mode } from '../../protocol/index.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { Study } from '../../evaluator/human/study.js';
+import { loadSecrets, secretsFile } from '../../evaluator/human/study-secrets.js';
 import { closeServer, createHttpServer, listen } from '../../orchestrator/net/http-server.js';
 import { webRoutes } from '../../orchestrator/net/web-routes.js';
 import type { FlagSpecs } from '../args.js';
@@ -13,6 +14,7 @@ const FLAGS: FlagSpecs = {
   port: { type: 'number', describe: 'port to listen on (0: any free port; default 0)' },
   host: { type: 'string', metavar: 'ADDR', describe: 'address to listen on (default 127.0.0.1)' },
   out: { type: 'string', metavar: 'FILE', describe: 'answers, one JSON line each (appended; rerun with the same FILE to resume)' },
+  annotators: { type: 'string', metavar: 'NAMES', describe: 'comma-separated annotator names; each gets a token and a link (kept in FILE.secrets.json, so a rerun prints the same links; add names on a rerun)' },
   'mode-a': { type: 'string', metavar: 'MODE', describe: 'which episodes of RUN_A (needed when it has several modes)' },
   'mode-b': { type: 'string', metavar: 'MODE', describe: 'which episodes of RUN_B' },
   'allow-origin': ALLOW_ORIGIN_FLAG,
@@ -21,9 +23,10 @@ const FLAGS: FlagSpecs = {
 /** `parley annotate`'s command line. */
 export const spec: CommandSpec = {
   name: 'annotate',
-  usage: 'parley annotate RUN_A RUN_B --out ANN.jsonl [--port P]',
+  usage: 'parley annotate RUN_A RUN_B --out ANN.jsonl --annotators NAME,NAME… [--port P]',
   summary:
-  "The paper's human naturalness study (appendix E): serves a page where annotators, one name each,\n" +
+  "The paper's human naturalness study (appendix E): serves a page where annotators, each with their own\n" +
+    'printed link (a token, kept in FILE.secrets.json), one answer per pair,\n' +
     'read two conversations of the same scenario and character pair (one from each run, in a random\n' +
     'order fixed per annotator and pair) with the setting, backgrounds and goals, and choose the more\n' +
     'natural one (`Choose A` / `Choose B`, optional reason). Each answer is appended to FILE at once;\n' +
@@ -62,10 +65,16 @@ export async function run(argv: string[]): Promise<number> {
       return 2;
     }
   }
+  const names = typeof args.flags.annotators === 'string' ? args.flags.annotators.split(',').filter((n) => n.trim()) : [];
   let study: Study;
+  let links: Array<[string, string]>;
   try {
-    study = new Study(a, modeA as Mode, b, modeB as Mode, resolve(out));
+    const secrets = loadSecrets(resolve(out), names);
+    links = Object.entries(secrets.tokens);
+    if (!links.length) throw new UsageError(`--annotators NAME,NAME… is required: each annotator gets a token (none in ${secretsFile(resolve(out))} yet)`);
+    study = new Study(a, modeA as Mode, b, modeB as Mode, resolve(out), secrets);
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     console.error(`parley annotate: ${(err as Error).message}`);
     return 1;
   }
@@ -81,7 +90,9 @@ export async function run(argv: string[]): Promise<number> {
     const actual = await listen(server, port, host);
     const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
     console.log(`annotation study: ${study.pairs.length} pair(s), A = ${a.dir} (${modeA}), B = ${b.dir} (${modeB}); answers → ${resolve(out)}`);
-    console.log(`annotators: open http://${shown}:${actual}/`);
+    // One link per annotator, to hand out privately; the token is in the fragment, so it is never sent in a
+    // request line or a Referer. Names are escaped: they came from the command line or the secrets file.
+    for (const [name, token] of links) console.log(`annotator ${JSON.stringify(name)}: http://${shown}:${actual}/#token=${token}`);
     await new Promise<void>((r) => interrupt.signal.addEventListener('abort', () => r(), { once: true }));
     return 0;
   } finally {

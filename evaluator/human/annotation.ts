@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normaliseAnnotator } from './annotator-name.js';
 
 /**
  * One human answer of the pairwise naturalness study (`parley annotate`), one JSONL line each.
@@ -40,9 +41,16 @@ export function parseAnnotations(text: string): { annotations: Annotation[]; bad
   return { annotations, bad };
 }
 
-/** The latest answer of each annotator per pair (an annotator who answered twice counts once). */
+/**
+ * The latest answer of each annotator per pair (an annotator who answered twice counts once; `parley
+ * annotate` refuses a second answer, so only a file from before that rule or edited by hand has one),
+ * with annotator names in their normal form, so look-alike spellings are one annotator.
+ */
 export function latestAnswers(annotations: readonly Annotation[]): Annotation[] {
   const by = new Map<string, Annotation>();
-  for (const a of annotations) by.set(`${a.annotator}\u0000${a.key}`, a);
+  for (const a of annotations) {
+    const annotator = normaliseAnnotator(a.annotator);
+    by.set(`${annotator}\u0000${a.key}`, { ...a, annotator });
+  }
   return [...by.values()];
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
@@ -8,13 +8,17 @@ import { matchEpisodes, type ComparePair } from '../compare/naturalness.js';
 import { renderTranscript } from '../judge/transcript.js';
 import type { RunDir } from '../run-dir.js';
 import { Annotation, parseAnnotations } from './annotation.js';
+import { normaliseAnnotator } from './annotator-name.js';
+import { annotatorOf, type StudySecrets } from './study-secrets.js';
 
 /**
  * The paper's human naturalness study (appendix E) as a small web service: pairs of conversations of
  * the same scenario and character pair from two runs, shown to each annotator in an order fixed per
- * annotator and pair (so a reload shows the same), with the setting, the characters' backgrounds and
- * goals. Answers are appended to a JSONL file, one line each, and the file is read back at start, so a
- * study can be stopped and resumed; each annotator is served the pairs they have not answered yet.
+ * annotator and pair by a server-side salt (so a reload or a resumed study shows the same, and nobody can
+ * predict it), with the setting, the characters' backgrounds and goals. Each annotator is known by a
+ * token (study-secrets.ts), never by a typed name; one answer per annotator and pair (a second is refused
+ * with 409). Answers are appended to a JSONL file, one line each, and the file is read back at start, so
+ * a study can be stopped and resumed; each annotator is served the pairs they have not answered yet.
  */
 
 /** The question, in Parley's words (the paper asks which conversation is more natural). */
@@ -41,9 +45,11 @@ export interface StudyItem {
   second: string;
 }
 
+/** Largest answer body accepted (a 2,000-character reason in 4-byte characters, and room to spare). */
+export const MAX_ANSWER_BYTES = 16_384;
+
 const AnswerBody = z.object({
-  annotator: z.string().trim().min(1).max(100),
-  key: z.string().max(300),
+  key: z.string(),
   /** The position the annotator chose: `A` is the first shown transcript. */
   choice: z.enum(['A', 'B']),
   reason: z.string().max(2000).optional(),
@@ -53,18 +59,25 @@ export class Study {
   readonly pairs: ComparePair[];
   private readonly answered = new Set<string>();
 
-  constructor(private readonly a: RunDir, modeA: Mode, private readonly b: RunDir, modeB: Mode, private readonly out: string) {
+  constructor(
+    private readonly a: RunDir,
+    modeA: Mode,
+    private readonly b: RunDir,
+    modeB: Mode,
+    private readonly out: string,
+    private readonly secrets: StudySecrets,
+  ) {
     this.pairs = matchEpisodes(a, modeA, b, modeB);
     if (existsSync(out)) {
       const { annotations, bad } = parseAnnotations(readFileSync(out, 'utf8'));
       if (bad.length) throw new Error(`${out}: line ${bad[0]!.line}: ${bad[0]!.message}`);
-      for (const x of annotations) this.answered.add(`${x.annotator}\u0000${x.key}`);
+      for (const x of annotations) this.answered.add(`${normaliseAnnotator(x.annotator)}\u0000${x.key}`);
     }
   }
 
-  /** Whether RUN_A's transcript is shown first to this annotator for this pair (a fixed coin per both). */
-  static aShownFirst(annotator: string, key: string): boolean {
-    return (createHash('sha256').update(`${annotator}\u0000${key}`).digest()[0]! & 1) === 0;
+  /** Whether RUN_A's transcript is shown first to this annotator for this pair (a coin keyed by the study's secret salt). */
+  aShownFirst(annotator: string, key: string): boolean {
+    return (createHmac('sha256', this.secrets.salt).update(`${annotator}\u0000${key}`).digest()[0]! & 1) === 0;
   }
 
   /** The next pair this annotator has not answered, or null when done. */
@@ -74,14 +87,15 @@ export class Study {
     return { done: this.pairs.length - open.length, total: this.pairs.length, item: pair ? this.item(pair, annotator) : null };
   }
 
-  /** Records an answer (appended at once, one line); refuses unknown pairs. */
-  answer(body: unknown): { ok: true } | { ok: false; message: string } {
+  /** Records the answer of a token's annotator (appended at once, one line); refuses unknown pairs and second answers. */
+  answer(annotator: string, body: unknown): { ok: true } | { ok: false; status: number; message: string } {
     const parsed = AnswerBody.safeParse(body);
-    if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? 'invalid answer' };
-    const { annotator, key, choice, reason } = parsed.data;
+    if (!parsed.success) return { ok: false, status: 400, message: parsed.error.issues[0]?.message ?? 'invalid answer' };
+    const { key, choice, reason } = parsed.data;
     const pair = this.pairs.find((p) => p.key === key);
-    if (!pair) return { ok: false, message: `no pair ${key} in this study` };
-    const aShownFirst = Study.aShownFirst(annotator, key);
+    if (!pair) return { ok: false, status: 400, message: 'no such pair in this study' };
+    if (this.answered.has(`${annotator}\u0000${key}`)) return { ok: false, status: 409, message: 'you have already answered this pair' };
+    const aShownFirst = this.aShownFirst(annotator, key);
     const line: Annotation = {
       v: 1,
       at: new Date().toISOString(),
@@ -101,43 +115,66 @@ export class Study {
     return { ok: true };
   }
 
-  /** HTTP API: `GET /api/next?annotator=NAME`, `POST /api/answer`. Returns false for other paths. */
+  /**
+   * HTTP API, every call with `Authorization: Bearer TOKEN` (the annotator's link carries it):
+   * `GET /api/next`, `POST /api/answer` (`Content-Type: application/json` required — a cross-site form or
+   * no-cors request cannot send it — body at most MAX_ANSWER_BYTES, decoded once as UTF-8). Returns
+   * false for other paths.
+   */
   handle(req: IncomingMessage, res: ServerResponse): boolean {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const json = (status: number, body: unknown) => void res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
-    if (url.pathname === '/api/next' && req.method === 'GET') {
-      const annotator = (url.searchParams.get('annotator') ?? '').trim();
-      if (!annotator || annotator.length > 100) json(400, { error: 'an annotator name (1–100 characters) is required' });
-      else json(200, this.next(annotator));
+    const isNext = url.pathname === '/api/next' && req.method === 'GET';
+    const isAnswer = url.pathname === '/api/answer' && req.method === 'POST';
+    if (!isNext && !isAnswer) return false;
+    const token = /^Bearer ([0-9a-f]{32})$/.exec(req.headers.authorization ?? '')?.[1];
+    const annotator = token ? annotatorOf(this.secrets, token) : null;
+    if (!annotator) {
+      json(401, { error: 'open the study with the link the organiser gave you (it carries your token)' });
+      req.resume();
       return true;
     }
-    if (url.pathname === '/api/answer' && req.method === 'POST') {
-      let body = '';
-      let size = 0;
-      req.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size > 16_384) req.destroy();
-        else body += c.toString('utf8');
-      });
-      req.on('end', () => {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(body);
-        } catch {
-          return json(400, { error: 'the answer must be JSON' });
-        }
-        const r = this.answer(parsed);
-        json(r.ok ? 200 : 400, r.ok ? { ok: true } : { error: r.message });
-      });
+    if (isNext) {
+      json(200, { annotator, ...this.next(annotator) });
       return true;
     }
-    return false;
+    if ((req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() !== 'application/json') {
+      json(415, { error: 'an answer must be sent as application/json' });
+      req.resume();
+      return true;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    req.on('data', (c: Buffer) => {
+      if (refused) return;
+      size += c.length;
+      if (size > MAX_ANSWER_BYTES) {
+        refused = true;
+        res.setHeader('connection', 'close');
+        json(413, { error: `an answer may be at most ${MAX_ANSWER_BYTES} bytes` });
+        req.resume();
+      } else chunks.push(c);
+    });
+    req.on('end', () => {
+      if (refused) return;
+      let parsed: unknown;
+      try {
+        // Decoded once, whole: a UTF-8 character split across two TCP writes arrives intact.
+        parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        return json(400, { error: 'the answer must be JSON' });
+      }
+      const r = this.answer(annotator, parsed);
+      json(r.ok ? 200 : r.status, r.ok ? { ok: true } : { error: r.message });
+    });
+    return true;
   }
 
   private item(pair: ComparePair, annotator: string): StudyItem {
     const ta = renderTranscript(pair.a, pair.scenario);
     const tb = renderTranscript(pair.b, pair.scenario);
-    const aFirst = Study.aShownFirst(annotator, pair.key);
+    const aFirst = this.aShownFirst(annotator, pair.key);
     return { key: pair.key, question: STUDY_QUESTION, setting: setting(pair.scenario), characters: characters(pair.scenario), first: aFirst ? ta : tb, second: aFirst ? tb : ta };
   }
 }

@@ -30,7 +30,7 @@ export function besideMarkdown(rows: readonly BesideRow[], published: PublishedN
       ? `${paperNum(r.paper.value)}${r.paper.lo !== undefined && r.paper.hi !== undefined ? ` [${paperNum(r.paper.lo)}, ${paperNum(r.paper.hi)}]` : ''}${r.paper.printed ? ` (printed ${mdCell(r.paper.printed)})` : ''}`
       : 'not transcribed';
     const inside = r.verdict ? `${r.verdict.inside ? 'yes' : 'no'} (${r.verdict.against})` : '—';
-    lines.push(`| ${METRIC_LABELS[r.metric]} | ${r.mode} | ${mdCell(r.models)} | ${mdCell(r.subset)} | ${parley} | ${paper} | ${inside} | ${mdCell(r.paper?.where ?? '')}${noteRef(r.paper?.note)} |`);
+    lines.push(`| ${METRIC_LABELS[r.metric]} | ${mdCell(r.mode)} | ${mdCell(r.models)} | ${mdCell(r.subset)} | ${parley} | ${paper} | ${inside} | ${mdCell(r.paper?.where ?? '')}${noteRef(r.paper?.note)} |`);
   }
   if (notes.length) lines.push('', ...notes.map((n, i) => `Note ${i + 1}: ${n}`));
   if (!rows.length) lines.push('| — | — | — | — | no episode has a value for these metrics yet (run `parley eval` for the goal score) | | | |');

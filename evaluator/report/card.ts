@@ -2,6 +2,7 @@ import type { Mode } from '../../protocol/index.js';
 import { RELATIONSHIP_NAMES } from '../../protocol/index.js';
 import type { RunDir } from '../run-dir.js';
 import { readEvaluation } from '../evaluation.js';
+import { mdCode, mdText } from './markdown-text.js';
 
 /**
  * The simulation card the paper asks for: which modes ran, who knew what in each, which models with
@@ -80,10 +81,10 @@ function paramsText(params: Record<string, unknown> | undefined): string {
 export function protocolText(value: unknown): string | null {
   if (!value || typeof value !== 'object') return null;
   const p = value as Record<string, unknown>;
-  const leak = Array.isArray(p.leakJudgeOnly) && p.leakJudgeOnly.length ? `judge-only text sent to ${p.leakJudgeOnly.join(', ')} (as SOTOPIA's code did)` : 'judge-only text to the judge only';
+  const leak = Array.isArray(p.leakJudgeOnly) && p.leakJudgeOnly.length ? `judge-only text sent to ${p.leakJudgeOnly.map(mdText).join(', ')} (as SOTOPIA's code did)` : 'judge-only text to the judge only';
   const story = p.showRelationshipStory === true ? 'relationship story sent to the generators (it may name secrets)' : 'relationship story to the judge only';
   if (p.name === 'paper') {
-    return `paper — SOTOPIA's prompts; backgrounds ${String(p.backgrounds)}, script format ${String(p.scriptFormat)}, stop rules as the ${p.stopRule === 'paper' ? 'paper words them' : 'code runs them'}; ${leak}; ${story}`;
+    return `paper — SOTOPIA's prompts; backgrounds ${mdText(p.backgrounds)}, script format ${mdText(p.scriptFormat)}, stop rules as the ${p.stopRule === 'paper' ? 'paper words them' : 'code runs them'}; ${leak}; ${story}`;
   }
   return `parley — explicit task moves with task-end stops; ${leak}; ${story}`;
 }
@@ -182,54 +183,54 @@ function trainingDataText(policy: unknown): { spec: string; text: string } | nul
   const p = policy as { spec?: unknown; trainingData?: Record<string, unknown> } | undefined;
   const t = p?.trainingData;
   if (typeof p?.spec !== 'string' || !t || typeof t.file !== 'string') return null;
-  const parts = [`trained on \`${t.file}\``];
-  if (typeof t.from === 'string') parts.push(`from ${t.from}`);
-  if (typeof t.base === 'string') parts.push(`base model ${t.base}`);
-  if (typeof t.job === 'string') parts.push(`job ${t.job}`);
-  if (typeof t.fileId === 'string') parts.push(`file ${t.fileId}`);
-  if (typeof t.validationFile === 'string') parts.push(`validated on \`${t.validationFile}\``);
+  const parts = [`trained on ${mdCode(t.file)}`];
+  if (typeof t.from === 'string') parts.push(`from ${mdText(t.from)}`);
+  if (typeof t.base === 'string') parts.push(`base model ${mdText(t.base)}`);
+  if (typeof t.job === 'string') parts.push(`job ${mdText(t.job)}`);
+  if (typeof t.fileId === 'string') parts.push(`file ${mdText(t.fileId)}`);
+  if (typeof t.validationFile === 'string') parts.push(`validated on ${mdCode(t.validationFile)}`);
   return { spec: p.spec, text: parts.join('; ') };
 }
 
 function counted(map: Record<string, number>): string {
   const e = Object.entries(map);
-  return e.length ? e.map(([k, n]) => `${k} ×${n}`).join(', ') : 'none';
+  return e.length ? e.map(([k, n]) => `${mdText(k)} ×${n}`).join(', ') : 'none';
 }
 
 /** The card as Markdown lines. */
 export function cardMarkdown(card: SimulationCard): string[] {
   const lines: string[] = ['## Simulation card', ''];
   for (const r of card.runs) {
-    lines.push(`- **run** \`${r.runId}\` in \`${r.dir}\`` + (r.codeVersion ? `, code ${r.codeVersion}` : '') + (r.createdAt ? `, ${r.createdAt}` : '') + (r.seed !== null ? `, seed ${r.seed}` : '') + (r.maxTurns !== null ? `, max ${r.maxTurns} turns` : ''));
+    lines.push(`- **run** ${mdCode(r.runId)} in ${mdCode(r.dir)}` + (r.codeVersion ? `, code ${mdText(r.codeVersion)}` : '') + (r.createdAt ? `, ${mdText(r.createdAt)}` : '') + (r.seed !== null ? `, seed ${mdText(r.seed)}` : '') + (r.maxTurns !== null ? `, max ${mdText(r.maxTurns)} turns` : ''));
   }
   lines.push('', '**Protocol** (docs/fidelity.md)', '');
-  for (const r of card.runs) lines.push(`- run \`${r.runId}\`: ${r.protocol ?? 'parley (recorded before the protocol setting existed)'}`);
+  for (const r of card.runs) lines.push(`- run ${mdCode(r.runId)}: ${r.protocol ?? 'parley (recorded before the protocol setting existed)'}`);
   lines.push('', '**Modes and who knew what**', '');
-  for (const m of card.modes) lines.push(`- \`${m}\`: ${WHO_KNEW_WHAT[m]}`);
+  for (const m of card.modes) lines.push(`- ${mdCode(m)}: ${WHO_KNEW_WHAT[m] ?? 'unknown mode'}`);
   lines.push('', '**Generators**', '', '| mode | role | policy | model | sampling | episodes |', '|---|---|---|---|---|---|');
-  for (const g of card.generators) lines.push(`| ${g.mode} | ${g.role} | ${mdCell(g.policy)} | ${mdCell(g.model ?? '—')} | ${mdCell(g.params)} | ${g.episodes} |`);
+  for (const g of card.generators) lines.push(`| ${mdCell(g.mode)} | ${mdCell(g.role)} | ${mdCell(g.policy)} | ${mdCell(g.model ?? '—')} | ${mdCell(g.params)} | ${g.episodes} |`);
   const tuned = Object.entries(card.trainingData);
   if (tuned.length) {
     lines.push('', '**Fine-tuned models and their training data**', '');
-    for (const [spec, text] of tuned) lines.push(`- \`${spec}\`: ${text}`);
+    for (const [spec, text] of tuned) lines.push(`- ${mdCode(spec)}: ${text}`);
   }
   lines.push('', '**Judge**', '');
   if (!card.judges.length) lines.push('- none: no episode has judge scores (run `parley eval DIR --judge …`).');
   for (const j of card.judges) {
     const sees = j.visibility === 'full' ? 'full background: both goals, secrets, private task data and judge-only text (as SOTOPIA\'s judge)' : 'blind: the public transcript and the evaluated seat\'s own goal only';
-    lines.push(`- \`${j.spec}\`${j.model ? ` (model ${j.model})` : ''}, temperature ${j.temperature}, prompt ${j.promptVersion}; sees ${sees}; ${j.seatsScored} seats scored, ${j.seatErrors} evaluation errors`);
+    lines.push(`- ${mdCode(j.spec)}${j.model ? ` (model ${mdText(j.model)})` : ''}, temperature ${mdText(j.temperature)}, prompt ${mdText(j.promptVersion)}; sees ${sees}; ${j.seatsScored} seats scored, ${j.seatErrors} evaluation errors`);
   }
   const s = card.scenarioSet;
   lines.push('', '**Scenario set**', '', `- ${s.count} scenarios; sources: ${counted(s.sources)}; kinds: ${counted(s.kinds)}; subsets: ${counted(s.subsets)}; relationships: ${counted(s.relationships)}`);
-  for (const r of card.runs) if (r.scenarios) lines.push(`- run \`${r.runId}\` scenario source: ${r.scenarios}`);
+  for (const r of card.runs) if (r.scenarios) lines.push(`- run ${mdCode(r.runId)} scenario source: ${mdText(r.scenarios)}`);
   lines.push('', '**Counts**', '', '| mode | episodes | ok | failed |', '|---|---|---|---|');
-  for (const c of card.counts) lines.push(`| ${c.mode} | ${c.episodes} | ${c.ok} | ${c.failed} |`);
+  for (const c of card.counts) lines.push(`| ${mdCell(c.mode)} | ${c.episodes} | ${c.ok} | ${c.failed} |`);
   lines.push('', `- terminations: ${counted(card.terminations)}`);
   lines.push(`- episode errors: ${counted(card.failures.episodeErrors)}`, `- failed turns: ${counted(card.failures.turnErrors)}`, `- evaluation errors: ${counted(card.failures.judgeErrors)}`);
   return lines;
 }
 
-/** Escapes `|` and newlines for a Markdown table cell. */
-export function mdCell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+/** A datum as a Markdown table cell (see markdown-text.ts: one line, Markdown and `|` escaped). */
+export function mdCell(text: unknown): string {
+  return mdText(text);
 }

@@ -1,18 +1,30 @@
 import { esc } from './xml.js';
+import { safeHref } from './markdown-text.js';
 
 /**
  * A small Markdown → HTML converter for the report's own Markdown (headings, paragraphs, lists, pipe
- * tables, **bold**, `code`, and images). Images whose source has an SVG in `inline` are replaced by the
- * SVG itself, so report.html is self-contained. Not a general Markdown implementation.
+ * tables, **bold**, `code`, backslash escapes, and images). Images whose source has an SVG in `inline` are
+ * replaced by the SVG itself, so report.html is self-contained; any other image is shown as its alt text,
+ * never fetched. Links keep only relative and http(s) targets (markdown-text.ts `safeHref`); others become
+ * plain text. Not a general Markdown implementation.
  */
 function inline(text: string): string {
-  const parts = text.split(/(`[^`]*`)/);
-  return parts
+  // A backslash-escaped character is literal text (markdown-text.ts writes data that way): park each one as
+  // a NUL-delimited index before any rule (code spans included) can see it, and put it back escaped at the end.
+  const literal: string[] = [];
+  const parked = text.replace(/\u0000/g, '').replace(/\\(.)/gs, (_, c: string) => `\u0000${literal.push(c) - 1}\u0000`);
+  const unpark = (s: string, keepSlash: boolean) => s.replace(/\u0000(\d+)\u0000/g, (_, i: string) => esc(`${keepSlash && literal[Number(i)] !== '|' ? '\\' : ''}${literal[Number(i)]!}`));
+  return parked
+    .split(/(`[^`]*`)/)
     .map((p) => {
-      if (p.startsWith('`') && p.endsWith('`') && p.length >= 2) return `<code>${esc(p.slice(1, -1))}</code>`;
-      return esc(p.replace(/\\\|/g, '|'))
+      if (p.startsWith('`') && p.endsWith('`') && p.length >= 2) return `<code>${unpark(esc(p.slice(1, -1)), true)}</code>`;
+      const html = esc(p)
         .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
-        .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, '<a href="$2">$1</a>');
+        .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, label: string, target: string) => {
+          const href = safeHref(target.replace(/&amp;/g, '&'));
+          return href === null ? label : `<a href="${esc(href)}">${label}</a>`;
+        });
+      return unpark(html, false);
     })
     .join('');
 }
@@ -54,7 +66,7 @@ export function markdownToHtml(md: string, inlineSvg: ReadonlyMap<string, string
     const img = /^!\[([^\]]*)\]\(([^)]+)\)\s*$/.exec(line);
     if (img) {
       const svg = inlineSvg.get(img[2]!);
-      out.push(svg ? `<figure>${svg}<figcaption>${inline(img[1]!)}</figcaption></figure>` : `<img src="${esc(img[2]!)}" alt="${esc(img[1]!)}"/>`);
+      out.push(svg ? `<figure>${svg}<figcaption>${inline(img[1]!)}</figcaption></figure>` : `<p>${inline(img[1]!)}</p>`);
       i++;
       continue;
     }

@@ -10,7 +10,9 @@ import type { RunDir } from '../run-dir.js';
 import { buildCard, cardMarkdown, mdCell } from './card.js';
 import { buildCharts, type Chart } from './charts.js';
 import { markdownToHtml } from './markdown-html.js';
-import { xmlWellFormedError } from './xml.js';
+import { mdText } from './markdown-text.js';
+import { reportCsp } from './csp.js';
+import { esc, xmlWellFormedError } from './xml.js';
 import { besideThePaper, isPaperRun } from '../paper/beside.js';
 import { besideMarkdown } from '../paper/beside-markdown.js';
 import { loadPublished } from '../paper/published.js';
@@ -59,7 +61,7 @@ const GAP_METRICS: MetricName[] = ['success', 'turns', 'wordsPerTurn', 'firstMen
 /** Builds the Markdown report (tables, chart links, simulation card) from metrics and aggregates. */
 export function reportMarkdown(runs: readonly RunDir[], metrics: readonly EpisodeMetrics[], rows: readonly GroupRow[], gaps: readonly GapRow[], charts: readonly Chart[], title?: string, beside?: string[]): string {
   const lines: string[] = [];
-  lines.push(`# ${title ?? `Parley report: ${runs.map((r) => path.basename(path.resolve(r.dir))).join(', ')}`}`, '');
+  lines.push(`# ${mdText(title ?? `Parley report: ${runs.map((r) => path.basename(path.resolve(r.dir))).join(', ')}`)}`, '');
   lines.push(
     `${metrics.length} episodes. Cells are \`mean [95% CI] (n)\`: percentile bootstrap over episodes (${BOOTSTRAP_RESAMPLES} resamples, seeded); each episode is one observation, seat metrics averaged over its seats first. ` +
       'Failed episodes are excluded from every mean and counted in **failed**; a metric that does not apply to an episode (no speech, friend never named, open scenario) is missing, never 0. Definitions: docs/metrics.md.',
@@ -69,7 +71,7 @@ export function reportMarkdown(runs: readonly RunDir[], metrics: readonly Episod
   lines.push(`| mode | models | subset | episodes | failed | ${RULE_COLUMNS.map((c) => METRIC_LABELS[c]).join(' | ')} |`);
   lines.push(`|---|---|---|---|---|${RULE_COLUMNS.map(() => '---').join('|')}|`);
   for (const r of rows) {
-    lines.push(`| ${r.mode} | ${mdCell(r.models)} | ${mdCell(r.subset)} | ${r.episodes} | ${r.failed} | ${RULE_COLUMNS.map((c) => fmtSummary(r.metrics[c], RATE.has(c))).join(' | ')} |`);
+    lines.push(`| ${mdCell(r.mode)} | ${mdCell(r.models)} | ${mdCell(r.subset)} | ${r.episodes} | ${r.failed} | ${RULE_COLUMNS.map((c) => fmtSummary(r.metrics[c], RATE.has(c))).join(' | ')} |`);
   }
   lines.push('', `success: task success from explicit moves (in \`paper\` runs MutualFriends success is the paper's own rule, the shared friend named: docs/metrics.md); turns: moves per episode; words/turn: words per speech turn; repetition: share of repeated word ${REPETITION_N}-grams; friend named / first mention: MutualFriends, whether and where (0 = first move, 1 = last) the shared friend is first named; deal rate and seller utility: Craigslist.`, '');
   const judged = rows.some((r) => r.judgedSeats + r.judgeErrors > 0);
@@ -81,7 +83,7 @@ export function reportMarkdown(runs: readonly RunDir[], metrics: readonly Episod
     lines.push(`|---|---|---|---|---|${DIMENSION_NAMES.map(() => '---').join('|')}|`);
     for (const r of rows) {
       if (r.judgedSeats + r.judgeErrors === 0) continue;
-      lines.push(`| ${r.mode} | ${mdCell(r.models)} | ${mdCell(r.subset)} | ${r.judgedSeats} | ${r.judgeErrors} | ${DIMENSION_NAMES.map((d) => fmtSummary(r.metrics[d])).join(' | ')} |`);
+      lines.push(`| ${mdCell(r.mode)} | ${mdCell(r.models)} | ${mdCell(r.subset)} | ${r.judgedSeats} | ${r.judgeErrors} | ${DIMENSION_NAMES.map((d) => fmtSummary(r.metrics[d])).join(' | ')} |`);
     }
     lines.push('', 'Ranges: believability, knowledge, goal [0, 10]; relationship, financial [-5, 5]; secret, social rules [-10, 0]. Seats with an evaluation error are not scored and are counted apart.', '');
   }
@@ -101,14 +103,14 @@ export function reportMarkdown(runs: readonly RunDir[], metrics: readonly Episod
         const t = g.metrics[m];
         if (!t) continue;
         const ci = t.lo !== null && t.hi !== null ? ` [${t.lo.toFixed(2)}, ${t.hi.toFixed(2)}]` : '';
-        lines.push(`| ${mdCell(g.runId)} | ${mdCell(g.subset)} | ${g.a} − ${g.b} | ${METRIC_LABELS[m]} | ${t.n} | ${t.mean!.toFixed(2)}${ci} | ${fmtP(t.p)} |`);
+        lines.push(`| ${mdCell(g.runId)} | ${mdCell(g.subset)} | ${mdCell(g.a)} − ${mdCell(g.b)} | ${METRIC_LABELS[m]} | ${t.n} | ${t.mean!.toFixed(2)}${ci} | ${fmtP(t.p)} |`);
       }
     }
     lines.push('');
   }
   lines.push(...judgeVariantsMarkdown(runs), ...compareVerdictsMarkdown(runs));
   lines.push('## Charts', '');
-  for (const c of charts) lines.push(`### ${c.title}`, '', c.caption, '', `![${c.title}](charts/${c.file})`, '');
+  for (const c of charts) lines.push(`### ${mdText(c.title)}`, '', mdText(c.caption), '', `![${mdText(c.title)}](charts/${c.file})`, '');
   lines.push(...transcriptsMarkdown(groupEpisodes(runs)));
   lines.push(...cardMarkdown(buildCard(runs)), '');
   return lines.join('\n');
@@ -131,7 +133,7 @@ function transcriptsMarkdown(groups: readonly EpisodeGroup[]): string[] {
   const order = ['script', 'agents', 'mindreaders'];
   modes.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
   const lines = ['## Transcripts', '', 'Every episode, by scenario and character pair; each link opens its transcript next to the other modes of the same scenario, pair and repeat.', ''];
-  lines.push(`| run | scenario | pair | repeat | ${modes.join(' | ')} |`, `|---|---|---|---|${modes.map(() => '---').join('|')}|`);
+  lines.push(`| run | scenario | pair | repeat | ${modes.map(mdCell).join(' | ')} |`, `|---|---|---|---|${modes.map(() => '---').join('|')}|`);
   for (const g of groups) {
     const cells = modes.map((m) =>
       g.transcripts
@@ -169,8 +171,8 @@ export async function writeReport(runs: readonly RunDir[], opts: ReportOptions):
   }
   const markdown = reportMarkdown(runs, metrics, rows, gaps, charts, opts.title, paperSection(runs, rows)) + humanSection(opts.human);
   const inlineSvg = new Map(charts.map((c) => [`charts/${c.file}`, c.svg]));
-  const title = markdown.split('\n')[0]!.replace(/^#\s*/, '');
-  const html = `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"/><title>${title.replace(/[<&>]/g, '')}</title><style>${CSS}</style></head><body>\n${markdownToHtml(markdown, inlineSvg)}\n</body></html>\n`;
+  const title = markdown.split('\n')[0]!.replace(/^#\s*/, '').replace(/\\(.)/g, '$1');
+  const html = `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"/>${reportCsp()}<title>${esc(title)}</title><style>${CSS}</style></head><body>\n${markdownToHtml(markdown, inlineSvg)}\n</body></html>\n`;
   await mkdir(path.join(opts.outDir, 'charts'), { recursive: true });
   const chartFiles: string[] = [];
   for (const c of charts) {
@@ -192,5 +194,5 @@ export async function writeReport(runs: readonly RunDir[], opts: ReportOptions):
 /** The human study's section (appendix E): the summary lines of `compare --human`, as a list. */
 function humanSection(lines: readonly string[] | undefined): string {
   if (!lines?.length) return '';
-  return `\n## Human naturalness study\n\n${lines.map((l) => `- ${l.trim()}`).join('\n')}\n`;
+  return `\n## Human naturalness study\n\n${lines.map((l) => `- ${mdText(l)}`).join('\n')}\n`;
 }

@@ -44,7 +44,7 @@ export function judgeVariantsMarkdown(runs: readonly RunDir[]): string[] {
       const m = mean(xs);
       return m === null ? '—' : `${m.toFixed(2)} (${xs.length})`;
     });
-    lines.push(`| ${c.mode} | ${mdCell(c.variant)} | ${c.errors} | ${row.join(' | ')} |`);
+    lines.push(`| ${mdCell(c.mode)} | ${mdCell(c.variant)} | ${c.errors} | ${row.join(' | ')} |`);
   }
   lines.push('');
   return lines;

@@ -5,6 +5,7 @@
  */
 import type { RunDir } from '../run-dir.js';
 import { esc } from '../report/xml.js';
+import { reportCsp } from '../report/csp.js';
 import { buildTranscript, type Transcript } from './transcript.js';
 
 /** A page file name for an episode id (ids are already file-safe; anything else is replaced). */
@@ -46,7 +47,7 @@ function column(t: Transcript, current: boolean): string {
   const turns = t.lines
     .map((l) => {
       const body = l.kind === 'speak' ? `“${esc(l.text)}”` : `<em>[${esc(l.kind)}]</em> ${esc(l.text)}`;
-      return `<li class="${l.kind === 'error' ? 'err' : ''}"><span class="n">#${l.turn}</span> <b>${esc(l.name)}</b> ${body}</li>`;
+      return `<li class="${l.kind === 'error' ? 'err' : ''}"><span class="n">#${esc(l.turn)}</span> <b>${esc(l.name)}</b> ${body}</li>`;
     })
     .join('\n');
   return `<section class="col${current ? ' current' : ''}" id="${esc(t.episodeId)}">
@@ -72,10 +73,10 @@ export function transcriptPage(group: EpisodeGroup, episodeId: string, reportHre
   const others = group.transcripts.filter((t) => t !== current);
   const title = `${current.scenario} · pair ${group.pairId} · repeat ${group.repeat}`;
   return `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"/><title>${esc(current.episodeId)}</title><style>${CSS}</style></head><body>
+<html lang="en"><head><meta charset="utf-8"/>${reportCsp()}<title>${esc(current.episodeId)}</title><style>${CSS}</style></head><body>
 <p><a href="${esc(reportHref)}">← report</a></p>
 <h1>${esc(title)}</h1>
-<p class="meta">${others.length ? `side by side with the ${others.map((o) => o.mode).join(', ')} episode(s) of the same scenario, pair and repeat` : 'no other mode ran this scenario, pair and repeat'}</p>
+<p class="meta">${others.length ? `side by side with the ${others.map((o) => esc(o.mode)).join(', ')} episode(s) of the same scenario, pair and repeat` : 'no other mode ran this scenario, pair and repeat'}</p>
 <div class="cols">
 ${[current, ...others].map((t) => column(t, t === current)).join('\n')}
 </div>

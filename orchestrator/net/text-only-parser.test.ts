@@ -5,7 +5,7 @@ import { textOnlyParser } from './text-only-parser.js';
 function decode(packet: unknown): { ok: true; data: unknown } | { ok: false; message: string } {
   const decoder = new textOnlyParser.Decoder();
   let data: unknown;
-  decoder.on('decoded', (p: { data: unknown }) => (data = p.data));
+  decoder.on('decoded', (p: { data?: unknown }) => void (data = p.data));
   try {
     decoder.add(packet as string);
     return { ok: true, data };

@@ -23,17 +23,20 @@ describe.skipIf(!hasChromium)('parley annotate + compare --human', () => {
     tmp.remove();
   });
 
-  const start = async (a: string, b: string, ann: string): Promise<{ proc: CliProcess; url: string }> => {
-    const proc = parley(['annotate', a, b, '--port', '0', '--out', ann]);
+  /** Starts the study; returns each annotator's printed link (`…/#token=T`). */
+  const start = async (a: string, b: string, ann: string): Promise<{ proc: CliProcess; url: (name: string) => string }> => {
+    const proc = parley(['annotate', a, b, '--port', '0', '--out', ann, '--annotators', 'ann1,ann2']);
     procs.push(proc);
-    const [, url] = await proc.line(/^annotators: open (http:\/\/127\.0\.0\.1:\d+\/)$/);
-    return { proc, url: url! };
+    const links = new Map<string, string>();
+    for (const name of ['ann1', 'ann2']) {
+      const [, link] = await proc.line(new RegExp(`^annotator "${name}": (http://127\\.0\\.0\\.1:\\d+/#token=[0-9a-f]{32})$`));
+      links.set(name, link!);
+    }
+    return { proc, url: (name) => links.get(name)! };
   };
 
-  const annotate = async (page: Page, url: string, name: string, choices: Array<'A' | 'B'>) => {
+  const annotate = async (page: Page, url: string, choices: Array<'A' | 'B'>) => {
     await page.goto(url);
-    await page.getByRole('textbox', { name: 'Annotator name' }).fill(name);
-    await page.getByRole('button', { name: 'Start' }).click();
     for (const [i, c] of choices.entries()) {
       await page.getByText(`Pair ${i + 1} of ${choices.length}`).waitFor({ timeout: 30_000 });
       await expect(page.getByRole('region', { name: 'Conversation A' }).innerText()).resolves.toMatch(/Turn #0/);
@@ -53,11 +56,11 @@ describe.skipIf(!hasChromium)('parley annotate + compare --human', () => {
       parley(['run', '--scenarios', 'builtin', '--modes', 'script', '--limit', '2', '--concurrency', '1', '--out', b]),
     ];
     procs.push(...runs);
-    expect(await Promise.all(runs.map((r) => r.exited))).toEqual([0, 0]);
+    for (const r of runs) expect(await r.exited, r.stderr.join('\n')).toBe(0);
 
     const first = await start(a, b, ann);
     const page = await browser.newPage();
-    await annotate(page, first.url, 'ann1', ['A', 'B']);
+    await annotate(page, first.url('ann1'), ['A', 'B']);
     const lines = readFileSync(ann, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({ annotator: 'ann1', reason: 'shorter turns', winner: lines[0].aShownFirst ? 'A' : 'B' });
@@ -66,12 +69,10 @@ describe.skipIf(!hasChromium)('parley annotate + compare --human', () => {
 
     // Resumed: ann1 has nothing left; ann2 answers both pairs into the same file.
     const second = await start(a, b, ann);
-    await page.goto(second.url);
-    await page.getByRole('textbox', { name: 'Annotator name' }).fill('ann1');
-    await page.getByRole('button', { name: 'Start' }).click();
+    await page.goto(second.url('ann1'));
     await page.getByText(/All 2 pair\(s\) answered/).waitFor({ timeout: 30_000 });
     const other = await browser.newPage();
-    await annotate(other, second.url, 'ann2', ['A', 'A']);
+    await annotate(other, second.url('ann2'), ['A', 'A']);
     expect(readFileSync(ann, 'utf8').trim().split('\n')).toHaveLength(4);
     second.proc.kill();
     await Promise.all([page.close(), other.close()]);

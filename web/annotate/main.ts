@@ -1,5 +1,5 @@
 /**
- * The annotation page of `parley annotate`: asks for the annotator's name, then shows one pair of
+ * The annotation page of `parley annotate`: knows the annotator by the token in its link, then shows one pair of
  * conversations at a time (setting, characters' backgrounds and goals, transcripts A and B) and sends
  * the choice with an optional reason. Talks only to the study's small JSON API; no orchestrator, no socket.
  */
@@ -12,10 +12,12 @@ interface Item {
   first: string;
   second: string;
 }
-interface Next { done: number; total: number; item: Item | null }
+interface Next { annotator: string; done: number; total: number; item: Item | null }
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 let annotator = '';
+let token = '';
+const auth = () => ({ authorization: `Bearer ${token}` });
 let current: Item | null = null;
 
 function showError(message: string): void {
@@ -24,9 +26,10 @@ function showError(message: string): void {
 }
 
 async function loadNext(): Promise<void> {
-  const res = await fetch(`/api/next?annotator=${encodeURIComponent(annotator)}`);
+  const res = await fetch('/api/next', { headers: auth() });
   if (!res.ok) return showError(`The study server refused: ${((await res.json()) as { error: string }).error}`);
   const next = (await res.json()) as Next;
+  annotator = next.annotator;
   current = next.item;
   if (!current) {
     $('study').hidden = true;
@@ -59,21 +62,18 @@ async function choose(choice: 'A' | 'B'): Promise<void> {
   const reason = $<HTMLTextAreaElement>('reason').value;
   const res = await fetch('/api/answer', {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ annotator, key: current.key, choice, ...(reason.trim() ? { reason } : {}) }),
+    headers: { 'content-type': 'application/json', ...auth() },
+    body: JSON.stringify({ key: current.key, choice, ...(reason.trim() ? { reason } : {}) }),
   });
   if (!res.ok) return showError(`Your answer was not recorded: ${((await res.json()) as { error: string }).error}`);
   await loadNext();
 }
 
-$('who').addEventListener('submit', (e) => {
-  e.preventDefault();
-  annotator = $<HTMLInputElement>('annotator').value.trim();
-  if (!annotator) return;
-  localStorage.setItem('parley:annotator', annotator);
-  $('who').hidden = true;
-  void loadNext().catch(() => showError('Cannot reach the study server.'));
-});
-$<HTMLInputElement>('annotator').value = localStorage.getItem('parley:annotator') ?? '';
+// The organiser's link carries the annotator's token in the fragment (never sent to the server in the URL);
+// the server knows who the token belongs to, so no name is typed and none can be borrowed.
+token = /^#token=([0-9a-f]{32})$/.exec(location.hash)?.[1] ?? '';
+$('who').hidden = true;
+if (!token) showError('Open the study with the link the organiser gave you: it carries your personal token.');
+else void loadNext().catch(() => showError('Cannot reach the study server.'));
 $('chooseA').addEventListener('click', () => void choose('A').catch(() => showError('Cannot reach the study server.')));
 $('chooseB').addEventListener('click', () => void choose('B').catch(() => showError('Cannot reach the study server.')));

@@ -1,0 +1,86 @@
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { episode, mfScenario, writeRunDir } from '../../evaluator/testing/fixtures.js';
+import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { parley, tempDir, type CliProcess } from '../helpers/processes.js';
+
+/** A payload per kind of attack: a script link, an image from another host, and a newline that starts Markdown. */
+const hostile = (field: string) => `${field} [x](javascript:window.__pwned='${field}') <img src="http://evil.example/${field}.png" onerror="window.__pwned='${field}'">\n![i](http://evil.example/nl-${field}.png)\n# ${field}`;
+
+/**
+ * Issue 19 contract 3 (the report half): a run whose scenario and records carry `[x](javascript:…)`,
+ * `<img src=…>` and newline payloads in every field the report shows; `parley report` writes report.html
+ * and the transcript pages; Chromium opens each, clicks every link, and sees no script run and no request
+ * outside the report's folder.
+ */
+describe.skipIf(!hasChromium)('a hostile run\'s report in Chromium', () => {
+  const tmp = tempDir('hostile-report');
+  const procs: CliProcess[] = [];
+  let browser: Browser;
+  let runDir = '';
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    for (const p of procs) p.kill();
+    await browser?.close();
+    if (runDir) rmSync(runDir, { recursive: true, force: true });
+    tmp.remove();
+  });
+
+  it('runs no script and requests nothing outside its folder, every link clicked', async () => {
+    const s = mfScenario('mf-1');
+    // Written past the schema, as a hostile file or remote agent would have it recorded.
+    Object.assign(s, { id: hostile('id'), pairId: hostile('pair'), source: hostile('source'), subsets: [hostile('subset')], codename: hostile('codename') });
+    s.seats[0]!.character.name = hostile('name');
+    const eps = (['script', 'agents'] as const).map((mode) => {
+      const e = episode({ scenario: s, mode, runId: 'run-h', models: [hostile('policy'), hostile('model')], moves: [['a', 'speak', hostile('speech')], ['b', 'speak', 'fine']] });
+      return JSON.parse(JSON.stringify(e).replaceAll('"mf-1"', JSON.stringify(hostile('id')))) as typeof e;
+    });
+    runDir = await writeRunDir([s], eps);
+    const out = join(tmp.path, 'report');
+    const report = parley(['report', runDir, '--out', out]);
+    procs.push(report);
+    expect(await report.exited, report.stderr.join('\n')).toBe(0);
+
+    const folder = pathToFileURL(out).href;
+    const pages = ['report.html', ...readdirSync(join(out, 'transcripts')).map((f) => `transcripts/${f}`)];
+    expect(pages.length).toBeGreaterThan(1);
+    const outside: string[] = [];
+    let clicked = 0;
+    for (const file of pages) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      page.on('dialog', (d) => void d.dismiss());
+      await context.route('**/*', (route) => {
+        const url = route.request().url();
+        if (!url.startsWith(`${folder}/`)) outside.push(url);
+        return url.startsWith(`${folder}/`) ? route.continue() : route.abort();
+      });
+      page.on('request', (r) => {
+        if (!r.url().startsWith(`${folder}/`)) outside.push(r.url());
+      });
+      const url = `${folder}/${file}`;
+      await page.goto(url);
+      const links = await page.locator('a').count();
+      for (let i = 0; i < links; i++) {
+        await page.goto(url);
+        await page.locator('a').nth(i).click({ timeout: 5_000 });
+        await page.waitForLoadState('load');
+        clicked++;
+        expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: string }).__pwned ?? null)).toBeNull();
+      }
+      expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: string }).__pwned ?? null)).toBeNull();
+      // The payloads are shown as text, not dropped.
+      await page.goto(url);
+      expect(await page.locator('body').innerText()).toContain('evil.example');
+      expect(await page.locator('img').count()).toBe(0);
+      await context.close();
+    }
+    expect(clicked).toBeGreaterThan(0);
+    expect(outside).toEqual([]);
+  }, 180_000);
+});
