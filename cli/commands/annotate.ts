@@ -63,6 +63,8 @@ export async function run(argv: string[]): Promise<number> {
   let study: Study;
   try {
     study = new Study(a, modeA as Mode, b, modeB as Mode, resolve(out));
+    // Under --protocol paper the page shows what the paper's annotators saw and nothing more.
+    if (a.run?.protocol?.name === 'paper') study.view = 'paper';
   } catch (err) {
     console.error(`parley annotate: ${(err as Error).message}`);
     return 1;

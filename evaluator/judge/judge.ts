@@ -3,7 +3,7 @@ import type { Scenario } from '../../scenarios/model.js';
 import type { LlmClient } from '../../llm/types.js';
 import type { EpisodeJudgement, EvaluationError, JudgedDeal, JudgeInfo, JudgeVisibility, SeatJudgement } from '../evaluation.js';
 import { parseJudgement, type ParsedJudgement } from './parse.js';
-import { JUDGE_PROMPT_VERSION, judgeCalls, type JudgeCall } from './prompt.js';
+import { JUDGE_PROMPT_VERSION, judgeCalls, type JudgeCall, type JudgeView } from './prompt.js';
 
 /** SOTOPIA's judge runs at temperature 0; so does Parley's. */
 export const JUDGE_TEMPERATURE = 0;
@@ -15,6 +15,8 @@ export interface JudgeOptions {
   /** The policy spec the client was made from (`openai:gpt-4`), stored with the scores. */
   spec: string;
   visibility: JudgeVisibility;
+  /** What the full judge is shown (default `parley`); recorded with the scores. */
+  view?: JudgeView;
   signal?: AbortSignal;
   /** Clock for `evaluatedAt` (injected in tests). */
   now?: () => Date;
@@ -37,7 +39,7 @@ async function runCall(call: JudgeCall, opts: JudgeOptions): Promise<CallResult>
     out.calls++;
     let content: string;
     try {
-      const res = await opts.client.chat({ messages: call.messages, json: { name: 'sotopia_eval', schema: call.schema }, temperature: JUDGE_TEMPERATURE }, opts.signal);
+      const res = await opts.client.chat({ messages: call.messages, ...(call.structured ? { json: { name: 'sotopia_eval', schema: call.schema } } : {}), temperature: JUDGE_TEMPERATURE }, opts.signal);
       out.prompt += res.usage.prompt;
       out.completion += res.usage.completion;
       out.latencyMs += res.latencyMs;
@@ -70,6 +72,7 @@ export async function judgeEpisode(episode: EpisodeRecord, scenario: Scenario | 
     visibility: opts.visibility,
     temperature: JUDGE_TEMPERATURE,
     promptVersion: JUDGE_PROMPT_VERSION,
+    view: opts.view ?? 'parley',
   };
   const evaluatedAt = (opts.now ?? (() => new Date()))().toISOString();
   const seats: Record<string, SeatJudgement> = {};
@@ -78,7 +81,7 @@ export async function judgeEpisode(episode: EpisodeRecord, scenario: Scenario | 
     for (const s of episode.seats) seats[s.seat] = { ok: false, error };
     return { judge: info, evaluatedAt, seats, calls: 0, usage: { prompt: 0, completion: 0 }, latencyMs: 0 };
   }
-  const calls = judgeCalls(episode, scenario, opts.visibility);
+  const calls = judgeCalls(episode, scenario, opts.visibility, opts.view ?? 'parley');
   const results = await Promise.all(calls.map((c) => runCall(c, opts)));
   let deal: JudgedDeal | undefined;
   let n = 0;
