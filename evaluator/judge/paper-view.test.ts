@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { judgePair } from '../compare/naturalness.js';
 import { ScriptedClient, validReply } from '../testing/fake-judge.js';
-import { episode } from '../testing/fixtures.js';
+import { episode, type MoveSpec } from '../testing/fixtures.js';
 import { importSotopia } from '../../scenarios/import/sotopia.js';
 import { Scenario } from '../../scenarios/model.js';
 import { judgeEpisode } from './judge.js';
@@ -97,7 +97,7 @@ describe('paper judge view', () => {
 
   it('renders the agents transcript as Turn #k lines from 1 then Name …, dropping "did nothing"; a script has no turn lines', () => {
     const s = fixture();
-    const moves = [['a', 'speak', 'Good morning.'], ['b', 'none', ''], ['b', 'leave', '']] as const;
+    const moves: MoveSpec[] = [['a', 'speak', 'Good morning.'], ['b', 'none', ''], ['b', 'leave', '']];
     expect(paperTranscript(episode({ scenario: s, moves }), s)).toBe('Turn #1\nAna Ruiz said: "Good morning."\nTurn #2\nTurn #3\nBen Cole left the conversation');
     expect(paperTranscript(episode({ scenario: s, mode: 'script', moves }), s)).toBe('Ana Ruiz said: "Good morning."\nBen Cole left the conversation');
   });
