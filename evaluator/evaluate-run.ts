@@ -11,6 +11,8 @@ export interface EvaluateRunOptions {
   visibility: JudgeVisibility;
   /** What the full judge is shown (default `parley`); see judge/prompt.ts. */
   view?: JudgeView;
+  /** Paper view: the client asked once to reformat an unreadable judge reply (default: the judge). */
+  reformatClient?: LlmClient;
   /** Episodes judged at once. */
   concurrency: number;
   /** Only episodes without judge scores from this judge, or with an evaluation error (resume). */

@@ -21,6 +21,7 @@ export const spec: CommandSpec = {
     judge: { type: 'string', metavar: 'SPEC', describe: "judge model, e.g. openai:gpt-4, mistral:mistral-large-latest (default: run.json's judge)" },
     blind: { type: 'boolean', describe: "the judge sees only the public transcript and each seat's own goal (default: full background, like SOTOPIA)" },
     'judge-view': { type: 'string', metavar: 'paper|parley', describe: "paper: exactly SOTOPIA's judge information (scenario, both bios with secrets, both goals, Turn #k transcript), one user message, no response_format; parley: the richer view (default: paper for runs with --protocol paper, else parley)" },
+    'reformat-model': { type: 'string', metavar: 'SPEC', describe: "paper view: the model asked once to reformat an unreadable judge reply (default: openai:gpt-3.5-turbo for openai: judges, as SOTOPIA; else the judge)" },
     concurrency: { type: 'number', describe: 'episodes judged at once (default 4)' },
     missing: { type: 'boolean', describe: 'only episodes not yet scored by this judge, or whose evaluation failed' },
     'no-wait': { type: 'boolean', describe: 'if another command is writing DIR, stop at once naming it (default: wait)' },
@@ -55,7 +56,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-type EvalFlags = { judge?: string; 'judge-view'?: string; blind?: boolean; missing?: boolean; 'base-url'?: string; 'api-key-env'?: string; param?: string[] };
+type EvalFlags = { judge?: string; 'judge-view'?: string; 'reformat-model'?: string; blind?: boolean; missing?: boolean; 'base-url'?: string; 'api-key-env'?: string; param?: string[] };
 
 async function evaluateLocked(dir: string, values: EvalFlags, concurrency: number): Promise<number> {
   const loaded = await loadRunDir(dir);
@@ -89,6 +90,16 @@ async function evaluateLocked(dir: string, values: EvalFlags, concurrency: numbe
   const protocol = loaded.run.run?.protocol?.name ?? config?.protocol;
   const view = values['judge-view'] ?? (protocol === 'paper' ? 'paper' : 'parley');
   if (view !== 'paper' && view !== 'parley') throw new UsageError(`--judge-view must be paper or parley (got '${view}')`);
+  // SOTOPIA sent its one reformat request to gpt-3.5-turbo; same endpoint and key as the judge.
+  const reformatSpec = values['reformat-model'] ?? (judgeSpec.startsWith('openai:') ? 'openai:gpt-3.5-turbo' : judgeSpec);
+  let reformatClient: LlmClient | undefined;
+  if (view === 'paper' && reformatSpec !== judgeSpec) {
+    try {
+      reformatClient = createClient({ spec: reformatSpec, ...(values['base-url'] ? { baseURL: values['base-url'] } : {}), ...(values['api-key-env'] ? { apiKeyEnv: values['api-key-env'] } : {}) });
+    } catch (err) {
+      throw new UsageError(`reformat model ${reformatSpec}: ${(err as Error).message}`);
+    }
+  }
   const total = loaded.run.episodes.length;
   console.error(`parley eval: ${total} episodes in ${dir}, judge ${judgeSpec} (${visibility}, ${view} view), concurrency ${concurrency}`);
   const tty = process.stderr.isTTY;
@@ -108,6 +119,7 @@ async function evaluateLocked(dir: string, values: EvalFlags, concurrency: numbe
       spec: judgeSpec,
       visibility,
       view,
+      ...(reformatClient ? { reformatClient } : {}),
       concurrency,
       missingOnly: values.missing === true,
       signal: controller.signal,

@@ -65,12 +65,12 @@ export const PAPER_NATURALNESS_QUESTION = 'Which of the two interactions sounds 
 
 /**
  * The paper's annotation item: the context its annotators had (the scenario, both characters'
- * backgrounds and goals, as SOTOPIA rendered them), the two interactions, and appendix E's question —
+ * backgrounds and goals, as SOTOPIA rendered them; no judge-only text), the two interactions, and appendix E's question —
  * nothing else (no naturalness cues, no visibility notes). One user message, format asked in the text.
  */
 function paperPrompt(first: string, second: string, scenario: Scenario | undefined): string {
   return [
-    scenario ? paperBackground(scenario) : '',
+    scenario ? paperBackground(scenario, { judgeOnly: false }) : '',
     'Interaction 1:',
     first,
     '',

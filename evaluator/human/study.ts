@@ -153,7 +153,7 @@ export class Study {
 
 /** The scenario's public narrative (judge-only text is never part of it); under paper, SOTOPIA's scenario text as its annotators read it. */
 function setting(s: Scenario | undefined, paper: boolean): string {
-  if (s && paper) return paperBackground(s).split('\n').find((l) => l.startsWith('Scenario: '))?.slice('Scenario: '.length) ?? '';
+  if (s && paper) return paperBackground(s, { judgeOnly: false }).split('\n').find((l) => l.startsWith('Scenario: '))?.slice('Scenario: '.length) ?? '';
   return s ? s.narrative.filter((n) => n.visibleTo === 'all').map((n) => n.text).join(' ') : '(scenario not found in the run directories)';
 }
 

@@ -112,6 +112,24 @@ describe('paper judge view', () => {
     expect(j.seats['a']).toMatchObject({ ok: true });
   });
 
+  it('answers an unreadable paper judge reply with one reformat request to the reformat model, then no scores', async () => {
+    const s = fixture();
+    const ep = checkScenario(s);
+    const judge = new ScriptedClient(() => 'I think they both did fine.');
+    const reformatter = new ScriptedClient(() => 'Still prose.');
+    const j = await judgeEpisode(ep, s, { client: judge, reformatClient: reformatter, spec: 'openai:gpt-4-0613', visibility: 'full', view: 'paper' });
+    expect(judge.requests).toHaveLength(1);
+    expect(reformatter.requests).toHaveLength(1);
+    expect(reformatter.requests[0]!.json).toBeUndefined();
+    expect(reformatter.requests[0]!.messages[0]!.content).toContain('Text: I think they both did fine.');
+    expect(j.seats['a']).toMatchObject({ ok: false, error: { code: 'judge/bad_json' } });
+    expect(j.seats['b']).toMatchObject({ ok: false });
+    // A reformat that parses gives the scores.
+    const fixer = new ScriptedClient(() => JSON.stringify(validReply(['a', 'b'])));
+    const ok = await judgeEpisode(ep, s, { client: new ScriptedClient(() => 'prose'), reformatClient: fixer, spec: 'openai:gpt-4-0613', visibility: 'full', view: 'paper' });
+    expect(ok.seats['a']).toMatchObject({ ok: true });
+  });
+
   it('asks the appendix-E naturalness question with the annotators\' context only, no response_format', async () => {
     const s = fixture();
     const a = episode({ scenario: s, moves: [['a', 'speak', 'Hi.']] });

@@ -36,13 +36,16 @@ function paperGoal(seat: ScenarioSeat): string {
  * The scenario text as SOTOPIA's environment rendered it: every narrative segment and the judge-only
  * text as plain sentences, with no note on who saw what (SOTOPIA's environment view showed none).
  */
-function paperScenario(scenario: Scenario): string {
-  return [...scenario.narrative.map((s) => s.text), scenario.judgeOnly].filter((t) => t.trim() !== '').join(' ');
+function paperScenario(scenario: Scenario, judgeOnly: boolean): string {
+  return [...scenario.narrative.map((s) => s.text), judgeOnly ? scenario.judgeOnly : ''].filter((t) => t.trim() !== '').join(' ');
 }
 
-/** The context block SOTOPIA's judge read: scenario, participants, both bios, both goals. */
-export function paperBackground(scenario: Scenario): string {
-  const lines = ['The context of this interaction:', `Scenario: ${paperScenario(scenario)}`, `Participants: ${scenario.seats.map((s) => s.character.name).join(' and ')}`];
+/**
+ * The context block SOTOPIA's judge read: scenario, participants, both bios, both goals.
+ * `judgeOnly: false` (the naturalness question and the annotators' page) leaves out the judge-only text.
+ */
+export function paperBackground(scenario: Scenario, opts: { judgeOnly?: boolean } = {}): string {
+  const lines = ['The context of this interaction:', `Scenario: ${paperScenario(scenario, opts.judgeOnly !== false)}`, `Participants: ${scenario.seats.map((s) => s.character.name).join(' and ')}`];
   for (const s of scenario.seats) lines.push(`${s.character.name}'s background: ${paperBio(s.character)}`);
   for (const s of scenario.seats) lines.push(`${s.character.name}'s goal: ${paperGoal(s)}`);
   return lines.join('\n');
