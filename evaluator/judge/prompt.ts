@@ -100,7 +100,7 @@ export function paperJudgeCalls(episode: EpisodeRecord, scenario: Scenario): Jud
     paperTranscript(episode, scenario),
     '',
     'Given the interaction above, rate how well each participant reached their goals.',
-    `Reply in this format (a JSON object that validates against this schema; under "evaluations", one entry per participant: ${who}):`,
+    `Reply with one JSON object; under "evaluations", one entry per participant: ${who}. It must validate against the JSON schema named "sotopia_eval":`,
     JSON.stringify(schema),
   ].join('\n');
   const calls: JudgeCall[] = [{ seats, askDeal: false, messages: [{ role: 'user', content: user }], schema, structured: false }];
