@@ -1,6 +1,7 @@
 import type { LlmClient } from '../llm/types.js';
 import { judgeVariant, judgeVariants, readEvaluation, withJudgement, type Evaluation, type JudgeVisibility } from './evaluation.js';
 import { judgeEpisode } from './judge/judge.js';
+import type { JudgeView } from './judge/prompt.js';
 import { RunPaths, rewriteEpisodes } from '../run-dir/index.js';
 import type { RunDir } from './run-dir.js';
 
@@ -8,6 +9,10 @@ export interface EvaluateRunOptions {
   client: LlmClient;
   spec: string;
   visibility: JudgeVisibility;
+  /** What the full judge is shown (default `parley`); see judge/prompt.ts. */
+  view?: JudgeView;
+  /** Paper view: the client asked once to reformat an unreadable judge reply (default: the judge). */
+  reformatClient?: LlmClient;
   /** Episodes judged at once. */
   concurrency: number;
   /** Only episodes without judge scores from this judge, or with an evaluation error (resume). */

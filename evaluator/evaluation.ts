@@ -64,6 +64,8 @@ export const JudgeInfo = z.object({
   temperature: z.number(),
   /** Version of the prompt + rubric wording, so scores from different wordings are not mixed silently. */
   promptVersion: z.string(),
+  /** What the full judge was shown: `paper` (SOTOPIA's judge information) or `parley` (the richer view); absent on older records = parley. */
+  view: z.enum(['paper', 'parley']).optional(),
 });
 export type JudgeInfo = z.infer<typeof JudgeInfo>;
 

@@ -54,8 +54,11 @@ describe('GPT-4-0613 without JSON mode (issue 10, contract 2)', () => {
     expect(code, cli.stderr.join('\n')).toBe(0);
     const seats = readEpisodes(dir.path).reduce((n, r) => n + r.seats.length, 0);
     expect(cli.stdout.join('\n')).toContain(`${seats} seats scored, 0 evaluation errors`);
-    expect(cli.stdout.join('\n')).toMatch(/\d+ judge calls without response_format/);
+    // A paper run is judged with the paper view (issue 20): the format is asked in the prompt and no judge
+    // request carries response_format, so nothing falls back.
+    expect(cli.stderr.join('\n')).toContain('(full, paper view)');
     const judged = server.requests.slice(before);
-    expect(judged.filter((q) => q.body.response_format !== undefined)).toHaveLength(2);
+    expect(judged.length).toBeGreaterThan(0);
+    expect(judged.filter((q) => q.body.response_format !== undefined)).toHaveLength(0);
   });
 });

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
@@ -39,5 +40,29 @@ describeWithData(data, 'examples/paper.yaml --dry-run (issue 10, contract 3)', (
     expect(out).toMatch(/^total: 2,700 planned episodes in 2 arm\(s\); estimated cost \$\d+\.\d\d$/m);
     expect(server.requests).toHaveLength(0);
     expect(existsSync(join(cwd.path, 'runs'))).toBe(false);
+  });
+
+  // Issue 20, Contract 2 (runs after the test above, which fetched S.jsonl into cwd).
+  it('says the MutualFriends answer goes to the script writer and the mindreaders; paper-corrected.yaml differs only there', async () => {
+    const env = { ...process.env, ...server.env(), TOGETHER_API_KEY: 'x' };
+    const lines = async (file: string) => {
+      const cli = parley(['run', '--experiment', join(REPO, file), '--dry-run'], { cwd: cwd.path, env });
+      expect(await cli.exited, cli.stderr.join('\n')).toBe(0);
+      return cli.stdout.join('\n');
+    };
+    const leak = /MutualFriends answer, naming the common friend\) goes to the script writer and the mindreaders/g;
+    expect((await lines('examples/paper.yaml')).match(leak)).toHaveLength(2);
+    const corrected = await lines('examples/paper-corrected.yaml');
+    expect(corrected).not.toMatch(leak);
+    expect(corrected).toMatch(/the MutualFriends answer\) goes to no generator: only the judge sees it/);
+    const read = (f: string) => parse(readFileSync(join(REPO, f), 'utf8')) as Record<string, unknown>;
+    const paper = read('examples/paper.yaml');
+    const fixed = read('examples/paper-corrected.yaml');
+    expect(paper['leakJudgeOnly']).toEqual(['script', 'mindreaders']);
+    expect(fixed['leakJudgeOnly']).toEqual([]);
+    // The only other difference is where the runs go, so the two grids never overwrite each other.
+    const rest = (e: Record<string, unknown>) => ({ ...e, leakJudgeOnly: undefined, out: undefined });
+    expect(rest(fixed)).toEqual(rest(paper));
+    expect(server.requests).toHaveLength(0);
   });
 });

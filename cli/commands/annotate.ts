@@ -73,6 +73,8 @@ export async function run(argv: string[]): Promise<number> {
     links = Object.entries(secrets.tokens);
     if (!links.length) throw new UsageError(`--annotators NAME,NAME… is required: each annotator gets a token (none in ${secretsFile(resolve(out))} yet)`);
     study = new Study(a, modeA as Mode, b, modeB as Mode, resolve(out), secrets);
+    // Under --protocol paper the page shows what the paper's annotators saw and nothing more.
+    if (a.run?.protocol?.name === 'paper') study.view = 'paper';
   } catch (err) {
     if (err instanceof UsageError) throw err;
     console.error(`parley annotate: ${(err as Error).message}`);

@@ -20,6 +20,8 @@ export const spec: CommandSpec = {
   flags: {
     judge: { type: 'string', metavar: 'SPEC', describe: "judge model, e.g. openai:gpt-4, mistral:mistral-large-latest (default: run.json's judge)" },
     blind: { type: 'boolean', describe: "the judge sees only the public transcript and each seat's own goal (default: full background, like SOTOPIA)" },
+    'judge-view': { type: 'string', metavar: 'paper|parley', describe: "paper: exactly SOTOPIA's judge information (scenario, both bios with secrets, both goals, Turn #k transcript), one user message, no response_format; parley: the richer view (default: paper for runs with --protocol paper, else parley)" },
+    'reformat-model': { type: 'string', metavar: 'SPEC', describe: "paper view: the model asked once to reformat an unreadable judge reply (default: openai:gpt-3.5-turbo for openai: judges, as SOTOPIA; else the judge)" },
     concurrency: { type: 'number', describe: 'episodes judged at once (default 4)' },
     missing: { type: 'boolean', describe: 'only episodes not yet scored by this judge, or whose evaluation failed' },
     'no-wait': { type: 'boolean', describe: 'if another command is writing DIR, stop at once naming it (default: wait)' },
@@ -54,7 +56,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-type EvalFlags = { judge?: string; blind?: boolean; missing?: boolean; 'base-url'?: string; 'api-key-env'?: string; param?: string[] };
+type EvalFlags = { judge?: string; 'judge-view'?: string; 'reformat-model'?: string; blind?: boolean; missing?: boolean; 'base-url'?: string; 'api-key-env'?: string; param?: string[] };
 
 async function evaluateLocked(dir: string, values: EvalFlags, concurrency: number): Promise<number> {
   const loaded = await loadRunDir(dir);
@@ -84,11 +86,25 @@ async function evaluateLocked(dir: string, values: EvalFlags, concurrency: numbe
   const unreachable = await checkJudgeEndpoint(judgeSpec, { ...(values['base-url'] ? { baseURL: values['base-url'] } : {}), ...(values['api-key-env'] ? { apiKeyEnv: values['api-key-env'] } : {}) });
   if (unreachable) throw new Error(unreachable);
   const visibility = values.blind ? 'blind' : 'full';
+  const config = loaded.run.run?.['config'] as { protocol?: unknown } | undefined;
+  const protocol = loaded.run.run?.protocol?.name ?? config?.protocol;
+  const view = values['judge-view'] ?? (protocol === 'paper' ? 'paper' : 'parley');
+  if (view !== 'paper' && view !== 'parley') throw new UsageError(`--judge-view must be paper or parley (got '${view}')`);
+  // SOTOPIA sent its one reformat request to gpt-3.5-turbo; same endpoint and key as the judge.
+  const reformatSpec = values['reformat-model'] ?? (judgeSpec.startsWith('openai:') ? 'openai:gpt-3.5-turbo' : judgeSpec);
+  let reformatClient: LlmClient | undefined;
+  if (view === 'paper' && reformatSpec !== judgeSpec) {
+    try {
+      reformatClient = createClient({ spec: reformatSpec, ...(values['base-url'] ? { baseURL: values['base-url'] } : {}), ...(values['api-key-env'] ? { apiKeyEnv: values['api-key-env'] } : {}) });
+    } catch (err) {
+      throw new UsageError(`reformat model ${reformatSpec}: ${(err as Error).message}`);
+    }
+  }
   const total = loaded.run.episodes.length;
-  console.error(`parley eval: ${total} episodes in ${dir}, judge ${judgeSpec} (${visibility}), concurrency ${concurrency}`);
+  console.error(`parley eval: ${total} episodes in ${dir}, judge ${judgeSpec} (${visibility}, ${view} view), concurrency ${concurrency}`);
   const tty = process.stderr.isTTY;
   const controller = new AbortController();
-  const resume = `parley eval ${dir} --judge ${judgeSpec}${values.blind ? ' --blind' : ''} --missing`;
+  const resume = `parley eval ${dir} --judge ${judgeSpec} --judge-view ${view}${values.blind ? ' --blind' : ''} --missing`;
   const onSigint = () => {
     if (controller.signal.aborted) process.exit(130);
     process.stderr.write(`${tty ? '\n' : ''}interrupted: finishing the episodes being judged (Ctrl-C again to quit now); resume with: ${resume}\n`);
@@ -102,6 +118,8 @@ async function evaluateLocked(dir: string, values: EvalFlags, concurrency: numbe
       client,
       spec: judgeSpec,
       visibility,
+      view,
+      ...(reformatClient ? { reformatClient } : {}),
       concurrency,
       missingOnly: values.missing === true,
       signal: controller.signal,

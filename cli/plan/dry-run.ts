@@ -10,6 +10,8 @@ export interface ArmPlan {
   name: string;
   out: string;
   protocol: string | undefined;
+  /** Generators that receive the judge-only text (e.g. the MutualFriends answer): `leakJudgeOnly`. */
+  judgeOnlyTo: string[];
   scenarios: number;
   byMode: Partial<Record<Mode, number>>;
   episodes: number;
@@ -38,6 +40,7 @@ export async function planArm(name: string, config: RunConfig, protocol?: string
     name,
     out: config.out,
     protocol,
+    judgeOnlyTo: [...(config.leakJudgeOnly ?? [])],
     scenarios: scenarios.length,
     byMode: {},
     episodes: plans.length,
@@ -76,6 +79,12 @@ export function planLines(arms: ArmPlan[]): string[] {
     total += a.episodes;
     const modes = Object.entries(a.byMode).map(([m, n]) => `${m} ${fmt(n)}`).join(', ');
     lines.push(`arm ${a.name} → ${a.out}${a.protocol ? ` (protocol ${a.protocol})` : ''}: ${fmt(a.episodes)} episodes over ${fmt(a.scenarios)} scenario instances (${modes})`);
+    const to = a.judgeOnlyTo.map((t) => (t === 'script' ? 'the script writer' : 'the mindreaders'));
+    lines.push(
+      to.length
+        ? `  judge-only text (the MutualFriends answer, naming the common friend) goes to ${to.join(' and ')}, as SOTOPIA's code did (leakJudgeOnly)`
+        : '  judge-only text (the MutualFriends answer) goes to no generator: only the judge sees it',
+    );
     for (const [spec, m] of Object.entries(a.models)) {
       lines.push(`  ${spec} [${m.role.join(', ')}]: ~${fmt(m.prompt)} prompt + ~${fmt(m.completion)} completion tokens, ${usd(m.usd)}`);
       if (m.usd === null) unpriced.add(spec);

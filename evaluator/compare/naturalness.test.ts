@@ -74,7 +74,7 @@ describe("the paper's naturalness question (issue 10: compare --protocol paper)"
       expect(text).toContain(`${seat.character.name}'s goal: ${seat.goal}`);
       expect(text).toContain(`${seat.character.name}'s background:`);
     }
-    expect(text).toContain('Which of the two interactions is more natural?');
+    expect(text).toContain('Which of the two interactions sounds more like a natural interaction that two people would have in this scenario?');
     expect(text).not.toContain(op.judgeOnly!);
     expect(text).not.toMatch(/shared|leak|over-polite/i);
     // the parley question keeps its public-setting context and cues

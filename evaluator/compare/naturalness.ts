@@ -2,7 +2,7 @@ import type { EpisodeRecord, Mode } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { LlmClient } from '../../llm/types.js';
 import type { EvaluationError } from '../evaluation.js';
-import { fullBackground } from '../judge/background.js';
+import { paperBackground, paperTranscript } from '../judge/paper-view.js';
 import { renderTranscript } from '../judge/transcript.js';
 import type { RunDir } from '../run-dir.js';
 import { seededRandom } from '../stats/rng.js';
@@ -60,16 +60,24 @@ export function matchEpisodes(a: RunDir, modeA: Mode, b: RunDir, modeB: Mode): C
  */
 export type CompareStyle = 'parley' | 'paper';
 
+/** Appendix E's question, in Parley's words with the same meaning. */
+export const PAPER_NATURALNESS_QUESTION = 'Which of the two interactions sounds more like a natural interaction that two people would have in this scenario?';
+
+/**
+ * The paper's annotation item: the context its annotators had (the scenario, both characters'
+ * backgrounds and goals, as SOTOPIA rendered them; no judge-only text), the two interactions, and appendix E's question —
+ * nothing else (no naturalness cues, no visibility notes). One user message, format asked in the text.
+ */
 function paperPrompt(first: string, second: string, scenario: Scenario | undefined): string {
   return [
-    scenario ? `Context (shown to annotators):\n${fullBackground(scenario, { judgeOnly: false })}` : '',
+    scenario ? paperBackground(scenario, { judgeOnly: false }) : '',
     'Interaction 1:',
     first,
     '',
     'Interaction 2:',
     second,
     '',
-    'Which of the two interactions is more natural? Answer with JSON: {"reasoning": "...", "more_natural": "1" or "2"}.',
+    `${PAPER_NATURALNESS_QUESTION} Answer with JSON: {"reasoning": "...", "more_natural": "1" or "2"}.`,
   ]
     .filter((l, i) => l !== '' || i > 0)
     .join('\n');
@@ -95,8 +103,9 @@ function prompt(first: string, second: string, scenario: Scenario | undefined): 
 
 /** Asks the judge about one pair; retried once on a provider error or unusable reply. */
 export async function judgePair(pair: ComparePair, aShownFirst: boolean, client: LlmClient, signal?: AbortSignal, style: CompareStyle = 'parley'): Promise<PairVerdict> {
-  const ta = renderTranscript(pair.a, pair.scenario);
-  const tb = renderTranscript(pair.b, pair.scenario);
+  const render = style === 'paper' ? paperTranscript : renderTranscript;
+  const ta = render(pair.a, pair.scenario);
+  const tb = render(pair.b, pair.scenario);
   const base = { key: pair.key, scenarioId: pair.scenarioId, episodeA: pair.a.episodeId, episodeB: pair.b.episodeId, aShownFirst };
   let error: EvaluationError = { code: 'judge/provider_error', message: 'not run', attempts: 0 };
   for (let attempt = 1; attempt <= 2; attempt++) {
@@ -110,7 +119,8 @@ export async function judgePair(pair: ComparePair, aShownFirst: boolean, client:
                 { role: 'system', content: 'You compare two conversations for naturalness. Reply with a single JSON object and nothing else.' },
                 { role: 'user', content: prompt(aShownFirst ? ta : tb, aShownFirst ? tb : ta, pair.scenario) },
               ],
-          json: { name: 'naturalness', schema: NATURALNESS_SCHEMA },
+          // Under paper the format is asked in the prompt only (no response_format), as SOTOPIA's calls did.
+          ...(style === 'paper' ? {} : { json: { name: 'naturalness', schema: NATURALNESS_SCHEMA } }),
           temperature: 0,
         },
         signal,

@@ -4,7 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { Mode } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
-import { matchEpisodes, type ComparePair } from '../compare/naturalness.js';
+import { matchEpisodes, PAPER_NATURALNESS_QUESTION, type ComparePair } from '../compare/naturalness.js';
+import { paperBackground, paperBio, paperTranscript } from '../judge/paper-view.js';
 import { renderTranscript } from '../judge/transcript.js';
 import type { RunDir } from '../run-dir.js';
 import { Annotation, parseAnnotations } from './annotation.js';
@@ -56,6 +57,11 @@ const AnswerBody = z.object({
 });
 
 export class Study {
+  /**
+   * What the page shows. `paper`: appendix E's question, SOTOPIA's context rendering and transcript form,
+   * nothing more (no cue about information nobody shared). `parley`: Parley's question and layout.
+   */
+  view: 'paper' | 'parley' = 'parley';
   readonly pairs: ComparePair[];
   private readonly answered = new Set<string>();
 
@@ -172,21 +178,26 @@ export class Study {
   }
 
   private item(pair: ComparePair, annotator: string): StudyItem {
-    const ta = renderTranscript(pair.a, pair.scenario);
-    const tb = renderTranscript(pair.b, pair.scenario);
+    const paper = this.view === 'paper';
+    const render = paper ? paperTranscript : renderTranscript;
+    const ta = render(pair.a, pair.scenario);
+    const tb = render(pair.b, pair.scenario);
     const aFirst = this.aShownFirst(annotator, pair.key);
-    return { key: pair.key, question: STUDY_QUESTION, setting: setting(pair.scenario), characters: characters(pair.scenario), first: aFirst ? ta : tb, second: aFirst ? tb : ta };
+    const question = paper ? PAPER_NATURALNESS_QUESTION : STUDY_QUESTION;
+    return { key: pair.key, question, setting: setting(pair.scenario, paper), characters: characters(pair.scenario, paper), first: aFirst ? ta : tb, second: aFirst ? tb : ta };
   }
 }
 
-/** The scenario's public narrative (judge-only text is never part of it). */
-function setting(s: Scenario | undefined): string {
+/** The scenario's public narrative (judge-only text is never part of it); under paper, SOTOPIA's scenario text as its annotators read it. */
+function setting(s: Scenario | undefined, paper: boolean): string {
+  if (s && paper) return paperBackground(s, { judgeOnly: false }).split('\n').find((l) => l.startsWith('Scenario: '))?.slice('Scenario: '.length) ?? '';
   return s ? s.narrative.filter((n) => n.visibleTo === 'all').map((n) => n.text).join(' ') : '(scenario not found in the run directories)';
 }
 
 /** Each character's background and goal, as SOTOPIA's annotators saw them. */
-function characters(s: Scenario | undefined): StudyCharacter[] {
+function characters(s: Scenario | undefined, paper: boolean): StudyCharacter[] {
   if (!s) return [];
+  if (paper) return s.seats.map((seat) => ({ name: seat.character.name, background: paperBio(seat.character), goal: seat.goal }));
   return s.seats.map((seat) => {
     const c = seat.character;
     const parts = [

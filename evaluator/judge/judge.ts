@@ -3,7 +3,7 @@ import type { Scenario } from '../../scenarios/model.js';
 import type { LlmClient } from '../../llm/types.js';
 import type { EpisodeJudgement, EvaluationError, JudgedDeal, JudgeInfo, JudgeVisibility, SeatJudgement } from '../evaluation.js';
 import { parseJudgement, type ParsedJudgement } from './parse.js';
-import { JUDGE_PROMPT_VERSION, judgeCalls, type JudgeCall } from './prompt.js';
+import { JUDGE_PROMPT_VERSION, judgeCalls, type JudgeCall, type JudgeView } from './prompt.js';
 
 /** SOTOPIA's judge runs at temperature 0; so does Parley's. */
 export const JUDGE_TEMPERATURE = 0;
@@ -15,6 +15,13 @@ export interface JudgeOptions {
   /** The policy spec the client was made from (`openai:gpt-4`), stored with the scores. */
   spec: string;
   visibility: JudgeVisibility;
+  /** What the full judge is shown (default `parley`); recorded with the scores. */
+  view?: JudgeView;
+  /**
+   * Paper view: the model asked once to reformat an unparsable reply (SOTOPIA's `format_bad_output`,
+   * gpt-3.5-turbo by default there); absent = the judge itself.
+   */
+  reformatClient?: LlmClient;
   signal?: AbortSignal;
   /** Clock for `evaluatedAt` (injected in tests). */
   now?: () => Date;
@@ -30,14 +37,35 @@ interface CallResult {
   fallbacks: number;
 }
 
-/** Runs one judge call; a provider error, bad JSON or an invalid score is retried once, then returned as an error. */
+/**
+ * SOTOPIA's one reformat request for a reply its parser could not read (generation_utils/generate.py):
+ * the bad reply and the format instructions, asking for the same content in a parsable form. Own words.
+ */
+export function reformatMessages(bad: string, schema: Record<string, unknown>): JudgeCall['messages'] {
+  const user = [
+    'A JSON parser could not read the text below. Rewrite it so that it parses, without adding or removing any information.',
+    `Text: ${bad}`,
+    `Format instructions (JSON schema): ${JSON.stringify(schema)}`,
+    'Reply with the rewritten text only.',
+  ].join('\n');
+  return [{ role: 'user', content: user }];
+}
+
+/**
+ * Runs one judge call; a provider error, bad JSON or an invalid score is retried once, then returned as an
+ * error. Under the paper view (prompt-only format) an unreadable reply gets one reformat request instead of
+ * a second judge call, as SOTOPIA's code did; if that fails too the call has no scores.
+ */
 async function runCall(call: JudgeCall, opts: JudgeOptions): Promise<CallResult> {
   const out: CallResult = { result: { ok: false, error: { code: 'judge/provider_error', message: 'not run', attempts: 0 } }, calls: 0, prompt: 0, completion: 0, latencyMs: 0, fallbacks: 0 };
+  let reformat: string | null = null;
   for (let attempt = 1; attempt <= JUDGE_ATTEMPTS; attempt++) {
     out.calls++;
     let content: string;
     try {
-      const res = await opts.client.chat({ messages: call.messages, json: { name: 'sotopia_eval', schema: call.schema }, temperature: JUDGE_TEMPERATURE }, opts.signal);
+      const client = reformat !== null ? (opts.reformatClient ?? opts.client) : opts.client;
+      const messages = reformat !== null ? reformatMessages(reformat, call.schema) : call.messages;
+      const res = await client.chat({ messages, ...(call.structured ? { json: { name: 'sotopia_eval', schema: call.schema } } : {}), temperature: JUDGE_TEMPERATURE }, opts.signal);
       out.prompt += res.usage.prompt;
       out.completion += res.usage.completion;
       out.latencyMs += res.latencyMs;
@@ -54,6 +82,7 @@ async function runCall(call: JudgeCall, opts: JudgeOptions): Promise<CallResult>
       return out;
     }
     out.result = { ok: false, error: { ...parsed.error, attempts: attempt } };
+    if (!call.structured) reformat = content;
   }
   return out;
 }
@@ -70,6 +99,7 @@ export async function judgeEpisode(episode: EpisodeRecord, scenario: Scenario | 
     visibility: opts.visibility,
     temperature: JUDGE_TEMPERATURE,
     promptVersion: JUDGE_PROMPT_VERSION,
+    view: opts.view ?? 'parley',
   };
   const evaluatedAt = (opts.now ?? (() => new Date()))().toISOString();
   const seats: Record<string, SeatJudgement> = {};
@@ -78,7 +108,7 @@ export async function judgeEpisode(episode: EpisodeRecord, scenario: Scenario | 
     for (const s of episode.seats) seats[s.seat] = { ok: false, error };
     return { judge: info, evaluatedAt, seats, calls: 0, usage: { prompt: 0, completion: 0 }, latencyMs: 0 };
   }
-  const calls = judgeCalls(episode, scenario, opts.visibility);
+  const calls = judgeCalls(episode, scenario, opts.visibility, opts.view ?? 'parley');
   const results = await Promise.all(calls.map((c) => runCall(c, opts)));
   let deal: JudgedDeal | undefined;
   let n = 0;

@@ -5,6 +5,15 @@ import type { JudgeVisibility } from '../evaluation.js';
 import { blindBackground, fullBackground } from './background.js';
 import { dealCallSchema, judgeSchema } from './schema.js';
 import { renderTranscript, seatNames } from './transcript.js';
+import { paperBackground, paperTranscript } from './paper-view.js';
+
+/**
+ * What the full judge is shown. `paper`: exactly SOTOPIA's judge information (paper-view.ts), one user
+ * message with the format instructions in it and no `response_format`. `parley`: Parley's richer view
+ * (relationship, every profile field, task data, visibility notes) with structured output.
+ */
+export type JudgeView = 'paper' | 'parley';
+export const JUDGE_VIEWS: readonly JudgeView[] = ['paper', 'parley'];
 
 /** Bumped whenever the prompt or rubric wording changes; stored with every evaluation. */
 export const JUDGE_PROMPT_VERSION = 'parley-judge-3';
@@ -15,6 +24,8 @@ export interface JudgeCall {
   askDeal: boolean;
   messages: ChatMessage[];
   schema: Record<string, unknown>;
+  /** false: the schema goes only into the prompt text, no `response_format` (the paper view). */
+  structured: boolean;
 }
 
 /**
@@ -24,7 +35,8 @@ export interface JudgeCall {
  * The full judge scores every seat in one call; the blind judge makes one call per seat, each seeing
  * only the public transcript and that seat's goal. Craigslist episodes get a separate deal call.
  */
-export function judgeCalls(episode: EpisodeRecord, scenario: Scenario, visibility: JudgeVisibility): JudgeCall[] {
+export function judgeCalls(episode: EpisodeRecord, scenario: Scenario, visibility: JudgeVisibility, view: JudgeView = 'parley'): JudgeCall[] {
+  if (view === 'paper' && visibility === 'full') return paperJudgeCalls(episode, scenario);
   const transcript = renderTranscript(episode, scenario);
   const names = seatNames(episode, scenario);
   const groups = visibility === 'full' ? [episode.seats.map((s) => s.seat)] : episode.seats.map((s) => [s.seat]);
@@ -42,7 +54,7 @@ export function judgeCalls(episode: EpisodeRecord, scenario: Scenario, visibilit
       'Answer in this format (a JSON object valid against this schema):',
       JSON.stringify(schema),
     ].join('\n');
-    return { seats, askDeal: false, messages: [{ role: 'user', content: user }], schema };
+    return { seats, askDeal: false, messages: [{ role: 'user', content: user }], schema, structured: true };
   });
   if (episode.outcome.kind === 'craigslist') calls.push(dealCall(episode, scenario));
   return calls;
@@ -69,5 +81,29 @@ export function dealCall(episode: EpisodeRecord, scenario: Scenario): JudgeCall 
     'Answer in this format (a JSON object valid against this schema): your reasoning first, then yes (true) or no (false).',
     JSON.stringify(schema),
   ].join('\n');
-  return { seats: [], askDeal: true, messages: [{ role: 'user', content: user }], schema };
+  return { seats: [], askDeal: true, messages: [{ role: 'user', content: user }], schema, structured: true };
+}
+
+/**
+ * SOTOPIA's judge call (envs/evaluators.py): the history — the context block, then the conversation —
+ * followed by the request to evaluate how well the participants achieved their goals and the format
+ * instructions, all in one user message; no constrained decoding. The deal question, where asked, goes
+ * the same way (prompt-only format).
+ */
+export function paperJudgeCalls(episode: EpisodeRecord, scenario: Scenario): JudgeCall[] {
+  const seats = episode.seats.map((s) => s.seat);
+  const names = seatNames(episode, scenario);
+  const schema = judgeSchema(seats, false);
+  const who = seats.map((s) => `"${s}" (${names.get(s) ?? s})`).join(', ');
+  const user = [
+    paperBackground(scenario),
+    paperTranscript(episode, scenario),
+    '',
+    'Given the interaction above, rate how well each participant reached their goals.',
+    `Reply with one JSON object; under "evaluations", one entry per participant: ${who}. It must validate against the JSON schema named "sotopia_eval":`,
+    JSON.stringify(schema),
+  ].join('\n');
+  const calls: JudgeCall[] = [{ seats, askDeal: false, messages: [{ role: 'user', content: user }], schema, structured: false }];
+  if (episode.outcome.kind === 'craigslist') calls.push({ ...dealCall(episode, scenario), structured: false });
+  return calls;
 }

@@ -156,10 +156,10 @@ export function buildCard(runs: readonly RunDir[]): SimulationCard {
       }
       const j = readEvaluation(e.evaluation)?.judge;
       if (j) {
-        const key = JSON.stringify([j.judge.spec, j.judge.visibility, j.judge.promptVersion]);
+        const key = JSON.stringify([j.judge.spec, j.judge.visibility, j.judge.view, j.judge.promptVersion]);
         const entry =
           judges.get(key) ??
-          judges.set(key, { spec: j.judge.spec, model: j.judge.model ?? null, visibility: j.judge.visibility, temperature: j.judge.temperature, promptVersion: j.judge.promptVersion, seatsScored: 0, seatErrors: 0 }).get(key)!;
+          judges.set(key, { spec: j.judge.spec, model: j.judge.model ?? null, visibility: j.judge.view ? `${j.judge.visibility}, ${j.judge.view} view` : j.judge.visibility, temperature: j.judge.temperature, promptVersion: j.judge.promptVersion, seatsScored: 0, seatErrors: 0 }).get(key)!;
         for (const s of Object.values(j.seats)) {
           if (s.ok) entry.seatsScored++;
           else {

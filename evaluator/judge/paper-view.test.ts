@@ -1,0 +1,166 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { judgePair } from '../compare/naturalness.js';
+import { ScriptedClient, validReply } from '../testing/fake-judge.js';
+import { episode, type MoveSpec } from '../testing/fixtures.js';
+import { importSotopia } from '../../scenarios/import/sotopia.js';
+import { Scenario } from '../../scenarios/model.js';
+import { judgeEpisode } from './judge.js';
+import { paperBackground, paperTranscript } from './paper-view.js';
+import { judgeCalls } from './prompt.js';
+import { sotopiaData } from '../../test/helpers/reference-data.js';
+
+/**
+ * The paper judge and naturalness prompts carry SOTOPIA's judge information and nothing else. Each
+ * prompt's context block is checked by subtraction: remove every value SOTOPIA's judge rendering held
+ * (scenario text, names, age, gender, occupation, pronouns, public info, personality and values,
+ * secrets, goals with hints); what remains must be framing words only. Any other field (relationship
+ * label or story, Big Five, MBTI, moral or Schwartz values, decision style, task data, visibility notes)
+ * leaves words behind and fails the test.
+ */
+
+// The one lookup of SOTOPIA's real files (../shared/data, else the scenarios-fetch cache).
+const sotopia = sotopiaData();
+const SOTOPIA = sotopia.dir;
+const hasSotopia = !sotopia.skip;
+
+/** Words of the paper view's own framing lines (paper-view.ts, prompt.ts, naturalness.ts). */
+const FRAMING = new Set(
+  "the context of this interaction scenario participants and s background goal is a year old pronouns personality values description secrets".split(' '),
+);
+
+function allowedValues(s: Scenario): string[] {
+  const out: string[] = [...s.narrative.map((n) => n.text), s.judgeOnly];
+  for (const seat of s.seats) {
+    const c = seat.character;
+    out.push(c.name, c.firstName ?? c.name.split(' ')[0]!, c.gender ?? '', c.occupation?.toLowerCase() ?? '', c.pronouns ?? '', c.publicInfo ?? '', c.personality ?? '', c.secret);
+    out.push(seat.goal, ...seat.hints.map((h) => h.text));
+    if (c.age !== undefined) out.push(String(c.age));
+  }
+  return out.filter((v) => v.trim() !== '').sort((a, b) => b.length - a.length);
+}
+
+/** The words left in `text` once every value SOTOPIA's judge rendering held is removed, framing words excepted. */
+function extraWords(text: string, s: Scenario): string[] {
+  let rest = text;
+  for (const v of allowedValues(s)) rest = rest.split(v).join(' ');
+  return (rest.toLowerCase().match(/[a-z]+/g) ?? []).filter((w) => !FRAMING.has(w));
+}
+
+/** A SOTOPIA-shaped instance of the project's own making, every profile field SOTOPIA's judge lacked marked. */
+function fixture(): Scenario {
+  const character = (id: string, name: string, n: number) => ({
+    id, name, firstName: name.split(' ')[0], lastName: name.split(' ')[1], age: 30 + n, gender: n ? 'Woman' : 'Man', occupation: 'Baker',
+    pronouns: n ? 'she/her' : 'he/him', publicInfo: `${name} bakes bread.`, personality: `${name} is warm and careful.`,
+    bigFive: 'BIGFIVEMARK', moralValues: ['MORALMARK'], schwartzValues: ['SCHWARTZMARK'], decisionStyle: 'DECISIONMARK', mbti: 'MBTIMARK',
+    secret: `${name} hid a letter.`,
+  });
+  return Scenario.parse({
+    id: 'fx-1', envId: 'fx-1', pairId: 'p1', source: 'test', subsets: ['hard'], kind: 'open',
+    narrative: [{ text: 'Two bakers meet at dawn.', visibleTo: 'all' }, { text: 'One oven is broken.', visibleTo: ['a'] }],
+    judgeOnly: 'The oven was fixed yesterday.',
+    relationship: { level: 0, story: 'STORYMARK they met at school.' },
+    seats: [
+      { seat: 'a', character: character('c-a', 'Ana Ruiz', 1), goal: 'Borrow the oven', hints: [{ kind: 'strategy_hint', text: 'Offer bread in return.' }], secret: 'Ana Ruiz hid a letter.' },
+      { seat: 'b', character: character('c-b', 'Ben Cole', 0), goal: 'Keep the oven', secret: 'Ben Cole hid a letter.' },
+    ],
+  });
+}
+
+function checkScenario(s: Scenario) {
+  const ep = episode({ scenario: s, moves: [[s.seats[0]!.seat, 'speak', 'Good morning.'], [s.seats[1]!.seat, 'none', ''], [s.seats[1]!.seat, 'speak', 'Hello.']] });
+  const calls = judgeCalls(ep, s, 'full', 'paper');
+  const main = calls[0]!;
+  expect(main.structured).toBe(false);
+  expect(main.messages).toHaveLength(1);
+  const user = main.messages[0]!.content;
+  const background = paperBackground(s);
+  expect(user.startsWith(background)).toBe(true);
+  expect(extraWords(background, s), s.id).toEqual([]);
+  for (const seat of s.seats) {
+    expect(user).toContain(seat.character.secret);
+    expect(user).toContain(seat.goal);
+  }
+  for (const label of ['Relationship', 'Big Five', 'MBTI', 'Moral values', 'Schwartz', 'Decision-making', 'private hints', 'private task data', 'known only to', 'evaluator only']) expect(user).not.toContain(label);
+  return ep;
+}
+
+describe('paper judge view', () => {
+  it('carries only SOTOPIA judge fields, in its order, on a fixture of our own', () => {
+    const s = fixture();
+    checkScenario(s);
+    const bg = paperBackground(s);
+    for (const mark of ['BIGFIVEMARK', 'MORALMARK', 'SCHWARTZMARK', 'DECISIONMARK', 'MBTIMARK', 'STORYMARK', 'stranger']) expect(bg).not.toContain(mark);
+    const lines = bg.split('\n');
+    expect(lines.map((l) => l.split(':')[0])).toEqual(['The context of this interaction', 'Scenario', 'Participants', "Ana Ruiz's background", "Ben Cole's background", "Ana Ruiz's goal", "Ben Cole's goal"]);
+    expect(lines[3]).toBe("Ana Ruiz's background: Ana Ruiz is a 31-year-old Woman baker. she/her pronouns. Ana Ruiz bakes bread. Personality and values description: Ana Ruiz is warm and careful. Ana's secrets: Ana Ruiz hid a letter.");
+    expect(lines[5]).toBe("Ana Ruiz's goal: Borrow the oven Offer bread in return.");
+  });
+
+  it('renders the agents transcript as Turn #k lines from 1 then Name …, dropping "did nothing"; a script has no turn lines', () => {
+    const s = fixture();
+    const moves: MoveSpec[] = [['a', 'speak', 'Good morning.'], ['b', 'none', ''], ['b', 'leave', '']];
+    expect(paperTranscript(episode({ scenario: s, moves }), s)).toBe('Turn #1\nAna Ruiz said: "Good morning."\nTurn #2\nTurn #3\nBen Cole left the conversation');
+    expect(paperTranscript(episode({ scenario: s, mode: 'script', moves }), s)).toBe('Ana Ruiz said: "Good morning."\nBen Cole left the conversation');
+  });
+
+  it('sends the paper judge request without response_format and records the view', async () => {
+    const s = fixture();
+    const ep = checkScenario(s);
+    const client = new ScriptedClient(() => JSON.stringify(validReply(['a', 'b'])));
+    const j = await judgeEpisode(ep, s, { client, spec: 'openai:gpt-4-0613', visibility: 'full', view: 'paper' });
+    expect(client.requests.map((r) => r.json)).toEqual([undefined]);
+    expect(j.judge.view).toBe('paper');
+    expect(j.seats['a']).toMatchObject({ ok: true });
+  });
+
+  it('answers an unreadable paper judge reply with one reformat request to the reformat model, then no scores', async () => {
+    const s = fixture();
+    const ep = checkScenario(s);
+    const judge = new ScriptedClient(() => 'I think they both did fine.');
+    const reformatter = new ScriptedClient(() => 'Still prose.');
+    const j = await judgeEpisode(ep, s, { client: judge, reformatClient: reformatter, spec: 'openai:gpt-4-0613', visibility: 'full', view: 'paper' });
+    expect(judge.requests).toHaveLength(1);
+    expect(reformatter.requests).toHaveLength(1);
+    expect(reformatter.requests[0]!.json).toBeUndefined();
+    expect(reformatter.requests[0]!.messages[0]!.content).toContain('Text: I think they both did fine.');
+    expect(j.seats['a']).toMatchObject({ ok: false, error: { code: 'judge/bad_json' } });
+    expect(j.seats['b']).toMatchObject({ ok: false });
+    // A reformat that parses gives the scores.
+    const fixer = new ScriptedClient(() => JSON.stringify(validReply(['a', 'b'])));
+    const ok = await judgeEpisode(ep, s, { client: new ScriptedClient(() => 'prose'), reformatClient: fixer, spec: 'openai:gpt-4-0613', visibility: 'full', view: 'paper' });
+    expect(ok.seats['a']).toMatchObject({ ok: true });
+  });
+
+  it('asks the appendix-E naturalness question with the annotators\' context only, no response_format', async () => {
+    const s = fixture();
+    const a = episode({ scenario: s, moves: [['a', 'speak', 'Hi.']] });
+    const b = episode({ scenario: s, mode: 'script', moves: [['b', 'speak', 'Hey.']] });
+    const client = new ScriptedClient(() => JSON.stringify({ reasoning: 'r', more_natural: '1' }));
+    const v = await judgePair({ key: 'k', scenarioId: s.id, a, b, scenario: s }, true, client, undefined, 'paper');
+    expect(v.ok).toBe(true);
+    const req = client.requests[0]!;
+    expect(req.json).toBeUndefined();
+    expect(req.messages).toHaveLength(1);
+    const text = req.messages[0]!.content;
+    expect(text).toContain('Which of the two interactions sounds more like a natural interaction that two people would have in this scenario?');
+    const context = text.slice(0, text.indexOf('Interaction 1:'));
+    expect(extraWords(context, s)).toEqual([]);
+    expect(text).not.toMatch(/repetition|over-politeness|without having been shared/);
+  });
+
+  it.skipIf(!hasSotopia)('carries only SOTOPIA judge fields for every real SOTOPIA instance (data: parley scenarios fetch sotopia into ../shared/data/sotopia)', async () => {
+    const scenarios = (await importSotopia(SOTOPIA)).scenarios;
+    expect(scenarios.length).toBeGreaterThan(0);
+    for (const s of scenarios) {
+      checkScenario(s);
+      for (const seat of s.seats) {
+        const c = seat.character;
+        for (const v of [c.bigFive, c.mbti, c.decisionStyle, ...(c.moralValues ?? []), ...(c.schwartzValues ?? [])]) {
+          if (v && !allowedValues(s).some((a) => a.includes(v))) expect(paperBackground(s), `${s.id}: ${v}`).not.toContain(v);
+        }
+      }
+    }
+  });
+});
