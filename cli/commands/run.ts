@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import { missingKeys } from '../../llm/preflight.js';
-import { BackgroundsRule, JudgeOnlyLeakTarget, Mode, MODES, ProtocolName, ScriptFormat, StopRule, type PolicyConfig } from '../../protocol/index.js';
+import { BackgroundsRule, JudgeOnlyLeakTarget, Mode, MODES, parsePolicySpec, policyKind, ProtocolName, ScriptFormat, StopRule, type PolicyConfig } from '../../protocol/index.js';
 import { RunConfig, type RunConfigInput } from '../../orchestrator/run-config.js';
 import { runExperiment, type RunResult } from '../../orchestrator/run/driver.js';
 import { summaryLines } from '../../orchestrator/run/summary.js';
 import type { FlagSpecs, FlagValue } from '../args.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
-import { loadExperiment, POLICY_SPEC } from '../experiment.js';
+import { loadExperiment } from '../experiment.js';
 import { buildArms, type BuiltArm } from '../plan/arms.js';
 import { planArm, planLines } from '../plan/dry-run.js';
 import { watchLauncher } from '../launcher-watch.js';
@@ -134,9 +134,8 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
     input.modes = modes as Mode[];
   }
   for (const [flag, value] of [['agent1', flags.agent1], ['agent2', flags.agent2], ['script-writer', flags['script-writer']], ['judge', flags.judge]] as const) {
-    if (typeof value === 'string' && !POLICY_SPEC.test(value)) {
-      return { ok: false, message: `--${flag}: '${value}' is not a policy spec (bot, bot:<name>, openai:<model>, mistral:<model>, replay:<dir>, human)` };
-    }
+    const parsed = typeof value === 'string' ? parsePolicySpec(value) : undefined;
+    if (parsed && !parsed.ok) return { ok: false, message: `--${flag}: ${parsed.message}` };
   }
   if (typeof flags.agent1 === 'string' || typeof flags.agent2 === 'string') {
     const agents = [...(input.agents ?? [{ spec: 'bot' }])];
@@ -288,8 +287,8 @@ export async function run(argv: string[]): Promise<number> {
     // Workers have no browser endpoint and no cassettes of this machine: people and replays run locally.
     for (const arm of built.arms) {
       const policies = [...arm.config.agents, arm.config.scriptWriter];
-      if (policies.some((p) => p.spec === 'human') || human.ms !== undefined) throw new UsageError('human seats need a local run (parley run without --queue, or parley serve)');
-      if (arm.config.replay || policies.some((p) => p.spec.startsWith('replay:'))) throw new UsageError('--replay reads a local run directory; it cannot be combined with --queue');
+      if (policies.some((p) => policyKind(p.spec) === 'human') || human.ms !== undefined) throw new UsageError('human seats need a local run (parley run without --queue, or parley serve)');
+      if (arm.config.replay || policies.some((p) => policyKind(p.spec) === 'replay')) throw new UsageError('--replay reads a local run directory; it cannot be combined with --queue');
     }
     // One coordinator per run directory: every arm is queued in turn (each arm its own directory and run key).
     let code = 0;
