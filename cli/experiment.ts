@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import { CLIENT_SETTING_KEYS } from '../llm/options.js';
+import { CLIENT_SETTING_KEYS, splitParams } from '../llm/options.js';
 import { unknownSamplingKey } from '../llm/sampling-keys.js';
 import { BackgroundsRule, JudgeOnlyLeakTarget, llmProviderOf, Mode, MODES, parsePolicySpec, PolicyConfig, PROTOCOL_NAMES, ScriptFormat, StopRule } from '../protocol/index.js';
 import type { RunConfigInput } from '../orchestrator/run-config.js';
@@ -23,6 +23,16 @@ const PolicyInput = z.union([
   PolicyConfig.extend({ spec: Spec }).strict().superRefine((p, ctx) => {
     const provider = llmProviderOf(p.spec);
     if (!provider) return;
+    // A client setting the provider cannot honour (`transport: completion` on mistral) fails here, before any episode.
+    if (p.params?.transport !== undefined) {
+      try {
+        splitParams(provider, { transport: p.params.transport });
+      } catch (err) {
+        if (!(err instanceof TypeError)) throw err;
+        ctx.addIssue({ code: 'custom', path: ['params', 'transport'], message: err.message });
+        return;
+      }
+    }
     const sampling = Object.keys(p.params ?? {}).filter((k) => !CLIENT_SETTING_KEYS.includes(k));
     const bad = unknownSamplingKey(provider, sampling);
     if (bad) {
