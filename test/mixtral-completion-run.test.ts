@@ -1,9 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCard, cardMarkdown } from '../evaluator/report/card.js';
+import { loadRunDir } from '../evaluator/run-dir.js';
 import { startFakeLlmServer, type FakeLlmServer } from './fake-llm-server.js';
 import { tempDir } from './helpers/processes.js';
-import { cleanEnv, parleyRun, readEpisodes, SMALL } from './llm-run-helpers.js';
+import { cleanEnv, parleyRun, readEpisodes, readRunJson, SMALL } from './llm-run-helpers.js';
 
 /**
  * Issue 20, X1 / Contract 3: the paper's Mixtral arm runs as SOTOPIA ran it — `/v1/completions` with a
@@ -44,5 +46,11 @@ describe('Mixtral arm on the completion transport', () => {
       expect(prompt.startsWith('<human>: ')).toBe(true);
       expect(prompt.endsWith('\n<bot>: ')).toBe(true);
     }
+    // The switch is recorded in run.json and shown on the simulation card.
+    const config = readRunJson(out).config as { agents: Array<{ params: Record<string, unknown> }> };
+    expect(config.agents.map((a) => a.params.transport)).toEqual(['completion', 'completion']);
+    const loaded = await loadRunDir(out);
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    expect(cardMarkdown(buildCard([loaded.run])).join('\n')).toContain('transport=completion');
   });
 });
