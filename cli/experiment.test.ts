@@ -92,4 +92,10 @@ describe('experiment arms and validation (issue 10)', () => {
     // Client settings ride in params too and are not sampling parameters.
     expect(parseExperiment('agent1: { spec: openai:m, params: { temperature: 0.7, structuredOutput: prompt, timeoutMs: 5 } }\n', 'e.yaml').ok).toBe(true);
   });
+
+  it('the completion transport is an openai-only client setting, refused for mistral before any episode', () => {
+    expect(parseExperiment('agent1: { spec: openai:m, params: { transport: completion, top_k: 50 } }\n', 'e.yaml').ok).toBe(true);
+    const r = parseExperiment('agent1: { spec: mistral:m, params: { transport: completion } }\n', 'e.yaml');
+    expect(r).toMatchObject({ ok: false, message: expect.stringContaining('agent1.params.transport: params.transport: completion needs an openai') });
+  });
 });

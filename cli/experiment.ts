@@ -1,15 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import { CLIENT_SETTING_KEYS } from '../llm/options.js';
+import { CLIENT_SETTING_KEYS, splitParams } from '../llm/options.js';
 import { unknownSamplingKey } from '../llm/sampling-keys.js';
-import { BackgroundsRule, JudgeOnlyLeakTarget, Mode, MODES, PolicyConfig, PROTOCOL_NAMES, ScriptFormat, StopRule } from '../protocol/index.js';
+import { BackgroundsRule, JudgeOnlyLeakTarget, llmProviderOf, Mode, MODES, parsePolicySpec, PolicyConfig, PROTOCOL_NAMES, ScriptFormat, StopRule } from '../protocol/index.js';
 import type { RunConfigInput } from '../orchestrator/run-config.js';
 import type { RateLimits } from './rate-limits.js';
 
-/** Policy specs the agent processes understand (see protocol/policy-config.ts). */
-export const POLICY_SPEC = /^(bot(:[\w.-]+)?|human|(openai|mistral):\S+|replay:\S+)$/;
-const Spec = z.string().regex(POLICY_SPEC, 'expected bot, bot:<name>, openai:<model>, mistral:<model>, replay:<dir> or human');
+/** A policy spec string, checked by the one parser (protocol/policy-spec.ts). */
+const Spec = z.string().superRefine((s, ctx) => {
+  const parsed = parsePolicySpec(s);
+  if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.message });
+});
 
 /**
  * A policy in an experiment file: a spec string, or a full PolicyConfig. Per seat: `baseURL`,
@@ -19,8 +21,18 @@ const Spec = z.string().regex(POLICY_SPEC, 'expected bot, bot:<name>, openai:<mo
 const PolicyInput = z.union([
   Spec,
   PolicyConfig.extend({ spec: Spec }).strict().superRefine((p, ctx) => {
-    const provider = p.spec.split(':', 1)[0]!;
-    if (provider !== 'openai' && provider !== 'mistral') return;
+    const provider = llmProviderOf(p.spec);
+    if (!provider) return;
+    // A client setting the provider cannot honour (`transport: completion` on mistral) fails here, before any episode.
+    if (p.params?.transport !== undefined) {
+      try {
+        splitParams(provider, { transport: p.params.transport });
+      } catch (err) {
+        if (!(err instanceof TypeError)) throw err;
+        ctx.addIssue({ code: 'custom', path: ['params', 'transport'], message: err.message });
+        return;
+      }
+    }
     const sampling = Object.keys(p.params ?? {}).filter((k) => !CLIENT_SETTING_KEYS.includes(k));
     const bad = unknownSamplingKey(provider, sampling);
     if (bad) {

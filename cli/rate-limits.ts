@@ -1,4 +1,4 @@
-import type { PolicyConfigInput } from '../protocol/index.js';
+import { policyKind, type PolicyConfigInput } from '../protocol/index.js';
 import type { RunConfigInput } from '../orchestrator/run-config.js';
 
 /** Provider limits for every LLM seat of a run: requests and tokens per minute (shared by all workers under --queue). */
@@ -7,7 +7,7 @@ export interface RateLimits {
   tpm?: number;
 }
 
-const isLlm = (spec: string) => spec.startsWith('openai:') || spec.startsWith('mistral:');
+const isLlm = (spec: string) => policyKind(spec) === 'llm';
 
 /**
  * Puts `rpm`/`tpm` into the client params of every LLM policy of a run (agents, script writer, judge).

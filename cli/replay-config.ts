@@ -10,7 +10,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { PolicyConfig } from '../protocol/index.js';
+import { policySpecOf, type PolicyConfig } from '../protocol/index.js';
 import type { RunConfigInput } from '../orchestrator/run-config.js';
 
 type Input = Partial<RunConfigInput>;
@@ -45,8 +45,9 @@ export function applyReplay(input: Input, given: ReadonlySet<string>): { ok: tru
   const out: Input = { ...input };
   // Seat policies `replay:R`: that seat's recorded policy in R.
   const seatReplay = (p: PolicyConfig | undefined, pick: (c: Record<string, unknown>) => unknown, what: string): { ok: true; p?: PolicyConfig } | { ok: false; message: string } => {
-    if (!p || !p.spec.startsWith('replay:')) return { ok: true, ...(p ? { p } : {}) };
-    const dir = p.spec.slice('replay:'.length);
+    const spec = p ? policySpecOf(p.spec) : undefined;
+    if (!p || spec?.kind !== 'replay') return { ok: true, ...(p ? { p } : {}) };
+    const dir = spec.dir;
     const rec = recordedConfig(dir);
     if (!rec.ok) return { ok: false, message: `${what} ${p.spec}: ${rec.message}` };
     const policy = pick(rec.config);
@@ -56,8 +57,9 @@ export function applyReplay(input: Input, given: ReadonlySet<string>): { ok: tru
   if (out.agents) {
     // `--agent1 replay:R` alone: agent2 defaults to "as agent1", i.e. also as recorded in R.
     const only = out.agents.length === 1 ? (out.agents[0] as PolicyConfig) : undefined;
-    if (only?.spec.startsWith('replay:')) {
-      const rec = recordedConfig(only.spec.slice('replay:'.length));
+    const onlySpec = only ? policySpecOf(only.spec) : undefined;
+    if (only && onlySpec?.kind === 'replay') {
+      const rec = recordedConfig(onlySpec.dir);
       if (rec.ok && Array.isArray(rec.config.agents)) out.agents = rec.config.agents.map(() => only);
     }
     const agents: PolicyConfig[] = [];

@@ -3,6 +3,7 @@ import { LlmError, LlmErrorCode } from './errors.js';
 import type { ClientOptions, StructuredMode } from './options.js';
 import { parseRetryAfter, type RetryDeps } from './retry.js';
 import { samplingFor } from './sampling.js';
+import { humanBotPrompt } from './human-bot-prompt.js';
 import { httpError, SdkClient, usageFrom, type AttemptResult } from './sdk-client.js';
 import { structuredLadder } from './structured-ladder.js';
 import type { ChatRequest } from './types.js';
@@ -36,6 +37,7 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
 
 
   const send = async (req: ChatRequest, signal: AbortSignal, structured: StructuredMode): Promise<AttemptResult> => {
+    if (settings.options.transport === 'completion') return complete(req, signal);
     const body: Record<string, unknown> = {
       ...samplingFor(settings.sampling, req),
       model: settings.model,
@@ -54,6 +56,22 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
       }
       const result: AttemptResult = { content, usage: usageFrom(completion.usage), model: completion.model || settings.model };
       if (choice?.finish_reason) result.finishReason = choice.finish_reason;
+      return result;
+    } catch (err) {
+      throw mapOpenAiError(err, label, await loadSdk());
+    }
+  };
+
+  // The completion transport: one raw prompt, no response_format (constrained decoding is a chat feature).
+  const complete = async (req: ChatRequest, signal: AbortSignal): Promise<AttemptResult> => {
+    const body = { ...samplingFor(settings.sampling, req), model: settings.model, prompt: humanBotPrompt(req.messages) };
+    try {
+      const sdk = await sdkClient();
+      const completion = (await sdk.completions.create(body as never, { signal, maxRetries: 0 })) as OpenAI.Completion;
+      const choice = completion?.choices?.[0];
+      if (typeof choice?.text !== 'string') throw new LlmError(LlmErrorCode.BadResponse, `${label}: completion has no text`);
+      const result: AttemptResult = { content: choice.text, usage: usageFrom(completion.usage), model: completion.model || settings.model };
+      if (choice.finish_reason) result.finishReason = choice.finish_reason;
       return result;
     } catch (err) {
       throw mapOpenAiError(err, label, await loadSdk());

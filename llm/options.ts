@@ -35,6 +35,12 @@ export interface ClientOptions {
   tpm: number;
   /** Ask for a streamed (SSE) reply and assemble it. */
   stream: boolean;
+  /**
+   * `chat` (`/v1/chat/completions`) or `completion`: `/v1/completions` with the messages written as one
+   * raw `<human>: … <bot>: ` prompt, as SOTOPIA called Mixtral on Together. `openai:` specs only (the
+   * server must serve `/v1/completions`: Together and vLLM do); no structured output on that path.
+   */
+  transport: 'chat' | 'completion';
 }
 
 const CLIENT_KEYS = [
@@ -48,6 +54,7 @@ const CLIENT_KEYS = [
   'rpm',
   'tpm',
   'stream',
+  'transport',
 ] as const;
 
 /** Per-provider defaults: OpenAI (and most compatible servers) accept JSON schemas; Mistral's JSON mode works on every model. */
@@ -65,6 +72,7 @@ export function defaultOptions(provider: string): ClientOptions {
     rpm: 0,
     tpm: 0,
     stream: false,
+    transport: 'chat',
   };
 }
 
@@ -88,6 +96,11 @@ export function splitParams(
         throw new TypeError(`params.structuredOutput must be json_schema, json_object, prompt or off (got ${JSON.stringify(value)})`);
       }
       options.structuredOutput = value;
+    } else if (key === 'transport') {
+      if (value !== 'chat' && value !== 'completion') throw new TypeError(`params.transport must be chat or completion (got ${JSON.stringify(value)})`);
+      // Only the OpenAI SDK path has a completion call; Mistral's API serves chat only.
+      if (value === 'completion' && provider !== 'openai') throw new TypeError(`params.transport: completion needs an openai:<model> spec on a server with /v1/completions (Together, vLLM), not ${provider}`);
+      options.transport = value;
     } else if (key === 'stream') {
       options.stream = value === true || value === 'true';
     } else {

@@ -1,7 +1,7 @@
-import type { PolicyConfig } from '../protocol/index.js';
+import { llmProviderOf, type LlmProviderName, type PolicyConfig } from '../protocol/index.js';
 
 /** Default key variable per provider prefix of a policy spec. */
-const DEFAULT_KEY_ENV: Record<string, string> = { openai: 'OPENAI_API_KEY', mistral: 'MISTRAL_API_KEY' };
+const DEFAULT_KEY_ENV: Record<LlmProviderName, string> = { openai: 'OPENAI_API_KEY', mistral: 'MISTRAL_API_KEY' };
 
 export interface MissingKey {
   spec: string;
@@ -17,7 +17,8 @@ export function missingKeys(configs: PolicyConfig[], env: NodeJS.ProcessEnv = pr
   const missing: MissingKey[] = [];
   for (const config of configs) {
     if (config.replayDir) continue;
-    const provider = config.spec.split(':', 1)[0]!;
+    const provider = llmProviderOf(config.spec);
+    if (!provider) continue;
     const variable = config.apiKeyEnv ?? DEFAULT_KEY_ENV[provider];
     if (!variable) continue;
     // A seat's own base URL without a named key variable is a keyless local server (see createProviderClient).

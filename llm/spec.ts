@@ -1,7 +1,8 @@
+import { LLM_PROVIDER_NAMES, parsePolicySpec } from '../protocol/policy-spec.js';
 import { LlmError, LlmErrorCode } from './errors.js';
 
-/** Providers the LLM layer can call. `replay` answers from recorded cassettes. */
-export const LLM_PROVIDERS = ['openai', 'mistral', 'replay'] as const;
+/** Providers the LLM layer can call (protocol's LLM_PROVIDER_NAMES); `replay` answers from recorded cassettes. */
+export const LLM_PROVIDERS = [...LLM_PROVIDER_NAMES, 'replay'] as const;
 export type LlmProvider = (typeof LLM_PROVIDERS)[number];
 
 /** A parsed LLM policy spec: `openai:gpt-4` → `{provider:'openai', model:'gpt-4'}`; `replay:runs/x` → `{provider:'replay', model:'runs/x'}`. */
@@ -11,14 +12,14 @@ export interface ParsedSpec {
   model: string;
 }
 
-/** Parses `<provider>:<model>`; the model may itself contain colons (`openai:ft:gpt-3.5:org`). */
+/**
+ * The LLM view of a policy spec, through the one parser (protocol/policy-spec.ts). Throws `llm/bad_spec`
+ * for a bot, a human or a malformed spec: callers validated the spec at the edge already.
+ */
 export function parseSpec(spec: string): ParsedSpec {
-  const colon = spec.indexOf(':');
-  const provider = colon < 0 ? spec : spec.slice(0, colon);
-  const model = colon < 0 ? '' : spec.slice(colon + 1).trim();
-  if (!(LLM_PROVIDERS as readonly string[]).includes(provider)) {
-    throw new LlmError(LlmErrorCode.BadSpec, `'${spec}' is not an LLM spec (expected openai:<model>, mistral:<model> or replay:<run-dir>)`);
-  }
-  if (!model) throw new LlmError(LlmErrorCode.BadSpec, `'${spec}' names no model (expected ${provider}:<model>)`);
-  return { provider: provider as LlmProvider, model };
+  const parsed = parsePolicySpec(spec);
+  if (parsed.ok && parsed.spec.kind === 'llm') return { provider: parsed.spec.provider, model: parsed.spec.model };
+  if (parsed.ok && parsed.spec.kind === 'replay') return { provider: 'replay', model: parsed.spec.dir };
+  const expected = LLM_PROVIDERS.map((p) => `${p}:<${p === 'replay' ? 'run-dir' : 'model'}>`).join(', ');
+  throw new LlmError(LlmErrorCode.BadSpec, `'${spec}' is not an LLM spec (expected ${expected})`);
 }

@@ -13,6 +13,7 @@ export * from './task.js';
 export * from './version.js';
 export * from './views.js';
 export * from './policy-config.js';
+export * from './policy-spec.js';
 export * from './worker-ipc.js';
 export * from './simulation-protocol.js';
 export * from './error-frame.js';

@@ -24,7 +24,7 @@ export type TrainingData = z.infer<typeof TrainingData>;
  * The supervisor hands it to local agent processes; a remote agent builds its own from its CLI flags.
  * Keys are never in here: each process reads its own provider key from its environment.
  *
- * spec grammar: `bot` | `bot:<name>` | `openai:<model>` | `mistral:<model>` | `replay:<run-dir>` | `human`
+ * spec grammar (parsed only by `parsePolicySpec`, protocol/policy-spec.ts): `bot` | `bot:<name>` | `openai:<model>` | `mistral:<model>` | `replay:<run-dir>` | `human`
  */
 export const PolicyConfig = z.object({
   spec: z.string().min(1),

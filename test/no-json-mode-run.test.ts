@@ -7,8 +7,8 @@ import { cleanEnv, parleyRun, readEpisodes, readRunJson, SMALL } from './llm-run
  * Issue 10, contract 2: against a server that answers 400 to any `response_format` (as OpenAI's
  * gpt-4-0613 does), a run with `openai:gpt-4-0613` agents and script writer completes every episode
  * without errors, `parley eval --judge openai:gpt-4-0613` scores every seat, and run.json counts the
- * structured-output fallbacks. No extra parameter anywhere, under `--protocol paper` as the contract
- * says (the ladder sits under every LLM call, whatever the prompt).
+ * structured-output fallbacks. No extra parameter anywhere. Generators run under `--protocol parley`:
+ * under `paper` they ask for no response_format at all (issue 20, S1), so only `parley` exercises the ladder.
  */
 describe('GPT-4-0613 without JSON mode (issue 10, contract 2)', () => {
   let server: FakeLlmServer;
@@ -25,7 +25,7 @@ describe('GPT-4-0613 without JSON mode (issue 10, contract 2)', () => {
   it('runs agents and script episodes with no errors and counts the fallbacks in run.json', async () => {
     const spec = 'openai:gpt-4-0613';
     const run = await parleyRun(
-      [...SMALL, '--protocol', 'paper', '--modes', 'agents,script', '--agent1', spec, '--agent2', spec, '--script-writer', spec, '--limit', '4', '--out', dir.path],
+      [...SMALL, '--protocol', 'parley', '--modes', 'agents,script', '--agent1', spec, '--agent2', spec, '--script-writer', spec, '--limit', '4', '--out', dir.path],
       cleanEnv(server.env()),
       120_000,
     );
@@ -38,10 +38,8 @@ describe('GPT-4-0613 without JSON mode (issue 10, contract 2)', () => {
     }
     expect(server.requests.some((q) => q.body.response_format !== undefined)).toBe(true);
     const stats = readRunJson(dir.path).stats as unknown as { formatFallbacks: { rejected: number; jsonMode: number; prompt: number } };
-    // Under `paper` the script writer asks for free text: its requests carry no response_format by design
-    // (one per script episode, plus a reformat request when one was needed) and are not fallbacks.
-    const scriptCalls = records.filter((r) => r.mode === 'script').reduce((n, r) => n + 1 + (r.scriptWriter?.repairs?.reformat ?? 0), 0);
-    const llmCalls = server.requests.filter((q) => q.body.response_format === undefined).length - scriptCalls;
+    // Every generator call met a rejected response_format and was answered on the prompt rung.
+    const llmCalls = server.requests.filter((q) => q.body.response_format === undefined).length;
     expect(stats.formatFallbacks.prompt).toBe(llmCalls);
     expect(stats.formatFallbacks.rejected).toBe(server.requests.filter((q) => q.body.response_format !== undefined).length);
     expect(stats.formatFallbacks.rejected).toBeGreaterThanOrEqual(2);

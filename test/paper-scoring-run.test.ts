@@ -80,9 +80,8 @@ describe.skipIf(!hasSotopia)('--protocol paper scoring: judge and naturalness re
     for (const r of scoring) expect(r.body.response_format, text(r).slice(0, 200)).toBeUndefined();
   });
 
-  // The Contract's bullet over the whole log. Generator requests still carry response_format on this
-  // branch (the generator side is gen-fidelity's change): `it.fails` until that lands — then make it `it`.
-  it.fails('no request at all carries response_format (generators included)', () => {
+  // Generators (agents, mindreaders, script writer), judge and naturalness alike (issue 20, S1).
+  it('no request at all carries response_format (generators included)', () => {
     expect(server.requests.filter((r) => r.body.response_format !== undefined)).toEqual([]);
   });
 

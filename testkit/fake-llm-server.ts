@@ -11,6 +11,7 @@ import { plausibleReply, type ChatBody } from './fake-llm-plausible.js';
  * (id, object, created, model, choices[].message/finish_reason, usage with prompt_tokens_details),
  * plain or streamed (SSE), and each request's behaviour is scriptable: queued replies, a default
  * (by default: plausible Parley moves and scripts), 429 with `Retry-After`, 5xx, slow and malformed replies.
+ * `POST /v1/completions` (the completion transport) is scripted the same way and answers `choices[].text`.
  * The files and fine-tuning routes (`/v1/files`, `/v1/fine_tuning/jobs`) are in `fake-llm-finetune.ts`.
  *
  *   tsx testkit/fake-llm-server.ts --port 8765    # OPENAI_BASE_URL=http://127.0.0.1:8765/v1, MISTRAL_BASE_URL=http://127.0.0.1:8765
@@ -184,7 +185,9 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     }
     const ft = await fineTuning.handle(req, path, Buffer.concat(chunks));
     if (ft) return sendJson(res, ft.status, ft.json);
-    if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+    // `/v1/completions` (Together, vLLM): a raw prompt in, `choices[].text` out; scripted like chat.
+    const textCompletion = path === '/v1/completions';
+    if (req.method !== 'POST' || (path !== '/v1/chat/completions' && !textCompletion)) {
       return sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } });
     }
     let body: ChatBody & Record<string, unknown>;
@@ -213,9 +216,17 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       res.writeHead(plan.status ?? 200, { 'content-type': plan.contentType ?? 'application/json' });
       return res.end(plan.body);
     }
-    const content = plan.kind === 'plausible' ? plausibleReply(body) : plan.content;
+    // A raw prompt gets the plausible answer to the same text sent as one user message.
+    const asChat = textCompletion ? { ...body, messages: [{ role: 'user', content: String(body.prompt ?? '') }] } : body;
+    const content = plan.kind === 'plausible' ? plausibleReply(asChat as typeof body) : plan.content;
     const finishReason = plan.kind === 'content' ? (plan.finishReason ?? 'stop') : 'stop';
     const usage = usageFor(body, content, plan.usage);
+    if (textCompletion) {
+      return sendJson(res, 200, {
+        id: `cmpl-fake-${received.n}`, object: 'text_completion', created: Math.floor(Date.now() / 1000), model: body.model ?? 'fake-model',
+        choices: [{ index: 0, text: content, logprobs: null, finish_reason: finishReason }], usage,
+      });
+    }
     if (body.stream === true) return sendStream(res, received.n, body, content, finishReason, usage);
     sendJson(res, 200, completion(received.n, body, content, finishReason, usage));
   }

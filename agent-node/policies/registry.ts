@@ -1,4 +1,4 @@
-import type { PolicyConfig } from '../../protocol/index.js';
+import { parsePolicySpec, POLICY_SPEC_FORMS, type PolicyConfig } from '../../protocol/index.js';
 import type { Policy } from '../policy.js';
 import { botOptions } from './bot/bot-policy.js';
 import { BOT_NAMES, createBotPolicy, type BotName } from './bot/index.js';
@@ -6,9 +6,7 @@ import { PolicyConfigCode, PolicyConfigError } from './errors.js';
 import { createHumanPolicy } from './human.js';
 
 /** The spec forms `createPolicy` understands, for error messages and `--help`. */
-export const POLICY_SPECS = ['bot', ...BOT_NAMES.map((n) => `bot:${n}`), 'openai:<model>', 'mistral:<model>', 'replay:<run-dir>', 'human'] as const;
-
-const LLM_PROVIDERS = new Set(['openai', 'mistral', 'replay']);
+export const POLICY_SPECS: readonly string[] = ['bot', ...BOT_NAMES.map((n) => `bot:${n}`), ...POLICY_SPEC_FORMS.filter((f) => f !== 'bot' && f !== 'bot:<name>')];
 
 /**
  * Builds the policy a seat is played with. Bots and the human policy live here; LLM policies
@@ -17,18 +15,22 @@ const LLM_PROVIDERS = new Set(['openai', 'mistral', 'replay']);
  */
 export async function createPolicy(config: PolicyConfig): Promise<Policy> {
   const spec = config.spec.trim();
-  if (spec === 'bot') return createBotPolicy(spec, undefined, botOptions(config.params));
-  if (spec.startsWith('bot:')) {
-    const name = spec.slice(4);
-    if (!(BOT_NAMES as readonly string[]).includes(name)) {
-      throw new PolicyConfigError(PolicyConfigCode.UnknownSpec, `unknown bot '${name}' in '${spec}'; bots: ${BOT_NAMES.join(', ')}`);
-    }
-    return createBotPolicy(spec, name as BotName, botOptions(config.params));
+  const parsed = parsePolicySpec(spec);
+  if (!parsed.ok) throw new PolicyConfigError(PolicyConfigCode.UnknownSpec, `unknown policy '${spec}'; expected one of: ${POLICY_SPECS.join(', ')}`);
+  const s = parsed.spec;
+  switch (s.kind) {
+    case 'bot':
+      if (s.name === undefined) return createBotPolicy(spec, undefined, botOptions(config.params));
+      if (!(BOT_NAMES as readonly string[]).includes(s.name)) {
+        throw new PolicyConfigError(PolicyConfigCode.UnknownSpec, `unknown bot '${s.name}' in '${spec}'; bots: ${BOT_NAMES.join(', ')}`);
+      }
+      return createBotPolicy(spec, s.name as BotName, botOptions(config.params));
+    case 'human':
+      return createHumanPolicy();
+    case 'llm':
+    case 'replay':
+      return loadLlmPolicy({ ...config, spec });
   }
-  if (spec === 'human') return createHumanPolicy();
-  const provider = spec.split(':', 1)[0]!;
-  if (LLM_PROVIDERS.has(provider) && spec.length > provider.length + 1) return loadLlmPolicy({ ...config, spec });
-  throw new PolicyConfigError(PolicyConfigCode.UnknownSpec, `unknown policy '${spec}'; expected one of: ${POLICY_SPECS.join(', ')}`);
 }
 
 type LlmModule = { createLlmPolicy?: (config: PolicyConfig) => Policy | Promise<Policy> };

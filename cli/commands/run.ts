@@ -1,7 +1,7 @@
 import { ALLOW_ORIGIN_FLAG, allowOrigins } from '../allow-origin.js';
 import { resolve } from 'node:path';
 import { missingKeys } from '../../llm/preflight.js';
-import type { PolicyConfig } from '../../protocol/index.js';
+import { policyKind, type PolicyConfig } from '../../protocol/index.js';
 import type { RunConfig } from '../../orchestrator/run-config.js';
 import { runExperiment, type RunResult } from '../../orchestrator/run/driver.js';
 import { summaryLines } from '../../orchestrator/run/summary.js';
@@ -183,8 +183,8 @@ export async function run(argv: string[]): Promise<number> {
     // Workers have no browser endpoint and no cassettes of this machine: people and replays run locally.
     for (const arm of built.arms) {
       const policies = [...arm.config.agents, arm.config.scriptWriter];
-      if (policies.some((p) => p.spec === 'human') || human.ms !== undefined) throw new UsageError('human seats need a local run (parley run without --queue, or parley serve)');
-      if (arm.config.replay || policies.some((p) => p.spec.startsWith('replay:'))) throw new UsageError('--replay reads a local run directory; it cannot be combined with --queue');
+      if (policies.some((p) => policyKind(p.spec) === 'human') || human.ms !== undefined) throw new UsageError('human seats need a local run (parley run without --queue, or parley serve)');
+      if (arm.config.replay || policies.some((p) => policyKind(p.spec) === 'replay')) throw new UsageError('--replay reads a local run directory; it cannot be combined with --queue');
     }
     // One coordinator per run directory: every arm is queued in turn (each arm its own directory and run key).
     let code = 0;

@@ -1,7 +1,7 @@
-import { BackgroundsRule, JudgeOnlyLeakTarget, Mode, MODES, ProtocolName, ScriptFormat, StopRule } from '../../protocol/index.js';
+import { BackgroundsRule, JudgeOnlyLeakTarget, Mode, MODES, parsePolicySpec, ProtocolName, ScriptFormat, StopRule } from '../../protocol/index.js';
 import { RunConfig, type RunConfigInput } from '../../orchestrator/run-config.js';
 import type { FlagValue } from '../args.js';
-import { loadExperiment, POLICY_SPEC } from '../experiment.js';
+import { loadExperiment } from '../experiment.js';
 import { outDirProblem } from '../out-guard.js';
 import { applyReplay } from '../replay-config.js';
 import { applyRateLimits, badLimit, type RateLimits } from '../rate-limits.js';
@@ -78,9 +78,8 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
     input.modes = modes as Mode[];
   }
   for (const [flag, value] of [['agent1', flags.agent1], ['agent2', flags.agent2], ['script-writer', flags['script-writer']], ['judge', flags.judge]] as const) {
-    if (typeof value === 'string' && !POLICY_SPEC.test(value)) {
-      return { ok: false, message: `--${flag}: '${value}' is not a policy spec (bot, bot:<name>, openai:<model>, mistral:<model>, replay:<dir>, human)` };
-    }
+    const parsed = typeof value === 'string' ? parsePolicySpec(value) : undefined;
+    if (parsed && !parsed.ok) return { ok: false, message: `--${flag}: ${parsed.message}` };
   }
   if (typeof flags.agent1 === 'string' || typeof flags.agent2 === 'string') {
     const agents = [...(input.agents ?? [{ spec: 'bot' }])];

@@ -145,9 +145,17 @@ export function buildCard(runs: readonly RunDir[]): SimulationCard {
       if (e.mode === 'script') {
         const w = e.scriptWriter;
         const cfg = pick(r, 'config.scriptWriter.params') as Record<string, unknown> | undefined;
-        gens.push({ role: 'script writer', policy: w?.policy ?? '?', model: w?.model ?? null, params: paramsText(e.seats[0]?.params ?? cfg) });
+        const transport = cfg?.transport;
+        const params = e.seats[0]?.params ?? cfg;
+        gens.push({ role: 'script writer', policy: w?.policy ?? '?', model: w?.model ?? null, params: paramsText(transport === undefined ? params : { ...params, transport }) });
       } else {
-        e.seats.forEach((s, i) => gens.push({ role: `seat ${i + 1} (${s.seat})`, policy: s.policy, model: s.model ?? null, params: paramsText(s.params) }));
+        // The transport is a client setting (not in the seat's sampling params): shown from run.json's config.
+        const agents = pick(r, 'config.agents') as Array<{ params?: { transport?: unknown } }> | undefined;
+        e.seats.forEach((s, i) => {
+          const transport = agents?.[i]?.params?.transport;
+          const params = transport === undefined ? s.params : { ...s.params, transport };
+          gens.push({ role: `seat ${i + 1} (${s.seat})`, policy: s.policy, model: s.model ?? null, params: paramsText(params) });
+        });
       }
       for (const g of gens) {
         const key = JSON.stringify([e.mode, g.role, g.policy, g.model, g.params]);

@@ -1,4 +1,4 @@
-import { CloseCode, type PolicyConfig, type SeatRecovery } from '../../protocol/index.js';
+import { CloseCode, policyKind, type PolicyConfig, type SeatRecovery } from '../../protocol/index.js';
 import type { Episode } from '../episode.js';
 import type { InboxEvent } from '../inbox.js';
 import { SCRIPT_SEAT } from '../world.js';
@@ -43,9 +43,9 @@ export interface HostedEpisode {
 }
 
 /** A seat a person plays: not hosted on the pool, its token is handed out instead. */
-export const isOpen = (p: PolicyConfig): boolean => p.spec === 'human';
+export const isOpen = (p: PolicyConfig): boolean => policyKind(p.spec) === 'human';
 
-const isBot = (p: PolicyConfig) => p.spec === 'bot' || p.spec.startsWith('bot:');
+const isBot = (p: PolicyConfig) => policyKind(p.spec) === 'bot';
 
 /**
  * Hosts every live seat of a prepared episode on the pool and supervises them while it runs, recovering

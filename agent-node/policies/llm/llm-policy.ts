@@ -48,9 +48,12 @@ export class LlmPolicy implements Policy {
       client = this.clientFor({ episodeId: view.welcome.episodeId, seat: view.welcome.seat });
       const allowed = request.actions as ActionType[];
       const messages = seatPromptMessages(this.templates, view, request);
+      // Under `paper`, as SOTOPIA: the format instructions sit in the one user message and nothing is
+      // constrained (no response_format); `parley` keeps the structured-output ladder.
+      const paper = view.welcome.protocol?.name === 'paper';
       const result = await askWithRepair(
         client,
-        { messages, json: actionJsonSchema(allowed), params: this.sampling },
+        { messages, ...(paper ? {} : { json: actionJsonSchema(allowed) }), params: this.sampling },
         (content) => parseAction(content, allowed),
         (problem) => fillTemplate(this.templates.reformat, { problem, shape: ACTION_SHAPE }),
         tally,

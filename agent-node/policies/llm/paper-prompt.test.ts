@@ -4,6 +4,7 @@ import type { SeatView } from '../../policy.js';
 import { paperAgentMessages, paperScriptMessages } from './paper-prompt.js';
 import { paperMove } from './paper-render.js';
 import { loadTemplates } from './templates.js';
+import { parseScriptText } from './parse-script-text.js';
 import { ALICE_GOAL, ALICE_HINT, ALICE_SECRET, aliceView, BOB_GOAL, BOB_SECRET, event, scriptRequest, turnRequest } from './test-views.js';
 
 const templates = loadTemplates();
@@ -110,5 +111,17 @@ describe('the paper script prompt', () => {
     expect(text).toContain('Turn #x');
     expect(text).not.toMatch(/"turns"|JSON/);
     expect(text).not.toContain('becomes known');
+  });
+
+  it('as SOTOPIA\'s full-script instructions: the structure names `Turn #x`, the examples have no `Turn #` line', () => {
+    const req = scriptRequest(20);
+    req.protocol = PAPER;
+    const text = paperScriptMessages(templates.script_paper, req).map((m) => m.content).join('\n');
+    const examples = text.split('\n').filter((l) => /^[a-e]\. /.test(l));
+    expect(examples).toHaveLength(5);
+    expect(text.split('\n').filter((l) => /^Turn #\d/.test(l))).toEqual([]);
+    // A model that copies the lettered examples still yields a readable script.
+    const parsed = parseScriptText(['a. Alice Chen said: "Hi."', 'b. Bob Lee did nothing'].join('\n'), req);
+    expect(parsed.ok && parsed.value.map((t) => t.seat)).toEqual(['A', 'B']);
   });
 });

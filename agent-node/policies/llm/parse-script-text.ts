@@ -24,7 +24,8 @@ function speakerMatcher(request: ScriptRequest): (line: string) => { seat: strin
     ...seats.map((s) => ({ seat: s.seat, label: s.seat })),
   ].sort((a, b) => b.label.length - a.label.length);
   return (line) => {
-    const text = line.replace(/^\s*[-*]?\s*(?:\*\*)?\[?/, '');
+    // A list label (`a. `, `3) `) is dropped: SOTOPIA's full-script examples are lettered lines.
+    const text = line.replace(/^\s*(?:(?:[a-z]|\d{1,2})[.)]\s+)?[-*]?\s*(?:\*\*)?\[?/, '');
     const lower = text.toLowerCase();
     for (const c of candidates) {
       if (!lower.startsWith(c.label.toLowerCase())) continue;

@@ -32,6 +32,15 @@ describe('LLM policy under --protocol paper', () => {
     expect(messages.map((m) => m.role)).toEqual(['user']);
     expect(String(messages[0]!.content)).toContain('Participants: Alice Chen and Bob Lee');
     expect(String(messages[0]!.content)).toContain("Bob Lee's goal: Unknown");
+    // S1: no constrained decoding; the JSON format instructions are in that one user message.
+    expect(server.requests[0]!.body.response_format).toBeUndefined();
+    expect(String(messages[0]!.content)).toContain('"action_type"');
+  });
+
+  it('under --protocol parley the structured ladder still asks for a JSON schema', async () => {
+    const r = await (await policy()).act(aliceView(), turnRequest(0), signal());
+    expect(r.ok).toBe(true);
+    expect((server.requests[0]!.body.response_format as { type?: string } | undefined)?.type).toBe('json_schema');
   });
 
   it('the script writer asks for free text (no JSON format) and parses the script into turns', async () => {
