@@ -43,7 +43,7 @@ describe('red team, second pass: the browser endpoint', () => {
     ];
     for (const attack of attacks) {
       const c = await RawSocketIo.connect(httpBase(t));
-      c.connectNamespace();
+      await c.connectNamespace();
       attack(c);
       // Refused: the connection is closed (or at most gets error frames), never the server.
       await Promise.race([c.closed, new Promise((r) => setImmediate(r))]);
@@ -62,9 +62,9 @@ describe('red team, second pass: the browser endpoint', () => {
     const t = await startServe('k02');
     targets.push(t);
     const seat = await RawSocketIo.connect(httpBase(t));
-    seat.connectNamespace();
+    await seat.connectNamespace();
     seat.join(t.tokens.get('agent1')!);
-    await vi.waitFor(() => expect(seat.received.some((m) => m.includes('seat.welcome'))).toBe(true), { timeout: 10_000 });
+    await vi.waitFor(() => expect(seat.received.some((m) => m.includes('seat.welcome')), seat.received.join('\n').slice(0, 800)).toBe(true), { timeout: 30_000 });
     const mb = Buffer.alloc(1024 * 1024, 1);
     for (let round = 0; round < 5 && seat.open; round++) {
       seat.send(`459-["frame",${Array.from({ length: 9 }, (_, num) => JSON.stringify({ _placeholder: true, num })).join(',')}]`);
@@ -81,7 +81,7 @@ describe('red team, second pass: the browser endpoint', () => {
     for (let i = 0; i < 30; i++) {
       try {
         const c = await RawSocketIo.connect(httpBase(t));
-        c.connectNamespace();
+        await c.connectNamespace();
         c.send(`4510-["frame",${Array.from({ length: 10 }, (_, num) => JSON.stringify({ _placeholder: true, num })).join(',')}]`);
         for (let k = 0; k < 9; k++) c.send(mb);
         pinned.push(c);

@@ -43,9 +43,18 @@ export class RawSocketIo {
     this.ws.send(packet);
   }
 
-  /** socket.io CONNECT to the main namespace (what io() does first). */
-  connectNamespace(): void {
+  /**
+   * socket.io CONNECT to the main namespace (what io() does first), resolved once the server has
+   * acknowledged it (`40{"sid":…}`): socket.io drops event packets that arrive before, so an attack sent
+   * sooner might never reach the handlers it is meant to test.
+   */
+  async connectNamespace(): Promise<void> {
     this.send('40');
+    for (;;) {
+      if (this.received.some((m) => m.startsWith('40'))) return;
+      if (!this.open) throw new Error('closed before the namespace connect was acknowledged');
+      await once(this.ws, 'message');
+    }
   }
 
   /** A `frame` event carrying a seat.join with this token (what the seat page sends). */
