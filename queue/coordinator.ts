@@ -6,21 +6,28 @@ import { Job, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { EpisodeRecord, PolicyConfig, SimulationProtocol } from '../protocol/index.js';
 import type { Scenario } from '../scenarios/model.js';
-import type { EpisodePlan } from '../orchestrator/episode-plan.js';
-import type { RunConfig } from '../orchestrator/run-config.js';
-import { codeVersion } from '../orchestrator/run/code-version.js';
-import type { RunResult } from '../orchestrator/run/driver.js';
-import { planEpisodes } from '../orchestrator/run/plan.js';
-import { ProgressReporter, type StatusTerminal } from '../orchestrator/run/progress-reporter.js';
-import { promptTemplates } from '../orchestrator/run/prompt-files.js';
-import { protocolKey, resolveProtocol } from '../orchestrator/run/protocol.js';
-import { RunDirConflict, recordedProtocolKey } from '../orchestrator/run/driver.js';
-import { checkExperimentIdentity, protocolChange, type HistoryEntry } from '../orchestrator/run/experiment-identity.js';
-import { prepareResume } from '../orchestrator/run/resume.js';
+import {
+  checkExperimentIdentity,
+  codeVersion,
+  computeStats,
+  loadRunScenarios,
+  planEpisodes,
+  prepareResume,
+  ProgressReporter,
+  promptTemplates,
+  protocolChange,
+  protocolKey,
+  recordedProtocolKey,
+  resolveProtocol,
+  RunDirConflict,
+  type EpisodePlan,
+  type HistoryEntry,
+  type RunConfig,
+  type RunResult,
+  type StatusTerminal,
+} from '../orchestrator/run/index.js';
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
 import { acquireRunLock, appendEpisode, readEpisodes, readRunJson, RunPaths, writeRunJson, writeRunScenarios, type RunJsonInput } from '../run-dir/index.js';
-import { loadRunScenarios } from '../orchestrator/run/scenario-source.js';
-import { computeStats } from '../orchestrator/run/stats.js';
 import { EpisodeResult, isEpisodeFile, jobIdOf, QUEUE_NAME, runSpecKey, type EpisodeJob, type RunSpec } from './jobs.js';
 import { bullConnection } from './redis-url.js';
 

@@ -47,6 +47,7 @@ group('architecture boundaries', () => {
     ['protocol/forbidden.ts', "import type { Scenario } from '../scenarios/model.js';\nexport type S = Scenario;\n", 'protocol/ never imports scenarios/'],
     ['web/client.ts', "import '../orchestrator/world.js';\n", 'web/ never imports orchestrator/'],
     ['training/examples.ts', "import { Episode } from '../orchestrator/episode.js';\nexport { Episode };\n", 'training/ never imports orchestrator/'],
+    ['queue/internal.ts', "export { planEpisodes } from '../orchestrator/run/plan.js';\n", 'queue/ never imports orchestrator/'],
   ])('a forbidden import added in a copy of the tree (%s) fails the check', (file, text, says) => {
     expect(checkBoundaries(root)).toEqual([]);
     withFile(file, text, () => {

@@ -79,4 +79,12 @@ export const BOUNDARY_RULES: readonly BoundaryRule[] = [
     except: ['orchestrator/observe', 'agent-node/policies/llm/seat-prompt', 'agent-node/policies/llm/agent-prompt', 'agent-node/policies/llm/render'],
     why: 'training data uses the same pure projection and renderer as a live run, nothing of the engine',
   },
+  {
+    // Issue 22, Contract 2: the queue is one executor of the run lifecycle; it sees the orchestrator
+    // only through the run's public entry, never its internal modules.
+    from: 'queue',
+    never: ['orchestrator'],
+    except: ['orchestrator/run/index'],
+    why: 'queue/ reaches the orchestrator only through its public entry orchestrator/run/index.ts',
+  },
 ];
