@@ -1,12 +1,13 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker, type Job } from 'bullmq';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { PolicyConfig } from '../protocol/index.js';
 import { codeVersion, EpisodeHost, type EpisodePlan } from '../orchestrator/run/index.js';
 import { EpisodeJob, EpisodeResult, QUEUE_NAME, RunSpec, runSpecKey, type EpisodeFile } from './jobs.js';
 import { bullConnection } from './redis-url.js';
+import { checkEpisodeJob, checkRunSpec, type WorkerTrust } from './job-guard.js';
 import { SHARED_LIMIT_ENV } from '../llm/shared-limit.js';
 
 export interface QueueWorkerOptions {
@@ -23,6 +24,8 @@ export interface QueueWorkerOptions {
    */
   lockMs?: number;
   workerPath?: string;
+  /** Endpoints and key variables a job may name (default: none: every job uses the worker's own provider settings). */
+  trust?: WorkerTrust;
 }
 
 /** A running `parley worker`: `stop()` finishes the jobs in hand (graceful) or, forced, returns them. */
@@ -46,6 +49,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
   // Agent processes inherit this: their provider limits go through Redis, shared by every worker.
   process.env[SHARED_LIMIT_ENV] = opts.url;
   const scratchRoot = prepareScratch();
+  const trust: WorkerTrust = opts.trust ?? { endpoints: [], keyEnvs: [] };
   const redis = new Redis(opts.url, { maxRetriesPerRequest: 3 });
   redis.on('error', () => {});
   const specs = new Map<string, Promise<RunSpec>>();
@@ -58,7 +62,10 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
     if (!p) {
       p = redis.get(runSpecKey(runKey)).then((text) => {
         if (text === null) throw new Error(`run ${runKey}: its configuration is not in Redis (deleted, or another Redis database)`);
-        return RunSpec.parse(JSON.parse(text));
+        const parsed = RunSpec.parse(JSON.parse(text));
+        const checked = checkRunSpec(parsed, trust);
+        if (!checked.ok) throw new UnrecoverableError(`${checked.code}: ${checked.message}`);
+        return parsed;
       });
       p.catch(() => specs.delete(runKey));
       specs.set(runKey, p);
@@ -91,7 +98,13 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
   };
 
   const processJob = async (job: Job): Promise<EpisodeResult> => {
-    const data = EpisodeJob.parse(job.data);
+    // Redis schedules; it grants nothing. A job outside the grammar the coordinator writes is refused
+    // unrun (never retried), before any file, process or request is made for it.
+    const shape = EpisodeJob.safeParse(job.data);
+    if (!shape.success) throw new UnrecoverableError('queue/bad_job: job does not match the episode job schema');
+    const data = shape.data;
+    const checked = checkEpisodeJob(data, trust);
+    if (!checked.ok) throw new UnrecoverableError(`${checked.code}: ${checked.message}`);
     const spec = await specOf(data.runKey);
     const scenario = spec.scenarios.find((s) => s.id === data.scenarioId);
     if (!scenario) throw new Error(`run ${data.runKey}: scenario ${data.scenarioId} is not in its configuration`);
