@@ -30,6 +30,7 @@ import { writeFileAtomicSync } from '../disk/atomic-write.js';
 import { acquireRunLock, appendEpisode, readEpisodes, readRunJson, RunPaths, writeRunJson, writeRunScenarios, type RunJsonInput } from '../run-dir/index.js';
 import { EpisodeResult, isEpisodeFile, jobIdOf, QUEUE_NAME, runSpecKey, type EpisodeJob, type RunSpec } from './jobs.js';
 import { bullConnection } from './redis-url.js';
+import { workerFlagsFor } from './job-guard.js';
 
 export interface CoordinatorOptions {
   /** Redis URL (checked reachable by the caller) and its printable form. */
@@ -98,6 +99,8 @@ async function coordinate(input: RunConfig, scenarios: Scenario[], protocol: Sim
   const used = uniqueScenarios(plans);
   writeRunScenarios(files, used);
   const policies = distinctPolicies(plans);
+  const needs = workerFlagsFor(policies);
+  if (needs.length > 0) opts.log(`workers refuse these jobs unless started with: parley worker ${needs.join(' ')}`);
   const startedAt = new Date().toISOString();
   /** Every invocation that ran into this directory (resumes, `--extend`s with what they changed), as a local run keeps it. */
   const history: HistoryEntry[] = [

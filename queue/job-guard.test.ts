@@ -55,3 +55,11 @@ describe('a worker checks each job against the grammar the coordinator writes', 
     expect(normaliseEndpoint('not a url')).toBeNull();
   });
 });
+
+describe("the coordinator's run config maps onto worker flags", () => {
+  it('names each endpoint and key variable once', async () => {
+    const { workerFlagsFor } = await import('./job-guard.js');
+    const p = { spec: 'openai:m', params: {}, baseURL: 'http://127.0.0.1:8/v1/', apiKeyEnv: 'MY_KEY' };
+    expect(workerFlagsFor([p, p, { spec: 'bot', params: {} }])).toEqual(['--allow-endpoint http://127.0.0.1:8/v1', '--allow-key-env MY_KEY']);
+  });
+});

@@ -87,3 +87,17 @@ export function checkEpisodeJob(job: EpisodeJob, trust: WorkerTrust): JobCheck {
   }
   return { ok: true };
 }
+
+/**
+ * How a run's configuration maps onto the workers' allow-list: the `parley worker` flags its policies
+ * need (printed by the coordinator), so that an experiment naming its own endpoint runs only on workers
+ * whose operator agreed to send that key variable to that URL.
+ */
+export function workerFlagsFor(policies: readonly PolicyConfig[]): string[] {
+  const flags = new Set<string>();
+  for (const p of policies) {
+    if (p.baseURL !== undefined) flags.add(`--allow-endpoint ${normaliseEndpoint(p.baseURL) ?? p.baseURL}`);
+    if (p.apiKeyEnv !== undefined) flags.add(`--allow-key-env ${p.apiKeyEnv}`);
+  }
+  return [...flags];
+}
