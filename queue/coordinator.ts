@@ -31,6 +31,7 @@ import { acquireRunLock, appendEpisode, readEpisodes, readRunJson, RunPaths, wri
 import { EpisodeResult, isEpisodeFile, jobIdOf, QUEUE_NAME, runSpecKey, type EpisodeJob, type RunSpec } from './jobs.js';
 import { bullConnection } from './redis-url.js';
 import { workerFlagsFor } from './job-guard.js';
+import { RedisOutage } from './redis-outage.js';
 
 export interface CoordinatorOptions {
   /** Redis URL (checked reachable by the caller) and its printable form. */
@@ -129,11 +130,14 @@ async function coordinate(input: RunConfig, scenarios: Scenario[], protocol: Sim
 
   const connection = bullConnection(opts.url);
   const redis = new Redis(opts.url, { maxRetriesPerRequest: 3 });
-  redis.on('error', () => {});
   const queue = new Queue(QUEUE_NAME, { connection });
   const events = new QueueEvents(QUEUE_NAME, { connection });
-  queue.on('error', (err) => opts.log(`queue: ${err.message}`));
-  events.on('error', (err) => opts.log(`queue events: ${err.message}`));
+  // One line when Redis goes away and one when it is back; the clients reconnect with backoff meanwhile.
+  const outage = new RedisOutage('coordinator', opts.shown, opts.log);
+  queue.on('error', (err: Error) => outage.error(err));
+  events.on('error', (err: Error) => outage.error(err));
+  redis.on('error', (err: Error) => outage.error(err));
+  redis.on('ready', () => outage.ready());
   const progress = new ProgressReporter({
     total: plans.length,
     alreadyDone: skipped,
@@ -203,7 +207,7 @@ async function coordinate(input: RunConfig, scenarios: Scenario[], protocol: Sim
           remaining.delete(jobId);
           settled();
         }
-      }).catch((err: Error) => progress.notice(`queue: ${err.message}`));
+      }).catch((err: Error) => outage.error(err));
       return chain;
     };
     events.on('completed', ({ jobId }) => void look(jobId));
@@ -217,6 +221,14 @@ async function coordinate(input: RunConfig, scenarios: Scenario[], protocol: Sim
     await enqueue(queue, pending, runKey);
     opts.log(`queued ${pending.length} episode(s) on ${opts.shown} (run key ${runKey}); workers: parley worker --queue ${opts.shown}`);
     const sweep = async () => {
+      // A Redis restarted without persistence lost the run spec with the jobs: put it back before the
+      // jobs are queued again (writing it is idempotent; workers fetch it per run key).
+      try {
+        if (remaining.size > 0 && (await redis.exists(runSpecKey(runKey))) === 0) await redis.set(runSpecKey(runKey), JSON.stringify(spec));
+      } catch (err) {
+        outage.error(err as Error);
+        return;
+      }
       for (const jobId of [...remaining]) await look(jobId);
     };
     await sweep();

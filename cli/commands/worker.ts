@@ -27,8 +27,10 @@ export const spec: CommandSpec = {
   summary:
   "Take episode jobs from the queue and run them on this machine's agent processes; the coordinator\n" +
     'writes the results into its run directory. Needs only the code, the queue URL and the provider keys\n' +
-    '(scenarios and configuration come from the queue). SIGTERM or Ctrl-C: finish the episodes in hand and\n' +
-    'stop; a second one: stop now (those episodes go back to the queue and run elsewhere from the start).',
+    '(scenarios and configuration come from the queue). SIGTERM or Ctrl-C: finish the episodes in hand for up\n' +
+    'to 7 s (PARLEY_WORKER_STOP_MS) and stop, within 10 s whatever state Redis is in; a second one: stop now.\n' +
+    'Episodes not finished go back to the queue and run elsewhere from the start. Jobs are checked: a job may\n' +
+    'name a base URL or key variable only if --allow-endpoint / --allow-key-env allow it.',
   flags: FLAGS,
 };
 
@@ -63,7 +65,15 @@ export async function run(argv: string[]): Promise<number> {
   let signals = 0;
   const onSignal = () => {
     signals += 1;
-    if (signals === 1) log('stopping: finishing the episodes in hand (signal again to stop now)');
+    if (signals === 1) {
+      log('stopping: finishing the episodes in hand for a few seconds (signal again to stop now)');
+      // The promise to whoever sent the signal: gone within 10 s, even if a Redis client or an agent
+      // process will not let go (the stop deadline in startQueueWorker normally ends it sooner).
+      setTimeout(() => {
+        console.error('parley worker: still not stopped after 9.5 s; exiting (unfinished episodes run elsewhere later)');
+        process.exit(1);
+      }, 9_500).unref();
+    }
     else log('stopping now: the episodes in hand go back to the queue');
     void worker.stop(signals > 1);
   };
