@@ -94,7 +94,7 @@ async function coordinate(input: RunConfig, scenarios: Scenario[], protocol: Sim
   const read = readRunJson(files);
   const previousRun = read.ok ? read.run : null;
   const runId = typeof previousRun?.runId === 'string' ? previousRun.runId : basename(files.dir);
-  const previousKey = (previousRun?.queue as { runKey?: unknown } | undefined)?.runKey;
+  const previousKey = previousRun?.queue?.runKey;
   // The run's name in Redis: kept across reruns so that they find the jobs of earlier invocations.
   const runKey = typeof previousKey === 'string' ? previousKey : `${runId.replace(/[^A-Za-z0-9_-]/g, '_')}-${nanoid(8).replace(/[^A-Za-z0-9]/g, 'x')}`;
   const used = uniqueScenarios(plans);
@@ -105,7 +105,7 @@ async function coordinate(input: RunConfig, scenarios: Scenario[], protocol: Sim
   const startedAt = new Date().toISOString();
   /** Every invocation that ran into this directory (resumes, `--extend`s with what they changed), as a local run keeps it. */
   const history: HistoryEntry[] = [
-    ...(Array.isArray(previousRun?.['history']) ? (previousRun['history'] as HistoryEntry[]) : []),
+    ...((previousRun?.history ?? []) as HistoryEntry[]),
     { startedAt, extend: opts.extend ?? false, changed, config: input },
   ];
   const runJson = (extra: Pick<RunJsonInput, 'endedAt' | 'stats'> & { interrupted?: boolean }): RunJsonInput => ({

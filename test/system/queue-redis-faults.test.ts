@@ -77,7 +77,7 @@ describe('the queue when Redis goes away (real Redis, real workers)', () => {
     const coordinator = parley(['run', '--queue', redis.url, '--scenarios', 'builtin', '--modes', 'agents,mindreaders', '--repeats', '2', '--out', out], { env });
     procs.push(coordinator);
     const all = [coordinator, ...workers];
-    await within(vi.waitFor(() => expect(lines().length).toBeGreaterThanOrEqual(10), { timeout: 90_000, interval: 20 }), 95_000, 'first records', all);
+    await within(vi.waitFor(() => expect(lines().length).toBeGreaterThanOrEqual(10), { timeout: 120_000, interval: 20 }), 90_000, "first records", all);
     const before = lines().length;
 
     await redis.stop();
