@@ -19,4 +19,13 @@ describe('a Redis outage is said once, and its end once', () => {
       vi.useRealTimers();
     }
   });
+
+  it('other errors are no outage: printed as they are', () => {
+    const lines: string[] = [];
+    const o = new RedisOutage('worker', 'redis://h:1', (l) => lines.push(l));
+    o.error(new Error('could not renew lock for job x'));
+    o.error(new Error('connect ECONNREFUSED 127.0.0.1:1'));
+    o.error(new Error('connect ECONNREFUSED 127.0.0.1:1'));
+    expect(lines).toEqual(['worker: queue: could not renew lock for job x', 'worker: Redis at redis://h:1 is unreachable (connect ECONNREFUSED 127.0.0.1:1); retrying with backoff']);
+  });
 });

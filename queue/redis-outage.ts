@@ -17,8 +17,15 @@ export class RedisOutage {
     private readonly settleMs = 2_000,
   ) {}
 
-  /** A client reported an error: the first one of an outage is printed, the rest are not. */
+  /**
+   * A client reported an error. A lost connection starts an outage (its first error is printed, the rest
+   * are not); any other error (a lost job lock, a script error) is printed as it is.
+   */
   error(err: Error): void {
+    if (!isConnectionError(err)) {
+      this.log(`${this.who}: queue: ${err.message}`);
+      return;
+    }
     if (this.settle) clearTimeout(this.settle);
     this.settle = null;
     if (this.down) return;
@@ -36,4 +43,10 @@ export class RedisOutage {
     }, this.settleMs);
     this.settle.unref();
   }
+}
+
+/** Whether `err` says the connection to Redis is gone (refused, reset, timed out, closed), not a command's failure. */
+export function isConnectionError(err: Error): boolean {
+  const code = (err as NodeJS.ErrnoException).code ?? '';
+  return /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN)$/.test(code) || /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection is closed|connect ETIMEDOUT/i.test(err.message);
 }
