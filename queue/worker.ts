@@ -27,7 +27,7 @@ export interface QueueWorkerOptions {
   workerPath?: string;
   /**
    * How long `stop()` may wait for the episodes in hand and for Redis before it abandons them (default
-   * 7 s, `PARLEY_WORKER_STOP_MS`): a worker is gone within 10 s of SIGTERM whatever state Redis is in.
+   * 5 s, `PARLEY_WORKER_STOP_MS`): a worker is gone within 10 s of SIGTERM whatever state Redis is in.
    */
   stopMs?: number;
   /** Endpoints and key variables a job may name (default: none: every job uses the worker's own provider settings). */
@@ -131,7 +131,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
   };
 
   /** How long a graceful stop may take before the episodes in hand are abandoned (they run elsewhere later). */
-  const stopMs = opts.stopMs ?? Number(process.env.PARLEY_WORKER_STOP_MS ?? 7_000);
+  const stopMs = opts.stopMs ?? Number(process.env.PARLEY_WORKER_STOP_MS ?? 5_000);
   const lockMs = opts.lockMs ?? Number(process.env.PARLEY_QUEUE_LOCK_MS ?? 30_000);
   const worker = new Worker(QUEUE_NAME, processJob, {
     connection: bullConnection(opts.url),

@@ -28,7 +28,7 @@ export const spec: CommandSpec = {
   "Take episode jobs from the queue and run them on this machine's agent processes; the coordinator\n" +
     'writes the results into its run directory. Needs only the code, the queue URL and the provider keys\n' +
     '(scenarios and configuration come from the queue). SIGTERM or Ctrl-C: finish the episodes in hand for up\n' +
-    'to 7 s (PARLEY_WORKER_STOP_MS) and stop, within 10 s whatever state Redis is in; a second one: stop now.\n' +
+    'to 5 s (PARLEY_WORKER_STOP_MS) and stop, within 10 s whatever state Redis is in; a second one: stop now.\n' +
     'Episodes not finished go back to the queue and run elsewhere from the start. Jobs are checked: a job may\n' +
     'name a base URL or key variable only if --allow-endpoint / --allow-key-env allow it.',
   flags: FLAGS,
@@ -83,6 +83,8 @@ export async function run(argv: string[]): Promise<number> {
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   log('worker stopped');
+  // Stopped: the Redis clients BullMQ leaves reconnecting (Redis may be gone) must not keep the process up.
+  if (signals > 0) setImmediate(() => process.exit(0));
   return 0;
 }
 
