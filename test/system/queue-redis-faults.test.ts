@@ -32,7 +32,8 @@ describe('the queue when Redis goes away (real Redis, real workers)', () => {
   const tmp = tempDir('queue-faults');
   const procs: CliProcess[] = [];
   const servers: Array<TestRedis | ChildProcess> = [];
-  const env = { ...process.env, PARLEY_QUEUE_LOCK_MS: '10000' };
+  // Agent processes at normal priority: on a loaded test machine niced ones may not start in time.
+  const env = { ...process.env, PARLEY_QUEUE_LOCK_MS: '10000', PARLEY_WORKER_NICE: '0' };
   // Killed workers' agent processes may hold the output pipes a little longer on a loaded machine.
   afterAll(async () => {
     for (const p of procs) p.kill();
