@@ -52,6 +52,8 @@ export const ErrorCode = {
   ConnectionLost: 'connection/lost',
   ClosedByServer: 'connection/closed_by_server',
   ClosedLocally: 'seat/closed_locally',
+  // ── queue jobs (a worker refuses a job that does not match the grammar the coordinator writes)
+  BadJob: 'queue/bad_job',
   // ── bugs
   Internal: 'internal/error',
   JudgeOnlyLeak: 'internal/judge_only_leak',

@@ -6,23 +6,32 @@ import { Job, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { EpisodeRecord, PolicyConfig, SimulationProtocol } from '../protocol/index.js';
 import type { Scenario } from '../scenarios/model.js';
-import type { EpisodePlan } from '../orchestrator/episode-plan.js';
-import type { RunConfig } from '../orchestrator/run-config.js';
-import { codeVersion } from '../orchestrator/run/code-version.js';
-import type { RunResult } from '../orchestrator/run/driver.js';
-import { planEpisodes } from '../orchestrator/run/plan.js';
-import { ProgressReporter, type StatusTerminal } from '../orchestrator/run/progress-reporter.js';
-import { promptTemplates } from '../orchestrator/run/prompt-files.js';
-import { protocolKey, resolveProtocol } from '../orchestrator/run/protocol.js';
-import { RunDirConflict, recordedProtocolKey } from '../orchestrator/run/driver.js';
-import { checkExperimentIdentity, protocolChange, type HistoryEntry } from '../orchestrator/run/experiment-identity.js';
-import { prepareResume } from '../orchestrator/run/resume.js';
+import {
+  checkExperimentIdentity,
+  codeVersion,
+  finishRun,
+  loadRunScenarios,
+  planEpisodes,
+  prepareResume,
+  ProgressReporter,
+  promptTemplates,
+  protocolChange,
+  protocolKey,
+  recordedProtocolKey,
+  resolveProtocol,
+  RunDirConflict,
+  type EpisodePlan,
+  type HistoryEntry,
+  type RunConfig,
+  type RunResult,
+  type StatusTerminal,
+} from '../orchestrator/run/index.js';
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
 import { acquireRunLock, appendEpisode, readEpisodes, readRunJson, RunPaths, writeRunJson, writeRunScenarios, type RunJsonInput } from '../run-dir/index.js';
-import { loadRunScenarios } from '../orchestrator/run/scenario-source.js';
-import { finishRun } from '../orchestrator/run/finish.js';
 import { EpisodeResult, isEpisodeFile, jobIdOf, QUEUE_NAME, runSpecKey, type EpisodeJob, type RunSpec } from './jobs.js';
 import { bullConnection } from './redis-url.js';
+import { workerFlagsFor } from './job-guard.js';
+import { RedisOutage } from './redis-outage.js';
 
 export interface CoordinatorOptions {
   /** Redis URL (checked reachable by the caller) and its printable form. */
@@ -85,16 +94,18 @@ async function coordinate(input: RunConfig, scenarios: Scenario[], protocol: Sim
   const read = readRunJson(files);
   const previousRun = read.ok ? read.run : null;
   const runId = typeof previousRun?.runId === 'string' ? previousRun.runId : basename(files.dir);
-  const previousKey = (previousRun?.queue as { runKey?: unknown } | undefined)?.runKey;
+  const previousKey = previousRun?.queue?.runKey;
   // The run's name in Redis: kept across reruns so that they find the jobs of earlier invocations.
   const runKey = typeof previousKey === 'string' ? previousKey : `${runId.replace(/[^A-Za-z0-9_-]/g, '_')}-${nanoid(8).replace(/[^A-Za-z0-9]/g, 'x')}`;
   const used = uniqueScenarios(plans);
   writeRunScenarios(files, used);
   const policies = distinctPolicies(plans);
+  const needs = workerFlagsFor(policies);
+  if (needs.length > 0) opts.log(`workers refuse these jobs unless started with: parley worker ${needs.join(' ')}`);
   const startedAt = new Date().toISOString();
   /** Every invocation that ran into this directory (resumes, `--extend`s with what they changed), as a local run keeps it. */
   const history: HistoryEntry[] = [
-    ...(Array.isArray(previousRun?.['history']) ? (previousRun['history'] as HistoryEntry[]) : []),
+    ...((previousRun?.history ?? []) as HistoryEntry[]),
     { startedAt, extend: opts.extend ?? false, changed, config: input },
   ];
   const runJson = (extra: Pick<RunJsonInput, 'endedAt' | 'stats' | 'summaryError'> & { interrupted?: boolean }): RunJsonInput => ({
@@ -119,11 +130,14 @@ async function coordinate(input: RunConfig, scenarios: Scenario[], protocol: Sim
 
   const connection = bullConnection(opts.url);
   const redis = new Redis(opts.url, { maxRetriesPerRequest: 3 });
-  redis.on('error', () => {});
   const queue = new Queue(QUEUE_NAME, { connection });
   const events = new QueueEvents(QUEUE_NAME, { connection });
-  queue.on('error', (err) => opts.log(`queue: ${err.message}`));
-  events.on('error', (err) => opts.log(`queue events: ${err.message}`));
+  // One line when Redis goes away and one when it is back; the clients reconnect with backoff meanwhile.
+  const outage = new RedisOutage('coordinator', opts.shown, opts.log);
+  queue.on('error', (err: Error) => outage.error(err));
+  events.on('error', (err: Error) => outage.error(err));
+  redis.on('error', (err: Error) => outage.error(err));
+  redis.on('ready', () => outage.ready());
   const progress = new ProgressReporter({
     total: plans.length,
     alreadyDone: skipped,
@@ -193,7 +207,7 @@ async function coordinate(input: RunConfig, scenarios: Scenario[], protocol: Sim
           remaining.delete(jobId);
           settled();
         }
-      }).catch((err: Error) => progress.notice(`queue: ${err.message}`));
+      }).catch((err: Error) => outage.error(err));
       return chain;
     };
     events.on('completed', ({ jobId }) => void look(jobId));
@@ -207,6 +221,14 @@ async function coordinate(input: RunConfig, scenarios: Scenario[], protocol: Sim
     await enqueue(queue, pending, runKey);
     opts.log(`queued ${pending.length} episode(s) on ${opts.shown} (run key ${runKey}); workers: parley worker --queue ${opts.shown}`);
     const sweep = async () => {
+      // A Redis restarted without persistence lost the run spec with the jobs: put it back before the
+      // jobs are queued again (writing it is idempotent; workers fetch it per run key).
+      try {
+        if (remaining.size > 0 && (await redis.exists(runSpecKey(runKey))) === 0) await redis.set(runSpecKey(runKey), JSON.stringify(spec));
+      } catch (err) {
+        outage.error(err as Error);
+        return;
+      }
       for (const jobId of [...remaining]) await look(jobId);
     };
     await sweep();

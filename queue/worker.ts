@@ -1,14 +1,14 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker, type Job } from 'bullmq';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { PolicyConfig } from '../protocol/index.js';
-import { codeVersion } from '../orchestrator/run/code-version.js';
-import { EpisodeHost } from '../orchestrator/run/episode-host.js';
-import type { EpisodePlan } from '../orchestrator/episode-plan.js';
+import { ErrorCode, type PolicyConfig } from '../protocol/index.js';
+import { codeVersion, EpisodeHost, type EpisodePlan } from '../orchestrator/run/index.js';
 import { EpisodeJob, EpisodeResult, QUEUE_NAME, RunSpec, runSpecKey, type EpisodeFile } from './jobs.js';
-import { bullConnection } from './redis-url.js';
+import { bullConnection, redactUrl } from './redis-url.js';
+import { RedisOutage } from './redis-outage.js';
+import { checkEpisodeJob, checkRunSpec, type WorkerTrust } from './job-guard.js';
 import { SHARED_LIMIT_ENV } from '../llm/shared-limit.js';
 
 export interface QueueWorkerOptions {
@@ -25,6 +25,13 @@ export interface QueueWorkerOptions {
    */
   lockMs?: number;
   workerPath?: string;
+  /**
+   * How long `stop()` may wait for the episodes in hand and for Redis before it abandons them (default
+   * 5 s, `PARLEY_WORKER_STOP_MS`): a worker is gone within 10 s of SIGTERM whatever state Redis is in.
+   */
+  stopMs?: number;
+  /** Endpoints and key variables a job may name (default: none: every job uses the worker's own provider settings). */
+  trust?: WorkerTrust;
 }
 
 /** A running `parley worker`: `stop()` finishes the jobs in hand (graceful) or, forced, returns them. */
@@ -48,8 +55,8 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
   // Agent processes inherit this: their provider limits go through Redis, shared by every worker.
   process.env[SHARED_LIMIT_ENV] = opts.url;
   const scratchRoot = prepareScratch();
+  const trust: WorkerTrust = opts.trust ?? { endpoints: [], keyEnvs: [] };
   const redis = new Redis(opts.url, { maxRetriesPerRequest: 3 });
-  redis.on('error', () => {});
   const specs = new Map<string, Promise<RunSpec>>();
   let host: Promise<EpisodeHost> | null = null;
   const stopping = new AbortController();
@@ -60,7 +67,10 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
     if (!p) {
       p = redis.get(runSpecKey(runKey)).then((text) => {
         if (text === null) throw new Error(`run ${runKey}: its configuration is not in Redis (deleted, or another Redis database)`);
-        return RunSpec.parse(JSON.parse(text));
+        const parsed = RunSpec.parse(JSON.parse(text));
+        const checked = checkRunSpec(parsed, trust);
+        if (!checked.ok) throw new UnrecoverableError(`${checked.code}: ${checked.message}`);
+        return parsed;
       });
       p.catch(() => specs.delete(runKey));
       specs.set(runKey, p);
@@ -93,7 +103,13 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
   };
 
   const processJob = async (job: Job): Promise<EpisodeResult> => {
-    const data = EpisodeJob.parse(job.data);
+    // Redis schedules; it grants nothing. A job outside the grammar the coordinator writes is refused
+    // unrun (never retried), before any file, process or request is made for it.
+    const shape = EpisodeJob.safeParse(job.data);
+    if (!shape.success) throw new UnrecoverableError(`${ErrorCode.BadJob}: job does not match the episode job schema`);
+    const data = shape.data;
+    const checked = checkEpisodeJob(data, trust);
+    if (!checked.ok) throw new UnrecoverableError(`${checked.code}: ${checked.message}`);
     const spec = await specOf(data.runKey);
     const scenario = spec.scenarios.find((s) => s.id === data.scenarioId);
     if (!scenario) throw new Error(`run ${data.runKey}: scenario ${data.scenarioId} is not in its configuration`);
@@ -114,6 +130,8 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
     }
   };
 
+  /** How long a graceful stop may take before the episodes in hand are abandoned (they run elsewhere later). */
+  const stopMs = opts.stopMs ?? Number(process.env.PARLEY_WORKER_STOP_MS ?? 5_000);
   const lockMs = opts.lockMs ?? Number(process.env.PARLEY_QUEUE_LOCK_MS ?? 30_000);
   const worker = new Worker(QUEUE_NAME, processJob, {
     connection: bullConnection(opts.url),
@@ -122,7 +140,12 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
     stalledInterval: lockMs,
     maxStalledCount: MAX_STALLED,
   });
-  worker.on('error', (err) => opts.log(`queue: ${err.message}`));
+  const outage = new RedisOutage('worker', redactUrl(opts.url), opts.log);
+  worker.on('error', (err) => outage.error(err));
+  redis.on('error', (err: Error) => outage.error(err));
+  redis.on('ready', () => outage.ready());
+  // BullMQ's blocking client reconnects by itself; its 'ready' is the sign that jobs flow again.
+  worker.on('ready', () => outage.ready());
   worker.on('stalled', (jobId) => opts.log(`job ${jobId} stalled (its worker stopped answering): back in the queue`));
   worker.on('failed', (job, err) => opts.log(`job ${job?.id ?? '?'} failed here: ${err.message}`));
   await worker.waitUntilReady();
@@ -130,10 +153,29 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
   let resolveDone!: () => void;
   const done = new Promise<void>((r) => (resolveDone = r));
   let closing: Promise<void> | null = null;
+  let deadline: NodeJS.Timeout | null = null;
+  /**
+   * The last resort once the stop deadline passes: BullMQ's close waits on Redis, which may be gone, so
+   * the episodes in hand are aborted (their jobs go back to the queue through the stalled check), the
+   * agent processes stopped, and every Redis connection dropped, without waiting for Redis.
+   */
+  const hardStop = async () => {
+    stopping.abort();
+    void worker.close(true).catch(() => {});
+    void worker.disconnect().catch(() => {});
+    redis.disconnect();
+    const h = await host?.catch(() => null);
+    await h?.close().catch(() => {});
+    resolveDone();
+  };
   return {
     done,
     stop(force = false) {
       if (force) stopping.abort();
+      deadline ??= setTimeout(() => {
+        opts.log(`stop: not finished within ${stopMs} ms; the episodes in hand go back to the queue`);
+        void hardStop();
+      }, force ? 0 : stopMs);
       const previous = closing;
       closing = (async () => {
         // Graceful: BullMQ stops taking jobs and waits for the ones in hand. Forced: the episodes in
@@ -142,9 +184,10 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
         const h = await host?.catch(() => null);
         await h?.close();
         redis.disconnect();
+        if (deadline) clearTimeout(deadline);
         resolveDone();
       })();
-      return closing;
+      return Promise.race([closing, done]);
     },
   };
 }

@@ -84,7 +84,14 @@ export const RunJson = z.looseObject({
   orchestrator: z.object({ pid: z.number().int(), node: z.string(), host: z.string() }),
   /** local: seats played by the supervisor's agent processes; remote: by agents that dialled in (serve); queue: by `parley worker`s' agent processes. */
   hosting: z.enum(['local', 'remote', 'queue']),
+  /** With `hosting: 'queue'`: the Redis (password hidden), the run's key in it and the queue's name. */
+  queue: z.object({ url: z.string(), runKey: z.string(), queue: z.string() }).optional(),
   config: RecordedRunConfig,
+  /**
+   * Every invocation that ran into this directory: when, whether it extended the experiment, which
+   * settings changed and its configuration (absent in runs written before history was kept).
+   */
+  history: z.array(z.object({ startedAt: z.string(), extend: z.boolean(), changed: z.array(z.string()), config: z.record(z.string(), z.unknown()) })).optional(),
   /** The simulation protocol every episode followed, resolved (absent in runs written before protocols: `parley`). */
   protocol: SimulationProtocol.optional(),
   /** Per prompt-template directory, each file's sha256. */

@@ -6,6 +6,18 @@ const FLAGS: FlagSpecs = {
   concurrency: { type: 'number', describe: 'episodes this worker runs at once (default 4)' },
   multiplex: { type: 'boolean', describe: 'let one agent process host seats of different episodes at once (never two of one episode)' },
   'seats-per-process': { type: 'number', metavar: 'N', describe: 'with --multiplex: seats one agent process may host at once (default 8)' },
+  'allow-endpoint': {
+    type: 'string',
+    multiple: true,
+    metavar: 'URL',
+    describe: 'a provider base URL a job may name (repeatable; default none: jobs use this machine\'s OPENAI_BASE_URL / MISTRAL_BASE_URL)',
+  },
+  'allow-key-env': {
+    type: 'string',
+    multiple: true,
+    metavar: 'NAME',
+    describe: 'an environment variable a job may name as its key variable (repeatable; default none: OPENAI_API_KEY / MISTRAL_API_KEY)',
+  },
 };
 
 /** `parley worker`'s command line. */
@@ -15,8 +27,10 @@ export const spec: CommandSpec = {
   summary:
   "Take episode jobs from the queue and run them on this machine's agent processes; the coordinator\n" +
     'writes the results into its run directory. Needs only the code, the queue URL and the provider keys\n' +
-    '(scenarios and configuration come from the queue). SIGTERM or Ctrl-C: finish the episodes in hand and\n' +
-    'stop; a second one: stop now (those episodes go back to the queue and run elsewhere from the start).',
+    '(scenarios and configuration come from the queue). SIGTERM or Ctrl-C: finish the episodes in hand for up\n' +
+    'to 5 s (PARLEY_WORKER_STOP_MS) and stop, within 10 s whatever state Redis is in; a second one: stop now.\n' +
+    'Episodes not finished go back to the queue and run elsewhere from the start. Jobs are checked: a job may\n' +
+    'name a base URL or key variable only if --allow-endpoint / --allow-key-env allow it.',
   flags: FLAGS,
 };
 
@@ -28,6 +42,14 @@ export async function run(argv: string[]): Promise<number> {
   const concurrency = positiveInt(args.flags, 'concurrency', 4);
   const seats = positiveInt(args.flags, 'seats-per-process', args.flags.multiplex ? 8 : 1);
   if (args.flags['seats-per-process'] !== undefined && !args.flags.multiplex) throw new UsageError('--seats-per-process needs --multiplex');
+  const { normaliseEndpoint } = await import('../../queue/job-guard.js');
+  const endpoints = listFlag(args.flags['allow-endpoint']).map((raw) => {
+    const url = normaliseEndpoint(raw);
+    if (url === null) throw new UsageError(`--allow-endpoint: '${raw}' is not an http(s) URL without credentials, query or fragment`);
+    return url;
+  });
+  const keyEnvs = listFlag(args.flags['allow-key-env']);
+  for (const name of keyEnvs) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`--allow-key-env: '${name}' is not an environment variable name`);
   const { parseQueueUrl, probeRedis } = await import('../../queue/redis-url.js');
   const url = parseQueueUrl(args.flags.queue);
   if (!url.ok) throw new UsageError(url.message);
@@ -38,12 +60,20 @@ export async function run(argv: string[]): Promise<number> {
   }
   const { startQueueWorker } = await import('../../queue/worker.js');
   const log = (l: string) => console.log(l);
-  const worker = await startQueueWorker({ url: url.url, concurrency, seatsPerProcess: seats, log });
+  const worker = await startQueueWorker({ url: url.url, concurrency, seatsPerProcess: seats, log, trust: { endpoints, keyEnvs } });
   log(`parley worker ${process.pid} on ${url.shown}: up to ${concurrency} episode(s) at a time`);
   let signals = 0;
   const onSignal = () => {
     signals += 1;
-    if (signals === 1) log('stopping: finishing the episodes in hand (signal again to stop now)');
+    if (signals === 1) {
+      log('stopping: finishing the episodes in hand for a few seconds (signal again to stop now)');
+      // The promise to whoever sent the signal: gone within 10 s, even if a Redis client or an agent
+      // process will not let go (the stop deadline in startQueueWorker normally ends it sooner).
+      setTimeout(() => {
+        console.error('parley worker: still not stopped after 9.5 s; exiting (unfinished episodes run elsewhere later)');
+        process.exit(1);
+      }, 9_500).unref();
+    }
     else log('stopping now: the episodes in hand go back to the queue');
     void worker.stop(signals > 1);
   };
@@ -53,5 +83,12 @@ export async function run(argv: string[]): Promise<number> {
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   log('worker stopped');
+  // Stopped: the Redis clients BullMQ leaves reconnecting (Redis may be gone) must not keep the process up.
+  if (signals > 0) setImmediate(() => process.exit(0));
   return 0;
+}
+
+/** A repeatable flag's values (absent: none). */
+function listFlag(v: unknown): string[] {
+  return Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : [];
 }

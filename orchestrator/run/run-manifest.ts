@@ -13,7 +13,7 @@ import type { RunStats } from '../../run-dir/index.js';
 /** What run.json says about a run from its start (everything but how it ended). */
 export interface RunManifest {
   runId: string;
-  hosting: 'local' | 'remote';
+  hosting: 'local' | 'remote' | 'queue';
   /** The configuration as given (recorded verbatim). */
   input: RunConfig;
   /** The configuration as run (cassette directories filled in, remote policies). */

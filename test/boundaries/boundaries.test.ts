@@ -72,6 +72,7 @@ group('architecture boundaries', () => {
     ['scenarios/forbidden.ts', "import { parseArgs } from '../cli/args.js';\nexport { parseArgs };\n", 'scenarios/ may not import cli/'],
     ['bench/forbidden.ts', "import { parley } from '../test/helpers/processes.js';\nexport { parley };\n", 'bench/ may not import test/'],
     ['queue/forbidden.ts', "import { run } from '../cli/commands/run.js';\nexport { run };\n", 'queue/ may not import cli/'],
+    ['queue/internal.ts', "export { planEpisodes } from '../orchestrator/run/plan.js';\n", 'queue/ may not import orchestrator/'],
   ])('a forbidden (upward or sideways) import planted in a copy of the tree (%s) fails the check', (file, text, says) => {
     expect(checkBoundaries(root)).toEqual([]);
     withFile(file, text, () => {

@@ -64,7 +64,14 @@ export const LAYERS: readonly Layer[] = [
     ],
     why: 'training data uses the same pure projection and renderer as a live run',
   },
-  { module: 'queue', rank: 5, imports: ['protocol', 'disk', 'llm', 'scenarios', 'run-dir', 'orchestrator'], why: 'runs episodes of the orchestrator on Redis-fed workers' },
+  {
+    module: 'queue',
+    rank: 5,
+    // Issue 22, Contract 2: the queue is one executor of the run lifecycle; it sees the orchestrator only
+    // through the run's public entry, never its internal modules.
+    imports: ['protocol', 'disk', 'llm', 'scenarios', 'run-dir', { module: 'orchestrator', only: ['orchestrator/run/index'] }],
+    why: 'runs episodes of the orchestrator on Redis-fed workers, through orchestrator/run/index.ts only',
+  },
   {
     module: 'cli',
     rank: 6,

@@ -1,0 +1,31 @@
+import { describe, expect, it, vi } from 'vitest';
+import { RedisOutage } from './redis-outage.js';
+
+describe('a Redis outage is said once, and its end once', () => {
+  it('many errors and reconnecting clients make one pair of lines', () => {
+    vi.useFakeTimers();
+    try {
+      const lines: string[] = [];
+      const o = new RedisOutage('worker', 'redis://h:1', (l) => lines.push(l), 2_000);
+      o.ready(); // connected at start: nothing to say
+      for (let i = 0; i < 50; i++) o.error(new Error('connect ECONNREFUSED'));
+      o.ready(); // one client back…
+      vi.advanceTimersByTime(500);
+      o.error(new Error('connect ECONNREFUSED')); // …another still failing: no new line
+      o.ready();
+      vi.advanceTimersByTime(2_000);
+      expect(lines).toEqual(['worker: Redis at redis://h:1 is unreachable (connect ECONNREFUSED); retrying with backoff', 'worker: Redis at redis://h:1 is back; carrying on']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('other errors are no outage: printed as they are', () => {
+    const lines: string[] = [];
+    const o = new RedisOutage('worker', 'redis://h:1', (l) => lines.push(l));
+    o.error(new Error('could not renew lock for job x'));
+    o.error(new Error('connect ECONNREFUSED 127.0.0.1:1'));
+    o.error(new Error('connect ECONNREFUSED 127.0.0.1:1'));
+    expect(lines).toEqual(['worker: queue: could not renew lock for job x', 'worker: Redis at redis://h:1 is unreachable (connect ECONNREFUSED 127.0.0.1:1); retrying with backoff']);
+  });
+});
