@@ -44,7 +44,9 @@ export async function queueCases(o: { workerCounts: number[]; lanes: number; tur
     say(`queue: ${workers} worker process(es) × ${o.lanes} episodes, model answers after ${o.delayMs} ms`);
     const out = mkdtempSync(join(tmpdir(), 'parley-bench-queue-'));
     const env = { ...process.env, [BENCH_KEY_ENV]: 'bench' };
-    const procs: CliProcess[] = Array.from({ length: workers }, () => parley(['worker', '--queue', redis.url, '--concurrency', String(o.lanes), '--multiplex', '--seats-per-process', String(o.lanes)], { env }));
+    // Workers take a base URL and a key variable from a job only when told to (issue 19): the bench's own.
+    const trust = ['--allow-endpoint', llm.openaiBaseURL, '--allow-key-env', BENCH_KEY_ENV];
+    const procs: CliProcess[] = Array.from({ length: workers }, () => parley(['worker', '--queue', redis.url, '--concurrency', String(o.lanes), '--multiplex', '--seats-per-process', String(o.lanes), ...trust], { env }));
     try {
       await Promise.all(procs.map((p) => p.line(/^parley worker \d+ on /)));
       const lanes = workers * o.lanes;
