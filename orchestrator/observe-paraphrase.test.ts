@@ -4,7 +4,7 @@ import { makeLimits } from './world.js';
 import { PAPER_PROTOCOL, PARLEY_PROTOCOL, type SimulationProtocol } from '../protocol/index.js';
 import { importSotopia } from '../scenarios/import/sotopia.js';
 import type { Scenario } from '../scenarios/model.js';
-import { describeWithData, SOTOPIA_MINI, sotopiaData } from '../test/helpers/reference-data.js';
+import { describeWithData, sotopiaMiniDir, sotopiaData } from '../test/helpers/reference-data.js';
 import { contentWords, leakedRuns, ownSideTexts, stringsIn } from '../test/helpers/secret-runs.js';
 
 const data = sotopiaData();
@@ -81,7 +81,7 @@ function auditSuite(dir: () => string, expected: { instances: number; storyLeaks
 }
 
 describe("no agents-mode seat of the project's SOTOPIA-shaped fixture receives a run of its partner's secret", () => {
-  auditSuite(() => SOTOPIA_MINI, { instances: 6, storyLeaks: { atLeast: 2, runs: ['relabel wholesale honey distributor'] } });
+  auditSuite(sotopiaMiniDir, { instances: 6, storyLeaks: { atLeast: 2, runs: ['relabel wholesale honey distributor'] } });
 });
 
 describeWithData(data, "no agents-mode seat of the 450 SOTOPIA instances receives a run of its partner's secret", () => {

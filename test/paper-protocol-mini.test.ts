@@ -6,7 +6,7 @@ import type { EpisodeRecord } from '../protocol/index.js';
 import type { Scenario } from '../scenarios/model.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { parley, tempDir } from './helpers/processes.js';
-import { SOTOPIA_MINI } from './helpers/reference-data.js';
+import { sotopiaMiniDir } from './helpers/reference-data.js';
 import { leakedRuns, ownSideTexts } from './helpers/secret-runs.js';
 import { cleanEnv, parleyRun, readEpisodes } from './llm-run-helpers.js';
 
@@ -31,7 +31,7 @@ describe('--protocol paper on the SOTOPIA-shaped fixture (every clone)', () => {
   beforeAll(async () => {
     server = await startFakeLlmServer();
     const file = join(tmp.path, 'S.jsonl');
-    expect(await parley(['scenarios', 'import', 'sotopia', SOTOPIA_MINI, '--out', file]).exited).toBe(0);
+    expect(await parley(['scenarios', 'import', 'sotopia', sotopiaMiniDir(), '--out', file]).exited).toBe(0);
     const run = await parleyRun([
       '--scenarios', file, '--protocol', 'paper', '--modes', 'agents,mindreaders,script',
       '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--script-writer', 'openai:gpt-3.5-turbo', '--concurrency', '4', '--out', out,

@@ -15,6 +15,7 @@ import { itWithData, sotopiaData } from './helpers/reference-data.js';
  * reference data in ../shared/data in place, and an OpenAI-compatible fake server for `generate`.
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// Without SOTOPIA's real files (a fresh clone) the tests that need them skip, saying why.
 const data = sotopiaData();
 const SOTOPIA = data.dir;
 

@@ -15,6 +15,7 @@ import { describeWithData, sotopiaData } from './helpers/reference-data.js';
  * plain HTTP server serving a temp copy of ../shared/data/sotopia, with the cache in a temp directory.
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// Without SOTOPIA's real files (a fresh clone) the tests that need them skip, saying why.
 const data = sotopiaData();
 const SOTOPIA = data.dir;
 

@@ -9,7 +9,7 @@ import type { ChatResponse, LlmClient } from '../../llm/types.js';
 import { loadScenarioFile } from '../../scenarios/load.js';
 import { runSubcommand } from './common.js';
 import { generateCommand } from './generate.js';
-import { cocoaData, describeWithData, itWithData, SOTOPIA_MINI, sotopiaData } from '../../test/helpers/reference-data.js';
+import { cocoaData, describeWithData, itWithData, sotopiaMiniDir, sotopiaData } from '../../test/helpers/reference-data.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const sotopia = sotopiaData();
@@ -114,7 +114,7 @@ describe('malformed inputs: non-zero exit, file/line/field named, no output', ()
   it('validate names the line and field of a bad record', async () => {
     const bad = path.join(dir, 'bad.jsonl');
     const mini = path.join(dir, 'mini.jsonl');
-    expect((await cli(['import', 'sotopia', SOTOPIA_MINI, '--out', mini])).code).toBe(0);
+    expect((await cli(['import', 'sotopia', sotopiaMiniDir(), '--out', mini])).code).toBe(0);
     const [first] = await loadScenarioFile(mini);
     await writeFile(bad, `${JSON.stringify(first)}\n${JSON.stringify({ ...first, id: 'x', relationship: { level: 9 } })}\n`);
     const r = await cli(['validate', bad]);
@@ -123,7 +123,7 @@ describe('malformed inputs: non-zero exit, file/line/field named, no output', ()
   });
 
   it('usage mistakes exit 2 with help', async () => {
-    expect((await cli(['import', 'sotopia', SOTOPIA_MINI])).code).toBe(2);
+    expect((await cli(['import', 'sotopia', sotopiaMiniDir()])).code).toBe(2);
     expect((await cli(['import', 'nope', 'x', '--out', 'y'])).code).toBe(2);
     expect((await cli(['frobnicate'])).code).toBe(2);
     const help = await cli(['import', '--help']);

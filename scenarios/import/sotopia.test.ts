@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeWithData, SOTOPIA_MINI, sotopiaData } from '../../test/helpers/reference-data.js';
+import { describeWithData, sotopiaMiniDir, sotopiaData } from '../../test/helpers/reference-data.js';
 import type { Friend } from '../../protocol/index.js';
 import { checkScenario } from '../check.js';
 import type { Scenario } from '../model.js';
@@ -23,7 +23,7 @@ const envsIn = (subset: string) => firstOfEach().filter((s) => s.subsets.include
 const key = (f: Friend) => JSON.stringify(Object.entries(f).sort(([a], [b]) => a.localeCompare(b)));
 
 describe('SOTOPIA import on the project\'s own SOTOPIA-shaped fixture (every clone)', () => {
-  beforeAll(() => load(SOTOPIA_MINI));
+  beforeAll(() => load(sotopiaMiniDir()));
 
   it('reads every file and makes one scenario per character pair', () => {
     expect(result.counts).toEqual({ environments: 4, characters: 4, relationships: 4, pairs: 6 });

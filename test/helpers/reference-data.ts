@@ -9,14 +9,14 @@ import { REPO } from './processes.js';
 export type ReferenceData = { dir: string; skip: false; reason: '' } | { dir: ''; skip: true; reason: string };
 
 /** A SOTOPIA-shaped fixture of the project's own making (invented characters): on every clone. */
-export const SOTOPIA_MINI = join(REPO, 'test/fixtures/sotopia-mini');
+export { sotopiaMiniDir } from '../fixtures/sotopia-mini.js';
 
 const hasAll = (dir: string, files: readonly string[]) => files.every((f) => existsSync(join(dir, f)));
 
 /**
  * SOTOPIA's real profile files: the project machines' `../shared/data/sotopia`, else a verified download
  * in the `parley scenarios fetch sotopia` cache. A fresh clone has neither: the tests that need the real
- * 450 instances skip and say why; the logic they exercise is also tested on `SOTOPIA_MINI`.
+ * 450 instances skip and say why; the logic they exercise is also tested on `sotopiaMiniDir()` (test/fixtures/sotopia-mini.ts).
  */
 export function sotopiaData(): ReferenceData {
   const files = Object.values(SOTOPIA_FILES);
