@@ -60,7 +60,7 @@ describe('parley run killed with SIGKILL partway, then rerun with the same argum
     appendFileSync(join(out, 'episodes.jsonl'), '{"episodeId":"torn-by-a-crash","runId":"x","scen');
 
     const second = parley(ARGS);
-    expect(await within(second.exited, 40_000, 'rerun', [second])).toBe(0);
+    expect(await within(second.exited, 40_000, 'rerun', [second]), [...second.stdout, ...second.stderr].slice(-15).join('\n')).toBe(0);
     const out2 = second.stdout.join('\n');
     expect(out2).toMatch(/removed a torn last line \(\d+ bytes\)/);
     expect(out2).toMatch(new RegExp(`resuming: ${recorded} of ${EXPECTED} episode\\(s\\) already recorded`));
