@@ -6,6 +6,7 @@
  *   child → parent  {type:'released', token, ok, error?} when that seat's connection ended
  *   parent → child  {type:'warm', policies}               load those policies' modules ahead of any seat
  *   child → parent  {type:'warmed', error?}              done warming
+ *   parent → child  {type:'drop', token, reason}         stop playing that seat only (the others go on)
  * Several `host` messages may be in flight at once (multiplexed mode; the parent guarantees they belong to
  * different episodes). Each seat gets its own policy instance. Exits when the IPC channel disconnects.
  */
@@ -70,6 +71,11 @@ function main(): void {
     }
     if (parsed.data.type === 'warm') {
       void warm(parsed.data.policies);
+      return;
+    }
+    if (parsed.data.type === 'drop') {
+      // Its `released` follows once the connection has closed, like any other seat's end.
+      sessions.get(parsed.data.token)?.close(parsed.data.reason);
       return;
     }
     const { url, token, policy, resume } = parsed.data;

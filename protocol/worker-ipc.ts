@@ -26,7 +26,15 @@ export type WorkerHostInput = z.input<typeof WorkerHost>;
 export const WorkerWarm = z.object({ type: z.literal('warm'), policies: z.array(PolicyConfig) });
 export type WorkerWarm = z.infer<typeof WorkerWarm>;
 
-export const ParentToWorker = z.discriminatedUnion('type', [WorkerHost, WorkerWarm]);
+/**
+ * parent → worker: stop playing the seat hosted under `token` (close its connection) and keep the others.
+ * Sent when a seat outlives its episode on a worker that also hosts seats of other episodes (multiplexed
+ * mode): killing the process would end those innocent seats too.
+ */
+export const WorkerDrop = z.object({ type: z.literal('drop'), token: z.string().min(1).max(128), reason: z.string().max(500) });
+export type WorkerDrop = z.infer<typeof WorkerDrop>;
+
+export const ParentToWorker = z.discriminatedUnion('type', [WorkerHost, WorkerWarm, WorkerDrop]);
 export type ParentToWorker = z.infer<typeof ParentToWorker>;
 
 /** worker → parent, once at start: ready to host seats. */

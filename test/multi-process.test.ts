@@ -70,4 +70,31 @@ describe('multi-process episodes', () => {
     process.kill(a.pid, 'SIGKILL');
     expect(await a.released).toMatchObject({ ok: false, error: expect.stringContaining('exited') });
   });
+  it("a seat not released after its episode is dropped alone: a worker that also hosts another episode's seat is not killed", async () => {
+    const x = await liveEpisode();
+    const y = await liveEpisode();
+    cleanups.push(() => x.close(), () => y.close());
+    const pool = new WorkerPool({ size: 1, seatsPerWorker: 2 });
+    cleanups.push(() => pool.close());
+    await pool.start();
+    const [shared] = pool.pids;
+    // Seat A of two different episodes on the one worker (the pool keys episodes by the id it is given).
+    const stuck = await pool.host({ episodeId: 'x', url: x.url, token: x.token('A'), policy: { spec: 'bot', params: {} } });
+    const innocent = await pool.host({ episodeId: 'y', url: y.url, token: y.token('A'), policy: { spec: 'bot', params: {} } });
+    expect([stuck.pid, innocent.pid]).toEqual([shared, shared]);
+    await x.episode.links.get('A')!.joined;
+    await y.episode.links.get('A')!.joined;
+    pool.abandon(shared!, x.token('A'), 'not released in time');
+    expect(await stuck.released).toEqual({ ok: false, error: 'not released in time' });
+    // The worker dropped that seat's connection, and lives on with the other one.
+    await vi.waitFor(() => expect(x.episode.links.get('A')!.connected).toBe(false), { timeout: 10_000 });
+    expect(pool.pids).toContain(shared);
+    const b = await pool.host({ episodeId: 'y', url: y.url, token: y.token('B'), policy: { spec: 'bot', params: {} } });
+    const record = await y.episode.run({ hostPids: new Map([['A', shared!], ['B', b.pid]]) });
+    expect(record.status).toBe('ok');
+    expect(await innocent.released).toEqual({ ok: true });
+    // A worker whose only seat is the stuck one is killed, as before, and replaced on demand.
+    pool.abandon(b.pid, y.token('B'), 'unused');
+    await vi.waitFor(() => expect(pool.pids).not.toContain(b.pid), { timeout: 10_000 });
+  });
 });

@@ -124,8 +124,8 @@ export async function hostEpisode(episode: Episode, pool: WorkerPool, opts: Supe
     async settle() {
       await Promise.all([...current].map(async ([seat, h]) => {
         if (!(await settlesWithin(h.released, RELEASE_GRACE_MS))) {
-          opts.log(`agent process ${h.pid} did not release seat ${episodeId}/${seat}; replacing it`);
-          pool.retire(h.pid);
+          opts.log(`agent process ${h.pid} did not release seat ${episodeId}/${seat} within ${RELEASE_GRACE_MS} ms; dropping it`);
+          pool.abandon(h.pid, episode.tokens.get(seat)!, `seat ${episodeId}/${seat} not released within ${RELEASE_GRACE_MS} ms of its episode's end`);
         }
       }));
     },

@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { getPriority, setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { WorkerToParent, type PolicyConfig, type WorkerHost, type WorkerWarm } from '../../protocol/index.js';
+import { WorkerToParent, type PolicyConfig, type WorkerDrop, type WorkerHost, type WorkerWarm } from '../../protocol/index.js';
 import { agentEntry, agentEnv } from './agent-entry.js';
 import { bundledWorker } from './worker-bundle.js';
 
@@ -198,6 +198,35 @@ export class WorkerPool {
   /** Kills a worker that misbehaves (e.g. never released its seat); a replacement is spawned on demand. */
   retire(pid: number): void {
     this.workers.find((w) => w.pid === pid && !w.dead)?.child.kill('SIGKILL');
+  }
+
+  /**
+   * Gives up on one seat that its worker has not released (its episode is over). A worker hosting only
+   * that seat is killed and replaced on demand, as `retire` does. A worker that also hosts seats of other
+   * episodes (multiplexed mode) is not: killing it would end those episodes' seats with it, so it is told
+   * to drop this seat and the slot is freed here at once. A worker that is truly hung is caught by its
+   * other seats' heartbeats, which retire it.
+   */
+  abandon(pid: number, token: string, reason: string): void {
+    const worker = this.workers.find((w) => w.pid === pid && !w.dead);
+    if (!worker) return;
+    const others = [...worker.hosting.keys()].filter((t) => t !== token);
+    if (others.length === 0) {
+      worker.child.kill('SIGKILL');
+      return;
+    }
+    const hosting = worker.hosting.get(token);
+    if (hosting) {
+      worker.hosting.delete(token);
+      hosting.resolve({ ok: false, error: reason });
+    }
+    const drop: WorkerDrop = { type: 'drop', token, reason };
+    try {
+      worker.child.send(drop, () => {});
+    } catch {
+      // The channel is gone: the worker's exit is on its way and is handled there.
+    }
+    for (const wake of this.waiters.splice(0)) wake();
   }
 
   /** Stops every worker (SIGTERM, then SIGKILL after `graceMs`). */

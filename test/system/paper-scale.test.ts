@@ -82,7 +82,9 @@ describeWithData(data, "the paper's grid at full size, end to end (issue 28)", (
     expect(s.code, s.output.slice(-2000)).toBe(0);
     const records = readEpisodes(out);
     expect(records).toHaveLength(1350);
-    expect(records.filter((r) => r.status !== 'ok')).toEqual([]);
+    // On failure, the orchestrator's own lines about seats and processes say what happened.
+    const why = s.output.split('\n').filter((l) => /agent process|release|recover|heartbeat/i.test(l)).slice(-20).join('\n');
+    expect(records.filter((r) => r.status !== 'ok'), why).toEqual([]);
     const run = readRunJson(out);
     expect(run['endedAt']).toEqual(expect.any(String));
     expect(run['summaryError']).toBeUndefined();
