@@ -1,4 +1,4 @@
-import { BackgroundsRule, JudgeOnlyLeakTarget, Mode, MODES, parsePolicySpec, ProtocolName, ScriptFormat, StopRule } from '../../protocol/index.js';
+import { BackgroundsRule, JudgeOnlyLeakTarget, Mode, MODES, OnUnparsable, parsePolicySpec, ProtocolName, ScriptFormat, StopRule } from '../../protocol/index.js';
 import { RunConfig, type RunConfigInput } from '../../orchestrator/run-config.js';
 import type { FlagValue } from '../args.js';
 import { loadExperiment } from '../experiment.js';
@@ -19,7 +19,7 @@ const FLAG_OF: Record<string, string> = {
   turnDeadlineMs: '--turn-deadline-ms', repeats: '--repeats', concurrency: '--concurrency', limit: '--limit',
   agents: '--agent1/--agent2', scriptWriter: '--script-writer', judge: '--judge', replay: '--replay', seed: '--seed',
   protocol: '--protocol', backgrounds: '--backgrounds', scriptFormat: '--script-format', stopRule: '--stop-rule',
-  leakJudgeOnly: '--leak-judge-only', showRelationshipStory: '--show-relationship-story',
+  leakJudgeOnly: '--leak-judge-only', showRelationshipStory: '--show-relationship-story', onUnparsable: '--on-unparsable',
 };
 
 /** The protocol flags: [flag, RunConfig key, allowed values]. */
@@ -28,6 +28,7 @@ const PROTOCOL_CHOICES = [
   ['backgrounds', 'backgrounds', BackgroundsRule.options],
   ['script-format', 'scriptFormat', ScriptFormat.options],
   ['stop-rule', 'stopRule', StopRule.options],
+  ['on-unparsable', 'onUnparsable', OnUnparsable.options],
 ] as const;
 
 /**

@@ -15,8 +15,11 @@ export interface Tally {
 
 export const newTally = (): Tally => ({ usage: { prompt: 0, completion: 0, cached: 0 }, retries: 0, lenient: 0, reformat: 0, calls: 0, fallbacks: { rejected: 0, jsonMode: 0, prompt: 0 } });
 
-/** The code of an unreadable reply after the whole ladder (DESIGN invariant 5: never a silent `none`). */
-export const UNPARSABLE = 'policy/unparsable';
+/**
+ * The code of an unreadable reply after the whole ladder (DESIGN invariant 5: never a silent `none`; the
+ * orchestrator's `--on-unparsable none` records a `none` that keeps this failure).
+ */
+export const UNPARSABLE = ErrorCode.PolicyUnparsable;
 
 export type LadderResult<T> = { ok: true; value: T } | { ok: false; error: FailureInfo };
 
