@@ -10,7 +10,7 @@ import { Mode } from './modes.js';
  */
 export const TurnProvenance = z.object({
   latencyMs: TurnMeta.shape.latencyMs.optional(),
-  ...TurnMeta.pick({ provider: true, model: true, usage: true, repairs: true, retries: true, fallbacks: true }).shape,
+  ...TurnMeta.pick({ provider: true, model: true, usage: true, repairs: true, retries: true, fallbacks: true, reformatModel: true }).shape,
 });
 export type TurnProvenance = z.infer<typeof TurnProvenance>;
 

@@ -18,6 +18,7 @@ function records() {
   const s = openScenario();
   const agents = episode({ scenario: s, moves: [['a', 'speak', 'hi'], ['b', 'none', ''], ['a', 'speak', 'bye']] });
   agents.turns[1]!.unparsable = unparsable;
+  agents.turns[1]!.reformatModel = 'openai:gpt-3.5-turbo';
   const script = episode({ scenario: s, mode: 'script' });
   script.scriptWriter!.unparsable = { ...unparsable, message: 'no turns found' };
   return { s, agents, script };
@@ -35,6 +36,7 @@ describe('unreadable replies recorded as none are visible', () => {
     const md = cardMarkdown(card).join('\n');
     expect(md).toContain('unreadable replies recorded as `none` (--on-unparsable none): 1 agent turn(s), 1 script(s) made empty');
     expect(md).toContain('`--on-unparsable none`');
+    expect(md).toContain('reformat requests sent to a reformat model (--reformat-model): openai:gpt-3.5-turbo ×1');
   });
 
   it('in the transcript (parley show): the none line says it was an unreadable reply, and why', () => {

@@ -54,6 +54,8 @@ export interface SimulationCard {
   failures: { episodeErrors: Record<string, number>; turnErrors: Record<string, number>; judgeErrors: Record<string, number> };
   /** `--on-unparsable none`: agent turns recorded as `none` for an unreadable reply, and scripts that became empty. */
   unparsable: { turns: number; scripts: number };
+  /** Moves whose one reformat request went to a model other than the seat's conversation, by `provider:model`. */
+  reformatModels: Record<string, number>;
 }
 
 function str(v: unknown): string | null {
@@ -108,6 +110,7 @@ export function buildCard(runs: readonly RunDir[]): SimulationCard {
     terminations: {},
     failures: { episodeErrors: {}, turnErrors: {}, judgeErrors: {} },
     unparsable: { turns: 0, scripts: 0 },
+    reformatModels: {},
   };
   const generators = new Map<string, CardGenerator>();
   const judges = new Map<string, SimulationCard['judges'][number]>();
@@ -150,6 +153,7 @@ export function buildCard(runs: readonly RunDir[]): SimulationCard {
       for (const t of e.turns) if (t.error) bump(card.failures.turnErrors, t.error.code);
       card.unparsable.turns += e.turns.filter((t) => t.unparsable).length;
       if (e.scriptWriter?.unparsable) card.unparsable.scripts++;
+      for (const t of [...e.turns, ...(e.scriptWriter ? [e.scriptWriter] : [])]) if (t.reformatModel) bump(card.reformatModels, t.reformatModel);
       const gens: { role: string; policy: string; model: string | null; params: string }[] = [];
       if (e.mode === 'script') {
         const w = e.scriptWriter;
@@ -245,6 +249,7 @@ export function cardMarkdown(card: SimulationCard): string[] {
   lines.push('', `- terminations: ${counted(card.terminations)}`);
   lines.push(`- episode errors: ${counted(card.failures.episodeErrors)}`, `- failed turns: ${counted(card.failures.turnErrors)}`, `- evaluation errors: ${counted(card.failures.judgeErrors)}`);
   lines.push(`- unreadable replies recorded as \`none\` (--on-unparsable none): ${card.unparsable.turns} agent turn(s), ${card.unparsable.scripts} script(s) made empty`);
+  lines.push(`- reformat requests sent to a reformat model (--reformat-model): ${counted(card.reformatModels)}`);
   return lines;
 }
 
