@@ -101,6 +101,18 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
     expect(card).toContain('(`--on-unparsable none`)');
   }, 120_000);
 
+  it('replays with no server from the cassettes, the reformat request from its own (same none, same count)', async () => {
+    const recorded = join(tmp.path, 'none');
+    const out = join(tmp.path, 'replayed');
+    const before = server.requests.length;
+    const result = await parleyRun(['--replay', recorded, '--out', out], cleanEnv(), 90_000);
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.requests.length).toBe(before);
+    const strip = (t: { seat: string; action: unknown; unparsable?: unknown; reformatModel?: unknown }) => ({ seat: t.seat, action: t.action, unparsable: t.unparsable, reformatModel: t.reformatModel });
+    expect(readEpisodes(out).map((e) => e.turns.map(strip))).toEqual(readEpisodes(recorded).map((e) => e.turns.map(strip)));
+    expect(readRunJson(out).stats).toMatchObject({ unparsableTurns: 1 });
+  }, 120_000);
+
   it('--on-unparsable fail keeps the explicit policy/unparsable failure, and counts nothing as none', async () => {
     const out = join(tmp.path, 'fail');
     const result = await run(out, ['--on-unparsable', 'fail']);
@@ -115,5 +127,21 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
     expect(runJson.stats).toMatchObject({ unparsableTurns: 0, episodes: { failed: 1 } });
     expect(runJson.protocol).toMatchObject({ name: 'paper', onUnparsable: 'fail' });
     expect(server.requests.filter(isReformat)).toHaveLength(1);
+  }, 120_000);
+
+  it('script mode: an unreadable script (after its one reformat request) is an empty dialogue (SOTOPIA's empty interaction), ok, counted apart', async () => {
+    server.setDefault((q) => reply.text(isReformat(q) ? STILL_PROSE : 'INT. A PARTY. The two talk for a while and part as friends.'));
+    const out = join(tmp.path, 'script');
+    const result = await parleyRun([
+      '--scenarios', scenarios, '--protocol', 'paper', '--modes', 'script', '--limit', '1', '--script-writer', 'openai:gpt-4-0613', '--out', out,
+    ], cleanEnv(server.env()), 90_000);
+    expect(result.code, result.stderr).toBe(0);
+    const [episode] = readEpisodes(out);
+    expect(episode).toMatchObject({ status: 'ok', turns: [], errors: [], termination: { reason: 'script_end', detail: expect.stringContaining('--on-unparsable none') } });
+    expect(episode!.scriptWriter).toMatchObject({ unparsable: { code: ErrorCode.PolicyUnparsable }, repairs: { reformat: 1 }, reformatModel: 'openai:gpt-3.5-turbo' });
+    expect(readRunJson(out).stats).toMatchObject({ unparsableTurns: 0, unparsableScripts: 1 });
+    const reformats = server.requests.filter(isReformat);
+    expect(reformats).toHaveLength(1);
+    expect(text(reformats[0]!)).toContain('INT. A PARTY.');
   }, 120_000);
 });
