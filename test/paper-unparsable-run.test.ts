@@ -129,7 +129,7 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
     expect(server.requests.filter(isReformat)).toHaveLength(1);
   }, 120_000);
 
-  it('script mode: an unreadable script (after its one reformat request) is an empty dialogue (SOTOPIA's empty interaction), ok, counted apart', async () => {
+  it('script mode: an unreadable script (after its one reformat request) is an empty dialogue (SOTOPIA\'s empty interaction), ok, counted apart', async () => {
     server.setDefault((q) => reply.text(isReformat(q) ? STILL_PROSE : 'INT. A PARTY. The two talk for a while and part as friends.'));
     const out = join(tmp.path, 'script');
     const result = await parleyRun([
