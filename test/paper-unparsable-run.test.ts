@@ -144,4 +144,15 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
     expect(reformats).toHaveLength(1);
     expect(text(reformats[0]!)).toContain('INT. A PARTY.');
   }, 120_000);
+
+  it('--dry-run says where the reformat request goes and what becomes of a still unreadable reply', async () => {
+    const args = ['--scenarios', scenarios, '--protocol', 'paper', '--modes', 'agents', '--agent1', 'openai:gpt-4-0613', '--agent2', 'mistral:open-mixtral-8x7b', '--dry-run', '--out', join(tmp.path, 'dry')];
+    const env = cleanEnv({ OPENAI_API_KEY: 'x', MISTRAL_API_KEY: 'x' });
+    const plain = await parleyRun(args, env);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toContain('an unreadable reply gets one reformat request (openai:gpt-4-0613 → openai:gpt-3.5-turbo; mistral:open-mixtral-8x7b → the same model, in a fresh request); still unreadable, the turn is a counted none');
+    const failing = await parleyRun([...args, '--on-unparsable', 'fail', '--reformat-model', 'openai:my-fixer'], env);
+    expect(failing.stdout).toContain('(openai:gpt-4-0613 → openai:my-fixer; mistral:open-mixtral-8x7b → openai:my-fixer); still unreadable, the episode fails (--on-unparsable fail)');
+    expect(server.requests).toHaveLength(0);
+  }, 60_000);
 });
