@@ -3,7 +3,7 @@ import { isNode, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { CLIENT_SETTING_KEYS, splitParams } from '../llm/options.js';
 import { unknownSamplingKey } from '../llm/sampling-keys.js';
-import { BackgroundsRule, JudgeOnlyLeakTarget, llmProviderOf, Mode, MODES, parsePolicySpec, PolicyConfig, PROTOCOL_NAMES, ScriptFormat, StopRule } from '../protocol/index.js';
+import { BackgroundsRule, JudgeOnlyLeakTarget, llmProviderOf, Mode, MODES, OnUnparsable, parsePolicySpec, PolicyConfig, PROTOCOL_NAMES, ScriptFormat, StopRule } from '../protocol/index.js';
 import type { RunConfigInput } from '../orchestrator/run-config.js';
 import type { RateLimits } from './rate-limits.js';
 
@@ -100,6 +100,7 @@ export const Experiment = z
     stopRule: StopRule,
     leakJudgeOnly: z.array(JudgeOnlyLeakTarget),
     showRelationshipStory: z.boolean(),
+    onUnparsable: OnUnparsable,
     /** Requests / tokens per minute for every LLM seat (a seat's own params win); shared by all workers under --queue. */
     rpm: z.number().int().nonnegative(),
     tpm: z.number().int().nonnegative(),
@@ -179,7 +180,7 @@ export function toRunConfigInput(e: Omit<Experiment, 'arms'>): Partial<RunConfig
   const out: Partial<RunConfigInput> = {};
   const copy = [
     'scenarios', 'subset', 'modes', 'out', 'maxTurns', 'turnDeadlineMs', 'repeats', 'concurrency', 'limit', 'replay', 'retryFailed', 'seed',
-    'protocol', 'backgrounds', 'scriptFormat', 'stopRule', 'leakJudgeOnly', 'showRelationshipStory',
+    'protocol', 'backgrounds', 'scriptFormat', 'stopRule', 'leakJudgeOnly', 'showRelationshipStory', 'onUnparsable',
   ] as const;
   for (const k of copy) if (e[k] !== undefined) (out as Record<string, unknown>)[k] = e[k];
   const agents = e.agents?.map(policy) ?? [];

@@ -15,7 +15,15 @@ export interface MissingKey {
  */
 export function missingKeys(configs: PolicyConfig[], env: NodeJS.ProcessEnv = process.env): MissingKey[] {
   const missing: MissingKey[] = [];
-  for (const config of configs) {
+  // A reformat model served elsewhere needs its own key (on the seat's provider it shares the seat's endpoint and key).
+  const reformats = configs.flatMap((c) => {
+    if (!c.reformat || c.replayDir) return [];
+    const same = llmProviderOf(c.reformat.spec) === llmProviderOf(c.spec);
+    const baseURL = c.reformat.baseURL ?? (same ? c.baseURL : undefined);
+    const apiKeyEnv = c.reformat.apiKeyEnv ?? (same ? c.apiKeyEnv : undefined);
+    return [{ spec: c.reformat.spec, params: {}, ...(baseURL ? { baseURL } : {}), ...(apiKeyEnv ? { apiKeyEnv } : {}) }];
+  });
+  for (const config of [...configs, ...reformats] as PolicyConfig[]) {
     if (config.replayDir) continue;
     const provider = llmProviderOf(config.spec);
     if (!provider) continue;

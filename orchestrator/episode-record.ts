@@ -82,6 +82,7 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
     const writer: ScriptWriterRecord = { pid: writerClient?.pid ?? null, policy: writerPolicy };
     const writerPids = input.pids?.get(SCRIPT_SEAT);
     if (writerPids?.length) writer.pids = [...writerPids];
+    if (result.scriptUnparsable) writer.unparsable = result.scriptUnparsable;
     record.scriptWriter = meta ? { ...writer, ...turnProvenance(meta) } : writer;
   }
   return record;

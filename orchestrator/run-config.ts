@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BackgroundsRule, JudgeOnlyLeakTarget, Mode, PolicyConfig, ProtocolName, ScriptFormat, StopRule } from '../protocol/index.js';
+import { BackgroundsRule, JudgeOnlyLeakTarget, Mode, OnUnparsable, PolicyConfig, ProtocolName, ScriptFormat, StopRule } from '../protocol/index.js';
 
 /**
  * Everything that defines a run. Built from CLI flags and/or an experiment YAML file (flags win),
@@ -44,6 +44,8 @@ export const RunConfig = z.object({
   leakJudgeOnly: z.array(JudgeOnlyLeakTarget).optional(),
   /** Send the relationship's background story to agents and the script writer (it often names secrets). */
   showRelationshipStory: z.boolean().optional(),
+  /** A reply still unreadable after one reformat request: a counted `none` (default under `paper`) or an explicit failure (default under `parley`). */
+  onUnparsable: OnUnparsable.optional(),
   seed: z.number().int().default(1),
 });
 export type RunConfig = z.infer<typeof RunConfig>;

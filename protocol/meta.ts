@@ -81,6 +81,11 @@ export const TurnMeta = z.object({
   usage: MoveUsage.optional(),
   /** Output repair ladder counts: lenient parses and reformat requests used for this move. */
   repairs: z.object({ lenient: z.number().int().min(0).max(META_LIMITS.maxRetries), reformat: z.number().int().min(0).max(META_LIMITS.maxRetries) }).optional(),
+  /**
+   * `provider:model` the move's reformat request went to when it was not the seat's own conversation
+   * (`--protocol paper` or `--reformat-model`: SOTOPIA sent it to gpt-3.5-turbo). Its tokens are in `usage`.
+   */
+  reformatModel: z.string().max(200).regex(/^[A-Za-z0-9][A-Za-z0-9._:/@+~-]*$/, 'must be provider:model').optional(),
   /** Provider retries (429/5xx/timeouts) spent on this move. */
   retries: z.number().int().nonnegative().max(META_LIMITS.maxRetries).optional(),
   /** Structured-output fallbacks (server rejected `response_format`). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { llmProviderOf } from './policy-spec.js';
 
 /**
  * What a fine-tuned model was trained on, as an experiment file records it (`parley finetune status`
@@ -18,6 +19,24 @@ export const TrainingData = z
   })
   .strict();
 export type TrainingData = z.infer<typeof TrainingData>;
+
+/**
+ * The model an LLM generator's one reformat request goes to (an unreadable reply is shown to it once).
+ * SOTOPIA's code sent that request to gpt-3.5-turbo whatever the generator. Unset: under `--protocol
+ * paper`, `openai:gpt-3.5-turbo` for an `openai:` seat (its endpoint and key) and the seat's own model
+ * otherwise; under `parley`, the seat's own model (agent-node/policies/llm/reformat-client.ts).
+ * Its own `baseURL` / `apiKeyEnv` when it is served elsewhere (e.g. OpenAI for a Mixtral seat on Together).
+ */
+export const ReformatConfig = z
+  .object({
+    spec: z.string().min(1).refine((s) => llmProviderOf(s) !== undefined, 'must be an LLM spec: openai:<model> or mistral:<model>'),
+    baseURL: z.string().optional(),
+    apiKeyEnv: z.string().optional(),
+    /** Sampling params for the reformat request (default: temperature 0.7, SOTOPIA's). */
+    params: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+export type ReformatConfig = z.infer<typeof ReformatConfig>;
 
 /**
  * How an agent process should play a seat: the policy spec plus provider settings.
@@ -47,6 +66,8 @@ export const PolicyConfig = z.object({
   resume: z.boolean().optional(),
   /** For a fine-tuned model: what it was trained on (shown on the simulation card). */
   trainingData: TrainingData.optional(),
+  /** Where this generator's one reformat request goes (`--reformat-model`); unset: see `ReformatConfig`. */
+  reformat: ReformatConfig.optional(),
 });
 export type PolicyConfig = z.infer<typeof PolicyConfig>;
 export type PolicyConfigInput = z.input<typeof PolicyConfig>;

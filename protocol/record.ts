@@ -10,7 +10,7 @@ import { Mode } from './modes.js';
  */
 export const TurnProvenance = z.object({
   latencyMs: TurnMeta.shape.latencyMs.optional(),
-  ...TurnMeta.pick({ provider: true, model: true, usage: true, repairs: true, retries: true, fallbacks: true }).shape,
+  ...TurnMeta.pick({ provider: true, model: true, usage: true, repairs: true, retries: true, fallbacks: true, reformatModel: true }).shape,
 });
 export type TurnProvenance = z.infer<typeof TurnProvenance>;
 
@@ -27,9 +27,18 @@ export function turnProvenance(meta: TurnMeta): TurnProvenance {
 export const TurnRecord = z.object({
   turn: z.number().int().nonnegative(),
   seat: z.string(),
-  /** The move; null only when `error` is set (a failure is never turned into a `none`). */
+  /**
+   * The move; null only when `error` is set. A failure is never turned into a `none` silently: the one
+   * exception, `--on-unparsable none`, keeps the failure in `unparsable` beside the `none`.
+   */
   action: Action.nullable(),
   error: FailureInfo.optional(),
+  /**
+   * `--on-unparsable none` (SOTOPIA's behaviour, the `paper` default): the seat's reply was unreadable
+   * after one reformat request, so the orchestrator recorded a `none` and went on. The policy's failure
+   * (code and reason) is kept here, and run.json counts these turns (`stats.unparsableTurns`).
+   */
+  unparsable: FailureInfo.optional(),
   /** Milliseconds since the episode started when the move was accepted. */
   atMs: z.number().nonnegative(),
   ...TurnProvenance.shape,
@@ -139,6 +148,12 @@ export const ScriptWriterRecord = z.object({
   pid: z.number().int().nullable(),
   pids: z.array(z.number().int()).optional(),
   policy: z.string(),
+  /**
+   * `--on-unparsable none`: the script was unreadable after one reformat request and, as SOTOPIA's code
+   * did, the episode went on with an empty dialogue. The writer's failure is kept here (counted in
+   * run.json as `stats.unparsableScripts`).
+   */
+  unparsable: FailureInfo.optional(),
   ...TurnProvenance.shape,
 });
 export type ScriptWriterRecord = z.infer<typeof ScriptWriterRecord>;

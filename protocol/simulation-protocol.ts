@@ -30,6 +30,15 @@ export type ScriptFormat = z.infer<typeof ScriptFormat>;
 export const StopRule = z.enum(['code', 'paper']);
 export type StopRule = z.infer<typeof StopRule>;
 
+/**
+ * What becomes of an agent's reply that is still unreadable after the one reformat request. `none`: the
+ * turn is a `none` action that carries the failure (`TurnRecord.unparsable`) and the episode goes on, as
+ * SOTOPIA's code did (the paper's default); `fail`: an explicit `policy/unparsable` error ends the episode
+ * (Parley's default). A script writer's unreadable script follows the same switch (docs/fidelity.md).
+ */
+export const OnUnparsable = z.enum(['none', 'fail']);
+export type OnUnparsable = z.infer<typeof OnUnparsable>;
+
 /** Generators that may be sent judge-only text to reproduce what SOTOPIA's code sent them. */
 export const JudgeOnlyLeakTarget = z.enum(['script', 'mindreaders']);
 export type JudgeOnlyLeakTarget = z.infer<typeof JudgeOnlyLeakTarget>;
@@ -44,6 +53,8 @@ export const SimulationProtocol = z.object({
   leakJudgeOnly: z.array(JudgeOnlyLeakTarget).default([]),
   /** Send the relationship's background story to the agents (SOTOPIA's stories often name secrets). */
   showRelationshipStory: z.boolean().default(false),
+  /** Absent in run.json files written before the switch existed: those runs failed such turns. */
+  onUnparsable: OnUnparsable.default('fail'),
 });
 export type SimulationProtocol = z.infer<typeof SimulationProtocol>;
 
@@ -59,6 +70,7 @@ export const PARLEY_PROTOCOL: SimulationProtocol = Object.freeze({
   stopRule: 'code',
   leakJudgeOnly: [],
   showRelationshipStory: false,
+  onUnparsable: 'fail',
 }) as SimulationProtocol;
 
 /** The paper protocol with its defaults. */
@@ -69,6 +81,7 @@ export const PAPER_PROTOCOL: SimulationProtocol = Object.freeze({
   stopRule: 'code',
   leakJudgeOnly: [],
   showRelationshipStory: false,
+  onUnparsable: 'none',
 }) as SimulationProtocol;
 
 /** The seat-facing part of a protocol. */

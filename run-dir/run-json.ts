@@ -37,6 +37,13 @@ export const RunStats = z.object({
   repairs: z.object({ lenient: Total, reformat: Total }),
   /** Structured-output ladder: LLM calls answered in JSON mode / with the schema in the prompt after a server rejected `response_format` (absent in runs written before the ladder). */
   formatFallbacks: z.object({ rejected: Total, jsonMode: Total, prompt: Total }).default({ rejected: 0, jsonMode: 0, prompt: 0 }),
+  /**
+   * `--on-unparsable none`: agent turns whose reply stayed unreadable after one reformat request and were
+   * recorded as `none` (each carries `unparsable`), and scripts that became an empty dialogue the same way
+   * (`scriptWriter.unparsable`). Absent in runs written before the switch (they had none).
+   */
+  unparsableTurns: Total.default(0),
+  unparsableScripts: Total.default(0),
   /** Token usage by `provider:model`. */
   usage: z.record(z.string(), Usage.extend({ calls: Total })),
   /** Estimated US$ cost of that usage from the editable price table (llm/prices.json or $PARLEY_PRICES). */

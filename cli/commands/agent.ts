@@ -1,4 +1,4 @@
-import type { PolicyConfig } from '../../protocol/index.js';
+import { llmProviderOf, type PolicyConfig } from '../../protocol/index.js';
 import { POLICY_SPECS } from '../../agent-node/policies/registry.js';
 import { AgentExit, runAgent } from '../../agent-node/run-agent.js';
 import { parseCommand, parseParam, UsageError, type CommandSpec } from '../command.js';
@@ -23,6 +23,7 @@ export const spec: CommandSpec = {
     'api-key-env': { type: 'string', metavar: 'NAME', describe: 'environment variable holding the provider key' },
     param: { type: 'string', multiple: true, metavar: 'KEY=VALUE', describe: 'sampling parameter, repeatable (e.g. --param temperature=0.7)' },
     'prompt-dir': { type: 'string', metavar: 'DIR', describe: 'prompt templates overriding the built-in ones' },
+    'reformat-model': { type: 'string', metavar: 'SPEC', describe: 'the model asked once to reformat an unreadable generator reply (default under paper: openai:gpt-3.5-turbo for openai: seats, as SOTOPIA, else the seat\'s own model; on the seat\'s endpoint and key)' },
     'cassette-dir': { type: 'string', metavar: 'DIR', describe: 'record LLM requests and responses here' },
     'replay-dir': { type: 'string', metavar: 'DIR', describe: 'answer LLM calls from cassettes recorded under DIR (no network)' },
   },
@@ -32,7 +33,7 @@ export const spec: CommandSpec = {
 export async function run(argv: string[]): Promise<number> {
   const args = parseCommand(spec, argv);
   if (!args) return AgentExit.Ok;
-  const values = args.flags as { url?: string; token?: string; 'token-file'?: string; policy?: string; 'base-url'?: string; 'api-key-env'?: string; param?: string[]; 'prompt-dir'?: string; 'cassette-dir'?: string; 'replay-dir'?: string };
+  const values = args.flags as { url?: string; token?: string; 'token-file'?: string; policy?: string; 'base-url'?: string; 'api-key-env'?: string; param?: string[]; 'prompt-dir'?: string; 'cassette-dir'?: string; 'replay-dir'?: string; 'reformat-model'?: string };
   const problems: string[] = [];
   if (!values.url) problems.push('--url is required');
   else if (!/^wss?:\/\/[^/]+/.test(values.url)) problems.push(`--url must be a ws:// or wss:// URL, got '${values.url}'`);
@@ -43,6 +44,8 @@ export async function run(argv: string[]): Promise<number> {
     const [key, value] = parseParam(p);
     params[key] = value;
   }
+  const reformat = values['reformat-model'];
+  if (reformat !== undefined && !llmProviderOf(reformat)) problems.push(`--reformat-model: '${reformat}' is not an LLM spec (openai:<model> or mistral:<model>)`);
   if (problems.length) throw new UsageError(problems.join('; '));
   const policy: PolicyConfig = {
     spec: values.policy ?? 'bot',
@@ -52,6 +55,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(values['prompt-dir'] && { promptDir: values['prompt-dir'] }),
     ...(values['cassette-dir'] && { cassetteDir: values['cassette-dir'] }),
     ...(values['replay-dir'] && { replayDir: values['replay-dir'] }),
+    ...(reformat && { reformat: { spec: reformat } }),
   };
   return runAgent({ url: values.url!, token: (token as { token: string }).token, policy });
 }

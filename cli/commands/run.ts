@@ -30,6 +30,8 @@ export const CONFIG_FLAGS: FlagSpecs = {
   'stop-rule': { type: 'string', metavar: 'code|paper', describe: 'paper: turn limit and stale rule as SOTOPIA\'s code runs them (default) or as the paper words them' },
   'leak-judge-only': { type: 'list', metavar: 'script,mindreaders', describe: 'reproduce SOTOPIA\'s environment view (judge-only text, e.g. the MutualFriends answer) for these generators' },
   'show-relationship-story': { type: 'boolean', describe: 'send the relationship background story to the generators (LEAKS: SOTOPIA\'s stories often name secrets)' },
+  'reformat-model': { type: 'string', metavar: 'SPEC', describe: 'the model asked once to reformat an unreadable generator reply (default under paper: openai:gpt-3.5-turbo for openai: seats, as SOTOPIA, else the seat\'s own model; on the seat\'s endpoint and key)' },
+  'on-unparsable': { type: 'string', metavar: 'none|fail', describe: 'an agent reply (or script) still unreadable after one reformat request: a counted none turn and the episode goes on (default under paper, as SOTOPIA) or an explicit policy/unparsable failure (default under parley)' },
   extend: { type: 'boolean', describe: 'add scenarios, modes or repeats to the experiment already in DIR (recorded in run.json history)' },
 };
 
@@ -96,6 +98,8 @@ export function reportRun(result: RunResult, print: (line: string) => void): num
     const usd = (c: { usd: number | null }) => (c.usd === null ? 'unpriced' : `$${c.usd.toFixed(4)}`);
     print(`  replayed from cassettes: ${tokens} tokens (${usd(replayed.cost)} when recorded), not spent again; spent: ${spentTokens} tokens, ${usd(result.stats.cost)}`);
   }
+  const { unparsableTurns, unparsableScripts } = result.stats;
+  if (unparsableTurns || unparsableScripts) print(`  unreadable replies recorded as none (--on-unparsable none): ${unparsableTurns} agent turn(s), ${unparsableScripts} script(s) made empty`);
   const { total, failed } = result.stats.episodes;
   return total > 0 && failed === total ? 1 : 0;
 }

@@ -2,6 +2,8 @@ import { estimateCost } from '../../llm/cost.js';
 import type { Mode, PolicyConfig } from '../../protocol/index.js';
 import type { RunConfig } from '../../orchestrator/run-config.js';
 import { planEpisodes } from '../../orchestrator/run/plan.js';
+import { resolveProtocol } from '../../orchestrator/run/protocol.js';
+import { reformatTarget } from '../../agent-node/policies/llm/reformat-client.js';
 import { loadRunScenarios } from '../../orchestrator/run/scenario-source.js';
 import { episodeTokens, judgeTokens, type TokenEstimate } from './token-estimate.js';
 
@@ -12,6 +14,10 @@ export interface ArmPlan {
   protocol: string | undefined;
   /** Generators that receive the judge-only text (e.g. the MutualFriends answer): `leakJudgeOnly`. */
   judgeOnlyTo: string[];
+  /** What becomes of a reply still unreadable after its one reformat request (`--on-unparsable`). */
+  onUnparsable: 'none' | 'fail';
+  /** LLM generator spec → where its reformat request goes. */
+  reformat: Record<string, string>;
   scenarios: number;
   byMode: Partial<Record<Mode, number>>;
   episodes: number;
@@ -36,11 +42,20 @@ function add(models: ArmPlan['models'], policy: PolicyConfig | undefined, role: 
 export async function planArm(name: string, config: RunConfig, protocol?: string): Promise<ArmPlan> {
   const scenarios = await loadRunScenarios(config);
   const plans = planEpisodes(scenarios, config);
+  const resolved = resolveProtocol(config, scenarios);
+  const generators = [...(config.modes.some((m) => m !== 'script') ? config.agents : []), ...(config.modes.includes('script') ? [config.scriptWriter] : [])];
+  const reformat: Record<string, string> = {};
+  for (const g of generators.filter((p) => LLM.test(p.spec))) {
+    const target = reformatTarget(g, resolved.name === 'paper');
+    reformat[g.spec] = target === null ? 'the same model, the conversation continued' : target === 'own' ? 'the same model, in a fresh request' : target.spec;
+  }
   const plan: ArmPlan = {
     name,
     out: config.out,
     protocol,
     judgeOnlyTo: [...(config.leakJudgeOnly ?? [])],
+    onUnparsable: resolved.onUnparsable,
+    reformat,
     scenarios: scenarios.length,
     byMode: {},
     episodes: plans.length,
@@ -84,6 +99,11 @@ export function planLines(arms: ArmPlan[]): string[] {
       to.length
         ? `  judge-only text (the MutualFriends answer, naming the common friend) goes to ${to.join(' and ')}, as SOTOPIA's code did (leakJudgeOnly)`
         : '  judge-only text (the MutualFriends answer) goes to no generator: only the judge sees it',
+    );
+    const fixes = Object.entries(a.reformat).map(([spec, to]) => `${spec} → ${to}`).join('; ');
+    lines.push(
+      `  an unreadable reply gets one reformat request${fixes ? ` (${fixes})` : ''}; ` +
+        (a.onUnparsable === 'none' ? 'still unreadable, the turn is a counted none and the episode goes on (an empty script for a script writer) (--on-unparsable none)' : 'still unreadable, the episode fails (--on-unparsable fail)'),
     );
     for (const [spec, m] of Object.entries(a.models)) {
       lines.push(`  ${spec} [${m.role.join(', ')}]: ~${fmt(m.prompt)} prompt + ~${fmt(m.completion)} completion tokens, ${usd(m.usd)}`);

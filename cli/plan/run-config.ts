@@ -1,4 +1,4 @@
-import { BackgroundsRule, JudgeOnlyLeakTarget, Mode, MODES, parsePolicySpec, ProtocolName, ScriptFormat, StopRule } from '../../protocol/index.js';
+import { BackgroundsRule, JudgeOnlyLeakTarget, llmProviderOf, Mode, MODES, OnUnparsable, parsePolicySpec, ProtocolName, ScriptFormat, StopRule } from '../../protocol/index.js';
 import { RunConfig, type RunConfigInput } from '../../orchestrator/run-config.js';
 import type { FlagValue } from '../args.js';
 import { loadExperiment } from '../experiment.js';
@@ -19,7 +19,7 @@ const FLAG_OF: Record<string, string> = {
   turnDeadlineMs: '--turn-deadline-ms', repeats: '--repeats', concurrency: '--concurrency', limit: '--limit',
   agents: '--agent1/--agent2', scriptWriter: '--script-writer', judge: '--judge', replay: '--replay', seed: '--seed',
   protocol: '--protocol', backgrounds: '--backgrounds', scriptFormat: '--script-format', stopRule: '--stop-rule',
-  leakJudgeOnly: '--leak-judge-only', showRelationshipStory: '--show-relationship-story',
+  leakJudgeOnly: '--leak-judge-only', showRelationshipStory: '--show-relationship-story', onUnparsable: '--on-unparsable',
 };
 
 /** The protocol flags: [flag, RunConfig key, allowed values]. */
@@ -28,6 +28,7 @@ const PROTOCOL_CHOICES = [
   ['backgrounds', 'backgrounds', BackgroundsRule.options],
   ['script-format', 'scriptFormat', ScriptFormat.options],
   ['stop-rule', 'stopRule', StopRule.options],
+  ['on-unparsable', 'onUnparsable', OnUnparsable.options],
 ] as const;
 
 /**
@@ -89,6 +90,14 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
   }
   if (typeof flags['script-writer'] === 'string') input.scriptWriter = { spec: flags['script-writer'] };
   if (typeof flags.judge === 'string') input.judge = { spec: flags.judge };
+  if (flags['reformat-model'] !== undefined) {
+    // Every LLM generator's reformat model (the judge's is `parley eval --reformat-model`).
+    const spec = String(flags['reformat-model']);
+    if (!llmProviderOf(spec)) return { ok: false, message: `--reformat-model: '${spec}' is not an LLM spec (openai:<model> or mistral:<model>)` };
+    const withReformat = <P extends { spec: string }>(p: P): P => (llmProviderOf(p.spec) ? { ...p, reformat: { spec } } : p);
+    if (input.agents) input.agents = input.agents.map(withReformat);
+    if (input.scriptWriter) input.scriptWriter = withReformat(input.scriptWriter);
+  }
   if (flags.multiplex === true) input.pool = { ...input.pool, multiplex: true, seatsPerProcess: input.pool?.seatsPerProcess ?? 8 };
   if (flags['seats-per-process'] !== undefined) {
     const n = flags['seats-per-process'] as number;

@@ -52,6 +52,10 @@ export interface SimulationCard {
   counts: { mode: Mode; episodes: number; ok: number; failed: number }[];
   terminations: Record<string, number>;
   failures: { episodeErrors: Record<string, number>; turnErrors: Record<string, number>; judgeErrors: Record<string, number> };
+  /** `--on-unparsable none`: agent turns recorded as `none` for an unreadable reply, and scripts that became empty. */
+  unparsable: { turns: number; scripts: number };
+  /** Moves whose one reformat request went to a model other than the seat's conversation, by `provider:model`. */
+  reformatModels: Record<string, number>;
 }
 
 function str(v: unknown): string | null {
@@ -83,10 +87,14 @@ export function protocolText(value: unknown): string | null {
   const p = value as Record<string, unknown>;
   const leak = Array.isArray(p.leakJudgeOnly) && p.leakJudgeOnly.length ? `judge-only text sent to ${p.leakJudgeOnly.map(mdText).join(', ')} (as SOTOPIA's code did)` : 'judge-only text to the judge only';
   const story = p.showRelationshipStory === true ? 'relationship story sent to the generators (it may name secrets)' : 'relationship story to the judge only';
+  // Absent in run.json files from before the switch: those runs failed an unreadable reply.
+  const unparsable = p.onUnparsable === 'none'
+    ? 'a reply unreadable after one reformat request becomes a counted `none` turn (an unreadable script: an empty one) and the episode goes on (`--on-unparsable none`)'
+    : 'a reply unreadable after one reformat request fails the episode (`--on-unparsable fail`)';
   if (p.name === 'paper') {
-    return `paper — SOTOPIA's prompts; backgrounds ${mdText(p.backgrounds)}, script format ${mdText(p.scriptFormat)}, stop rules as the ${p.stopRule === 'paper' ? 'paper words them' : 'code runs them'}; ${leak}; ${story}`;
+    return `paper — SOTOPIA's prompts; backgrounds ${mdText(p.backgrounds)}, script format ${mdText(p.scriptFormat)}, stop rules as the ${p.stopRule === 'paper' ? 'paper words them' : 'code runs them'}; ${leak}; ${story}; ${unparsable}`;
   }
-  return `parley — explicit task moves with task-end stops; ${leak}; ${story}`;
+  return `parley — explicit task moves with task-end stops; ${leak}; ${story}; ${unparsable}`;
 }
 
 /** Builds the card from one or more loaded run directories. */
@@ -101,6 +109,8 @@ export function buildCard(runs: readonly RunDir[]): SimulationCard {
     counts: [],
     terminations: {},
     failures: { episodeErrors: {}, turnErrors: {}, judgeErrors: {} },
+    unparsable: { turns: 0, scripts: 0 },
+    reformatModels: {},
   };
   const generators = new Map<string, CardGenerator>();
   const judges = new Map<string, SimulationCard['judges'][number]>();
@@ -141,6 +151,9 @@ export function buildCard(runs: readonly RunDir[]): SimulationCard {
       bump(card.terminations, e.termination.reason);
       for (const err of e.errors) bump(card.failures.episodeErrors, err.code);
       for (const t of e.turns) if (t.error) bump(card.failures.turnErrors, t.error.code);
+      card.unparsable.turns += e.turns.filter((t) => t.unparsable).length;
+      if (e.scriptWriter?.unparsable) card.unparsable.scripts++;
+      for (const t of [...e.turns, ...(e.scriptWriter ? [e.scriptWriter] : [])]) if (t.reformatModel) bump(card.reformatModels, t.reformatModel);
       const gens: { role: string; policy: string; model: string | null; params: string }[] = [];
       if (e.mode === 'script') {
         const w = e.scriptWriter;
@@ -235,6 +248,8 @@ export function cardMarkdown(card: SimulationCard): string[] {
   for (const c of card.counts) lines.push(`| ${mdCell(c.mode)} | ${c.episodes} | ${c.ok} | ${c.failed} |`);
   lines.push('', `- terminations: ${counted(card.terminations)}`);
   lines.push(`- episode errors: ${counted(card.failures.episodeErrors)}`, `- failed turns: ${counted(card.failures.turnErrors)}`, `- evaluation errors: ${counted(card.failures.judgeErrors)}`);
+  lines.push(`- unreadable replies recorded as \`none\` (--on-unparsable none): ${card.unparsable.turns} agent turn(s), ${card.unparsable.scripts} script(s) made empty`);
+  lines.push(`- reformat requests sent to a reformat model (--reformat-model): ${counted(card.reformatModels)}`);
   return lines;
 }
 

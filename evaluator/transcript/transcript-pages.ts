@@ -46,8 +46,8 @@ export function groupEpisodes(runs: readonly RunDir[]): EpisodeGroup[] {
 function column(t: Transcript, current: boolean): string {
   const turns = t.lines
     .map((l) => {
-      const body = l.kind === 'speak' ? `“${esc(l.text)}”` : `<em>[${esc(l.kind)}]</em> ${esc(l.text)}`;
-      return `<li class="${l.kind === 'error' ? 'err' : ''}"><span class="n">#${esc(l.turn)}</span> <b>${esc(l.name)}</b> ${body}</li>`;
+      const body = (l.kind === 'speak' ? `“${esc(l.text)}”` : `<em>[${esc(l.kind)}]</em> ${esc(l.text)}`) + (l.note ? ` <small>(${esc(l.note)})</small>` : '');
+      return `<li class="${l.kind === 'error' || l.note ? 'err' : ''}"><span class="n">#${esc(l.turn)}</span> <b>${esc(l.name)}</b> ${body}</li>`;
     })
     .join('\n');
   return `<section class="col${current ? ' current' : ''}" id="${esc(t.episodeId)}">

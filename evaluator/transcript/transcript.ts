@@ -16,6 +16,8 @@ export interface TranscriptLine {
   /** `speak`, `non-verbal communication`, `action`, `leave`, `none` (or a task move's type), or `error`. */
   kind: string;
   text: string;
+  /** Why the move is what it is when the seat did not choose it: an unreadable reply recorded as `none` (`--on-unparsable none`). */
+  note?: string;
 }
 
 export interface Transcript {
@@ -73,6 +75,7 @@ export function buildTranscript(r: EpisodeRecord, scenario?: Scenario): Transcri
     name: names.get(t.seat) ?? t.seat,
     kind: t.action ? t.action.type : 'error',
     text: t.action ? t.action.argument : `${t.error?.code ?? 'error'}: ${t.error?.message ?? ''}`,
+    ...(t.unparsable ? { note: `unreadable reply recorded as none (${t.unparsable.code}: ${t.unparsable.message})` } : {}),
   }));
   const term = r.termination;
   const end = `${term.reason}${term.detail ? ` (${term.detail})` : ''}${term.seat ? ` by ${names.get(term.seat) ?? term.seat}` : ''} after ${r.turns.length} turn(s)`;
@@ -98,7 +101,7 @@ export function buildTranscript(r: EpisodeRecord, scenario?: Scenario): Transcri
 /** One transcript line as text: `#3 Name [action] select Juniper` or `#0 Name: "hello"`. */
 export function lineText(l: TranscriptLine): string {
   if (l.kind === 'speak') return `#${l.turn} ${l.name}: "${l.text}"`;
-  if (l.kind === 'none') return `#${l.turn} ${l.name} [none]`;
+  if (l.kind === 'none') return `#${l.turn} ${l.name} [none]${l.note ? ` — ${l.note}` : ''}`;
   return `#${l.turn} ${l.name} [${l.kind}] ${l.text}`;
 }
 

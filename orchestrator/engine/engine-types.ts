@@ -1,4 +1,4 @@
-import { turnProvenance, type EpisodeError, type EpisodeRecord, type ErrorCode, type OrchestratorFrameBody, type Termination, type TurnMeta, type TurnRecord } from '../../protocol/index.js';
+import { turnProvenance, type EpisodeError, type EpisodeRecord, type ErrorCode, type FailureInfo, type OrchestratorFrameBody, type Termination, type TurnMeta, type TurnRecord } from '../../protocol/index.js';
 import type { Clock } from '../clock.js';
 import type { Inbox } from '../inbox.js';
 import type { SeatLifecycle } from '../seat-lifecycle.js';
@@ -57,6 +57,8 @@ export interface EngineResult {
   seatProvenance: Record<string, SeatProvenance>;
   /** Script mode: the writer's provenance and cost. */
   scriptMeta?: TurnMeta;
+  /** Script mode, `--on-unparsable none`: the writer's unreadable-script failure that became an empty dialogue. */
+  scriptUnparsable?: FailureInfo;
   /** Clock time the engine started (turn `atMs` are relative to it). */
   startedAt: number;
 }

@@ -3,11 +3,15 @@ import { protocolOf, SCRIPT_SEAT } from '../world.js';
 import { provenanceOf, type EngineContext, type EngineResult, type EpisodeError } from './engine-types.js';
 import { validateScript } from './script-validate.js';
 import { SeatWatch } from './seat-watch.js';
+import { becomesNone } from './unparsable.js';
 
 /**
  * The `script` episode: the writer received `script.request` when it joined (from `observe()`); it has
  * one turn deadline to answer with `script.submit`, which is validated and turned into the same turn
- * records as a live episode. `script.fail` or an invalid script is an explicit error, never an empty dialogue.
+ * records as a live episode. `script.fail` or an invalid script is an explicit error, never an empty
+ * dialogue — except an unreadable script under `--on-unparsable none`: SOTOPIA's code then judged an empty
+ * interaction (`agenerate_script`'s default value), so the episode ends `ok` with no turns, and the
+ * writer's failure is kept on the record (`scriptWriter.unparsable`) and counted.
  */
 export async function runScriptEpisode(ctx: EngineContext): Promise<EngineResult> {
   const { world, clock, ports } = ctx;
@@ -31,6 +35,10 @@ export async function runScriptEpisode(ctx: EngineContext): Promise<EngineResult
       return { ...base, turns: [], termination: { reason: 'disconnect', seat: got.seat, detail: got.detail }, status: 'failed' };
     }
     const { frame } = got;
+    if (frame.type === 'script.fail' && becomesNone(frame.error, protocolOf(world))) {
+      const termination = { reason: 'script_end' as const, seat: SCRIPT_SEAT, detail: `unreadable script after one reformat request: an empty dialogue (--on-unparsable none): ${frame.error.message}`.slice(0, 1000) };
+      return { ...base, turns: [], termination, status: 'ok', scriptMeta: frame.meta, scriptUnparsable: frame.error };
+    }
     if (frame.type === 'script.fail') {
       errors.push({ ...frame.error, seat: SCRIPT_SEAT });
       return { ...base, turns: [], termination: { reason: 'policy_error', seat: SCRIPT_SEAT, detail: frame.error.code }, status: 'failed', scriptMeta: frame.meta };

@@ -4,6 +4,7 @@ import { protocolOf, seatOrder } from '../world.js';
 import { provenanceOf, withMeta, type EngineContext, type EngineResult, type EpisodeError, type SeatProvenance } from './engine-types.js';
 import { SeatWatch } from './seat-watch.js';
 import { terminationAfter, turnCap, type Termination } from './termination.js';
+import { becomesNone, UNPARSABLE_NONE } from './unparsable.js';
 
 /**
  * The `agents` / `mindreaders` episode: round-robin turns in seat order. Each turn sends `turn.request`
@@ -74,17 +75,19 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
       }
       seatProvenance[seat] = provenanceOf(frame.meta);
       const atMs = clock.now() - startedAt;
-      if (frame.type === 'turn.fail') {
+      // An unreadable reply under `--on-unparsable none` is played as a `none` that keeps its failure.
+      const unparsable = frame.type === 'turn.fail' && becomesNone(frame.error, protocol) && allowed.has(UNPARSABLE_NONE.type) ? frame.error : undefined;
+      if (frame.type === 'turn.fail' && !unparsable) {
         turns.push(withMeta({ turn: t, seat, action: null, error: frame.error, atMs }, frame.meta));
         errors.push({ ...frame.error, seat, turn: t });
         return finish({ reason: 'policy_error', seat, detail: frame.error.code }, 'failed');
       }
-      if (!allowed.has(frame.action.type)) {
+      if (frame.type === 'turn.act' && !allowed.has(frame.action.type)) {
         from.reject(ErrorCode.ActionNotAllowed, `action type '${frame.action.type}' is not allowed`, frame.id);
         continue;
       }
-      const action: Action = { type: frame.action.type, argument: frame.action.argument };
-      const record = withMeta({ turn: t, seat, action, atMs }, frame.meta);
+      const action: Action = frame.type === 'turn.act' ? { type: frame.action.type, argument: frame.action.argument } : { ...UNPARSABLE_NONE };
+      const record = withMeta({ turn: t, seat, action, atMs, ...(unparsable ? { unparsable } : {}) }, frame.meta);
       turns.push(record);
       const event = observeTurn({ ...record, action });
       hold();

@@ -12,14 +12,27 @@ describe('resolveProtocol', () => {
   it('defaults: paper for SOTOPIA scenario sets, parley for anything else (the bot demo)', () => {
     expect(resolveProtocol(config(), [sotopia]).name).toBe('paper');
     expect(resolveProtocol(config(), [sotopia, builtin]).name).toBe('parley');
-    expect(resolveProtocol(config(), [builtin])).toEqual({ name: 'parley', backgrounds: 'relationship', scriptFormat: 'json', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false });
+    expect(resolveProtocol(config(), [builtin])).toEqual({ name: 'parley', backgrounds: 'relationship', scriptFormat: 'json', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'fail' });
   });
 
   it('paper defaults and overrides', () => {
-    expect(resolveProtocol(config({ protocol: 'paper' }), [builtin])).toEqual({ name: 'paper', backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false });
+    expect(resolveProtocol(config({ protocol: 'paper' }), [builtin])).toEqual({ name: 'paper', backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'none' });
     const p = resolveProtocol(config({ backgrounds: 'appendix', scriptFormat: 'json', stopRule: 'paper', leakJudgeOnly: ['script', 'script'], showRelationshipStory: true }), [sotopia]);
-    expect(p).toEqual({ name: 'paper', backgrounds: 'appendix', scriptFormat: 'json', stopRule: 'paper', leakJudgeOnly: ['script'], showRelationshipStory: true });
+    expect(p).toEqual({ name: 'paper', backgrounds: 'appendix', scriptFormat: 'json', stopRule: 'paper', leakJudgeOnly: ['script'], showRelationshipStory: true, onUnparsable: 'none' });
     expect(protocolKey(p)).toBe('paper/appendix/json/paper/leak:script/story');
+  });
+
+  it('--on-unparsable: none under paper and fail under parley by default; either may be chosen; a departure is in the key', () => {
+    expect(resolveProtocol(config({ protocol: 'paper' }), [sotopia]).onUnparsable).toBe('none');
+    expect(resolveProtocol(config({ protocol: 'parley' }), [sotopia]).onUnparsable).toBe('fail');
+    const paperFail = resolveProtocol(config({ protocol: 'paper', onUnparsable: 'fail' }), [sotopia]);
+    const parleyNone = resolveProtocol(config({ protocol: 'parley', onUnparsable: 'none' }), [builtin]);
+    expect([paperFail.onUnparsable, parleyNone.onUnparsable]).toEqual(['fail', 'none']);
+    // The defaults keep the keys (and so the episode ids) of runs from before the switch.
+    expect(protocolKey(resolveProtocol(config({ protocol: 'paper' }), [sotopia]))).toBe('paper/code/text/code');
+    expect(protocolKey(paperFail)).toBe('paper/code/text/code/unparsable:fail');
+    expect(protocolKey(parleyNone)).toBe('parley/unparsable:none');
+    expect(isDefaultParley(parleyNone)).toBe(false);
   });
 
   it('a paper-only setting under parley is an error naming the flag, never silently ignored', () => {

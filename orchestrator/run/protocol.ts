@@ -3,7 +3,7 @@ import type { Scenario } from '../../scenarios/model.js';
 import type { RunConfig } from '../run-config.js';
 import { RunError, RunErrorCode } from './run-error.js';
 
-type ProtocolConfig = Pick<RunConfig, 'protocol' | 'backgrounds' | 'scriptFormat' | 'stopRule' | 'leakJudgeOnly' | 'showRelationshipStory'>;
+type ProtocolConfig = Pick<RunConfig, 'protocol' | 'backgrounds' | 'scriptFormat' | 'stopRule' | 'leakJudgeOnly' | 'showRelationshipStory' | 'onUnparsable'>;
 
 /**
  * The run's protocol, resolved: `--protocol` when given, else `paper` for a scenario set that comes
@@ -15,6 +15,8 @@ export function resolveProtocol(config: ProtocolConfig, scenarios: readonly Scen
   const shared = {
     leakJudgeOnly: [...new Set(config.leakJudgeOnly ?? [])],
     showRelationshipStory: config.showRelationshipStory ?? false,
+    // Each protocol's own default: SOTOPIA's code went on with `none`; Parley fails the turn.
+    onUnparsable: config.onUnparsable ?? (name === 'paper' ? PAPER_PROTOCOL : PARLEY_PROTOCOL).onUnparsable,
   };
   if (name === 'parley') {
     const paperOnly = (['backgrounds', 'scriptFormat', 'stopRule'] as const).filter((k) => config[k] !== undefined);
@@ -34,7 +36,7 @@ export function resolveProtocol(config: ProtocolConfig, scenarios: readonly Scen
 
 /** Whether the protocol is today's behaviour exactly (episode ids then stay as they were). */
 export function isDefaultParley(p: SimulationProtocol): boolean {
-  return p.name === 'parley' && p.leakJudgeOnly.length === 0 && !p.showRelationshipStory;
+  return p.name === 'parley' && p.leakJudgeOnly.length === 0 && !p.showRelationshipStory && p.onUnparsable === PARLEY_PROTOCOL.onUnparsable;
 }
 
 /** A short stable description for episode ids and the card, e.g. `paper/code/text/code`. */
@@ -42,6 +44,9 @@ export function protocolKey(p: SimulationProtocol): string {
   const parts: string[] = p.name === 'paper' ? [p.name, p.backgrounds, p.scriptFormat, p.stopRule] : [p.name];
   if (p.leakJudgeOnly.length) parts.push(`leak:${[...p.leakJudgeOnly].sort().join('+')}`);
   if (p.showRelationshipStory) parts.push('story');
+  // Only a departure from the protocol's own default is named, so the ids of runs from before the switch stay as they were.
+  const usual = (p.name === 'paper' ? PAPER_PROTOCOL : PARLEY_PROTOCOL).onUnparsable;
+  if (p.onUnparsable !== usual) parts.push(`unparsable:${p.onUnparsable}`);
   return parts.join('/');
 }
 

@@ -1,15 +1,18 @@
 import { ErrorCode, type Action, type OrchestratorFrame, type ScriptTurn, type TurnRequest } from '../../protocol/index.js';
 import type { MemoryClient, MemoryTransport } from '../net/memory-transport.js';
 
+/** An explicit failure a fake agent reports (code default: `policy/failed`). */
+export type FakeFailure = { fail: string; code?: ErrorCode };
+
 /** What a fake agent does on a turn request: a move, an explicit failure, or nothing (stay silent). */
-export type FakeMove = Action | { fail: string } | null;
+export type FakeMove = Action | FakeFailure | null;
 
 export interface FakeAgentOptions {
   pid?: number;
   /** Move for each request (default: speak "hello <turn>"). */
   act?: (request: TurnRequest, received: OrchestratorFrame[]) => FakeMove;
   /** Script mode answer. */
-  script?: ScriptTurn[] | { fail: string };
+  script?: ScriptTurn[] | FakeFailure;
   /** Reconnect: the resume secret from the seat's latest welcome (the token alone is spent). */
   resume?: string;
 }
@@ -28,11 +31,11 @@ export function fakeAgent(transport: MemoryTransport, token: string, opts: FakeA
     if (frame.type === 'turn.request') {
       const move = act(frame, client.frames);
       if (move === null) return;
-      if ('fail' in move) client.send({ type: 'turn.fail', turn: frame.turn, error: { code: ErrorCode.PolicyFailed, message: move.fail }, meta: META });
+      if ('fail' in move) client.send({ type: 'turn.fail', turn: frame.turn, error: { code: move.code ?? ErrorCode.PolicyFailed, message: move.fail }, meta: META });
       else client.send({ type: 'turn.act', turn: frame.turn, action: move, meta: META });
     }
     if (frame.type === 'script.request' && opts.script) {
-      if ('fail' in opts.script) client.send({ type: 'script.fail', error: { code: ErrorCode.PolicyFailed, message: opts.script.fail }, meta: META });
+      if ('fail' in opts.script) client.send({ type: 'script.fail', error: { code: opts.script.code ?? ErrorCode.PolicyFailed, message: opts.script.fail }, meta: META });
       else client.send({ type: 'script.submit', turns: opts.script, meta: META });
     }
   });

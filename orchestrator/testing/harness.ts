@@ -1,4 +1,4 @@
-import type { Mode } from '../../protocol/index.js';
+import type { Mode, SimulationProtocol } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import { Episode } from '../episode.js';
 import { FakeClock } from '../fake-clock.js';
@@ -14,6 +14,8 @@ export interface HarnessOptions {
   tokenTtlMs?: number;
   reconnectGraceMs?: number;
   connection?: ConnectionOptions;
+  /** The run's simulation protocol (absent: `parley`). */
+  protocol?: SimulationProtocol;
 }
 
 /**
@@ -33,6 +35,7 @@ export function harness(scenario: Scenario, mode: Mode, o: HarnessOptions = {}) 
       runId: 'test-run',
       limits: makeLimits(o.maxTurns ?? 20, o.turnDeadlineMs ?? 5_000),
       tokenTtlMs: o.tokenTtlMs ?? 60_000,
+      ...(o.protocol ? { protocol: o.protocol } : {}),
       ledgerFor: (_ep, seat) => {
         const l = new MemoryLedger();
         ledgers.set(seat, l);

@@ -17,7 +17,6 @@ const AREAS = ['protocol', 'seat', 'turn', 'script', 'policy', 'connection', 'in
 
 /** Inline codes not yet in a table (`file: code`), to be moved into the registry. */
 const OUTSTANDING = [
-  'agent-node/policies/llm/ladder.ts: policy/unparsable',
   'agent-node/policies/llm/llm-policy.ts: policy/failed',
   'cli/run-dir-lock.ts: run/busy',
   'evaluator/compare/naturalness.ts: judge/bad_json',

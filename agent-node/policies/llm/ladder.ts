@@ -15,10 +15,23 @@ export interface Tally {
 
 export const newTally = (): Tally => ({ usage: { prompt: 0, completion: 0, cached: 0 }, retries: 0, lenient: 0, reformat: 0, calls: 0, fallbacks: { rejected: 0, jsonMode: 0, prompt: 0 } });
 
-/** The code of an unreadable reply after the whole ladder (DESIGN invariant 5: never a silent `none`). */
-export const UNPARSABLE = 'policy/unparsable';
+/**
+ * The code of an unreadable reply after the whole ladder (DESIGN invariant 5: never a silent `none`; the
+ * orchestrator's `--on-unparsable none` records a `none` that keeps this failure).
+ */
+export const UNPARSABLE = ErrorCode.PolicyUnparsable;
 
 export type LadderResult<T> = { ok: true; value: T } | { ok: false; error: FailureInfo };
+
+/**
+ * Where the one reformat request goes and what it says, when not Parley's way (the same model, the
+ * conversation continued with its reply and the problem). Under `--protocol paper`, SOTOPIA's way: a
+ * fresh request holding only the unreadable text and the format, sent to the reformat model.
+ */
+export interface ReformatRoute {
+  client: LlmClient;
+  request: (unreadable: string, problem: string) => ChatRequest;
+}
 
 function failure(err: unknown): FailureInfo {
   if (isLlmError(err)) return { code: err.code, message: err.message.slice(0, 1000) };
@@ -31,6 +44,7 @@ const snippet = (s: string) => JSON.stringify(s.length > 200 ? `${s.slice(0, 200
  * The output repair ladder: ask, read strictly, else leniently (counted); still unreadable → ONE
  * reformat request that shows the model its reply and the problem (counted); still unreadable →
  * an explicit `policy/unparsable` failure. A failed LLM call ends the ladder with its own `llm/*` code.
+ * `route` sends the reformat request elsewhere, in another shape (see `ReformatRoute`).
  */
 export async function askWithRepair<T>(
   client: LlmClient,
@@ -39,11 +53,12 @@ export async function askWithRepair<T>(
   reformatMessages: (problem: string) => ChatMessage[],
   tally: Tally,
   signal?: AbortSignal,
+  route?: ReformatRoute,
 ): Promise<LadderResult<T>> {
-  const call = async (req: ChatRequest) => {
+  const call = async (req: ChatRequest, via: LlmClient = client) => {
     tally.calls++;
     try {
-      const res = await client.chat(req, signal);
+      const res = await via.chat(req, signal);
       tally.usage.prompt += res.usage.prompt;
       tally.usage.completion += res.usage.completion;
       tally.usage.cached += res.usage.cached ?? 0;
@@ -70,10 +85,12 @@ export async function askWithRepair<T>(
 
   const problem = first.truncated ? `${parsed.reason} (the reply was cut off at the token limit; keep it shorter)` : parsed.reason;
   tally.reformat++;
-  const retry = await call({
-    ...request,
-    messages: [...request.messages, { role: 'assistant', content: first.content }, ...reformatMessages(problem)],
-  });
+  const retry = route
+    ? await call(route.request(first.content, problem), route.client)
+    : await call({
+      ...request,
+      messages: [...request.messages, { role: 'assistant', content: first.content }, ...reformatMessages(problem)],
+    });
   if (!retry.ok) return retry;
   const reparsed = parse(retry.content);
   if (reparsed.ok) {

@@ -1,13 +1,14 @@
-import type { ActionType, PolicyConfig, ScriptRequest, TurnMeta, TurnRequest } from '../../../protocol/index.js';
-import { createClient, createProviderClient, parseSpec, replaySource, splitParams, warmProvider, type LlmClient, type Tape } from '../../../llm/index.js';
+import type { ActionType, PolicyConfig, ReformatConfig, ScriptRequest, TurnMeta, TurnRequest } from '../../../protocol/index.js';
+import { createClient, createProviderClient, parseSpec, replaySource, splitParams, warmProvider, type ChatMessage, type ChatRequest, type LlmClient, type Tape } from '../../../llm/index.js';
 import type { MoveResult, Policy, ScriptResult, SeatView } from '../../policy.js';
-import { askWithRepair, newTally, type Tally } from './ladder.js';
+import { askWithRepair, newTally, type ReformatRoute, type Tally } from './ladder.js';
 import { ACTION_SHAPE, actionJsonSchema, parseAction } from './parse-action.js';
 import { parseScript, SCRIPT_SHAPE, scriptJsonSchema } from './parse-script.js';
-import { paperScriptMessages } from './paper-prompt.js';
+import { paperReformatMessages, paperScriptMessages, paperScriptReformatMessages } from './paper-prompt.js';
 import { seatPromptMessages } from './seat-prompt.js';
 import { stripOwnNamePrefix } from './mixtral-prefix.js';
-import { parseScriptText, SCRIPT_TEXT_SHAPE } from './parse-script-text.js';
+import { parseScriptText } from './parse-script-text.js';
+import { reformatClient, reformatTarget } from './reformat-client.js';
 import { scriptMessages } from './script-prompt.js';
 import { fillTemplate, loadTemplates, type Templates } from './templates.js';
 
@@ -28,6 +29,7 @@ const MAX_TAPES = 64;
 export class LlmPolicy implements Policy {
   readonly spec: string;
   private readonly clients = new Map<string, LlmClient>();
+  private readonly reformatClients = new Map<string, { client: LlmClient; sampling: Record<string, unknown> }>();
   private readonly sampling: Record<string, unknown>;
 
   constructor(
@@ -45,21 +47,18 @@ export class LlmPolicy implements Policy {
     const tally = newTally();
     let client: LlmClient | undefined;
     try {
-      client = this.clientFor({ episodeId: view.welcome.episodeId, seat: view.welcome.seat });
+      const tape = { episodeId: view.welcome.episodeId, seat: view.welcome.seat };
+      client = this.clientFor(tape);
       const allowed = request.actions as ActionType[];
       const messages = seatPromptMessages(this.templates, view, request);
       // Under `paper`, as SOTOPIA: the format instructions sit in the one user message and nothing is
       // constrained (no response_format); `parley` keeps the structured-output ladder.
       const paper = view.welcome.protocol?.name === 'paper';
-      const result = await askWithRepair(
-        client,
-        { messages, ...(paper ? {} : { json: actionJsonSchema(allowed) }), params: this.sampling },
-        (content) => parseAction(content, allowed),
-        (problem) => fillTemplate(this.templates.reformat, { problem, shape: ACTION_SHAPE }),
-        tally,
-        signal,
-      );
-      const meta = this.meta(client, tally, started);
+      const ask: ChatRequest = { messages, ...(paper ? {} : { json: actionJsonSchema(allowed) }), params: this.sampling };
+      const parleyReformat = (problem: string) => fillTemplate(this.templates.reformat, { problem, shape: ACTION_SHAPE });
+      const route = this.reformatRoute(paper, tape, ask, parleyReformat, paper ? (bad) => paperReformatMessages(this.templates.reformat_paper, bad, allowed) : null);
+      const result = await askWithRepair(client, ask, (content) => parseAction(content, allowed), parleyReformat, tally, signal, route);
+      const meta = this.meta(client, tally, started, route);
       if (!result.ok) return { ok: false, error: result.error, meta };
       // Under `paper`, what SOTOPIA's agent did to one model's output (agent-node/policies/llm/mixtral-prefix.ts).
       const action = view.welcome.protocol?.name === 'paper' ? stripOwnNamePrefix(result.value, client.model, view.welcome.self.profile.name) : result.value;
@@ -76,27 +75,24 @@ export class LlmPolicy implements Policy {
     let client: LlmClient | undefined;
     try {
       const episodeId = request.episodeId ?? `script-${request.background.scenario.id}`;
-      client = this.clientFor({ episodeId, seat: SCRIPT_TAPE_SEAT });
+      const tape = { episodeId, seat: SCRIPT_TAPE_SEAT };
+      client = this.clientFor(tape);
       const seats = request.background.seats.map((s) => s.seat);
-      const result = request.protocol?.name === 'paper' && request.protocol.scriptFormat === 'text'
-        ? await askWithRepair(
-          client,
-          // The paper's script writer answers in free text: no JSON schema is asked for.
-          { messages: paperScriptMessages(this.templates.script_paper, request), params: this.sampling },
-          (content) => parseScriptText(content, request),
-          (problem) => fillTemplate(this.templates.reformat_text, { problem, shape: SCRIPT_TEXT_SHAPE }),
-          tally,
-          signal,
-        )
-        : await askWithRepair(
-          client,
-          { messages: scriptMessages(this.templates.script, request), json: scriptJsonSchema(seats, request.limits.actions), params: this.sampling },
-          (content) => parseScript(content, request),
-          (problem) => fillTemplate(this.templates.reformat, { problem, shape: SCRIPT_SHAPE }),
-          tally,
-          signal,
-        );
-      const meta = this.meta(client, tally, started);
+      const paper = request.protocol?.name === 'paper';
+      const parleyReformat = (problem: string) => fillTemplate(this.templates.reformat, { problem, shape: SCRIPT_SHAPE });
+      let result;
+      let route: ReformatRoute | undefined;
+      if (paper && request.protocol?.scriptFormat === 'text') {
+        // The paper's script writer answers in free text: no JSON schema is asked for.
+        const ask: ChatRequest = { messages: paperScriptMessages(this.templates.script_paper, request), params: this.sampling };
+        route = this.reformatRoute(true, tape, ask, parleyReformat, (bad) => paperScriptReformatMessages(this.templates.reformat_script_paper, bad, request));
+        result = await askWithRepair(client, ask, (content) => parseScriptText(content, request), parleyReformat, tally, signal, route);
+      } else {
+        const ask: ChatRequest = { messages: scriptMessages(this.templates.script, request), json: scriptJsonSchema(seats, request.limits.actions), params: this.sampling };
+        route = this.reformatRoute(paper, tape, ask, parleyReformat, null);
+        result = await askWithRepair(client, ask, (content) => parseScript(content, request), parleyReformat, tally, signal, route);
+      }
+      const meta = this.meta(client, tally, started, route);
       return result.ok ? { ok: true, turns: result.value, meta } : { ok: false, error: result.error, meta };
     } catch (err) {
       return { ok: false, error: { code: 'policy/failed', message: String((err as Error)?.message ?? err).slice(0, 1000) }, meta: this.meta(client, tally, started) };
@@ -105,10 +101,40 @@ export class LlmPolicy implements Policy {
 
   async close(): Promise<void> {
     this.clients.clear();
+    this.reformatClients.clear();
   }
 
   async warm(): Promise<void> {
     await warmProvider(this.config);
+  }
+
+  /**
+   * Where this generator's one reformat request goes (reformat-client.ts), and in which shape: `fresh`
+   * builds SOTOPIA's stand-alone request from the unreadable text; without it the request is Parley's
+   * (the conversation continued with the reply and the problem). Undefined: Parley's way on the seat's
+   * own client, today's behaviour.
+   */
+  private reformatRoute(paper: boolean, tape: Tape, ask: ChatRequest, parleyMessages: (problem: string) => ChatMessage[], fresh: ((unreadable: string) => ChatMessage[]) | null): ReformatRoute | undefined {
+    const target = reformatTarget(this.config, paper);
+    if (!target) return undefined;
+    const { client, sampling } = this.reformatClientFor(tape, target);
+    return {
+      client,
+      request: (unreadable, problem) => fresh
+        ? { messages: fresh(unreadable), params: sampling }
+        : { ...ask, messages: [...ask.messages, { role: 'assistant', content: unreadable }, ...parleyMessages(problem)], params: sampling },
+    };
+  }
+
+  private reformatClientFor(tape: Tape, target: ReformatConfig | 'own'): { client: LlmClient; sampling: Record<string, unknown> } {
+    const key = `${tape.episodeId}\u0000${tape.seat}`;
+    let entry = this.reformatClients.get(key);
+    if (!entry) {
+      entry = reformatClient(this.config, target, tape, this.sampling);
+      this.reformatClients.set(key, entry);
+      if (this.reformatClients.size > MAX_TAPES) this.reformatClients.delete(this.reformatClients.keys().next().value!);
+    }
+    return entry;
   }
 
   private clientFor(tape: Tape): LlmClient {
@@ -122,12 +148,15 @@ export class LlmPolicy implements Policy {
     return client;
   }
 
-  private meta(client: LlmClient | undefined, tally: Tally, started: number): TurnMeta {
+  private meta(client: LlmClient | undefined, tally: Tally, started: number, route?: ReformatRoute): TurnMeta {
     const fallback = parseSpec(this.spec);
     const f = tally.fallbacks;
     const fell = f.rejected + f.jsonMode + f.prompt > 0 ? { fallbacks: { ...f } } : {};
+    // Which model was asked to reformat, when one was (provenance: it may not be the seat's model).
+    const reformatted = route && tally.reformat > 0 ? { reformatModel: `${route.client.provider}:${route.client.model}` } : {};
     return {
       ...fell,
+      ...reformatted,
       policy: this.spec,
       provider: client?.provider ?? fallback.provider,
       model: client?.model ?? fallback.model,

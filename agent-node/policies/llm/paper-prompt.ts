@@ -88,3 +88,17 @@ export function paperScriptValues(request: ScriptRequest): Record<string, string
 export function paperScriptMessages(template: Template, request: ScriptRequest): ChatMessage[] {
   return fillTemplate(template, paperScriptValues(request));
 }
+
+/**
+ * SOTOPIA's one reformat request for an agent's unreadable move under `paper` (reformat-paper.md): a
+ * fresh request holding the unreadable text and the JSON format, nothing of the conversation.
+ */
+export function paperReformatMessages(template: Template, unreadable: string, actions: readonly string[]): ChatMessage[] {
+  return fillTemplate(template, { reply: unreadable, action_list: actions.map((a) => JSON.stringify(a)).join(', ') });
+}
+
+/** The same for an unreadable free-text script (reformat-script-paper.md), with the two names, as SOTOPIA sent them. */
+export function paperScriptReformatMessages(template: Template, unreadable: string, request: ScriptRequest): ChatMessage[] {
+  const names = request.background.seats.map((s) => s.profile.name ?? s.seat);
+  return fillTemplate(template, { reply: unreadable, names: names.join(' and ') });
+}

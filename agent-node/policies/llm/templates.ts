@@ -14,10 +14,12 @@ export const TEMPLATE_PLACEHOLDERS = {
   ],
   script: ['scenario', 'characters', 'relationship', 'task_moves', 'max_turns', 'seats', 'actions', 'action_guide'],
   reformat: ['problem', 'shape'],
-  /** `--protocol paper` (agent-paper.md, script-paper.md, reformat-text.md). */
+  /** `--protocol paper` (agent-paper.md, script-paper.md). */
   agent_paper: ['name', 'context', 'history', 'turn', 'actions', 'action_list'],
   script_paper: ['context', 'max_turns'],
-  reformat_text: ['problem', 'shape'],
+  /** `--protocol paper`: SOTOPIA's one reformat request, a fresh request to the reformat model (reformat-paper.md, reformat-script-paper.md). */
+  reformat_paper: ['reply', 'action_list'],
+  reformat_script_paper: ['reply', 'names'],
 } as const;
 export type TemplateName = keyof typeof TEMPLATE_PLACEHOLDERS;
 

@@ -50,11 +50,64 @@ describe('LLM policy under --protocol paper', () => {
     expect(server.requests[0]!.body.response_format).toBeUndefined();
   });
 
-  it('an unparsable script gets one reformat request, then is an explicit error — never an empty dialogue', async () => {
+  it('an unparsable script gets one reformat request in SOTOPIA\'s shape to the reformat model, then an explicit policy/unparsable failure', async () => {
     server.enqueue(reply.text('INT. KITCHEN. They argue.'), reply.text('Still not a script.'));
-    const r = await (await policy()).writeScript!(paperScript(), signal());
-    expect(r).toMatchObject({ ok: false, error: { code: 'policy/unparsable', message: expect.stringContaining('no turns found') }, meta: { repairs: { reformat: 1 } } });
+    const r = await (await createLlmPolicy(PolicyConfig.parse({ spec: 'openai:gpt-4-0613' }))).writeScript!(paperScript(), signal());
+    // The policy reports the failure; the orchestrator's --on-unparsable decides what becomes of it.
+    expect(r).toMatchObject({ ok: false, error: { code: 'policy/unparsable', message: expect.stringContaining('no turns found') }, meta: { repairs: { reformat: 1 }, reformatModel: 'openai:gpt-3.5-turbo' } });
     expect(server.requests).toHaveLength(2);
-    expect(String(server.requests[1]!.body.messages!.at(-1)!.content)).toContain('Turn #0');
+    const fix = server.requests[1]!.body;
+    expect(fix.model).toBe('gpt-3.5-turbo');
+    expect(fix.messages!.map((m) => m.role)).toEqual(['user']);
+    const text = String(fix.messages![0]!.content);
+    expect(text).toContain('INT. KITCHEN. They argue.');
+    expect(text).toContain('Alice Chen and Bob Lee');
+    expect(text).toContain('Turn #x');
+    expect(text).not.toContain('Context of the interaction');
+  });
+});
+
+describe('an agent\'s unreadable reply under --protocol paper (issue 20, request shape)', () => {
+  const paperView = () => {
+    const view = aliceView();
+    view.welcome.protocol = { name: 'paper', backgrounds: 'code', scriptFormat: 'text' };
+    return view;
+  };
+
+  it('gets one fresh reformat request (only the unreadable text and the format) sent to SOTOPIA\'s gpt-3.5-turbo, then policy/unparsable', async () => {
+    server.enqueue(reply.text('Alice smiles and says hello warmly.'), reply.text('She says hello.'));
+    const r = await (await createLlmPolicy(PolicyConfig.parse({ spec: 'openai:gpt-4-0613' }))).act(paperView(), turnRequest(0), signal());
+    expect(r).toMatchObject({ ok: false, error: { code: 'policy/unparsable' }, meta: { model: 'gpt-4-0613', repairs: { lenient: 0, reformat: 1 }, reformatModel: 'openai:gpt-3.5-turbo' } });
+    expect(server.requests.map((q) => q.body.model)).toEqual(['gpt-4-0613', 'gpt-3.5-turbo']);
+    const fix = server.requests[1]!.body;
+    expect(fix.messages!.map((m) => m.role)).toEqual(['user']);
+    expect(fix.response_format).toBeUndefined();
+    expect(fix.temperature).toBe(0.7);
+    const text = String(fix.messages![0]!.content);
+    expect(text).toContain('Text: Alice smiles and says hello warmly.');
+    expect(text).toContain('"action_type"');
+    // Nothing of the conversation or the character: SOTOPIA's reformat request carried neither.
+    expect(text).not.toContain('Bob Lee');
+  });
+
+  it('a reformat that parses gives the move, and the meta names the model that reformatted it', async () => {
+    server.enqueue(reply.text('Hello there, says Alice.'), reply.json({ action_type: 'speak', argument: 'Hello there.' }));
+    const r = await (await createLlmPolicy(PolicyConfig.parse({ spec: 'openai:gpt-4-0613' }))).act(paperView(), turnRequest(0), signal());
+    expect(r).toMatchObject({ ok: true, action: { type: 'speak', argument: 'Hello there.' }, meta: { reformatModel: 'openai:gpt-3.5-turbo' } });
+  });
+
+  it('--reformat-model (PolicyConfig.reformat) picks the model and its sampling', async () => {
+    server.enqueue(reply.text('prose'), reply.text('more prose'));
+    const config = PolicyConfig.parse({ spec: 'openai:gpt-3.5-turbo-0613', reformat: { spec: 'openai:my-fixer', params: { temperature: 0 } } });
+    const r = await (await createLlmPolicy(config)).act(paperView(), turnRequest(0), signal());
+    expect(r).toMatchObject({ ok: false, meta: { reformatModel: 'openai:my-fixer' } });
+    expect(server.requests.map((q) => [q.body.model, q.body.temperature])).toEqual([['gpt-3.5-turbo-0613', 0.7], ['my-fixer', 0]]);
+  });
+
+  it('no reformat request when the first reply reads', async () => {
+    const r = await (await createLlmPolicy(PolicyConfig.parse({ spec: 'openai:gpt-4-0613' }))).act(paperView(), turnRequest(0), signal());
+    expect(r.ok).toBe(true);
+    expect(server.requests).toHaveLength(1);
+    expect(r.meta.reformatModel).toBeUndefined();
   });
 });

@@ -1,0 +1,56 @@
+import { createClient, parseSpec, replaySource, splitParams, type LlmClient, type Tape } from '../../../llm/index.js';
+import type { PolicyConfig, ReformatConfig } from '../../../protocol/index.js';
+
+/**
+ * SOTOPIA's reformat model: `format_bad_output` and `format_bad_output_for_script` default to
+ * gpt-3.5-turbo (its code pins that name to gpt-3.5-turbo-0613, which OpenAI has since retired; name
+ * the dated model with `--reformat-model` where it is still served). The same default as `parley eval`.
+ */
+export const SOTOPIA_REFORMAT_SPEC = 'openai:gpt-3.5-turbo';
+
+/** The sampling temperature of SOTOPIA's reformat request (its `obtain_chain` default). */
+export const REFORMAT_TEMPERATURE = 0.7;
+
+/** The cassette a generator's reformat requests are recorded to: its own, so replay finds them apart. */
+export function reformatTape(tape: Tape): Tape {
+  return { episodeId: tape.episodeId, seat: `${tape.seat}.reformat` };
+}
+
+/**
+ * The reformat model a generator uses: its own setting, else the protocol's default — under `paper`,
+ * SOTOPIA's model for an `openai:` seat (its endpoint and key, as `parley eval` does for the judge) and
+ * the seat's own model otherwise. Null: Parley's way (the seat's own client, the conversation continued).
+ */
+export function reformatTarget(config: PolicyConfig, paper: boolean): ReformatConfig | 'own' | null {
+  if (config.reformat) return config.reformat;
+  if (!paper) return null;
+  if (replaySource(config)) return 'own';
+  return parseSpec(config.spec).provider === 'openai' ? { spec: SOTOPIA_REFORMAT_SPEC } : 'own';
+}
+
+/**
+ * The client a generator's reformat request goes to, and the sampling sent with it. A replayed seat
+ * replays its reformat cassette; a model on the seat's provider inherits the seat's endpoint and key
+ * unless it names its own; a recording seat records it to `reformatTape`.
+ */
+export function reformatClient(config: PolicyConfig, target: ReformatConfig | 'own', tape: Tape, seatSampling: Record<string, unknown>): { client: LlmClient; sampling: Record<string, unknown> } {
+  const own = target === 'own' || replaySource(config) !== undefined;
+  if (own) return { client: createClient(config, { tape: reformatTape(tape) }), sampling: seatSampling };
+  const provider = parseSpec(target.spec).provider;
+  const sameProvider = provider === parseSpec(config.spec).provider;
+  const baseURL = target.baseURL ?? (sameProvider ? config.baseURL : undefined);
+  const apiKeyEnv = target.apiKeyEnv ?? (sameProvider ? config.apiKeyEnv : undefined);
+  const params = target.params ?? {};
+  const client = createClient(
+    {
+      spec: target.spec,
+      params,
+      ...(baseURL ? { baseURL } : {}),
+      ...(apiKeyEnv ? { apiKeyEnv } : {}),
+      ...(config.cassetteDir ? { cassetteDir: config.cassetteDir } : {}),
+      ...(config.resume ? { resume: config.resume } : {}),
+    },
+    { tape: reformatTape(tape) },
+  );
+  return { client, sampling: { temperature: REFORMAT_TEMPERATURE, ...splitParams(provider, params).sampling } };
+}
