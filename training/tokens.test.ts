@@ -14,4 +14,10 @@ describe('tokenCounterFor', () => {
     expect(await tokenCounterFor('mistral:open-mistral-7b')).toBe(ESTIMATE);
     expect(ESTIMATE.count(messages)).toBeGreaterThan(10);
   });
+
+  it('counts a special-token string in a message as text instead of refusing the message', async () => {
+    const gpt35 = await tokenCounterFor('openai:gpt-3.5-turbo-0125');
+    const n = gpt35.count([{ role: 'assistant', content: 'done <|endoftext|> and <|fim_prefix|>' }]);
+    expect(n).toBeGreaterThan(3 + 1 + 3 + 6);
+  });
 });

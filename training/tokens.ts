@@ -27,18 +27,23 @@ function encodingFor(base: string): 'cl100k_base' | 'o200k_base' | null {
   return null;
 }
 
+/** Special-token strings in a text count as the plain text they are (never refused, never a control token). */
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
+
 /**
- * The counter for `base` (`provider:model`): OpenAI's own BPE ranks through `js-tiktoken` (pure JS, loaded
- * only when needed) for OpenAI models, else the estimate.
+ * The counter for `base` (`provider:model`): OpenAI's own BPE ranks through `gpt-tokenizer` (pure JS, loaded
+ * only when needed; the same counts as OpenAI's tiktoken, about ten times faster than `js-tiktoken` on a
+ * paper-size export) for OpenAI models, else the estimate. A text that contains `<|endoftext|>` or another
+ * special-token string (a model's reply can) is counted as text: the default encoders refuse it with an
+ * error, which would end an export over one message.
  */
 export async function tokenCounterFor(base: string): Promise<TokenCounter> {
   const encoding = encodingFor(base);
   if (!encoding) return ESTIMATE;
-  const { Tiktoken } = await import('js-tiktoken/lite');
-  const ranks = encoding === 'o200k_base' ? (await import('js-tiktoken/ranks/o200k_base')).default : (await import('js-tiktoken/ranks/cl100k_base')).default;
-  const enc = new Tiktoken(ranks);
+  const { encode } = encoding === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base');
+  const tokens = (text: string) => encode(text, AS_TEXT).length;
   return {
     method: encoding,
-    count: (messages) => messages.reduce((n, m) => n + PER_MESSAGE + enc.encode(m.role).length + enc.encode(m.content).length, PRIMING),
+    count: (messages) => messages.reduce((n, m) => n + PER_MESSAGE + tokens(m.role) + tokens(m.content), PRIMING),
   };
 }
