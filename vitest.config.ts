@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/setup/sequencer.js';
 
 /**
  * Three tiers (issue 21), all run by `npm test`:
@@ -18,6 +19,8 @@ export default defineConfig({
     // Two cores: two files at a time. Integration and system files mostly wait on child processes and
     // sockets, so two in flight keep both cores busy without starving either.
     maxWorkers: 2,
+    // The full-size paper run first, then the other system files, integration, unit (test/setup/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,
