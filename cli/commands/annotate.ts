@@ -86,7 +86,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const port = (args.flags.port as number | undefined) ?? 0;
   const host = (args.flags.host as string | undefined) ?? '127.0.0.1';
-  const server = createHttpServer(webRoutes({ page: 'annotate', extra: (req, res) => study.handle(req, res) }), { allowOrigins: allowOrigins(args.flags), log: (l) => console.log(l) });
+  const server = createHttpServer(webRoutes({ page: 'annotate', extra: (req, res) => study.handle(req, res) }), { allowOrigins: allowOrigins(args.flags), host, log: (l) => console.log(l) });
   const interrupt = interruptSignal((l) => console.log(l));
   try {
     const actual = await listen(server, port, host);
