@@ -79,6 +79,8 @@ export async function hostileSeat(url: string, token: string, tag: string, plan:
     }
     if (f.type === 'script.request' && plan.kind === 'script') {
       const turns = ['agent1', 'agent2'].map((seat, i) => ({ seat, action: { type: 'speak', argument: hostile(`script-${tag}-${i}`, 8000) } }));
+      // An unknown seat would be quoted in the termination's detail: a line break there is refused at the edge.
+      agent.send({ type: 'script.submit', turns: [{ ...turns[0]!, seat: hostile(`seat-${tag}`, 64) }, turns[1]], meta: hostileMeta(`${tag}-script`, false) });
       agent.send({ type: 'script.submit', turns, meta: hostileMeta(`${tag}-script`, true) });
       agent.send({ type: 'script.submit', turns, meta: hostileMeta(`${tag}-script`, false) });
     }

@@ -92,6 +92,8 @@ describe.skipIf(!hasChromium)('a run played by hostile remote agents, reported a
     }
     const records = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as EpisodeRecord);
     expect(records).toHaveLength(4);
+    // Each episode ran its course: the refused frames cost the attackers a strike each, not the episode.
+    expect(Object.fromEntries(records.map((r) => [`${r.mode}${r.repeat}`, r.status]))).toEqual({ script0: 'ok', script1: 'failed', agents0: 'failed', agents1: 'ok' });
     const recorded = JSON.stringify(records);
     for (const field of ['client-policy-agents0-agent1', 'pk [x](javascript:', 'name-agents0-agent2', 'param-agents1-agent1-t0', 'fail-agents0-agent1', 'script-script0-script-0', 'script-fail-script1-script', 'speak-agents1-agent1-t0']) expect(recorded).toContain(field);
     // No code-shaped field of a record carries markup or a line break.
