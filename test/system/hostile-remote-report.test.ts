@@ -108,6 +108,8 @@ describe.skipIf(!hasChromium)('a run played by hostile remote agents, reported a
     expect(await within(report.exited, 60_000, 'report exits', procs), report.stderr.join('\n')).toBe(0);
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toContain('evil.example');
+    // What the agents reported is in it (as text): their policy and sampling parameters, on the simulation card.
+    for (const mark of ['client-policy-agents0-agent1', 'param-agents1-agent1-t0', 'pk \\[x\\]']) expect(md).toContain(mark);
     expect(rawMarkdownIn(md)).toBeNull();
 
     const folder = pathToFileURL(out).href;
