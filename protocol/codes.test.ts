@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ALL_ERROR_CODES, CloseCode, ErrorCode, FINAL_CLOSE_CODES, JOIN_REFUSAL_CODES, SEAT_ENDING_CLOSE_CODES } from './codes.js';
+import { ALL_ERROR_CODES, CloseCode, CODE_PATTERN, ErrorCode, FINAL_CLOSE_CODES, JOIN_REFUSAL_CODES, SEAT_ENDING_CLOSE_CODES } from './codes.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -18,7 +18,11 @@ describe('the code table', () => {
   it('has unique, namespaced error codes and application close codes', () => {
     const values = Object.values(ErrorCode);
     expect(new Set(values).size).toBe(values.length);
-    for (const v of values) expect(v).toMatch(/^[a-z]+\/[a-z_]+$/);
+    for (const v of values) {
+      expect(v).toMatch(/^[a-z]+\/[a-z_]+$/);
+      // The grammar a remote agent's reported codes are held to admits every code of the table.
+      expect(v).toMatch(CODE_PATTERN);
+    }
     for (const c of Object.values(CloseCode)) expect(c >= 4000 && c <= 4999).toBe(true);
     for (const c of [...JOIN_REFUSAL_CODES]) expect(ALL_ERROR_CODES.has(c)).toBe(true);
     for (const c of [...FINAL_CLOSE_CODES, ...SEAT_ENDING_CLOSE_CODES]) expect(Object.values(CloseCode)).toContain(c);

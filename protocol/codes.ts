@@ -114,5 +114,11 @@ export const SEAT_ENDING_CLOSE_CODES: ReadonlySet<number> = new Set<CloseCode>([
 /** Closes that mean the join itself was refused. */
 export const REFUSAL_CLOSE_CODES: ReadonlySet<number> = new Set<CloseCode>([CloseCode.JoinRefused, CloseCode.JoinTimeout]);
 
+/**
+ * The grammar of every error code of every table (`area/reason`, lower case, digits and `_`): what a code
+ * reported by another process must match before it is recorded (protocol/meta.ts `ReportedFailure`).
+ */
+export const CODE_PATTERN = /^[a-z][a-z0-9_]*(?:\/[a-z0-9_]+)+$/;
+
 /** Every code in the table (tests check that records carry only these). */
 export const ALL_ERROR_CODES: ReadonlySet<string> = new Set<string>(Object.values(ErrorCode));

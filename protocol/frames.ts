@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Action, ActionType } from './action.js';
 import { ReportedFailure, TurnMeta } from './meta.js';
 import { Mode } from './modes.js';
+import { oneLine } from './one-line.js';
 import { ProtocolView } from './simulation-protocol.js';
 import { Limits, PartnerView, PeerPrivateState, PublicScenario, ScriptBackground, ScriptTurn, SelfView } from './views.js';
 import { PROTOCOL_VERSION } from './version.js';
@@ -26,15 +27,15 @@ export const SeatJoin = frame('seat.join', {
   token: z.string().min(1).max(128),
   resume: z.string().min(1).max(128).optional(),
   client: z.object({
-    name: z.string().max(100),
-    version: z.string().max(50),
-    policy: z.string().max(200),
+    name: oneLine(100),
+    version: oneLine(50),
+    policy: oneLine(200),
     /**
      * The OS pid of the process holding the seat (recorded for the isolation audit). Absent for a
      * browser page, which has no process of its own to report.
      */
     pid: z.number().int().positive().optional(),
-    host: z.string().max(200).optional(),
+    host: oneLine(200).optional(),
     /**
      * The transport the join arrived on (`ws` for agent processes, `socket.io` for browsers). Set by the
      * orchestrator's connection edge from the socket itself; whatever a client sends here is overwritten.

@@ -20,3 +20,4 @@ export * from './error-frame.js';
 export * from './browser-transport.js';
 export * from './seat-outcome.js';
 export * from './log-text.js';
+export * from './one-line.js';

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { CODE_PATTERN } from './codes.js';
+import { oneLine } from './one-line.js';
 
 /**
  * Limits on what a seat may report about its own moves: it comes from another process (possibly another
@@ -68,12 +70,12 @@ export type FormatFallbacks = z.infer<typeof FormatFallbacks>;
  * Bots report only `policy` and `latencyMs`.
  */
 export const TurnMeta = z.object({
-  policy: z.string().max(200),
+  policy: oneLine(200),
   provider: Name.optional(),
   model: Name.optional(),
   /** Sampling parameters, as sent to the provider: small (key count and JSON size capped). */
   params: z
-    .record(z.string().max(64), z.unknown())
+    .record(oneLine(64), z.unknown())
     .refine((p) => Object.keys(p).length <= META_LIMITS.maxParams, `at most ${META_LIMITS.maxParams} params`)
     .refine((p) => jsonBytes(p) <= META_LIMITS.maxParamsBytes, `params must be at most ${META_LIMITS.maxParamsBytes} bytes as JSON`)
     .optional(),
@@ -99,8 +101,12 @@ export const FailureInfo = z.object({
   message: z.string(),
 });
 
-/** A failure as a seat reports it on the wire: size-capped (records keep what was accepted). */
-export const ReportedFailure = FailureInfo.extend({ code: z.string().max(64), message: z.string().max(2000) });
+/**
+ * A failure as a seat reports it on the wire: size-capped (records keep what was accepted), and its code in
+ * the grammar of every code table (`area/reason`): a code names a failure and carries no text, so a
+ * newline or markup in it (issue 19, r01/r02: it is the termination's detail too) is refused here.
+ */
+export const ReportedFailure = FailureInfo.extend({ code: z.string().max(64).regex(CODE_PATTERN, 'must be a code (area/reason)'), message: z.string().max(2000) });
 
 function jsonBytes(value: unknown): number {
   try {

@@ -3,6 +3,7 @@ import { Action, ActionType } from './action.js';
 import { Mode } from './modes.js';
 import { Hint, ProfileView, RelationshipLevel } from './profile.js';
 import { TaskKind, TaskPrivate } from './task.js';
+import { oneLine } from './one-line.js';
 
 /** The part of a scenario every participant may see (judge-only text already removed). */
 export const PublicScenario = z.object({
@@ -69,6 +70,9 @@ export const ScriptBackground = z.object({
 });
 export type ScriptBackground = z.infer<typeof ScriptBackground>;
 
-/** One written turn of a script. */
-export const ScriptTurn = z.object({ seat: z.string(), action: Action });
+/**
+ * One written turn of a script. `seat` names one of the scenario's seats (checked by the engine); one line
+ * at the edge, because an unknown seat is quoted in the record's termination detail.
+ */
+export const ScriptTurn = z.object({ seat: oneLine(64), action: Action });
 export type ScriptTurn = z.infer<typeof ScriptTurn>;

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { MODES, type Mode } from '../../protocol/index.js';
+import { MODES, terminalSafe, type Mode } from '../../protocol/index.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { Study } from '../../evaluator/human/study.js';
 import { loadSecrets, secretsFile } from '../../evaluator/human/study-secrets.js';
@@ -51,7 +51,7 @@ export async function run(argv: string[]): Promise<number> {
   for (const dir of args.positionals) {
     const loaded = await loadRunDir(dir);
     if (!loaded.ok) {
-      console.error(`parley annotate: ${loaded.error.message}`);
+      console.error(terminalSafe(`parley annotate: ${loaded.error.message}`));
       return 1;
     }
     runs.push(loaded.run);
@@ -61,7 +61,7 @@ export async function run(argv: string[]): Promise<number> {
   const modeB = pickMode(b, args.flags['mode-b'], 'b');
   for (const m of [modeA, modeB]) {
     if (!(MODES as readonly string[]).includes(m)) {
-      console.error(`parley annotate: ${m}`);
+      console.error(terminalSafe(`parley annotate: ${m}`));
       return 2;
     }
   }
@@ -77,7 +77,7 @@ export async function run(argv: string[]): Promise<number> {
     if (a.run?.protocol?.name === 'paper') study.view = 'paper';
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    console.error(`parley annotate: ${(err as Error).message}`);
+    console.error(terminalSafe(`parley annotate: ${(err as Error).message}`));
     return 1;
   }
   if (!study.pairs.length) {
@@ -86,15 +86,16 @@ export async function run(argv: string[]): Promise<number> {
   }
   const port = (args.flags.port as number | undefined) ?? 0;
   const host = (args.flags.host as string | undefined) ?? '127.0.0.1';
-  const server = createHttpServer(webRoutes({ page: 'annotate', extra: (req, res) => study.handle(req, res) }), { allowOrigins: allowOrigins(args.flags), log: (l) => console.log(l) });
+  const server = createHttpServer(webRoutes({ page: 'annotate', extra: (req, res) => study.handle(req, res) }), { allowOrigins: allowOrigins(args.flags), host, log: (l) => console.log(l) });
   const interrupt = interruptSignal((l) => console.log(l));
   try {
     const actual = await listen(server, port, host);
     const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-    console.log(`annotation study: ${study.pairs.length} pair(s), A = ${a.dir} (${modeA}), B = ${b.dir} (${modeB}); answers → ${resolve(out)}`);
+    console.log(terminalSafe(`annotation study: ${study.pairs.length} pair(s), A = ${a.dir} (${modeA}), B = ${b.dir} (${modeB}); answers → ${resolve(out)}`));
     // One link per annotator, to hand out privately; the token is in the fragment, so it is never sent in a
-    // request line or a Referer. Names are escaped: they came from the command line or the secrets file.
-    for (const [name, token] of links) console.log(`annotator ${JSON.stringify(name)}: http://${shown}:${actual}/#token=${token}`);
+    // request line or a Referer. Names came from the command line or the secrets file (people write both):
+    // quoted, and made terminal-safe (JSON quoting leaves C1 controls and bidirectional overrides as they are).
+    for (const [name, token] of links) console.log(`annotator ${terminalSafe(JSON.stringify(name))}: http://${shown}:${actual}/#token=${token}`);
     await new Promise<void>((r) => interrupt.signal.addEventListener('abort', () => r(), { once: true }));
     return 0;
   } finally {

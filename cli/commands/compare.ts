@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseCommand, positiveInt, UsageError, type CommandSpec } from '../command.js';
 import type { Mode } from '../../protocol/index.js';
-import { MODES } from '../../protocol/index.js';
+import { MODES, terminalSafe } from '../../protocol/index.js';
 import type { LlmClient } from '../../llm/types.js';
 import { comparePairs, matchEpisodes } from '../../evaluator/compare/naturalness.js';
 import { writeFileAtomic } from '../../disk/atomic-write.js';
@@ -128,19 +128,26 @@ export async function run(argv: string[]): Promise<number> {
   return result.n === 0 ? 1 : 0;
 }
 
-/** `parley compare --human ANN.jsonl [--verdicts FILE]`: the human study's summary. */
+/**
+ * `parley compare --human ANN.jsonl [--verdicts FILE]`: the human study's summary. The answers file is
+ * written by people (annotators through the study page, anyone by hand): every line printed from it (run
+ * names, a bad line's parse error, which quotes the line) goes through `terminalSafe`, so it can neither
+ * drive the terminal nor forge a line of the summary.
+ */
 function compareHuman(file: string, verdictsFile: string | undefined): number {
+  const out = (line: string) => console.log(terminalSafe(line));
+  const err = (line: string) => console.error(terminalSafe(line));
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
-  } catch (err) {
-    console.error(`parley compare: cannot read ${file}: ${(err as Error).message}`);
+  } catch (e) {
+    err(`parley compare: cannot read ${file}: ${(e as Error).message}`);
     return 1;
   }
   const { annotations, bad } = parseAnnotations(text);
-  for (const b of bad) console.error(`parley compare: ${file}:${b.line}: ${b.message} (line ignored)`);
+  for (const b of bad) err(`parley compare: ${file}:${b.line}: ${b.message} (line ignored)`);
   if (!annotations.length) {
-    console.error(`parley compare: no answers in ${file}`);
+    err(`parley compare: no answers in ${file}`);
     return 1;
   }
   const found = verdictsFile ?? judgeVerdictsNear(annotations[0]!.runA);
@@ -148,13 +155,13 @@ function compareHuman(file: string, verdictsFile: string | undefined): number {
   if (found) {
     try {
       verdicts = readFileSync(found, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as JudgeVerdict);
-    } catch (err) {
-      console.error(`parley compare: cannot read the judge verdicts ${found}: ${(err as Error).message}`);
+    } catch (e) {
+      err(`parley compare: cannot read the judge verdicts ${found}: ${(e as Error).message}`);
       return 1;
     }
   }
-  for (const line of humanSummaryLines(summariseHuman(annotations, verdicts))) console.log(line);
-  if (found) console.log(`  (judge verdicts: ${found})`);
+  for (const line of humanSummaryLines(summariseHuman(annotations, verdicts))) out(line);
+  if (found) out(`  (judge verdicts: ${found})`);
   return 0;
 }
 

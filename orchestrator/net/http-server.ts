@@ -18,8 +18,9 @@ const notFound: RequestHandler = (_req, res) => {
  * `/socket.io/` for browsers), anything else gets 404 and a destroyed socket. Plain requests go to
  * `onRequest` (the web pages for people: net/web-routes.ts), else 404.
  */
-export function createHttpServer(onRequest: RequestHandler = notFound, opts: { allowOrigins?: readonly string[]; log?: (line: string) => void } = {}): Server {
-  const guard = new OriginGuard(opts.allowOrigins);
+export function createHttpServer(onRequest: RequestHandler = notFound, opts: { allowOrigins?: readonly string[]; host?: string; log?: (line: string) => void } = {}): Server {
+  // `host`: what the server will listen on (`--host`), a Host name its printed links use.
+  const guard = new OriginGuard(opts.allowOrigins, opts.host);
   const server = createServer((req, res) => {
     // Host and Origin before anything reads the request (origin-guard.ts): pages, APIs and socket.io alike.
     const refusal = guard.refusal(req);

@@ -29,6 +29,17 @@ describe('OriginGuard (issue 19, k03/a04)', () => {
     expect(guard.refusal(req({ host: 'user@127.0.0.1:4321' }))).toMatch(/Host/);
   });
 
+  it('admits the name it was told to listen on (--host), on the port it prints, and no other name', () => {
+    const bound = new OriginGuard([], 'Lab.Example');
+    const lan = { localAddress: '10.1.2.3', localPort: 4321 };
+    expect(bound.refusal(req({ host: 'lab.example:4321', origin: 'http://lab.example:4321' }, lan))).toBeNull();
+    expect(bound.refusal(req({ host: 'attacker.example:4321' }, lan))).toMatch(/Host/);
+    expect(guard.refusal(req({ host: 'lab.example:4321' }, lan))).toMatch(/Host/);
+    expect(new OriginGuard([], '::1').refusal(req({ host: '[::1]:4321' }))).toBeNull();
+    // A wildcard bind is not a name: the address the request arrived on is what counts.
+    expect(new OriginGuard([], '0.0.0.0').refusal(req({ host: '0.0.0.0:4321' }, lan))).toMatch(/Host/);
+  });
+
   it('admits what --allow-origin names, as an origin and as a host name', () => {
     expect(guard.refusal(req({ host: '127.0.0.1:4321', origin: 'http://study.example:8080' }))).toBeNull();
     expect(guard.refusal(req({ host: 'study.example:8080', origin: 'http://study.example:8080' }))).toBeNull();

@@ -5,7 +5,8 @@ import { hostname } from 'node:os';
  * Which browsers may talk to this server (issue 19, k03/a04). Every plain request and every upgrade
  * (`/agent`, `/socket.io/`) is checked before anything reads it:
  * - Host must name this server: a loopback name, the address the request actually arrived on, this
- *   machine's host name, or a host of `--allow-origin`. A DNS-rebinding page (`Host: attacker.example`)
+ *   machine's host name, the name it was told to listen on (`--host lab.example`: the links it prints use
+ *   that name), or a host of `--allow-origin`. A DNS-rebinding page (`Host: attacker.example`)
  *   is refused although its browser thinks it is same-origin.
  * - Origin must be absent (a non-browser client such as `parley agent`, or a same-origin navigation), this
  *   server's own origin exactly (scheme, host and port: another port on localhost is another origin), or
@@ -15,9 +16,14 @@ export class OriginGuard {
   private readonly extraOrigins: Set<string>;
   private readonly extraHosts: Set<string>;
 
-  constructor(allowOrigins: readonly string[] = []) {
+  private readonly boundNames: Set<string>;
+
+  /** `boundHost`: the address or name the server listens on (`--host`), admitted as a Host name on any port. */
+  constructor(allowOrigins: readonly string[] = [], boundHost?: string) {
     this.extraOrigins = new Set(allowOrigins.map(normaliseOrigin));
     this.extraHosts = new Set([...this.extraOrigins].map((o) => new URL(o).host));
+    // A wildcard bind (0.0.0.0, ::) names no host: the address a request arrived on stands for it.
+    this.boundNames = new Set(boundHost && !WILDCARD.has(bare(boundHost)) ? [bare(boundHost)] : []);
   }
 
   /** Why a request may not go on (for the log), or null when it may. */
@@ -43,11 +49,12 @@ export class OriginGuard {
     // The name, not the port: a tunnel or a proxy (ssh -L 9000:…) changes the port the client dialled.
     // The port matters in Origin, which must equal http:// plus this very Host.
     const name = bare(url.hostname);
-    return LOOPBACK.has(name) || name === bare(req.socket.localAddress ?? '') || name === bare(ipv4Of(req.socket.localAddress ?? '')) || name === hostname().toLowerCase();
+    return LOOPBACK.has(name) || this.boundNames.has(name) || name === bare(req.socket.localAddress ?? '') || name === bare(ipv4Of(req.socket.localAddress ?? '')) || name === hostname().toLowerCase();
   }
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1']);
+const WILDCARD = new Set(['', '0.0.0.0', '::']);
 
 /** `http://Example.org:80/` → `http://example.org` (the form browsers send in Origin). */
 export function normaliseOrigin(origin: string): string {

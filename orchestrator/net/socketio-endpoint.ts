@@ -7,6 +7,7 @@ import { systemClock } from '../clock.js';
 import type { SeatRegistry } from '../seat-registry.js';
 import { AgentConnection, type ConnectionOptions } from './agent-connection.js';
 import { JoinLimiter } from './join-limiter.js';
+import { PendingConnections, type PendingLimits } from './pending-connections.js';
 import { textOnlyParser } from './text-only-parser.js';
 import { upgradeRouter } from './upgrade-router.js';
 
@@ -29,7 +30,8 @@ export interface BrowserEndpoint {
 export function attachBrowserEndpoint(server: HttpServer, registry: SeatRegistry, opts: ConnectionOptions = {}): BrowserEndpoint {
   const connections = new Set<AgentConnection>();
   /** Engine connections that have not joined a seat yet, with their address: limited (issue 19, k02). */
-  const pending = new Map<object, string>();
+  const pending = new PendingConnections(PENDING_LIMITS);
+  const clock = opts.clock ?? systemClock;
   const engine = new EngineServer({
     transports: ['websocket'],
     allowUpgrades: false,
@@ -39,20 +41,19 @@ export function attachBrowserEndpoint(server: HttpServer, registry: SeatRegistry
     // No cross-origin pages: the page is served from this same server (Host and Origin: origin-guard.ts).
     cors: undefined,
     allowRequest: (req, done) => {
-      const refusal = pendingRefusal(req.socket.remoteAddress ?? 'unknown');
-      if (refusal) opts.log?.(`browser connection refused from ${req.socket.remoteAddress ?? 'unknown'}: ${refusal}`);
+      // Counted from here (the request object stands for the connection until engine.io makes one).
+      const address = req.socket.remoteAddress ?? 'unknown';
+      const refusal = pending.admit(req, address);
+      if (refusal) {
+        const refused = pending.takeRefusalReport(clock.now());
+        if (refused !== null) opts.log?.(`refused ${refused} browser connection(s), the latest from ${address}: ${refusal}`);
+      } else {
+        // A handshake that fails after this point never becomes an engine connection: its socket's close releases it.
+        req.socket.once('close', () => pending.release(req));
+      }
       done(refusal, refusal === null);
     },
   });
-  /** Connections not yet holding a seat, per address and in all: bounded, so tokenless clients cannot pile up. */
-  const pendingRefusal = (address: string): string | null => {
-    const total = pending.size;
-    let mine = 0;
-    for (const from of pending.values()) if (from === address) mine += 1;
-    if (mine >= PENDING_LIMITS.perAddress) return `${mine} connections from this address have not joined a seat yet`;
-    if (total >= PENDING_LIMITS.total) return `${total} connections have not joined a seat yet`;
-    return null;
-  };
   // A client must say which namespace it joins within this long, or the connection is dropped.
   const io = new IoServer({ path: SOCKET_IO_PATH, serveClient: false, parser: textOnlyParser, connectTimeout: 10_000 });
   io.bind(engine);
@@ -91,7 +92,7 @@ export function attachBrowserEndpoint(server: HttpServer, registry: SeatRegistry
     const guarded = (fn: () => void) => {
       try {
         fn();
-        if (conn.seat) pending.delete(engineSocket);
+        if (conn.seat) pending.release(engineSocket);
       } catch (err) {
         opts.log?.(`browser frame handling failed: ${(err as Error).message}`);
         conn.close(CloseCode.ProtocolAbuse, 'internal error');
@@ -107,7 +108,7 @@ export function attachBrowserEndpoint(server: HttpServer, registry: SeatRegistry
       if (event !== FRAME_EVENT) guarded(() => conn.handleMessage(NOT_A_FRAME));
     });
     socket.on('disconnect', (reason) => {
-      pending.delete(engineSocket);
+      pending.release(engineSocket);
       connections.delete(conn);
       // 1006 (abnormal) like a dropped WebSocket: the seat may rejoin within its grace.
       if (!closedByUs) conn.handleClose(1006, String(reason));
@@ -116,8 +117,10 @@ export function attachBrowserEndpoint(server: HttpServer, registry: SeatRegistry
   });
 
   engine.on('connection', (client: { request: IncomingMessage; on(event: 'close', fn: () => void): void }) => {
-    pending.set(client, client.request.socket?.remoteAddress ?? 'unknown');
-    client.on('close', () => pending.delete(client));
+    // The engine socket now stands for the connection admitted with its request.
+    pending.release(client.request);
+    pending.admit(client, client.request.socket?.remoteAddress ?? 'unknown');
+    client.on('close', () => pending.release(client));
   });
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => engine.handleUpgrade(req, socket, head);
   const unroute = upgradeRouter(server).route(SOCKET_IO_PATH, onUpgrade, { prefix: true });
@@ -143,4 +146,4 @@ const NOT_A_FRAME = '{"type":"not a frame"}';
  * Browser connections that have not joined a seat yet: a person needs one (a reload briefly two); a lab
  * behind one address a handful at once. Beyond these, new connections are refused until some join or go.
  */
-export const PENDING_LIMITS = { perAddress: 8, total: 64 } as const;
+export const PENDING_LIMITS: PendingLimits = { perAddress: 8, total: 64 };

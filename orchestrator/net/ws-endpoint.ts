@@ -6,6 +6,7 @@ import { systemClock } from '../clock.js';
 import type { SeatRegistry } from '../seat-registry.js';
 import { AgentConnection, type ConnectionOptions } from './agent-connection.js';
 import { JoinLimiter } from './join-limiter.js';
+import { PendingConnections, type PendingLimits } from './pending-connections.js';
 import { upgradeRouter } from './upgrade-router.js';
 
 /** Path of the agent endpoint. */
@@ -17,9 +18,22 @@ export const AGENT_PATH = '/agent';
  */
 const WS_MAX_PAYLOAD = 4 * MAX_FRAME_BYTES;
 
+/**
+ * Agent connections that have not joined a seat yet (issue 19, k02). Agent processes dial in from their
+ * machine's one address, in bursts: a local pool at --concurrency 150 (multiplexed, three seats each) had
+ * 64 connections pending at once from 127.0.0.1, each for the milliseconds between its upgrade and its
+ * `seat.join`. 256 per address leaves room for pools four times that size; 512 in all bounds what
+ * tokenless clients can hold (memory and descriptors) until their join timeout. Over a limit the oldest
+ * pending connection is closed (pending-connections.ts `admitEvicting`), so a bigger burst costs an agent
+ * one reconnect, never its seat, and a flood cannot lock out the agents that share its address.
+ */
+export const AGENT_PENDING_LIMITS: PendingLimits = { perAddress: 256, total: 512 };
+
 export interface AgentEndpoint {
   /** Open agent connections. */
   readonly connections: ReadonlySet<AgentConnection>;
+  /** Connections that hold no seat yet (bounded by `AGENT_PENDING_LIMITS`). */
+  readonly pending: number;
   /** Closes every agent connection (4006) and detaches from the server. */
   close(): void;
 }
@@ -28,16 +42,25 @@ export interface AgentEndpoint {
  * Serves agent processes over `ws` at `/agent` on an existing HTTP server, registered on the server's
  * upgrade router (which answers every other path with 404). Joins are rate-limited per address.
  */
-export function attachAgentEndpoint(server: Server, registry: SeatRegistry, opts: ConnectionOptions = {}): AgentEndpoint {
+export function attachAgentEndpoint(server: Server, registry: SeatRegistry, opts: ConnectionOptions & { pendingLimits?: PendingLimits } = {}): AgentEndpoint {
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD });
   const connections = new Set<AgentConnection>();
-  const connectionOpts: ConnectionOptions = { ...opts, joinLimiter: opts.joinLimiter ?? new JoinLimiter(opts.clock ?? systemClock) };
+  const clock = opts.clock ?? systemClock;
+  const connectionOpts: ConnectionOptions = { ...opts, joinLimiter: opts.joinLimiter ?? new JoinLimiter(clock) };
+  const pending = new PendingConnections<Duplex>(opts.pendingLimits ?? AGENT_PENDING_LIMITS);
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    wss.handleUpgrade(req, socket, head, (ws) => accept(ws, req.socket.remoteAddress ?? 'unknown'));
+    const address = req.socket.remoteAddress ?? 'unknown';
+    // Counted from the upgrade until the connection joins or goes; a full endpoint gives up its oldest.
+    const evicted = pending.admitEvicting(socket, address);
+    for (const old of evicted) old.destroy();
+    const report = evicted.length ? pending.takeRefusalReport(clock.now()) : null;
+    if (report !== null) opts.log?.(`closed ${report} agent connection(s) that had not joined a seat, to make room (the latest newcomer from ${address})`);
+    socket.once('close', () => pending.release(socket));
+    wss.handleUpgrade(req, socket, head, (ws) => accept(ws, address, socket));
   };
 
-  const accept = (ws: WebSocket, remoteAddress: string) => {
+  const accept = (ws: WebSocket, remoteAddress: string, socket: Duplex) => {
     const conn = new AgentConnection(
       {
         remoteAddress,
@@ -56,6 +79,7 @@ export function attachAgentEndpoint(server: Server, registry: SeatRegistry, opts
       const raw = Buffer.concat(toBuffers(data));
       try {
         conn.handleMessage(isBinary ? raw : raw.toString('utf8'));
+        if (conn.seat) pending.release(socket);
       } catch (err) {
         // One client's frame must never take the orchestrator down.
         opts.log?.(`agent frame handling failed: ${(err as Error).message}`);
@@ -74,6 +98,9 @@ export function attachAgentEndpoint(server: Server, registry: SeatRegistry, opts
   let closed = false;
   return {
     connections,
+    get pending() {
+      return pending.size;
+    },
     close() {
       if (closed) return;
       closed = true;

@@ -76,7 +76,7 @@ export async function hostEpisodes(pending: readonly EpisodePlan[], ctx: Hosting
   // The page for people at `/` (seat client), socket.io for their browsers, `ws` for agent processes:
   // one server, one upgrade router, the same connection edge behind both transports.
   let browser: ReturnType<typeof attachBrowserEndpoint> | null = null;
-  const server = createHttpServer(webRoutes({ page: 'seat', socketIo: (req, res) => browser?.handleRequest(req, res) }), { allowOrigins: opts.allowOrigins ?? [], log: say });
+  const server = createHttpServer(webRoutes({ page: 'seat', socketIo: (req, res) => browser?.handleRequest(req, res) }), { allowOrigins: opts.allowOrigins ?? [], ...(opts.host ? { host: opts.host } : {}), log: say });
   const endpoint = attachAgentEndpoint(server, registry, { clock, log: say, logJoins: remote, ...probes.connection });
   browser = attachBrowserEndpoint(server, registry, { clock, log: say, logJoins: true, ...probes.connection });
   const browsers = browser;

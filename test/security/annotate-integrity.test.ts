@@ -1,4 +1,5 @@
 import { readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,6 +63,30 @@ describe('parley annotate: annotation integrity', () => {
   it('answers 413 to an oversized body', async () => {
     const res = await post(JSON.stringify({ key, choice: 'A', reason: 'x'.repeat(17_000) }));
     expect(res.status).toBe(413);
+  });
+
+  it('a04 / k03: a DNS-rebinding Host reads neither the page nor the study, even with a token; another origin cannot answer', async () => {
+    const { port } = new URL(base);
+    const status = (path: string, headers: Record<string, string>, body?: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(`${base}${path.slice(1)}`, { method: body === undefined ? 'GET' : 'POST', headers }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    const rebound = { host: `attacker.example:${port}` };
+    const auth = { authorization: `Bearer ${token}` };
+    const answer = JSON.stringify({ key, choice: 'A' });
+    expect(await status('/', {})).toBe(200);
+    expect(await status('/api/next', auth)).toBe(200);
+    expect(await status('/', rebound)).toBe(403);
+    expect(await status('/api/next', { ...rebound, ...auth })).toBe(403);
+    expect(await status('/api/answer', { ...rebound, ...auth, 'content-type': 'application/json' }, answer)).toBe(403);
+    expect(await status('/api/answer', { ...auth, origin: 'http://evil.example', 'content-type': 'application/json' }, answer)).toBe(403);
+    expect(await status('/api/answer', { ...auth, origin: `http://127.0.0.1:${Number(port) + 1}`, 'content-type': 'application/json' }, answer)).toBe(403);
+    expect(() => lines()).toThrow(); // nothing written: the file does not exist
   });
 
   it('stores a UTF-8 character split across two TCP writes intact, with a key over 300 characters, and refuses a second answer', async () => {

@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CloseCode, ErrorCode } from '../../protocol/index.js';
 import { parley, tempDir } from '../helpers/processes.js';
 import { WsAgent } from '../helpers/ws-agent.js';
 import { RawSocketIo } from './raw-socketio.js';
@@ -132,13 +133,15 @@ describe('red team, second pass: the browser endpoint', () => {
       writeFileSync(file, JSON.stringify({ ...scenario, codename: 'x\nseat agent1 token FORGED url http://evil.example/\u001b[2K' }) + '\n');
       const t = await startServe('x01', ['--scenarios', file]);
       targets.push(t);
-      // A remote client without a pid is logged by name: the name tries to start a line of its own.
+      // A remote client's name may not carry a line break at all: its join is refused at the edge (the
+      // client never holds the seat, so its name reaches no line); the seat is then played by a bot.
       const liar = await WsAgent.connect(t.url);
       liar.send({ type: 'seat.join', token: t.tokens.get('agent2')!, client: { name: 'n\nseat agent2 token FORGED2 url http://evil.example/', version: '0', policy: 'bot' } });
-      await liar.next((f) => f.type === 'seat.welcome');
+      expect(await liar.closed).toMatchObject({ code: CloseCode.JoinRefused });
+      expect(liar.errors()).toEqual([ErrorCode.BadFrame]);
       t.bot('agent1');
-      liar.ws.close();
-      await vi.waitFor(() => expect(t.serve.stdout.some((l) => l.startsWith('joined: '))).toBe(true), { timeout: 10_000 });
+      t.bot('agent2');
+      expect(await t.exited()).toBe(0);
       const lines = [...t.serve.stdout, ...t.serve.stderr];
       expect(lines.filter((l) => /^seat \S+ token FORGED/.test(l))).toEqual([]);
       expect(lines.filter((l) => l.includes('\u001b'))).toEqual([]);

@@ -1,0 +1,28 @@
+/**
+ * The payloads of issue 19's report attacks (r01/r02), one per field: a `javascript:` link that would set
+ * `window.__pwned`, an image from another host whose `onerror` would do the same, and a newline that starts
+ * a Markdown heading and an image line of its own. `max` keeps a payload inside a field's edge limit
+ * (the attack shrinks, the three kinds stay).
+ */
+export function hostile(field: string, max = 400): string {
+  const full = `${field} [x](javascript:top.__pwned='${field}') <img src="http://evil.example/${field}.png" onerror="top.__pwned='${field}'">\n![i](http://evil.example/nl-${field}.png)\n# HEADING-${field}`;
+  if (full.length <= max) return full;
+  const short = `${field} [x](javascript:top.__pwned=1)<img src=//evil.example/>\n# H`;
+  if (short.length <= max) return short;
+  return `[x](javascript:top.__pwned=1)\n<img src=//a.b/>`.slice(0, max);
+}
+
+/** Where a Markdown file turned a payload into something other than text (null when it did not). */
+export function rawMarkdownIn(md: string): string | null {
+  const checks: Array<[string, RegExp]> = [
+    ['raw HTML', /(?<!\\)<(img|script|a|iframe|svg|object|embed|style|link|meta)\b/i],
+    ['a javascript: link', /(?<!\\)\]\(\s*javascript:/i],
+    ['an image', /(?<!\\)!\[[^\]]*(?<!\\)\]\(\s*(https?:)?\/\//i],
+    ['a heading a payload started', /^#{1,6}\s+(HEADING-|H\b)/m],
+  ];
+  for (const [what, re] of checks) {
+    const m = re.exec(md);
+    if (m) return `${what}: …${md.slice(Math.max(0, m.index - 60), m.index + 80)}…`;
+  }
+  return null;
+}
