@@ -1,12 +1,14 @@
 import { join } from 'node:path';
 import { nanoid } from 'nanoid';
-import { Job, Queue, QueueEvents } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { PolicyConfig } from '../protocol/index.js';
 import { codeVersion, runLifecycle, type EpisodePlan, type OpenRun, type RunConfig, type RunExecutor, type RunResult, type StatusTerminal } from '../orchestrator/run/index.js';
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
 import type { RunPaths } from '../run-dir/index.js';
-import { EpisodeResult, isEpisodeFile, jobIdOf, QUEUE_NAME, runSpecKey, type EpisodeJob, type RunSpec } from './jobs.js';
+import { isEpisodeFile, QUEUE_NAME, runSpecKey, type EpisodeResult, type RunSpec } from './jobs.js';
+import { enqueue } from './enqueue.js';
+import { JobCollector } from './job-collector.js';
 import { bullConnection } from './redis-url.js';
 import { workerFlagsFor } from './job-guard.js';
 import { RedisOutage } from './redis-outage.js';
@@ -32,9 +34,6 @@ export interface QueuedRunResult extends RunResult {
   lost: number;
   interrupted: boolean;
 }
-
-/** Attempts per job: an exception on a worker (not an episode failure: those are records) is retried. */
-const JOB_ATTEMPTS = 3;
 
 /**
  * `parley run --queue`: the run lifecycle (orchestrator/run/lifecycle.ts: same identity check, episode
@@ -74,11 +73,12 @@ const newRunKey = (runId: string) => `${runId.replace(/[^A-Za-z0-9_-]/g, '_')}-$
 
 /** Enqueues the pending episodes and collects their results until none is left (or the run is interrupted). */
 async function coordinate(run: OpenRun, opts: CoordinatorOptions): Promise<{ lost: number }> {
-  const { manifest: m, pending, paths: files } = run;
+  const { manifest: m, pending } = run;
   const runKey = m.queue!.runKey;
   const policies = distinctPolicies(m.plans);
   const needs = workerFlagsFor(policies);
   if (needs.length > 0) opts.log(`workers refuse these jobs unless started with: parley worker ${needs.join(' ')}`);
+  const spec: RunSpec = { v: 1, runKey, runId: m.runId, maxTurns: m.config.maxTurns, turnDeadlineMs: m.config.turnDeadlineMs, protocol: m.protocol, policies, scenarios: [...m.scenarios] };
 
   const connection = bullConnection(opts.url);
   const redis = new Redis(opts.url, { maxRetriesPerRequest: 3 });
@@ -90,124 +90,47 @@ async function coordinate(run: OpenRun, opts: CoordinatorOptions): Promise<{ los
   events.on('error', (err: Error) => outage.error(err));
   redis.on('error', (err: Error) => outage.error(err));
   redis.on('ready', () => outage.ready());
-  let lost = 0;
-  const ours = JSON.stringify(codeVersion());
-  const otherCode = new Set<string>();
+  const collector = new JobCollector({
+    queue,
+    runKey,
+    pending,
+    code: JSON.stringify(codeVersion()),
+    commit: (plan, result) => {
+      // Ledgers and cassettes first (each whole, through a rename), then the record: the record commits.
+      writeEpisodeFiles(run.paths, plan.episodeId, result, opts.log);
+      run.record(result.record);
+    },
+    notice: run.notice,
+    onError: (err) => outage.error(err),
+  });
   try {
-    const spec: RunSpec = { v: 1, runKey, runId: m.runId, maxTurns: m.config.maxTurns, turnDeadlineMs: m.config.turnDeadlineMs, protocol: m.protocol, policies, scenarios: [...m.scenarios] };
     await redis.set(runSpecKey(runKey), JSON.stringify(spec));
     await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
-
-    const byJob = new Map(pending.map((p) => [jobIdOf(runKey, p.episodeId), p]));
-    const remaining = new Set(byJob.keys());
-    let wake: (() => void) | null = null;
-    /** Ends the wait once nothing is left (not on each job: the sweep would then run once per record). */
-    const settled = () => {
-      if (remaining.size === 0) wake?.();
-    };
-
-    /** Looks at one job and, if it is finished, writes its result (serialised: one writer of the directory). */
-    let chain: Promise<void> = Promise.resolve();
-    const look = (jobId: string) => {
-      if (!remaining.has(jobId)) return chain;
-      chain = chain.then(async () => {
-        if (!remaining.has(jobId)) return;
-        // State first, then the job: a job read while still active has no return value yet.
-        const state = await queue.getJobState(jobId);
-        if (state === 'unknown') {
-          // Gone from Redis (flushed, or a restart without persistence): queue it again.
-          run.notice(`episode ${byJob.get(jobId)!.episodeId}: its job is no longer in Redis; queued again`);
-          await enqueue(queue, [byJob.get(jobId)!], runKey);
-          return;
-        }
-        if (state !== 'completed' && state !== 'failed') return;
-        const job = await Job.fromId(queue, jobId);
-        if (!job) return;
-        if (state === 'completed') {
-          const plan = byJob.get(jobId)!;
-          const result = EpisodeResult.safeParse(job.returnvalue);
-          if (!result.success || result.data.record.episodeId !== plan.episodeId) {
-            const why = result.success ? `record of ${result.data.record.episodeId}` : result.error.issues.slice(0, 2).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-            run.notice(`episode ${plan.episodeId}: a worker returned an unreadable result (${why}); it runs again`);
-            await job.remove();
-            await enqueue(queue, [plan], runKey);
-            return;
-          }
-          const theirs = JSON.stringify(result.data.worker.code);
-          if (theirs !== ours && !otherCode.has(theirs)) {
-            otherCode.add(theirs);
-            run.notice(`worker ${result.data.worker.pid} on ${result.data.worker.host} runs other code (${theirs}) than this coordinator (${ours}); run.json records the coordinator's`);
-          }
-          // Ledgers and cassettes first (each whole, through a rename), then the record: the record commits.
-          writeEpisodeFiles(files, plan.episodeId, result.data, opts.log);
-          run.record(result.data.record);
-          remaining.delete(jobId);
-          await job.remove();
-          settled();
-        } else {
-          // `failed` is final in BullMQ (a retry goes back to waiting): attempts spent, or stalled too often.
-          run.notice(`episode ${byJob.get(jobId)!.episodeId}: failed on the workers (${job.failedReason}); not recorded, a rerun tries it again`);
-          lost += 1;
-          remaining.delete(jobId);
-          settled();
-        }
-      }).catch((err: Error) => outage.error(err));
-      return chain;
-    };
-    events.on('completed', ({ jobId }) => void look(jobId));
-    events.on('failed', ({ jobId }) => void look(jobId));
-
-    // Jobs of an earlier invocation that failed for good are given another go; finished ones are collected.
-    for (const jobId of remaining) {
-      const job = await Job.fromId(queue, jobId);
-      if (job && (await job.getState()) === 'failed') await job.retry('failed', { resetAttemptsMade: true });
-    }
+    events.on('completed', ({ jobId }) => void collector.look(jobId));
+    events.on('failed', ({ jobId }) => void collector.look(jobId));
+    await collector.retryFailed();
     await enqueue(queue, pending, runKey);
     opts.log(`queued ${pending.length} episode(s) on ${opts.shown} (run key ${runKey}); workers: parley worker --queue ${opts.shown}`);
     const sweep = async () => {
       // A Redis restarted without persistence lost the run spec with the jobs: put it back before the
       // jobs are queued again (writing it is idempotent; workers fetch it per run key).
       try {
-        if (remaining.size > 0 && (await redis.exists(runSpecKey(runKey))) === 0) await redis.set(runSpecKey(runKey), JSON.stringify(spec));
+        if (collector.remaining.size > 0 && (await redis.exists(runSpecKey(runKey))) === 0) await redis.set(runSpecKey(runKey), JSON.stringify(spec));
       } catch (err) {
         outage.error(err as Error);
         return;
       }
-      for (const jobId of [...remaining]) await look(jobId);
+      await collector.lookAtAll();
     };
     await sweep();
-    const sweepMs = opts.sweepMs ?? 5_000;
-    while (remaining.size > 0 && !opts.signal?.aborted) {
-      await new Promise<void>((r) => {
-        const done = () => {
-          clearTimeout(timer);
-          opts.signal?.removeEventListener('abort', done);
-          r();
-        };
-        const timer = setTimeout(done, sweepMs);
-        wake = done;
-        opts.signal?.addEventListener('abort', done, { once: true });
-      });
-      wake = null;
-      // Events can be missed (a reconnect, a trimmed stream): a periodic look at what is left catches them.
-      if (remaining.size > 0) await sweep();
-    }
-    await chain;
+    await collector.untilCollected(sweep, opts.sweepMs ?? 5_000, opts.signal);
     // Everything collected: the scenarios (secrets included) need not stay in Redis.
-    if (remaining.size === 0) await redis.del(runSpecKey(runKey));
+    if (collector.remaining.size === 0) await redis.del(runSpecKey(runKey));
   } finally {
     await Promise.allSettled([events.close(), queue.close()]);
     redis.disconnect();
   }
-  return { lost };
-}
-
-/** Adds one job per plan; BullMQ leaves a job whose id already exists as it is (queued, running or done). */
-async function enqueue(queue: Queue, plans: readonly EpisodePlan[], runKey: string): Promise<void> {
-  await queue.addBulk(plans.map((p) => {
-    const data: EpisodeJob = { runKey, episodeId: p.episodeId, scenarioId: p.scenario.id, mode: p.mode, repeat: p.repeat, policies: p.policies ?? {} };
-    return { name: 'episode', data, opts: { jobId: jobIdOf(runKey, p.episodeId), attempts: JOB_ATTEMPTS, backoff: { type: 'exponential', delay: 5_000 } } };
-  }));
+  return { lost: collector.lost };
 }
 
 /** The ledgers and cassettes a worker returned, each written whole through a rename; nothing outside the episode's. */
