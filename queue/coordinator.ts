@@ -1,34 +1,14 @@
-import { mkdirSync } from 'node:fs';
-import { hostname } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { nanoid } from 'nanoid';
-import { Job, Queue, QueueEvents } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { EpisodeRecord, PolicyConfig, SimulationProtocol } from '../protocol/index.js';
-import type { Scenario } from '../scenarios/model.js';
-import {
-  checkExperimentIdentity,
-  codeVersion,
-  finishRun,
-  loadRunScenarios,
-  planEpisodes,
-  prepareResume,
-  ProgressReporter,
-  promptTemplates,
-  protocolChange,
-  protocolKey,
-  recordedProtocolKey,
-  resolveProtocol,
-  RunDirConflict,
-  type EpisodePlan,
-  type HistoryEntry,
-  type RunConfig,
-  type RunResult,
-  type StatusTerminal,
-} from '../orchestrator/run/index.js';
+import type { PolicyConfig } from '../protocol/index.js';
+import { codeVersion, runLifecycle, type EpisodePlan, type OpenRun, type RunConfig, type RunExecutor, type RunResult, type StatusTerminal } from '../orchestrator/run/index.js';
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
-import { acquireRunLock, appendEpisode, readEpisodes, readRunJson, RunPaths, writeRunJson, writeRunScenarios, type RunJsonInput } from '../run-dir/index.js';
-import { EpisodeResult, isEpisodeFile, jobIdOf, QUEUE_NAME, runSpecKey, type EpisodeJob, type RunSpec } from './jobs.js';
+import type { RunPaths } from '../run-dir/index.js';
+import { isEpisodeFile, QUEUE_NAME, runSpecKey, type EpisodeResult, type RunSpec } from './jobs.js';
+import { enqueue } from './enqueue.js';
+import { JobCollector } from './job-collector.js';
 import { bullConnection } from './redis-url.js';
 import { workerFlagsFor } from './job-guard.js';
 import { RedisOutage } from './redis-outage.js';
@@ -55,78 +35,50 @@ export interface QueuedRunResult extends RunResult {
   interrupted: boolean;
 }
 
-/** Attempts per job: an exception on a worker (not an episode failure: those are records) is retried. */
-const JOB_ATTEMPTS = 3;
-
 /**
- * `parley run --queue`: plans exactly as a local run (same episode ids, same resume rules), stores the
- * run's settings and scenarios in Redis once, enqueues one job per pending episode, and writes what the
+ * `parley run --queue`: the run lifecycle (orchestrator/run/lifecycle.ts: same identity check, episode
+ * ids, resume rules and run.json as a local run) with the queue as executor. It stores the run's
+ * settings and scenarios in Redis once, enqueues one job per pending episode, and writes what the
  * workers hand back into the run directory — ledgers and cassettes first, then the record, so a record
  * is the commit point exactly as in a local run. Killed at any point, a rerun with the same `--out`
  * finds the same run key in run.json, re-adds nothing that is queued, and collects what finished.
  */
 export async function runQueued(input: RunConfig, opts: CoordinatorOptions): Promise<QueuedRunResult> {
-  if (input.replay) throw new Error('--replay reads a local run directory; it cannot be combined with --queue');
-  const files = new RunPaths(resolve(input.out));
-  // One experiment per run directory, as in a local run: other settings are refused before anything changes.
-  const before = readRunJson(files);
-  const identity = checkExperimentIdentity(before.ok ? before.run : null, input, opts.extend ?? false, files.dir);
-  if (!identity.ok) throw new RunDirConflict(identity.message);
-  const scenarios = await loadRunScenarios(input);
-  const protocol = resolveProtocol(input, scenarios);
-  const changedProtocol = protocolChange(before.ok ? before.run : null, protocolKey(protocol), recordedProtocolKey, files.dir);
-  if (changedProtocol) throw new RunDirConflict(changedProtocol);
-  mkdirSync(files.ledgersDir, { recursive: true });
-  const lock = await acquireRunLock(files, { command: 'run', log: opts.log, ...(opts.lockWaitMs !== undefined ? { waitMs: opts.lockWaitMs } : {}) });
-  try {
-    return await coordinate(input, scenarios, protocol, files, opts, identity.changed);
-  } finally {
-    lock.release();
-  }
+  return runLifecycle(input, queueExecutor(opts), {
+    log: opts.log,
+    ...(opts.tty ? { tty: opts.tty } : {}),
+    ...(opts.extend !== undefined ? { extend: opts.extend } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.lockWaitMs !== undefined ? { lockWaitMs: opts.lockWaitMs } : {}),
+    ...(opts.progressIntervalMs !== undefined ? { progressIntervalMs: opts.progressIntervalMs } : {}),
+  });
 }
 
-async function coordinate(input: RunConfig, scenarios: Scenario[], protocol: SimulationProtocol, files: RunPaths, opts: CoordinatorOptions, changed: string[]): Promise<QueuedRunResult> {
-  const plans = planEpisodes(scenarios, input, protocol);
-  const { pending } = prepareResume(files, plans, { retryFailed: input.retryFailed, log: opts.log });
-  const skipped = plans.length - pending.length;
-  if (skipped) opts.log(`resuming: ${skipped} of ${plans.length} episode(s) already recorded`);
+/** The queue executor: episodes reach workers as BullMQ jobs, results come back as job return values. */
+function queueExecutor(opts: CoordinatorOptions): RunExecutor<{ lost: number }> {
+  return {
+    hosting: 'queue',
+    command: 'run',
+    configure(input) {
+      if (input.replay) throw new Error('--replay reads a local run directory; it cannot be combined with --queue');
+      return input;
+    },
+    // The run's name in Redis: kept across reruns so that they find the jobs of earlier invocations.
+    queueField: (previous, runId) => ({ url: opts.shown, runKey: previous?.queue?.runKey ?? newRunKey(runId), queue: QUEUE_NAME }),
+    execute: (run) => coordinate(run, opts),
+  };
+}
 
-  const read = readRunJson(files);
-  const previousRun = read.ok ? read.run : null;
-  const runId = typeof previousRun?.runId === 'string' ? previousRun.runId : basename(files.dir);
-  const previousKey = previousRun?.queue?.runKey;
-  // The run's name in Redis: kept across reruns so that they find the jobs of earlier invocations.
-  const runKey = typeof previousKey === 'string' ? previousKey : `${runId.replace(/[^A-Za-z0-9_-]/g, '_')}-${nanoid(8).replace(/[^A-Za-z0-9]/g, 'x')}`;
-  const used = uniqueScenarios(plans);
-  writeRunScenarios(files, used);
-  const policies = distinctPolicies(plans);
+const newRunKey = (runId: string) => `${runId.replace(/[^A-Za-z0-9_-]/g, '_')}-${nanoid(8).replace(/[^A-Za-z0-9]/g, 'x')}`;
+
+/** Enqueues the pending episodes and collects their results until none is left (or the run is interrupted). */
+async function coordinate(run: OpenRun, opts: CoordinatorOptions): Promise<{ lost: number }> {
+  const { manifest: m, pending } = run;
+  const runKey = m.queue!.runKey;
+  const policies = distinctPolicies(m.plans);
   const needs = workerFlagsFor(policies);
   if (needs.length > 0) opts.log(`workers refuse these jobs unless started with: parley worker ${needs.join(' ')}`);
-  const startedAt = new Date().toISOString();
-  /** Every invocation that ran into this directory (resumes, `--extend`s with what they changed), as a local run keeps it. */
-  const history: HistoryEntry[] = [
-    ...((previousRun?.history ?? []) as HistoryEntry[]),
-    { startedAt, extend: opts.extend ?? false, changed, config: input },
-  ];
-  const runJson = (extra: Pick<RunJsonInput, 'endedAt' | 'stats' | 'summaryError'> & { interrupted?: boolean }): RunJsonInput => ({
-    runId,
-    pid: process.pid,
-    code: codeVersion(),
-    orchestrator: { pid: process.pid, node: process.version, host: hostname() },
-    /** queue: seats played by the agent processes of `parley worker`s that took the jobs. */
-    hosting: 'queue',
-    queue: { url: opts.shown, runKey, queue: QUEUE_NAME },
-    config: input,
-    /** The simulation protocol every episode followed, resolved (defaults filled in). */
-    protocol,
-    history,
-    prompts: promptTemplates([...(plans.some((p) => p.mode !== 'script') ? input.agents : []), ...(plans.some((p) => p.mode === 'script') ? [input.scriptWriter] : [])]),
-    scenarioSet: { source: input.scenarios, subset: input.subset ?? null, seed: input.seed, count: used.length, ids: used.map((s) => s.id) },
-    episodes: { planned: plans.length, alreadyRecorded: skipped },
-    startedAt,
-    ...extra,
-  });
-  writeRunJson(files, runJson({ endedAt: null, stats: null }));
+  const spec: RunSpec = { v: 1, runKey, runId: m.runId, maxTurns: m.config.maxTurns, turnDeadlineMs: m.config.turnDeadlineMs, protocol: m.protocol, policies, scenarios: [...m.scenarios] };
 
   const connection = bullConnection(opts.url);
   const redis = new Redis(opts.url, { maxRetriesPerRequest: 3 });
@@ -138,140 +90,51 @@ async function coordinate(input: RunConfig, scenarios: Scenario[], protocol: Sim
   events.on('error', (err: Error) => outage.error(err));
   redis.on('error', (err: Error) => outage.error(err));
   redis.on('ready', () => outage.ready());
-  const progress = new ProgressReporter({
-    total: plans.length,
-    alreadyDone: skipped,
-    log: opts.log,
-    ...(opts.tty ? { tty: opts.tty } : {}),
-    ...(opts.progressIntervalMs !== undefined ? { intervalMs: opts.progressIntervalMs } : {}),
+  const collector = new JobCollector({
+    queue,
+    runKey,
+    pending,
+    code: JSON.stringify(codeVersion()),
+    commit: (plan, result) => {
+      // Ledgers and cassettes first (each whole, through a rename), then the record: the record commits.
+      writeEpisodeFiles(run.paths, plan.episodeId, result, opts.log);
+      run.record(result.record);
+    },
+    notice: run.notice,
+    onError: (err) => outage.error(err),
   });
-  const ran: EpisodeRecord[] = [];
-  let lost = 0;
-  const ours = JSON.stringify(codeVersion());
-  const otherCode = new Set<string>();
   try {
-    const spec: RunSpec = { v: 1, runKey, runId, maxTurns: input.maxTurns, turnDeadlineMs: input.turnDeadlineMs, protocol, policies, scenarios: used };
     await redis.set(runSpecKey(runKey), JSON.stringify(spec));
     await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
-
-    const byJob = new Map(pending.map((p) => [jobIdOf(runKey, p.episodeId), p]));
-    const remaining = new Set(byJob.keys());
-    let wake: (() => void) | null = null;
-    /** Ends the wait once nothing is left (not on each job: the sweep would then run once per record). */
-    const settled = () => {
-      if (remaining.size === 0) wake?.();
-    };
-
-    /** Looks at one job and, if it is finished, writes its result (serialised: one writer of the directory). */
-    let chain: Promise<void> = Promise.resolve();
-    const look = (jobId: string) => {
-      if (!remaining.has(jobId)) return chain;
-      chain = chain.then(async () => {
-        if (!remaining.has(jobId)) return;
-        // State first, then the job: a job read while still active has no return value yet.
-        const state = await queue.getJobState(jobId);
-        if (state === 'unknown') {
-          // Gone from Redis (flushed, or a restart without persistence): queue it again.
-          progress.notice(`episode ${byJob.get(jobId)!.episodeId}: its job is no longer in Redis; queued again`);
-          await enqueue(queue, [byJob.get(jobId)!], runKey);
-          return;
-        }
-        if (state !== 'completed' && state !== 'failed') return;
-        const job = await Job.fromId(queue, jobId);
-        if (!job) return;
-        if (state === 'completed') {
-          const plan = byJob.get(jobId)!;
-          const result = EpisodeResult.safeParse(job.returnvalue);
-          if (!result.success || result.data.record.episodeId !== plan.episodeId) {
-            const why = result.success ? `record of ${result.data.record.episodeId}` : result.error.issues.slice(0, 2).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-            progress.notice(`episode ${plan.episodeId}: a worker returned an unreadable result (${why}); it runs again`);
-            await job.remove();
-            await enqueue(queue, [plan], runKey);
-            return;
-          }
-          const theirs = JSON.stringify(result.data.worker.code);
-          if (theirs !== ours && !otherCode.has(theirs)) {
-            otherCode.add(theirs);
-            progress.notice(`worker ${result.data.worker.pid} on ${result.data.worker.host} runs other code (${theirs}) than this coordinator (${ours}); run.json records the coordinator's`);
-          }
-          writeResult(files, plan.episodeId, result.data, opts.log);
-          ran.push(result.data.record);
-          progress.episode(result.data.record);
-          remaining.delete(jobId);
-          await job.remove();
-          settled();
-        } else {
-          // `failed` is final in BullMQ (a retry goes back to waiting): attempts spent, or stalled too often.
-          progress.notice(`episode ${byJob.get(jobId)!.episodeId}: failed on the workers (${job.failedReason}); not recorded, a rerun tries it again`);
-          lost += 1;
-          remaining.delete(jobId);
-          settled();
-        }
-      }).catch((err: Error) => outage.error(err));
-      return chain;
-    };
-    events.on('completed', ({ jobId }) => void look(jobId));
-    events.on('failed', ({ jobId }) => void look(jobId));
-
-    // Jobs of an earlier invocation that failed for good are given another go; finished ones are collected.
-    for (const jobId of remaining) {
-      const job = await Job.fromId(queue, jobId);
-      if (job && (await job.getState()) === 'failed') await job.retry('failed', { resetAttemptsMade: true });
-    }
+    events.on('completed', ({ jobId }) => void collector.look(jobId));
+    events.on('failed', ({ jobId }) => void collector.look(jobId));
+    await collector.retryFailed();
     await enqueue(queue, pending, runKey);
     opts.log(`queued ${pending.length} episode(s) on ${opts.shown} (run key ${runKey}); workers: parley worker --queue ${opts.shown}`);
     const sweep = async () => {
       // A Redis restarted without persistence lost the run spec with the jobs: put it back before the
       // jobs are queued again (writing it is idempotent; workers fetch it per run key).
       try {
-        if (remaining.size > 0 && (await redis.exists(runSpecKey(runKey))) === 0) await redis.set(runSpecKey(runKey), JSON.stringify(spec));
+        if (collector.remaining.size > 0 && (await redis.exists(runSpecKey(runKey))) === 0) await redis.set(runSpecKey(runKey), JSON.stringify(spec));
       } catch (err) {
         outage.error(err as Error);
         return;
       }
-      for (const jobId of [...remaining]) await look(jobId);
+      await collector.lookAtAll();
     };
     await sweep();
-    const sweepMs = opts.sweepMs ?? 5_000;
-    while (remaining.size > 0 && !opts.signal?.aborted) {
-      await new Promise<void>((r) => {
-        const done = () => {
-          clearTimeout(timer);
-          opts.signal?.removeEventListener('abort', done);
-          r();
-        };
-        const timer = setTimeout(done, sweepMs);
-        wake = done;
-        opts.signal?.addEventListener('abort', done, { once: true });
-      });
-      wake = null;
-      // Events can be missed (a reconnect, a trimmed stream): a periodic look at what is left catches them.
-      if (remaining.size > 0) await sweep();
-    }
-    await chain;
+    await collector.untilCollected(sweep, opts.sweepMs ?? 5_000, opts.signal);
     // Everything collected: the scenarios (secrets included) need not stay in Redis.
-    if (remaining.size === 0) await redis.del(runSpecKey(runKey));
+    if (collector.remaining.size === 0) await redis.del(runSpecKey(runKey));
   } finally {
-    progress.close();
     await Promise.allSettled([events.close(), queue.close()]);
     redis.disconnect();
   }
-  const records = readEpisodes(files).rows.map((r) => r.record);
-  const interrupted = opts.signal?.aborted ?? false;
-  const stats = finishRun({ records, interrupted, write: (ending) => writeRunJson(files, runJson(ending)) });
-  return { dir: files.dir, runId, records, ran, skipped, planned: plans.length, stats, lost, interrupted };
+  return { lost: collector.lost };
 }
 
-/** Adds one job per plan; BullMQ leaves a job whose id already exists as it is (queued, running or done). */
-async function enqueue(queue: Queue, plans: readonly EpisodePlan[], runKey: string): Promise<void> {
-  await queue.addBulk(plans.map((p) => {
-    const data: EpisodeJob = { runKey, episodeId: p.episodeId, scenarioId: p.scenario.id, mode: p.mode, repeat: p.repeat, policies: p.policies ?? {} };
-    return { name: 'episode', data, opts: { jobId: jobIdOf(runKey, p.episodeId), attempts: JOB_ATTEMPTS, backoff: { type: 'exponential', delay: 5_000 } } };
-  }));
-}
-
-/** Ledgers and cassettes first (each whole, through a rename), then the record: the record commits. */
-function writeResult(files: RunPaths, episodeId: string, result: EpisodeResult, log: (line: string) => void): void {
+/** The ledgers and cassettes a worker returned, each written whole through a rename; nothing outside the episode's. */
+function writeEpisodeFiles(files: RunPaths, episodeId: string, result: EpisodeResult, log: (line: string) => void): void {
   for (const f of result.files) {
     if (!isEpisodeFile(f.path, episodeId)) {
       log(`episode ${episodeId}: ignored a file outside its ledgers/cassettes (${JSON.stringify(f.path).slice(0, 80)})`);
@@ -279,17 +142,10 @@ function writeResult(files: RunPaths, episodeId: string, result: EpisodeResult, 
     }
     writeFileAtomicSync(join(files.dir, ...f.path.split('/')), f.text);
   }
-  appendEpisode(files, result.record);
 }
 
 function distinctPolicies(plans: readonly EpisodePlan[]): PolicyConfig[] {
   const seen = new Map<string, PolicyConfig>();
   for (const p of plans) for (const c of Object.values(p.policies ?? {})) seen.set(JSON.stringify(c), c);
-  return [...seen.values()];
-}
-
-function uniqueScenarios(plans: readonly EpisodePlan[]): Scenario[] {
-  const seen = new Map<string, Scenario>();
-  for (const p of plans) if (!seen.has(p.scenario.id)) seen.set(p.scenario.id, p.scenario);
   return [...seen.values()];
 }

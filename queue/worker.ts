@@ -80,13 +80,15 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
 
   const hostFor = (spec: RunSpec): Promise<EpisodeHost> => {
     host ??= EpisodeHost.start({
-      concurrency: opts.concurrency,
-      seatsPerEpisode: Math.max(2, ...spec.scenarios.map((s) => s.seats.length)),
-      seatsPerProcess: opts.seatsPerProcess,
-      warm: spec.policies,
       log: opts.log,
-      niceness: Number(process.env.PARLEY_WORKER_NICE ?? 19),
-      ...(opts.workerPath ? { workerPath: opts.workerPath } : {}),
+      // Local agent processes only: no browser page, no remote agents (the queue refuses human seats).
+      pool: {
+        concurrency: opts.concurrency,
+        seatsPerEpisode: Math.max(2, ...spec.scenarios.map((s) => s.seats.length)),
+        seatsPerProcess: opts.seatsPerProcess,
+        warm: spec.policies,
+        ...(opts.workerPath ? { workerPath: opts.workerPath } : {}),
+      },
     }).then(
       (h) => {
         opts.log(`worker ${process.pid}: agent processes ${h.pids.join(',')}`);

@@ -1,31 +1,88 @@
+import { hostname, networkInterfaces } from 'node:os';
 import type { EpisodeRecord, PolicyConfig, SimulationProtocol } from '../../protocol/index.js';
 import { RunPaths } from '../../run-dir/index.js';
 import { systemClock, type Clock } from '../clock.js';
-import { Episode } from '../episode.js';
+import type { EngineHooks } from '../engine/engine-types.js';
+import { Episode, type EpisodeDeps } from '../episode.js';
 import type { EpisodePlan } from '../episode-plan.js';
 import { FileLedger } from '../ledger.js';
+import type { ConnectionOptions } from '../net/agent-connection.js';
 import { closeServer, createHttpServer, listen } from '../net/http-server.js';
+import { attachBrowserEndpoint } from '../net/socketio-endpoint.js';
+import { webRoutes } from '../net/web-routes.js';
 import { AGENT_PATH, attachAgentEndpoint } from '../net/ws-endpoint.js';
 import { SeatRegistry } from '../seat-registry.js';
 import { poolSizeFor } from '../supervisor/pool-size.js';
-import { hostEpisode, RECOVERY_GRACE_MS } from '../supervisor/seat-supervisor.js';
+import { hostEpisode, isOpen, RECOVERY_GRACE_MS } from '../supervisor/seat-supervisor.js';
 import { WorkerPool } from '../supervisor/worker-pool.js';
 import { makeLimits } from '../world.js';
 
-export interface EpisodeHostOptions {
-  /** Episodes this host runs at once. */
+/**
+ * How long a reserved seat's token waits for its first join, by who is expected to dial in. The one
+ * place these are set: `run`, `serve` and queue workers all reserve seats through `EpisodeHost`.
+ */
+export const TOKEN_TTL_MS = {
+  /** An agent process this machine starts: it dials in within seconds, or something is wrong. */
+  localAgent: 60_000,
+  /** A remote agent (`serve`): someone starts it by hand from the printed token. */
+  remoteAgent: 30 * 60_000,
+  /** A person opening a seat's link in a browser (minutes, not seconds). */
+  human: 30 * 60_000,
+} as const;
+
+/**
+ * Agent processes run one step below the orchestrator's CPU priority: the orchestrator is the one
+ * process every turn of every episode passes through, so under load it goes first (its time per turn
+ * stays flat); agent processes mostly wait on their LLM anyway.
+ */
+export const WORKER_NICENESS = Number(process.env.PARLEY_WORKER_NICE ?? 19);
+
+/** The local agent process pool of a host. */
+export interface HostPoolOptions {
+  /** Episodes in flight at once. */
   concurrency: number;
-  /** Seats of the largest episode expected (sizes the pool; never two seats of one episode per process). */
+  /** Seats of the largest episode the pool hosts (never two seats of one episode per process). */
   seatsPerEpisode: number;
   /** >1: a process may host seats of different episodes at once (multiplexed pool). */
   seatsPerProcess: number;
   /** Policies every agent process loads before its first seat. */
   warm: PolicyConfig[];
-  log: (line: string) => void;
-  /** Agent processes' scheduling priority below this process (see driver.ts WORKER_NICENESS). */
+  /** Agent processes' scheduling priority below this process (default WORKER_NICENESS). */
   niceness?: number;
+  /** Another agent process entry (a test's fake agent) instead of the declared one. */
   workerPath?: string;
+}
+
+export interface EpisodeHostOptions {
+  log: (line: string) => void;
   clock?: Clock;
+  /** The agent endpoint's address (default 127.0.0.1, port 0). */
+  host?: string;
+  port?: number;
+  /** Agents that dial in are remote (`serve`): longer token TTL, reported provenance, joins logged. */
+  remote?: boolean;
+  /** Serve the seat page and socket.io for people's browsers, with these origins besides its own. */
+  browsers?: { allowOrigins: readonly string[] };
+  /** The local agent process pool; none when every seat is played by someone dialling in. */
+  pool?: HostPoolOptions;
+  /** How long a token waits for its first join (default TOKEN_TTL_MS by `remote`). */
+  tokenTtlMs?: number;
+  /** How long a person's (`human`) seat link waits to be opened (default TOKEN_TTL_MS.human). */
+  humanJoinTtlMs?: number;
+  /** A person's turn deadline on `human` seats (default: the run's turn deadline). */
+  humanDeadlineMs?: number;
+  /** How long a dropped seat may rejoin (default: 10 s remote, else RECOVERY_GRACE_MS: a replacement process takes the seat over). */
+  reconnectGraceMs?: number;
+  /** Remote hosting: count the usage remote agents report in the cost estimate (`--trust-remote-usage`). */
+  trustRemoteUsage?: boolean;
+  /** Heartbeat and abuse limits of the agent connections (a test detects a hung process sooner). */
+  connection?: ConnectionOptions;
+  /** Instrumentation of the turn loop. */
+  hooks?: EngineHooks;
+  /** Once listening, before the pool starts: the agent endpoint and the page's base URL as other machines see them. */
+  onListening?: (agentUrl: string, httpUrl: string) => void;
+  /** Just before the pool starts, with its size (a run says how many agent processes it starts). */
+  onPoolStarting?: (size: number) => void;
 }
 
 /** Where one episode's files go and what it runs under. */
@@ -41,44 +98,95 @@ export interface HostedRun {
   signal?: AbortSignal;
 }
 
+/** The seats of a plan taken by people (`human`): their links are handed out, never hosted by the pool. */
+export const openSeats = (p: EpisodePlan): string[] => Object.entries(p.policies ?? {}).filter(([, c]) => isOpen(c)).map(([s]) => s);
+
 /**
- * The local hosting half of a run, usable one planned episode at a time: an agent endpoint on
- * 127.0.0.1, a seat registry and a pool of local agent processes, with the same supervision (crash
- * recovery, pid cross-check) as `runExperiment`. `parley worker` runs queue jobs through it; the run
- * driver keeps its own loop (it also serves remote seats and writes the run directory).
+ * How long the tokens of a plan's seats wait for their first join: the host's TTL (TOKEN_TTL_MS by
+ * who dials in, unless set), and for an episode with a person's seat at least the human join TTL.
+ */
+export function seatTokenTtlMs(plan: EpisodePlan, o: Pick<EpisodeHostOptions, 'remote' | 'tokenTtlMs' | 'humanJoinTtlMs'>): number {
+  const ttl = o.tokenTtlMs ?? (o.remote ? TOKEN_TTL_MS.remoteAgent : TOKEN_TTL_MS.localAgent);
+  return openSeats(plan).length ? Math.max(ttl, o.humanJoinTtlMs ?? TOKEN_TTL_MS.human) : ttl;
+}
+
+/** Agent processes a pool of these options keeps. */
+export const hostPoolSize = (p: HostPoolOptions): number => poolSizeFor(p.concurrency, p.seatsPerEpisode, Math.max(1, p.seatsPerProcess));
+
+/**
+ * The one episode-hosting path of `run`, `serve` and queue workers: an HTTP server with the agent
+ * endpoint (and, for people, the seat page and socket.io), a seat registry, and optionally a pool of
+ * local agent processes with their supervision (crash recovery, pid cross-check). `prepare` reserves an
+ * episode's seats (tokens); `play` hosts its seats on the pool and runs it to its record.
  */
 export class EpisodeHost {
+  /** Episodes being played, so `dropAll` can end them at once. */
+  private readonly playing = new Set<Episode>();
+
   private constructor(
-    private readonly pool: WorkerPool,
+    private readonly o: EpisodeHostOptions,
+    private readonly clock: Clock,
     private readonly registry: SeatRegistry,
-    private readonly url: string,
+    /** The local agent pool, once started (none when every seat dials in). */
+    readonly pool: WorkerPool | null,
+    /** The agent endpoint local processes dial. */
+    private readonly dialUrl: string,
+    /** The agent endpoint and the page's base URL as other machines see them. */
+    readonly agentUrl: string,
+    readonly httpUrl: string,
+    private readonly closeEndpoints: () => void,
     private readonly stop: () => Promise<void>,
-    private readonly opts: EpisodeHostOptions,
   ) {}
 
-  /** Starts the endpoint and the agent processes (ready and warmed when this resolves). */
-  static async start(opts: EpisodeHostOptions): Promise<EpisodeHost> {
-    const clock = opts.clock ?? systemClock;
-    const registry = new SeatRegistry({ clock, reconnectGraceMs: RECOVERY_GRACE_MS });
-    const server = createHttpServer();
-    const endpoint = attachAgentEndpoint(server, registry, { clock, log: opts.log, logJoins: false });
-    const seatsPerWorker = Math.max(1, opts.seatsPerProcess);
-    const pool = new WorkerPool({
-      size: poolSizeFor(opts.concurrency, opts.seatsPerEpisode, seatsPerWorker),
-      seatsPerWorker,
-      warm: opts.warm,
-      log: opts.log,
-      ...(opts.niceness !== undefined ? { niceness: opts.niceness } : {}),
-      ...(opts.workerPath ? { workerPath: opts.workerPath } : {}),
-    });
-    const stop = async () => {
+  /** Listens and starts the agent processes (ready and warmed when this resolves); cleans up on failure. */
+  static async start(o: EpisodeHostOptions): Promise<EpisodeHost> {
+    const clock = o.clock ?? systemClock;
+    const registry = new SeatRegistry({ clock, reconnectGraceMs: o.reconnectGraceMs ?? (o.remote ? 10_000 : RECOVERY_GRACE_MS) });
+    // The page for people at `/` (seat client), socket.io for their browsers, `ws` for agent processes:
+    // one server, one upgrade router, the same connection edge behind both transports.
+    let browser: ReturnType<typeof attachBrowserEndpoint> | null = null;
+    const server = o.browsers
+      ? createHttpServer(webRoutes({ page: 'seat', socketIo: (req, res) => browser?.handleRequest(req, res) }), { allowOrigins: o.browsers.allowOrigins, ...(o.host !== undefined ? { host: o.host } : {}), log: o.log })
+      : createHttpServer();
+    const endpoint = attachAgentEndpoint(server, registry, { clock, log: o.log, logJoins: o.remote ?? false, ...o.connection });
+    if (o.browsers) browser = attachBrowserEndpoint(server, registry, { clock, log: o.log, logJoins: true, ...o.connection });
+    const closeEndpoints = () => {
       endpoint.close();
-      await Promise.all([pool.close(), closeServer(server)]);
+      browser?.close();
+    };
+    const pool = o.pool
+      ? new WorkerPool({
+          size: hostPoolSize(o.pool),
+          seatsPerWorker: Math.max(1, o.pool.seatsPerProcess),
+          niceness: o.pool.niceness ?? WORKER_NICENESS,
+          warm: o.pool.warm,
+          log: o.log,
+          ...(o.pool.workerPath ? { workerPath: o.pool.workerPath } : {}),
+        })
+      : null;
+    const stop = async () => {
+      closeEndpoints();
+      await Promise.all([pool?.close(), closeServer(server)]);
     };
     try {
-      const port = await listen(server, 0, '127.0.0.1');
-      await pool.start();
-      return new EpisodeHost(pool, registry, `ws://127.0.0.1:${port}${AGENT_PATH}`, stop, opts);
+      const host = o.host ?? '127.0.0.1';
+      let port: number;
+      try {
+        port = await listen(server, o.port ?? 0, host);
+      } catch (err) {
+        throw new Error(`cannot listen on ${host}:${o.port ?? 0}: ${(err as Error).message}`);
+      }
+      const wildcard = host === '0.0.0.0' || host === '::';
+      // Local agent processes dial the loopback address; the shown URLs are the ones other machines use.
+      const shownHost = wildcard ? publicAddress() : host;
+      const agentUrl = `ws://${shownHost}:${port}${AGENT_PATH}`;
+      const httpUrl = `http://${shownHost}:${port}`;
+      o.onListening?.(agentUrl, httpUrl);
+      if (pool && o.pool) {
+        o.onPoolStarting?.(hostPoolSize(o.pool));
+        await pool.start();
+      }
+      return new EpisodeHost(o, clock, registry, pool, `ws://${wildcard ? '127.0.0.1' : host}:${port}${AGENT_PATH}`, agentUrl, httpUrl, closeEndpoints, stop);
     } catch (err) {
       await stop();
       throw err;
@@ -87,21 +195,55 @@ export class EpisodeHost {
 
   /** Pids of the live agent processes. */
   get pids(): number[] {
-    return this.pool.pids;
+    return this.pool?.pids ?? [];
   }
 
-  /** Runs one planned episode on the pool; its ledgers land under `run.dir`. */
-  async run(plan: EpisodePlan, run: HostedRun): Promise<EpisodeRecord> {
-    const clock = this.opts.clock ?? systemClock;
-    const episode = Episode.prepare(plan, {
+  /** Reserves a planned episode's seats (their tokens); its ledgers land under `run.dir`. */
+  prepare(plan: EpisodePlan, run: Omit<HostedRun, 'signal'>): Episode {
+    const o = this.o;
+    const humanDeadlineMs = o.humanDeadlineMs;
+    const ledgers = new RunPaths(run.dir);
+    const deps: EpisodeDeps = {
       registry: this.registry,
-      clock,
+      clock: this.clock,
       runId: run.runId,
       limits: makeLimits(run.maxTurns, run.turnDeadlineMs),
       protocol: run.protocol,
-      tokenTtlMs: 60_000,
-      ledgerFor: (episodeId, seat) => new FileLedger(new RunPaths(run.dir).ledgerFile(episodeId, seat)),
-    });
+      tokenTtlMs: seatTokenTtlMs(plan, o),
+      // Remote agents report their own provenance: labelled as such, and kept out of cost unless trusted.
+      ...(o.remote ? { reportedProvenance: o.trustRemoteUsage ? ('trusted' as const) : ('reported' as const) } : {}),
+      ledgerFor: (episodeId, seat) => new FileLedger(ledgers.ledgerFile(episodeId, seat)),
+      ...(humanDeadlineMs !== undefined ? { seatDeadlineMs: (p: EpisodePlan) => Object.fromEntries(openSeats(p).map((s) => [s, humanDeadlineMs])) } : {}),
+    };
+    return Episode.prepare(plan, deps);
+  }
+
+  /**
+   * Hosts a prepared episode's seats on the pool (processes hosting no other seat of it; a seat whose
+   * process dies is re-established on a fresh one, or the episode fails with the reason:
+   * seat-supervisor.ts) and runs it to its record. `abort` ends it early (the caller drops the record).
+   */
+  async play(episode: Episode, abort?: Promise<string>): Promise<EpisodeRecord> {
+    this.playing.add(episode);
+    try {
+      const hosted = this.pool ? await hostEpisode(episode, this.pool, { url: this.dialUrl, log: this.o.log }) : null;
+      const record = await episode.run({
+        ...(abort ? { abort } : {}),
+        ...(hosted ? { hostPids: hosted.hostPids, onSeatEvent: (e) => hosted.onSeatEvent(e), recoveries: hosted.recoveries } : {}),
+        ...(this.o.hooks ? { hooks: this.o.hooks } : {}),
+      });
+      // Not awaited: the caller moves on at once; the pool frees each seat's slot when its worker
+      // reports the release, and settle() drops a seat whose worker never does.
+      if (hosted) void hosted.settle();
+      return record;
+    } finally {
+      this.playing.delete(episode);
+    }
+  }
+
+  /** Prepares and plays one planned episode; `run.signal` ends it early (a queue worker stopping). */
+  async run(plan: EpisodePlan, run: HostedRun): Promise<EpisodeRecord> {
+    const episode = this.prepare(plan, run);
     let onAbort = () => {};
     const abort = new Promise<string>((resolve) => {
       onAbort = () => {
@@ -111,26 +253,29 @@ export class EpisodeHost {
       if (run.signal?.aborted) onAbort();
       else run.signal?.addEventListener('abort', onAbort, { once: true });
     });
-    let record: EpisodeRecord;
-    let hosted: Awaited<ReturnType<typeof hostEpisode>>;
     try {
-      hosted = await hostEpisode(episode, this.pool, { url: this.url, log: this.opts.log });
-      record = await episode.run({
-        abort,
-        hostPids: hosted.hostPids,
-        onSeatEvent: (e) => hosted.onSeatEvent(e),
-        recoveries: hosted.recoveries,
-      });
+      return await this.play(episode, abort);
     } finally {
       run.signal?.removeEventListener('abort', onAbort);
     }
-    // As in the driver: seats free their slots when their processes report the release.
-    void hosted.settle();
-    return record;
   }
 
-  /** Stops the agent processes and the endpoint. */
+  /** Interrupted: no more joins, and every episode being played loses its seats now (`why` is recorded). */
+  dropAll(why: string): void {
+    this.closeEndpoints();
+    for (const e of this.playing) for (const seat of e.links.keys()) e.seatLost(seat, why);
+  }
+
+  /** Stops the agent processes and the server. */
   close(): Promise<void> {
     return this.stop();
   }
+}
+
+/** This machine's first non-loopback IPv4 address (what another machine dials), else its host name. */
+function publicAddress(): string {
+  for (const addrs of Object.values(networkInterfaces())) {
+    for (const a of addrs ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return hostname();
 }

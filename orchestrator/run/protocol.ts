@@ -1,4 +1,4 @@
-import { PAPER_PROTOCOL, PARLEY_PROTOCOL, type SimulationProtocol } from '../../protocol/index.js';
+import { PAPER_PROTOCOL, PARLEY_PROTOCOL, SimulationProtocol as SimulationProtocolSchema, type SimulationProtocol } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { RunConfig } from '../run-config.js';
 import { RunError, RunErrorCode } from './run-error.js';
@@ -52,4 +52,10 @@ export function protocolKey(p: SimulationProtocol): string {
 
 function flagOf(k: 'backgrounds' | 'scriptFormat' | 'stopRule'): string {
   return { backgrounds: '--backgrounds', scriptFormat: '--script-format', stopRule: '--stop-rule' }[k];
+}
+
+/** The key of a protocol recorded in run.json, or null when none is (a run from before protocols). */
+export function recordedProtocolKey(value: unknown): string | null {
+  const parsed = SimulationProtocolSchema.safeParse(value);
+  return parsed.success ? protocolKey(parsed.data) : null;
 }

@@ -13,7 +13,10 @@ import type { RunStats } from '../../run-dir/index.js';
 /** What run.json says about a run from its start (everything but how it ended). */
 export interface RunManifest {
   runId: string;
-  hosting: 'local' | 'remote' | 'queue';
+  /** local: the supervisor's agent processes; remote: agents that dialled in (serve); queue: `parley worker`s. */
+  hosting: RunJson['hosting'];
+  /** With `hosting: 'queue'`: the Redis (password hidden), the run's key in it and the queue's name. */
+  queue?: RunJson['queue'];
   /** The configuration as given (recorded verbatim). */
   input: RunConfig;
   /** The configuration as run (cassette directories filled in, remote policies). */
@@ -37,7 +40,7 @@ export type RunEnding =
   /** Ended with every record on disk, but the summary failed: run.json says why, and a rerun repairs it. */
   | { endedAt: string; interrupted: boolean; stats: null; summaryError: { code: string; message: string } };
 
-/** Writes run.json (validated by its schema in run-dir/) at the start of a run and at its end. */
+/** Writes run.json (validated by its schema in run-dir/) at the start of a run and at its end, for every executor. */
 export function writeManifest(paths: RunPaths, m: RunManifest, ending: RunEnding): RunJson {
   const { config, plans } = m;
   const usesAgents = plans.some((p) => p.mode !== 'script');
@@ -48,6 +51,7 @@ export function writeManifest(paths: RunPaths, m: RunManifest, ending: RunEnding
     code: codeVersion(),
     orchestrator: { pid: process.pid, node: process.version, host: hostname() },
     hosting: m.hosting,
+    ...(m.queue ? { queue: m.queue } : {}),
     config: m.input,
     protocol: m.protocol,
     prompts: promptTemplates([...(usesAgents ? config.agents : []), ...(usesWriter ? [config.scriptWriter] : [])]),

@@ -1,0 +1,127 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EpisodeRecord } from '../../protocol/index.js';
+import { readEpisodes, readRunJson, RunPaths } from '../../run-dir/index.js';
+import { tempDir } from '../../test/helpers/processes.js';
+import type { EpisodePlan } from '../episode-plan.js';
+import { RunConfig } from '../run-config.js';
+import { runLifecycle, type RunExecutor } from './lifecycle.js';
+
+/** A finished record of a plan, as an executor hands it back (no seat played: the lifecycle never looks). */
+const recordOf = (p: EpisodePlan, runId: string): EpisodeRecord => ({
+  episodeId: p.episodeId, runId, scenarioId: p.scenario.id, pairId: 'p', repeat: p.repeat, mode: p.mode, seats: [], turns: [],
+  termination: { reason: 'max_turns' }, outcome: { kind: 'open', success: null }, errors: [], status: 'ok', startedAt: '2026-01-01T00:00:00Z', durationMs: 1,
+});
+
+/** An in-process executor: plays `playing` of the pending episodes (all by default), then maybe fails. */
+function fakeExecutor(hosting: 'local' | 'queue', o: { playing?: number; fail?: Error } = {}): RunExecutor<{ handed: number }> & { seen: EpisodePlan[][] } {
+  const seen: EpisodePlan[][] = [];
+  return {
+    seen,
+    hosting,
+    command: 'run',
+    ...(hosting === 'queue' ? { queueField: (previous, runId) => ({ url: 'redis://x', runKey: previous?.queue?.runKey ?? `${runId}-k${seen.length}`, queue: 'q' }) } : {}),
+    async execute(run) {
+      seen.push([...run.pending]);
+      for (const p of run.pending.slice(0, o.playing ?? run.pending.length)) run.record(recordOf(p, run.manifest.runId));
+      if (o.fail) throw o.fail;
+      return { handed: run.pending.length };
+    },
+  };
+}
+
+describe('runLifecycle: one run, whichever executor plays it', () => {
+  const dirs: Array<{ path: string; remove(): void }> = [];
+  afterEach(() => dirs.splice(0).forEach((d) => d.remove()));
+  const config = (extra: Record<string, unknown> = {}) => {
+    const d = tempDir('lifecycle');
+    dirs.push(d);
+    return RunConfig.parse({ scenarios: 'builtin', out: join(d.path, 'run'), modes: ['agents'], limit: 3, ...extra });
+  };
+  const quiet = { log: () => {} };
+
+  it('records what the executor returns, ends run.json with the stats, and a rerun has nothing left', async () => {
+    const input = config();
+    const first = await runLifecycle(input, fakeExecutor('local'), quiet);
+    expect(first.planned).toBeGreaterThan(0);
+    expect(first.ran).toHaveLength(first.planned);
+    expect(first.handed).toBe(first.planned);
+    const paths = new RunPaths(first.dir);
+    expect(readEpisodes(paths).rows).toHaveLength(first.planned);
+    const run = readRunJson(paths);
+    expect(run.ok && run.run?.hosting).toBe('local');
+    expect(run.ok && run.run?.endedAt).toEqual(expect.any(String));
+    expect(run.ok && run.run?.stats?.episodes.total).toBe(first.planned);
+    const again = fakeExecutor('local');
+    const second = await runLifecycle(input, again, quiet);
+    expect(again.seen).toEqual([[]]);
+    expect(second.skipped).toBe(first.planned);
+    const rerun = readRunJson(paths);
+    expect(rerun.ok && rerun.run?.history).toHaveLength(2);
+  });
+
+  it("hosting 'queue' is a run.json the schema accepts, and a rerun keeps the executor's queue field", async () => {
+    const input = config();
+    const first = await runLifecycle(input, fakeExecutor('queue', { playing: 1 }), quiet);
+    const paths = new RunPaths(first.dir);
+    const before = readRunJson(paths);
+    expect(before.ok && before.run?.hosting).toBe('queue');
+    const runKey = before.ok ? before.run?.queue?.runKey : undefined;
+    expect(runKey).toMatch(/-k0$/);
+    const again = fakeExecutor('queue');
+    await runLifecycle(input, again, quiet);
+    expect(again.seen[0]).toHaveLength(first.planned - 1);
+    const after = readRunJson(paths);
+    expect(after.ok && after.run?.queue?.runKey).toBe(runKey);
+  });
+
+  for (const hosting of ['local', 'queue'] as const) {
+    it(`${hosting}: nothing ran in a new directory → no run.json and no scenarios.jsonl are left`, async () => {
+      const input = config();
+      const failure = new Error('cannot reach the seats');
+      await expect(runLifecycle(input, fakeExecutor(hosting, { playing: 0, fail: failure }), quiet)).rejects.toBe(failure);
+      const paths = new RunPaths(input.out);
+      expect(existsSync(paths.runJson)).toBe(false);
+      expect(existsSync(paths.scenariosJsonl)).toBe(false);
+    });
+
+    it(`${hosting}: nothing ran in an existing run → its run.json is put back byte for byte`, async () => {
+      const input = config();
+      await runLifecycle(input, fakeExecutor(hosting, { playing: 1 }), quiet);
+      const paths = new RunPaths(input.out);
+      const ended = readFileSync(paths.runJson, 'utf8');
+      await expect(runLifecycle(input, fakeExecutor(hosting, { playing: 0, fail: new Error('gone') }), quiet)).rejects.toThrow('gone');
+      expect(readFileSync(paths.runJson, 'utf8')).toBe(ended);
+    });
+
+    it(`${hosting}: an executor that failed after recording keeps the records and run.json as started`, async () => {
+      const input = config();
+      await expect(runLifecycle(input, fakeExecutor(hosting, { playing: 1, fail: new Error('late') }), quiet)).rejects.toThrow('late');
+      const paths = new RunPaths(input.out);
+      expect(readEpisodes(paths).rows).toHaveLength(1);
+      const run = readRunJson(paths);
+      expect(run.ok && run.run?.endedAt).toBeNull();
+      expect(run.ok && run.run?.hosting).toBe(hosting);
+    });
+  }
+
+  it('an interrupted run ends run.json with interrupted: true', async () => {
+    const input = config();
+    const stop = new AbortController();
+    const executor: RunExecutor = {
+      hosting: 'local',
+      command: 'run',
+      async execute(run) {
+        run.record(recordOf(run.pending[0]!, run.manifest.runId));
+        stop.abort();
+        return {};
+      },
+    };
+    const result = await runLifecycle(input, executor, { ...quiet, signal: stop.signal });
+    expect(result.interrupted).toBe(true);
+    const run = readRunJson(new RunPaths(input.out));
+    expect(run.ok && run.run?.interrupted).toBe(true);
+    expect(run.ok && run.run?.stats?.episodes.total).toBe(1);
+  });
+});

@@ -1,0 +1,214 @@
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { writeFileAtomicSync } from '../../disk/atomic-write.js';
+import { terminalSafe, type EpisodeRecord } from '../../protocol/index.js';
+import { acquireRunLock, appendEpisode, readEpisodes, readRunJson, RunPaths, writeRunScenarios, type RunDirWriter, type RunJson, type RunStats } from '../../run-dir/index.js';
+import type { Scenario } from '../../scenarios/model.js';
+import type { EpisodePlan } from '../episode-plan.js';
+import type { RunConfig } from '../run-config.js';
+import { checkExperimentIdentity, protocolChange, type HistoryEntry } from './experiment-identity.js';
+import { finishRun } from './finish.js';
+import { planEpisodes } from './plan.js';
+import { ProgressReporter, type StatusTerminal } from './progress-reporter.js';
+import { protocolKey, recordedProtocolKey, resolveProtocol } from './protocol.js';
+import { missingCassettes, replayedSeats } from './replay-preflight.js';
+import { prepareResume } from './resume.js';
+import { writeManifest, type RunManifest } from './run-manifest.js';
+import { loadRunScenarios } from './scenario-source.js';
+
+/** The run directory holds another experiment (see experiment-identity.ts); nothing was written. */
+export class RunDirConflict extends Error {
+  override name = 'RunDirConflict';
+}
+
+/**
+ * What differs between the ways a run's episodes are played: the local agent pool (or remote agents,
+ * `serve`) and the queue's workers. Everything else — the run directory, its lock, run.json, resume,
+ * records and stats — is the lifecycle's, so the executors cannot drift apart on it.
+ */
+export interface RunExecutor<Outcome extends object = object> {
+  /** Recorded in run.json. */
+  hosting: RunManifest['hosting'];
+  /** The command named in the run directory's lock. */
+  command: Extract<RunDirWriter, 'run' | 'serve'>;
+  /** The configuration as run (default: as given); may refuse settings this executor cannot play. */
+  configure?(input: RunConfig, paths: RunPaths): RunConfig;
+  /** A plan as this executor hands it out (remote seats bring their own policy). */
+  adaptPlan?(plan: EpisodePlan): EpisodePlan;
+  /** run.json's `queue` field, from the run.json before this invocation (a rerun keeps its run key). */
+  queueField?(previous: RunJson | null, runId: string): NonNullable<RunJson['queue']>;
+  /** Plays `run.pending`, handing each finished record to `run.record`; resolves when done or interrupted. */
+  execute(run: OpenRun): Promise<Outcome>;
+}
+
+/** A run directory opened under its lock, with run.json started: what an executor plays and reports to. */
+export interface OpenRun {
+  paths: RunPaths;
+  manifest: RunManifest;
+  /** Planned episodes without a record: what this invocation plays. */
+  pending: readonly EpisodePlan[];
+  /** Appends a finished episode's record (the commit point of an episode) and reports its progress. */
+  record(r: EpisodeRecord): void;
+  /** A notice line that does not tear the progress status line. */
+  notice(line: string): void;
+}
+
+/** How a run is watched and stopped, whatever its executor. */
+export interface LifecycleOptions {
+  /** Progress and notices, one line each (never scenario content). */
+  log: (line: string) => void;
+  /** A terminal (stdout is a TTY): progress is one refreshing status line; otherwise plain lines. */
+  tty?: StatusTerminal;
+  /** Add scenarios, modes or repeats to the experiment already in the run directory (`--extend`). */
+  extend?: boolean;
+  /** Set once the run is interrupted (Ctrl-C): run.json ends with `interrupted: true`. */
+  signal?: AbortSignal;
+  /** How long to wait for another writer holding the run directory (default 15 s). */
+  lockWaitMs?: number;
+  /** Period of the progress summary line or redraw. */
+  progressIntervalMs?: number;
+}
+
+export interface RunResult {
+  dir: string;
+  runId: string;
+  /** Every record of the run directory after this invocation (earlier ones included). */
+  records: EpisodeRecord[];
+  /** Records written by this invocation. */
+  ran: EpisodeRecord[];
+  /** Planned episodes already recorded and skipped. */
+  skipped: number;
+  planned: number;
+  stats: RunStats;
+  /** The run was stopped before every pending episode was played. */
+  interrupted: boolean;
+}
+
+/**
+ * One run, whichever executor plays it: checks that the run directory holds this experiment, loads
+ * scenarios and resolves the protocol (a run that cannot start leaves nothing behind), takes the
+ * directory's lock, resumes (skips what is recorded), writes scenarios.jsonl and run.json (started),
+ * hands the pending episodes to the executor, appends each record it returns, and ends run.json with
+ * the stats over every record. If the executor fails before anything was recorded, run.json is put
+ * back as it was (removed, with scenarios.jsonl, in a directory this invocation created).
+ */
+export async function runLifecycle<Outcome extends object>(input: RunConfig, executor: RunExecutor<Outcome>, opts: LifecycleOptions): Promise<RunResult & Outcome> {
+  const paths = new RunPaths(resolve(input.out));
+  const config = executor.configure?.(input, paths) ?? input;
+  // One experiment per run directory: other settings are refused before anything in it changes.
+  const previous = readRunJson(paths);
+  const identity = checkExperimentIdentity(previous.ok ? previous.run : null, input, opts.extend ?? false, paths.dir);
+  if (!identity.ok) throw new RunDirConflict(identity.message);
+  const scenarios = await loadRunScenarios(config);
+  const protocol = resolveProtocol(config, scenarios);
+  const changed = protocolChange(previous.ok ? previous.run : null, protocolKey(protocol), recordedProtocolKey, paths.dir);
+  if (changed) throw new RunDirConflict(changed);
+  // A replay that cannot answer fails now, naming what is missing, not on every episode.
+  const unanswerable = missingCassettes(planEpisodes(scenarios, config, protocol));
+  if (unanswerable) throw new Error(unanswerable);
+  const createdHere = !existsSync(paths.runJson);
+  const runJsonBefore = createdHere ? null : readFileSync(paths.runJson, 'utf8');
+  mkdirSync(paths.ledgersDir, { recursive: true });
+  const lock = await acquireRunLock(paths, { command: executor.command, log: opts.log, ...(opts.lockWaitMs !== undefined ? { waitMs: opts.lockWaitMs } : {}) });
+  try {
+    let manifest: RunManifest;
+    let ran: EpisodeRecord[];
+    let outcome: Outcome;
+    try {
+      const started = startRun(paths, { input, config, scenarios, protocol, changed: identity.changed }, executor, opts);
+      manifest = started.manifest;
+      ({ ran, outcome } = await playPending(paths, started.manifest, started.pending, executor, opts));
+    } catch (err) {
+      // Nothing ran (the port was in use, Redis went away): a directory this invocation started keeps no
+      // run.json, and an existing run gets its run.json back as it was (its stats and end are not wiped).
+      if (createdHere && !readEpisodes(paths).rows.length) for (const f of [paths.runJson, paths.scenariosJsonl]) rmSync(f, { force: true });
+      else if (runJsonBefore !== null) writeFileAtomicSync(paths.runJson, runJsonBefore);
+      throw err;
+    }
+    const interrupted = opts.signal?.aborted ?? false;
+    const records = readEpisodes(paths).rows.map((r) => r.record);
+    const m = manifest;
+    const stats = finishRun({ records, ...(m.isReplayed ? { isReplayed: m.isReplayed } : {}), interrupted, write: (ending) => writeManifest(paths, m, ending) });
+    return { ...outcome, dir: paths.dir, runId: m.runId, records, ran, skipped: m.skipped, planned: m.plans.length, stats, interrupted };
+  } finally {
+    lock.release();
+  }
+}
+
+interface Resolved {
+  input: RunConfig;
+  config: RunConfig;
+  scenarios: Scenario[];
+  protocol: RunManifest['protocol'];
+  /** Settings this invocation changed (`--extend`), for the history. */
+  changed: string[];
+}
+
+/** The run's manifest and what is left to run: resume state, run id, scenarios.jsonl, run.json (started). */
+function startRun(paths: RunPaths, r: Resolved, executor: RunExecutor<object>, opts: LifecycleOptions): { manifest: RunManifest; pending: EpisodePlan[] } {
+  const { protocol } = r;
+  opts.log(`protocol: ${protocolKey(protocol)}${protocol.name === 'parley' ? " (Parley's task moves and task-end stops; --protocol paper reproduces the paper)" : " (SOTOPIA's prompts and stop rules; docs/fidelity.md)"}`);
+  const plans = planEpisodes(r.scenarios, r.config, protocol).map((p) => executor.adaptPlan?.(p) ?? p);
+  const { pending } = prepareResume(paths, plans, { retryFailed: r.config.retryFailed, log: opts.log });
+  const skipped = plans.length - pending.length;
+  if (skipped) opts.log(`resuming: ${skipped} of ${plans.length} episode(s) already recorded`);
+  const read = readRunJson(paths);
+  if (!read.ok) opts.log(`${read.message}; writing a new one`);
+  const before = read.ok ? read.run : null;
+  const runId = before?.runId || basename(paths.dir);
+  const used = uniqueScenarios(plans);
+  writeRunScenarios(paths, used);
+  const startedAt = new Date().toISOString();
+  /** Every invocation that ran into this directory (resumes, `--extend`s with what they changed). */
+  const history: HistoryEntry[] = [...((before?.history ?? []) as HistoryEntry[]), { startedAt, extend: opts.extend ?? false, changed: r.changed, config: r.input }];
+  const isReplayed = replayedSeats(plans);
+  const queue = executor.queueField?.(before, runId);
+  const manifest: RunManifest = {
+    runId,
+    hosting: executor.hosting,
+    ...(queue ? { queue } : {}),
+    input: r.input,
+    config: r.config,
+    protocol,
+    plans,
+    scenarios: used,
+    skipped,
+    startedAt,
+    history,
+    ...(isReplayed ? { isReplayed } : {}),
+  };
+  writeManifest(paths, manifest, { endedAt: null, stats: null });
+  return { manifest, pending };
+}
+
+/** Hands the pending episodes to the executor and appends each record it returns; returns this invocation's records. */
+async function playPending<Outcome extends object>(paths: RunPaths, m: RunManifest, pending: EpisodePlan[], executor: RunExecutor<Outcome>, opts: LifecycleOptions): Promise<{ ran: EpisodeRecord[]; outcome: Outcome }> {
+  const names = new Map(m.scenarios.map((s) => [s.id, s.codename ?? s.id]));
+  const progress = new ProgressReporter({
+    ...(m.isReplayed ? { isReplayed: m.isReplayed } : {}),
+    scenarioName: (id) => terminalSafe(names.get(id) ?? id),
+    total: m.plans.length,
+    alreadyDone: m.skipped,
+    log: opts.log,
+    ...(opts.tty ? { tty: opts.tty } : {}),
+    ...(opts.progressIntervalMs !== undefined ? { intervalMs: opts.progressIntervalMs } : {}),
+  });
+  const ran: EpisodeRecord[] = [];
+  const record = (r: EpisodeRecord) => {
+    appendEpisode(paths, r);
+    ran.push(r);
+    progress.episode(r);
+  };
+  try {
+    const outcome = await executor.execute({ paths, manifest: m, pending, record, notice: (line) => progress.notice(line) });
+    return { ran, outcome };
+  } finally {
+    progress.close();
+  }
+}
+
+function uniqueScenarios(plans: readonly EpisodePlan[]): Scenario[] {
+  const seen = new Map<string, Scenario>();
+  for (const p of plans) if (!seen.has(p.scenario.id)) seen.set(p.scenario.id, p.scenario);
+  return [...seen.values()];
+}
