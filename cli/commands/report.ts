@@ -10,7 +10,7 @@ import { writeReport } from '../../evaluator/report/report.js';
 /** `parley report`'s command line. */
 export const spec: CommandSpec = {
   name: 'report',
-  usage: 'parley report DIR... [--out FOLDER] [--mode M,…] [--subset NAME] [--model TEXT] [options]',
+  usage: 'parley report DIR... [--out FOLDER] [--mode M,…] [--subset NAME] [--model TEXT] [--against CORRECTED_DIR] [options]',
   summary:
     'Writes report.md, report.html (a transcript page per episode, side by side by mode) and charts/*.svg:\n' +
     'success, turns and words per turn by mode (with 95% bootstrap CIs), judge scores and every judge\n' +
@@ -25,6 +25,14 @@ export const spec: CommandSpec = {
     seed: { type: 'number', describe: 'seed of the bootstrap and permutation resampling (default 1)' },
     title: { type: 'string', metavar: 'TEXT', describe: 'report title' },
     human: { type: 'string', metavar: 'FILE', describe: 'add the human naturalness study of `parley annotate` (win rates, kappa) as a section' },
+    against: {
+      type: 'string',
+      metavar: 'DIR',
+      describe:
+        "the same grid run with the MutualFriends leak closed (examples/paper-corrected.yaml's run; DIR... is then one run, examples/paper.yaml's): " +
+        "adds how much of script and mindreaders mode's MutualFriends advantage over agents mode the leaked answer explains (goal, success, first mention; bootstrap intervals) and prints it; " +
+        'written to DIR/reports/against-<name> unless --out',
+    },
   },
   positionals: { min: 1, max: Infinity, names: 'one or more run directories' },
 };
@@ -60,7 +68,7 @@ export async function run(argv: string[]): Promise<number> {
   const args = parseCommand(spec, argv);
   if (!args) return 0;
   const { positionals } = args;
-  const values = args.flags as { out?: string; seed?: number; title?: string; mode?: string[]; subset?: string; model?: string; human?: string };
+  const values = args.flags as { out?: string; seed?: number; title?: string; mode?: string[]; subset?: string; model?: string; human?: string; against?: string };
   const seed = values.seed ?? 1;
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got ${seed})`);
   const bad = values.mode?.find((m) => !(MODES as readonly string[]).includes(m));
@@ -70,12 +78,22 @@ export async function run(argv: string[]): Promise<number> {
   if (values.out && positionals.length > 1 && positionals.some((d) => path.resolve(d) === path.resolve(values.out!))) {
     throw new UsageError(`--out ${values.out} is one of the runs: a combined report would overwrite that run's own report; name another folder`);
   }
-  const runs: RunDir[] = [];
-  for (const dir of positionals) {
+  if (values.against !== undefined) {
+    if (positionals.length !== 1) throw new UsageError('--against compares one leaky run with its corrected twin: name one run directory (run it once per arm)');
+    if (values.mode) throw new UsageError('--against compares modes with agents mode: --mode would leave some out');
+    if (path.resolve(values.against) === path.resolve(positionals[0]!)) throw new UsageError('--against names the same run directory as the run: give the corrected run');
+    if (values.out && [positionals[0]!, values.against].some((d) => path.resolve(d) === path.resolve(values.out!))) {
+      throw new UsageError(`--out ${values.out} is one of the runs: the leak comparison would overwrite that run's own report; name another folder`);
+    }
+  }
+  const load = async (dir: string) => {
     const loaded = await loadRunDir(dir);
     if (!loaded.ok) throw new Error(loaded.error.message);
-    runs.push(filtered(loaded.run, filters));
-  }
+    return filtered(loaded.run, filters);
+  };
+  const runs: RunDir[] = [];
+  for (const dir of positionals) runs.push(await load(dir));
+  const against = values.against !== undefined ? await load(values.against) : undefined;
   if (runs.every((r) => r.episodes.length === 0)) throw new Error(`no episode matches ${slug || 'these runs'}`);
   const title = values.title ?? (slug ? `Parley report: ${runs.map((r) => path.basename(path.resolve(r.dir))).join(', ')} (${slug})` : undefined);
   // Each run its own report unless a combined one was asked for (a multi-run report never lands in a run).
@@ -92,9 +110,15 @@ export async function run(argv: string[]): Promise<number> {
     human = humanSummaryLines(summariseHuman(annotations, null));
     for (const l of human) console.log(l);
   }
-  const jobs = values.out ? [{ runs, outDir: values.out }] : runs.map((r) => ({ runs: [r], outDir: slug ? path.join(r.dir, 'reports', slug) : r.dir }));
+  // A leak comparison never replaces the run's own report: it has its folder beside the filtered ones.
+  const ownFolder = (r: RunDir) => {
+    const parts = [against ? `against-${path.basename(path.resolve(against.dir)).replace(/[^A-Za-z0-9+._-]/g, '_')}` : '', slug].filter(Boolean);
+    return parts.length ? path.join(r.dir, 'reports', parts.join('_')) : r.dir;
+  };
+  const jobs = values.out ? [{ runs, outDir: values.out }] : runs.map((r) => ({ runs: [r], outDir: ownFolder(r) }));
   for (const job of jobs) {
-    const result = await writeReport(job.runs, { outDir: job.outDir, seed, ...(title ? { title } : {}), ...(human ? { human } : {}) });
+    const result = await writeReport(job.runs, { outDir: job.outDir, seed, ...(title ? { title } : {}), ...(human ? { human } : {}), ...(against ? { against } : {}) });
+    for (const sentence of result.leak?.sentences ?? []) console.log(sentence);
     console.log(`report of ${result.episodes} episodes:\n  ${result.markdownFile}\n  ${result.htmlFile}\n  ${result.chartFiles.length} charts in ${path.join(job.outDir, 'charts')}/`);
   }
   return 0;
