@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JudgeView } from '../protocol/index.js';
 import { DIMENSIONS, DIMENSION_NAMES, type DimensionName } from './dimensions.js';
 
 /**
@@ -65,7 +66,7 @@ export const JudgeInfo = z.object({
   /** Version of the prompt + rubric wording, so scores from different wordings are not mixed silently. */
   promptVersion: z.string(),
   /** What the full judge was shown: `paper` (SOTOPIA's judge information) or `parley` (the richer view); absent on older records = parley. */
-  view: z.enum(['paper', 'parley']).optional(),
+  view: JudgeView.optional(),
 });
 export type JudgeInfo = z.infer<typeof JudgeInfo>;
 

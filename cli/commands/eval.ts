@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { resolveJudgeView } from '../../protocol/index.js';
 import { checkJudgeEndpoint } from '../judge-preflight.js';
 import { parseCommand, parseParam, positiveInt, UsageError, type CommandSpec } from '../command.js';
 import type { LlmClient } from '../../llm/types.js';
@@ -20,7 +21,7 @@ export const spec: CommandSpec = {
   flags: {
     judge: { type: 'string', metavar: 'SPEC', describe: "judge model, e.g. openai:gpt-4, mistral:mistral-large-latest (default: run.json's judge)" },
     blind: { type: 'boolean', describe: "the judge sees only the public transcript and each seat's own goal (default: full background, like SOTOPIA)" },
-    'judge-view': { type: 'string', metavar: 'paper|parley', describe: "paper: exactly SOTOPIA's judge information (scenario, both bios with secrets, both goals, Turn #k transcript), one user message, no response_format; parley: the richer view (default: paper for runs with --protocol paper, else parley)" },
+    'judge-view': { type: 'string', metavar: 'paper|parley', describe: "paper: exactly SOTOPIA's judge information (scenario, both bios with secrets, both goals, Turn #k transcript), one user message, no response_format; parley: the richer view (default: the run's judgeView in run.json, else paper for runs with --protocol paper, else parley)" },
     'reformat-model': { type: 'string', metavar: 'SPEC', describe: "paper view: the model asked once to reformat an unreadable judge reply (default: openai:gpt-3.5-turbo for openai: judges, as SOTOPIA; else the judge)" },
     concurrency: { type: 'number', describe: 'episodes judged at once (default 4)' },
     missing: { type: 'boolean', describe: 'only episodes not yet scored by this judge, or whose evaluation failed' },
@@ -86,10 +87,11 @@ async function evaluateLocked(dir: string, values: EvalFlags, concurrency: numbe
   const unreachable = await checkJudgeEndpoint(judgeSpec, { ...(values['base-url'] ? { baseURL: values['base-url'] } : {}), ...(values['api-key-env'] ? { apiKeyEnv: values['api-key-env'] } : {}) });
   if (unreachable) throw new Error(unreachable);
   const visibility = values.blind ? 'blind' : 'full';
-  const config = loaded.run.run?.['config'] as { protocol?: unknown } | undefined;
+  const config = loaded.run.run?.['config'] as { protocol?: unknown; judgeView?: unknown } | undefined;
   const protocol = loaded.run.run?.protocol?.name ?? config?.protocol;
-  const view = values['judge-view'] ?? (protocol === 'paper' ? 'paper' : 'parley');
-  if (view !== 'paper' && view !== 'parley') throw new UsageError(`--judge-view must be paper or parley (got '${view}')`);
+  // The flag, else what the run recorded (experiment key judgeView, run --judge-view), else the protocol's default.
+  const view = resolveJudgeView(values['judge-view'], config?.judgeView, protocol);
+  if (!view) throw new UsageError(`--judge-view must be paper or parley (got '${values['judge-view']}')`);
   // SOTOPIA sent its one reformat request to gpt-3.5-turbo; same endpoint and key as the judge.
   const reformatSpec = values['reformat-model'] ?? (judgeSpec.startsWith('openai:') ? 'openai:gpt-3.5-turbo' : judgeSpec);
   let reformatClient: LlmClient | undefined;

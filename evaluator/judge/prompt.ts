@@ -1,4 +1,4 @@
-import type { EpisodeRecord } from '../../protocol/index.js';
+import { JudgeView as JudgeViewName, type EpisodeRecord } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { ChatMessage } from '../../llm/types.js';
 import type { JudgeVisibility } from '../evaluation.js';
@@ -12,8 +12,8 @@ import { paperBackground, paperTranscript } from './paper-view.js';
  * message with the format instructions in it and no `response_format`. `parley`: Parley's richer view
  * (relationship, every profile field, task data, visibility notes) with structured output.
  */
-export type JudgeView = 'paper' | 'parley';
-export const JUDGE_VIEWS: readonly JudgeView[] = ['paper', 'parley'];
+export type JudgeView = JudgeViewName;
+export const JUDGE_VIEWS: readonly JudgeView[] = JudgeViewName.options;
 
 /** Bumped whenever the prompt or rubric wording changes; stored with every evaluation. */
 export const JUDGE_PROMPT_VERSION = 'parley-judge-3';
