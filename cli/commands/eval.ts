@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { resolveJudgeView } from '../../protocol/index.js';
+import { resolveJudgeView, type PolicyConfig } from '../../protocol/index.js';
 import { checkJudgeEndpoint } from '../judge-preflight.js';
 import { parseCommand, parseParam, positiveInt, UsageError, type CommandSpec } from '../command.js';
 import type { LlmClient } from '../../llm/types.js';
@@ -22,12 +22,12 @@ export const spec: CommandSpec = {
     judge: { type: 'string', metavar: 'SPEC', describe: "judge model, e.g. openai:gpt-4, mistral:mistral-large-latest (default: run.json's judge)" },
     blind: { type: 'boolean', describe: "the judge sees only the public transcript and each seat's own goal (default: full background, like SOTOPIA)" },
     'judge-view': { type: 'string', metavar: 'paper|parley', describe: "paper: exactly SOTOPIA's judge information (scenario, both bios with secrets, both goals, Turn #k transcript), one user message, no response_format; parley: the richer view (default: the run's judgeView in run.json, else paper for runs with --protocol paper, else parley)" },
-    'reformat-model': { type: 'string', metavar: 'SPEC', describe: "paper view: the model asked once to reformat an unreadable judge reply (default: openai:gpt-3.5-turbo for openai: judges, as SOTOPIA; else the judge)" },
+    'reformat-model': { type: 'string', metavar: 'SPEC', describe: "paper view: the model asked once to reformat an unreadable judge reply (default: the run's judge's reformat in run.json, else openai:gpt-3.5-turbo for openai: judges, as SOTOPIA, else the judge)" },
     concurrency: { type: 'number', describe: 'episodes judged at once (default 4)' },
     missing: { type: 'boolean', describe: 'only episodes not yet scored by this judge, or whose evaluation failed' },
     'no-wait': { type: 'boolean', describe: 'if another command is writing DIR, stop at once naming it (default: wait)' },
-    'base-url': { type: 'string', metavar: 'URL', describe: 'provider base URL (else OPENAI_BASE_URL / MISTRAL_BASE_URL)' },
-    'api-key-env': { type: 'string', metavar: 'VAR', describe: 'env variable holding the key (default OPENAI_API_KEY / MISTRAL_API_KEY)' },
+    'base-url': { type: 'string', metavar: 'URL', describe: "provider base URL (else the run's judge's baseURL, else OPENAI_BASE_URL / MISTRAL_BASE_URL)" },
+    'api-key-env': { type: 'string', metavar: 'VAR', describe: "env variable holding the key (else the run's judge's apiKeyEnv, else OPENAI_API_KEY / MISTRAL_API_KEY)" },
     param: { type: 'string', multiple: true, metavar: 'KEY=VALUE', describe: 'client setting or sampling param (repeatable), e.g. structuredOutput=json_object' },
   },
   positionals: { min: 1, max: 1, names: 'one run directory' },
@@ -66,8 +66,14 @@ async function evaluateLocked(dir: string, values: EvalFlags, concurrency: numbe
     return 1;
   }
   if (loaded.run.tornBytes) console.error(`parley eval: ${dir}/episodes.jsonl ends in a torn line (${loaded.run.tornBytes} bytes, an interrupted write): not a record, left out`);
-  const runJudge = (loaded.run.run?.['config'] as { judge?: { spec?: string; params?: Record<string, unknown> } } | undefined)?.judge;
+  const runJudge = (loaded.run.run?.['config'] as { judge?: PolicyConfig } | undefined)?.judge;
   const judgeSpec = values.judge ?? runJudge?.spec;
+  // The judge the run names comes with its own endpoint, key variable and reformat model (experiment file `judge:`); a --judge replaces all of them.
+  const fromRun = values.judge ? undefined : runJudge;
+  const endpoint = {
+    ...((values['base-url'] ?? fromRun?.baseURL) ? { baseURL: (values['base-url'] ?? fromRun?.baseURL)! } : {}),
+    ...((values['api-key-env'] ?? fromRun?.apiKeyEnv) ? { apiKeyEnv: (values['api-key-env'] ?? fromRun?.apiKeyEnv)! } : {}),
+  };
   if (!judgeSpec) throw new UsageError('--judge SPEC is required (e.g. --judge openai:gpt-4); run.json names no judge');
   const params: Record<string, unknown> = { ...(values.judge ? {} : runJudge?.params ?? {}) };
   for (const p of values.param ?? []) {
@@ -80,11 +86,11 @@ async function evaluateLocked(dir: string, values: EvalFlags, concurrency: numbe
   const { createClient } = await import('../../llm/index.js');
   let client: LlmClient;
   try {
-    client = createClient({ spec: judgeSpec, params, ...(values['base-url'] ? { baseURL: values['base-url'] } : {}), ...(values['api-key-env'] ? { apiKeyEnv: values['api-key-env'] } : {}) });
+    client = createClient({ spec: judgeSpec, params, ...endpoint });
   } catch (err) {
     throw new UsageError(`judge ${judgeSpec}: ${(err as Error).message}`);
   }
-  const unreachable = await checkJudgeEndpoint(judgeSpec, { ...(values['base-url'] ? { baseURL: values['base-url'] } : {}), ...(values['api-key-env'] ? { apiKeyEnv: values['api-key-env'] } : {}) });
+  const unreachable = await checkJudgeEndpoint(judgeSpec, endpoint);
   if (unreachable) throw new Error(unreachable);
   const visibility = values.blind ? 'blind' : 'full';
   const config = loaded.run.run?.['config'] as { protocol?: unknown; judgeView?: unknown } | undefined;
@@ -92,12 +98,19 @@ async function evaluateLocked(dir: string, values: EvalFlags, concurrency: numbe
   // The flag, else what the run recorded (experiment key judgeView, run --judge-view), else the protocol's default.
   const view = resolveJudgeView(values['judge-view'], config?.judgeView, protocol);
   if (!view) throw new UsageError(`--judge-view must be paper or parley (got '${values['judge-view']}')`);
-  // SOTOPIA sent its one reformat request to gpt-3.5-turbo; same endpoint and key as the judge.
-  const reformatSpec = values['reformat-model'] ?? (judgeSpec.startsWith('openai:') ? 'openai:gpt-3.5-turbo' : judgeSpec);
+  // SOTOPIA sent its one reformat request to gpt-3.5-turbo; same endpoint and key as the judge unless the
+  // run's judge names its reformat model with its own (experiment file `judge: { reformat: … }`).
+  const recordedReformat = values['reformat-model'] === undefined ? fromRun?.reformat : undefined;
+  const reformatSpec = values['reformat-model'] ?? recordedReformat?.spec ?? (judgeSpec.startsWith('openai:') ? 'openai:gpt-3.5-turbo' : judgeSpec);
+  const reformatEndpoint = {
+    ...endpoint,
+    ...(recordedReformat?.baseURL ? { baseURL: recordedReformat.baseURL } : {}),
+    ...(recordedReformat?.apiKeyEnv ? { apiKeyEnv: recordedReformat.apiKeyEnv } : {}),
+  };
   let reformatClient: LlmClient | undefined;
-  if (view === 'paper' && reformatSpec !== judgeSpec) {
+  if (view === 'paper' && (reformatSpec !== judgeSpec || recordedReformat)) {
     try {
-      reformatClient = createClient({ spec: reformatSpec, ...(values['base-url'] ? { baseURL: values['base-url'] } : {}), ...(values['api-key-env'] ? { apiKeyEnv: values['api-key-env'] } : {}) });
+      reformatClient = createClient({ spec: reformatSpec, ...reformatEndpoint });
     } catch (err) {
       throw new UsageError(`reformat model ${reformatSpec}: ${(err as Error).message}`);
     }
