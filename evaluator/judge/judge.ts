@@ -3,6 +3,7 @@ import type { Scenario } from '../../scenarios/model.js';
 import type { LlmClient } from '../../llm/types.js';
 import type { EpisodeJudgement, EvaluationError, JudgedDeal, JudgeInfo, JudgeVisibility, SeatJudgement } from '../evaluation.js';
 import { parseJudgement, type ParsedJudgement } from './parse.js';
+import { DEAL_TAG_FORMAT, parseDealTags } from './deal-tags.js';
 import { JUDGE_PROMPT_VERSION, judgeCalls, type JudgeCall, type JudgeView } from './prompt.js';
 
 /** SOTOPIA's judge runs at temperature 0; so does Parley's. */
@@ -51,6 +52,17 @@ export function reformatMessages(bad: string, schema: Record<string, unknown>): 
   return [{ role: 'user', content: user }];
 }
 
+/** The same reformat request for the paper's deal answer, whose format is tags rather than JSON. */
+export function reformatTagMessages(bad: string): JudgeCall['messages'] {
+  const user = [
+    'The text below does not follow the answer format. Rewrite it in that format, without adding or removing any information.',
+    `Text: ${bad}`,
+    DEAL_TAG_FORMAT,
+    'Reply with the rewritten text only.',
+  ].join('\n');
+  return [{ role: 'user', content: user }];
+}
+
 /**
  * Runs one judge call; a provider error, bad JSON or an invalid score is retried once, then returned as an
  * error. Under the paper view (prompt-only format) an unreadable reply gets one reformat request instead of
@@ -64,7 +76,7 @@ async function runCall(call: JudgeCall, opts: JudgeOptions): Promise<CallResult>
     let content: string;
     try {
       const client = reformat !== null ? (opts.reformatClient ?? opts.client) : opts.client;
-      const messages = reformat !== null ? reformatMessages(reformat, call.schema) : call.messages;
+      const messages = reformat !== null ? (call.answerForm === 'tags' ? reformatTagMessages(reformat) : reformatMessages(reformat, call.schema)) : call.messages;
       const res = await client.chat({ messages, ...(call.structured ? { json: { name: 'sotopia_eval', schema: call.schema } } : {}), temperature: JUDGE_TEMPERATURE }, opts.signal);
       out.prompt += res.usage.prompt;
       out.completion += res.usage.completion;
@@ -76,7 +88,7 @@ async function runCall(call: JudgeCall, opts: JudgeOptions): Promise<CallResult>
       out.result = { ok: false, error: { code: 'judge/provider_error', message: (err as Error).message ?? String(err), attempts: attempt } };
       continue;
     }
-    const parsed = parseJudgement(content, call.seats, call.askDeal);
+    const parsed = call.answerForm === 'tags' ? parseDealTags(content) : parseJudgement(content, call.seats, call.askDeal);
     if (parsed.ok) {
       out.result = parsed;
       return out;
