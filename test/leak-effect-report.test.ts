@@ -20,6 +20,7 @@ import { parley, within } from './helpers/processes.js';
  *   in both → script names the friend earlier by 0.75 with the leak, 0.25 without: 67% explained.
  */
 
+const GPT = 'openai:gpt-3.5-turbo-0613';
 const SCENARIOS: Scenario[] = ['mf-1', 'mf-2', 'mf-3', 'mf-4'].map((id) => mfScenario(id));
 
 function judged(goal: number) {
@@ -42,7 +43,7 @@ function moves(at: number): MoveSpec[] {
 
 async function runDir(runId: string, leak: boolean, cells: Record<Mode, { goals: number[]; at: number }>) {
   const records = (Object.keys(cells) as Mode[]).flatMap((mode) =>
-    SCENARIOS.map((scenario, i) => episode({ scenario, mode, runId, moves: moves(cells[mode].at), evaluation: judged(cells[mode].goals[i]!) })),
+    SCENARIOS.map((scenario, i) => episode({ scenario, mode, runId, moves: moves(cells[mode].at), evaluation: judged(cells[mode].goals[i]!), models: [GPT, GPT], writer: GPT })),
   );
   return writeRunDir(SCENARIOS, records, {
     runId,
@@ -96,6 +97,8 @@ describe('parley report LEAKY --against CORRECTED', () => {
     const md = readFileSync(path.join(folder, 'report.md'), 'utf8');
     expect(md).toContain('## What the leaked answer explains');
     expect(md).toContain(`- ${scriptGoal}`);
+    // Beside it, the advantage the paper printed for GPT-3.5 (runs with the leak), from published.json.
+    expect(md).toContain("- The paper's own MutualFriends first mention advantage of script over agents (gpt-3.5-turbo, with the leak): 0.39 − 0.13 = 0.26, as printed (§4.4");
     expect(readFileSync(path.join(folder, 'report.html'), 'utf8')).toContain('What the leaked answer explains');
     // The run's own report is not replaced by the comparison.
     expect(existsSync(path.join(leaky, 'report.md'))).toBe(false);

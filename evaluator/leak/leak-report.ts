@@ -6,6 +6,8 @@ import { mdText } from '../report/markdown-text.js';
 import type { RunDir } from '../run-dir.js';
 import { terminalSafe } from '../../protocol/log-text.js';
 import { BOOTSTRAP_RESAMPLES } from '../stats/summary.js';
+import { loadPublished } from '../paper/published.js';
+import { publishedAdvantages, publishedAdvantageSentence } from './leak-published.js';
 import { LEAKED_MODES, leakEffects, type LeakEffect } from './leak-effect.js';
 import { leakSectionLines, leakSentence, type LeakCaveats } from './leak-words.js';
 
@@ -53,6 +55,15 @@ export function leakCaveats(leaky: RunDir, corrected: RunDir, leakyMetrics: read
   return caveats;
 }
 
+/** The paper's printed MutualFriends advantages for the leaky run's models; none when the data file cannot be read (the "Beside the paper" section reports that). */
+function paperAdvantages(leakyMetrics: readonly EpisodeMetrics[]): string[] {
+  try {
+    return publishedAdvantages(leakyMetrics, loadPublished()).map(publishedAdvantageSentence);
+  } catch {
+    return [];
+  }
+}
+
 /** The leak effect of `leaky` against `corrected`, in numbers and in words. */
 export function leakReport(leaky: RunDir, corrected: RunDir, seed = 1): LeakReport {
   const lm = runMetrics(leaky);
@@ -61,6 +72,8 @@ export function leakReport(leaky: RunDir, corrected: RunDir, seed = 1): LeakRepo
   const caveats = leakCaveats(leaky, corrected, lm, cm);
   const name = (r: RunDir) => mdText(path.basename(path.resolve(r.dir)));
   const markdown = leakSectionLines(effects, caveats, `Run ${name(leaky)}`, `run ${name(corrected)}`, BOOTSTRAP_RESAMPLES);
+  const paper = isPaperRun(leaky) ? paperAdvantages(lm) : [];
+  if (paper.length) markdown.splice(markdown.length - 1, 0, ...paper.map((s) => `- ${mdText(s)}`));
   const sentences = [
     ...caveats.notALeakComparison.map((c) => terminalSafe(`not a leak comparison for ${c.mode}: ${c.why}`)),
     ...caveats.other.map((o) => terminalSafe(`caution: ${o}`)),
