@@ -1,11 +1,11 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validReply } from '../evaluator/testing/fake-judge.js';
 import { episode, mfScenario, type MoveSpec, writeRunDir } from '../evaluator/testing/fixtures.js';
 import { PAPER_PROTOCOL, type Mode } from '../protocol/index.js';
 import type { Scenario } from '../scenarios/model.js';
-import { parley, within } from './helpers/processes.js';
+import { parley, tempDir, within } from './helpers/processes.js';
 
 /**
  * Issue 20: `parley report LEAKY --against CORRECTED`, as a user runs it (the real CLI in a child
@@ -113,12 +113,38 @@ describe('parley report LEAKY --against CORRECTED', () => {
 
     const two = await report([leaky, corrected, '--against', corrected]);
     expect(two.code).not.toBe(0);
-    expect(two.stderr.join('\n')).toContain('--against compares one leaky run with its corrected twin');
+    expect(two.stderr.join('\n')).toContain('--against compares one leaky run (or experiment folder) with its corrected twin');
     const mode = await report([leaky, '--against', corrected, '--mode', 'script']);
     expect(mode.code).not.toBe(0);
     expect(mode.stderr.join('\n')).toContain('--mode would leave some out');
     const over = await report([leaky, '--against', corrected, '--out', corrected]);
     expect(over.code).not.toBe(0);
     expect(over.stderr.join('\n')).toContain("would overwrite that run's own report");
+  });
+
+  it('compares two experiment folders arm by arm (examples/paper.yaml and paper-corrected.yaml write runs/<name>/<arm>)', async () => {
+    const tmp = tempDir('leak-arms');
+    try {
+      for (const [from, to] of [[leaky, 'paper/gpt-3.5'], [corrected, 'paper-corrected/gpt-3.5'], [leaky, 'paper/mixtral'], [corrected, 'paper-corrected/mixtral']] as const) {
+        mkdirSync(path.dirname(path.join(tmp.path, to)), { recursive: true });
+        cpSync(from, path.join(tmp.path, to), { recursive: true });
+      }
+      const { code, stdout, stderr } = await report([path.join(tmp.path, 'paper'), '--against', path.join(tmp.path, 'paper-corrected')]);
+      expect(code, stderr.join('\n')).toBe(0);
+      expect(stdout.filter((l) => l.startsWith('arm '))).toEqual(['arm gpt-3.5:', 'arm mixtral:']);
+      expect(stdout.filter((l) => l.includes('The leaked answer explains 67% ['))).toHaveLength(4);
+      for (const arm of ['gpt-3.5', 'mixtral']) {
+        const md = readFileSync(path.join(tmp.path, 'paper', arm, 'reports', `against-paper-corrected-${arm}`, 'report.md'), 'utf8');
+        expect(md).toContain(`# Parley report: paper against paper-corrected (arm ${arm})`);
+        expect(md).toContain('## What the leaked answer explains');
+      }
+      // An arm without its twin is named, and nothing is compared against a wrong run.
+      rmSync(path.join(tmp.path, 'paper-corrected', 'mixtral'), { recursive: true });
+      const missing = await report([path.join(tmp.path, 'paper'), '--against', path.join(tmp.path, 'paper-corrected')]);
+      expect(missing.code).not.toBe(0);
+      expect(missing.stderr.join('\n')).toContain(`no run for arm mixtral of ${path.join(tmp.path, 'paper')}`);
+    } finally {
+      tmp.remove();
+    }
   });
 });

@@ -6,6 +6,8 @@ import { parseAnnotations } from '../../evaluator/human/annotation.js';
 import { humanSummaryLines, summariseHuman } from '../../evaluator/human/summary.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { writeReport } from '../../evaluator/report/report.js';
+import { filtered, filterSlug, type Filters } from '../report-filters.js';
+import { reportAgainst } from './report-against.js';
 
 /** `parley report`'s command line. */
 export const spec: CommandSpec = {
@@ -29,39 +31,13 @@ export const spec: CommandSpec = {
       type: 'string',
       metavar: 'DIR',
       describe:
-        "the same grid run with the MutualFriends leak closed (examples/paper-corrected.yaml's run; DIR... is then one run, examples/paper.yaml's): " +
+        "the same grid run with the MutualFriends leak closed (examples/paper-corrected.yaml's run; DIR... is then one run, examples/paper.yaml's; two experiment folders are compared arm by arm): " +
         "adds how much of script and mindreaders mode's MutualFriends advantage over agents mode the leaked answer explains (goal, success, first mention; bootstrap intervals) and prints it; " +
-        'written to DIR/reports/against-<name> unless --out',
+        'written to DIR[/<arm>]/reports/against-<name> unless --out',
     },
   },
   positionals: { min: 1, max: Infinity, names: 'one or more run directories' },
 };
-
-interface Filters {
-  mode?: string[];
-  subset?: string;
-  model?: string;
-}
-
-/** The run with only the episodes the filters keep. */
-function filtered(run: RunDir, f: Filters): RunDir {
-  const keep = run.episodes.filter(({ record: r }) => {
-    if (f.mode && !f.mode.includes(r.mode)) return false;
-    if (f.subset && !(run.scenarios.get(r.scenarioId)?.subsets ?? []).includes(f.subset)) return false;
-    if (f.model) {
-      const players = [...r.seats, ...(r.scriptWriter && r.mode === 'script' ? [r.scriptWriter] : [])];
-      if (!players.some((p) => [p.policy, p.model ?? '', `${p.provider ?? ''}:${p.model ?? ''}`].some((t) => t.includes(f.model!)))) return false;
-    }
-    return true;
-  });
-  return { ...run, episodes: keep };
-}
-
-/** A folder name for a filter: `mode-agents_subset-hard`. */
-function filterSlug(f: Filters): string {
-  const parts = [f.mode ? `mode-${f.mode.join('+')}` : '', f.subset ? `subset-${f.subset}` : '', f.model ? `model-${f.model}` : ''].filter(Boolean);
-  return parts.join('_').replace(/[^A-Za-z0-9+._-]/g, '_');
-}
 
 /** \`parley report DIR... [--out FOLDER]\`. */
 export async function run(argv: string[]): Promise<number> {
@@ -79,7 +55,7 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError(`--out ${values.out} is one of the runs: a combined report would overwrite that run's own report; name another folder`);
   }
   if (values.against !== undefined) {
-    if (positionals.length !== 1) throw new UsageError('--against compares one leaky run with its corrected twin: name one run directory (run it once per arm)');
+    if (positionals.length !== 1) throw new UsageError('--against compares one leaky run (or experiment folder) with its corrected twin: name one');
     if (values.mode) throw new UsageError('--against compares modes with agents mode: --mode would leave some out');
     if (path.resolve(values.against) === path.resolve(positionals[0]!)) throw new UsageError('--against names the same run directory as the run: give the corrected run');
     if (values.out && [positionals[0]!, values.against].some((d) => path.resolve(d) === path.resolve(values.out!))) {
@@ -91,35 +67,32 @@ export async function run(argv: string[]): Promise<number> {
     if (!loaded.ok) throw new Error(loaded.error.message);
     return filtered(loaded.run, filters);
   };
+  const human = values.human ? humanStudy(values.human) : undefined;
+  if (values.against !== undefined) return reportAgainst(positionals[0]!, values.against, { load, slug, seed, ...(values.out ? { out: values.out } : {}), ...(values.title ? { title: values.title } : {}), ...(human ? { human } : {}) });
   const runs: RunDir[] = [];
   for (const dir of positionals) runs.push(await load(dir));
-  const against = values.against !== undefined ? await load(values.against) : undefined;
   if (runs.every((r) => r.episodes.length === 0)) throw new Error(`no episode matches ${slug || 'these runs'}`);
   const title = values.title ?? (slug ? `Parley report: ${runs.map((r) => path.basename(path.resolve(r.dir))).join(', ')} (${slug})` : undefined);
   // Each run its own report unless a combined one was asked for (a multi-run report never lands in a run).
-  let human: string[] | undefined;
-  if (values.human) {
-    let text: string;
-    try {
-      text = readFileSync(values.human, 'utf8');
-    } catch (err) {
-      throw new Error(`cannot read --human ${values.human}: ${(err as Error).message}`);
-    }
-    const { annotations, bad } = parseAnnotations(text);
-    for (const b of bad) console.error(`parley report: ${values.human}:${b.line}: ${b.message} (line ignored)`);
-    human = humanSummaryLines(summariseHuman(annotations, null));
-    for (const l of human) console.log(l);
-  }
-  // A leak comparison never replaces the run's own report: it has its folder beside the filtered ones.
-  const ownFolder = (r: RunDir) => {
-    const parts = [against ? `against-${path.basename(path.resolve(against.dir)).replace(/[^A-Za-z0-9+._-]/g, '_')}` : '', slug].filter(Boolean);
-    return parts.length ? path.join(r.dir, 'reports', parts.join('_')) : r.dir;
-  };
-  const jobs = values.out ? [{ runs, outDir: values.out }] : runs.map((r) => ({ runs: [r], outDir: ownFolder(r) }));
+  const jobs = values.out ? [{ runs, outDir: values.out }] : runs.map((r) => ({ runs: [r], outDir: slug ? path.join(r.dir, 'reports', slug) : r.dir }));
   for (const job of jobs) {
-    const result = await writeReport(job.runs, { outDir: job.outDir, seed, ...(title ? { title } : {}), ...(human ? { human } : {}), ...(against ? { against } : {}) });
-    for (const sentence of result.leak?.sentences ?? []) console.log(sentence);
+    const result = await writeReport(job.runs, { outDir: job.outDir, seed, ...(title ? { title } : {}), ...(human ? { human } : {}) });
     console.log(`report of ${result.episodes} episodes:\n  ${result.markdownFile}\n  ${result.htmlFile}\n  ${result.chartFiles.length} charts in ${path.join(job.outDir, 'charts')}/`);
   }
   return 0;
+}
+
+/** The human study's summary lines (`--human FILE`), printed as they are read. */
+function humanStudy(file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read --human ${file}: ${(err as Error).message}`);
+  }
+  const { annotations, bad } = parseAnnotations(text);
+  for (const b of bad) console.error(`parley report: ${file}:${b.line}: ${b.message} (line ignored)`);
+  const lines = humanSummaryLines(summariseHuman(annotations, null));
+  for (const l of lines) console.log(l);
+  return lines;
 }
