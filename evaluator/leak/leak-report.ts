@@ -32,7 +32,7 @@ function leakTargets(run: RunDir): string[] | null {
 /** The judges (spec and view) that scored a run's MutualFriends episodes. */
 function judgesOf(metrics: readonly EpisodeMetrics[]): string[] {
   const out = new Set<string>();
-  for (const m of metrics) if (m.kind === 'mutual_friends' && m.judge) out.add(`${m.judge.info.spec} (${m.judge.info.view ?? 'parley'} view)`);
+  for (const m of metrics) if (m.kind === 'mutual_friends' && m.judge) out.add(`${m.judge.info.spec} (${m.judge.info.view ?? 'parley'} view, prompt ${m.judge.info.promptVersion})`);
   return [...out].sort();
 }
 
@@ -51,6 +51,12 @@ export function leakCaveats(leaky: RunDir, corrected: RunDir, leakyMetrics: read
   const [jl, jc] = [judgesOf(leakyMetrics), judgesOf(correctedMetrics)];
   if (jl.length && jc.length && JSON.stringify(jl) !== JSON.stringify(jc)) {
     caveats.other.push(`the two runs were judged differently (${jl.join(', ')} against ${jc.join(', ')}): goal differences mix the leak with the judge.`);
+  }
+  const instances = (ms: readonly EpisodeMetrics[]) => new Set(ms.filter((m) => m.kind === 'mutual_friends' && m.status === 'ok').map((m) => `${m.scenarioId}\u0000${m.pairId}`));
+  const [il, ic] = [instances(leakyMetrics), instances(correctedMetrics)];
+  const shared = [...il].filter((k) => ic.has(k)).length;
+  if (shared !== il.size || shared !== ic.size) {
+    caveats.other.push(`the two runs cover different MutualFriends instances (${il.size} in the leaky run, ${ic.size} in the corrected one, ${shared} in both): part of any difference is the instances.`);
   }
   return caveats;
 }
