@@ -137,7 +137,7 @@ describe('paper judge view', () => {
     const b = episode({ scenario: s, mode: 'script', moves: [['b', 'speak', 'Hey.']] });
     const client = new ScriptedClient(() => JSON.stringify({ reasoning: 'r', more_natural: '1' }));
     const v = await judgePair({ key: 'k', scenarioId: s.id, a, b, scenario: s }, true, client, undefined, 'paper');
-    expect(v.ok).toBe(true);
+    expect(v).toMatchObject({ ok: true, judge: 'fake:fake-judge', question: 'paper' });
     const req = client.requests[0]!;
     expect(req.json).toBeUndefined();
     expect(req.messages).toHaveLength(1);
