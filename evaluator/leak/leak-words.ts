@@ -69,7 +69,7 @@ export function leakSectionLines(effects: readonly LeakEffect[], caveats: LeakCa
   const lines = ['## What the leaked answer explains', ''];
   lines.push(
     `SOTOPIA's code sent the MutualFriends answer (the judge-only line naming the common friend) to the script writer and the mindreaders. ` +
-      `${leakyName} is the run with that leak, ${correctedName} the run without it. For each mode, the advantage is its MutualFriends mean minus agents mode's ` +
+      `${leakyName} is the run with that leak, ${correctedName} the run without it. For each mode, the advantage is its MutualFriends mean minus agents mode's, over ok episodes with a value (a goal score; a first mention only where the friend was named) ` +
       `(for the first mention, agents minus the mode: earlier is the advantage); the share the leak explains is (advantage with the leak − advantage without) / advantage with the leak. ` +
       `Intervals are 95% percentile bootstrap over episodes (${resamples} seeded resamples, each mode of each run resampled on its own).`,
     '',
