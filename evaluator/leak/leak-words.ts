@@ -33,7 +33,7 @@ function advantagePhrase(metric: LeakMetric, mode: LeakedMode, e: Estimate): str
 /** One sentence (a few clauses) for one mode and metric. */
 export function leakSentence(e: LeakEffect): string {
   const head = `${METRIC_WORDS[e.metric].name}, ${e.mode} against agents on MutualFriends: `;
-  const unjudged = e.metric === 'goal' ? ' (judged yet? parley eval scores the goal)' : '';
+  const unjudged = e.metric === 'goal' ? ' (judged yet? parley eval scores the goal)' : e.metric === 'firstMention' ? ' (the shared friend was never named)' : '';
   const missing = (side: string) => `not defined: the ${side} run has no MutualFriends episode with this metric in ${MODE_WORDS[e.mode]} or in agents mode${unjudged}.`;
   if (!e.leaky) return head + missing('leaky');
   const leaky = `with the leaked answer ${advantagePhrase(e.metric, e.mode, e.leaky)} (${e.leaky.nMode} ${e.mode}, ${e.leaky.nAgents} agents episodes)`;
