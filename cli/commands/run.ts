@@ -9,6 +9,7 @@ import type { FlagSpecs, FlagValue } from '../args.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { buildArms, type BuiltArm } from '../plan/arms.js';
 import { planArm, planLines } from '../plan/dry-run.js';
+import { loadRubric } from '../../evaluator/rubric/load-rubric.js';
 import { buildRunConfig } from '../plan/run-config.js';
 import { watchLauncher } from '../launcher-watch.js';
 
@@ -172,6 +173,12 @@ export async function run(argv: string[]): Promise<number> {
   if (!args) return 0;
   const built = buildArms(args.flags);
   if (!built.ok) throw new UsageError(built.message);
+  // A rubric named by the experiment is checked now, not at `parley eval` after hours of simulation.
+  for (const arm of built.arms) {
+    if (!arm.config.rubric) continue;
+    const rubric = loadRubric(arm.config.rubric);
+    if (!rubric.ok) throw new UsageError(`${built.fromArms ? `arm ${arm.name}: ` : ''}${rubric.message}`);
+  }
   if (args.flags['dry-run'] === true) return dryRun(built.arms);
   for (const arm of built.arms) {
     const keys = keyPreflight(arm.config);

@@ -1,13 +1,14 @@
 import type { EpisodeRecord, Mode } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { DimensionName } from '../dimensions.js';
+import { isSotopia } from '../rubric/builtin.js';
 import { readEvaluation, type EvaluationError, type JudgeInfo } from '../evaluation.js';
 import { craigslistMetrics, type CraigslistMetrics } from './craigslist.js';
 import { mutualFriendsMetrics, type MutualFriendsMetrics } from './mutual-friends.js';
 import { allSeatMetrics, type SeatMetrics } from './seat-metrics.js';
 
 /** A seat's judge result as the report reads it. */
-export type SeatScoresView = { ok: true; scores: Record<DimensionName, number> } | { ok: false; error: EvaluationError };
+export type SeatScoresView = { ok: true; scores: Record<string, number> } | { ok: false; error: EvaluationError };
 
 /** Everything the report, the export and the aggregation need from one episode. */
 export interface EpisodeMetrics {
@@ -76,7 +77,7 @@ export function episodeMetrics(episode: EpisodeRecord, scenario: Scenario | unde
     const out: Record<string, SeatScoresView> = {};
     for (const [seat, j] of Object.entries(evaluation.judge.seats)) {
       out[seat] = j.ok
-        ? { ok: true, scores: Object.fromEntries(Object.entries(j.scores).map(([d, s]) => [d, s.score])) as Record<DimensionName, number> }
+        ? { ok: true, scores: Object.fromEntries(Object.entries(j.scores).map(([d, s]) => [d, s.score])) }
         : { ok: false, error: j.error };
     }
     judge = { info: evaluation.judge.judge, seats: out };
@@ -106,8 +107,17 @@ export function episodeMetrics(episode: EpisodeRecord, scenario: Scenario | unde
   };
 }
 
-/** Mean judge score of a dimension over the episode's seats that were scored; null if none was. */
+/**
+ * Mean SOTOPIA-EVAL score of a dimension over the episode's scored seats; null if none was, or if the
+ * episode's judgement is on another rubric (a rubric's `goal` is not SOTOPIA-EVAL's goal: never mixed).
+ */
 export function episodeScore(m: EpisodeMetrics, dim: DimensionName): number | null {
+  if (!m.judge || !isSotopia(m.judge.info.rubric)) return null;
+  return rubricEpisodeScore(m, dim);
+}
+
+/** Mean score of any dimension of the episode's judgement over its scored seats that have it; null if none. */
+export function rubricEpisodeScore(m: EpisodeMetrics, dim: string): number | null {
   if (!m.judge) return null;
-  return meanOf(Object.values(m.judge.seats).map((s) => (s.ok ? s.scores[dim] : null)));
+  return meanOf(Object.values(m.judge.seats).map((s) => (s.ok ? (s.scores[dim] ?? null) : null)));
 }
