@@ -49,10 +49,14 @@ async function run(args: string[]) {
 
 beforeAll(async () => {
   server = await startFakeLlmServer({
-    // Every judge answers in range from the schema it was sent, and adds a dimension it was not asked for.
+    // Every judge answers in range from the schema it was sent, and adds goal when it was not asked for it.
+    // gpt-4o scores seat b one point higher than gpt-4 does, so a panel of the two disagrees a little.
     default: (req) => {
-      const r = replyForSchema(schemaOf(req), (d, seat, min, max) => (seat === 'a' ? max : min + 1)) as { evaluations: Record<string, Record<string, unknown>> };
-      for (const s of Object.values(r.evaluations)) s['goal'] = { reasoning: 'not asked', score: 10 };
+      const schema = schemaOf(req);
+      if ('deal' in ((schema['properties'] as object | undefined) ?? {})) return reply.json({ deal: { reasoning: 'agreed', deal_reached: true, price: 70 } });
+      const bump = req.body.model === 'gpt-4o' ? 1 : 0;
+      const r = replyForSchema(schema, (d, seat, min, max) => (seat === 'a' ? max : Math.min(max, min + 1 + bump))) as { evaluations: Record<string, Record<string, unknown>> };
+      for (const s of Object.values(r.evaluations)) s['goal'] ??= { reasoning: 'not asked unless it is', score: 10 };
       return reply.json(r);
     },
   });
@@ -113,6 +117,45 @@ describe('parley eval --rubric FILE (issue 24, contract 1)', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('evaluated 0 episodes');
     expect(again.stdout).toContain('3 already scored');
+  });
+});
+
+describe('a judge panel (issue 24, contract 2)', () => {
+  it("records both judges' scores apart with their provenance, and the report prints Krippendorff's alpha per dimension", async () => {
+    const dir = await runDir();
+    const before = server.requests.length;
+    const r = await run(['eval', dir, '--judge', 'openai:gpt-4', '--judge', 'openai:gpt-4o']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.match(/evaluated 3 episodes: 6 seats scored, 0 evaluation errors/g)).toHaveLength(2);
+    const models = server.requests.slice(before).map((q) => q.body.model);
+    expect(models.filter((m) => m === 'gpt-4')).toHaveLength(4);
+    expect(models.filter((m) => m === 'gpt-4o')).toHaveLength(4);
+    const records = readFileSync(path.join(dir, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    for (const rec of records.slice(0, 3)) {
+      const ev = Evaluation.parse(rec.evaluation);
+      expect(Object.keys(ev.variants!).sort()).toEqual(['openai:gpt-4 full', 'openai:gpt-4o full']);
+      for (const [key, model] of [['openai:gpt-4 full', 'gpt-4'], ['openai:gpt-4o full', 'gpt-4o']] as const) {
+        const j = ev.variants![key]!;
+        expect(j.judge).toMatchObject({ provider: 'openai', model, promptVersion: expect.any(String), rubric: { name: 'sotopia', hash: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+        const b = j.seats['b']!;
+        expect(b.ok && b.scores['goal']!.score).toBe(model === 'gpt-4' ? 1 : 2);
+      }
+    }
+    const rep = await run(['report', dir]);
+    expect(rep.code, rep.stderr).toBe(0);
+    expect(rep.stdout).toContain('judges on rubric sotopia (full, parley view): openai:gpt-4, openai:gpt-4o');
+    const alphas = [...rep.stdout.matchAll(/^ {2}(\w+): Krippendorff's alpha (\S+)/gm)].map((m) => m[1]);
+    expect(alphas).toEqual(['believability', 'relationship', 'knowledge', 'secret', 'social_rules', 'financial_and_material_benefits', 'goal']);
+    // goal: seat a 10/10, seat b 1/2 in every episode → six seats, mean absolute difference 0.5.
+    expect(rep.stdout).toMatch(/^ {2}goal: Krippendorff's alpha 0\.9\d\d \[[-\d.]+, [-\d.]+\], mean absolute difference 0\.50 \(6 seats\)$/m);
+    const md = readFileSync(path.join(dir, 'report.md'), 'utf8');
+    expect(md).toContain('## Judge panels and agreement');
+    expect(md).toMatch(/^\| goal \| 6 \| 0\.9\d\d \[/m);
+
+    // The same panel again with --missing: nothing left to judge for either judge.
+    const again = await run(['eval', dir, '--judge', 'openai:gpt-4', '--judge', 'openai:gpt-4o', '--missing']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout.match(/evaluated 0 episodes: .*3 already scored/g)).toHaveLength(2);
   });
 });
 

@@ -6,6 +6,7 @@ import { parseAnnotations } from '../../evaluator/human/annotation.js';
 import { humanSummaryLines, summariseHuman } from '../../evaluator/human/summary.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { writeReport } from '../../evaluator/report/report.js';
+import { judgePanelLines } from '../../evaluator/report/judge-panels-markdown.js';
 
 /** `parley report`'s command line. */
 export const spec: CommandSpec = {
@@ -96,6 +97,7 @@ export async function run(argv: string[]): Promise<number> {
   for (const job of jobs) {
     const result = await writeReport(job.runs, { outDir: job.outDir, seed, ...(title ? { title } : {}), ...(human ? { human } : {}) });
     console.log(`report of ${result.episodes} episodes:\n  ${result.markdownFile}\n  ${result.htmlFile}\n  ${result.chartFiles.length} charts in ${path.join(job.outDir, 'charts')}/`);
+    for (const line of judgePanelLines(result.panels)) console.log(line);
   }
   return 0;
 }

@@ -17,6 +17,8 @@ import { besideThePaper, isPaperRun } from '../paper/beside.js';
 import { besideMarkdown } from '../paper/beside-markdown.js';
 import { loadPublished } from '../paper/published.js';
 import { compareVerdictsMarkdown, judgeVariantsMarkdown } from './variants-and-verdicts.js';
+import { judgePanels, type Panel } from './judge-panels.js';
+import { judgePanelsMarkdown } from './judge-panels-markdown.js';
 import { groupEpisodes, transcriptFile, transcriptPage, type EpisodeGroup } from '../transcript/transcript-pages.js';
 
 export interface ReportOptions {
@@ -39,6 +41,8 @@ export interface ReportResult {
   gaps: GapRow[];
   charts: Chart[];
   markdown: string;
+  /** Judges per rubric, with their agreement (what `parley report` prints). */
+  panels: Panel[];
 }
 
 /** `mean [lo, hi]` with the right precision; `—` when there is no value. */
@@ -59,7 +63,7 @@ const RULE_COLUMNS: MetricName[] = ['success', 'turns', 'wordsPerTurn', 'repetit
 const GAP_METRICS: MetricName[] = ['success', 'turns', 'wordsPerTurn', 'firstMention', 'deal', ...DIMENSION_NAMES];
 
 /** Builds the Markdown report (tables, chart links, simulation card) from metrics and aggregates. */
-export function reportMarkdown(runs: readonly RunDir[], metrics: readonly EpisodeMetrics[], rows: readonly GroupRow[], gaps: readonly GapRow[], charts: readonly Chart[], title?: string, beside?: string[]): string {
+export function reportMarkdown(runs: readonly RunDir[], metrics: readonly EpisodeMetrics[], rows: readonly GroupRow[], gaps: readonly GapRow[], charts: readonly Chart[], title?: string, beside?: string[], panels: readonly Panel[] = []): string {
   const lines: string[] = [];
   lines.push(`# ${mdText(title ?? `Parley report: ${runs.map((r) => path.basename(path.resolve(r.dir))).join(', ')}`)}`, '');
   lines.push(
@@ -110,7 +114,7 @@ export function reportMarkdown(runs: readonly RunDir[], metrics: readonly Episod
     }
     lines.push('');
   }
-  lines.push(...judgeVariantsMarkdown(runs), ...compareVerdictsMarkdown(runs));
+  lines.push(...judgeVariantsMarkdown(runs), ...judgePanelsMarkdown(panels), ...compareVerdictsMarkdown(runs));
   lines.push('## Charts', '');
   for (const c of charts) lines.push(`### ${mdText(c.title)}`, '', mdText(c.caption), '', `![${mdText(c.title)}](charts/${c.file})`, '');
   lines.push(...transcriptsMarkdown(groupEpisodes(runs)));
@@ -196,7 +200,8 @@ export async function writeReport(runs: readonly RunDir[], opts: ReportOptions):
     const err = xmlWellFormedError(c.svg);
     if (err) throw new Error(`chart ${c.file} is not well-formed XML: ${err}`);
   }
-  const markdown = reportMarkdown(runs, metrics, rows, gaps, charts, opts.title, paperSection(runs, rows)) + humanSection(opts.human);
+  const panels = judgePanels(runs, seed);
+  const markdown = reportMarkdown(runs, metrics, rows, gaps, charts, opts.title, paperSection(runs, rows), panels) + humanSection(opts.human);
   const inlineSvg = new Map(charts.map((c) => [`charts/${c.file}`, c.svg]));
   const title = markdown.split('\n')[0]!.replace(/^#\s*/, '').replace(/\\(.)/g, '$1');
   const html = `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"/>${reportCsp()}<title>${esc(title)}</title><style>${CSS}</style></head><body>\n${markdownToHtml(markdown, inlineSvg)}\n</body></html>\n`;
@@ -215,7 +220,7 @@ export async function writeReport(runs: readonly RunDir[], opts: ReportOptions):
   for (const g of groupEpisodes(runs)) {
     for (const t of g.transcripts) await writeFileAtomic(path.join(opts.outDir, 'transcripts', transcriptFile(t.episodeId)), transcriptPage(g, t.episodeId));
   }
-  return { markdownFile, htmlFile, chartFiles, episodes: metrics.length, rows, gaps, charts, markdown };
+  return { markdownFile, htmlFile, chartFiles, episodes: metrics.length, rows, gaps, charts, markdown, panels };
 }
 
 /** The human study's section (appendix E): the summary lines of `compare --human`, as a list. */
