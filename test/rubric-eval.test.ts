@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Evaluation } from '../evaluator/evaluation.js';
@@ -111,6 +111,15 @@ describe('parley eval --rubric FILE (issue 24, contract 1)', () => {
     // Seat a scored 5 / 3 and seat b 1 / -2: per episode mean warmth 3, honesty 0.5.
     expect(md).toMatch(/^\| agents \| bot:a × bot:b \| all \| 6 \| 0 \| 3\.00 \[3\.00, 3\.00\] \(3\) \| 0\.50 \[0\.50, 0\.50\] \(3\) \|$/m);
     expect(md).toContain('Ranges: warmth [0, 5]; honesty [-3, 3].');
+    expect(readdirSync(path.join(dir, 'charts')).filter((f) => f.startsWith('rubric-warmth-honesty-'))).toHaveLength(1);
+    // The CSV: SOTOPIA-EVAL's columns stay empty, the rubric's dimensions get their own columns.
+    const csv = path.join(dir, 'scores.csv');
+    const ex = await run(['export', dir, '--format', 'csv', '--out', csv]);
+    expect(ex.code, ex.stderr).toBe(0);
+    const [header, ...rows] = readFileSync(csv, 'utf8').trim().split('\r\n').map((l) => l.split(','));
+    const col = (n: string) => header!.indexOf(n);
+    expect(col('warmth-honesty.warmth')).toBeGreaterThan(col('goal'));
+    expect(rows.slice(0, 2).map((r) => [r[col('warmth-honesty.warmth')], r[col('warmth-honesty.honesty')], r[col('goal')]])).toEqual([['5', '3', ''], ['1', '-2', '']]);
 
     // Re-running with the same judge and rubric and --missing judges nothing again (resumable, idempotent).
     const again = await run(['eval', dir, '--judge', 'openai:gpt-4', '--rubric', path.join(files.path, 'warmth.yaml'), '--missing']);

@@ -1,4 +1,6 @@
 import { DIMENSION_NAMES } from '../dimensions.js';
+import { judgeVariants, readEvaluation } from '../evaluation.js';
+import { isSotopia } from '../rubric/builtin.js';
 import { episodeMetrics } from '../metrics/episode-metrics.js';
 import { isPaperRun } from '../paper/beside.js';
 import type { RunDir } from '../run-dir.js';
@@ -51,10 +53,12 @@ export const CSV_COLUMNS = [
 
 /**
  * One row per episode and seat: identifiers, mode, models, the seat's rule metrics, the episode's task
- * metrics, and the seat's seven judge scores (empty when not judged; `judge_error` when judging failed).
+ * metrics, the seat's seven SOTOPIA-EVAL scores (empty when not judged; `judge_error` when judging failed), then a
+ * `<rubric>.<dimension>` column for every dimension of any other rubric a full-background judge scored.
  */
 export function exportCsv(runs: readonly RunDir[]): string {
-  const lines = [CSV_COLUMNS.join(',')];
+  const extra = rubricColumns(runs);
+  const lines = [[...CSV_COLUMNS, ...extra.map((c) => csvField(c.column))].join(',')];
   for (const run of runs) {
     const protocol = isPaperRun(run) ? 'paper' : 'parley';
     for (const { record } of run.episodes) {
@@ -105,10 +109,48 @@ export function exportCsv(runs: readonly RunDir[]): string {
           financial_and_material_benefits: null,
           goal: null,
         };
-        if (judged?.ok) for (const d of DIMENSION_NAMES) row[d] = judged.scores[d];
-        lines.push(CSV_COLUMNS.map((c) => csvField(row[c])).join(','));
+        // The seven columns are SOTOPIA-EVAL's: another rubric's `goal` is not written into them.
+        if (judged?.ok && isSotopia(m.judge?.info.rubric)) for (const d of DIMENSION_NAMES) row[d] = judged.scores[d] ?? null;
+        const other = extra.map((c) => csvField(rubricScore(record.evaluation, c, seat.seat)));
+        lines.push([...CSV_COLUMNS.map((c) => csvField(row[c])), ...other].join(','));
       }
     }
   }
   return lines.join('\r\n') + '\r\n';
+}
+
+/** A column for one dimension of a rubric other than SOTOPIA-EVAL: `<rubric>.<dimension>`. */
+interface RubricColumn {
+  column: string;
+  rubric: string;
+  hash: string;
+  dimension: string;
+}
+
+/** The extra columns: every dimension of every other rubric a full-background judge scored in these runs, in first-seen order. */
+function rubricColumns(runs: readonly RunDir[]): RubricColumn[] {
+  const out = new Map<string, RubricColumn>();
+  for (const run of runs) {
+    for (const { record } of run.episodes) {
+      for (const j of judgeVariants(readEvaluation(record.evaluation)).values()) {
+        const r = j.judge.rubric;
+        if (!r || isSotopia(r) || j.judge.visibility !== 'full') continue;
+        for (const d of r.dimensions) {
+          const column = `${r.name}.${d.name}`;
+          if (!out.has(column)) out.set(column, { column, rubric: r.name, hash: r.hash, dimension: d.name });
+        }
+      }
+    }
+  }
+  return [...out.values()];
+}
+
+/** A seat's score on a rubric column: from the episode's first full-background judgement on that rubric. */
+function rubricScore(evaluation: unknown, c: RubricColumn, seat: string): number | null {
+  for (const j of judgeVariants(readEvaluation(evaluation)).values()) {
+    if (j.judge.visibility !== 'full' || j.judge.rubric?.name !== c.rubric || j.judge.rubric.hash !== c.hash) continue;
+    const s = j.seats[seat];
+    return s?.ok ? (s.scores[c.dimension]?.score ?? null) : null;
+  }
+  return null;
 }
