@@ -3,7 +3,8 @@ import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import path from 'node:path';
 import { MODES } from '../../protocol/index.js';
 import { parseAnnotations } from '../../evaluator/human/annotation.js';
-import { humanSummaryLines, summariseHuman } from '../../evaluator/human/summary.js';
+import { humanSummaryLines, summariseHuman, type JudgeVerdict } from '../../evaluator/human/summary.js';
+import { judgeVerdictsNear, readJudgeVerdicts } from '../judge-verdicts.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { writeReport } from '../../evaluator/report/report.js';
 import { judgePanelLines } from '../../evaluator/report/judge-panels-markdown.js';
@@ -90,7 +91,17 @@ export async function run(argv: string[]): Promise<number> {
     }
     const { annotations, bad } = parseAnnotations(text);
     for (const b of bad) console.error(`parley report: ${values.human}:${b.line}: ${b.message} (line ignored)`);
-    human = humanSummaryLines(summariseHuman(annotations, null));
+    // The LLM judge's naturalness verdicts beside the study, where `parley compare --judge` wrote them.
+    const found = annotations[0] ? judgeVerdictsNear(annotations[0].runA) : undefined;
+    let verdicts: JudgeVerdict[] | null = null;
+    if (found) {
+      try {
+        verdicts = readJudgeVerdicts(found);
+      } catch (err) {
+        console.error(`parley report: cannot read the judge verdicts ${found}: ${(err as Error).message} (humans vs judge left out)`);
+      }
+    }
+    human = humanSummaryLines(summariseHuman(annotations, verdicts));
     for (const l of human) console.log(l);
   }
   const jobs = values.out ? [{ runs, outDir: values.out }] : runs.map((r) => ({ runs: [r], outDir: slug ? path.join(r.dir, 'reports', slug) : r.dir }));
