@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Evaluation } from '../evaluator/evaluation.js';
@@ -187,6 +187,30 @@ describe('a broken rubric file (issue 24, contract 3)', () => {
       expect(server.requests.length).toBe(before);
     });
   }
+});
+
+describe('rubric: in an experiment file', () => {
+  it('is checked when the run starts (exit 2, one line), recorded with the run, and what eval scores by default', async () => {
+    const bad = path.join(files.path, 'bad-experiment.yaml');
+    writeFileSync(bad, `rubric: inverted.yaml\nmodes: agents\nlimit: 1\nout: ${path.join(files.path, 'never')}\n`);
+    const refused = parley(['run', '--experiment', bad], { cwd: files.path, env: cleanEnv() });
+    expect(await refused.exited).toBe(2);
+    expect(refused.stderr).toEqual(['parley run: inverted.yaml:4: dimensions.0.range: minimum 5 exceeds maximum 0']);
+    expect(existsSync(path.join(files.path, 'never'))).toBe(false);
+
+    const good = path.join(files.path, 'experiment.yaml');
+    const dir = path.join(files.path, 'exp-run');
+    writeFileSync(good, `rubric: warmth.yaml\nmodes: agents\nlimit: 1\nout: ${dir}\n`);
+    const ran = parley(['run', '--experiment', good], { cwd: files.path, env: cleanEnv() });
+    expect(await ran.exited, ran.stderr.join('\n')).toBe(0);
+    // From another directory, eval finds the run's rubric (recorded as an absolute path).
+    const before = server.requests.length;
+    const r = await run(['eval', dir, '--judge', 'openai:gpt-4']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('rubric warmth-honesty');
+    expect(server.requests.length).toBe(before + 1);
+    for (const q of server.requests.slice(before)) expect(Object.values(requestedDimensions(schemaOf(q))).flat().map(([d]) => d)).toEqual(['warmth', 'honesty', 'warmth', 'honesty']);
+  });
 });
 
 describe('parley eval --dry-run (issue 24, contract 4)', () => {

@@ -10,6 +10,7 @@ import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { buildArms, type BuiltArm } from '../plan/arms.js';
 import { planArm, planLines } from '../plan/dry-run.js';
 import { loadRubric } from '../../evaluator/rubric/load-rubric.js';
+import { BUILTIN_RUBRICS } from '../../evaluator/rubric/builtin.js';
 import { buildRunConfig } from '../plan/run-config.js';
 import { watchLauncher } from '../launcher-watch.js';
 
@@ -178,6 +179,8 @@ export async function run(argv: string[]): Promise<number> {
     if (!arm.config.rubric) continue;
     const rubric = loadRubric(arm.config.rubric);
     if (!rubric.ok) throw new UsageError(`${built.fromArms ? `arm ${arm.name}: ` : ''}${rubric.message}`);
+    // Recorded as an absolute path, so `parley eval DIR` finds the file from any directory.
+    if (!BUILTIN_RUBRICS.has(arm.config.rubric)) arm.config.rubric = resolve(arm.config.rubric);
   }
   if (args.flags['dry-run'] === true) return dryRun(built.arms);
   for (const arm of built.arms) {
