@@ -35,7 +35,7 @@ export const spec: CommandSpec = {
     'judge-view': { type: 'string', metavar: 'paper|parley', describe: "paper: exactly SOTOPIA's judge information (scenario, both bios with secrets, both goals, Turn #k transcript), one user message, no response_format; parley: the richer view (default: paper for runs with --protocol paper, else parley)" },
     'reformat-model': { type: 'string', metavar: 'SPEC', describe: "paper view: the model asked once to reformat an unreadable judge reply (default: openai:gpt-3.5-turbo for openai: judges, as SOTOPIA; else the judge)" },
     concurrency: { type: 'number', describe: 'episodes judged at once (default 4)' },
-    missing: { type: 'boolean', describe: 'only episodes not yet scored by this judge, or whose evaluation failed' },
+    missing: { type: 'boolean', describe: 'only episodes not yet scored by each judge on this rubric, or whose evaluation failed' },
     'no-wait': { type: 'boolean', describe: 'if another command is writing DIR, stop at once naming it (default: wait)' },
     'base-url': { type: 'string', metavar: 'URL', describe: 'provider base URL (else OPENAI_BASE_URL / MISTRAL_BASE_URL)' },
     'api-key-env': { type: 'string', metavar: 'VAR', describe: 'env variable holding the key (default OPENAI_API_KEY / MISTRAL_API_KEY)' },

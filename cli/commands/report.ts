@@ -15,9 +15,11 @@ export const spec: CommandSpec = {
   usage: 'parley report DIR... [--out FOLDER] [--mode M,…] [--subset NAME] [--model TEXT] [options]',
   summary:
     'Writes report.md, report.html (a transcript page per episode, side by side by mode) and charts/*.svg:\n' +
-    'success, turns and words per turn by mode (with 95% bootstrap CIs), judge scores and every judge\n' +
-    'variant, compare verdicts, paired gaps between modes with a permutation test, the paper\'s figures, and a\n' +
-    "simulation card. By default each run directory gets its own report; --out FOLDER combines them into one.\n" +
+    'success, turns and words per turn by mode (with 95% bootstrap CIs), judge scores per rubric and every\n' +
+    "judge variant, judge panels (per-judge and panel means, Krippendorff's alpha per dimension with a bootstrap\n" +
+    'interval, printed too; self-evaluation flagged), compare verdicts, paired gaps between modes with a\n' +
+    "permutation test, the paper's figures, and a simulation card. By default each run directory gets its\n" +
+    'own report; --out FOLDER combines them into one.\n' +
     'With a filter and no --out, a run\'s report goes to DIR/reports/<filter>/.',
   flags: {
     out: { type: 'string', metavar: 'FOLDER', describe: 'write one report combining every DIR into FOLDER (default: each run its own report)' },
