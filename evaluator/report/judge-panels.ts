@@ -99,7 +99,9 @@ export function judgePanels(runs: readonly RunDir[], seed = 1): Panel[] {
           for (const d of rubric.dimensions) {
             const v = s.scores[d.name]?.score;
             if (v === undefined) continue;
-            judge.scores.set(d.name, [...(judge.scores.get(d.name) ?? []), v]);
+            let mine = judge.scores.get(d.name);
+            if (!mine) judge.scores.set(d.name, (mine = []));
+            mine.push(v);
             let byUnit = p.units.get(d.name);
             if (!byUnit) p.units.set(d.name, (byUnit = new Map()));
             let values = byUnit.get(unit);
