@@ -129,6 +129,8 @@ async function evaluateLocked(dir: string, values: EvalFlags, concurrency: numbe
   }
   if (loaded.run.tornBytes) console.error(`parley eval: ${dir}/episodes.jsonl ends in a torn line (${loaded.run.tornBytes} bytes, an interrupted write): not a record, left out`);
   const { specs, runParams } = judgesOf(values, loaded.run.run?.['config'] as RunJudgeConfig | undefined);
+  const visibility = values.blind ? 'blind' : 'full';
+  const view = viewOf(values, loaded.run);
   const params: Record<string, unknown> = { ...runParams };
   for (const p of values.param ?? []) {
     const [key, value] = parseParam(p);
@@ -151,8 +153,6 @@ async function evaluateLocked(dir: string, values: EvalFlags, concurrency: numbe
     const unreachable = await checkJudgeEndpoint(judgeSpec, endpoint);
     if (unreachable) throw new Error(unreachable);
   }
-  const visibility = values.blind ? 'blind' : 'full';
-  const view = viewOf(values, loaded.run);
   const total = loaded.run.episodes.length;
   const rubricNote = rubric === SOTOPIA_RUBRIC ? '' : `, rubric ${terminalSafe(rubric.name)} ${rubric.hash.slice(0, 12)}`;
   console.error(`parley eval: ${total} episodes in ${dir}, judge ${specs.join(' + ')} (${visibility}, ${view} view${rubricNote}), concurrency ${concurrency}`);
