@@ -101,4 +101,24 @@ describe('aggregate over rubrics', () => {
     expect(all.rubrics).toHaveLength(1);
     expect(all.rubrics[0]).toMatchObject({ rubric: { name: 'mine' }, judgedSeats: 2, judgeErrors: 0, scores: { goal: { n: 1, mean: 2 } } });
   });
+
+  it("keeps a rubric's table when a SOTOPIA-EVAL judgement is added later and becomes the episode's main one", () => {
+    const o = openScenario();
+    const parsed = parseRubric('name: mine\ndimensions:\n  - name: warmth\n    range: [0, 5]\n    criteria: c\n', 'mine.yaml');
+    if (!parsed.ok) throw new Error(parsed.message);
+    const judgement = (rubric: Rubric, score: number) => ({
+      judge: { spec: 'openai:gpt-4', visibility: 'full' as const, temperature: 0, promptVersion: 'p', rubric: rubricRef(rubric) },
+      evaluatedAt: '2024-01-01T00:00:00.000Z',
+      seats: Object.fromEntries(['a', 'b'].map((s) => [s, { ok: true as const, scores: Object.fromEntries(rubric.dimensions.map((d) => [d.name, { reasoning: 'r', score }])) }])),
+      calls: 1,
+      usage: { prompt: 1, completion: 1 },
+      latencyMs: 1,
+    });
+    const evaluation = withJudgement(withJudgement(null, judgement(parsed.rubric, 4)), judgement(SOTOPIA_RUBRIC, 0));
+    expect(evaluation.judge!.judge.rubric!.name).toBe('sotopia');
+    const all = aggregate([episodeMetrics(episode({ scenario: o, moves: [['a', 'speak', 'hi']], evaluation }), o)]).find((r) => r.subset === 'all')!;
+    expect(all.metrics.goal).toMatchObject({ n: 1, mean: 0 });
+    expect(all.rubrics).toHaveLength(1);
+    expect(all.rubrics[0]).toMatchObject({ rubric: { name: 'mine' }, judgedSeats: 2, scores: { warmth: { n: 1, mean: 4 } } });
+  });
 });

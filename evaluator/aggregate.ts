@@ -80,8 +80,9 @@ export interface GroupRow {
   judgeErrors: number;
   metrics: Record<MetricName, Summary>;
   /**
-   * Judge scores on rubrics other than SOTOPIA-EVAL (the main judgement of each episode, by rubric name
-   * and hash): kept apart from `metrics` and from each other, never averaged across rubrics.
+   * Judge scores on rubrics other than SOTOPIA-EVAL (per episode the rubric's latest full-background
+   * judgement, by rubric name and hash): kept apart from `metrics` and from each other, never averaged
+   * across rubrics.
    */
   rubrics: RubricGroup[];
 }
@@ -94,23 +95,32 @@ export interface RubricGroup {
   scores: Record<string, Summary>;
 }
 
-/** Summaries of every non-default rubric among the episodes' main judgements. */
+/** Summaries of every non-default rubric judged on the episodes (each episode's judgement per rubric: EpisodeMetrics.otherRubrics). */
 function rubricGroups(ok: readonly EpisodeMetrics[], all: readonly EpisodeMetrics[], seed: number): RubricGroup[] {
-  const byKey = new Map<string, { rubric: RubricRef; items: EpisodeMetrics[]; judged: number; errors: number }>();
+  const byKey = new Map<string, { rubric: RubricRef; values: Map<string, number[]>; judged: number; errors: number }>();
+  const okSet = new Set(ok);
   for (const m of all) {
-    const r = m.judge?.info.rubric;
-    if (!m.judge || !r || isSotopia(r)) continue;
-    const key = `${r.name}@${r.hash}`;
-    let g = byKey.get(key);
-    if (!g) byKey.set(key, (g = { rubric: r, items: [], judged: 0, errors: 0 }));
-    for (const s of Object.values(m.judge.seats)) s.ok ? g.judged++ : g.errors++;
-    if (ok.includes(m)) g.items.push(m);
+    for (const j of m.otherRubrics) {
+      const r = j.info.rubric!;
+      const key = `${r.name}@${r.hash}`;
+      let g = byKey.get(key);
+      if (!g) byKey.set(key, (g = { rubric: r, values: new Map(), judged: 0, errors: 0 }));
+      for (const s of Object.values(j.seats)) s.ok ? g.judged++ : g.errors++;
+      if (!okSet.has(m)) continue;
+      for (const d of r.dimensions) {
+        const v = rubricEpisodeScore(m, d.name, j);
+        if (v === null) continue;
+        let list = g.values.get(d.name);
+        if (!list) g.values.set(d.name, (list = []));
+        list.push(v);
+      }
+    }
   }
   return [...byKey.values()].map((g) => ({
     rubric: g.rubric,
     judgedSeats: g.judged,
     judgeErrors: g.errors,
-    scores: Object.fromEntries(g.rubric.dimensions.map((d) => [d.name, summarize(g.items.map((m) => rubricEpisodeScore(m, d.name)).filter((v): v is number => v !== null), seed)])),
+    scores: Object.fromEntries(g.rubric.dimensions.map((d) => [d.name, summarize(g.values.get(d.name) ?? [], seed)])),
   }));
 }
 
