@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Evaluation } from '../evaluator/evaluation.js';
@@ -24,11 +24,12 @@ dimensions:
 
 let server: FakeLlmServer;
 const files = tempDir('parley-rubric-');
+const runDirs: string[] = [];
 
 /** A run directory of three judged-to-be episodes (open, MutualFriends, Craigslist) and a failed one. */
 async function runDir(): Promise<string> {
   const [mf, cl, op] = [mfScenario(), clScenario(), openScenario()];
-  return writeRunDir(
+  const dir = await writeRunDir(
     [mf, cl, op],
     [
       episode({ scenario: op, moves: [['a', 'speak', 'I am moving to Lisbon.'], ['b', 'speak', 'Oh! Can you lend me money?']] }),
@@ -37,6 +38,8 @@ async function runDir(): Promise<string> {
       episode({ scenario: op, mode: 'script', moves: [['a', null]], status: 'failed' }),
     ],
   );
+  runDirs.push(dir);
+  return dir;
 }
 
 const schemaOf = (q: ReceivedRequest) => (q.body.response_format?.json_schema?.schema ?? {}) as Record<string, unknown>;
@@ -68,6 +71,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   files.remove();
+  for (const d of runDirs) rmSync(d, { recursive: true, force: true });
 });
 
 describe('parley eval --rubric FILE (issue 24, contract 1)', () => {
