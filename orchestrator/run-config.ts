@@ -24,6 +24,8 @@ export const RunConfig = z.object({
   agents: z.array(PolicyConfig).min(1).default([{ spec: 'bot', params: {} }]),
   scriptWriter: PolicyConfig.default({ spec: 'bot', params: {} }),
   judge: PolicyConfig.optional(),
+  /** What `parley eval` scores by default: a rubric file or a built-in name (sotopia, goal); absent = sotopia. */
+  rubric: z.string().min(1).optional(),
   /** Re-run from a recorded run directory's cassettes, no network. */
   replay: z.string().optional(),
   /** Agent process pool: reuse processes across episodes; multiplex hosts seats of different episodes at once. */

@@ -69,6 +69,21 @@ describe('parley report', () => {
     expect(md).toMatch(/\| script \| agents \| 3 \| 2 \| 66\.7% \[/);
   });
 
+  it('--human: the study beside the LLM judge verdicts of RUN_A, with their agreement', async () => {
+    const { a, b } = await twoRuns();
+    // The judge's verdicts with pair keys: k1 A, k2 B, k3 A; the humans' majority: k1 A, k2 A, k3 A.
+    writeFileSync(path.join(a, 'compare-script-vs-agents.jsonl'), [['k1', 'A'], ['k2', 'B'], ['k3', 'A']].map(([key, winner]) => JSON.stringify({ key, ok: true, winner })).join('\n') + '\n');
+    const answer = (annotator: string, key: string, winner: string) =>
+      JSON.stringify({ v: 1, at: '2024-01-01T00:00:00Z', annotator, key, scenarioId: 's', runA: a, runB: b, episodeA: 'x', episodeB: 'y', aShownFirst: true, winner });
+    const ann = path.join(a, 'ann.jsonl');
+    writeFileSync(ann, ['k1', 'k2', 'k3'].map((k) => answer('ann', k, 'A')).join('\n') + '\n');
+    const lines: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((l: string) => void lines.push(l));
+    expect(await run([a, '--human', ann])).toBe(0);
+    expect(lines.join('\n')).toMatch(/humans vs LLM judge: 66\.7% agreement, Cohen's kappa .* over 3 pair\(s\)/);
+    expect(readFileSync(path.join(a, 'report.md'), 'utf8')).toMatch(/humans vs LLM judge: 66\.7% agreement/);
+  });
+
   it('filters by mode, subset and model', async () => {
     const { a, b } = await twoRuns();
     quiet();
