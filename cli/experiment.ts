@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { isNode, LineCounter, parseDocument } from 'yaml';
+import { parseYamlWith } from '../protocol/yaml-positions.js';
 import { z } from 'zod';
 import { CLIENT_SETTING_KEYS, splitParams } from '../llm/options.js';
 import { unknownSamplingKey } from '../llm/sampling-keys.js';
@@ -69,6 +69,8 @@ const ArmFields = {
   judge: PolicyInput,
   /** What the judge is shown (`paper` or `parley`): recorded in run.json, `parley eval`'s default. */
   judgeView: z.enum(JudgeView.options, { error: (iss) => `'${String(iss.input)}' is not a judge view (allowed: ${JudgeView.options.join(', ')})` }),
+  /** The rubric `parley eval` scores this run on (a YAML file or sotopia/goal); checked when the run starts. */
+  rubric: z.string().min(1),
 };
 
 /** One arm of an experiment: its own run directory (`<out>/<name>`) with these settings over the shared ones. */
@@ -132,23 +134,8 @@ export function loadExperiment(file: string): ExperimentResult {
 }
 
 export function parseExperiment(text: string, file: string): ExperimentResult {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
-  if (doc.errors.length) {
-    const e = doc.errors[0]!;
-    const line = e.linePos?.[0]?.line ?? (e.pos ? lineCounter.linePos(e.pos[0]).line : undefined);
-    return { ok: false, message: `${file}${line ? `:${line}` : ''}: invalid YAML (${e.message.split('\n')[0]})` };
-  }
-  const data: unknown = doc.toJS() ?? {};
-  const parsed = Experiment.safeParse(data);
-  if (!parsed.success) {
-    const issue = specific(parsed.error.issues[0]!);
-    const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
-    const line = lineOf(doc, lineCounter, path);
-    const field = path.map(String).join('.') || '(file)';
-    const what = issue.code === 'unrecognized_keys' ? `unknown key '${issue.keys[0]}'` : issue.message;
-    return { ok: false, message: `${file}${line ? `:${line}` : ''}: ${field}: ${what}` };
-  }
+  const parsed = parseYamlWith(Experiment, text, file);
+  if (!parsed.ok) return { ok: false, message: parsed.message };
   const config = toRunConfigInput(parsed.data);
   // Rate limits hold for every arm (a seat's own `params.rpm`/`tpm` win, so an arm's policies can set their own).
   const limits: RateLimits = {};
@@ -182,7 +169,7 @@ export function toRunConfigInput(e: Omit<Experiment, 'arms'>): Partial<RunConfig
   const out: Partial<RunConfigInput> = {};
   const copy = [
     'scenarios', 'subset', 'modes', 'out', 'maxTurns', 'turnDeadlineMs', 'repeats', 'concurrency', 'limit', 'replay', 'retryFailed', 'seed',
-    'protocol', 'backgrounds', 'scriptFormat', 'stopRule', 'leakJudgeOnly', 'showRelationshipStory', 'onUnparsable', 'judgeView',
+    'protocol', 'backgrounds', 'scriptFormat', 'stopRule', 'leakJudgeOnly', 'showRelationshipStory', 'onUnparsable', 'judgeView', 'rubric',
   ] as const;
   for (const k of copy) if (e[k] !== undefined) (out as Record<string, unknown>)[k] = e[k];
   const agents = e.agents?.map(policy) ?? [];
@@ -198,25 +185,4 @@ export function toRunConfigInput(e: Omit<Experiment, 'arms'>): Partial<RunConfig
     out.pool = { ...e.pool, ...(e.multiplex !== undefined ? { multiplex: e.multiplex } : {}) };
   }
   return out;
-}
-
-/**
- * The issue to report: for a union (a spec string or a policy object; a mode list or a comma string),
- * the branch that got furthest — the one not rejected for its type at the top — with its full path.
- */
-function specific(issue: z.core.$ZodIssue): z.core.$ZodIssue {
-  if (issue.code !== 'invalid_union' || !issue.errors.length) return issue;
-  const candidates = issue.errors.flat().filter((i) => !(i.code === 'invalid_type' && i.path.length === 0));
-  const best = candidates.sort((a, b) => b.path.length - a.path.length)[0];
-  if (!best) return issue;
-  return specific({ ...best, path: [...issue.path, ...best.path] } as z.core.$ZodIssue);
-}
-
-/** 1-based line of the deepest node of `path` present in the document. */
-function lineOf(doc: ReturnType<typeof parseDocument>, lc: LineCounter, path: readonly PropertyKey[]): number | null {
-  for (let n = path.length; n >= 0; n--) {
-    const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n) as unknown[], true);
-    if (isNode(node) && node.range) return lc.linePos(node.range[0]).line;
-  }
-  return null;
 }

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { aggregate, metricValue, pairedGaps } from './aggregate.js';
 import { episodeMetrics } from './metrics/episode-metrics.js';
 import { clScenario, episode, mfScenario, openScenario } from './testing/fixtures.js';
+import { withJudgement } from './evaluation.js';
+import { SOTOPIA_RUBRIC } from './rubric/builtin.js';
+import { parseRubric } from './rubric/load-rubric.js';
+import { rubricRef, type Rubric } from './rubric/rubric.js';
 
 const success = { kind: 'mutual_friends', selections: { a: 'Jane Doe', b: 'Jane Doe' }, answer: 'Jane Doe', success: true } as const;
 
@@ -70,5 +74,51 @@ describe('aggregate', () => {
     expect(metricValue(m, 'firstMention')).toBeNull();
     expect(metricValue(m, 'deal')).toBe(0);
     expect(metricValue(m, 'goal')).toBeNull();
+  });
+});
+
+describe('aggregate over rubrics', () => {
+  it("keeps a rubric's scores apart from SOTOPIA-EVAL's, even for a dimension of the same name", () => {
+    const o = openScenario();
+    const parsed = parseRubric('name: mine\ndimensions:\n  - name: goal\n    range: [0, 3]\n    criteria: c\n', 'mine.yaml');
+    if (!parsed.ok) throw new Error(parsed.message);
+    const judged = (rubric: Rubric, goal: number) =>
+      withJudgement(null, {
+        judge: { spec: 'openai:gpt-4', visibility: 'full', temperature: 0, promptVersion: 'p', rubric: rubricRef(rubric) },
+        evaluatedAt: '2024-01-01T00:00:00.000Z',
+        seats: Object.fromEntries(['a', 'b'].map((s) => [s, { ok: true as const, scores: Object.fromEntries(rubric.dimensions.map((d) => [d.name, { reasoning: 'r', score: d.name === 'goal' ? goal : d.min }])) }])),
+        calls: 1,
+        usage: { prompt: 1, completion: 1 },
+        latencyMs: 1,
+      });
+    const metrics = [
+      episodeMetrics(episode({ scenario: o, repeat: 0, moves: [['a', 'speak', 'hi']], evaluation: judged(SOTOPIA_RUBRIC, 8) }), o),
+      episodeMetrics(episode({ scenario: o, repeat: 1, moves: [['a', 'speak', 'hi']], evaluation: judged(parsed.rubric, 2) }), o),
+    ];
+    const all = aggregate(metrics).find((r) => r.subset === 'all')!;
+    expect(all.metrics.goal).toMatchObject({ n: 1, mean: 8 });
+    expect(all.judgedSeats).toBe(2);
+    expect(all.rubrics).toHaveLength(1);
+    expect(all.rubrics[0]).toMatchObject({ rubric: { name: 'mine' }, judgedSeats: 2, judgeErrors: 0, scores: { goal: { n: 1, mean: 2 } } });
+  });
+
+  it("keeps a rubric's table when a SOTOPIA-EVAL judgement is added later and becomes the episode's main one", () => {
+    const o = openScenario();
+    const parsed = parseRubric('name: mine\ndimensions:\n  - name: warmth\n    range: [0, 5]\n    criteria: c\n', 'mine.yaml');
+    if (!parsed.ok) throw new Error(parsed.message);
+    const judgement = (rubric: Rubric, score: number) => ({
+      judge: { spec: 'openai:gpt-4', visibility: 'full' as const, temperature: 0, promptVersion: 'p', rubric: rubricRef(rubric) },
+      evaluatedAt: '2024-01-01T00:00:00.000Z',
+      seats: Object.fromEntries(['a', 'b'].map((s) => [s, { ok: true as const, scores: Object.fromEntries(rubric.dimensions.map((d) => [d.name, { reasoning: 'r', score }])) }])),
+      calls: 1,
+      usage: { prompt: 1, completion: 1 },
+      latencyMs: 1,
+    });
+    const evaluation = withJudgement(withJudgement(null, judgement(parsed.rubric, 4)), judgement(SOTOPIA_RUBRIC, 0));
+    expect(evaluation.judge!.judge.rubric!.name).toBe('sotopia');
+    const all = aggregate([episodeMetrics(episode({ scenario: o, moves: [['a', 'speak', 'hi']], evaluation }), o)]).find((r) => r.subset === 'all')!;
+    expect(all.metrics.goal).toMatchObject({ n: 1, mean: 0 });
+    expect(all.rubrics).toHaveLength(1);
+    expect(all.rubrics[0]).toMatchObject({ rubric: { name: 'mine' }, judgedSeats: 2, scores: { warmth: { n: 1, mean: 4 } } });
   });
 });

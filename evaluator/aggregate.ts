@@ -1,6 +1,8 @@
 import type { Mode } from '../protocol/index.js';
 import { DIMENSION_NAMES, type DimensionName } from './dimensions.js';
-import { episodeScore, type EpisodeMetrics } from './metrics/episode-metrics.js';
+import { episodeScore, rubricEpisodeScore, type EpisodeMetrics } from './metrics/episode-metrics.js';
+import { isSotopia } from './rubric/builtin.js';
+import type { RubricRef } from './rubric/rubric.js';
 import { pairedDifference, type PairedTest } from './stats/paired.js';
 import { summarize, type Summary } from './stats/summary.js';
 
@@ -77,6 +79,49 @@ export interface GroupRow {
   judgedSeats: number;
   judgeErrors: number;
   metrics: Record<MetricName, Summary>;
+  /**
+   * Judge scores on rubrics other than SOTOPIA-EVAL (per episode the rubric's latest full-background
+   * judgement, by rubric name and hash): kept apart from `metrics` and from each other, never averaged
+   * across rubrics.
+   */
+  rubrics: RubricGroup[];
+}
+
+/** One rubric's scores within a group: its dimensions in the rubric's order. */
+export interface RubricGroup {
+  rubric: RubricRef;
+  judgedSeats: number;
+  judgeErrors: number;
+  scores: Record<string, Summary>;
+}
+
+/** Summaries of every non-default rubric judged on the episodes (each episode's judgement per rubric: EpisodeMetrics.otherRubrics). */
+function rubricGroups(ok: readonly EpisodeMetrics[], all: readonly EpisodeMetrics[], seed: number): RubricGroup[] {
+  const byKey = new Map<string, { rubric: RubricRef; values: Map<string, number[]>; judged: number; errors: number }>();
+  const okSet = new Set(ok);
+  for (const m of all) {
+    for (const j of m.otherRubrics) {
+      const r = j.info.rubric!;
+      const key = `${r.name}@${r.hash}`;
+      let g = byKey.get(key);
+      if (!g) byKey.set(key, (g = { rubric: r, values: new Map(), judged: 0, errors: 0 }));
+      for (const s of Object.values(j.seats)) s.ok ? g.judged++ : g.errors++;
+      if (!okSet.has(m)) continue;
+      for (const d of r.dimensions) {
+        const v = rubricEpisodeScore(m, d.name, j);
+        if (v === null) continue;
+        let list = g.values.get(d.name);
+        if (!list) g.values.set(d.name, (list = []));
+        list.push(v);
+      }
+    }
+  }
+  return [...byKey.values()].map((g) => ({
+    rubric: g.rubric,
+    judgedSeats: g.judged,
+    judgeErrors: g.errors,
+    scores: Object.fromEntries(g.rubric.dimensions.map((d) => [d.name, summarize(g.values.get(d.name) ?? [], seed)])),
+  }));
 }
 
 const MODE_ORDER: Record<Mode, number> = { script: 0, agents: 1, mindreaders: 2 };
@@ -97,11 +142,11 @@ export function aggregate(all: readonly EpisodeMetrics[], seed = 1): GroupRow[] 
     const ok = g.items.filter((m) => m.status === 'ok');
     let judgedSeats = 0;
     let judgeErrors = 0;
-    for (const m of g.items) for (const s of Object.values(m.judge?.seats ?? {})) s.ok ? judgedSeats++ : judgeErrors++;
+    for (const m of g.items) if (isSotopia(m.judge?.info.rubric)) for (const s of Object.values(m.judge?.seats ?? {})) s.ok ? judgedSeats++ : judgeErrors++;
     const metrics = Object.fromEntries(
       ALL_METRICS.map((name) => [name, summarize(ok.map((m) => metricValue(m, name)).filter((v): v is number => v !== null), seed)]),
     ) as Record<MetricName, Summary>;
-    rows.push({ mode: g.mode, models: g.models, subset: g.subset, episodes: g.items.length, failed: g.items.length - ok.length, judgedSeats, judgeErrors, metrics });
+    rows.push({ mode: g.mode, models: g.models, subset: g.subset, episodes: g.items.length, failed: g.items.length - ok.length, judgedSeats, judgeErrors, metrics, rubrics: rubricGroups(ok, g.items, seed) });
   }
   return rows.sort(
     (a, b) => (a.subset === 'all' ? -1 : 0) - (b.subset === 'all' ? -1 : 0) || a.subset.localeCompare(b.subset) || MODE_ORDER[a.mode] - MODE_ORDER[b.mode] || a.models.localeCompare(b.models),

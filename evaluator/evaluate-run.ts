@@ -4,6 +4,7 @@ import { judgeEpisode } from './judge/judge.js';
 import type { JudgeView } from './judge/prompt.js';
 import { RunPaths, rewriteEpisodes } from '../run-dir/index.js';
 import type { RunDir } from './run-dir.js';
+import type { Rubric } from './rubric/rubric.js';
 
 export interface EvaluateRunOptions {
   client: LlmClient;
@@ -11,6 +12,8 @@ export interface EvaluateRunOptions {
   visibility: JudgeVisibility;
   /** What the full judge is shown (default `parley`); see judge/prompt.ts. */
   view?: JudgeView;
+  /** What is scored (default SOTOPIA-EVAL). Each (judge, rubric) pair is its own variant on the record. */
+  rubric?: Rubric;
   /** Paper view: the client asked once to reformat an unreadable judge reply (default: the judge). */
   reformatClient?: LlmClient;
   /** Episodes judged at once. */
@@ -48,8 +51,8 @@ export interface EvaluateRunResult {
   formatFallbacks: number;
 }
 
-function alreadyDone(evaluation: Evaluation | null, spec: string, visibility: JudgeVisibility): boolean {
-  const j = judgeVariants(evaluation).get(judgeVariant({ spec, visibility }));
+function alreadyDone(evaluation: Evaluation | null, spec: string, visibility: JudgeVisibility, rubric: Rubric | undefined): boolean {
+  const j = judgeVariants(evaluation).get(judgeVariant({ spec, visibility, rubric }));
   return !!j && Object.values(j.seats).every((s) => s.ok);
 }
 
@@ -64,7 +67,7 @@ export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promis
   const todo: number[] = [];
   run.episodes.forEach((e, i) => {
     if (e.record.status === 'failed') result.skippedFailed++;
-    else if (opts.missingOnly && alreadyDone(readEvaluation(e.record.evaluation), opts.spec, opts.visibility)) result.skippedDone++;
+    else if (opts.missingOnly && alreadyDone(readEvaluation(e.record.evaluation), opts.spec, opts.visibility, opts.rubric)) result.skippedDone++;
     else todo.push(i);
   });
   const checkpointEvery = opts.checkpointEvery ?? 20;

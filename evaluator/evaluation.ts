@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JudgeView } from '../protocol/index.js';
-import { DIMENSIONS, DIMENSION_NAMES, type DimensionName } from './dimensions.js';
+import { RubricRef } from './rubric/rubric.js';
+import { isSotopia } from './rubric/builtin.js';
 
 /**
  * The `evaluation` field of an EpisodeRecord (one line of `episodes.jsonl`), written by `parley eval`.
@@ -11,9 +12,9 @@ import { DIMENSIONS, DIMENSION_NAMES, type DimensionName } from './dimensions.js
 export const DimensionScore = z.object({ reasoning: z.string(), score: z.number().int() });
 export type DimensionScore = z.infer<typeof DimensionScore>;
 
-/** One dimension's score, range-checked against SOTOPIA's range for it. */
-function rangedScore(name: DimensionName) {
-  const d = DIMENSIONS.find((x) => x.name === name)!;
+/** One dimension's score, range-checked against its rubric's range. */
+function rangedScore(d: { name: string; min: number; max: number }) {
+  const name = d.name;
   return z.object({
     reasoning: z.string(),
     score: z
@@ -24,10 +25,16 @@ function rangedScore(name: DimensionName) {
   });
 }
 
-/** All seven dimensions of one seat, each required and in range. */
-export const SeatScores = z.object(
-  Object.fromEntries(DIMENSION_NAMES.map((n) => [n, rangedScore(n)])) as { [K in DimensionName]: ReturnType<typeof rangedScore> },
-);
+/**
+ * The validator of one seat's reply under a rubric: each of its dimensions required and in range; other
+ * keys a judge adds are dropped, so a stored seat carries exactly its rubric's dimensions.
+ */
+export function rangedScores(dims: readonly { name: string; min: number; max: number }[]) {
+  return z.object(Object.fromEntries(dims.map((d) => [d.name, rangedScore(d)])));
+}
+
+/** A seat's scores as stored: dimension name → reasoning and score (the rubric is named in the judge record). */
+export const SeatScores = z.record(z.string(), DimensionScore);
 export type SeatScores = z.infer<typeof SeatScores>;
 
 /** Why an evaluation failed, after its retry. */
@@ -67,6 +74,8 @@ export const JudgeInfo = z.object({
   promptVersion: z.string(),
   /** What the full judge was shown: `paper` (SOTOPIA's judge information) or `parley` (the richer view); absent on older records = parley. */
   view: JudgeView.optional(),
+  /** The rubric scored: name, hash of its text, and its dimensions' ranges; absent on older records = SOTOPIA-EVAL. */
+  rubric: RubricRef.optional(),
 });
 export type JudgeInfo = z.infer<typeof JudgeInfo>;
 
@@ -98,9 +107,12 @@ export const Evaluation = z.object({
 });
 export type Evaluation = z.infer<typeof Evaluation>;
 
-/** The key of a judge variant: spec and visibility. */
-export function judgeVariant(j: { spec: string; visibility: JudgeVisibility }): string {
-  return `${j.spec} ${j.visibility}`;
+/**
+ * The key of a judge variant: spec and visibility, and for any rubric but the default its name and hash
+ * (so an edited rubric file scores apart, and the default's keys are those of records older than rubrics).
+ */
+export function judgeVariant(j: { spec: string; visibility: JudgeVisibility; rubric?: { name: string; hash: string } | undefined }): string {
+  return isSotopia(j.rubric) ? `${j.spec} ${j.visibility}` : `${j.spec} ${j.visibility} ${j.rubric!.name}@${j.rubric!.hash.slice(0, 12)}`;
 }
 
 /** Every judgement stored on an evaluation, by variant (an older record's lone `judge` included). */
@@ -111,11 +123,16 @@ export function judgeVariants(evaluation: Evaluation | null): Map<string, Episod
   return out;
 }
 
-/** Adds a judgement as its variant; it becomes `judge` when it is full-background or there is none yet. */
+/**
+ * Adds a judgement as its variant. It becomes `judge` (what the report's main table reads) when there is
+ * none yet, or when it is full-background and does not displace a default-rubric judgement with another rubric.
+ */
 export function withJudgement(previous: Evaluation | null, judgement: EpisodeJudgement): Evaluation {
   const variants = Object.fromEntries(judgeVariants(previous));
   variants[judgeVariant(judgement.judge)] = judgement;
-  const judge = judgement.judge.visibility === 'full' ? judgement : (previous?.judge ?? judgement);
+  const before = previous?.judge;
+  const replaces = judgement.judge.visibility === 'full' && (!before || isSotopia(judgement.judge.rubric) || !isSotopia(before.judge.rubric));
+  const judge = replaces ? judgement : (before ?? judgement);
   return { ...(previous ?? {}), v: 1, judge, variants };
 }
 

@@ -29,6 +29,8 @@ export const RunConfig = z.object({
    * view for paper runs, else Parley's). Recorded here so the run says how it is meant to be scored.
    */
   judgeView: JudgeView.optional(),
+  /** What `parley eval` scores by default: a rubric file or a built-in name (sotopia, goal); absent = sotopia. */
+  rubric: z.string().min(1).optional(),
   /** Re-run from a recorded run directory's cassettes, no network. */
   replay: z.string().optional(),
   /** Agent process pool: reuse processes across episodes; multiplex hosts seats of different episodes at once. */

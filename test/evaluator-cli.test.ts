@@ -101,9 +101,9 @@ describe('parley eval / report / export', () => {
         expect(s.ok).toBe(true);
         if (!s.ok) continue;
         for (const d of DIMENSIONS) {
-          expect(s.scores[d.name].score).toBeGreaterThanOrEqual(d.min);
-          expect(s.scores[d.name].score).toBeLessThanOrEqual(d.max);
-          expect(s.scores[d.name].reasoning).toContain(d.name);
+          expect(s.scores[d.name]!.score).toBeGreaterThanOrEqual(d.min);
+          expect(s.scores[d.name]!.score).toBeLessThanOrEqual(d.max);
+          expect(s.scores[d.name]!.reasoning).toContain(d.name);
         }
       }
     }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseCommand, positiveInt, UsageError, type CommandSpec } from '../command.js';
 import type { Mode } from '../../protocol/index.js';
@@ -8,6 +8,7 @@ import { comparePairs, matchEpisodes } from '../../evaluator/compare/naturalness
 import { writeFileAtomic } from '../../disk/atomic-write.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { lockRunDir, runDirHolding } from '../run-dir-lock.js';
+import { judgeVerdictsNear, readJudgeVerdicts } from '../judge-verdicts.js';
 import { parseAnnotations } from '../../evaluator/human/annotation.js';
 import { humanSummaryLines, summariseHuman, type JudgeVerdict } from '../../evaluator/human/summary.js';
 
@@ -154,7 +155,7 @@ function compareHuman(file: string, verdictsFile: string | undefined): number {
   let verdicts: JudgeVerdict[] | null = null;
   if (found) {
     try {
-      verdicts = readFileSync(found, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as JudgeVerdict);
+      verdicts = readJudgeVerdicts(found);
     } catch (e) {
       err(`parley compare: cannot read the judge verdicts ${found}: ${(e as Error).message}`);
       return 1;
@@ -165,9 +166,3 @@ function compareHuman(file: string, verdictsFile: string | undefined): number {
   return 0;
 }
 
-/** The one `compare-*.jsonl` of the LLM judge in RUN_A, if there is exactly one. */
-function judgeVerdictsNear(runA: string): string | undefined {
-  if (!existsSync(runA)) return undefined;
-  const files = readdirSync(runA).filter((f) => /^compare-.*\.jsonl$/.test(f));
-  return files.length === 1 ? path.join(runA, files[0]!) : undefined;
-}

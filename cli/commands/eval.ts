@@ -1,11 +1,19 @@
 import { existsSync } from 'node:fs';
-import { resolveJudgeView, type PolicyConfig } from '../../protocol/index.js';
 import { checkJudgeEndpoint } from '../judge-preflight.js';
 import { parseCommand, parseParam, positiveInt, UsageError, type CommandSpec } from '../command.js';
 import type { LlmClient } from '../../llm/types.js';
 import { evaluateRun, type EvaluateProgress } from '../../evaluator/evaluate-run.js';
 import { estimateCost } from '../../llm/cost.js';
-import { loadRunDir } from '../../evaluator/run-dir.js';
+import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
+import { planJudging } from '../../evaluator/plan-judging.js';
+import type { JudgeView } from '../../evaluator/judge/prompt.js';
+import { SOTOPIA_RUBRIC } from '../../evaluator/rubric/builtin.js';
+import { loadRubric } from '../../evaluator/rubric/load-rubric.js';
+import type { Rubric } from '../../evaluator/rubric/rubric.js';
+import { terminalSafe } from '../../protocol/log-text.js';
+import { resolveJudgeView, type PolicyConfig } from '../../protocol/index.js';
+import { readRunJson, RunPaths } from '../../run-dir/index.js';
+import { judgePlanLines } from '../plan/judge-estimate.js';
 import { lockRunDir } from '../run-dir-lock.js';
 
 /** `parley eval`'s command line. */
@@ -13,18 +21,22 @@ export const spec: CommandSpec = {
   name: 'eval',
   usage: 'parley eval DIR --judge SPEC [options]',
   summary:
-    "(Re)evaluates a finished run with an LLM judge on SOTOPIA-EVAL's seven dimensions and stores, per\n" +
-    'episode and seat, every score with its reasoning (or an evaluation error) in the `evaluation` field of\n' +
-    "DIR/episodes.jsonl, rewritten atomically. Craigslist episodes also get the judge's reading of the deal.\n" +
+    "(Re)evaluates a finished run with an LLM judge on a rubric (default: SOTOPIA-EVAL's seven dimensions)\n" +
+    'and stores, per episode and seat, every score with its reasoning (or an evaluation error) in the\n' +
+    "`evaluation` field of DIR/episodes.jsonl, rewritten atomically. Craigslist episodes also get the judge's\n" +
+    'reading of the deal (default rubric). --judge may be repeated: a panel, each judge\'s scores kept apart\n' +
+    'with its model, provider, prompt version and rubric hash; `parley report` then gives their agreement.\n' +
     "It holds the run directory's lock while it works: started next to a `parley run` writing DIR, it says\n" +
     'so and waits for that run to end, then judges every record.',
   flags: {
-    judge: { type: 'string', metavar: 'SPEC', describe: "judge model, e.g. openai:gpt-4, mistral:mistral-large-latest (default: run.json's judge)" },
+    judge: { type: 'string', multiple: true, metavar: 'SPEC', describe: "judge model, e.g. openai:gpt-4, mistral:mistral-large-latest; repeat for a panel (default: run.json's judge)" },
+    rubric: { type: 'string', metavar: 'FILE|NAME', describe: "what the judge scores: a rubric YAML file, or built-in sotopia (SOTOPIA-EVAL, the default) or goal (goal only); see docs/rubrics.md" },
+    'dry-run': { type: 'boolean', describe: 'print the judge calls, estimated tokens and cost per judge, and send nothing' },
     blind: { type: 'boolean', describe: "the judge sees only the public transcript and each seat's own goal (default: full background, like SOTOPIA)" },
     'judge-view': { type: 'string', metavar: 'paper|parley', describe: "paper: exactly SOTOPIA's judge information (scenario, both bios with secrets, both goals, Turn #k transcript), one user message, no response_format; parley: the richer view (default: the run's judgeView in run.json, else paper for runs with --protocol paper, else parley)" },
     'reformat-model': { type: 'string', metavar: 'SPEC', describe: "paper view: the model asked once to reformat an unreadable judge reply (default: the run's judge's reformat in run.json, else openai:gpt-3.5-turbo for openai: judges, as SOTOPIA, else the judge)" },
     concurrency: { type: 'number', describe: 'episodes judged at once (default 4)' },
-    missing: { type: 'boolean', describe: 'only episodes not yet scored by this judge, or whose evaluation failed' },
+    missing: { type: 'boolean', describe: 'only episodes not yet scored by each judge on this rubric, or whose evaluation failed' },
     'no-wait': { type: 'boolean', describe: 'if another command is writing DIR, stop at once naming it (default: wait)' },
     'base-url': { type: 'string', metavar: 'URL', describe: "provider base URL (else the run's judge's baseURL, else OPENAI_BASE_URL / MISTRAL_BASE_URL)" },
     'api-key-env': { type: 'string', metavar: 'VAR', describe: "env variable holding the key (else the run's judge's apiKeyEnv, else OPENAI_API_KEY / MISTRAL_API_KEY)" },
@@ -33,7 +45,7 @@ export const spec: CommandSpec = {
   positionals: { min: 1, max: 1, names: 'one run directory' },
 };
 
-/** `parley eval DIR --judge SPEC [--blind] [--concurrency N]`. */
+/** `parley eval DIR --judge SPEC [--judge SPEC…] [--rubric FILE] [--blind] [--dry-run] [--concurrency N]`. */
 export async function run(argv: string[]): Promise<number> {
   const args = parseCommand(spec, argv);
   if (!args) return 0;
@@ -44,6 +56,9 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`parley eval: ${dir}: no such run directory`);
     return 1;
   }
+  // The rubric before anything else: a broken rubric file is a usage error, and nothing is locked or written.
+  const rubric = rubricOf(values.rubric, runConfigOf(dir)?.rubric);
+  if (values['dry-run'] === true) return dryRun(dir, values, rubric);
   // The lock before the read: no writer may append between the read and the rewrite of episodes.jsonl.
   const locked = await lockRunDir(dir, 'eval', args.flags['no-wait'] === true ? 0 : Infinity);
   if (!locked.ok) {
@@ -51,31 +66,78 @@ export async function run(argv: string[]): Promise<number> {
     return 1;
   }
   try {
-    return await evaluateLocked(dir, values, concurrency);
+    return await evaluateLocked(dir, values, concurrency, rubric);
   } finally {
     locked.lock.release();
   }
 }
 
-type EvalFlags = { judge?: string; 'judge-view'?: string; 'reformat-model'?: string; blind?: boolean; missing?: boolean; 'base-url'?: string; 'api-key-env'?: string; param?: string[] };
+type EvalFlags = { judge?: string[]; rubric?: string; 'dry-run'?: boolean; 'judge-view'?: string; 'reformat-model'?: string; blind?: boolean; missing?: boolean; 'base-url'?: string; 'api-key-env'?: string; param?: string[] };
+type RunJudgeConfig = { judge?: Partial<PolicyConfig>; rubric?: string; protocol?: unknown; judgeView?: unknown };
 
-async function evaluateLocked(dir: string, values: EvalFlags, concurrency: number): Promise<number> {
+/** The run's recorded configuration (run.json), read without the lock: only its judge and rubric are used. */
+function runConfigOf(dir: string): RunJudgeConfig | undefined {
+  const read = readRunJson(new RunPaths(dir));
+  return read.ok ? (read.run?.['config'] as RunJudgeConfig | undefined) : undefined;
+}
+
+/** `--rubric`, else the run's own (an experiment file's `rubric:`), else SOTOPIA-EVAL. A bad file is a usage error (exit 2). */
+function rubricOf(flag: string | undefined, fromRun: string | undefined): Rubric {
+  const arg = flag ?? fromRun;
+  if (!arg) return SOTOPIA_RUBRIC;
+  const loaded = loadRubric(arg);
+  if (!loaded.ok) throw new UsageError(loaded.message);
+  return loaded.rubric;
+}
+
+/**
+ * The judges of this invocation: every --judge, else run.json's judge — with its params and, from an
+ * experiment file's `judge:` block, its endpoint, key variable and reformat model (`fromRun`); a --judge
+ * replaces all of them.
+ */
+function judgesOf(values: EvalFlags, config: RunJudgeConfig | undefined): { specs: string[]; runParams: Record<string, unknown>; fromRun?: Partial<PolicyConfig> } {
+  const specs = values.judge?.length ? [...new Set(values.judge)] : config?.judge?.spec ? [config.judge.spec] : [];
+  if (!specs.length) throw new UsageError('--judge SPEC is required (e.g. --judge openai:gpt-4); run.json names no judge');
+  if (values.judge?.length) return { specs, runParams: {} };
+  return { specs, runParams: config?.judge?.params ?? {}, ...(config?.judge ? { fromRun: config.judge } : {}) };
+}
+
+/** What the full judge is shown: --judge-view, else the run's judgeView (run.json), else paper for paper-protocol runs. */
+function viewOf(values: EvalFlags, loaded: RunDir): JudgeView {
+  const config = loaded.run?.['config'] as RunJudgeConfig | undefined;
+  const protocol = loaded.run?.protocol?.name ?? config?.protocol;
+  const view = resolveJudgeView(values['judge-view'], config?.judgeView, protocol);
+  if (!view) throw new UsageError(`--judge-view must be paper or parley (got '${values['judge-view']}')`);
+  return view;
+}
+
+/** `--dry-run`: the real judge requests are built and measured; no client is made and nothing is sent or written. */
+async function dryRun(dir: string, values: EvalFlags, rubric: Rubric): Promise<number> {
+  const loaded = await loadRunDir(dir);
+  if (!loaded.ok) {
+    console.error(`parley eval: ${loaded.error.message}`);
+    return 1;
+  }
+  const { specs } = judgesOf(values, loaded.run.run?.['config'] as RunJudgeConfig | undefined);
+  for (const s of specs) if (!/^[a-z]+:.+/.test(s)) throw new UsageError(`--judge ${s}: expected PROVIDER:MODEL, e.g. openai:gpt-4`);
+  const visibility = values.blind ? 'blind' : 'full';
+  const view = viewOf(values, loaded.run);
+  const plans = planJudging(loaded.run, { specs, rubric, visibility, view, missingOnly: values.missing === true });
+  for (const line of judgePlanLines(plans, { dir, rubric, visibility, view })) console.log(line);
+  return 0;
+}
+
+async function evaluateLocked(dir: string, values: EvalFlags, concurrency: number, rubric: Rubric): Promise<number> {
   const loaded = await loadRunDir(dir);
   if (!loaded.ok) {
     console.error(`parley eval: ${loaded.error.message}`);
     return 1;
   }
   if (loaded.run.tornBytes) console.error(`parley eval: ${dir}/episodes.jsonl ends in a torn line (${loaded.run.tornBytes} bytes, an interrupted write): not a record, left out`);
-  const runJudge = (loaded.run.run?.['config'] as { judge?: PolicyConfig } | undefined)?.judge;
-  const judgeSpec = values.judge ?? runJudge?.spec;
-  // The judge the run names comes with its own endpoint, key variable and reformat model (experiment file `judge:`); a --judge replaces all of them.
-  const fromRun = values.judge ? undefined : runJudge;
-  const endpoint = {
-    ...((values['base-url'] ?? fromRun?.baseURL) ? { baseURL: (values['base-url'] ?? fromRun?.baseURL)! } : {}),
-    ...((values['api-key-env'] ?? fromRun?.apiKeyEnv) ? { apiKeyEnv: (values['api-key-env'] ?? fromRun?.apiKeyEnv)! } : {}),
-  };
-  if (!judgeSpec) throw new UsageError('--judge SPEC is required (e.g. --judge openai:gpt-4); run.json names no judge');
-  const params: Record<string, unknown> = { ...(values.judge ? {} : runJudge?.params ?? {}) };
+  const { specs, runParams, fromRun } = judgesOf(values, loaded.run.run?.['config'] as RunJudgeConfig | undefined);
+  const visibility = values.blind ? 'blind' : 'full';
+  const view = viewOf(values, loaded.run);
+  const params: Record<string, unknown> = { ...runParams };
   for (const p of values.param ?? []) {
     const [key, value] = parseParam(p);
     params[key] = value;
@@ -84,81 +146,89 @@ async function evaluateLocked(dir: string, values: EvalFlags, concurrency: numbe
   delete params['temperature'];
   // Loaded only now: the provider SDKs take a while to load, and argument errors should not wait for them.
   const { createClient } = await import('../../llm/index.js');
-  let client: LlmClient;
-  try {
-    client = createClient({ spec: judgeSpec, params, ...endpoint });
-  } catch (err) {
-    throw new UsageError(`judge ${judgeSpec}: ${(err as Error).message}`);
-  }
-  const unreachable = await checkJudgeEndpoint(judgeSpec, endpoint);
-  if (unreachable) throw new Error(unreachable);
-  const visibility = values.blind ? 'blind' : 'full';
-  const config = loaded.run.run?.['config'] as { protocol?: unknown; judgeView?: unknown } | undefined;
-  const protocol = loaded.run.run?.protocol?.name ?? config?.protocol;
-  // The flag, else what the run recorded (experiment key judgeView, run --judge-view), else the protocol's default.
-  const view = resolveJudgeView(values['judge-view'], config?.judgeView, protocol);
-  if (!view) throw new UsageError(`--judge-view must be paper or parley (got '${values['judge-view']}')`);
-  // SOTOPIA sent its one reformat request to gpt-3.5-turbo; same endpoint and key as the judge unless the
-  // run's judge names its reformat model with its own (experiment file `judge: { reformat: … }`).
-  const recordedReformat = values['reformat-model'] === undefined ? fromRun?.reformat : undefined;
-  const reformatSpec = values['reformat-model'] ?? recordedReformat?.spec ?? (judgeSpec.startsWith('openai:') ? 'openai:gpt-3.5-turbo' : judgeSpec);
-  const reformatEndpoint = {
-    ...endpoint,
-    ...(recordedReformat?.baseURL ? { baseURL: recordedReformat.baseURL } : {}),
-    ...(recordedReformat?.apiKeyEnv ? { apiKeyEnv: recordedReformat.apiKeyEnv } : {}),
-  };
-  let reformatClient: LlmClient | undefined;
-  if (view === 'paper' && (reformatSpec !== judgeSpec || recordedReformat)) {
+  const baseURL = values['base-url'] ?? fromRun?.baseURL;
+  const apiKeyEnv = values['api-key-env'] ?? fromRun?.apiKeyEnv;
+  const endpoint = { ...(baseURL ? { baseURL } : {}), ...(apiKeyEnv ? { apiKeyEnv } : {}) };
+  const clients = new Map<string, LlmClient>();
+  for (const judgeSpec of specs) {
     try {
-      reformatClient = createClient({ spec: reformatSpec, ...reformatEndpoint });
+      clients.set(judgeSpec, createClient({ spec: judgeSpec, params, ...endpoint }));
     } catch (err) {
-      throw new UsageError(`reformat model ${reformatSpec}: ${(err as Error).message}`);
+      throw new UsageError(`judge ${judgeSpec}: ${(err as Error).message}`);
     }
   }
+  for (const judgeSpec of specs) {
+    const unreachable = await checkJudgeEndpoint(judgeSpec, endpoint);
+    if (unreachable) throw new Error(unreachable);
+  }
   const total = loaded.run.episodes.length;
-  console.error(`parley eval: ${total} episodes in ${dir}, judge ${judgeSpec} (${visibility}, ${view} view), concurrency ${concurrency}`);
+  const rubricNote = rubric === SOTOPIA_RUBRIC ? '' : `, rubric ${terminalSafe(rubric.name)} ${rubric.hash.slice(0, 12)}`;
+  console.error(`parley eval: ${total} episodes in ${dir}, judge ${specs.join(' + ')} (${visibility}, ${view} view${rubricNote}), concurrency ${concurrency}`);
   const tty = process.stderr.isTTY;
   const controller = new AbortController();
-  const resume = `parley eval ${dir} --judge ${judgeSpec} --judge-view ${view}${values.blind ? ' --blind' : ''} --missing`;
+  const resume = `parley eval ${dir}${specs.map((s) => ` --judge ${s}`).join('')}${values.rubric ? ` --rubric ${values.rubric}` : ''} --judge-view ${view}${values.blind ? ' --blind' : ''} --missing`;
   const onSigint = () => {
     if (controller.signal.aborted) process.exit(130);
     process.stderr.write(`${tty ? '\n' : ''}interrupted: finishing the episodes being judged (Ctrl-C again to quit now); resume with: ${resume}\n`);
     controller.abort();
   };
   process.on('SIGINT', onSigint);
-  const [provider, model] = [judgeSpec.slice(0, judgeSpec.indexOf(':')), judgeSpec.slice(judgeSpec.indexOf(':') + 1)];
-  const startedAt = Date.now();
+  let failedJudges = 0;
   try {
-    const result = await evaluateRun(loaded.run, {
-      client,
-      spec: judgeSpec,
-      visibility,
-      view,
-      ...(reformatClient ? { reformatClient } : {}),
-      concurrency,
-      missingOnly: values.missing === true,
-      signal: controller.signal,
-      onProgress: (p) => {
-        const line = evalProgressLine(p, Date.now() - startedAt, costOf(provider, model, p.usage));
-        if (tty) process.stderr.write(`\r\u001b[2K${line}`);
-        else console.error(line);
-      },
-    });
-    if (tty) process.stderr.write('\n');
-    const errs = Object.entries(result.errors).map(([c, n]) => `${c} ×${n}`).join(', ');
-    console.log(
-      `evaluated ${result.judged} episodes: ${result.scoredSeats} seats scored, ${result.errorSeats} evaluation errors${errs ? ` (${errs})` : ''}` +
-        (result.skippedFailed ? `; ${result.skippedFailed} failed episodes not judged` : '') +
-        (result.skippedDone ? `; ${result.skippedDone} already scored` : '') +
-        (result.formatFallbacks ? `; ${result.formatFallbacks} judge calls without response_format (schema in the prompt or JSON mode: the server rejected it)` : '') +
-        `\nwrote ${dir}/episodes.jsonl`,
-    );
+    // The judges of a panel run one after the other: each is its own variant on the records, and an
+    // interrupted panel resumes with --missing judge by judge.
+    for (const judgeSpec of specs) {
+      if (controller.signal.aborted) break;
+      const client = clients.get(judgeSpec)!;
+      // SOTOPIA sent its one reformat request to gpt-3.5-turbo; same endpoint and key as the judge unless the
+      // run's judge names its reformat model with its own (experiment file `judge: { reformat: … }`).
+      const recorded = values['reformat-model'] === undefined ? fromRun?.reformat : undefined;
+      const reformatSpec = values['reformat-model'] ?? recorded?.spec ?? (judgeSpec.startsWith('openai:') ? 'openai:gpt-3.5-turbo' : judgeSpec);
+      const reformatEndpoint = { ...endpoint, ...(recorded?.baseURL ? { baseURL: recorded.baseURL } : {}), ...(recorded?.apiKeyEnv ? { apiKeyEnv: recorded.apiKeyEnv } : {}) };
+      let reformatClient: LlmClient | undefined;
+      if (view === 'paper' && (reformatSpec !== judgeSpec || recorded)) {
+        try {
+          reformatClient = createClient({ spec: reformatSpec, ...reformatEndpoint });
+        } catch (err) {
+          throw new UsageError(`reformat model ${reformatSpec}: ${(err as Error).message}`);
+        }
+      }
+      const [provider, model] = [judgeSpec.slice(0, judgeSpec.indexOf(':')), judgeSpec.slice(judgeSpec.indexOf(':') + 1)];
+      const startedAt = Date.now();
+      if (specs.length > 1) console.log(`judge ${judgeSpec}:`);
+      const result = await evaluateRun(loaded.run, {
+        client,
+        spec: judgeSpec,
+        visibility,
+        view,
+        rubric,
+        ...(reformatClient ? { reformatClient } : {}),
+        concurrency,
+        missingOnly: values.missing === true,
+        signal: controller.signal,
+        onProgress: (p) => {
+          const line = evalProgressLine(p, Date.now() - startedAt, costOf(provider, model, p.usage));
+          if (tty) process.stderr.write(`\r\u001b[2K${line}`);
+          else console.error(line);
+        },
+      });
+      if (tty) process.stderr.write('\n');
+      const errs = Object.entries(result.errors).map(([c, n]) => `${c} ×${n}`).join(', ');
+      console.log(
+        `evaluated ${result.judged} episodes: ${result.scoredSeats} seats scored, ${result.errorSeats} evaluation errors${errs ? ` (${errs})` : ''}` +
+          (result.skippedFailed ? `; ${result.skippedFailed} failed episodes not judged` : '') +
+          (result.skippedDone ? `; ${result.skippedDone} already scored` : '') +
+          (result.formatFallbacks ? `; ${result.formatFallbacks} judge calls without response_format (schema in the prompt or JSON mode: the server rejected it)` : '') +
+          `\nwrote ${dir}/episodes.jsonl`,
+      );
+      // Evaluation errors are recorded results; but a judge that never answered usably is a failed command.
+      if (result.errorSeats > 0 && result.scoredSeats === 0) failedJudges++;
+    }
     if (controller.signal.aborted) {
-      console.error(`interrupted after ${result.judged} episode(s); resume with: ${resume}`);
+      console.error(`interrupted; resume with: ${resume}`);
       return 130;
     }
-    // Evaluation errors are recorded results; but a judge that never answered usably is a failed command.
-    return result.errorSeats > 0 && result.scoredSeats === 0 ? 1 : 0;
+    return failedJudges > 0 ? 1 : 0;
   } finally {
     process.off('SIGINT', onSigint);
   }

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DIMENSION_NAMES } from '../../evaluator/dimensions.js';
-import { readEvaluation } from '../../evaluator/evaluation.js';
+import { judgeVariants, readEvaluation } from '../../evaluator/evaluation.js';
+import { selectionScores } from '../../evaluator/selection-scores.js';
 import { loadRunDir, writeFileAtomic, type RunDir } from '../../evaluator/run-dir.js';
 import { lockRunDir, runDirHolding } from '../run-dir-lock.js';
 import { loadTemplates } from '../../agent-node/policies/llm/index.js';
@@ -10,7 +11,7 @@ import { exportChat, type ExportFile } from '../../training/export-chat.js';
 import { CHAT_FORMATS, type ChatFormat } from '../../training/formats.js';
 import { readSeatLedger, scriptLimits } from '../../training/ledgers.js';
 import { EXCLUSION, type Selection } from '../../training/select.js';
-import type { SeatScores, SourceEpisode } from '../../training/source.js';
+import type { SourceEpisode } from '../../training/source.js';
 import { summaryLines } from '../../training/summary.js';
 import { tokenCounterFor } from '../../training/tokens.js';
 import type { FlagSpecs } from '../args.js';
@@ -25,7 +26,7 @@ export const CHAT_EXPORT_FLAGS: FlagSpecs = {
   model: { type: 'list', metavar: 'MODELS', describe: "only moves by these models (name or provider:model; script episodes: the writer's)" },
   subset: { type: 'list', metavar: 'SUBSETS', describe: 'only scenarios in these subsets' },
   seat: { type: 'list', metavar: 'SEATS', describe: 'only these seats (agent1, agent2, …)' },
-  min: { type: 'list', metavar: 'DIM=X,…', describe: "keep a seat only if its judge score on each dimension is ≥ X (e.g. goal=7)" },
+  min: { type: 'list', metavar: 'DIM=X,…', describe: "keep a seat only if its judge score on each dimension is ≥ X (e.g. goal=7; any dimension a rubric scored, e.g. warmth=3)" },
   'top-per-scenario': { type: 'number', metavar: 'K', describe: "per scenario and seat, the K episodes with the seat's best --by score (SOTOPIA-π self-reinforcement)" },
   by: { type: 'string', metavar: 'DIM', describe: 'score dimension for --top-per-scenario (default goal)' },
   split: { type: 'number', metavar: 'F', describe: 'train fraction of a split by scenario (no scenario in both files), e.g. 0.9' },
@@ -61,13 +62,15 @@ const fail = (message: string, code = 2): number => {
   return code;
 };
 
-/** Scores per seat from an episode's evaluation, or null when it has none. */
-function scoresOf(evaluation: unknown): Record<string, SeatScores> | null {
-  const judge = readEvaluation(evaluation)?.judge;
-  if (!judge) return null;
-  return Object.fromEntries(
-    Object.entries(judge.seats).map(([seat, j]) => [seat, j.ok ? { ok: true, scores: Object.fromEntries(Object.entries(j.scores).map(([d, s]) => [d, s.score])) } : { ok: false, code: j.error.code }]),
-  ) as Record<string, SeatScores>;
+/** Every dimension name some judgement in the runs scored: what --min and --by may name. */
+function scoredDimensions(runs: readonly RunDir[]): Set<string> {
+  const out = new Set<string>(DIMENSION_NAMES);
+  for (const run of runs) {
+    for (const { record } of run.episodes) {
+      for (const j of judgeVariants(readEvaluation(record.evaluation)).values()) for (const d of j.judge.rubric?.dimensions ?? []) out.add(d.name);
+    }
+  }
+  return out;
 }
 
 /** `DIR/x.jsonl` → `DIR/x.<suffix>.jsonl`. */
@@ -86,15 +89,13 @@ export async function runChatExport(argv: string[]): Promise<number> {
   if (view !== 'agents' && view !== 'mindreaders') return fail(`--view must be agents or mindreaders (got '${view}')`);
   const modes = (f.mode as string[] | undefined) ?? [];
   for (const m of modes) if (!Mode.safeParse(m).success) return fail(`--mode: unknown mode '${m}' (script, agents, mindreaders)`);
-  const dims = DIMENSION_NAMES as readonly string[];
   const min: Record<string, number> = {};
   for (const item of (f.min as string[] | undefined) ?? []) {
-    const m = /^([a-z_]+)=(-?\d+(?:\.\d+)?)$/.exec(item);
-    if (!m || !dims.includes(m[1]!)) return fail(`--min: expected DIM=X with DIM one of ${dims.join(', ')} (got '${item}')`);
+    const m = /^([a-z][a-z0-9_]*)=(-?\d+(?:\.\d+)?)$/.exec(item);
+    if (!m) return fail(`--min: expected DIM=X, e.g. goal=7 (got '${item}')`);
     min[m[1]!] = Number(m[2]);
   }
   const by = (f.by as string | undefined) ?? 'goal';
-  if (!dims.includes(by)) return fail(`--by: unknown dimension '${by}' (${dims.join(', ')})`);
   const k = f['top-per-scenario'] as number | undefined;
   if (k !== undefined && (!Number.isInteger(k) || k < 1)) return fail('--top-per-scenario must be a positive integer');
   const fraction = f.split as number | undefined;
@@ -111,8 +112,12 @@ export async function runChatExport(argv: string[]): Promise<number> {
     if (!loaded.ok) return fail(loaded.error.message, 1);
     runs.push(loaded.run);
   }
+  // Any dimension a judge scored may be named: SOTOPIA-EVAL's seven, and every rubric's stored in the runs.
+  const dims = scoredDimensions(runs);
+  for (const d of Object.keys(min)) if (!dims.has(d)) return fail(`--min: no judge scored a dimension '${d}' in these runs (${[...dims].join(', ')})`);
+  if (!dims.has(by)) return fail(`--by: unknown dimension '${by}' (${[...dims].join(', ')})`);
   const sources: SourceEpisode[] = runs.flatMap((run) =>
-    run.episodes.map(({ record }) => ({ runDir: run.dir, record, scenario: run.scenarios.get(record.scenarioId) ?? null, scores: scoresOf(record.evaluation) })),
+    run.episodes.map(({ record }) => ({ runDir: run.dir, record, scenario: run.scenarios.get(record.scenarioId) ?? null, scores: selectionScores(record.evaluation) })),
   );
   // The agent template each seat's prompts came from: --prompt-dir, else the run's own per seat, else built-in.
   const promptDirOf = new Map(runs.map((r) => [r.dir, ((r.run?.config as { agents?: Array<{ promptDir?: string }> } | undefined)?.agents ?? []).map((a) => a.promptDir)]));

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { RunDir } from '../../evaluator/run-dir.js';
+import { judgePanelLines } from '../../evaluator/report/judge-panels-markdown.js';
 import { writeReport } from '../../evaluator/report/report.js';
 import { againstSlug, leakPairs } from '../leak-pairs.js';
 
@@ -34,6 +35,7 @@ export async function reportAgainst(leakyDir: string, correctedDir: string, opts
     if (pair.arm) console.log(`arm ${pair.arm}:`);
     for (const sentence of result.leak?.sentences ?? []) console.log(sentence);
     console.log(`report of ${result.episodes} episodes:\n  ${result.markdownFile}\n  ${result.htmlFile}\n  ${result.chartFiles.length} charts in ${path.join(outDir, 'charts')}/`);
+    for (const line of judgePanelLines(result.panels)) console.log(line);
   }
   return 0;
 }

@@ -36,8 +36,6 @@ async function twoRuns() {
   dirs.push(a, b);
   const asked = { judge: 'openai:gpt-4-0613', question: 'paper' };
   writeFileSync(path.join(a, 'compare-script-vs-agents.jsonl'), [{ ok: true, winner: 'A', ...asked }, { ok: true, winner: 'B', ...asked }, { ok: true, winner: 'A', ...asked }].map((v) => JSON.stringify(v)).join('\n') + '\n');
-  // A verdict file written before verdicts recorded their judge and question.
-  writeFileSync(path.join(a, 'compare-mindreaders-vs-agents.jsonl'), JSON.stringify({ ok: true, winner: 'B' }) + '\n');
   return { a, b };
 }
 
@@ -62,6 +60,8 @@ describe('parley report', () => {
 
   it('puts judge variants and compare verdicts side by side', async () => {
     const { a } = await twoRuns();
+    // A verdict file written before verdicts recorded their judge and question.
+    writeFileSync(path.join(a, 'compare-mindreaders-vs-agents.jsonl'), JSON.stringify({ ok: true, winner: 'B' }) + '\n');
     quiet();
     await run([a]);
     const md = readFileSync(path.join(a, 'report.md'), 'utf8');
@@ -71,6 +71,21 @@ describe('parley report', () => {
     expect(md).toContain('## Naturalness verdicts (parley compare)');
     expect(md).toMatch(/\| script \| agents \| openai:gpt-4-0613, paper question \| 3 \| 2 \| 66\.7% \[/);
     expect(md).toMatch(/\| mindreaders \| agents \| — \| 1 \| 0 \| 0\.0% \[/);
+  });
+
+  it('--human: the study beside the LLM judge verdicts of RUN_A, with their agreement', async () => {
+    const { a, b } = await twoRuns();
+    // The judge's verdicts with pair keys: k1 A, k2 B, k3 A; the humans' majority: k1 A, k2 A, k3 A.
+    writeFileSync(path.join(a, 'compare-script-vs-agents.jsonl'), [['k1', 'A'], ['k2', 'B'], ['k3', 'A']].map(([key, winner]) => JSON.stringify({ key, ok: true, winner })).join('\n') + '\n');
+    const answer = (annotator: string, key: string, winner: string) =>
+      JSON.stringify({ v: 1, at: '2024-01-01T00:00:00Z', annotator, key, scenarioId: 's', runA: a, runB: b, episodeA: 'x', episodeB: 'y', aShownFirst: true, winner });
+    const ann = path.join(a, 'ann.jsonl');
+    writeFileSync(ann, ['k1', 'k2', 'k3'].map((k) => answer('ann', k, 'A')).join('\n') + '\n');
+    const lines: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((l: string) => void lines.push(l));
+    expect(await run([a, '--human', ann])).toBe(0);
+    expect(lines.join('\n')).toMatch(/humans vs LLM judge: 66\.7% agreement, Cohen's kappa .* over 3 pair\(s\)/);
+    expect(readFileSync(path.join(a, 'report.md'), 'utf8')).toMatch(/humans vs LLM judge: 66\.7% agreement/);
   });
 
   it('filters by mode, subset and model', async () => {

@@ -3,11 +3,13 @@ import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import path from 'node:path';
 import { MODES } from '../../protocol/index.js';
 import { parseAnnotations } from '../../evaluator/human/annotation.js';
-import { humanSummaryLines, summariseHuman } from '../../evaluator/human/summary.js';
+import { humanSummaryLines, summariseHuman, type JudgeVerdict } from '../../evaluator/human/summary.js';
+import { judgeVerdictsNear, readJudgeVerdicts } from '../judge-verdicts.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { writeReport } from '../../evaluator/report/report.js';
 import { filtered, filterSlug, type Filters } from '../report-filters.js';
 import { reportAgainst } from './report-against.js';
+import { judgePanelLines } from '../../evaluator/report/judge-panels-markdown.js';
 
 /** `parley report`'s command line. */
 export const spec: CommandSpec = {
@@ -15,9 +17,11 @@ export const spec: CommandSpec = {
   usage: 'parley report DIR... [--out FOLDER] [--mode M,…] [--subset NAME] [--model TEXT] [--against CORRECTED_DIR] [options]',
   summary:
     'Writes report.md, report.html (a transcript page per episode, side by side by mode) and charts/*.svg:\n' +
-    'success, turns and words per turn by mode (with 95% bootstrap CIs), judge scores and every judge\n' +
-    'variant, compare verdicts, paired gaps between modes with a permutation test, the paper\'s figures, and a\n' +
-    "simulation card. By default each run directory gets its own report; --out FOLDER combines them into one.\n" +
+    'success, turns and words per turn by mode (with 95% bootstrap CIs), judge scores per rubric and every\n' +
+    "judge variant, judge panels (per-judge and panel means, Krippendorff's alpha per dimension with a bootstrap\n" +
+    'interval, printed too; self-evaluation flagged), compare verdicts, paired gaps between modes with a\n' +
+    "permutation test, the paper's figures, and a simulation card. By default each run directory gets its\n" +
+    'own report; --out FOLDER combines them into one.\n' +
     'With a filter and no --out, a run\'s report goes to DIR/reports/<filter>/.',
   flags: {
     out: { type: 'string', metavar: 'FOLDER', describe: 'write one report combining every DIR into FOLDER (default: each run its own report)' },
@@ -78,6 +82,7 @@ export async function run(argv: string[]): Promise<number> {
   for (const job of jobs) {
     const result = await writeReport(job.runs, { outDir: job.outDir, seed, ...(title ? { title } : {}), ...(human ? { human } : {}) });
     console.log(`report of ${result.episodes} episodes:\n  ${result.markdownFile}\n  ${result.htmlFile}\n  ${result.chartFiles.length} charts in ${path.join(job.outDir, 'charts')}/`);
+    for (const line of judgePanelLines(result.panels)) console.log(line);
   }
   return 0;
 }
@@ -92,7 +97,17 @@ function humanStudy(file: string): string[] {
   }
   const { annotations, bad } = parseAnnotations(text);
   for (const b of bad) console.error(`parley report: ${file}:${b.line}: ${b.message} (line ignored)`);
-  const lines = humanSummaryLines(summariseHuman(annotations, null));
+  // The LLM judge's naturalness verdicts beside the study, where `parley compare --judge` wrote them.
+  const found = annotations[0] ? judgeVerdictsNear(annotations[0].runA) : undefined;
+  let verdicts: JudgeVerdict[] | null = null;
+  if (found) {
+    try {
+      verdicts = readJudgeVerdicts(found);
+    } catch (err) {
+      console.error(`parley report: cannot read the judge verdicts ${found}: ${(err as Error).message} (humans vs judge left out)`);
+    }
+  }
+  const lines = humanSummaryLines(summariseHuman(annotations, verdicts));
   for (const l of lines) console.log(l);
   return lines;
 }

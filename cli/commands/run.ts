@@ -9,6 +9,8 @@ import type { FlagSpecs, FlagValue } from '../args.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { buildArms, type BuiltArm } from '../plan/arms.js';
 import { planArm, planLines } from '../plan/dry-run.js';
+import { loadRubric } from '../../evaluator/rubric/load-rubric.js';
+import { BUILTIN_RUBRICS } from '../../evaluator/rubric/builtin.js';
 import { buildRunConfig } from '../plan/run-config.js';
 import { watchLauncher } from '../launcher-watch.js';
 
@@ -177,6 +179,14 @@ export async function run(argv: string[]): Promise<number> {
   if (!args) return 0;
   const built = buildArms(args.flags);
   if (!built.ok) throw new UsageError(built.message);
+  // A rubric named by the experiment is checked now, not at `parley eval` after hours of simulation.
+  for (const arm of built.arms) {
+    if (!arm.config.rubric) continue;
+    const rubric = loadRubric(arm.config.rubric);
+    if (!rubric.ok) throw new UsageError(`${built.fromArms ? `arm ${arm.name}: ` : ''}${rubric.message}`);
+    // Recorded as an absolute path, so `parley eval DIR` finds the file from any directory.
+    if (!BUILTIN_RUBRICS.has(arm.config.rubric)) arm.config.rubric = resolve(arm.config.rubric);
+  }
   if (args.flags['dry-run'] === true) return dryRun(built.arms);
   for (const arm of built.arms) {
     const keys = keyPreflight(arm.config);

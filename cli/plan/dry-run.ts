@@ -6,6 +6,8 @@ import { resolveProtocol } from '../../orchestrator/run/protocol.js';
 import { reformatTarget } from '../../agent-node/policies/llm/reformat-client.js';
 import { loadRunScenarios } from '../../orchestrator/run/scenario-source.js';
 import { episodeTokens, judgeTokens, type TokenEstimate } from './token-estimate.js';
+import { SOTOPIA_RUBRIC } from '../../evaluator/rubric/builtin.js';
+import { loadRubric } from '../../evaluator/rubric/load-rubric.js';
 
 /** One arm's plan: episodes per mode and estimated tokens and cost per model. */
 export interface ArmPlan {
@@ -64,6 +66,9 @@ export async function planArm(name: string, config: RunConfig, protocol?: string
     episodes: plans.length,
     models: {},
   };
+  // The rubric `parley eval` will score (checked by `parley run` before this plan is made).
+  const loaded = config.rubric ? loadRubric(config.rubric) : null;
+  const rubric = loaded?.ok ? { isDefault: loaded.rubric === SOTOPIA_RUBRIC, dimensions: loaded.rubric.dimensions } : undefined;
   for (const p of plans) {
     plan.byMode[p.mode] = (plan.byMode[p.mode] ?? 0) + 1;
     const t = episodeTokens(p.scenario, p.mode, config.maxTurns);
@@ -73,7 +78,7 @@ export async function planArm(name: string, config: RunConfig, protocol?: string
       const seats = Object.values(p.policies ?? {});
       for (const policy of seats) add(plan.models, policy, 'agent', { prompt: t.prompt / seats.length, completion: t.completion / seats.length });
     }
-    add(plan.models, config.judge, 'judge', judgeTokens(p.scenario, config.maxTurns));
+    add(plan.models, config.judge, 'judge', judgeTokens(p.scenario, config.maxTurns, rubric));
   }
   for (const [spec, m] of Object.entries(plan.models)) {
     m.prompt = Math.round(m.prompt);

@@ -46,10 +46,25 @@ export function episodeTokens(s: Scenario, mode: Mode, maxTurns: number): TokenE
   return { prompt: Math.round(context * maxTurns + history), completion: maxTurns * ESTIMATE.tokensPerTurn };
 }
 
-/** Judge tokens of one episode: the SOTOPIA-EVAL call, plus the deal call for a Craigslist scenario. */
-export function judgeTokens(s: Scenario, maxTurns: number): TokenEstimate {
+/** A rubric as the estimate sees it: its dimensions' criteria (the default rubric when absent). */
+export interface RubricSize {
+  /** False for a rubric other than SOTOPIA-EVAL: no separate deal question is asked under it. */
+  isDefault: boolean;
+  dimensions: readonly { criteria: string }[];
+}
+
+/**
+ * Judge tokens of one episode: the scoring call, plus the deal call for a Craigslist scenario under the
+ * default rubric. The figures are SOTOPIA-EVAL's (seven dimensions, two seats); another rubric scales them
+ * by its criteria text and its number of dimensions.
+ */
+export function judgeTokens(s: Scenario, maxTurns: number, rubric?: RubricSize): TokenEstimate {
   const transcript = maxTurns * ESTIMATE.tokensPerTurn;
-  const base = contextTokens(s) + ESTIMATE.judgeRubric + transcript;
-  const deal = s.kind === 'craigslist' ? { prompt: contextTokens(s) + ESTIMATE.dealPrompt + transcript, completion: ESTIMATE.dealReply } : { prompt: 0, completion: 0 };
-  return { prompt: base + deal.prompt, completion: ESTIMATE.judgeReply + deal.completion };
+  const seats = s.seats.length;
+  const rubricTokens = rubric && !rubric.isDefault ? Math.ceil((seats * rubric.dimensions.reduce((a, d) => a + d.criteria.length + 120, 0)) / ESTIMATE.charsPerToken) : ESTIMATE.judgeRubric;
+  const reply = rubric && !rubric.isDefault ? Math.round((ESTIMATE.judgeReply / 14) * seats * rubric.dimensions.length) : ESTIMATE.judgeReply;
+  const base = contextTokens(s) + rubricTokens + transcript;
+  const askDeal = s.kind === 'craigslist' && (!rubric || rubric.isDefault);
+  const deal = askDeal ? { prompt: contextTokens(s) + ESTIMATE.dealPrompt + transcript, completion: ESTIMATE.dealReply } : { prompt: 0, completion: 0 };
+  return { prompt: base + deal.prompt, completion: reply + deal.completion };
 }

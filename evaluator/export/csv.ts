@@ -1,5 +1,6 @@
 import { DIMENSION_NAMES } from '../dimensions.js';
-import { episodeMetrics } from '../metrics/episode-metrics.js';
+import { isSotopia } from '../rubric/builtin.js';
+import { episodeMetrics, type EpisodeMetrics } from '../metrics/episode-metrics.js';
 import { isPaperRun } from '../paper/beside.js';
 import type { RunDir } from '../run-dir.js';
 
@@ -51,64 +52,98 @@ export const CSV_COLUMNS = [
 
 /**
  * One row per episode and seat: identifiers, mode, models, the seat's rule metrics, the episode's task
- * metrics, and the seat's seven judge scores (empty when not judged; `judge_error` when judging failed).
+ * metrics, the seat's seven SOTOPIA-EVAL scores (empty when not judged; `judge_error` when judging failed), then a
+ * `<rubric>.<dimension>` column for every dimension of any other rubric judged in these runs (its latest full-background judgement).
  */
 export function exportCsv(runs: readonly RunDir[]): string {
-  const lines = [CSV_COLUMNS.join(',')];
-  for (const run of runs) {
+  const all = runs.flatMap((run) => {
     const protocol = isPaperRun(run) ? 'paper' : 'parley';
-    for (const { record } of run.episodes) {
-      const m = episodeMetrics(record, run.scenarios.get(record.scenarioId), { protocol });
-      for (const seat of record.seats) {
-        const sm = m.seats.find((s) => s.seat === seat.seat)!;
-        const judged = m.judge?.seats[seat.seat];
-        const row: Record<(typeof CSV_COLUMNS)[number], string | number | boolean | null | undefined> = {
-          run_id: m.runId,
-          episode_id: m.episodeId,
-          mode: m.mode,
-          scenario_id: m.scenarioId,
-          env_id: m.envId,
-          pair_id: m.pairId,
-          repeat: m.repeat,
-          kind: m.kind,
-          subsets: m.subsets.join(';'),
-          status: m.status,
-          termination: m.termination,
-          models: m.models,
-          seat: seat.seat,
-          character: seat.character,
-          policy: seat.policy,
-          model: seat.model ?? '',
-          episode_moves: m.moves,
-          turns: sm.turns,
-          error_turns: sm.errorTurns,
-          speech_turns: sm.speechTurns,
-          words: sm.words,
-          words_per_turn: sm.wordsPerTurn,
-          repetition: sm.repetition,
-          nonverbal_share: sm.nonverbalShare,
-          task_success: m.success,
-          friend_first_mention: m.mutualFriends?.firstMentionPosition ?? null,
-          deal: m.craigslist?.deal ?? null,
-          price: m.craigslist?.price ?? null,
-          judged_deal: m.craigslist?.judgedDeal ?? null,
-          judged_price: m.craigslist?.judgedPrice ?? null,
-          utility: m.craigslist?.utility[seat.seat] ?? null,
-          judge: m.judge?.info.spec ?? null,
-          judge_visibility: m.judge?.info.visibility ?? null,
-          judge_error: judged && !judged.ok ? `${judged.error.code}: ${judged.error.message}` : null,
-          believability: null,
-          relationship: null,
-          knowledge: null,
-          secret: null,
-          social_rules: null,
-          financial_and_material_benefits: null,
-          goal: null,
-        };
-        if (judged?.ok) for (const d of DIMENSION_NAMES) row[d] = judged.scores[d];
-        lines.push(CSV_COLUMNS.map((c) => csvField(row[c])).join(','));
-      }
+    return run.episodes.map(({ record }) => ({ record, m: episodeMetrics(record, run.scenarios.get(record.scenarioId), { protocol }) }));
+  });
+  const extra = rubricColumns(all.map((x) => x.m));
+  const lines = [[...CSV_COLUMNS, ...extra.map((c) => csvField(c.column))].join(',')];
+  for (const { record, m } of all) {
+    for (const seat of record.seats) {
+      const sm = m.seats.find((s) => s.seat === seat.seat)!;
+      const judged = m.judge?.seats[seat.seat];
+      const row: Record<(typeof CSV_COLUMNS)[number], string | number | boolean | null | undefined> = {
+        run_id: m.runId,
+        episode_id: m.episodeId,
+        mode: m.mode,
+        scenario_id: m.scenarioId,
+        env_id: m.envId,
+        pair_id: m.pairId,
+        repeat: m.repeat,
+        kind: m.kind,
+        subsets: m.subsets.join(';'),
+        status: m.status,
+        termination: m.termination,
+        models: m.models,
+        seat: seat.seat,
+        character: seat.character,
+        policy: seat.policy,
+        model: seat.model ?? '',
+        episode_moves: m.moves,
+        turns: sm.turns,
+        error_turns: sm.errorTurns,
+        speech_turns: sm.speechTurns,
+        words: sm.words,
+        words_per_turn: sm.wordsPerTurn,
+        repetition: sm.repetition,
+        nonverbal_share: sm.nonverbalShare,
+        task_success: m.success,
+        friend_first_mention: m.mutualFriends?.firstMentionPosition ?? null,
+        deal: m.craigslist?.deal ?? null,
+        price: m.craigslist?.price ?? null,
+        judged_deal: m.craigslist?.judgedDeal ?? null,
+        judged_price: m.craigslist?.judgedPrice ?? null,
+        utility: m.craigslist?.utility[seat.seat] ?? null,
+        judge: m.judge?.info.spec ?? null,
+        judge_visibility: m.judge?.info.visibility ?? null,
+        judge_error: judged && !judged.ok ? `${judged.error.code}: ${judged.error.message}` : null,
+        believability: null,
+        relationship: null,
+        knowledge: null,
+        secret: null,
+        social_rules: null,
+        financial_and_material_benefits: null,
+        goal: null,
+      };
+      // The seven columns are SOTOPIA-EVAL's: another rubric's `goal` is not written into them.
+      if (judged?.ok && isSotopia(m.judge?.info.rubric)) for (const d of DIMENSION_NAMES) row[d] = judged.scores[d] ?? null;
+      const other = extra.map((c) => csvField(rubricScore(m, c, seat.seat)));
+      lines.push([...CSV_COLUMNS.map((c) => csvField(row[c])), ...other].join(','));
     }
   }
   return lines.join('\r\n') + '\r\n';
+}
+
+/** A column for one dimension of a rubric other than SOTOPIA-EVAL: `<rubric>.<dimension>`. */
+interface RubricColumn {
+  column: string;
+  rubric: string;
+  hash: string;
+  dimension: string;
+}
+
+/** The extra columns: every dimension of every other rubric judged in these runs, in first-seen order. */
+function rubricColumns(all: readonly EpisodeMetrics[]): RubricColumn[] {
+  const out = new Map<string, RubricColumn>();
+  for (const m of all) {
+    for (const j of m.otherRubrics) {
+      const r = j.info.rubric!;
+      for (const d of r.dimensions) {
+        const column = `${r.name}.${d.name}`;
+        if (!out.has(column)) out.set(column, { column, rubric: r.name, hash: r.hash, dimension: d.name });
+      }
+    }
+  }
+  return [...out.values()];
+}
+
+/** A seat's score on a rubric column: from the episode's judgement on that rubric (its latest full-background one). */
+function rubricScore(m: EpisodeMetrics, c: RubricColumn, seat: string): number | null {
+  const j = m.otherRubrics.find((x) => x.info.rubric?.name === c.rubric && x.info.rubric.hash === c.hash);
+  const s = j?.seats[seat];
+  return s?.ok ? (s.scores[c.dimension] ?? null) : null;
 }

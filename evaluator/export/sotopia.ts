@@ -1,6 +1,7 @@
 import type { EpisodeRecord } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import { DIMENSION_NAMES } from '../dimensions.js';
+import { isSotopia } from '../rubric/builtin.js';
 import { readEvaluation } from '../evaluation.js';
 import { actionText, renderTranscript, seatNames } from '../judge/transcript.js';
 import type { RunDir } from '../run-dir.js';
@@ -42,7 +43,9 @@ function ownBackground(scenario: Scenario, seat: string): string {
 /** One episode in SOTOPIA's shape. */
 export function toSotopia(episode: EpisodeRecord, scenario: Scenario | undefined): SotopiaEpisode {
   const names = seatNames(episode, scenario);
-  const judge = readEvaluation(episode.evaluation)?.judge;
+  // SOTOPIA's shape has SOTOPIA-EVAL's dimensions and their overall mean: another rubric's scores do not fit it.
+  const primary = readEvaluation(episode.evaluation)?.judge;
+  const judge = primary && isSotopia(primary.judge.rubric) ? primary : undefined;
   const messages: [string, string, string][][] = [];
   messages.push(episode.seats.map((s) => ['Environment', names.get(s.seat)!, scenario ? ownBackground(scenario, s.seat) : ''] as [string, string, string]));
   for (const t of episode.turns) {
@@ -56,7 +59,7 @@ export function toSotopia(episode: EpisodeRecord, scenario: Scenario | undefined
     const j = judge?.seats[s.seat];
     if (!j?.ok) return null;
     const dims: Record<string, number> = {};
-    for (const d of DIMENSION_NAMES) dims[d] = j.scores[d].score;
+    for (const d of DIMENSION_NAMES) dims[d] = j.scores[d]?.score ?? 0;
     const overall = DIMENSION_NAMES.reduce((a, d) => a + dims[d]!, 0) / DIMENSION_NAMES.length;
     dims['overall_score'] = overall;
     return [overall, dims];
@@ -67,7 +70,7 @@ export function toSotopia(episode: EpisodeRecord, scenario: Scenario | undefined
           const j = judge.seats[s.seat];
           if (!j) return '';
           if (!j.ok) return `Agent ${i + 1} comments: evaluation error ${j.error.code}: ${j.error.message}`;
-          return `Agent ${i + 1} comments:\n${DIMENSION_NAMES.map((d) => `${d}: ${j.scores[d].reasoning}`).join('\n')}`;
+          return `Agent ${i + 1} comments:\n${DIMENSION_NAMES.map((d) => `${d}: ${j.scores[d]?.reasoning ?? ''}`).join('\n')}`;
         })
         .join('\n')
     : '';

@@ -4,7 +4,9 @@ import type { LlmClient } from '../../llm/types.js';
 import type { EpisodeJudgement, EvaluationError, JudgedDeal, JudgeInfo, JudgeVisibility, SeatJudgement } from '../evaluation.js';
 import { parseJudgement, type ParsedJudgement } from './parse.js';
 import { DEAL_TAG_FORMAT, parseDealTags } from './deal-tags.js';
-import { JUDGE_PROMPT_VERSION, judgeCalls, type JudgeCall, type JudgeView } from './prompt.js';
+import { JUDGE_PROMPT_VERSION, judgeCalls, schemaName, type JudgeCall, type JudgeView } from './prompt.js';
+import { SOTOPIA_RUBRIC } from '../rubric/builtin.js';
+import { rubricRef, type Rubric } from '../rubric/rubric.js';
 
 /** SOTOPIA's judge runs at temperature 0; so does Parley's. */
 export const JUDGE_TEMPERATURE = 0;
@@ -18,6 +20,8 @@ export interface JudgeOptions {
   visibility: JudgeVisibility;
   /** What the full judge is shown (default `parley`); recorded with the scores. */
   view?: JudgeView;
+  /** What is scored (default SOTOPIA-EVAL); named and hashed in the record. */
+  rubric?: Rubric;
   /**
    * Paper view: the model asked once to reformat an unparsable reply (SOTOPIA's `format_bad_output`,
    * gpt-3.5-turbo by default there); absent = the judge itself.
@@ -77,7 +81,7 @@ async function runCall(call: JudgeCall, opts: JudgeOptions): Promise<CallResult>
     try {
       const client = reformat !== null ? (opts.reformatClient ?? opts.client) : opts.client;
       const messages = reformat !== null ? (call.answerForm === 'tags' ? reformatTagMessages(reformat) : reformatMessages(reformat, call.schema)) : call.messages;
-      const res = await client.chat({ messages, ...(call.structured ? { json: { name: 'sotopia_eval', schema: call.schema } } : {}), temperature: JUDGE_TEMPERATURE }, opts.signal);
+      const res = await client.chat({ messages, ...(call.structured ? { json: { name: schemaName(opts.rubric ?? SOTOPIA_RUBRIC), schema: call.schema } } : {}), temperature: JUDGE_TEMPERATURE }, opts.signal);
       out.prompt += res.usage.prompt;
       out.completion += res.usage.completion;
       out.latencyMs += res.latencyMs;
@@ -88,7 +92,7 @@ async function runCall(call: JudgeCall, opts: JudgeOptions): Promise<CallResult>
       out.result = { ok: false, error: { code: 'judge/provider_error', message: (err as Error).message ?? String(err), attempts: attempt } };
       continue;
     }
-    const parsed = call.answerForm === 'tags' ? parseDealTags(content) : parseJudgement(content, call.seats, call.askDeal);
+    const parsed = call.answerForm === 'tags' ? parseDealTags(content) : parseJudgement(content, call.seats, call.askDeal, (seat) => call.dims[seat] ?? []);
     if (parsed.ok) {
       out.result = parsed;
       return out;
@@ -100,7 +104,7 @@ async function runCall(call: JudgeCall, opts: JudgeOptions): Promise<CallResult>
 }
 
 /**
- * Judges one episode on SOTOPIA-EVAL's seven dimensions for every seat. Never throws for judge
+ * Judges one episode on the rubric's dimensions (SOTOPIA-EVAL's seven by default) for every seat it applies to. Never throws for judge
  * failures: a seat whose call failed twice gets `{ ok: false, error }`, never a score.
  */
 export async function judgeEpisode(episode: EpisodeRecord, scenario: Scenario | undefined, opts: JudgeOptions): Promise<EpisodeJudgement> {
@@ -112,6 +116,7 @@ export async function judgeEpisode(episode: EpisodeRecord, scenario: Scenario | 
     temperature: JUDGE_TEMPERATURE,
     promptVersion: JUDGE_PROMPT_VERSION,
     view: opts.view ?? 'parley',
+    rubric: rubricRef(opts.rubric ?? SOTOPIA_RUBRIC),
   };
   const evaluatedAt = (opts.now ?? (() => new Date()))().toISOString();
   const seats: Record<string, SeatJudgement> = {};
@@ -120,7 +125,7 @@ export async function judgeEpisode(episode: EpisodeRecord, scenario: Scenario | 
     for (const s of episode.seats) seats[s.seat] = { ok: false, error };
     return { judge: info, evaluatedAt, seats, calls: 0, usage: { prompt: 0, completion: 0 }, latencyMs: 0 };
   }
-  const calls = judgeCalls(episode, scenario, opts.visibility, opts.view ?? 'parley');
+  const calls = judgeCalls(episode, scenario, opts.visibility, opts.view ?? 'parley', opts.rubric ?? SOTOPIA_RUBRIC);
   const results = await Promise.all(calls.map((c) => runCall(c, opts)));
   let deal: JudgedDeal | undefined;
   let n = 0;

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { SeatScores, type EvaluationError } from '../evaluation.js';
+import { rangedScores, type SeatScores, type EvaluationError } from '../evaluation.js';
+import { SOTOPIA_RUBRIC } from '../rubric/builtin.js';
+import type { RubricDimension } from '../rubric/rubric.js';
 
-/** A judge reply, validated: every requested seat has all seven scores in range (and the deal when asked). */
+/** A judge reply, validated: every requested seat has each of its rubric's scores in range (and the deal when asked). */
 export interface ParsedJudgement {
   seats: Record<string, SeatScores>;
   deal?: { deal: boolean; price: number | null; reasoning: string };
@@ -27,6 +29,7 @@ export function parseJudgement(
   content: string,
   seats: readonly string[],
   askDeal: boolean,
+  dimsOf: (seat: string) => readonly RubricDimension[] = () => SOTOPIA_RUBRIC.dimensions,
 ): { ok: true; value: ParsedJudgement } | { ok: false; error: Omit<EvaluationError, 'attempts'> } {
   let data: unknown;
   try {
@@ -45,7 +48,7 @@ export function parseJudgement(
   for (const seat of seats) {
     const raw = (evaluations as Record<string, unknown>)[seat];
     if (raw === undefined) return { ok: false, error: { code: 'judge/invalid_scores', message: `no evaluation for seat "${seat}"` } };
-    const parsed = SeatScores.safeParse(raw);
+    const parsed = rangedScores(dimsOf(seat)).safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const where = issue.path.map(String).join('.');

@@ -7,6 +7,8 @@ import { DEAL_TAG_FORMAT } from './deal-tags.js';
 import { dealCallSchema, judgeSchema } from './schema.js';
 import { renderTranscript, seatNames } from './transcript.js';
 import { paperBackground, paperTranscript } from './paper-view.js';
+import { BUILTIN_RUBRICS, SOTOPIA_RUBRIC } from '../rubric/builtin.js';
+import { dimensionsFor, type Rubric, type RubricDimension } from '../rubric/rubric.js';
 
 /**
  * What the full judge is shown. `paper`: exactly SOTOPIA's judge information (paper-view.ts), one user
@@ -22,6 +24,8 @@ export const JUDGE_PROMPT_VERSION = 'parley-judge-4';
 /** One judge call: which seats it scores (none for the deal call), whether it is the deal question, its messages and schema. */
 export interface JudgeCall {
   seats: string[];
+  /** The rubric dimensions each scored seat is asked for (the parser range-checks against these). */
+  dims: Record<string, readonly RubricDimension[]>;
   askDeal: boolean;
   messages: ChatMessage[];
   schema: Record<string, unknown>;
@@ -38,13 +42,15 @@ export interface JudgeCall {
  * The full judge scores every seat in one call; the blind judge makes one call per seat, each seeing
  * only the public transcript and that seat's goal. Craigslist episodes get a separate deal call.
  */
-export function judgeCalls(episode: EpisodeRecord, scenario: Scenario, visibility: JudgeVisibility, view: JudgeView = 'parley'): JudgeCall[] {
-  if (view === 'paper' && visibility === 'full') return paperJudgeCalls(episode, scenario);
+export function judgeCalls(episode: EpisodeRecord, scenario: Scenario, visibility: JudgeVisibility, view: JudgeView = 'parley', rubric: Rubric = SOTOPIA_RUBRIC): JudgeCall[] {
+  if (view === 'paper' && visibility === 'full') return paperJudgeCalls(episode, scenario, rubric);
   const transcript = renderTranscript(episode, scenario);
   const names = seatNames(episode, scenario);
-  const groups = visibility === 'full' ? [episode.seats.map((s) => s.seat)] : episode.seats.map((s) => [s.seat]);
+  const dims = rubricDims(episode, scenario, rubric);
+  const scored = episode.seats.map((s) => s.seat).filter((s) => dims[s]!.length > 0);
+  const groups = scored.length === 0 ? [] : visibility === 'full' ? [scored] : scored.map((s) => [s]);
   const calls = groups.map((seats): JudgeCall => {
-    const schema = judgeSchema(seats, false);
+    const schema = judgeSchema(seats, false, rubric, (s) => dims[s]!);
     const background = visibility === 'full' ? fullBackground(scenario) : blindBackground(scenario, seats[0]!);
     const who = seats.map((s) => `"${s}" (${names.get(s) ?? s})`).join(', ');
     const user = [
@@ -53,13 +59,14 @@ export function judgeCalls(episode: EpisodeRecord, scenario: Scenario, visibilit
       'The interaction:',
       transcript,
       '',
-      `Based on the interaction above, evaluate how well the participants achieved their goals. Under "evaluations", one entry per participant: ${who}.`,
+      `${askLine(rubric, 'parley')} Under "evaluations", one entry per participant: ${who}.`,
       'Answer in this format (a JSON object valid against this schema):',
       JSON.stringify(schema),
     ].join('\n');
-    return { seats, askDeal: false, messages: [{ role: 'user', content: user }], schema, structured: true };
+    return { seats, dims: pick(dims, seats), askDeal: false, messages: [{ role: 'user', content: user }], schema, structured: true };
   });
-  if (episode.outcome.kind === 'craigslist') calls.push(dealCall(episode, scenario));
+  // The deal question belongs to the default rubric (its answer feeds the Craigslist metrics), not to other rubrics.
+  if (episode.outcome.kind === 'craigslist' && rubric === SOTOPIA_RUBRIC) calls.push(dealCall(episode, scenario));
   return calls;
 }
 
@@ -84,7 +91,7 @@ export function dealCall(episode: EpisodeRecord, scenario: Scenario): JudgeCall 
     'Answer in this format (a JSON object valid against this schema): your reasoning first, then yes (true) or no (false).',
     JSON.stringify(schema),
   ].join('\n');
-  return { seats: [], askDeal: true, messages: [{ role: 'user', content: user }], schema, structured: true };
+  return { seats: [], dims: {}, askDeal: true, messages: [{ role: 'user', content: user }], schema, structured: true };
 }
 
 /**
@@ -93,21 +100,23 @@ export function dealCall(episode: EpisodeRecord, scenario: Scenario): JudgeCall 
  * instructions, all in one user message; no constrained decoding. The deal question, where asked, goes
  * the same way (prompt-only format).
  */
-export function paperJudgeCalls(episode: EpisodeRecord, scenario: Scenario): JudgeCall[] {
-  const seats = episode.seats.map((s) => s.seat);
+export function paperJudgeCalls(episode: EpisodeRecord, scenario: Scenario, rubric: Rubric = SOTOPIA_RUBRIC): JudgeCall[] {
+  const dims = rubricDims(episode, scenario, rubric);
+  const seats = episode.seats.map((s) => s.seat).filter((s) => dims[s]!.length > 0);
   const names = seatNames(episode, scenario);
-  const schema = judgeSchema(seats, false);
+  const schema = judgeSchema(seats, false, rubric, (s) => dims[s]!);
   const who = seats.map((s) => `"${s}" (${names.get(s) ?? s})`).join(', ');
   const user = [
     paperBackground(scenario),
     paperTranscript(episode, scenario),
     '',
-    'Given the interaction above, rate how well each participant reached their goals.',
-    `Reply with one JSON object; under "evaluations", one entry per participant: ${who}. It must validate against the JSON schema named "sotopia_eval":`,
+    askLine(rubric, 'paper'),
+    `Reply with one JSON object; under "evaluations", one entry per participant: ${who}. It must validate against the JSON schema named "${schemaName(rubric)}":`,
     JSON.stringify(schema),
   ].join('\n');
-  const calls: JudgeCall[] = [{ seats, askDeal: false, messages: [{ role: 'user', content: user }], schema, structured: false }];
-  if (episode.outcome.kind === 'craigslist') calls.push(paperDealCall(episode, scenario));
+  const calls: JudgeCall[] = seats.length ? [{ seats, dims: pick(dims, seats), askDeal: false, messages: [{ role: 'user', content: user }], schema, structured: false }] : [];
+  // The deal question belongs to the default rubric (its answer feeds the Craigslist metrics), not to other rubrics.
+  if (episode.outcome.kind === 'craigslist' && rubric === SOTOPIA_RUBRIC) calls.push(paperDealCall(episode, scenario));
   return calls;
 }
 
@@ -129,5 +138,36 @@ export function paperDealCall(episode: EpisodeRecord, scenario: Scenario): Judge
     '',
     DEAL_TAG_FORMAT,
   ].join('\n');
-  return { seats: [], askDeal: true, messages: [{ role: 'user', content: user }], schema: dealCallSchema(), structured: false, answerForm: 'tags' };
+  return { seats: [], askDeal: true, messages: [{ role: 'user', content: user }], dims: {}, schema: dealCallSchema(), structured: false, answerForm: 'tags' };
+}
+
+/** The schema name sent with the request (and named in the paper view's prompt): SOTOPIA's for its own rubrics. */
+export function schemaName(rubric: Rubric): string {
+  return BUILTIN_RUBRICS.get(rubric.name) === rubric ? 'sotopia_eval' : 'rubric_eval';
+}
+
+/**
+ * The request line after the interaction. The built-in rubrics (SOTOPIA-EVAL and its goal-only variant)
+ * keep SOTOPIA's question about goals; a rubric file's dimensions need not be about goals, so its judge
+ * is asked to score the dimensions the schema describes.
+ */
+function askLine(rubric: Rubric, view: JudgeView): string {
+  if (BUILTIN_RUBRICS.get(rubric.name) === rubric) {
+    return view === 'paper' ? 'Given the interaction above, rate how well each participant reached their goals.' : 'Based on the interaction above, evaluate how well the participants achieved their goals.';
+  }
+  return 'Based on the interaction above, score each participant on every dimension of the schema below, following the description given for that dimension.';
+}
+
+/** The dimensions each seat is scored on: its task role (Craigslist buyer/seller) or its seat id select them. */
+export function rubricDims(episode: EpisodeRecord, scenario: Scenario | undefined, rubric: Rubric): Record<string, readonly RubricDimension[]> {
+  const out: Record<string, readonly RubricDimension[]> = {};
+  for (const s of episode.seats) {
+    const task = scenario?.seats.find((x) => x.seat === s.seat)?.task;
+    out[s.seat] = dimensionsFor(rubric, { seat: s.seat, role: task?.kind === 'craigslist' ? task.role : null });
+  }
+  return out;
+}
+
+function pick<T>(o: Record<string, T>, keys: readonly string[]): Record<string, T> {
+  return Object.fromEntries(keys.map((k) => [k, o[k]!]));
 }

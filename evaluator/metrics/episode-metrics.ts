@@ -1,13 +1,14 @@
 import type { EpisodeRecord, Mode } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { DimensionName } from '../dimensions.js';
-import { readEvaluation, type EvaluationError, type JudgeInfo } from '../evaluation.js';
+import { isSotopia } from '../rubric/builtin.js';
+import { judgeVariants, readEvaluation, type EpisodeJudgement, type Evaluation, type EvaluationError, type JudgeInfo } from '../evaluation.js';
 import { craigslistMetrics, type CraigslistMetrics } from './craigslist.js';
 import { mutualFriendsMetrics, type MutualFriendsMetrics } from './mutual-friends.js';
 import { allSeatMetrics, type SeatMetrics } from './seat-metrics.js';
 
 /** A seat's judge result as the report reads it. */
-export type SeatScoresView = { ok: true; scores: Record<DimensionName, number> } | { ok: false; error: EvaluationError };
+export type SeatScoresView = { ok: true; scores: Record<string, number> } | { ok: false; error: EvaluationError };
 
 /** Everything the report, the export and the aggregation need from one episode. */
 export interface EpisodeMetrics {
@@ -39,7 +40,46 @@ export interface EpisodeMetrics {
   success: boolean | null;
   mutualFriends: MutualFriendsMetrics | null;
   craigslist: CraigslistMetrics | null;
-  judge: { info: JudgeInfo; seats: Record<string, SeatScoresView> } | null;
+  judge: JudgementView | null;
+  /**
+   * One judgement per rubric other than SOTOPIA-EVAL (by name and hash): the rubric's latest
+   * full-background judgement (a blind one only when it has no full one). The report's per-rubric tables
+   * read these, so a rubric's scores stay in the report when a SOTOPIA-EVAL judgement becomes `judge`.
+   */
+  otherRubrics: JudgementView[];
+}
+
+/** A judgement as the report reads it: who judged, and each seat's scores or error. */
+export interface JudgementView {
+  info: JudgeInfo;
+  seats: Record<string, SeatScoresView>;
+}
+
+function judgementView(j: EpisodeJudgement): JudgementView {
+  const seats: Record<string, SeatScoresView> = {};
+  for (const [seat, s] of Object.entries(j.seats)) {
+    seats[seat] = s.ok ? { ok: true, scores: Object.fromEntries(Object.entries(s.scores).map(([d, x]) => [d, x.score])) } : { ok: false, error: s.error };
+  }
+  return { info: j.judge, seats };
+}
+
+/** Per non-default rubric, its latest full-background judgement (else its latest blind one). */
+function otherRubricJudgements(evaluation: Evaluation | null): JudgementView[] {
+  const best = new Map<string, EpisodeJudgement>();
+  for (const j of judgeVariants(evaluation).values()) {
+    const r = j.judge.rubric;
+    if (!r || isSotopia(r)) continue;
+    const key = `${r.name}@${r.hash}`;
+    const held = best.get(key);
+    const rank = (x: EpisodeJudgement) => [x.judge.visibility === 'full' ? 1 : 0, x.evaluatedAt] as const;
+    if (!held) best.set(key, j);
+    else {
+      const [fa, ta] = rank(j);
+      const [fb, tb] = rank(held);
+      if (fa > fb || (fa === fb && ta >= tb)) best.set(key, j);
+    }
+  }
+  return [...best.values()].map(judgementView);
 }
 
 /** The model (or policy) that produced a seat's or the writer's moves. */
@@ -71,16 +111,7 @@ export function episodeMetrics(episode: EpisodeRecord, scenario: Scenario | unde
   const mf = mutualFriendsMetrics(episode, scenario, options.protocol === 'paper' ? 'paper' : 'moves');
   const cl = craigslistMetrics(episode, scenario);
   const evaluation = readEvaluation(episode.evaluation);
-  let judge: EpisodeMetrics['judge'] = null;
-  if (evaluation?.judge) {
-    const out: Record<string, SeatScoresView> = {};
-    for (const [seat, j] of Object.entries(evaluation.judge.seats)) {
-      out[seat] = j.ok
-        ? { ok: true, scores: Object.fromEntries(Object.entries(j.scores).map(([d, s]) => [d, s.score])) as Record<DimensionName, number> }
-        : { ok: false, error: j.error };
-    }
-    judge = { info: evaluation.judge.judge, seats: out };
-  }
+  const judge: EpisodeMetrics['judge'] = evaluation?.judge ? judgementView(evaluation.judge) : null;
   return {
     runId: episode.runId,
     episodeId: episode.episodeId,
@@ -103,11 +134,21 @@ export function episodeMetrics(episode: EpisodeRecord, scenario: Scenario | unde
     mutualFriends: mf,
     craigslist: cl,
     judge,
+    otherRubrics: otherRubricJudgements(evaluation),
   };
 }
 
-/** Mean judge score of a dimension over the episode's seats that were scored; null if none was. */
+/**
+ * Mean SOTOPIA-EVAL score of a dimension over the episode's scored seats; null if none was, or if the
+ * episode's judgement is on another rubric (a rubric's `goal` is not SOTOPIA-EVAL's goal: never mixed).
+ */
 export function episodeScore(m: EpisodeMetrics, dim: DimensionName): number | null {
-  if (!m.judge) return null;
-  return meanOf(Object.values(m.judge.seats).map((s) => (s.ok ? s.scores[dim] : null)));
+  if (!m.judge || !isSotopia(m.judge.info.rubric)) return null;
+  return rubricEpisodeScore(m, dim);
+}
+
+/** Mean score of any dimension of a judgement (default: the episode's main one) over its scored seats that have it; null if none. */
+export function rubricEpisodeScore(m: EpisodeMetrics, dim: string, judgement: JudgementView | null = m.judge): number | null {
+  if (!judgement) return null;
+  return meanOf(Object.values(judgement.seats).map((s) => (s.ok ? (s.scores[dim] ?? null) : null)));
 }

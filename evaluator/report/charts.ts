@@ -110,5 +110,34 @@ export function buildCharts(rows: readonly GroupRow[], metrics: readonly Episode
     caption: 'Share of Craigslist episodes ending in a deal: explicit moves, or the judge\'s reading of the dialogue when it found one (the paper\'s Figure 11).',
     svg: barChart({ title: 'Craigslist deal rate by mode', yLabel: 'deal rate', ...deal, yMin: 0, yMax: 1, format: pct, emptyNote: 'no Craigslist episodes' }),
   });
+  charts.push(...rubricCharts(rows));
   return charts;
+}
+
+/**
+ * One chart per rubric other than SOTOPIA-EVAL: a group of bars per dimension (all scenarios), a bar
+ * per mode (and models). The axis spans the rubric's ranges; each dimension's own range is in its label.
+ */
+export function rubricCharts(rows: readonly GroupRow[]): Chart[] {
+  const all = rows.filter((r) => r.subset === 'all');
+  const rubrics = new Map<string, GroupRow['rubrics'][number]['rubric']>();
+  for (const r of all) for (const g of r.rubrics) rubrics.set(`${g.rubric.name}@${g.rubric.hash}`, g.rubric);
+  const name = seriesNamer(all);
+  return [...rubrics].map(([key, rubric]) => {
+    const used = all.filter((r) => r.rubrics.some((g) => `${g.rubric.name}@${g.rubric.hash}` === key));
+    const groups = rubric.dimensions.map((d) => ({
+      label: `${d.label ?? d.name} [${d.min}, ${d.max}]`,
+      bars: used.map((r) => {
+        const s = r.rubrics.find((g) => `${g.rubric.name}@${g.rubric.hash}` === key)!.scores[d.name]!;
+        return { series: name(r), value: s.mean, lo: s.lo, hi: s.hi, n: s.n };
+      }),
+    }));
+    const title = `Rubric ${rubric.name}: judge scores by mode`;
+    return {
+      file: `rubric-${rubric.name.replace(/[^A-Za-z0-9._-]/g, '_')}-${rubric.hash.slice(0, 8)}.svg`,
+      title,
+      caption: `Judge scores on the rubric ${rubric.name}, mean over seats per episode, per dimension (its range in the label).`,
+      svg: barChart({ title, yLabel: 'score', groups, series: orderedSeries(used, name), yMin: Math.min(0, ...rubric.dimensions.map((d) => d.min)), yMax: Math.max(0, ...rubric.dimensions.map((d) => d.max)), emptyNote: 'no scores on this rubric' }),
+    };
+  });
 }

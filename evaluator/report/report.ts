@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { aggregate, METRIC_LABELS, pairedGaps, type GapRow, type GroupRow, type MetricName } from '../aggregate.js';
+import { aggregate, METRIC_LABELS, pairedGaps, type GapRow, type GroupRow, type MetricName, type RubricGroup } from '../aggregate.js';
 import { DIMENSION_NAMES } from '../dimensions.js';
 import type { EpisodeMetrics } from '../metrics/episode-metrics.js';
 import { runMetrics } from '../metrics/run-metrics.js';
@@ -19,6 +19,8 @@ import { besideMarkdown } from '../paper/beside-markdown.js';
 import { loadPublished } from '../paper/published.js';
 import { compareVerdictsMarkdown, judgeVariantsMarkdown } from './variants-and-verdicts.js';
 import { leakReport, type LeakReport } from '../leak/leak-report.js';
+import { judgePanels, type Panel } from './judge-panels.js';
+import { judgePanelsMarkdown } from './judge-panels-markdown.js';
 import { groupEpisodes, transcriptFile, transcriptPage, type EpisodeGroup } from '../transcript/transcript-pages.js';
 
 export interface ReportOptions {
@@ -48,6 +50,8 @@ export interface ReportResult {
   markdown: string;
   /** With `against`: the leak effect, in numbers and sentences. */
   leak?: LeakReport;
+  /** Judges per rubric, with their agreement (what `parley report` prints). */
+  panels: Panel[];
 }
 
 /** `mean [lo, hi]` with the right precision; `—` when there is no value. */
@@ -68,7 +72,7 @@ const RULE_COLUMNS: MetricName[] = ['success', 'turns', 'wordsPerTurn', 'repetit
 const GAP_METRICS: MetricName[] = ['success', 'turns', 'wordsPerTurn', 'firstMention', 'deal', ...DIMENSION_NAMES];
 
 /** Builds the Markdown report (tables, chart links, simulation card) from metrics and aggregates. */
-export function reportMarkdown(runs: readonly RunDir[], metrics: readonly EpisodeMetrics[], rows: readonly GroupRow[], gaps: readonly GapRow[], charts: readonly Chart[], title?: string, beside?: string[], leak?: readonly string[]): string {
+export function reportMarkdown(runs: readonly RunDir[], metrics: readonly EpisodeMetrics[], rows: readonly GroupRow[], gaps: readonly GapRow[], charts: readonly Chart[], title?: string, beside?: string[], panels: readonly Panel[] = [], leak?: readonly string[]): string {
   const lines: string[] = [];
   lines.push(`# ${mdText(title ?? `Parley report: ${runs.map((r) => path.basename(path.resolve(r.dir))).join(', ')}`)}`, '');
   lines.push(
@@ -84,9 +88,10 @@ export function reportMarkdown(runs: readonly RunDir[], metrics: readonly Episod
   }
   lines.push('', `success: task success from explicit moves (in \`paper\` runs MutualFriends success is the paper's own rule, the shared friend named: docs/metrics.md); turns: moves per episode; words/turn: words per speech turn; repetition: share of repeated word ${REPETITION_N}-grams; friend named / first mention: MutualFriends, whether and where (0 = first move, 1 = last) the shared friend is first named; deal rate and seller utility: Craigslist.`, '');
   const judged = rows.some((r) => r.judgedSeats + r.judgeErrors > 0);
+  const otherRubrics = rubricTablesMarkdown(rows);
   lines.push('## Judge scores (SOTOPIA-EVAL)', '');
   if (!judged) {
-    lines.push('No judge scores in these runs. Run `parley eval DIR --judge openai:gpt-4` to add them.', '');
+    lines.push(otherRubrics.length ? 'No SOTOPIA-EVAL scores in these runs; the scores of other rubrics follow.' : 'No judge scores in these runs. Run `parley eval DIR --judge openai:gpt-4` to add them.', '');
   } else {
     lines.push(`| mode | models | subset | seats scored | evaluation errors | ${DIMENSION_NAMES.map((d) => METRIC_LABELS[d]).join(' | ')} |`);
     lines.push(`|---|---|---|---|---|${DIMENSION_NAMES.map(() => '---').join('|')}|`);
@@ -96,6 +101,7 @@ export function reportMarkdown(runs: readonly RunDir[], metrics: readonly Episod
     }
     lines.push('', 'Ranges: believability, knowledge, goal [0, 10]; relationship, financial [-5, 5]; secret, social rules [-10, 0]. Seats with an evaluation error are not scored and are counted apart.', '');
   }
+  lines.push(...otherRubrics);
   if (beside) lines.push(...beside);
   lines.push('## Gaps between modes (paired)', '');
   if (!gaps.length) {
@@ -118,12 +124,37 @@ export function reportMarkdown(runs: readonly RunDir[], metrics: readonly Episod
     lines.push('');
   }
   if (leak) lines.push(...leak);
-  lines.push(...judgeVariantsMarkdown(runs), ...compareVerdictsMarkdown(runs));
+  lines.push(...judgeVariantsMarkdown(runs), ...judgePanelsMarkdown(panels), ...compareVerdictsMarkdown(runs));
   lines.push('## Charts', '');
   for (const c of charts) lines.push(`### ${mdText(c.title)}`, '', mdText(c.caption), '', `![${mdText(c.title)}](charts/${c.file})`, '');
   lines.push(...transcriptsMarkdown(groupEpisodes(runs)));
   lines.push(...cardMarkdown(buildCard(runs)), '');
   return lines.join('\n');
+}
+
+/**
+ * One table per rubric other than SOTOPIA-EVAL (by name and hash: an edited rubric file is another
+ * rubric), with a column per dimension; each rubric's scores are summarised on their own, never averaged
+ * with another rubric's.
+ */
+export function rubricTablesMarkdown(rows: readonly GroupRow[]): string[] {
+  const keys = new Map<string, RubricGroup['rubric']>();
+  for (const r of rows) for (const g of r.rubrics) keys.set(`${g.rubric.name}@${g.rubric.hash}`, g.rubric);
+  const lines: string[] = [];
+  for (const [key, rubric] of keys) {
+    const dims = rubric.dimensions;
+    lines.push(`## Judge scores (rubric ${mdText(rubric.name)})`, '');
+    lines.push(`Rubric \`${rubric.hash.slice(0, 12)}\` (sha256 of its text). Cells as above, per episode the mean over its scored seats.`, '');
+    lines.push(`| mode | models | subset | seats scored | evaluation errors | ${dims.map((d) => mdCell(d.label ?? d.name)).join(' | ')} |`);
+    lines.push(`|---|---|---|---|---|${dims.map(() => '---').join('|')}|`);
+    for (const r of rows) {
+      const g = r.rubrics.find((x) => `${x.rubric.name}@${x.rubric.hash}` === key);
+      if (!g) continue;
+      lines.push(`| ${mdCell(r.mode)} | ${mdCell(r.models)} | ${mdCell(r.subset)} | ${g.judgedSeats} | ${g.judgeErrors} | ${dims.map((d) => (g.scores[d.name] ? fmtSummary(g.scores[d.name]!) : '—')).join(' | ')} |`);
+    }
+    lines.push('', `Ranges: ${dims.map((d) => `${mdText(d.name)} [${d.min}, ${d.max}]`).join('; ')}.`, '');
+  }
+  return lines;
 }
 
 /** For a paper run, the section beside the paper's published numbers; a broken data file is reported in the section. */
@@ -176,9 +207,10 @@ export async function writeReport(runs: readonly RunDir[], opts: ReportOptions):
     const err = xmlWellFormedError(c.svg);
     if (err) throw new Error(`chart ${c.file} is not well-formed XML: ${err}`);
   }
+  const panels = judgePanels(runs, seed);
   if (opts.against && runs.length !== 1) throw new Error('a leak comparison (against) reports on exactly one leaky run');
   const leak = opts.against ? leakReport(runs[0]!, opts.against, seed) : undefined;
-  const markdown = reportMarkdown(runs, metrics, rows, gaps, charts, opts.title, paperSection(runs, rows), leak?.markdown) + humanSection(opts.human);
+  const markdown = reportMarkdown(runs, metrics, rows, gaps, charts, opts.title, paperSection(runs, rows), panels, leak?.markdown) + humanSection(opts.human);
   const inlineSvg = new Map(charts.map((c) => [`charts/${c.file}`, c.svg]));
   const title = markdown.split('\n')[0]!.replace(/^#\s*/, '').replace(/\\(.)/g, '$1');
   const html = `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"/>${reportCsp()}<title>${esc(title)}</title><style>${CSS}</style></head><body>\n${markdownToHtml(markdown, inlineSvg)}\n</body></html>\n`;
@@ -197,7 +229,7 @@ export async function writeReport(runs: readonly RunDir[], opts: ReportOptions):
   for (const g of groupEpisodes(runs)) {
     for (const t of g.transcripts) await writeFileAtomic(path.join(opts.outDir, 'transcripts', transcriptFile(t.episodeId)), transcriptPage(g, t.episodeId));
   }
-  return { markdownFile, htmlFile, chartFiles, episodes: metrics.length, rows, gaps, charts, markdown, ...(leak ? { leak } : {}) };
+  return { markdownFile, htmlFile, chartFiles, episodes: metrics.length, rows, gaps, charts, markdown, panels, ...(leak ? { leak } : {}) };
 }
 
 /** The human study's section (appendix E): the summary lines of `compare --human`, as a list. */

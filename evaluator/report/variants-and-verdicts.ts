@@ -1,5 +1,5 @@
 /**
- * Two report sections that put judgements side by side: every judge variant stored on the episodes
+ * Two report sections that put judgements side by side: every SOTOPIA-EVAL judge variant stored on the episodes
  * (`parley eval` full-background and `--blind`, other judge models) per mode, and the naturalness
  * verdicts `parley compare` wrote into the run directories.
  */
@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DIMENSION_NAMES } from '../dimensions.js';
 import { judgeVariants, readEvaluation } from '../evaluation.js';
+import { isSotopia } from '../rubric/builtin.js';
 import type { RunDir } from '../run-dir.js';
 import { wilson } from '../stats/wilson.js';
 import { mdCell } from './card.js';
@@ -20,6 +21,8 @@ export function judgeVariantsMarkdown(runs: readonly RunDir[]): string[] {
     for (const e of run.episodes) {
       if (e.record.status !== 'ok') continue;
       for (const [variant, j] of judgeVariants(readEvaluation(e.record.evaluation))) {
+        // SOTOPIA-EVAL judgements only: other rubrics have their own sections (judge-panels.ts).
+        if (!isSotopia(j.judge.rubric)) continue;
         const key = `${e.record.mode}\u0000${variant}`;
         let c = cells.get(key);
         if (!c) cells.set(key, (c = { mode: e.record.mode, variant, scores: new Map(), errors: 0 }));
@@ -28,7 +31,7 @@ export function judgeVariantsMarkdown(runs: readonly RunDir[]): string[] {
             c.errors++;
             continue;
           }
-          for (const d of DIMENSION_NAMES) c.scores.set(d, [...(c.scores.get(d) ?? []), s.scores[d].score]);
+          for (const d of DIMENSION_NAMES) if (s.scores[d]) c.scores.set(d, [...(c.scores.get(d) ?? []), s.scores[d].score]);
         }
       }
     }

@@ -31,3 +31,21 @@ export class ScriptedClient implements LlmClient {
     return { content: a, usage: { prompt: 10, completion: 5, cached: 0 }, model: this.model, latencyMs: 1, retries: 0 };
   }
 }
+
+/** The dimensions (with ranges) a judge request's schema asks of each seat: seat → [name, min, max][]. */
+export function requestedDimensions(schema: Record<string, unknown>): Record<string, [string, number, number][]> {
+  type Obj = { properties?: Record<string, Obj>; minimum?: number; maximum?: number };
+  const seats = (schema as Obj).properties?.['evaluations']?.properties ?? {};
+  return Object.fromEntries(
+    Object.entries(seats).map(([seat, s]) => [seat, Object.entries(s.properties ?? {}).map(([d, x]): [string, number, number] => [d, x.properties!['score']!.minimum!, x.properties!['score']!.maximum!])]),
+  );
+}
+
+/** A valid reply to whatever rubric the schema carries: each dimension at `score(dim, seat, min, max)`, default its max. */
+export function replyForSchema(schema: Record<string, unknown>, score?: (dim: string, seat: string, min: number, max: number) => number): Record<string, unknown> {
+  const evaluations: Record<string, unknown> = {};
+  for (const [seat, dims] of Object.entries(requestedDimensions(schema))) {
+    evaluations[seat] = Object.fromEntries(dims.map(([d, min, max]) => [d, { reasoning: `${seat} ${d} reasoning`, score: score ? score(d, seat, min, max) : max }]));
+  }
+  return { evaluations };
+}

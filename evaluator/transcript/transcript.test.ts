@@ -27,6 +27,16 @@ describe('transcript', () => {
     expect(text).toContain('scores: not evaluated');
   });
 
+  it("shows a rubric judgement's own dimensions, with rubric and dimension names made safe for a terminal", () => {
+    const cl = clScenario();
+    const judge = { spec: 'openai:gpt-4', visibility: 'full', temperature: 0, promptVersion: 'p', rubric: { name: 'warm\u001b[31mth', hash: 'f'.repeat(64), dimensions: [{ name: 'warmth', min: 0, max: 5 }] } };
+    const seats = { a: { ok: true, scores: { warmth: { reasoning: 'r', score: 4 }, 'x\u001b]0;t\u0007y': { reasoning: 'r', score: 1 } } } };
+    const r = episode({ scenario: cl, moves: [['a', 'speak', 'hi']], evaluation: { v: 1, judge: { judge, evaluatedAt: '2024-01-01T00:00:00Z', seats, calls: 1, usage: { prompt: 1, completion: 1 }, latencyMs: 1 } } });
+    const text = transcriptText(buildTranscript(r, cl));
+    expect(text).toMatch(/^scores: openai:gpt-4 \(full, rubric warmth\) .*: warmth 4, xy 1$/m);
+    expect(text).not.toContain('\u001b');
+  });
+
   it('prints turn frames on one line and other frames in full', () => {
     expect(frameText(2, JSON.stringify({ v: 1, id: 'o2', type: 'turn.event', turn: 0, seat: 'agent2', action: { type: 'speak', argument: 'hello' } }))).toBe('[2] turn.event    turn 0: agent2 [speak] "hello"');
     const welcome = frameText(1, JSON.stringify({ v: 1, id: 'o0', type: 'seat.welcome', self: { goal: 'buy cheap' } }));

@@ -6,7 +6,8 @@
 import type { EpisodeRecord } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import { judgeVariants, readEvaluation } from '../evaluation.js';
-import { DIMENSION_NAMES } from '../dimensions.js';
+import { isSotopia } from '../rubric/builtin.js';
+import { terminalSafe } from '../../protocol/log-text.js';
 
 export interface TranscriptLine {
   turn: number;
@@ -59,8 +60,10 @@ function scoreLines(evaluation: unknown, names: Map<string, string>): string[] {
   const lines: string[] = [];
   for (const j of judgements) {
     for (const [seat, s] of Object.entries(j.seats)) {
-      const head = `${j.judge.spec} (${j.judge.visibility}) ${names.get(seat) ?? seat}`;
-      lines.push(s.ok ? `${head}: ${DIMENSION_NAMES.map((d) => `${d} ${s.scores[d].score}`).join(', ')}` : `${head}: evaluation error ${s.error.code}: ${s.error.message}`);
+      // Rubric and dimension names come from a rubric file through the records: made safe for a terminal here.
+      const rubric = isSotopia(j.judge.rubric) ? '' : `, rubric ${terminalSafe(j.judge.rubric!.name)}`;
+      const head = `${j.judge.spec} (${j.judge.visibility}${rubric}) ${names.get(seat) ?? seat}`;
+      lines.push(s.ok ? `${head}: ${Object.entries(s.scores).map(([d, x]) => `${terminalSafe(d)} ${x.score}`).join(', ')}` : `${head}: evaluation error ${s.error.code}: ${s.error.message}`);
     }
   }
   return lines;

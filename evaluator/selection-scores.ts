@@ -1,0 +1,32 @@
+import { judgeVariants, readEvaluation } from './evaluation.js';
+
+/** One seat's scores by dimension name, or its evaluation error's code (the shape training/ selects on). */
+export type SelectionSeatScores = { ok: true; scores: Record<string, number> } | { ok: false; code: string };
+
+/**
+ * The scores the fine-tuning selection (`--min DIM=X`, `--top-per-scenario --by DIM`) reads, per seat, or
+ * null when the episode was not evaluated. Each dimension comes from the main judgement when it scored
+ * it, else from the first other full-background judgement that did — so `--min warmth=3` finds a rubric
+ * file's dimension next to SOTOPIA-EVAL's. A dimension's value is always one judgement's, never a mix.
+ */
+export function selectionScores(evaluation: unknown): Record<string, SelectionSeatScores> | null {
+  const ev = readEvaluation(evaluation);
+  const main = ev?.judge;
+  if (!main) return null;
+  const others = [...judgeVariants(ev).values()].filter((j) => j !== main && j.judge.visibility === 'full');
+  const out: Record<string, SelectionSeatScores> = {};
+  for (const [seat, j] of Object.entries(main.seats)) {
+    if (!j.ok) {
+      out[seat] = { ok: false, code: j.error.code };
+      continue;
+    }
+    const scores: Record<string, number> = {};
+    for (const o of others) {
+      const s = o.seats[seat];
+      if (s?.ok) for (const [d, x] of Object.entries(s.scores)) if (!(d in scores)) scores[d] = x.score;
+    }
+    for (const [d, x] of Object.entries(j.scores)) scores[d] = x.score;
+    out[seat] = { ok: true, scores };
+  }
+  return out;
+}
