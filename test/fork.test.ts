@@ -1,0 +1,110 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EpisodeRecord } from '../protocol/index.js';
+import { reply, startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
+import { knownBefore, ledger, promptTurn, snapshot } from './fork-helpers.js';
+import { tempDir } from './helpers/processes.js';
+import { cleanEnv, parleyCli, parleyRun, readEpisodes, readRunJson, turnsById } from './llm-run-helpers.js';
+
+/**
+ * Issue 26, contracts 1 and 3: a run R of LLM seats against the fake OpenAI-compatible server, then
+ * `parley fork R EP --at 4 --agent2 openai:gpt-4o --repeats 3 --out F`. The server answers every move with
+ * a `speak` naming the model and the turn it was asked for, so the parent plays its 8 turns.
+ */
+describe('parley fork (issue 26: contracts 1 and 3)', () => {
+  let server: FakeLlmServer;
+  const r = tempDir('fork-r');
+  const f = tempDir('fork-f');
+  const f2 = tempDir('fork-f2');
+  const none = tempDir('fork-none');
+  let parent: EpisodeRecord;
+  let before: number;
+
+  beforeAll(async () => {
+    server = await startFakeLlmServer({ default: (q) => reply.json({ action_type: 'speak', argument: `${q.body.model} speaking at turn ${promptTurn(q)}` }) });
+    const run = await parleyRun(['--scenarios', 'builtin', '--modes', 'agents', '--limit', '1', '--max-turns', '8', '--concurrency', '1', '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--out', r.path], cleanEnv(server.env()));
+    expect(run.code, run.stderr).toBe(0);
+    parent = readEpisodes(r.path)[0]!;
+    expect(parent.turns).toHaveLength(8);
+    before = server.requests.length;
+  }, 60_000);
+  afterAll(async () => {
+    await server.close();
+    for (const d of [r, f, f2, none]) d.remove();
+  });
+
+  it('contract 1: 3 forks, each with EP\'s first 4 turns, later turns from new requests, none for turns before 4', async () => {
+    const run = await parleyCli(['fork', r.path, parent.episodeId, '--at', '4', '--agent2', 'openai:gpt-4o', '--repeats', '3', '--out', f.path], cleanEnv(server.env()));
+    expect(run.code, run.stderr).toBe(0);
+    const forks = readEpisodes(f.path);
+    expect(forks).toHaveLength(3);
+    const fresh = server.requests.slice(before);
+    // No request for a turn before the fork turn; one per live move, agent2's to gpt-4o.
+    expect(fresh.map(promptTurn).every((t) => t >= 4)).toBe(true);
+    expect(fresh).toHaveLength(forks.reduce((n, e) => n + e.turns.length - 4, 0));
+    for (const e of forks) {
+      expect(e.status).toBe('ok');
+      expect(e.turns.slice(0, 4)).toEqual(parent.turns.slice(0, 4));
+      expect(e.turns).toHaveLength(8);
+      for (const t of e.turns.slice(4)) {
+        expect(t.model).toBe(t.seat === 'agent2' ? 'gpt-4o' : 'gpt-3.5-turbo');
+        expect(t.action?.argument).toBe(`${t.model} speaking at turn ${t.turn}`);
+      }
+      expect(e.fork).toMatchObject({ parentRun: parent.runId, parentEpisode: parent.episodeId, at: 4 });
+      expect(e.seats.map((s) => s.policy)).toEqual(['openai:gpt-3.5-turbo', 'openai:gpt-4o']);
+      // Every seat was told exactly what the parent's seat was told before turn 4, and its ledger says where the live part begins.
+      for (const seat of ['agent1', 'agent2']) {
+        const mine = ledger(f.path, e.episodeId, seat);
+        const live = e.fork!.liveFromLine![seat]!;
+        expect(knownBefore(mine.slice(0, live), 4)).toEqual(knownBefore(ledger(r.path, parent.episodeId, seat), 4));
+        expect(mine.slice(0, live).some((x) => x.type === 'turn.request')).toBe(false);
+        // The live part starts with turn 4: the request to agent1, agent1's move for agent2.
+        expect(mine[live]).toMatchObject({ type: seat === 'agent1' ? 'turn.request' : 'turn.event', turn: 4 });
+      }
+    }
+    const runJson = readRunJson(f.path) as unknown as { config: { fork: { parent: string; parentRun: string; episode: string }; forkAt: number[] }; stats: { usage: Record<string, { calls: number }> } };
+    expect(runJson.config.fork).toMatchObject({ parent: r.path, parentRun: parent.runId, episode: parent.episodeId });
+    expect(runJson.config.forkAt).toEqual([4]);
+    // Only the live turns were spent here: the replayed ones were the parent's.
+    expect(Object.values(runJson.stats.usage).reduce((n, u) => n + u.calls, 0)).toBe(fresh.length);
+  }, 60_000);
+
+  it('a fork resumes (nothing left to play) and replays from its cassettes with no server', async () => {
+    const again = await parleyCli(['fork', r.path, parent.episodeId, '--at', '4', '--agent2', 'openai:gpt-4o', '--repeats', '3', '--out', f.path], cleanEnv(server.env()));
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/3 episode\(s\) recorded .* \(3 from an earlier invocation\)/);
+    await server.close();
+    const count = server.requests.length;
+    const replay = await parleyRun(['--replay', f.path, '--out', f2.path], cleanEnv());
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(turnsById(readEpisodes(f2.path))).toEqual(turnsById(readEpisodes(f.path)));
+    expect(server.requests.length).toBe(count);
+  }, 60_000);
+
+  it('contract 3: a fork turn past the end and an unknown episode each get one line, exit 2, and no directory', async () => {
+    const before = snapshot(r.path);
+    const out = join(none.path, 'G');
+    const cases = [
+      { args: ['fork', r.path, parent.episodeId, '--at', '999'], line: /^parley fork: fork turn 999 is past the end of episode .* it played 8 turn\(s\)/ },
+      { args: ['fork', r.path, 'no-such-episode', '--at', '2'], line: /^parley fork: .* has no episode "no-such-episode"/ },
+      { args: ['fork', r.path, parent.episodeId, '--at', '999', '--out', out], line: /past the end/ },
+      { args: ['fork', r.path, 'no-such-episode', '--at', '2', '--out', out], line: /no episode "no-such-episode"/ },
+      { args: ['fork', r.path, '../../etc', '--at', '2', '--out', out], line: /no episode "\.\.\/\.\.\/etc"/ },
+      { args: ['fork', r.path, parent.episodeId, '--at', '4', '--scenarios', 'other.jsonl', '--out', out], line: /--scenarios other\.jsonl would change the replayed prefix/ },
+      { args: ['fork', r.path, parent.episodeId, '--at', '4', '--modes', 'mindreaders', '--out', out], line: /--modes mindreaders would change the replayed prefix/ },
+      { args: ['fork', r.path, parent.episodeId, '--at', '6', '--max-turns', '5', '--out', out], line: /would have ended after turn 4 \(max_turns\), before the fork turn 6/ },
+      { args: ['fork', r.path, parent.episodeId, '--at', '8', '--out', out], line: /ends after turn 7 \(max_turns\) .* nothing is left to play from turn 8 \(raise --max-turns/ },
+    ];
+    for (const c of cases) {
+      const run = await parleyCli(c.args, cleanEnv());
+      expect(run.code, c.args.join(' ')).toBe(2);
+      expect(run.stdout).toBe('');
+      const lines = run.stderr.trim().split('\n');
+      expect(lines, c.args.join(' ')).toHaveLength(1);
+      expect(lines[0]).toMatch(c.line);
+      expect(existsSync(out)).toBe(false);
+    }
+    expect(snapshot(r.path)).toEqual(before);
+  }, 60_000);
+});
