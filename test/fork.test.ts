@@ -1,23 +1,26 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EpisodeRecord } from '../protocol/index.js';
 import { reply, startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { knownBefore, ledger, promptTurn, snapshot } from './fork-helpers.js';
+import { auditRun } from './helpers/audit.js';
 import { tempDir } from './helpers/processes.js';
+import { readCassette } from '../llm/index.js';
 import { cleanEnv, parleyCli, parleyRun, readEpisodes, readRunJson, turnsById } from './llm-run-helpers.js';
 
 /**
- * Issue 26, contracts 1 and 3: a run R of LLM seats against the fake OpenAI-compatible server, then
+ * Issue 26, contracts 1, 2 and 3: a run R of LLM seats against the fake OpenAI-compatible server, then
  * `parley fork R EP --at 4 --agent2 openai:gpt-4o --repeats 3 --out F`. The server answers every move with
  * a `speak` naming the model and the turn it was asked for, so the parent plays its 8 turns.
  */
-describe('parley fork (issue 26: contracts 1 and 3)', () => {
+describe('parley fork (issue 26: contracts 1, 2 and 3)', () => {
   let server: FakeLlmServer;
   const r = tempDir('fork-r');
   const f = tempDir('fork-f');
   const f2 = tempDir('fork-f2');
   const none = tempDir('fork-none');
+  const g = tempDir('fork-g');
   let parent: EpisodeRecord;
   let before: number;
 
@@ -31,7 +34,7 @@ describe('parley fork (issue 26: contracts 1 and 3)', () => {
   }, 60_000);
   afterAll(async () => {
     await server.close();
-    for (const d of [r, f, f2, none]) d.remove();
+    for (const d of [r, f, f2, none, g]) d.remove();
   });
 
   it('contract 1: 3 forks, each with EP\'s first 4 turns, later turns from new requests, none for turns before 4', async () => {
@@ -68,6 +71,36 @@ describe('parley fork (issue 26: contracts 1 and 3)', () => {
     expect(runJson.config.forkAt).toEqual([4]);
     // Only the live turns were spent here: the replayed ones were the parent's.
     expect(Object.values(runJson.stats.usage).reduce((n, u) => n + u.calls, 0)).toBe(fresh.length);
+  }, 60_000);
+
+  it("contract 2: --reveal agent2.goal:agent1 puts agent2's goal in agent1's ledger in a peer.state after turn 4 and nowhere before; no other seat receives it", async () => {
+    const run = await parleyCli(['fork', r.path, parent.episodeId, '--at', '4', '--reveal', 'agent2.goal:agent1', '--out', g.path], cleanEnv(server.env()));
+    expect(run.code, run.stderr).toBe(0);
+    const [e] = readEpisodes(g.path);
+    expect(e!.mode).toBe('agents');
+    expect(e!.fork).toMatchObject({ at: 4, reveal: ['agent2.goal:agent1'] });
+    const scenario = JSON.parse(readFileSync(join(g.path, 'scenarios.jsonl'), 'utf8').split('\n')[0]!) as { seats: Array<{ seat: string; goal: string }> };
+    const goal2 = scenario.seats.find((s) => s.seat === 'agent2')!.goal;
+    const holds = (x: object) => JSON.stringify(x).includes(JSON.stringify(goal2).slice(1, -1));
+    const a1 = ledger(g.path, e!.episodeId, 'agent1');
+    const at = a1.findIndex(holds);
+    expect(a1[at]).toMatchObject({ type: 'peer.state', reason: 'fork_reveal', state: { seat: 'agent2', goal: goal2 } });
+    // After turn 3's move, before turn 4 is asked for, in the live part; nowhere before.
+    expect(at).toBeGreaterThan(a1.findIndex((x) => x.type === 'turn.event' && x.turn === 3));
+    expect(at).toBeLessThan(a1.findIndex((x) => x.type === 'turn.request' && x.turn === 4));
+    expect(at).toBeGreaterThanOrEqual(e!.fork!.liveFromLine!.agent1!);
+    expect(a1.slice(0, at).some(holds)).toBe(false);
+    // No other seat receives it: agent2 gets no peer.state at all, and the isolation audit passes the run.
+    expect(ledger(g.path, e!.episodeId, 'agent2').some((x) => x.type === 'peer.state')).toBe(false);
+    const audit = auditRun(g.path);
+    expect(audit.violations).toEqual([]);
+    expect(audit.checked.reveals).toBe(1);
+    // The parent's agent1 never had it; the fork's agent1 prompted with it from turn 4 on.
+    const prompts = (dir: string, ep: string) => readCassette(join(dir, 'cassettes', ep, 'agent1.jsonl'))!.map((c) => JSON.stringify(c.request.messages));
+    expect(prompts(r.path, parent.episodeId).some((p) => p.includes(goal2))).toBe(false);
+    const live = prompts(g.path, e!.episodeId);
+    expect(live.length).toBeGreaterThan(0);
+    expect(live.every((p) => p.includes(JSON.stringify(goal2).slice(1, -1)))).toBe(true);
   }, 60_000);
 
   it('a fork resumes (nothing left to play) and replays from its cassettes with no server', async () => {
