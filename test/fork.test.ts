@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EpisodeRecord } from '../protocol/index.js';
@@ -10,17 +10,19 @@ import { readCassette } from '../llm/index.js';
 import { cleanEnv, parleyCli, parleyRun, readEpisodes, readRunJson, turnsById } from './llm-run-helpers.js';
 
 /**
- * Issue 26, contracts 1, 2 and 3: a run R of LLM seats against the fake OpenAI-compatible server, then
+ * Issue 26, contracts 1 to 4 (and sweeps): a run R of LLM seats against the fake OpenAI-compatible server, then
  * `parley fork R EP --at 4 --agent2 openai:gpt-4o --repeats 3 --out F`. The server answers every move with
  * a `speak` naming the model and the turn it was asked for, so the parent plays its 8 turns.
  */
-describe('parley fork (issue 26: contracts 1, 2 and 3)', () => {
+describe('parley fork (issue 26: contracts 1 to 4)', () => {
   let server: FakeLlmServer;
   const r = tempDir('fork-r');
   const f = tempDir('fork-f');
   const f2 = tempDir('fork-f2');
   const none = tempDir('fork-none');
   const g = tempDir('fork-g');
+  const sweep = tempDir('fork-sweep');
+  const all = tempDir('fork-all');
   let parent: EpisodeRecord;
   let before: number;
 
@@ -34,7 +36,7 @@ describe('parley fork (issue 26: contracts 1, 2 and 3)', () => {
   }, 60_000);
   afterAll(async () => {
     await server.close();
-    for (const d of [r, f, f2, none, g]) d.remove();
+    for (const d of [r, f, f2, none, g, sweep, all]) d.remove();
   });
 
   it('contract 1: 3 forks, each with EP\'s first 4 turns, later turns from new requests, none for turns before 4', async () => {
@@ -102,6 +104,50 @@ describe('parley fork (issue 26: contracts 1, 2 and 3)', () => {
     expect(live.length).toBeGreaterThan(0);
     expect(live.every((p) => p.includes(JSON.stringify(goal2).slice(1, -1)))).toBe(true);
   }, 60_000);
+
+  it('a sweep (--at 2,6) and --at all: one fork per turn and repeat; --at all stops where the episode cannot go on', async () => {
+    const run = await parleyCli(['fork', r.path, parent.episodeId, '--at', '2,6', '--agent2', 'openai:gpt-4o', '--repeats', '2', '--out', sweep.path], cleanEnv(server.env()));
+    expect(run.code, run.stderr).toBe(0);
+    const forks = readEpisodes(sweep.path);
+    expect(forks.map((e) => e.fork!.at).sort()).toEqual([2, 2, 6, 6]);
+    for (const e of forks) expect(e.turns.slice(0, e.fork!.at)).toEqual(parent.turns.slice(0, e.fork!.at));
+    // Bots play on from every turn: no LLM request at all, and fork turn 8 (after the turn limit) is left out.
+    const count = server.requests.length;
+    const bots = await parleyCli(['fork', r.path, parent.episodeId, '--at', 'all', '--agent1', 'bot', '--agent2', 'bot', '--out', all.path], cleanEnv(server.env()));
+    expect(bots.code, bots.stderr).toBe(0);
+    expect(server.requests.length).toBe(count);
+    expect(readEpisodes(all.path).map((e) => e.fork!.at).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect((readRunJson(all.path).config as { forkAt: number[] }).forkAt).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  }, 90_000);
+
+  it("contract 4: parley report F --parent R shows the forks' outcomes and judge scores beside the parent's, per fork turn, with a chart of the effect", async () => {
+    server.setDefault(reply.plausible());
+    for (const dir of [sweep.path, r.path]) {
+      const judged = await parleyCli(['eval', dir, '--judge', 'openai:gpt-4', '--concurrency', '1'], cleanEnv(server.env()));
+      expect(judged.code, judged.stderr).toBe(0);
+    }
+    const report = await parleyCli(['report', sweep.path, '--parent', r.path], cleanEnv());
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toContain(`forks of ${parent.runId}/${parent.episodeId} beside the parent's own continuation:`);
+    expect(report.stdout).toMatch(/fork turn 2 \(2 fork\(s\)\): success: forks .* · parent .* · effect .*; turns: forks 8\.00 .*\(2\) · parent 8\.00 · effect 0\.00/);
+    expect(report.stdout).toMatch(/fork turn 6 \(2 fork\(s\)\): .*goal: forks \d+\.\d+ \[[-\d.]+, [-\d.]+\] \(2\) · parent \d+\.\d+ · effect [-+]?\d/);
+    const md = readFileSync(join(sweep.path, 'report.md'), 'utf8');
+    expect(md).toContain('## Forks beside the parent');
+    expect(md).toContain('Changes from the parent: agent2: openai:gpt-3.5-turbo → openai:gpt-4o.');
+    for (const at of [2, 6]) {
+      expect(md).toMatch(new RegExp(`\\| ${at} \\| 2 \\| 0 \\| goal \\| [\\d.]+ \\[[-\\d.]+, [-\\d.]+\\] \\(2\\) \\| [\\d.]+ \\| [-+]?[\\d.]+ \\[`));
+      expect(md).toMatch(new RegExp(`\\| ${at} \\| 2 \\| 0 \\| goal \\(agent2\\) \\|`));
+    }
+    const charts = readdirSync(join(sweep.path, 'charts'));
+    expect(charts).toEqual(expect.arrayContaining(['fork-effect-goal.svg', 'fork-effect-success.svg', 'fork-effect-turns.svg']));
+    const svg = readFileSync(join(sweep.path, 'charts', 'fork-effect-goal.svg'), 'utf8');
+    expect(svg).toContain('>t=2<');
+    expect(svg).toContain('>t=6<');
+    // A run that is not a fork of R is refused with one line.
+    const wrong = await parleyCli(['report', r.path, '--parent', sweep.path], cleanEnv());
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr.trim()).toMatch(/^parley report: .* holds no forked episode/);
+  }, 120_000);
 
   it('a fork resumes (nothing left to play) and replays from its cassettes with no server', async () => {
     const again = await parleyCli(['fork', r.path, parent.episodeId, '--at', '4', '--agent2', 'openai:gpt-4o', '--repeats', '3', '--out', f.path], cleanEnv(server.env()));
