@@ -97,6 +97,13 @@ describe('parley fork (issue 26: contracts 1 to 4)', () => {
     const audit = auditRun(g.path);
     expect(audit.violations).toEqual([]);
     expect(audit.checked.reveals).toBe(1);
+    // parley show --seat marks where the live part begins: the reveal is its first frame.
+    const shown = await parleyCli(['show', g.path, e!.episodeId, '--seat', 'agent1'], cleanEnv());
+    expect(shown.code, shown.stderr).toBe(0);
+    const out = shown.stdout.split('\n');
+    const mark = out.findIndex((l) => l.startsWith(`--- live from here: fork of ${parent.runId}/${parent.episodeId} at turn 4`));
+    expect(mark).toBeGreaterThan(0);
+    expect(out[mark + 1]).toBe(`[${at + 1}] peer.state`);
     // The parent's agent1 never had it; the fork's agent1 prompted with it from turn 4 on.
     const prompts = (dir: string, ep: string) => readCassette(join(dir, 'cassettes', ep, 'agent1.jsonl'))!.map((c) => JSON.stringify(c.request.messages));
     expect(prompts(r.path, parent.episodeId).some((p) => p.includes(goal2))).toBe(false);
