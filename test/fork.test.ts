@@ -112,12 +112,17 @@ describe('parley fork (issue 26: contracts 1 to 4)', () => {
     expect(live.every((p) => p.includes(JSON.stringify(goal2).slice(1, -1)))).toBe(true);
   }, 60_000);
 
-  it('a sweep (--at 2,6) and --at all: one fork per turn and repeat; --at all stops where the episode cannot go on', async () => {
+  it('a sweep (--at 2,6, extended with 4) and --at all: one fork per turn and repeat; --at all stops where the episode cannot go on', async () => {
     const run = await parleyCli(['fork', r.path, parent.episodeId, '--at', '2,6', '--agent2', 'openai:gpt-4o', '--repeats', '2', '--out', sweep.path], cleanEnv(server.env()));
     expect(run.code, run.stderr).toBe(0);
     const forks = readEpisodes(sweep.path);
     expect(forks.map((e) => e.fork!.at).sort()).toEqual([2, 2, 6, 6]);
     for (const e of forks) expect(e.turns.slice(0, e.fork!.at)).toEqual(parent.turns.slice(0, e.fork!.at));
+    // --extend adds a fork turn to the same run; only its forks are played.
+    const extended = await parleyCli(['fork', r.path, parent.episodeId, '--at', '2,4,6', '--agent2', 'openai:gpt-4o', '--repeats', '2', '--extend', '--out', sweep.path], cleanEnv(server.env()));
+    expect(extended.code, extended.stderr).toBe(0);
+    expect(extended.stdout).toContain('(4 from an earlier invocation)');
+    expect(readEpisodes(sweep.path).map((e) => e.fork!.at).sort()).toEqual([2, 2, 4, 4, 6, 6]);
     // Bots play on from every turn: no LLM request at all, and fork turn 8 (after the turn limit) is left out.
     const count = server.requests.length;
     const bots = await parleyCli(['fork', r.path, parent.episodeId, '--at', 'all', '--agent1', 'bot', '--agent2', 'bot', '--out', all.path], cleanEnv(server.env()));
@@ -134,6 +139,7 @@ describe('parley fork (issue 26: contracts 1 to 4)', () => {
       expect(judged.code, judged.stderr).toBe(0);
     }
     const report = await parleyCli(['report', sweep.path, '--parent', r.path], cleanEnv());
+    expect(report.stdout).toMatch(/fork turn 4 \(2 fork\(s\)\)/);
     expect(report.code, report.stderr).toBe(0);
     expect(report.stdout).toContain(`forks of ${parent.runId}/${parent.episodeId} beside the parent's own continuation:`);
     expect(report.stdout).toMatch(/fork turn 2 \(2 fork\(s\)\): success: forks .* · parent .* · effect .*; turns: forks 8\.00 .*\(2\) · parent 8\.00 · effect 0\.00/);

@@ -1,4 +1,7 @@
 import { resolve } from 'node:path';
+import { CLIENT_SETTING_KEYS } from '../../llm/options.js';
+import { unknownSamplingKey } from '../../llm/sampling-keys.js';
+import { llmProviderOf, type PolicyConfig } from '../../protocol/index.js';
 import type { ForkParent } from '../../orchestrator/fork/parent.js';
 import type { RunConfig, RunConfigInput } from '../../orchestrator/run-config.js';
 import type { FlagValue } from '../args.js';
@@ -90,13 +93,17 @@ function applyParams(config: RunConfig, texts: readonly string[], seats: number)
     const name = key.slice(dot + 1);
     if (!name || !/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name)) return { ok: false, message: `--param '${text}': expected SEAT.KEY=VALUE, e.g. agent2.temperature=0.2` };
     const m = /^agent([1-9])$/.exec(who);
-    if (m) {
-      const i = Number(m[1]) - 1;
-      if (i >= seats) return { ok: false, message: `--param '${text}': the episode has ${seats} seats (agent1–agent${seats})` };
-      config.agents[i] = { ...config.agents[i]!, params: { ...config.agents[i]!.params, [name]: value } };
-    } else if (who === 'script-writer') {
-      config.scriptWriter = { ...config.scriptWriter, params: { ...config.scriptWriter.params, [name]: value } };
-    } else return { ok: false, message: `--param '${text}': expected SEAT.KEY=VALUE with SEAT agent1, agent2, … or script-writer` };
+    const i = m ? Number(m[1]) - 1 : -1;
+    if (m && i >= seats) return { ok: false, message: `--param '${text}': the episode has ${seats} seats (agent1–agent${seats})` };
+    if (!m && who !== 'script-writer') return { ok: false, message: `--param '${text}': expected SEAT.KEY=VALUE with SEAT agent1, agent2, … or script-writer` };
+    const policy: PolicyConfig = m ? config.agents[i]! : config.scriptWriter;
+    // A misspelt key would be dropped or rejected mid-run: refused now, as in an experiment file.
+    const provider = llmProviderOf(policy.spec);
+    const bad = provider && !CLIENT_SETTING_KEYS.includes(name) ? unknownSamplingKey(provider, [name]) : null;
+    if (bad) return { ok: false, message: `--param '${text}': '${name}' is not a ${provider} parameter (allowed: ${bad.allowed.join(', ')})` };
+    const changed = { ...policy, params: { ...policy.params, [name]: value } };
+    if (m) config.agents[i] = changed;
+    else config.scriptWriter = changed;
   }
   return { ok: true };
 }
