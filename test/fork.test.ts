@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EpisodeRecord } from '../protocol/index.js';
@@ -174,7 +174,7 @@ describe('parley fork (issue 26: contracts 1 to 4)', () => {
     expect(server.requests.length).toBe(count);
   }, 60_000);
 
-  it('contract 3: a fork turn past the end and an unknown episode each get one line, exit 2, and no directory', async () => {
+  it('contract 3: a fork turn past the end, an unknown episode, a parent without ledgers, a prefix-altering change: one line, exit 2, no directory', async () => {
     const before = snapshot(r.path);
     const out = join(none.path, 'G');
     const cases = [
@@ -188,6 +188,11 @@ describe('parley fork (issue 26: contracts 1 to 4)', () => {
       { args: ['fork', r.path, parent.episodeId, '--at', '6', '--max-turns', '5', '--out', out], line: /would have ended after turn 4 \(max_turns\), before the fork turn 6/ },
       { args: ['fork', r.path, parent.episodeId, '--at', '8', '--out', out], line: /ends after turn 7 \(max_turns\) .* nothing is left to play from turn 8 \(raise --max-turns/ },
     ];
+    // A parent without ledgers (copied without them).
+    const bare = join(none.path, 'bare');
+    cpSync(r.path, bare, { recursive: true });
+    rmSync(join(bare, 'ledgers'), { recursive: true });
+    cases.push({ args: ['fork', bare, parent.episodeId, '--at', '2', '--out', out], line: /keeps no ledger for seat agent1 of episode .*: a fork replays what each seat was told/ });
     for (const c of cases) {
       const run = await parleyCli(c.args, cleanEnv());
       expect(run.code, c.args.join(' ')).toBe(2);
