@@ -5,6 +5,7 @@ import type { RunConfig } from '../../orchestrator/run-config.js';
 import { runExperiment } from '../../orchestrator/run/driver.js';
 import { resolveProtocol } from '../../orchestrator/run/protocol.js';
 import { loadRunInputs } from '../../orchestrator/run/run-inputs.js';
+import { terminalSafe } from '../../protocol/index.js';
 import type { FlagSpecs } from '../args.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { parseForkTurns } from '../fork/fork-at.js';
@@ -110,7 +111,7 @@ export async function run(argv: string[]): Promise<number> {
   const unwatch = exitWithLauncher();
   try {
     const fork = config.fork!;
-    log(`parley fork ${fork.parentRun}/${fork.episode} at turn${config.forkAt!.length > 1 ? 's' : ''} ${config.forkAt!.join(', ')} × ${config.repeats} → ${resolve(config.out)}`);
+    log(`parley fork ${terminalSafe(fork.parentRun)}/${terminalSafe(fork.episode)} at turn${config.forkAt!.length > 1 ? 's' : ''} ${config.forkAt!.join(', ')} × ${config.repeats} → ${resolve(config.out)}`);
     const tty = stdoutTerminal();
     const result = await runExperiment(config, { log, hosting: 'local', signal: interrupt.signal, extend: args.flags.extend === true, ...(tty ? { tty } : {}) });
     if (interrupt.signal.aborted) {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import path from 'node:path';
-import { MODES } from '../../protocol/index.js';
+import { MODES, terminalSafe } from '../../protocol/index.js';
 import { parseAnnotations } from '../../evaluator/human/annotation.js';
 import { humanSummaryLines, summariseHuman, type JudgeVerdict } from '../../evaluator/human/summary.js';
 import { judgeVerdictsNear, readJudgeVerdicts } from '../judge-verdicts.js';
@@ -119,8 +119,9 @@ export async function run(argv: string[]): Promise<number> {
     const compared = compareForks(runs[0]!, parent.run, seed);
     if (!compared.ok) throw new UsageError(compared.message);
     forks = compared.comparison;
-    console.log(`forks of ${forks.parentRun}/${forks.parentEpisode} beside the parent's own continuation:`);
-    for (const l of forksSummaryLines(forks)) console.log(`  ${l}`);
+    // Run and episode ids come from the run directories' files: printed terminal-safe.
+    console.log(`forks of ${terminalSafe(forks.parentRun)}/${terminalSafe(forks.parentEpisode)} beside the parent's own continuation:`);
+    for (const l of forksSummaryLines(forks)) console.log(`  ${terminalSafe(l)}`);
   }
   const jobs = values.out ? [{ runs, outDir: values.out }] : runs.map((r) => ({ runs: [r], outDir: slug ? path.join(r.dir, 'reports', slug) : r.dir }));
   for (const job of jobs) {

@@ -53,7 +53,7 @@ export function readForkParent(dir: string, episodeId: string): ForkParentRead {
   const scenarios = readRunScenarios(paths);
   if (!scenarios.ok) return { ok: false, message: `${dir}: ${scenarios.message}` };
   const scenario = scenarios.scenarios.get(record.scenarioId);
-  if (!scenario) return { ok: false, message: `${dir}/scenarios.jsonl has no scenario ${record.scenarioId} (episode ${record.episodeId}'s)` };
+  if (!scenario) return { ok: false, message: `${dir}/scenarios.jsonl has no scenario ${JSON.stringify(record.scenarioId.slice(0, 120))} (episode ${record.episodeId}'s)` };
   const seats = scenario.seats.map((s) => s.seat);
   if (JSON.stringify(record.seats.map((s) => s.seat)) !== JSON.stringify(seats)) return { ok: false, message: `episode ${record.episodeId}'s seats do not match its scenario's` };
   for (const seat of seats) {
