@@ -12,25 +12,27 @@ import { parseForkTurns } from '../fork/fork-at.js';
 import { buildForkConfig } from '../fork/fork-config.js';
 import { CONFIG_FLAGS, exitWithLauncher, interruptSignal, keyPreflight, reportRun, RUN_FLAGS, stdoutTerminal } from './run.js';
 
-/** `parley fork`'s flags: the changes a fork may make, and the prefix-shaping ones it refuses to change. */
+/**
+ * `parley fork`'s flags: the changes a fork may make, and the prefix-shaping ones it refuses to change.
+ * No `--script-writer`: a script is written in one call, so script-mode episodes are not forked.
+ */
 const FORK_FLAGS: FlagSpecs = {
   at: { type: 'string', metavar: 'T|T1,T2|all', describe: 'fork turn(s): replay the parent\'s turns before T exactly (no LLM call), play on live from T; all = every turn' },
   out: { type: 'string', metavar: 'DIR', describe: 'the fork run directory (rerunning the same command resumes; --extend adds fork turns or repeats)' },
   repeats: { type: 'number', metavar: 'K', describe: 'forks per fork turn (default 1)' },
   agent1: { ...RUN_FLAGS.agent1!, describe: 'policy of the first seat from the fork turn on (default: the parent\'s)' },
   agent2: { ...RUN_FLAGS.agent2!, describe: 'policy of the second seat from the fork turn on (default: the parent\'s)' },
-  'script-writer': RUN_FLAGS['script-writer']!,
   param: { type: 'string', multiple: true, metavar: 'SEAT.KEY=V', describe: 'a sampling parameter of one seat\'s policy, e.g. agent2.temperature=0.2 (over the parent\'s)' },
   reveal: { type: 'string', multiple: true, metavar: 'FROM.FIELD:TO', describe: 'deliver private fields (goal, secret, hints, task, profile; joined with +) of one seat to another at the fork turn, as a logged peer.state frame, e.g. agent2.goal:agent1' },
-  'max-turns': CONFIG_FLAGS['max-turns']!,
-  'turn-deadline-ms': CONFIG_FLAGS['turn-deadline-ms']!,
+  'max-turns': { ...CONFIG_FLAGS['max-turns']!, describe: "turn limit of the forks (default: the parent's); the prefix must fit under it" },
+  'turn-deadline-ms': { ...CONFIG_FLAGS['turn-deadline-ms']!, describe: "time a seat has for one live move (default: the parent's)" },
   'stop-rule': CONFIG_FLAGS['stop-rule']!,
   'on-unparsable': CONFIG_FLAGS['on-unparsable']!,
   'reformat-model': CONFIG_FLAGS['reformat-model']!,
   judge: RUN_FLAGS.judge!,
   concurrency: RUN_FLAGS.concurrency!,
   replay: { type: 'string', metavar: 'RUNDIR', describe: 'answer the live turns\' LLM calls from the cassettes of a recorded fork run' },
-  extend: CONFIG_FLAGS.extend!,
+  extend: { ...CONFIG_FLAGS.extend!, describe: 'add fork turns (--at) or repeats to the fork run already in DIR (recorded in run.json history)' },
   'retry-failed': RUN_FLAGS['retry-failed']!,
   // Settings that shape the replayed prefix: accepted only to be refused with a clear line when they differ.
   scenarios: { ...CONFIG_FLAGS.scenarios!, describe: 'refused unless it is the parent\'s: a fork keeps the scenario of the episode it replays' },

@@ -26,7 +26,7 @@ const PREFIX_SETTINGS = [
 
 /** The flags of `parley run` a fork passes on to the run config (the rest are the fork's own). */
 const RUN_CONFIG_FLAGS = [
-  'out', 'max-turns', 'turn-deadline-ms', 'repeats', 'concurrency', 'agent1', 'agent2', 'script-writer', 'judge', 'replay',
+  'out', 'max-turns', 'turn-deadline-ms', 'repeats', 'concurrency', 'agent1', 'agent2', 'judge', 'replay',
   'retry-failed', 'stop-rule', 'on-unparsable', 'reformat-model',
   'scenarios', 'subset', 'seed', 'protocol', 'backgrounds', 'script-format', 'leak-judge-only', 'show-relationship-story',
 ] as const;
@@ -81,10 +81,7 @@ export function buildForkConfig(parent: ForkParent, flags: Record<string, FlagVa
   return { ok: true, config };
 }
 
-/**
- * `--param agent2.temperature=0.2`: a sampling parameter of one seat's policy (`agentN` by seat position,
- * or `script-writer`), over the parent's.
- */
+/** `--param agent2.temperature=0.2`: a sampling parameter of one seat's policy (`agentN` by seat position), over the parent's. */
 function applyParams(config: RunConfig, texts: readonly string[], seats: number): { ok: true } | { ok: false; message: string } {
   for (const text of texts) {
     const [key, value] = parseParam(text);
@@ -95,15 +92,13 @@ function applyParams(config: RunConfig, texts: readonly string[], seats: number)
     const m = /^agent([1-9])$/.exec(who);
     const i = m ? Number(m[1]) - 1 : -1;
     if (m && i >= seats) return { ok: false, message: `--param '${text}': the episode has ${seats} seats (agent1–agent${seats})` };
-    if (!m && who !== 'script-writer') return { ok: false, message: `--param '${text}': expected SEAT.KEY=VALUE with SEAT agent1, agent2, … or script-writer` };
-    const policy: PolicyConfig = m ? config.agents[i]! : config.scriptWriter;
+    if (!m) return { ok: false, message: `--param '${text}': expected SEAT.KEY=VALUE with SEAT agent1, agent2, …` };
+    const policy: PolicyConfig = config.agents[i]!;
     // A misspelt key would be dropped or rejected mid-run: refused now, as in an experiment file.
     const provider = llmProviderOf(policy.spec);
     const bad = provider && !CLIENT_SETTING_KEYS.includes(name) ? unknownSamplingKey(provider, [name]) : null;
     if (bad) return { ok: false, message: `--param '${text}': '${name}' is not a ${provider} parameter (allowed: ${bad.allowed.join(', ')})` };
-    const changed = { ...policy, params: { ...policy.params, [name]: value } };
-    if (m) config.agents[i] = changed;
-    else config.scriptWriter = changed;
+    config.agents[i] = { ...policy, params: { ...policy.params, [name]: value } };
   }
   return { ok: true };
 }
