@@ -60,6 +60,8 @@ export class Episode {
   private readonly lost = new Promise<string>((r) => (this.markLost = r));
   private played = 0;
   private t0 = 0;
+  /** Per seat, the ledger line where a fork's live part begins (set once its prefix is replayed). */
+  private liveFromLine: Record<string, number> | undefined;
 
   private constructor(readonly plan: EpisodePlan, private readonly deps: EpisodeDeps) {
     const seatDeadlineMs = deps.seatDeadlineMs?.(plan);
@@ -170,9 +172,6 @@ export class Episode {
       ...(this.liveFromLine ? { liveFromLine: this.liveFromLine } : {}),
     });
   }
-
-  /** Per seat, the ledger line where a fork's live part begins (set once its prefix is replayed). */
-  private liveFromLine: Record<string, number> | undefined;
 
   /** A fork's prefix for the engine: the parent's turns, the reveals, and where each ledger goes live. */
   private scriptedPrefix(): ScriptedPrefix | undefined {
