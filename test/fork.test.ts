@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EpisodeRecord } from '../protocol/index.js';
@@ -101,6 +101,18 @@ describe('parley fork (issue 26: contracts 1 to 4)', () => {
     const audit = auditRun(g.path);
     expect(audit.violations).toEqual([]);
     expect(audit.checked.reveals).toBe(1);
+    // The audit can fail: a record that does not declare the reveal, or a reveal before the live part, is a leak.
+    const tampered = join(none.path, 'tampered');
+    const tamper = (edit: (fork: Record<string, unknown>) => void) => {
+      rmSync(tampered, { recursive: true, force: true });
+      cpSync(g.path, tampered, { recursive: true });
+      const rec = JSON.parse(readFileSync(join(g.path, 'episodes.jsonl'), 'utf8')) as { fork: Record<string, unknown> };
+      edit(rec.fork);
+      writeFileSync(join(tampered, 'episodes.jsonl'), JSON.stringify(rec) + '\n');
+      return auditRun(tampered).violations;
+    };
+    expect(tamper((fk) => delete fk.reveal)).toEqual([expect.stringContaining("partner agent2's private text leaked in agents mode")]);
+    expect(tamper((fk) => (fk.liveFromLine = { agent1: 999, agent2: 999 }))).toEqual([expect.stringContaining('does not first arrive in a fork_reveal peer.state of the live part')]);
     // parley show --seat marks where the live part begins: the reveal is its first frame.
     const shown = await parleyCli(['show', g.path, e!.episodeId, '--seat', 'agent1'], cleanEnv());
     expect(shown.code, shown.stderr).toBe(0);
