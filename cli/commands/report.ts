@@ -1,18 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import path from 'node:path';
-import { MODES } from '../../protocol/index.js';
+import { MODES, terminalSafe } from '../../protocol/index.js';
 import { parseAnnotations } from '../../evaluator/human/annotation.js';
 import { humanSummaryLines, summariseHuman, type JudgeVerdict } from '../../evaluator/human/summary.js';
 import { judgeVerdictsNear, readJudgeVerdicts } from '../judge-verdicts.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { writeReport } from '../../evaluator/report/report.js';
 import { judgePanelLines } from '../../evaluator/report/judge-panels-markdown.js';
+import { compareForks, type ForkComparison } from '../../evaluator/report/forks.js';
+import { forksSummaryLines } from '../../evaluator/report/forks-markdown.js';
 
 /** `parley report`'s command line. */
 export const spec: CommandSpec = {
   name: 'report',
-  usage: 'parley report DIR... [--out FOLDER] [--mode M,…] [--subset NAME] [--model TEXT] [options]',
+  usage: 'parley report DIR... [--out FOLDER] [--mode M,…] [--subset NAME] [--model TEXT] [--parent RUN] [options]',
   summary:
     'Writes report.md, report.html (a transcript page per episode, side by side by mode) and charts/*.svg:\n' +
     'success, turns and words per turn by mode (with 95% bootstrap CIs), judge scores per rubric and every\n' +
@@ -20,7 +22,9 @@ export const spec: CommandSpec = {
     'interval, printed too; self-evaluation flagged), compare verdicts, paired gaps between modes with a\n' +
     "permutation test, the paper's figures, and a simulation card. By default each run directory gets its\n" +
     'own report; --out FOLDER combines them into one.\n' +
-    'With a filter and no --out, a run\'s report goes to DIR/reports/<filter>/.',
+    'With a filter and no --out, a run\'s report goes to DIR/reports/<filter>/.\n' +
+    'parley report F --parent R: F is a fork run (parley fork); its forks\' outcomes and judge scores are shown\n' +
+    'beside the parent episode\'s own, per fork turn, with intervals and a chart of the effect against the fork turn.',
   flags: {
     out: { type: 'string', metavar: 'FOLDER', describe: 'write one report combining every DIR into FOLDER (default: each run its own report)' },
     mode: { type: 'list', metavar: 'M1,M2', describe: 'only episodes of these modes' },
@@ -29,6 +33,7 @@ export const spec: CommandSpec = {
     seed: { type: 'number', describe: 'seed of the bootstrap and permutation resampling (default 1)' },
     title: { type: 'string', metavar: 'TEXT', describe: 'report title' },
     human: { type: 'string', metavar: 'FILE', describe: 'add the human naturalness study of `parley annotate` (win rates, kappa) as a section' },
+    parent: { type: 'string', metavar: 'RUN', describe: 'DIR is a fork run of RUN (parley fork): compare the forks with the parent episode, per fork turn' },
   },
   positionals: { min: 1, max: Infinity, names: 'one or more run directories' },
 };
@@ -64,7 +69,7 @@ export async function run(argv: string[]): Promise<number> {
   const args = parseCommand(spec, argv);
   if (!args) return 0;
   const { positionals } = args;
-  const values = args.flags as { out?: string; seed?: number; title?: string; mode?: string[]; subset?: string; model?: string; human?: string };
+  const values = args.flags as { out?: string; seed?: number; title?: string; mode?: string[]; subset?: string; model?: string; human?: string; parent?: string };
   const seed = values.seed ?? 1;
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got ${seed})`);
   const bad = values.mode?.find((m) => !(MODES as readonly string[]).includes(m));
@@ -106,9 +111,21 @@ export async function run(argv: string[]): Promise<number> {
     human = humanSummaryLines(summariseHuman(annotations, verdicts));
     for (const l of human) console.log(l);
   }
+  let forks: ForkComparison | undefined;
+  if (values.parent !== undefined) {
+    if (runs.length !== 1) throw new UsageError('--parent compares one fork run with its parent: give one DIR');
+    const parent = await loadRunDir(values.parent);
+    if (!parent.ok) throw new Error(`--parent ${values.parent}: ${parent.error.message}`);
+    const compared = compareForks(runs[0]!, parent.run, seed);
+    if (!compared.ok) throw new UsageError(compared.message);
+    forks = compared.comparison;
+    // Run and episode ids come from the run directories' files: printed terminal-safe.
+    console.log(`forks of ${terminalSafe(forks.parentRun)}/${terminalSafe(forks.parentEpisode)} beside the parent's own continuation:`);
+    for (const l of forksSummaryLines(forks)) console.log(`  ${terminalSafe(l)}`);
+  }
   const jobs = values.out ? [{ runs, outDir: values.out }] : runs.map((r) => ({ runs: [r], outDir: slug ? path.join(r.dir, 'reports', slug) : r.dir }));
   for (const job of jobs) {
-    const result = await writeReport(job.runs, { outDir: job.outDir, seed, ...(title ? { title } : {}), ...(human ? { human } : {}) });
+    const result = await writeReport(job.runs, { outDir: job.outDir, seed, ...(title ? { title } : {}), ...(human ? { human } : {}), ...(forks ? { forks } : {}) });
     console.log(`report of ${result.episodes} episodes:\n  ${result.markdownFile}\n  ${result.htmlFile}\n  ${result.chartFiles.length} charts in ${path.join(job.outDir, 'charts')}/`);
     for (const line of judgePanelLines(result.panels)) console.log(line);
   }

@@ -19,6 +19,8 @@ import { loadPublished } from '../paper/published.js';
 import { compareVerdictsMarkdown, judgeVariantsMarkdown } from './variants-and-verdicts.js';
 import { judgePanels, type Panel } from './judge-panels.js';
 import { judgePanelsMarkdown } from './judge-panels-markdown.js';
+import type { ForkComparison } from './forks.js';
+import { forkCharts, forksMarkdown } from './forks-markdown.js';
 import { groupEpisodes, transcriptFile, transcriptPage, type EpisodeGroup } from '../transcript/transcript-pages.js';
 
 export interface ReportOptions {
@@ -30,6 +32,8 @@ export interface ReportOptions {
   title?: string;
   /** A human naturalness study's summary lines (`--human ANN.jsonl`), shown in their own section. */
   human?: readonly string[];
+  /** `--parent`: the forks of a fork run beside their parent episode (a section and effect charts). */
+  forks?: ForkComparison;
 }
 
 export interface ReportResult {
@@ -195,13 +199,14 @@ export async function writeReport(runs: readonly RunDir[], opts: ReportOptions):
   });
   const rows = aggregate(metrics, seed);
   const gaps = [...pairedGaps(metrics, 'script', 'agents', seed), ...pairedGaps(metrics, 'mindreaders', 'agents', seed)];
-  const charts = buildCharts(rows, metrics);
+  const charts = [...(opts.forks ? forkCharts(opts.forks) : []), ...buildCharts(rows, metrics)];
   for (const c of charts) {
     const err = xmlWellFormedError(c.svg);
     if (err) throw new Error(`chart ${c.file} is not well-formed XML: ${err}`);
   }
   const panels = judgePanels(runs, seed);
-  const markdown = reportMarkdown(runs, metrics, rows, gaps, charts, opts.title, paperSection(runs, rows), panels) + humanSection(opts.human);
+  const beside = [...(opts.forks ? forksMarkdown(opts.forks) : []), ...(paperSection(runs, rows) ?? [])];
+  const markdown = reportMarkdown(runs, metrics, rows, gaps, charts, opts.title, beside.length ? beside : undefined, panels) + humanSection(opts.human);
   const inlineSvg = new Map(charts.map((c) => [`charts/${c.file}`, c.svg]));
   const title = markdown.split('\n')[0]!.replace(/^#\s*/, '').replace(/\\(.)/g, '$1');
   const html = `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"/>${reportCsp()}<title>${esc(title)}</title><style>${CSS}</style></head><body>\n${markdownToHtml(markdown, inlineSvg)}\n</body></html>\n`;
