@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import path from 'node:path';
-import { MODES } from '../../protocol/index.js';
+import { MODES, terminalSafe } from '../../protocol/index.js';
 import { parseAnnotations } from '../../evaluator/human/annotation.js';
 import { humanSummaryLines, summariseHuman, type JudgeVerdict } from '../../evaluator/human/summary.js';
 import { judgeVerdictsNear, readJudgeVerdicts } from '../judge-verdicts.js';
@@ -10,11 +10,13 @@ import { writeReport } from '../../evaluator/report/report.js';
 import { filtered, filterSlug, type Filters } from '../report-filters.js';
 import { reportAgainst } from './report-against.js';
 import { judgePanelLines } from '../../evaluator/report/judge-panels-markdown.js';
+import { compareForks, type ForkComparison } from '../../evaluator/report/forks.js';
+import { forksSummaryLines } from '../../evaluator/report/forks-markdown.js';
 
 /** `parley report`'s command line. */
 export const spec: CommandSpec = {
   name: 'report',
-  usage: 'parley report DIR... [--out FOLDER] [--mode M,…] [--subset NAME] [--model TEXT] [--against CORRECTED_DIR] [options]',
+  usage: 'parley report DIR... [--out FOLDER] [--mode M,…] [--subset NAME] [--model TEXT] [--parent RUN] [--against CORRECTED_DIR] [options]',
   summary:
     'Writes report.md, report.html (a transcript page per episode, side by side by mode) and charts/*.svg:\n' +
     'success, turns and words per turn by mode (with 95% bootstrap CIs), judge scores per rubric and every\n' +
@@ -22,7 +24,9 @@ export const spec: CommandSpec = {
     'interval, printed too; self-evaluation flagged), compare verdicts, paired gaps between modes with a\n' +
     "permutation test, the paper's figures, and a simulation card. By default each run directory gets its\n" +
     'own report; --out FOLDER combines them into one.\n' +
-    'With a filter and no --out, a run\'s report goes to DIR/reports/<filter>/.',
+    'With a filter and no --out, a run\'s report goes to DIR/reports/<filter>/.\n' +
+    'parley report F --parent R: F is a fork run (parley fork); its forks\' outcomes and judge scores are shown\n' +
+    'beside the parent episode\'s own, per fork turn, with intervals and a chart of the effect against the fork turn.',
   flags: {
     out: { type: 'string', metavar: 'FOLDER', describe: 'write one report combining every DIR into FOLDER (default: each run its own report)' },
     mode: { type: 'list', metavar: 'M1,M2', describe: 'only episodes of these modes' },
@@ -31,6 +35,7 @@ export const spec: CommandSpec = {
     seed: { type: 'number', describe: 'seed of the bootstrap and permutation resampling (default 1)' },
     title: { type: 'string', metavar: 'TEXT', describe: 'report title' },
     human: { type: 'string', metavar: 'FILE', describe: 'add the human naturalness study of `parley annotate` (win rates, kappa) as a section' },
+    parent: { type: 'string', metavar: 'RUN', describe: 'DIR is a fork run of RUN (parley fork): compare the forks with the parent episode, per fork turn' },
     against: {
       type: 'string',
       metavar: 'DIR',
@@ -48,7 +53,7 @@ export async function run(argv: string[]): Promise<number> {
   const args = parseCommand(spec, argv);
   if (!args) return 0;
   const { positionals } = args;
-  const values = args.flags as { out?: string; seed?: number; title?: string; mode?: string[]; subset?: string; model?: string; human?: string; against?: string };
+  const values = args.flags as { out?: string; seed?: number; title?: string; mode?: string[]; subset?: string; model?: string; human?: string; parent?: string; against?: string };
   const seed = values.seed ?? 1;
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got ${seed})`);
   const bad = values.mode?.find((m) => !(MODES as readonly string[]).includes(m));
@@ -61,6 +66,7 @@ export async function run(argv: string[]): Promise<number> {
   if (values.against !== undefined) {
     if (positionals.length !== 1) throw new UsageError('--against compares one leaky run (or experiment folder) with its corrected twin: name one');
     if (values.mode) throw new UsageError('--against compares modes with agents mode: --mode would leave some out');
+    if (values.parent !== undefined) throw new UsageError('--against and --parent are two different comparisons: run report once for each');
     if (path.resolve(values.against) === path.resolve(positionals[0]!)) throw new UsageError('--against names the same run directory as the run: give the corrected run');
     if (values.out && [positionals[0]!, values.against].some((d) => path.resolve(d) === path.resolve(values.out!))) {
       throw new UsageError(`--out ${values.out} is one of the runs: the leak comparison would overwrite that run's own report; name another folder`);
@@ -77,10 +83,22 @@ export async function run(argv: string[]): Promise<number> {
   for (const dir of positionals) runs.push(await load(dir));
   if (runs.every((r) => r.episodes.length === 0)) throw new Error(`no episode matches ${slug || 'these runs'}`);
   const title = values.title ?? (slug ? `Parley report: ${runs.map((r) => path.basename(path.resolve(r.dir))).join(', ')} (${slug})` : undefined);
+  let forks: ForkComparison | undefined;
+  if (values.parent !== undefined) {
+    if (runs.length !== 1) throw new UsageError('--parent compares one fork run with its parent: give one DIR');
+    const parent = await loadRunDir(values.parent);
+    if (!parent.ok) throw new Error(`--parent ${values.parent}: ${parent.error.message}`);
+    const compared = compareForks(runs[0]!, parent.run, seed);
+    if (!compared.ok) throw new UsageError(compared.message);
+    forks = compared.comparison;
+    // Run and episode ids come from the run directories' files: printed terminal-safe.
+    console.log(`forks of ${terminalSafe(forks.parentRun)}/${terminalSafe(forks.parentEpisode)} beside the parent's own continuation:`);
+    for (const l of forksSummaryLines(forks)) console.log(`  ${terminalSafe(l)}`);
+  }
   // Each run its own report unless a combined one was asked for (a multi-run report never lands in a run).
   const jobs = values.out ? [{ runs, outDir: values.out }] : runs.map((r) => ({ runs: [r], outDir: slug ? path.join(r.dir, 'reports', slug) : r.dir }));
   for (const job of jobs) {
-    const result = await writeReport(job.runs, { outDir: job.outDir, seed, ...(title ? { title } : {}), ...(human ? { human } : {}) });
+    const result = await writeReport(job.runs, { outDir: job.outDir, seed, ...(title ? { title } : {}), ...(human ? { human } : {}), ...(forks ? { forks } : {}) });
     console.log(`report of ${result.episodes} episodes:\n  ${result.markdownFile}\n  ${result.htmlFile}\n  ${result.chartFiles.length} charts in ${path.join(job.outDir, 'charts')}/`);
     for (const line of judgePanelLines(result.panels)) console.log(line);
   }

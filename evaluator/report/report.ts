@@ -21,6 +21,8 @@ import { compareVerdictsMarkdown, judgeVariantsMarkdown } from './variants-and-v
 import { leakReport, type LeakReport } from '../leak/leak-report.js';
 import { judgePanels, type Panel } from './judge-panels.js';
 import { judgePanelsMarkdown } from './judge-panels-markdown.js';
+import type { ForkComparison } from './forks.js';
+import { forkCharts, forksMarkdown } from './forks-markdown.js';
 import { groupEpisodes, transcriptFile, transcriptPage, type EpisodeGroup } from '../transcript/transcript-pages.js';
 
 export interface ReportOptions {
@@ -37,6 +39,8 @@ export interface ReportOptions {
    * gets a section saying how much of script and mindreaders mode's advantage the leaked answer explains.
    */
   against?: RunDir;
+  /** `--parent`: the forks of a fork run beside their parent episode (a section and effect charts). */
+  forks?: ForkComparison;
 }
 
 export interface ReportResult {
@@ -202,7 +206,7 @@ export async function writeReport(runs: readonly RunDir[], opts: ReportOptions):
   const metrics = runs.flatMap(runMetrics);
   const rows = aggregate(metrics, seed);
   const gaps = [...pairedGaps(metrics, 'script', 'agents', seed), ...pairedGaps(metrics, 'mindreaders', 'agents', seed)];
-  const charts = buildCharts(rows, metrics);
+  const charts = [...(opts.forks ? forkCharts(opts.forks) : []), ...buildCharts(rows, metrics)];
   for (const c of charts) {
     const err = xmlWellFormedError(c.svg);
     if (err) throw new Error(`chart ${c.file} is not well-formed XML: ${err}`);
@@ -210,7 +214,8 @@ export async function writeReport(runs: readonly RunDir[], opts: ReportOptions):
   const panels = judgePanels(runs, seed);
   if (opts.against && runs.length !== 1) throw new Error('a leak comparison (against) reports on exactly one leaky run');
   const leak = opts.against ? leakReport(runs[0]!, opts.against, seed) : undefined;
-  const markdown = reportMarkdown(runs, metrics, rows, gaps, charts, opts.title, paperSection(runs, rows), panels, leak?.markdown) + humanSection(opts.human);
+  const beside = [...(opts.forks ? forksMarkdown(opts.forks) : []), ...(paperSection(runs, rows) ?? [])];
+  const markdown = reportMarkdown(runs, metrics, rows, gaps, charts, opts.title, beside.length ? beside : undefined, panels, leak?.markdown) + humanSection(opts.human);
   const inlineSvg = new Map(charts.map((c) => [`charts/${c.file}`, c.svg]));
   const title = markdown.split('\n')[0]!.replace(/^#\s*/, '').replace(/\\(.)/g, '$1');
   const html = `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"/>${reportCsp()}<title>${esc(title)}</title><style>${CSS}</style></head><body>\n${markdownToHtml(markdown, inlineSvg)}\n</body></html>\n`;
