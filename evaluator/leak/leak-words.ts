@@ -7,10 +7,10 @@ import type { Estimate, LeakEffect, LeakMetric, LeakedMode } from './leak-effect
  * numbers; caveats quote recorded values and are escaped here.
  */
 
-const METRIC_WORDS: Record<LeakMetric, { name: string; rate: boolean }> = {
-  goal: { name: 'Goal (the judge, 0–10)', rate: false },
-  success: { name: 'MutualFriends success (the shared friend named, appendix G)', rate: true },
-  firstMention: { name: 'First mention of the shared friend (0 = first move, 1 = last)', rate: true },
+const METRIC_WORDS: Record<LeakMetric, string> = {
+  goal: 'Goal (the judge, 0–10)',
+  success: 'MutualFriends success (the shared friend named, appendix G)',
+  firstMention: 'First mention of the shared friend (0 = first move, 1 = last)',
 };
 
 const MODE_WORDS: Record<LeakedMode, string> = { script: 'script mode', mindreaders: 'mindreaders mode' };
@@ -32,7 +32,7 @@ function advantagePhrase(metric: LeakMetric, mode: LeakedMode, e: Estimate): str
 
 /** One sentence (a few clauses) for one mode and metric. */
 export function leakSentence(e: LeakEffect): string {
-  const head = `${METRIC_WORDS[e.metric].name}, ${e.mode} against agents on MutualFriends: `;
+  const head = `${METRIC_WORDS[e.metric]}, ${e.mode} against agents on MutualFriends: `;
   const unjudged = e.metric === 'goal' ? ' (judged yet? parley eval scores the goal)' : e.metric === 'firstMention' ? ' (the shared friend was never named)' : '';
   const missing = (side: string) => `not defined: the ${side} run has no MutualFriends episode with this metric in ${MODE_WORDS[e.mode]} or in agents mode${unjudged}.`;
   if (!e.leaky) return head + missing('leaky');
