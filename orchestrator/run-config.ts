@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BackgroundsRule, JudgeOnlyLeakTarget, Mode, OnUnparsable, PolicyConfig, ProtocolName, ScriptFormat, StopRule } from '../protocol/index.js';
+import { BackgroundsRule, JudgeOnlyLeakTarget, JudgeView, Mode, OnUnparsable, PolicyConfig, ProtocolName, ScriptFormat, StopRule } from '../protocol/index.js';
 
 /**
  * Everything that defines a run. Built from CLI flags and/or an experiment YAML file (flags win),
@@ -24,6 +24,11 @@ export const RunConfig = z.object({
   agents: z.array(PolicyConfig).min(1).default([{ spec: 'bot', params: {} }]),
   scriptWriter: PolicyConfig.default({ spec: 'bot', params: {} }),
   judge: PolicyConfig.optional(),
+  /**
+   * What the judge is shown when `parley eval` judges this run without `--judge-view` (unset: the paper's
+   * view for paper runs, else Parley's). Recorded here so the run says how it is meant to be scored.
+   */
+  judgeView: JudgeView.optional(),
   /** What `parley eval` scores by default: a rubric file or a built-in name (sotopia, goal); absent = sotopia. */
   rubric: z.string().min(1).optional(),
   /** Re-run from a recorded run directory's cassettes, no network. */
