@@ -20,7 +20,7 @@ import { engineCase, type EngineFigures } from './engine.js';
 import { latencyCase, type LatencyFigures } from './latency.js';
 import { machine } from './machine.js';
 import { queueCases, type QueueFigures } from './queue.js';
-import { tokensByMode } from './tokens.js';
+import { tokensByProtocol } from './tokens.js';
 import { transportCase } from './transport.js';
 
 const argv = process.argv.slice(2);
@@ -77,10 +77,10 @@ if (cases.has('latency')) {
 
 const queue: QueueFigures[] = cases.has('queue') ? await queueCases(queueSetup, say) : [];
 
-let tokens: Awaited<ReturnType<typeof tokensByMode>> | null = null;
+let tokens: Awaited<ReturnType<typeof tokensByProtocol>> | null = null;
 if (cases.has('tokens')) {
-  say('tokens: prompt tokens and reusable prefix by mode');
-  tokens = await tokensByMode({ episodesPerMode: quick ? 2 : 10, turns: TURNS });
+  say('tokens: prompt tokens and reusable prefix by protocol (parley, paper) and mode');
+  tokens = await tokensByProtocol({ episodesPerMode: quick ? 2 : 10, turns: TURNS });
 }
 
 const transport = [];
@@ -105,7 +105,7 @@ const report = {
     latency: 'fake OpenAI-compatible server (in the bench process, not the orchestrator\'s) answering every move after a fixed delay; 5×N episodes with N lanes; steady window from the 2N-th recorded episode (every agent process has played LLM turns before) to the last episode prepared; efficiency = measured episodes per minute in the window (turns per minute ÷ turns per episode) ÷ ideal N / (turns × delay). wholeRun: from the pool being ready to the last record, including the first, cold episodes of every agent process and the tail.',
     queue: `parley run --queue (coordinator in the bench process) with W parley worker processes on this machine, each running ${queueSetup.lanes} episodes at a time on a multiplexed pool (${queueSetup.lanes} seats per agent process), a local redis-server and the fake server answering every move after ${queueSetup.delayMs} ms; ${queueSetup.waves} waves of W×${queueSetup.lanes} episodes of ${queueSetup.turns} turns; rate from the end of the first wave to the last record; efficiency = that rate ÷ ideal W×lanes / (turns × delay).`,
     transport: 'agents episodes one after another, both seats played by in-process scripted clients (answer at once) over ws (/agent) or socket.io (/socket.io/, the browser transport) to the same orchestrator edge; overheadMs as in engine; turnMs: a seat\'s act sent → its next turn.request received, per turn, as the client sees it.',
-    tokens: 'cassettes of a real run per mode (openai: seats on the fake server, which counts ~4 characters a token); prefix share = common prefix of a seat\'s prompt with its previous prompt (serialised messages) ÷ prompt length.',
+    tokens: 'cassettes of a real run per mode (openai: seats on the fake server, which counts ~4 characters a token); prefix share = common prefix of a seat\'s prompt with its previous prompt (serialised messages) ÷ prompt length; per protocol (parley: constant text first, conversation, short turn line last; paper: SOTOPIA\'s order, turn-by-turn modes only).',
   },
   engine,
   latency: latencyRuns,
@@ -117,6 +117,9 @@ const report = {
     efficiencyAtLeast0_9: latencyRuns.map((l) => ({ seatsPerProcess: l.seatsPerProcess, efficiency: l.window.efficiency, met: l.window.efficiency >= 0.9 })),
     multiplexed500Under4GB: mux ? { concurrentEpisodes: mux.concurrentEpisodes, totalPeakMB: mux.rssMB.totalPeak, met: mux.rssMB.totalPeak < 4096 } : null,
     multiplexed1000: mux1000 ? { concurrentEpisodes: mux1000.concurrentEpisodes, totalPeakMB: mux1000.rssMB.totalPeak, overheadP99Ms: mux1000.overheadMs.p99 } : null,
+    prefixShareAtLeast0_9: tokens?.parley.agents?.prefixShare.mean != null
+      ? { protocol: 'parley', mode: 'agents', mean: tokens.parley.agents.prefixShare.mean, met: tokens.parley.agents.prefixShare.mean >= 0.9, paperMean: tokens.paper.agents?.prefixShare.mean ?? null }
+      : null,
     queueEfficiency: queue.map((q) => ({ workers: q.workers, efficiency: q.efficiency })),
   },
 };
