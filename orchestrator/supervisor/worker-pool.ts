@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { getPriority, setPriority } from 'node:os';
+import { availableParallelism, getPriority, setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { WorkerToParent, type PolicyConfig, type WorkerDrop, type WorkerHost, type WorkerWarm } from '../../protocol/index.js';
 import { agentEntry, agentEnv } from './agent-entry.js';
@@ -29,6 +29,12 @@ export interface WorkerPoolOptions {
    * processes it should not wait behind agent processes for CPU.
    */
   niceness?: number;
+  /**
+   * Workers starting at once (default: the machine's cores, at least 2). Start-up is CPU-bound (module
+   * loading), so starting a hundred at once only makes each of them, and the episodes already playing,
+   * slower; bounded, the first ones are ready early and episodes start on them while the rest start.
+   */
+  startParallelism?: number;
   /** Policies each worker loads before it counts as ready (their modules and SDKs): off the episode path. */
   warm?: PolicyConfig[];
   /** A worker that has not said `ready` by then is killed and counts as failed. */
@@ -62,6 +68,10 @@ interface Hosting {
 class Worker {
   readonly hosting = new Map<string, Hosting>();
   dead = false;
+  /** Set once `ready` resolved: the worker may take seats. */
+  isReady = false;
+  /** Its failure to start has been counted (by its exit or its `ready` rejecting, whichever comes first). */
+  startFailureCounted = false;
   readonly ready: Promise<void>;
 
   /**
@@ -80,13 +90,17 @@ class Worker {
         if (msg.data.type === 'ready') {
           if (warm.length === 0) {
             clearTimeout(timer);
-            return resolve();
+            this.isReady = true;
+            resolve();
+            return onGone(this, 'ready');
           }
           const request: WorkerWarm = { type: 'warm', policies: [...warm] };
           child.send(request, (err) => err && reject(err));
         } else if (msg.data.type === 'warmed') {
           clearTimeout(timer);
+          this.isReady = true;
           resolve();
+          onGone(this, 'ready');
         } else {
           const h = this.hosting.get(msg.data.token);
           if (!h) return;
@@ -119,9 +133,11 @@ class Worker {
 
 /**
  * The supervisor's pool of local agent processes (IPC contract: protocol/worker-ipc.ts): `child_process.fork` of `agent-node/worker.ts` under
- * tsx. Workers are spawned ahead and reused across episodes. `host()` picks a worker that is not
+ * tsx. Workers are spawned ahead and reused across episodes. `host()` picks a ready worker that is not
  * already hosting a seat of the same episode (DESIGN invariant 1), so two seats of one episode never
- * share a process, whatever the pool size or multiplexing.
+ * share a process, whatever the pool size or multiplexing. The pool fills in the background, a few
+ * workers starting at a time: seats go to the workers that are ready, so episodes start on the first
+ * ones instead of waiting for the whole pool.
  */
 export class WorkerPool {
   private workers: Worker[] = [];
@@ -132,8 +148,11 @@ export class WorkerPool {
     for (const w of this.workers) w.child.kill('SIGKILL');
   };
 
+  private readonly startParallelism: number;
+
   constructor(private readonly opts: WorkerPoolOptions) {
     this.seatsPerWorker = opts.seatsPerWorker ?? 1;
+    this.startParallelism = Math.max(1, opts.startParallelism ?? Math.max(2, availableParallelism()));
     process.on('exit', this.killAll);
   }
 
@@ -160,16 +179,52 @@ export class WorkerPool {
     return this.launching;
   }
 
-  /** Spawns the workers and waits until each is ready. */
+  /**
+   * Starts filling the pool (`startParallelism` workers starting at a time) and resolves once the first
+   * worker is ready, so episodes can start on it; the others keep starting. Rejects when workers keep
+   * failing to start (a broken entry fails here, as before any episode).
+   */
   async start(): Promise<void> {
     await this.prepare();
-    const spawned = Array.from({ length: this.opts.size }, () => this.spawn());
-    await Promise.all(spawned.map((w) => w.ready));
+    this.fill();
+    for (;;) {
+      if (this.workers.some((w) => w.isReady && !w.dead)) return;
+      if (this.closing) throw new Error('worker pool is closed');
+      if (this.startFailures >= MAX_START_FAILURES || !this.workers.some((w) => !w.dead)) {
+        throw new Error(`agent processes keep failing to start (${this.lastStartError?.message ?? 'unknown'})`);
+      }
+      await new Promise<void>((r) => this.waiters.push(r));
+    }
+  }
+
+  /** Resolves once `size` workers are ready (the whole pool started), or the pool stopped filling. */
+  async full(): Promise<void> {
+    while (!this.closing && this.startFailures < MAX_START_FAILURES && this.workers.filter((w) => w.isReady && !w.dead).length < this.opts.size) {
+      await new Promise<void>((r) => this.waiters.push(r));
+    }
+  }
+
+  /** Workers spawned and not yet ready. */
+  private starting(): number {
+    return this.workers.filter((w) => !w.dead && !w.isReady).length;
+  }
+
+  /** Spawns workers up to `size`, at most `startParallelism` starting at once; called again as each one is ready. */
+  private fill(): void {
+    if (!this.launch) return;
+    while (!this.closing && this.startFailures < MAX_START_FAILURES && this.workers.filter((w) => !w.dead).length < this.opts.size && this.starting() < this.startParallelism) {
+      this.spawn();
+    }
   }
 
   /** Pids of live workers. */
   get pids(): number[] {
     return this.workers.filter((w) => !w.dead).map((w) => w.pid);
+  }
+
+  /** Pids of live workers that are ready (the others are still starting). */
+  get readyPids(): number[] {
+    return this.workers.filter((w) => !w.dead && w.isReady).map((w) => w.pid);
   }
 
   /** Hands a seat to a worker: it connects to `url` and joins with `token`. */
@@ -275,14 +330,23 @@ export class WorkerPool {
         // Not permitted here: the workers run at the orchestrator's priority.
       }
     }
+    const countStartFailure = (w: Worker, err: Error) => {
+      if (w.isReady || w.startFailureCounted) return;
+      w.startFailureCounted = true;
+      this.noteStartFailure(err);
+    };
     const worker = new Worker(child, this.opts.readyTimeoutMs ?? 30_000, this.opts.warm ?? [], (w, why) => {
+      // Counted now, not when `ready` rejects (a microtask later): fill() below must see it.
+      if (w.dead) countStartFailure(w, new Error(why));
       if (w.dead) {
         this.workers = this.workers.filter((x) => x !== w);
         if (!this.closing) this.opts.log?.(why);
       }
+      // A start slot is free (ready or dead): the next worker may start.
+      this.fill();
       for (const wake of this.waiters.splice(0)) wake();
     });
-    worker.ready.then(() => (this.startFailures = 0), (err: Error) => this.noteStartFailure(err));
+    worker.ready.then(() => (this.startFailures = 0), (err: Error) => countStartFailure(worker, err));
     this.workers.push(worker);
     return worker;
   }
@@ -295,23 +359,22 @@ export class WorkerPool {
     for (;;) {
       if (this.closing) throw new Error('worker pool is closed');
       const live = this.workers.filter((w) => !w.dead);
-      const candidate = live.find(fits);
+      // Booked synchronously after the check: no other seat can take the slot in between.
+      const candidate = live.find((w) => w.isReady && fits(w));
       if (candidate) {
-        try {
-          await candidate.ready;
-        } catch {
-          continue; // counted by spawn(); the loop spawns a replacement or gives up
-        }
-        // Re-check after the await: another seat may have been booked on it meanwhile.
-        if (!fits(candidate)) continue;
         candidate.hosting.set(token, hosting);
         return candidate;
       }
-      // Grow back to size after deaths; grow past it only if every worker already hosts this episode.
-      const allHostThis = live.every((w) => [...w.hosting.values()].some((h) => h.episodeId === episodeId));
-      if (live.length < this.opts.size || allHostThis) {
-        this.spawn();
-        continue;
+      // A worker still starting hosts nothing, so it will fit: wait for it (or any other) to be ready.
+      if (!live.some((w) => !w.isReady)) {
+        // Grow back to size after deaths; grow past it only if every worker already hosts this episode.
+        const allHostThis = live.every((w) => [...w.hosting.values()].some((h) => h.episodeId === episodeId));
+        if (allHostThis) this.spawn();
+        else if (live.length < this.opts.size) {
+          this.fill();
+          if (this.starting() === 0) this.spawn(); // throws once workers keep failing to start
+        }
+        if (this.starting() > 0) continue;
       }
       await new Promise<void>((r) => this.waiters.push(r));
     }
