@@ -29,7 +29,7 @@ export interface EngineCaseResult {
   agentProcesses: number;
   /** Run start → the first agent process ready (episodes start on it). */
   poolStartMs: number;
-  /** Run start → every process of the pool ready (null: the run ended first). */
+  /** Run start → every process of the pool ready (null: the run ended first; bot runs are that short). */
   poolFullMs: number | null;
   /** The steady window (see window.ts). */
   windowMs: number;
@@ -51,6 +51,7 @@ const out = mkdtempSync(join(tmpdir(), 'parley-bench-engine-'));
 const w = new SteadyWindow(n, total);
 let poolReady = 0;
 let poolFull = 0;
+let stopCounting = () => {};
 let poolSize = 0;
 let allTurns = 0;
 const t0 = performance.now();
@@ -74,6 +75,9 @@ try {
     tokenTtlMs: 300_000,
   }, {
     progressIntervalMs: 3_600_000,
+    // Steady state at N episodes in flight: bot episodes are so short that a run would otherwise end
+    // while its pool is still starting, with fewer than N in flight.
+    fullPoolFirst: true,
     episodePrepared: () => w.preparedOne(),
     engine: {
       turnOverhead: (ns) => w.overhead(ns),
@@ -85,13 +89,18 @@ try {
     // Called once the first agent process is ready (episodes start then); the pool fills meanwhile.
     poolStarted: (pool) => {
       poolReady = performance.now();
-      void pool.full().then(() => {
-        poolFull = performance.now();
-        poolSize = pool.pids.length;
+      // The most processes alive at once (the pool may not be full before a short run ends).
+      const count = setInterval(() => (poolSize = Math.max(poolSize, pool.pids.length)), 100);
+      void pool.full().then((full) => {
+        if (full) poolFull = performance.now();
+        poolSize = Math.max(poolSize, pool.pids.length);
+        if (full) clearInterval(count);
       });
+      stopCounting = () => clearInterval(count);
     },
   });
   const end = performance.now();
+  stopCounting();
   const ms = (q: number) => round(quantile(w.overheadNs, q) / 1e6, 3);
   const report: EngineCaseResult = {
     episodes: result.ran.length,

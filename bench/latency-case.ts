@@ -35,7 +35,7 @@ export interface LatencyCaseResult {
   agentProcesses: number;
   /** Run start → the first agent process ready (episodes start on it). */
   poolStartMs: number;
-  /** Run start → every process of the pool ready (null: the run ended first). */
+  /** Run start → every process of the pool ready (null: the run ended first; bot runs are that short). */
   poolFullMs: number | null;
   idealEpisodesPerMinute: number;
   window: { ms: number; turns: number; episodesPerMinute: number; efficiency: number; machineCpuBusy: number; cpuMsPerTurn: { orchestrator: number; agents: number } };
@@ -49,6 +49,7 @@ const out = mkdtempSync(join(tmpdir(), 'parley-bench-latency-'));
 const w = new SteadyWindow(n, total, 2 * n);
 let poolReady = 0;
 let poolFull = 0;
+let stopCounting = () => {};
 let poolSize = 0;
 const t0 = performance.now();
 
@@ -75,13 +76,18 @@ try {
     // Called once the first agent process is ready (episodes start then); the pool fills meanwhile.
     poolStarted: (pool) => {
       poolReady = performance.now();
-      void pool.full().then(() => {
-        poolFull = performance.now();
-        poolSize = pool.pids.length;
+      // The most processes alive at once (the pool may not be full before a short run ends).
+      const count = setInterval(() => (poolSize = Math.max(poolSize, pool.pids.length)), 100);
+      void pool.full().then((full) => {
+        if (full) poolFull = performance.now();
+        poolSize = Math.max(poolSize, pool.pids.length);
+        if (full) clearInterval(count);
       });
+      stopCounting = () => clearInterval(count);
     },
   });
   const end = performance.now();
+  stopCounting();
   const idealPerMin = (n / ((a.turns * a.delayMs) / 1000)) * 60;
   const windowPerMin = (w.turns / a.turns / w.ms) * 60_000;
   // From the run's start: agent process start-up counts against the whole run.

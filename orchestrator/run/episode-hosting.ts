@@ -81,6 +81,7 @@ export async function hostEpisodes(pending: readonly EpisodePlan[], ctx: Hosting
       say(`starting ${size} agent process(es)${pool!.seatsPerProcess > 1 ? ` (up to ${pool!.seatsPerProcess} seats each, never two of one episode)` : ''} for ${pending.length} episode(s), ${inFlight} at a time`),
   });
   if (host.pool) probes.poolStarted?.(host.pool);
+  if (host.pool && probes.fullPoolFirst) await host.pool.full();
   // Ctrl-C: no more joins, and in-flight episodes end now (their records are dropped).
   const interrupted = new Promise<string>((resolveAbort) => {
     const onAbort = () => {
