@@ -4,6 +4,7 @@ import { availableParallelism, getPriority, setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { WorkerToParent, type PolicyConfig, type WorkerDrop, type WorkerHost, type WorkerWarm } from '../../protocol/index.js';
 import { agentEntry, agentEnv } from './agent-entry.js';
+import { BOT_PROCESS_NODE_FLAGS } from './bot-process-flags.js';
 import { bundledWorker } from './worker-bundle.js';
 
 /** tsx's loader as an absolute URL (`--import tsx` would resolve against the cwd). */
@@ -37,6 +38,8 @@ export interface WorkerPoolOptions {
    * cores, 28 processes: first ready after ~0.2–0.5 s instead of 3–4 s, whole pool in about the same time).
    */
   startParallelism?: number;
+  /** Every seat this pool hosts is played by a bot: workers start with BOT_PROCESS_NODE_FLAGS (less memory). */
+  botsOnly?: boolean;
   /** Policies each worker loads before it counts as ready (their modules and SDKs): off the episode path. */
   warm?: PolicyConfig[];
   /** A worker that has not said `ready` by then is killed and counts as failed. */
@@ -323,7 +326,7 @@ export class WorkerPool {
     if (!this.launch) throw new Error('worker pool used before prepare()');
     const child = fork(this.launch.path, [], {
       // PARLEY_WORKER_NODE_ARGS: extra node flags for agent processes (profiling, heap limits).
-      execArgv: [...this.launch.execArgv, ...(process.env.PARLEY_WORKER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])],
+      execArgv: [...this.launch.execArgv, ...(this.opts.botsOnly ? BOT_PROCESS_NODE_FLAGS : []), ...(process.env.PARLEY_WORKER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       env: agentEnv(this.opts.env ?? process.env),
     });
