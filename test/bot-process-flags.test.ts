@@ -13,17 +13,17 @@ function flagsOfPool(pids: readonly number[]): string[][] {
 }
 
 /**
- * Lean agent processes for bot-only runs (issue 27): a run whose every seat is a bot starts its agent
- * processes without the optimising compilers (less memory); any run with an LLM seat keeps Node's
- * defaults, so its processes keep their speed and WebAssembly (fetch, hence the SDKs, needs it).
+ * Lean agent processes for bot-only runs (issue 27): a run whose every seat is a bot, one seat per
+ * process, starts its agent processes without the optimising compilers (less memory); a multiplexed run
+ * or any run with an LLM seat keeps Node's defaults, so its processes keep their speed and WebAssembly (fetch, hence the SDKs, needs it).
  */
 describe('node flags of agent processes', () => {
   const tmp = tempDir('bot-flags');
   afterAll(() => tmp.remove());
 
-  async function poolFlags(agents: RunConfig['agents'], out: string): Promise<{ flags: string[][]; ok: boolean }> {
+  async function poolFlags(agents: RunConfig['agents'], out: string, pool?: RunConfig['pool']): Promise<{ flags: string[][]; ok: boolean }> {
     let flags: string[][] = [];
-    const config = RunConfig.parse({ scenarios: 'builtin', modes: ['agents'], out: join(tmp.path, out), limit: 1, maxTurns: 2, agents });
+    const config = RunConfig.parse({ scenarios: 'builtin', modes: ['agents'], out: join(tmp.path, out), limit: 1, maxTurns: 2, agents, ...(pool ? { pool } : {}) });
     const result = await runExperiment(config, { log: () => {}, hosting: 'local' }, { progressIntervalMs: 3_600_000, poolStarted: (pool) => (flags = flagsOfPool(pool.pids)) });
     return { flags, ok: result.ran.length === 1 && result.ran[0]!.status === 'ok' };
   }
@@ -33,6 +33,13 @@ describe('node flags of agent processes', () => {
     expect(ok).toBe(true);
     expect(flags.length).toBeGreaterThan(0);
     for (const f of flags) expect(f).toEqual(expect.arrayContaining([...BOT_PROCESS_NODE_FLAGS]));
+  });
+
+  it('a multiplexed bot-only run: none (a process playing dozens of seats keeps its optimising compilers)', async () => {
+    const { flags, ok } = await poolFlags([{ spec: 'bot:chatter', params: {} }], 'bots-mux', { multiplex: true, seatsPerProcess: 4 });
+    expect(ok).toBe(true);
+    expect(flags.length).toBeGreaterThan(0);
+    for (const f of flags) for (const flag of BOT_PROCESS_NODE_FLAGS) expect(f).not.toContain(flag);
   });
 
   it('a run with an LLM seat: no agent process carries them', async () => {

@@ -38,7 +38,7 @@ export interface WorkerPoolOptions {
    * cores, 28 processes: first ready after ~0.2–0.5 s instead of 3–4 s, whole pool in about the same time).
    */
   startParallelism?: number;
-  /** Every seat this pool hosts is played by a bot: workers start with BOT_PROCESS_NODE_FLAGS (less memory). */
+  /** Every seat this pool hosts is played by a bot: one-seat workers start with BOT_PROCESS_NODE_FLAGS (less memory). */
   botsOnly?: boolean;
   /** Policies each worker loads before it counts as ready (their modules and SDKs): off the episode path. */
   warm?: PolicyConfig[];
@@ -82,8 +82,9 @@ class Worker {
   /**
    * Ready means started and, with `warm` policies, done loading them (so a seat's first move does not
    * pay for an SDK import). A policy that fails to warm is not fatal here: hosting it reports why.
+   * `onChange` tells the pool each time the worker became ready, released a seat or died.
    */
-  constructor(readonly child: ChildProcess, readyTimeoutMs: number, warm: readonly PolicyConfig[], onGone: (w: Worker, why: string) => void) {
+  constructor(readonly child: ChildProcess, readyTimeoutMs: number, warm: readonly PolicyConfig[], onChange: (w: Worker, why: string) => void) {
     this.ready = new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         reject(new Error(`agent process ${child.pid} not ready within ${readyTimeoutMs} ms`));
@@ -97,7 +98,7 @@ class Worker {
             clearTimeout(timer);
             this.isReady = true;
             resolve();
-            return onGone(this, 'ready');
+            return onChange(this, 'ready');
           }
           const request: WorkerWarm = { type: 'warm', policies: [...warm] };
           child.send(request, (err) => err && reject(err));
@@ -105,13 +106,13 @@ class Worker {
           clearTimeout(timer);
           this.isReady = true;
           resolve();
-          onGone(this, 'ready');
+          onChange(this, 'ready');
         } else {
           const h = this.hosting.get(msg.data.token);
           if (!h) return;
           this.hosting.delete(msg.data.token);
           h.resolve(msg.data.error === undefined ? { ok: msg.data.ok } : { ok: msg.data.ok, error: msg.data.error });
-          onGone(this, 'released');
+          onChange(this, 'released');
         }
       });
       child.on('exit', (code, signal) => {
@@ -121,7 +122,7 @@ class Worker {
         reject(new Error(why));
         for (const h of this.hosting.values()) h.resolve({ ok: false, error: why, exited: true });
         this.hosting.clear();
-        onGone(this, why);
+        onChange(this, why);
       });
       child.on('error', (err) => {
         clearTimeout(timer);
@@ -154,10 +155,16 @@ export class WorkerPool {
   };
 
   private readonly startParallelism: number;
+  /**
+   * Bot-only and one seat per process: the processes are many and each does little, so memory is what
+   * they cost. A multiplexed process plays dozens of seats and keeps its optimising compilers.
+   */
+  private readonly leanBots: boolean;
 
   constructor(private readonly opts: WorkerPoolOptions) {
     this.seatsPerWorker = opts.seatsPerWorker ?? 1;
     this.startParallelism = Math.max(1, opts.startParallelism ?? 2 * availableParallelism());
+    this.leanBots = (opts.botsOnly ?? false) && this.seatsPerWorker === 1;
     process.on('exit', this.killAll);
   }
 
@@ -326,7 +333,7 @@ export class WorkerPool {
     if (!this.launch) throw new Error('worker pool used before prepare()');
     const child = fork(this.launch.path, [], {
       // PARLEY_WORKER_NODE_ARGS: extra node flags for agent processes (profiling, heap limits).
-      execArgv: [...this.launch.execArgv, ...(this.opts.botsOnly ? BOT_PROCESS_NODE_FLAGS : []), ...(process.env.PARLEY_WORKER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])],
+      execArgv: [...this.launch.execArgv, ...(this.leanBots ? BOT_PROCESS_NODE_FLAGS : []), ...(process.env.PARLEY_WORKER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       env: agentEnv(this.opts.env ?? process.env),
     });
