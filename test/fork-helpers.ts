@@ -2,10 +2,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReceivedRequest } from '../testkit/fake-llm-server.js';
 
-/** The turn an LLM seat's request is for, read from its prompt (`You are at Turn #n.`, both protocols). */
+/** The turn an LLM seat's request is for, read from its prompt (`You are at Turn #n.` under paper, `You are at Turn #n;` under parley). */
 export function promptTurn(q: ReceivedRequest): number {
   const text = (q.body.messages ?? []).map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
-  const m = /You are at Turn #(\d+)\./.exec(text);
+  const m = /You are at Turn #(\d+)[.;]/.exec(text);
   if (!m) throw new Error(`request ${q.n} names no turn`);
   return Number(m[1]);
 }
