@@ -1,5 +1,6 @@
 import { resolve, sep } from 'node:path';
 import { acquireRunLock, RunPaths, type RunDirWriter, type RunLock } from '../run-dir/index.js';
+import { RunErrorCode } from '../protocol/index.js';
 
 /**
  * Takes a run directory's lock for a command that writes inside it (run-dir/lock.ts), printing on
@@ -19,7 +20,7 @@ export async function lockRunDir(dir: string, command: RunDirWriter, waitMs: num
     });
     return { ok: true, lock };
   } catch (err) {
-    if ((err as { code?: unknown }).code === 'run/busy' || controller.signal.aborted) return { ok: false, message: (err as Error).message };
+    if ((err as { code?: unknown }).code === RunErrorCode.Busy || controller.signal.aborted) return { ok: false, message: (err as Error).message };
     throw err;
   } finally {
     process.off('SIGINT', onSigint);

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
+import { RunErrorCode } from '../protocol/index.js';
 
 /** A JSONL file read against a schema: every value, or the first line that is not JSON or not of the shape. */
-export type JsonlRead<T> = { ok: true; values: T[] } | { ok: false; code: 'run/bad_json' | 'run/bad_record'; message: string };
+export type JsonlRead<T> = { ok: true; values: T[] } | { ok: false; code: typeof RunErrorCode.BadJson | typeof RunErrorCode.BadRecord; message: string };
 
 /**
  * Reads a whole JSONL file of the run directory (scenarios.jsonl, a seat's ledger), each line checked
@@ -18,12 +19,12 @@ export function readJsonlFile<S extends z.ZodType>(file: string, schema: S): Jso
     try {
       raw = JSON.parse(line);
     } catch (err) {
-      return { ok: false, code: 'run/bad_json', message: `${file}:${i + 1}: not JSON (${(err as Error).message})` };
+      return { ok: false, code: RunErrorCode.BadJson, message: `${file}:${i + 1}: not JSON (${(err as Error).message})` };
     }
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return { ok: false, code: 'run/bad_record', message: `${file}:${i + 1}: field ${issue?.path.map(String).join('.') || '(record)'}: ${issue?.message ?? 'invalid'}` };
+      return { ok: false, code: RunErrorCode.BadRecord, message: `${file}:${i + 1}: field ${issue?.path.map(String).join('.') || '(record)'}: ${issue?.message ?? 'invalid'}` };
     }
     values.push(parsed.data);
   }

@@ -1,6 +1,7 @@
 import { linkSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { RunPaths } from './paths.js';
+import { RunErrorCode } from '../protocol/index.js';
 
 /** The commands that write inside a run directory, named in the lock so a waiting writer can say who it waits for. */
 export type RunDirWriter = 'run' | 'serve' | 'eval' | 'compare' | 'export';
@@ -18,7 +19,7 @@ export interface LockHolder {
 
 /** The run directory is held by a live writer and this one did not (or could no longer) wait. */
 export class RunDirBusyError extends Error {
-  readonly code = 'run/busy';
+  readonly code = RunErrorCode.Busy;
   constructor(message: string, readonly holder: LockHolder) {
     super(message);
     this.name = 'RunDirBusyError';

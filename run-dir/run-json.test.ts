@@ -16,6 +16,15 @@ describe('run.json: one schema to write and to read it back', () => {
     expect(read.ok && read.run?.['experiment']).toEqual({ name: 'later field' });
   });
 
+  it("types the summary error's code by the registry: an own code outside it is refused on write and on read", () => {
+    const p = paths();
+    const ended = { stats: null, summaryError: { code: 'run/summary_failed' as const, message: 'disk full' } };
+    expect(writeRunJson(p, { ...fixtureRunJson('r1', []), ...ended }).summaryError?.code).toBe('run/summary_failed');
+    expect(() => writeRunJson(p, { ...fixtureRunJson('r1', []), summaryError: { code: 'run/made_up' as never, message: 'x' } })).toThrow();
+    writeFileSync(p.runJson, JSON.stringify({ v: 1, ...fixtureRunJson('r1', []), summaryError: { code: 'run/made_up', message: 'x' } }));
+    expect(readRunJson(p)).toMatchObject({ ok: false, code: 'run/bad_run_json' });
+  });
+
   it('refuses to write a run.json its readers could not read', () => {
     const p = paths();
     expect(() => writeRunJson(p, { ...fixtureRunJson('r1', []), hosting: 'cloud' as never })).toThrow();
