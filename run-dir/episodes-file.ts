@@ -2,6 +2,7 @@ import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
 import { EpisodeRecord } from '../protocol/index.js';
 import type { RunPaths } from './paths.js';
+import type { RunLock } from './lock.js';
 
 /**
  * `episodes.jsonl`, one record per line: the one reader and the one appender of the file.
@@ -71,7 +72,8 @@ export function readEpisodes(paths: RunPaths): EpisodesRead {
  * by truncating to the size before, so this process never leaves half a line. The caller holds the run
  * directory's lock.
  */
-export function appendEpisode(paths: RunPaths, record: EpisodeRecord): void {
+export function appendEpisode(lock: RunLock, record: EpisodeRecord): void {
+  const { paths } = lock;
   const line = Buffer.from(JSON.stringify(record) + '\n', 'utf8');
   const fd = openSync(paths.episodesJsonl, 'a');
   try {
@@ -96,8 +98,8 @@ export function appendEpisode(paths: RunPaths, record: EpisodeRecord): void {
  * Removes a torn last line (bytes after the last newline) so the next append starts on a line of its
  * own. Returns the number of bytes removed (0: the file was whole). The caller holds the lock.
  */
-export function repairTail(paths: RunPaths): number {
-  const file = paths.episodesJsonl;
+export function repairTail(lock: RunLock): number {
+  const file = lock.paths.episodesJsonl;
   if (!existsSync(file)) return 0;
   const size = statSync(file).size;
   if (size === 0) return 0;
@@ -127,6 +129,6 @@ export function repairTail(paths: RunPaths): number {
  * this code does not know survive. The caller holds the lock: a rewrite next to an appending writer
  * would drop what that writer appended after the file was read.
  */
-export function rewriteEpisodes(paths: RunPaths, rows: readonly object[]): void {
-  writeFileAtomicSync(paths.episodesJsonl, rows.map((r) => JSON.stringify(r) + '\n').join(''));
+export function rewriteEpisodes(lock: RunLock, rows: readonly object[]): void {
+  writeFileAtomicSync(lock.paths.episodesJsonl, rows.map((r) => JSON.stringify(r) + '\n').join(''));
 }

@@ -26,7 +26,18 @@ export class RunDirBusyError extends Error {
   }
 }
 
+/** The brand only `acquireRunLock` gives (a type-only symbol: nothing at run time can spell it). */
+declare const held: unique symbol;
+
+/**
+ * Proof that this process holds a run directory's lock. Every writer of a run-directory file takes it
+ * (and writes in `lock.paths`, the directory it holds), so writing without the lock does not compile;
+ * only `acquireRunLock` makes one.
+ */
 export interface RunLock {
+  readonly [held]: true;
+  /** The run directory this lock holds: the writers write here and nowhere else. */
+  readonly paths: RunPaths;
   /** Removes the lock if this process still holds it. */
   release(): void;
 }
@@ -193,5 +204,5 @@ export async function acquireRunLock(paths: RunPaths, opts: LockOptions): Promis
     process.off('exit', release);
   };
   process.on('exit', release);
-  return { release };
+  return { paths, release } as RunLock;
 }

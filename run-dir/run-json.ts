@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
 import { Mode, OwnCodeField, PolicyConfig, RunErrorCode, SimulationProtocol, Total, Usage } from '../protocol/index.js';
+import type { RunLock } from './lock.js';
 import type { RunPaths } from './paths.js';
 
 /** Version of the run.json format; bumped when a field changes meaning or a required field is added. */
@@ -154,8 +155,8 @@ export function readRunJson(paths: RunPaths): RunJsonRead {
 }
 
 /** Validates and writes run.json atomically: a shape error is a bug, thrown before anything is written. */
-export function writeRunJson(paths: RunPaths, value: RunJsonInput): RunJson {
+export function writeRunJson(lock: RunLock, value: RunJsonInput): RunJson {
   const valid = RunJson.parse(value);
-  writeFileAtomicSync(paths.runJson, JSON.stringify(valid, null, 2) + '\n');
+  writeFileAtomicSync(lock.paths.runJson, JSON.stringify(valid, null, 2) + '\n');
   return valid;
 }
