@@ -52,7 +52,3 @@ export async function loadRunDir(dir: string): Promise<LoadResult> {
   }
   return { ok: true, run: { dir, run: run.run, scenarios: scenarios.scenarios, episodes: episodes.rows, tornBytes: episodes.tornBytes } };
 }
-
-
-/** @deprecated The one atomic write lives in disk/atomic-write.ts; re-exported for commands that still import it here. */
-export { writeFileAtomic } from '../disk/atomic-write.js';

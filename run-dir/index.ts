@@ -10,3 +10,5 @@ export { readJsonlFile, type JsonlRead } from './jsonl-file.js';
 export { readRunScenarios, writeRunScenarios, type RunScenariosRead } from './scenarios-file.js';
 export { runJsonSnapshot, undoRunStart } from './run-start.js';
 export { acquireRunLock, describeHolder, RunDirBusyError, type LockHolder, type LockOptions, type RunDirWriter, type RunLock } from './lock.js';
+export { writeRunDirFile } from './added-file.js';
+export { compareVerdictsName, listCompareVerdicts, readCompareVerdicts, type CompareVerdictsFile, type CompareVerdictsRead } from './compare-verdicts.js';

@@ -103,7 +103,7 @@ export async function run(argv: string[]): Promise<number> {
     let verdicts: JudgeVerdict[] | null = null;
     if (found) {
       try {
-        verdicts = readJudgeVerdicts(found);
+        verdicts = readJudgeVerdicts(found, (line) => console.error(`parley report: ${line}`));
       } catch (err) {
         console.error(`parley report: cannot read the judge verdicts ${found}: ${(err as Error).message} (humans vs judge left out)`);
       }
