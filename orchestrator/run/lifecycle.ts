@@ -42,6 +42,8 @@ export interface RunExecutor<Outcome extends object = object> {
 /** A run directory opened under its lock, with run.json started: what an executor plays and reports to. */
 export interface OpenRun {
   paths: RunPaths;
+  /** The run directory's lock, held for the whole run: what an executor writes the run's files under. */
+  lock: RunLock;
   manifest: RunManifest;
   /** Planned episodes without a record: what this invocation plays. */
   pending: readonly EpisodePlan[];
@@ -200,7 +202,7 @@ async function playPending<Outcome extends object>(lock: RunLock, m: RunManifest
     progress.episode(r);
   };
   try {
-    const outcome = await executor.execute({ paths: lock.paths, manifest: m, pending, record, notice: (line) => progress.notice(line) });
+    const outcome = await executor.execute({ paths: lock.paths, lock, manifest: m, pending, record, notice: (line) => progress.notice(line) });
     return { ran, outcome };
   } finally {
     progress.close();

@@ -1,8 +1,5 @@
-import { existsSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { cassettePath } from '../../llm/cassette.js';
 import type { EpisodeRecord } from '../../protocol/index.js';
-import { readEpisodes, repairTail, rewriteEpisodes, type RunLock } from '../../run-dir/index.js';
+import { discardEpisodeFiles, readEpisodes, repairTail, rewriteEpisodes, type RunLock } from '../../run-dir/index.js';
 import type { EpisodePlan } from '../episode-plan.js';
 
 export interface ResumeState {
@@ -48,16 +45,7 @@ export function prepareResume(lock: RunLock, plans: readonly EpisodePlan[], o: {
   const done = new Set(kept.map((r) => r.episodeId));
   const pending = plans.filter((p) => !done.has(p.episodeId));
   let discarded = 0;
-  for (const p of pending) {
-    const dirs = [paths.episodeLedgersDir(p.episodeId), dirname(cassettePath(paths.cassettesDir, { episodeId: p.episodeId, seat: 'x' }))];
-    let found = false;
-    for (const d of dirs) {
-      if (!existsSync(d)) continue;
-      rmSync(d, { recursive: true, force: true });
-      found = true;
-    }
-    if (found) discarded += 1;
-  }
+  for (const p of pending) if (discardEpisodeFiles(lock, p.episodeId)) discarded += 1;
   if (discarded) o.log(`discarded the ledgers of ${discarded} episode(s) started but not recorded by an earlier invocation; they run again`);
   return { kept, pending };
 }
