@@ -1,7 +1,8 @@
 /**
- * The run directory (`runs/<run-id>/`): its layout, its files' formats and the lock every writer takes.
- * Shared by the orchestrator (which writes a run) and the evaluator (which reads and annotates one); it
- * imports neither (test/boundaries/rules.ts).
+ * The run directory (`runs/<run-id>/`): its layout, its files' formats, their readers and writers, and the
+ * lock every writer takes — by type: each writer's first argument is the `RunLock`. Shared by the
+ * orchestrator (which writes a run) and the evaluator (which reads and annotates one); it imports neither
+ * (test/boundaries/rules.ts).
  */
 export { RUN_DIR_NAMES, RunPaths } from './paths.js';
 export { RUN_JSON_VERSION, ModeStats, RecordedRunConfig, RunCost, RunJson, RunStats, readRunJson, writeRunJson, type RunJsonInput, type RunJsonRead } from './run-json.js';
