@@ -2,12 +2,8 @@ import { hostname } from 'node:os';
 import WebSocket from 'ws';
 import { backoffCeiling } from '../llm/retry.js';
 import {
-  CloseCode,
-  ErrorCode,
-  FINAL_CLOSE_CODES,
-  JOIN_REFUSAL_CODES,
   MAX_FRAME_BYTES,
-  REFUSAL_CLOSE_CODES,
+  SeatClientState,
   decodeOrchestratorFrame,
   frameIds,
   stamp,
@@ -15,6 +11,7 @@ import {
   type AgentFrameBody,
   type OrchestratorFrame,
   type ScriptRequest,
+  type SeatOutcome,
   type TurnRequest,
 } from '../protocol/index.js';
 import type { Policy, SeatView } from './policy.js';
@@ -22,19 +19,8 @@ import { runScript, runTurn } from './policy-runner.js';
 import { SeatViewState } from './seat-view-state.js';
 import { CLIENT_NAME, CLIENT_VERSION } from './version.js';
 
-/** How a seat ended. Only `ended` is a normal end (an `episode.end` arrived). */
-export type SeatOutcome =
-  | { status: 'ended'; reason: string }
-  | { status: 'refused'; code: string; message: string }
-  | { status: 'failed'; code: string; message: string };
-
-/** Codes of seat outcomes the client itself decides (all from the protocol's code table). */
-export const SeatClientCode = {
-  JoinRefused: ErrorCode.JoinRefused,
-  ConnectionLost: ErrorCode.ConnectionLost,
-  ClosedByServer: ErrorCode.ClosedByServer,
-  Closed: ErrorCode.ClosedLocally,
-} as const;
+/** How a seat ended, and the codes the client decides: the seat-client state machine's (protocol/seat-client-state.ts). */
+export { SeatClientCode, type SeatOutcome } from '../protocol/index.js';
 
 export interface SeatClientOptions {
   /** The orchestrator's agent endpoint, e.g. `ws://127.0.0.1:8080/agent`. */
@@ -94,30 +80,20 @@ interface Pending {
   sentOn?: number;
 }
 
+/**
+ * The socket side of a seat: the connection, the policy runs and the replies. What the seat's client
+ * knows and decides (joined, waiting, my turn, reconnecting, ended) is the pure machine `seat`.
+ */
 class SeatClient {
   readonly state = new SeatViewState();
   readonly done: Promise<SeatOutcome>;
   private resolveDone!: (outcome: SeatOutcome) => void;
   private readonly nextId = frameIds('a');
   private readonly log: (line: string) => void;
-  private readonly attempts: number;
-  private readonly initialAttempts: number;
-  private readonly baseDelayMs: number;
-  private readonly maxDelayMs: number;
+  private readonly seat: SeatClientState;
   private readonly stop = new AbortController();
   private ws: WebSocket | null = null;
-  /** Increments per connection; replies remember which connection carried them. */
-  private conn = 0;
-  private welcomedOn = -1;
-  private failures = 0;
   private joinId = '';
-  private lastError = '';
-  /** The seat's current resume secret (from the latest welcome): what a reconnect presents. */
-  private resume: string | undefined;
-  /** Set when the orchestrator asked us to wait before joining again (rate limit). */
-  private waitMs = 0;
-  private endReason: string | null = null;
-  private refusal: { code: string; message: string } | null = null;
   private finished = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private closeTimer: NodeJS.Timeout | undefined;
@@ -127,24 +103,29 @@ class SeatClient {
   constructor(private readonly opts: SeatClientOptions) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.log = opts.log ?? (() => {});
-    this.attempts = opts.reconnect?.attempts ?? 5;
-    this.initialAttempts = opts.reconnect?.initialAttempts ?? 2;
-    this.baseDelayMs = opts.reconnect?.baseDelayMs ?? 200;
-    this.maxDelayMs = opts.reconnect?.maxDelayMs ?? 3000;
-    this.resume = opts.resume;
+    const backoff = { baseMs: opts.reconnect?.baseDelayMs ?? 200, maxMs: opts.reconnect?.maxDelayMs ?? 3000 };
+    this.seat = new SeatClientState({
+      now: () => performance.now(),
+      attempts: opts.reconnect?.attempts ?? 5,
+      initialAttempts: opts.reconnect?.initialAttempts ?? 2,
+      backoffMs: (failures) => backoffCeiling(failures, backoff),
+      target: opts.url,
+      ...(opts.resume !== undefined ? { resume: opts.resume } : {}),
+    });
   }
 
   connect(): void {
     if (this.finished) return;
-    const conn = ++this.conn;
+    const conn = this.seat.connecting();
     const ws = new WebSocket(this.opts.url, { maxPayload: MAX_FRAME_BYTES, handshakeTimeout: this.opts.handshakeTimeoutMs ?? 10_000 });
     this.ws = ws;
     ws.on('open', () => {
+      this.seat.opened();
       this.joinId = this.nextId();
       this.sendRaw(ws, stamp<AgentFrame>({
         type: 'seat.join',
         token: this.opts.token,
-        ...(this.resume !== undefined ? { resume: this.resume } : {}),
+        ...(this.seat.resume !== undefined ? { resume: this.seat.resume } : {}),
         client: {
           name: this.opts.clientName ?? CLIENT_NAME,
           version: this.opts.clientVersion ?? CLIENT_VERSION,
@@ -155,7 +136,7 @@ class SeatClient {
       }, this.joinId));
     });
     ws.on('message', (data: WebSocket.RawData) => {
-      if (conn !== this.conn) return;
+      if (conn !== this.seat.connection) return;
       const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
       const decoded = decodeOrchestratorFrame(raw);
       if (!decoded.ok) {
@@ -165,26 +146,25 @@ class SeatClient {
       this.onFrame(decoded.frame, conn);
     });
     ws.on('error', (err: Error) => {
-      this.lastError = err.message;
+      this.seat.error(err.message);
       this.log(`connection error: ${err.message}`);
     });
     ws.on('close', (code: number, reason: Buffer) => {
-      if (conn === this.conn) this.onClose(code, reason.toString('utf8'));
+      if (conn === this.seat.connection) this.onClose(code, reason.toString('utf8'));
     });
   }
 
   close(reason = 'closed by the agent'): void {
     if (this.finished) return;
-    this.finish({ status: 'failed', code: SeatClientCode.Closed, message: reason });
+    const outcome = this.seat.closeLocally(reason);
+    if (outcome) this.finish(outcome);
   }
 
   private onFrame(frame: OrchestratorFrame, conn: number): void {
+    const effect = this.seat.frame(frame, conn);
     switch (frame.type) {
       case 'seat.welcome':
-        this.resume = frame.resume;
         this.state.welcome(frame);
-        this.welcomedOn = conn;
-        this.failures = 0;
         this.flushUnsent();
         return;
       case 'peer.state':
@@ -200,23 +180,12 @@ class SeatClient {
         this.onScriptRequest(frame);
         return;
       case 'episode.end':
-        this.endReason = frame.reason;
         this.opts.policy.ended?.(this.state.snapshot(), frame.reason);
         this.closeSocket(1000, 'episode ended');
         return;
       case 'error':
         this.log(`orchestrator error ${frame.code}: ${frame.message}`);
-        if (this.welcomedOn === conn) return;
-        // Rate limited: not a refusal of the seat, try again after the back-off (the close triggers it).
-        if (frame.code === ErrorCode.RateLimited) {
-          this.waitMs = 1000 * (Number(/retry in (\d+) s/.exec(frame.message)?.[1]) || 1);
-          return;
-        }
-        // Before the welcome, a join refusal from the code table is final.
-        if (JOIN_REFUSAL_CODES.has(frame.code)) {
-          this.refusal = { code: frame.code, message: frame.message };
-          this.closeSocket(1000, 'join refused');
-        }
+        if (effect === 'close_refused') this.closeSocket(1000, 'join refused');
         return;
       case 'ping':
         this.send({ type: 'pong', nonce: frame.nonce });
@@ -228,7 +197,7 @@ class SeatClient {
     const known = this.turns.get(frame.turn);
     if (known) {
       // Asked again (after a reconnect): resend a finished reply not yet sent on this connection.
-      if (known.reply && known.sentOn !== this.conn) this.deliver(known);
+      if (known.reply && known.sentOn !== this.seat.connection) this.deliver(known);
       return;
     }
     const pending: Pending = {};
@@ -241,7 +210,7 @@ class SeatClient {
 
   private onScriptRequest(frame: ScriptRequest): void {
     if (this.script) {
-      if (this.script.reply && this.script.sentOn !== this.conn) this.deliver(this.script);
+      if (this.script.reply && this.script.sentOn !== this.seat.connection) this.deliver(this.script);
       return;
     }
     const pending: Pending = {};
@@ -254,8 +223,11 @@ class SeatClient {
 
   /** Sends a finished reply if the current connection is open; otherwise it waits for the next welcome. */
   private deliver(pending: Pending): void {
-    if (this.finished || !pending.reply || pending.sentOn === this.conn) return;
-    if (this.send(pending.reply)) pending.sentOn = this.conn;
+    if (this.finished || !pending.reply || pending.sentOn === this.seat.connection) return;
+    if (this.send(pending.reply)) {
+      pending.sentOn = this.seat.connection;
+      this.seat.acted();
+    }
   }
 
   private flushUnsent(): void {
@@ -282,27 +254,10 @@ class SeatClient {
   private onClose(code: number, reason: string): void {
     this.ws = null;
     if (this.finished) return;
-    if (this.endReason !== null) return this.finish({ status: 'ended', reason: this.endReason });
-    if (this.refusal) return this.finish({ status: 'refused', ...this.refusal });
-    if (REFUSAL_CLOSE_CODES.has(code) && this.waitMs === 0) {
-      return this.finish({ status: 'refused', code: SeatClientCode.JoinRefused, message: `join refused (close ${code}${reason ? `: ${reason}` : ''})` });
-    }
-    if (code === CloseCode.EpisodeEnded) return this.finish({ status: 'ended', reason: reason || 'closed by the orchestrator' });
-    if (FINAL_CLOSE_CODES.has(code)) {
-      return this.finish({ status: 'failed', code: SeatClientCode.ClosedByServer, message: `the orchestrator closed the connection (close ${code}${reason ? `: ${reason}` : ''})` });
-    }
-    const why = this.lastError || `close ${code}${reason ? `: ${reason}` : ''}`;
-    const allowed = this.welcomedOn >= 0 ? this.attempts : this.initialAttempts;
-    if (this.failures >= allowed) {
-      const tries = this.failures + 1;
-      return this.finish({ status: 'failed', code: SeatClientCode.ConnectionLost, message: `cannot reach ${this.opts.url} (${why}) after ${tries} attempt${tries === 1 ? '' : 's'}` });
-    }
-    const delay = Math.max(this.waitMs, backoffCeiling(this.failures, { baseMs: this.baseDelayMs, maxMs: this.maxDelayMs }));
-    this.waitMs = 0;
-    this.failures++;
-    this.log(`connection lost (${why}); reconnecting in ${delay} ms (attempt ${this.failures} of ${allowed})`);
-    this.lastError = '';
-    this.retryTimer = setTimeout(() => this.connect(), delay);
+    const next = this.seat.closed(code, reason);
+    if (next.kind === 'finish') return this.finish(next.outcome);
+    this.log(`connection lost (${next.why}); reconnecting in ${next.delayMs} ms (attempt ${next.attempt} of ${next.of})`);
+    this.retryTimer = setTimeout(() => this.connect(), next.delayMs);
   }
 
   private closeSocket(code: number, reason: string): void {

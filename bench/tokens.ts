@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RunPaths } from '../run-dir/index.js';
 import { readCassette } from '../llm/index.js';
 import type { Mode, ProtocolName } from '../protocol/index.js';
 import { RunConfig } from '../orchestrator/run-config.js';
@@ -66,9 +67,10 @@ async function tokensByMode(o: { episodesPerMode: number; turns: number; protoco
       let lengthLater = 0;
       let reusedAll = 0;
       let lengthAll = 0;
-      for (const episode of readdirSync(join(dir, 'cassettes'))) {
-        for (const file of readdirSync(join(dir, 'cassettes', episode))) {
-          const entries = readCassette(join(dir, 'cassettes', episode, file)) ?? [];
+      const cassettes = new RunPaths(dir).cassettesDir;
+      for (const episode of readdirSync(cassettes)) {
+        for (const file of readdirSync(join(cassettes, episode))) {
+          const entries = readCassette(join(cassettes, episode, file)) ?? [];
           calls += entries.length;
           for (const e of entries) {
             prompt += e.response?.usage.prompt ?? 0;

@@ -9,15 +9,16 @@
  *    policy for that seat, answered from R's cassettes. Seats then record the original provider and model.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { policySpecOf, type PolicyConfig } from '../protocol/index.js';
 import type { RunConfigInput } from '../orchestrator/run-config.js';
+import { RunPaths } from '../run-dir/index.js';
 
 type Input = Partial<RunConfigInput>;
 
 /** The `config` of a recorded run's run.json, or an error naming the file. */
 function recordedConfig(dir: string): { ok: true; config: Record<string, unknown> } | { ok: false; message: string } {
-  const file = join(dir, 'run.json');
+  const file = new RunPaths(dir).runJson;
   if (!existsSync(file)) return { ok: false, message: `${dir} is not a recorded run (no run.json)` };
   try {
     const run = JSON.parse(readFileSync(file, 'utf8')) as { config?: Record<string, unknown> };
@@ -91,7 +92,7 @@ export function applyReplay(input: Input, given: ReadonlySet<string>): { ok: tru
     }
     // A scenario file that has moved since: the recorded run keeps every scenario it used.
     if (!given.has('scenarios') && typeof c.scenarios === 'string' && c.scenarios !== 'builtin' && !c.scenarios.startsWith('builtin:') && !existsSync(c.scenarios)) {
-      out.scenarios = join(out.replay, 'scenarios.jsonl');
+      out.scenarios = new RunPaths(out.replay).scenariosJsonl;
     }
   }
   return { ok: true, input: out };

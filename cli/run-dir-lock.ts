@@ -1,5 +1,7 @@
 import { resolve, sep } from 'node:path';
-import { acquireRunLock, RunPaths, type RunDirWriter, type RunLock } from '../run-dir/index.js';
+import { writeFileAtomic } from '../disk/atomic-write.js';
+import { acquireRunLock, RunPaths, writeRunDirFile, type RunDirWriter, type RunLock } from '../run-dir/index.js';
+import { RunErrorCode } from '../protocol/index.js';
 
 /**
  * Takes a run directory's lock for a command that writes inside it (run-dir/lock.ts), printing on
@@ -19,7 +21,7 @@ export async function lockRunDir(dir: string, command: RunDirWriter, waitMs: num
     });
     return { ok: true, lock };
   } catch (err) {
-    if ((err as { code?: unknown }).code === 'run/busy' || controller.signal.aborted) return { ok: false, message: (err as Error).message };
+    if ((err as { code?: unknown }).code === RunErrorCode.Busy || controller.signal.aborted) return { ok: false, message: (err as Error).message };
     throw err;
   } finally {
     process.off('SIGINT', onSigint);
@@ -30,4 +32,13 @@ export async function lockRunDir(dir: string, command: RunDirWriter, waitMs: num
 export function runDirHolding(file: string, dirs: readonly string[]): string | undefined {
   const target = resolve(file);
   return dirs.find((d) => target.startsWith(resolve(d) + sep));
+}
+
+/**
+ * Writes a command's output file atomically: when it lies inside a run directory, through run-dir's
+ * writer under the lock the command took (`lock`); anywhere else (no lock), as it is.
+ */
+export async function writeOutputFile(lock: RunLock | null, file: string, text: string): Promise<void> {
+  if (lock) await writeRunDirFile(lock, file, text);
+  else await writeFileAtomic(file, text);
 }

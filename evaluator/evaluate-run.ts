@@ -2,11 +2,13 @@ import type { LlmClient } from '../llm/types.js';
 import { judgeVariant, judgeVariants, readEvaluation, withJudgement, type Evaluation, type JudgeVisibility } from './evaluation.js';
 import { judgeEpisode } from './judge/judge.js';
 import type { JudgeView } from './judge/prompt.js';
-import { RunPaths, rewriteEpisodes } from '../run-dir/index.js';
+import { rewriteEpisodes, type RunLock } from '../run-dir/index.js';
 import type { RunDir } from './run-dir.js';
 import type { Rubric } from './rubric/rubric.js';
 
 export interface EvaluateRunOptions {
+  /** The run directory's lock, held from before `run` was loaded until this returns (see below). */
+  lock: RunLock;
   client: LlmClient;
   spec: string;
   visibility: JudgeVisibility;
@@ -71,12 +73,11 @@ export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promis
     else todo.push(i);
   });
   const checkpointEvery = opts.checkpointEvery ?? 20;
-  const paths = new RunPaths(run.dir);
   let sinceCheckpoint = 0;
   let writing: Promise<void> = Promise.resolve();
   const checkpoint = () => {
     const rows = run.episodes.map((e) => e.raw);
-    writing = writing.then(() => rewriteEpisodes(paths, rows));
+    writing = writing.then(() => rewriteEpisodes(opts.lock, rows));
     return writing;
   };
   let next = 0;

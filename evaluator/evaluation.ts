@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { JudgeView } from '../protocol/index.js';
+import { JudgeView, OwnCodeField } from '../protocol/index.js';
 import { RubricRef } from './rubric/rubric.js';
 import { isSotopia } from './rubric/builtin.js';
 
@@ -39,8 +39,8 @@ export type SeatScores = z.infer<typeof SeatScores>;
 
 /** Why an evaluation failed, after its retry. */
 export const EvaluationError = z.object({
-  /** `judge/bad_json` | `judge/invalid_scores` | `judge/provider_error` | `judge/missing_scenario` | `judge/no_transcript` */
-  code: z.string(),
+  /** Own code (`JudgeErrorCode`): only Parley's evaluator writes verdicts (protocol/code-schema.ts). */
+  code: OwnCodeField,
   message: z.string(),
   attempts: z.number().int().nonnegative(),
 });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RunPaths, rewriteEpisodes } from '../run-dir/index.js';
 import { loadRunDir } from './run-dir.js';
 import { episode, mfScenario, writeRunDir } from './testing/fixtures.js';
+import { fixtureLock } from '../run-dir/testing/held-lock.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -44,7 +45,7 @@ describe('run directory', () => {
     const r = await loadRunDir(dir);
     if (!r.ok) throw new Error(r.error.message);
     const row = { ...r.run.episodes[0]!.raw, evaluation: { v: 1 } };
-    rewriteEpisodes(new RunPaths(dir), [row]);
+    rewriteEpisodes(fixtureLock(new RunPaths(dir)), [row]);
     const back = JSON.parse((await readFile(path.join(dir, 'episodes.jsonl'), 'utf8')).trim());
     expect(back.futureField).toEqual({ x: 1 });
     expect(back.evaluation).toEqual({ v: 1 });

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import type { EpisodeRecord } from '../protocol/index.js';
+import { RunErrorCode, type EpisodeRecord } from '../protocol/index.js';
 import { readEpisodes, readRunJson, readRunScenarios, RunPaths, type RunJson } from '../run-dir/index.js';
 import type { Scenario } from '../scenarios/model.js';
 
 /** A failure to read a run directory, naming the file, line and field. */
 export interface RunDirError {
-  code: 'run/missing_file' | 'run/bad_json' | 'run/bad_record' | 'run/bad_run_json';
+  code: typeof RunErrorCode.MissingFile | typeof RunErrorCode.BadJson | typeof RunErrorCode.BadRecord | typeof RunErrorCode.BadRunJson;
   message: string;
 }
 
@@ -38,7 +38,7 @@ export type LoadResult = { ok: true; run: RunDir } | { ok: false; error: RunDirE
 export async function loadRunDir(dir: string): Promise<LoadResult> {
   const paths = new RunPaths(dir);
   if (!existsSync(paths.episodesJsonl)) {
-    return { ok: false, error: { code: 'run/missing_file', message: `${paths.episodesJsonl}: not found (is ${dir} a run directory?)` } };
+    return { ok: false, error: { code: RunErrorCode.MissingFile, message: `${paths.episodesJsonl}: not found (is ${dir} a run directory?)` } };
   }
   const episodes = readEpisodes(paths);
   const run = readRunJson(paths);
@@ -47,12 +47,8 @@ export async function loadRunDir(dir: string): Promise<LoadResult> {
   if (!scenarios.ok) return { ok: false, error: { code: scenarios.code, message: scenarios.message } };
   const bad = episodes.badLines[0];
   if (bad) {
-    const code = bad.message.startsWith('not JSON') ? 'run/bad_json' : 'run/bad_record';
+    const code = bad.message.startsWith('not JSON') ? RunErrorCode.BadJson : RunErrorCode.BadRecord;
     return { ok: false, error: { code, message: `${paths.episodesJsonl}:${bad.line}: ${bad.message}` } };
   }
   return { ok: true, run: { dir, run: run.run, scenarios: scenarios.scenarios, episodes: episodes.rows, tornBytes: episodes.tornBytes } };
 }
-
-
-/** @deprecated The one atomic write lives in disk/atomic-write.ts; re-exported for commands that still import it here. */
-export { writeFileAtomic } from '../disk/atomic-write.js';

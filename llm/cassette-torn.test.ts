@@ -29,6 +29,14 @@ describe('readCassette and a torn last line (a crash mid-append)', () => {
     expect(torn[0]).toContain(`${f}:2`);
   });
 
+  it('an unterminated last line is torn even when it parses (the one torn-line rule): every append ends with a newline', () => {
+    const f = file();
+    writeFileSync(f, `${JSON.stringify(entry(0))}\n${JSON.stringify(entry(1))}`);
+    const torn: string[] = [];
+    expect(readCassette(f, (_file, message) => torn.push(message))?.map((e) => e.seq)).toEqual([0]);
+    expect(torn).toEqual([expect.stringContaining(`${f}:2: torn last line`)]);
+  });
+
   it('by default warns once per file, however often the file is read', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const f = file();

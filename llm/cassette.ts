@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { jsonlLines } from '../disk/jsonl-lines.js';
 import { ErrorCode } from '../protocol/index.js';
 import { isLlmError, LlmError, LlmErrorCode } from './errors.js';
 import type { ChatRequest, ChatResponse, LlmClient } from './types.js';
@@ -54,29 +55,23 @@ export function cassetteRoot(runDir: string): string {
 }
 
 /**
- * Reads a cassette file; null when it does not exist. A last line with no newline that does not parse is
- * the torn write of a process that died mid-append (crash recovery and `--replay` read such files): it is
- * left out and reported once through `onTorn`. Any other bad line is a bug or a hand edit and throws.
+ * Reads a cassette file; null when it does not exist. Bytes after the last newline are the torn write of a
+ * process that died mid-append (crash recovery and `--replay` read such files): by the one torn-line rule
+ * (disk/jsonl-lines.ts) they are left out and reported once through `onTorn`. Any other bad line is a bug
+ * or a hand edit and throws.
  */
 export function readCassette(file: string, onTorn: (file: string, message: string) => void = warnTornOnce): CassetteEntry[] | null {
   if (!existsSync(file)) return null;
-  const text = readFileSync(file, 'utf8');
-  const lines = text.split('\n');
+  const { lines, tornBytes, tornLine } = jsonlLines(readFileSync(file, 'utf8'));
   const entries: CassetteEntry[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.trim() === '') continue;
+  for (const { line, text } of lines) {
     try {
-      entries.push(JSON.parse(line) as CassetteEntry);
+      entries.push(JSON.parse(text) as CassetteEntry);
     } catch (err) {
-      // Only the last line, unterminated, can be torn: every complete append ends with '\n'.
-      if (i === lines.length - 1) {
-        onTorn(file, `${file}:${i + 1}: torn last line left out (${line.length} bytes, no newline)`);
-        break;
-      }
-      throw new Error(`${file}:${i + 1}: not a JSON cassette entry`, { cause: err });
+      throw new Error(`${file}:${line}: not a JSON cassette entry`, { cause: err });
     }
   }
+  if (tornLine !== null) onTorn(file, `${file}:${tornLine}: torn last line left out (${tornBytes} bytes, no newline)`);
   return entries;
 }
 

@@ -1,6 +1,9 @@
 /**
- * The one code table: every error code that any part of Parley sends in an `error` frame or records on a
- * turn, an episode or a seat outcome, and every WebSocket close code. Namespaced `area/reason`, so logs
+ * The one code registry: every error code that any part of Parley sends in an `error` frame or records on a
+ * turn, an episode, a seat outcome, run.json or a verdict, and every WebSocket close code. One table per
+ * area (wire and seat codes, llm, scenarios, run, bot, judge), all here: `protocol/` is below every
+ * folder, so each layer names its codes from this file and the record schemas type them by it
+ * (protocol/code-schema.ts). Namespaced `area/reason`, so logs
  * and tests can match a family with a prefix; code that *decides* something (e.g. "was my join refused?")
  * uses the sets below, never a prefix.
  */
@@ -117,10 +120,118 @@ export const SEAT_ENDING_CLOSE_CODES: ReadonlySet<number> = new Set<CloseCode>([
 export const REFUSAL_CLOSE_CODES: ReadonlySet<number> = new Set<CloseCode>([CloseCode.JoinRefused, CloseCode.JoinTimeout]);
 
 /**
+ * Error codes of the LLM layer (llm/, re-exported by llm/errors.ts). They surface on turns as
+ * `FailureInfo.code` when a call finally fails (DESIGN invariant 5).
+ */
+export const LlmErrorCode = {
+  /** 429 after all retries. */
+  RateLimited: 'llm/rate_limited',
+  /** Any other non-2xx status (after retries for 5xx). */
+  HttpError: 'llm/http_error',
+  /** The request did not complete within the per-attempt timeout, after retries. */
+  Timeout: 'llm/timeout',
+  /** The server could not be reached (refused, reset, DNS). */
+  Connection: 'llm/connection',
+  /** The server answered 2xx but the body was not a usable chat completion. */
+  BadResponse: 'llm/bad_response',
+  /** The caller's signal aborted the call (turn deadline, shutdown). */
+  Aborted: 'llm/aborted',
+  /** No API key in the environment for the chosen provider. */
+  NoKey: 'llm/no_key',
+  /** The policy spec does not name a known provider and model. */
+  BadSpec: 'llm/bad_spec',
+  /** Replay: no cassette was recorded for this episode and seat. */
+  ReplayMissing: 'llm/replay_missing',
+  /** Replay: the run asked for more calls than were recorded. */
+  ReplayExhausted: 'llm/replay_exhausted',
+  /** Replay: the request differs from the recorded one at this position. */
+  ReplayMismatch: 'llm/replay_mismatch',
+} as const;
+export type LlmErrorCode = (typeof LlmErrorCode)[keyof typeof LlmErrorCode];
+
+/** Error codes of the scenarios library (scenarios/, re-exported by scenarios/errors.ts). */
+export const ScenarioErrorCode = {
+  BadJson: 'scenarios/bad_json',
+  MissingField: 'scenarios/missing_field',
+  InvalidField: 'scenarios/invalid_field',
+  UnknownRelationship: 'scenarios/unknown_relationship',
+  UnknownReference: 'scenarios/unknown_reference',
+  DuplicateId: 'scenarios/duplicate_id',
+  Io: 'scenarios/io',
+  /** A source file could not be downloaded (server down, HTTP error). */
+  Fetch: 'scenarios/fetch',
+  /** A downloaded data set does not hold the published number of records. */
+  Counts: 'scenarios/counts',
+} as const;
+export type ScenarioErrorCode = (typeof ScenarioErrorCode)[keyof typeof ScenarioErrorCode];
+
+/**
+ * Codes of run-level failures (the run cannot start or go on; re-exported by orchestrator/run/run-error.ts)
+ * and of reading a run directory (run-dir/, evaluator/).
+ */
+export const RunErrorCode = {
+  NoScenarios: 'run/no_scenarios',
+  ScenarioLoad: 'run/scenario_load',
+  BadScenario: 'run/bad_scenario',
+  /** Settings that do not go together (e.g. a paper-only flag under --protocol parley). */
+  BadConfig: 'run/bad_config',
+  Io: 'run/io',
+  Agents: 'run/agents',
+  /** Another process holds the run directory's lock. */
+  Busy: 'run/busy',
+  /** Every episode is recorded but the run's summary (stats in run.json) could not be computed or written. */
+  Summary: 'run/summary_failed',
+  // ── reading a run directory
+  /** A required file of the run directory is absent (not a run directory?). */
+  MissingFile: 'run/missing_file',
+  /** A line (or run.json) is not JSON. */
+  BadJson: 'run/bad_json',
+  /** A line of a JSONL file is JSON but not a valid record. */
+  BadRecord: 'run/bad_record',
+  /** run.json is JSON but does not match its schema. */
+  BadRunJson: 'run/bad_run_json',
+} as const;
+export type RunErrorCode = (typeof RunErrorCode)[keyof typeof RunErrorCode];
+
+/** Failure codes of the built-in bots (agent-node/policies/bot/), recorded on the bot's turn. */
+export const BotErrorCode = {
+  WrongKind: 'bot/wrong_kind',
+  NoTask: 'bot/no_task',
+  NoSharedFriend: 'bot/no_shared_friend',
+} as const;
+export type BotErrorCode = (typeof BotErrorCode)[keyof typeof BotErrorCode];
+
+/** Why an evaluation failed after its retry (evaluator/: the judge and the naturalness comparison). */
+export const JudgeErrorCode = {
+  BadJson: 'judge/bad_json',
+  InvalidScores: 'judge/invalid_scores',
+  ProviderError: 'judge/provider_error',
+  MissingScenario: 'judge/missing_scenario',
+  NoTranscript: 'judge/no_transcript',
+} as const;
+export type JudgeErrorCode = (typeof JudgeErrorCode)[keyof typeof JudgeErrorCode];
+
+/**
  * The grammar of every error code of every table (`area/reason`, lower case, digits and `_`): what a code
  * reported by another process must match before it is recorded (protocol/meta.ts `ReportedFailure`).
  */
 export const CODE_PATTERN = /^[a-z][a-z0-9_]*(?:\/[a-z0-9_]+)+$/;
 
-/** Every code in the table (tests check that records carry only these). */
-export const ALL_ERROR_CODES: ReadonlySet<string> = new Set<string>(Object.values(ErrorCode));
+/** Any code Parley itself writes: the union of every table above. */
+export type OwnCode = ErrorCode | LlmErrorCode | ScenarioErrorCode | RunErrorCode | BotErrorCode | JudgeErrorCode;
+
+/**
+ * Every code of every table, in one list (record schemas build their enum from it: protocol/code-schema.ts).
+ * A code is never taken off once released: records already on disk carry it, and must keep validating.
+ */
+export const OWN_CODES: readonly [OwnCode, ...OwnCode[]] = [
+  ...Object.values(ErrorCode),
+  ...Object.values(LlmErrorCode),
+  ...Object.values(ScenarioErrorCode),
+  ...Object.values(RunErrorCode),
+  ...Object.values(BotErrorCode),
+  ...Object.values(JudgeErrorCode),
+] as [OwnCode, ...OwnCode[]];
+
+/** Every code in the registry (tests check that records carry only these). */
+export const ALL_ERROR_CODES: ReadonlySet<string> = new Set<string>(OWN_CODES);

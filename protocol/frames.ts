@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Action, ActionType } from './action.js';
+import { ReportedCodeField } from './code-schema.js';
 import { ReportedFailure, TurnMeta } from './meta.js';
 import { Mode } from './modes.js';
 import { oneLine } from './one-line.js';
@@ -106,7 +107,11 @@ export const ScriptRequest = frame('script.request', {
 /** The episode is over; the connection will be closed by the orchestrator. */
 export const EpisodeEnd = frame('episode.end', { reason: z.string() });
 /** A refused frame or a failure the seat should know about. `re` is the offending frame's id. */
-export const ErrorFrame = frame('error', { code: z.string(), message: z.string().max(2000), re: z.string().optional() });
+/**
+ * `code` is reported, not own (protocol/code-schema.ts): the agent decoding this frame may face an
+ * orchestrator of a newer version whose codes it does not know, and must still see the refusal.
+ */
+export const ErrorFrame = frame('error', { code: ReportedCodeField, message: z.string().max(2000), re: z.string().optional() });
 /** Heartbeat probe; the agent answers `pong` with the same nonce. */
 export const Ping = frame('ping', { nonce: z.string().max(64) });
 

@@ -22,3 +22,5 @@ export * from './seat-outcome.js';
 export * from './log-text.js';
 export * from './one-line.js';
 export * from './judge-view.js';
+export * from './code-schema.js';
+export * from './seat-client-state.js';

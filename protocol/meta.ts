@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CODE_PATTERN } from './codes.js';
+import { ReportedCodeField } from './code-schema.js';
 import { oneLine } from './one-line.js';
 
 /**
@@ -97,7 +97,11 @@ export type TurnMeta = z.infer<typeof TurnMeta>;
 
 /** An explicit failure (DESIGN invariant 5): never turned into a `none` action. */
 export const FailureInfo = z.object({
-  code: z.string(),
+  /**
+   * Reported, not own (protocol/code-schema.ts): a turn's failure comes from the seat's process through
+   * `turn.fail`/`script.fail`, and that process may be a remote agent of another version.
+   */
+  code: ReportedCodeField,
   message: z.string(),
 });
 
@@ -106,7 +110,7 @@ export const FailureInfo = z.object({
  * the grammar of every code table (`area/reason`): a code names a failure and carries no text, so a
  * newline or markup in it (issue 19, r01/r02: it is the termination's detail too) is refused here.
  */
-export const ReportedFailure = FailureInfo.extend({ code: z.string().max(64).regex(CODE_PATTERN, 'must be a code (area/reason)'), message: z.string().max(2000) });
+export const ReportedFailure = FailureInfo.extend({ message: z.string().max(2000) });
 
 function jsonBytes(value: unknown): number {
   try {

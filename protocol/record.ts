@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Action } from './action.js';
+import { OwnCodeField } from './code-schema.js';
 import { FailureInfo, TurnMeta } from './meta.js';
 import { Mode } from './modes.js';
 
@@ -129,8 +130,8 @@ export const SeatEvent = z.object({
   kind: z.enum(['down', 'rejoined', 'heartbeat_timeout', 'refused', 'join_refused', 'lost', 'truncated']),
   /** Milliseconds since the seat was reserved. */
   atMs: z.number().nonnegative(),
-  /** A code from the code table (`protocol/codes.ts`). */
-  code: z.string().optional(),
+  /** Own: the orchestrator logs seat events with codes of its registry (protocol/code-schema.ts). */
+  code: OwnCodeField.optional(),
   /** A short note (300 characters): events are many per seat, and a client's text never needs more here. */
   detail: z.string().max(300).optional(),
 });

@@ -1,12 +1,10 @@
-import { join } from 'node:path';
 import { nanoid } from 'nanoid';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { PolicyConfig } from '../protocol/index.js';
 import { codeVersion, runLifecycle, type EpisodePlan, type OpenRun, type RunConfig, type RunExecutor, type RunResult, type StatusTerminal } from '../orchestrator/run/index.js';
-import { writeFileAtomicSync } from '../disk/atomic-write.js';
-import type { RunPaths } from '../run-dir/index.js';
-import { isEpisodeFile, QUEUE_NAME, runSpecKey, type EpisodeResult, type RunSpec } from './jobs.js';
+import { writeEpisodeFile, type RunLock } from '../run-dir/index.js';
+import { QUEUE_NAME, runSpecKey, type EpisodeResult, type RunSpec } from './jobs.js';
 import { enqueue } from './enqueue.js';
 import { JobCollector } from './job-collector.js';
 import { bullConnection } from './redis-url.js';
@@ -99,7 +97,7 @@ async function coordinate(run: OpenRun, opts: CoordinatorOptions): Promise<{ los
     code: JSON.stringify(codeVersion()),
     commit: (plan, result) => {
       // Ledgers and cassettes first (each whole, through a rename), then the record: the record commits.
-      writeEpisodeFiles(run.paths, plan.episodeId, result, opts.log);
+      writeEpisodeFiles(run.lock, plan.episodeId, result, opts.log);
       run.record(result.record);
     },
     notice: run.notice,
@@ -136,13 +134,9 @@ async function coordinate(run: OpenRun, opts: CoordinatorOptions): Promise<{ los
 }
 
 /** The ledgers and cassettes a worker returned, each written whole through a rename; nothing outside the episode's. */
-function writeEpisodeFiles(files: RunPaths, episodeId: string, result: EpisodeResult, log: (line: string) => void): void {
+function writeEpisodeFiles(lock: RunLock, episodeId: string, result: EpisodeResult, log: (line: string) => void): void {
   for (const f of result.files) {
-    if (!isEpisodeFile(f.path, episodeId)) {
-      log(`episode ${episodeId}: ignored a file outside its ledgers/cassettes (${JSON.stringify(f.path).slice(0, 80)})`);
-      continue;
-    }
-    writeFileAtomicSync(join(files.dir, ...f.path.split('/')), f.text);
+    if (!writeEpisodeFile(lock, episodeId, f)) log(`episode ${episodeId}: ignored a file outside its ledgers/cassettes (${JSON.stringify(f.path).slice(0, 80)})`);
   }
 }
 

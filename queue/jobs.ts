@@ -70,14 +70,5 @@ export const EpisodeResult = z.object({
 });
 export type EpisodeResult = z.infer<typeof EpisodeResult>;
 
-/** Whether `path` is a ledger or cassette file of `episodeId` (no traversal, no other episode). */
-export function isEpisodeFile(path: string, episodeId: string): boolean {
-  const parts = path.split('/');
-  return (
-    parts.length === 3 &&
-    (parts[0] === 'ledgers' || parts[0] === 'cassettes') &&
-    parts[1] === episodeId &&
-    /^[A-Za-z0-9_.-]+\.jsonl$/.test(parts[2]!) &&
-    !parts[2]!.startsWith('.')
-  );
-}
+/** Whether a returned path is one of the episode's files: run-dir/ owns the layout (re-exported for the queue). */
+export { isEpisodeFile } from '../run-dir/index.js';

@@ -1,15 +1,16 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { ErrorCode, type PolicyConfig } from '../protocol/index.js';
 import { codeVersion, EpisodeHost, type EpisodePlan } from '../orchestrator/run/index.js';
-import { EpisodeJob, EpisodeResult, QUEUE_NAME, RunSpec, runSpecKey, type EpisodeFile } from './jobs.js';
+import { EpisodeJob, EpisodeResult, QUEUE_NAME, RunSpec, runSpecKey } from './jobs.js';
 import { bullConnection, redactUrl } from './redis-url.js';
 import { RedisOutage } from './redis-outage.js';
 import { checkEpisodeJob, checkRunSpec, type WorkerTrust } from './job-guard.js';
 import { SHARED_LIMIT_ENV } from '../llm/shared-limit.js';
+import { readEpisodeFiles, RunPaths } from '../run-dir/index.js';
 
 export interface QueueWorkerOptions {
   url: string;
@@ -118,7 +119,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
     const h = await hostFor(spec);
     const scratch = mkdtempSync(join(scratchRoot, 'job-'));
     try {
-      const cassetteDir = join(scratch, 'cassettes');
+      const cassetteDir = new RunPaths(scratch).cassettesDir;
       const policies: Record<string, PolicyConfig> = {};
       for (const [seat, p] of Object.entries(data.policies)) policies[seat] = { ...p, cassetteDir };
       const plan: EpisodePlan = { episodeId: data.episodeId, scenario, mode: data.mode, repeat: data.repeat, policies };
@@ -126,7 +127,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
       if (stopping.signal.aborted) throw new Error('worker stopped mid-episode; the episode runs again elsewhere');
       const pids = [...record.seats, ...(record.scriptWriter ? [record.scriptWriter] : [])].flatMap((s) => s.pids ?? (s.pid !== null ? [s.pid] : []));
       opts.log(`done ${data.episodeId} (${record.status}; agent pids ${[...new Set(pids)].join(',')})`);
-      return { record, files: episodeFiles(scratch), worker: { host: hostname(), pid: process.pid, agentPids: h.pids, code } };
+      return { record, files: readEpisodeFiles(new RunPaths(scratch)), worker: { host: hostname(), pid: process.pid, agentPids: h.pids, code } };
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
@@ -219,21 +220,3 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Every ledger and cassette file an episode wrote in its scratch directory, relative to it. */
-function episodeFiles(scratch: string): EpisodeFile[] {
-  const files: EpisodeFile[] = [];
-  for (const top of ['ledgers', 'cassettes']) {
-    let episodes: string[];
-    try {
-      episodes = readdirSync(join(scratch, top));
-    } catch {
-      continue;
-    }
-    for (const ep of episodes) {
-      for (const name of readdirSync(join(scratch, top, ep))) {
-        files.push({ path: `${top}/${ep}/${name}`, text: readFileSync(join(scratch, top, ep, name), 'utf8') });
-      }
-    }
-  }
-  return files;
-}

@@ -4,6 +4,7 @@ import type { EpisodeRecord } from '../protocol/index.js';
 import { appendEpisode, readEpisodes, repairTail, rewriteEpisodes } from './episodes-file.js';
 import { RunPaths } from './paths.js';
 import { tempRunPaths } from './testing/temp-paths.js';
+import { fixtureLock } from './testing/held-lock.js';
 
 const record = (episodeId: string, status: 'ok' | 'failed' = 'ok'): EpisodeRecord => ({
   episodeId, runId: 'r', scenarioId: 's', pairId: 'p', repeat: 0, mode: 'agents', seats: [], turns: [],
@@ -16,8 +17,8 @@ describe('episodes.jsonl: appends, torn tails, one record per episode id', () =>
 
   it('appends whole lines and reads them back, with line numbers and raw objects', () => {
     const f = files();
-    appendEpisode(f, record('a'));
-    appendEpisode(f, record('b'));
+    appendEpisode(fixtureLock(f), record('a'));
+    appendEpisode(fixtureLock(f), record('b'));
     expect(readFileSync(f.episodesJsonl, 'utf8').endsWith('\n')).toBe(true);
     const read = readEpisodes(f);
     expect(read).toMatchObject({ badLines: [], duplicates: 0, tornBytes: 0 });
@@ -27,7 +28,7 @@ describe('episodes.jsonl: appends, torn tails, one record per episode id', () =>
 
   it('a torn last line is no record and no bad line: every reader skips it and counts its bytes', () => {
     const f = files();
-    appendEpisode(f, record('a'));
+    appendEpisode(fixtureLock(f), record('a'));
     appendFileSync(f.episodesJsonl, JSON.stringify(record('b')).slice(0, 40));
     expect(readEpisodes(f)).toMatchObject({ badLines: [], tornBytes: 40 });
     expect(ids(f)).toEqual(['a']);
@@ -35,28 +36,28 @@ describe('episodes.jsonl: appends, torn tails, one record per episode id', () =>
 
   it('repairTail cuts a torn last line (and only that), so the next append starts on its own line', () => {
     const f = files();
-    appendEpisode(f, record('a'));
+    appendEpisode(fixtureLock(f), record('a'));
     const whole = readFileSync(f.episodesJsonl, 'utf8');
     appendFileSync(f.episodesJsonl, JSON.stringify(record('b')).slice(0, 40));
-    expect(repairTail(f)).toBe(40);
+    expect(repairTail(fixtureLock(f))).toBe(40);
     expect(readFileSync(f.episodesJsonl, 'utf8')).toBe(whole);
-    expect(repairTail(f)).toBe(0);
-    appendEpisode(f, record('b'));
+    expect(repairTail(fixtureLock(f))).toBe(0);
+    appendEpisode(fixtureLock(f), record('b'));
     expect(readEpisodes(f)).toMatchObject({ badLines: [], tornBytes: 0 });
     expect(ids(f)).toEqual(['a', 'b']);
   });
 
   it('repairTail empties a file holding only a torn line, and leaves a missing file alone', () => {
     const f = files();
-    expect(repairTail(f)).toBe(0);
+    expect(repairTail(fixtureLock(f))).toBe(0);
     writeFileSync(f.episodesJsonl, '{"episodeId":"x"');
-    expect(repairTail(f)).toBe(16);
+    expect(repairTail(fixtureLock(f))).toBe(16);
     expect(readFileSync(f.episodesJsonl, 'utf8')).toBe('');
   });
 
   it('keeps one record per episode id, the last, and counts the others', () => {
     const f = files();
-    for (const r of [record('a', 'failed'), record('b'), record('a')]) appendEpisode(f, r);
+    for (const r of [record('a', 'failed'), record('b'), record('a')]) appendEpisode(fixtureLock(f), r);
     const read = readEpisodes(f);
     expect(read.duplicates).toBe(1);
     expect(read.rows.map((r) => [r.record.episodeId, r.record.status])).toEqual([['b', 'ok'], ['a', 'ok']]);
@@ -64,9 +65,9 @@ describe('episodes.jsonl: appends, torn tails, one record per episode id', () =>
 
   it('reports a bad line between newlines by number and why', () => {
     const f = files();
-    appendEpisode(f, record('a'));
+    appendEpisode(fixtureLock(f), record('a'));
     appendFileSync(f.episodesJsonl, '{oops\n' + JSON.stringify({ ...record('c'), mode: 'telepathy' }) + '\n');
-    appendEpisode(f, record('b'));
+    appendEpisode(fixtureLock(f), record('b'));
     const read = readEpisodes(f);
     expect(read.badLines).toEqual([
       { line: 2, message: expect.stringMatching(/^not JSON/) },
@@ -77,7 +78,7 @@ describe('episodes.jsonl: appends, torn tails, one record per episode id', () =>
 
   it('rewrites atomically from raw rows: fields this version does not know survive', () => {
     const f = files();
-    rewriteEpisodes(f, [{ ...record('a'), futureField: { x: 1 } }]);
+    rewriteEpisodes(fixtureLock(f), [{ ...record('a'), futureField: { x: 1 } }]);
     expect(readEpisodes(f).rows[0]!.raw['futureField']).toEqual({ x: 1 });
   });
 });

@@ -1,15 +1,17 @@
 import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
+import { jsonlLines } from '../disk/jsonl-lines.js';
 import { EpisodeRecord } from '../protocol/index.js';
 import type { RunPaths } from './paths.js';
+import type { RunLock } from './lock.js';
 
 /**
  * `episodes.jsonl`, one record per line: the one reader and the one appender of the file.
  *
  * Torn lines. Records are appended as whole lines in a single `write`, but a process killed inside the
  * write (SIGKILL can cut a multi-page write short) or a machine crash can leave bytes after the last
- * newline. Those bytes are never a record: every reader skips them and says so (`torn`), and the
- * orchestrator cuts them off (`repairTail`) before it appends again. A bad line *between* newlines is
+ * newline. Those bytes are never a record (the one torn-line rule, disk/jsonl-lines.ts): every reader
+ * skips them and says so (`torn`), and the orchestrator cuts them off (`repairTail`) before it appends again. A bad line *between* newlines is
  * something else (a hand edit, a bug) and is reported by number in `badLines`.
  */
 
@@ -42,26 +44,25 @@ function where(issues: readonly { path: PropertyKey[]; message: string }[]): str
 export function readEpisodes(paths: RunPaths): EpisodesRead {
   const out: EpisodesRead = { rows: [], badLines: [], duplicates: 0, tornBytes: 0 };
   if (!existsSync(paths.episodesJsonl)) return out;
-  const text = readFileSync(paths.episodesJsonl, 'utf8');
-  const end = text.lastIndexOf('\n') + 1;
-  out.tornBytes = Buffer.byteLength(text.slice(end), 'utf8');
+  const { lines, tornBytes } = jsonlLines(readFileSync(paths.episodesJsonl, 'utf8'));
+  out.tornBytes = tornBytes;
   const byId = new Map<string, EpisodeRow>();
-  text
-    .slice(0, end)
-    .split('\n')
-    .forEach((line, i) => {
-      if (line.trim() === '') return;
-      let raw: unknown;
-      try {
-        raw = JSON.parse(line);
-      } catch (err) {
-        return void out.badLines.push({ line: i + 1, message: `not JSON (${(err as Error).message})` });
-      }
-      const parsed = EpisodeRecord.safeParse(raw);
-      if (!parsed.success) return void out.badLines.push({ line: i + 1, message: where(parsed.error.issues) });
-      if (byId.delete(parsed.data.episodeId)) out.duplicates += 1; // re-inserted: keeps file order of the survivors
-      byId.set(parsed.data.episodeId, { record: parsed.data, raw: raw as Record<string, unknown>, line: i + 1 });
-    });
+  for (const { line, text } of lines) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (err) {
+      out.badLines.push({ line, message: `not JSON (${(err as Error).message})` });
+      continue;
+    }
+    const parsed = EpisodeRecord.safeParse(raw);
+    if (!parsed.success) {
+      out.badLines.push({ line, message: where(parsed.error.issues) });
+      continue;
+    }
+    if (byId.delete(parsed.data.episodeId)) out.duplicates += 1; // re-inserted: keeps file order of the survivors
+    byId.set(parsed.data.episodeId, { record: parsed.data, raw: raw as Record<string, unknown>, line });
+  }
   out.rows = [...byId.values()];
   return out;
 }
@@ -71,7 +72,8 @@ export function readEpisodes(paths: RunPaths): EpisodesRead {
  * by truncating to the size before, so this process never leaves half a line. The caller holds the run
  * directory's lock.
  */
-export function appendEpisode(paths: RunPaths, record: EpisodeRecord): void {
+export function appendEpisode(lock: RunLock, record: EpisodeRecord): void {
+  const { paths } = lock;
   const line = Buffer.from(JSON.stringify(record) + '\n', 'utf8');
   const fd = openSync(paths.episodesJsonl, 'a');
   try {
@@ -96,8 +98,8 @@ export function appendEpisode(paths: RunPaths, record: EpisodeRecord): void {
  * Removes a torn last line (bytes after the last newline) so the next append starts on a line of its
  * own. Returns the number of bytes removed (0: the file was whole). The caller holds the lock.
  */
-export function repairTail(paths: RunPaths): number {
-  const file = paths.episodesJsonl;
+export function repairTail(lock: RunLock): number {
+  const file = lock.paths.episodesJsonl;
   if (!existsSync(file)) return 0;
   const size = statSync(file).size;
   if (size === 0) return 0;
@@ -127,6 +129,6 @@ export function repairTail(paths: RunPaths): number {
  * this code does not know survive. The caller holds the lock: a rewrite next to an appending writer
  * would drop what that writer appended after the file was read.
  */
-export function rewriteEpisodes(paths: RunPaths, rows: readonly object[]): void {
-  writeFileAtomicSync(paths.episodesJsonl, rows.map((r) => JSON.stringify(r) + '\n').join(''));
+export function rewriteEpisodes(lock: RunLock, rows: readonly object[]): void {
+  writeFileAtomicSync(lock.paths.episodesJsonl, rows.map((r) => JSON.stringify(r) + '\n').join(''));
 }

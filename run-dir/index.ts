@@ -1,11 +1,16 @@
 /**
- * The run directory (`runs/<run-id>/`): its layout, its files' formats and the lock every writer takes.
- * Shared by the orchestrator (which writes a run) and the evaluator (which reads and annotates one); it
- * imports neither (test/boundaries/rules.ts).
+ * The run directory (`runs/<run-id>/`): its layout, its files' formats, their readers and writers, and the
+ * lock every writer takes — by type: each writer's first argument is the `RunLock`. Shared by the
+ * orchestrator (which writes a run) and the evaluator (which reads and annotates one); it imports neither
+ * (test/boundaries/rules.ts).
  */
 export { RUN_DIR_NAMES, RunPaths } from './paths.js';
 export { RUN_JSON_VERSION, ModeStats, RecordedRunConfig, RunCost, RunJson, RunStats, readRunJson, writeRunJson, type RunJsonInput, type RunJsonRead } from './run-json.js';
 export { appendEpisode, readEpisodes, repairTail, rewriteEpisodes, type EpisodeRow, type EpisodesRead } from './episodes-file.js';
 export { readJsonlFile, type JsonlRead } from './jsonl-file.js';
 export { readRunScenarios, writeRunScenarios, type RunScenariosRead } from './scenarios-file.js';
+export { runJsonSnapshot, undoRunStart } from './run-start.js';
 export { acquireRunLock, describeHolder, RunDirBusyError, type LockHolder, type LockOptions, type RunDirWriter, type RunLock } from './lock.js';
+export { writeRunDirFile } from './added-file.js';
+export { compareVerdictsName, listCompareVerdicts, readCompareVerdicts, type CompareVerdictsFile, type CompareVerdictsRead } from './compare-verdicts.js';
+export { discardEpisodeFiles, isEpisodeFile, readEpisodeFiles, writeEpisodeFile, type EpisodeFile } from './episode-files.js';

@@ -1,31 +1,35 @@
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
-
-/** A JSONL file read against a schema: every value, or the first line that is not JSON or not of the shape. */
-export type JsonlRead<T> = { ok: true; values: T[] } | { ok: false; code: 'run/bad_json' | 'run/bad_record'; message: string };
+import { jsonlLines } from '../disk/jsonl-lines.js';
+import { RunErrorCode } from '../protocol/index.js';
 
 /**
- * Reads a whole JSONL file of the run directory (scenarios.jsonl, a seat's ledger), each line checked
- * against `schema`; blank lines are skipped. An error names the file, the line and the field.
+ * A JSONL file read against a schema: every value, or the first line that is not JSON or not of the shape.
+ * `tornBytes`: bytes after the last newline, left out by the one torn-line rule (disk/jsonl-lines.ts).
+ */
+export type JsonlRead<T> = { ok: true; values: T[]; tornBytes: number } | { ok: false; code: typeof RunErrorCode.BadJson | typeof RunErrorCode.BadRecord; message: string };
+
+/**
+ * Reads a whole JSONL file of the run directory (scenarios.jsonl, a seat's ledger), each complete line
+ * checked against `schema`; blank lines are skipped, a torn tail (a crash mid-append) is left out. An
+ * error names the file, the line and the field.
  */
 export function readJsonlFile<S extends z.ZodType>(file: string, schema: S): JsonlRead<z.infer<S>> {
   const values: z.infer<S>[] = [];
-  const lines = readFileSync(file, 'utf8').split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
-    if (!line) continue;
+  const { lines, tornBytes } = jsonlLines(readFileSync(file, 'utf8'));
+  for (const { line: n, text } of lines) {
     let raw: unknown;
     try {
-      raw = JSON.parse(line);
+      raw = JSON.parse(text);
     } catch (err) {
-      return { ok: false, code: 'run/bad_json', message: `${file}:${i + 1}: not JSON (${(err as Error).message})` };
+      return { ok: false, code: RunErrorCode.BadJson, message: `${file}:${n}: not JSON (${(err as Error).message})` };
     }
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return { ok: false, code: 'run/bad_record', message: `${file}:${i + 1}: field ${issue?.path.map(String).join('.') || '(record)'}: ${issue?.message ?? 'invalid'}` };
+      return { ok: false, code: RunErrorCode.BadRecord, message: `${file}:${n}: field ${issue?.path.map(String).join('.') || '(record)'}: ${issue?.message ?? 'invalid'}` };
     }
     values.push(parsed.data);
   }
-  return { ok: true, values };
+  return { ok: true, values, tornBytes };
 }

@@ -1,6 +1,7 @@
 import { linkSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { RunPaths } from './paths.js';
+import { RunErrorCode } from '../protocol/index.js';
 
 /** The commands that write inside a run directory, named in the lock so a waiting writer can say who it waits for. */
 export type RunDirWriter = 'run' | 'serve' | 'eval' | 'compare' | 'export';
@@ -18,14 +19,25 @@ export interface LockHolder {
 
 /** The run directory is held by a live writer and this one did not (or could no longer) wait. */
 export class RunDirBusyError extends Error {
-  readonly code = 'run/busy';
+  readonly code = RunErrorCode.Busy;
   constructor(message: string, readonly holder: LockHolder) {
     super(message);
     this.name = 'RunDirBusyError';
   }
 }
 
+/** The brand only `acquireRunLock` gives (a type-only symbol: nothing at run time can spell it). */
+declare const held: unique symbol;
+
+/**
+ * Proof that this process holds a run directory's lock. Every writer of a run-directory file takes it
+ * (and writes in `lock.paths`, the directory it holds), so writing without the lock does not compile;
+ * only `acquireRunLock` makes one.
+ */
 export interface RunLock {
+  readonly [held]: true;
+  /** The run directory this lock holds: the writers write here and nowhere else. */
+  readonly paths: RunPaths;
   /** Removes the lock if this process still holds it. */
   release(): void;
 }
@@ -192,5 +204,5 @@ export async function acquireRunLock(paths: RunPaths, opts: LockOptions): Promis
     process.off('exit', release);
   };
   process.on('exit', release);
-  return { release };
+  return { paths, release } as RunLock;
 }

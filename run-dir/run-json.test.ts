@@ -3,22 +3,32 @@ import { describe, expect, it } from 'vitest';
 import { tempRunPaths } from './testing/temp-paths.js';
 import { readRunJson, RUN_JSON_VERSION, writeRunJson } from './run-json.js';
 import { fixtureRunJson } from './testing/fixture.js';
+import { fixtureLock } from './testing/held-lock.js';
 
 describe('run.json: one schema to write and to read it back', () => {
   const paths = tempRunPaths('runjson');
 
   it('writes the version and reads back what it wrote, fields it does not know included', () => {
     const p = paths();
-    const written = writeRunJson(p, { ...fixtureRunJson('r1', ['s1']), experiment: { name: 'later field' } });
+    const written = writeRunJson(fixtureLock(p), { ...fixtureRunJson('r1', ['s1']), experiment: { name: 'later field' } });
     expect(JSON.parse(readFileSync(p.runJson, 'utf8')).v).toBe(RUN_JSON_VERSION);
     const read = readRunJson(p);
     expect(read).toEqual({ ok: true, run: written });
     expect(read.ok && read.run?.['experiment']).toEqual({ name: 'later field' });
   });
 
+  it("types the summary error's code by the registry: an own code outside it is refused on write and on read", () => {
+    const p = paths();
+    const ended = { stats: null, summaryError: { code: 'run/summary_failed' as const, message: 'disk full' } };
+    expect(writeRunJson(fixtureLock(p), { ...fixtureRunJson('r1', []), ...ended }).summaryError?.code).toBe('run/summary_failed');
+    expect(() => writeRunJson(fixtureLock(p), { ...fixtureRunJson('r1', []), summaryError: { code: 'run/made_up' as never, message: 'x' } })).toThrow();
+    writeFileSync(p.runJson, JSON.stringify({ v: 1, ...fixtureRunJson('r1', []), summaryError: { code: 'run/made_up', message: 'x' } }));
+    expect(readRunJson(p)).toMatchObject({ ok: false, code: 'run/bad_run_json' });
+  });
+
   it('refuses to write a run.json its readers could not read', () => {
     const p = paths();
-    expect(() => writeRunJson(p, { ...fixtureRunJson('r1', []), hosting: 'cloud' as never })).toThrow();
+    expect(() => writeRunJson(fixtureLock(p), { ...fixtureRunJson('r1', []), hosting: 'cloud' as never })).toThrow();
     expect(readRunJson(p)).toEqual({ ok: true, run: null });
   });
 
@@ -52,7 +62,7 @@ describe('run.json totals at the paper grid and beyond (issue 28)', () => {
   it('writes and reads back totals of tens of millions, and 10^15, of tokens', () => {
     for (const prompt of [17_100_000, 34_000_000, 1e15]) {
       const p = paths();
-      writeRunJson(p, { ...fixtureRunJson('grid', ['s1']), endedAt: '2026-01-01T00:00:00.000Z', stats: gridStats(prompt) });
+      writeRunJson(fixtureLock(p), { ...fixtureRunJson('grid', ['s1']), endedAt: '2026-01-01T00:00:00.000Z', stats: gridStats(prompt) });
       const read = readRunJson(p);
       expect(read.ok && read.run?.stats?.usage['openai:gpt-3.5-turbo-0613']?.prompt).toBe(prompt);
     }
@@ -60,12 +70,12 @@ describe('run.json totals at the paper grid and beyond (issue 28)', () => {
 
   it('keeps only the bound JSON itself needs: integers past 2^53 are not exact once written', () => {
     const p = paths();
-    expect(() => writeRunJson(p, { ...fixtureRunJson('grid', []), endedAt: 'x', stats: gridStats(2 ** 53 + 2) })).toThrow();
+    expect(() => writeRunJson(fixtureLock(p), { ...fixtureRunJson('grid', []), endedAt: 'x', stats: gridStats(2 ** 53 + 2) })).toThrow();
   });
 
   it('records a summary that failed, with a code, beside the ended run', () => {
     const p = paths();
-    writeRunJson(p, { ...fixtureRunJson('grid', []), endedAt: 'x', stats: null, summaryError: { code: 'run/summary_failed', message: 'disk full' } });
+    writeRunJson(fixtureLock(p), { ...fixtureRunJson('grid', []), endedAt: 'x', stats: null, summaryError: { code: 'run/summary_failed', message: 'disk full' } });
     expect(readRunJson(p)).toMatchObject({ ok: true, run: { summaryError: { code: 'run/summary_failed' } } });
   });
 });

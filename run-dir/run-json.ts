@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
-import { Mode, PolicyConfig, SimulationProtocol, Total, Usage } from '../protocol/index.js';
+import { Mode, OwnCodeField, PolicyConfig, RunErrorCode, SimulationProtocol, Total, Usage } from '../protocol/index.js';
+import type { RunLock } from './lock.js';
 import type { RunPaths } from './paths.js';
 
 /** Version of the run.json format; bumped when a field changes meaning or a required field is added. */
@@ -125,14 +126,15 @@ export const RunJson = z.looseObject({
    * The run ended (every record is on disk) but its summary could not be computed or written: what went
    * wrong, with a code. Running the same command again recomputes the summary and clears it.
    */
-  summaryError: z.object({ code: z.string(), message: z.string() }).optional(),
+  /** Own code (`run/summary_failed`): only this run's orchestrator writes it (protocol/code-schema.ts). */
+  summaryError: z.object({ code: OwnCodeField, message: z.string() }).optional(),
 });
 export type RunJson = z.infer<typeof RunJson>;
 /** What a writer passes: the version is filled in. */
 export type RunJsonInput = z.input<typeof RunJson>;
 
 /** A run.json that cannot be used, naming the file and the field. */
-export type RunJsonRead = { ok: true; run: RunJson | null } | { ok: false; code: 'run/bad_json' | 'run/bad_run_json'; message: string };
+export type RunJsonRead = { ok: true; run: RunJson | null } | { ok: false; code: typeof RunErrorCode.BadJson | typeof RunErrorCode.BadRunJson; message: string };
 
 /** Reads run.json with the schema it was written with; `run: null` when the directory has none yet. */
 export function readRunJson(paths: RunPaths): RunJsonRead {
@@ -142,19 +144,19 @@ export function readRunJson(paths: RunPaths): RunJsonRead {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    return { ok: false, code: 'run/bad_json', message: `${file}: not JSON (${(err as Error).message})` };
+    return { ok: false, code: RunErrorCode.BadJson, message: `${file}: not JSON (${(err as Error).message})` };
   }
   const parsed = RunJson.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { ok: false, code: 'run/bad_run_json', message: `${file}: field ${issue?.path.map(String).join('.') || '(root)'}: ${issue?.message ?? 'invalid'}` };
+    return { ok: false, code: RunErrorCode.BadRunJson, message: `${file}: field ${issue?.path.map(String).join('.') || '(root)'}: ${issue?.message ?? 'invalid'}` };
   }
   return { ok: true, run: parsed.data };
 }
 
 /** Validates and writes run.json atomically: a shape error is a bug, thrown before anything is written. */
-export function writeRunJson(paths: RunPaths, value: RunJsonInput): RunJson {
+export function writeRunJson(lock: RunLock, value: RunJsonInput): RunJson {
   const valid = RunJson.parse(value);
-  writeFileAtomicSync(paths.runJson, JSON.stringify(valid, null, 2) + '\n');
+  writeFileAtomicSync(lock.paths.runJson, JSON.stringify(valid, null, 2) + '\n');
   return valid;
 }

@@ -1,20 +1,8 @@
 import type { z } from 'zod';
+import { ScenarioErrorCode } from '../protocol/codes.js';
 
-/** Error codes of the scenarios library (namespaced like the protocol codes). */
-export const ScenarioErrorCode = {
-  BadJson: 'scenarios/bad_json',
-  MissingField: 'scenarios/missing_field',
-  InvalidField: 'scenarios/invalid_field',
-  UnknownRelationship: 'scenarios/unknown_relationship',
-  UnknownReference: 'scenarios/unknown_reference',
-  DuplicateId: 'scenarios/duplicate_id',
-  Io: 'scenarios/io',
-  /** A source file could not be downloaded (server down, HTTP error). */
-  Fetch: 'scenarios/fetch',
-  /** A downloaded data set does not hold the published number of records. */
-  Counts: 'scenarios/counts',
-} as const;
-export type ScenarioErrorCode = (typeof ScenarioErrorCode)[keyof typeof ScenarioErrorCode];
+/** The scenarios library's codes live in the one registry (protocol/codes.ts); re-exported for its callers. */
+export { ScenarioErrorCode };
 
 /**
  * A problem with a scenario or source-data file, located precisely enough to fix it by hand:

@@ -5,9 +5,9 @@ import type { Mode } from '../../protocol/index.js';
 import { MODES, terminalSafe } from '../../protocol/index.js';
 import type { LlmClient } from '../../llm/types.js';
 import { comparePairs, matchEpisodes } from '../../evaluator/compare/naturalness.js';
-import { writeFileAtomic } from '../../disk/atomic-write.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
-import { lockRunDir, runDirHolding } from '../run-dir-lock.js';
+import { compareVerdictsName } from '../../run-dir/index.js';
+import { lockRunDir, runDirHolding, writeOutputFile } from '../run-dir-lock.js';
 import { judgeVerdictsNear, readJudgeVerdicts } from '../judge-verdicts.js';
 import { parseAnnotations } from '../../evaluator/human/annotation.js';
 import { humanSummaryLines, summariseHuman, type JudgeVerdict } from '../../evaluator/human/summary.js';
@@ -107,7 +107,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   console.error(`parley compare: ${pairs.length} pairs, A = ${a.dir} (${modeA}), B = ${b.dir} (${modeB}), judge ${values.judge}, question ${style}`);
   const result = await comparePairs(pairs, client, { seed, concurrency, style, onProgress: (d, t) => console.error(`judged ${d}/${t} pairs`) });
-  const out = values.out ?? path.join(a.dir, `compare-${modeA}-vs-${modeB}.jsonl`);
+  const out = values.out ?? path.join(a.dir, compareVerdictsName(modeA, modeB));
   // Writing inside a run: take its lock for the write (the judging above needs none).
   const inside = runDirHolding(out, [a.dir, b.dir]);
   const locked = inside ? await lockRunDir(inside, 'compare', 15_000) : null;
@@ -116,7 +116,7 @@ export async function run(argv: string[]): Promise<number> {
     return 1;
   }
   try {
-    await writeFileAtomic(out, result.verdicts.map((v) => JSON.stringify(v) + '\n').join(''));
+    await writeOutputFile(locked?.ok ? locked.lock : null, out, result.verdicts.map((v) => JSON.stringify(v) + '\n').join(''));
   } finally {
     if (locked?.ok) locked.lock.release();
   }
@@ -155,7 +155,7 @@ function compareHuman(file: string, verdictsFile: string | undefined): number {
   let verdicts: JudgeVerdict[] | null = null;
   if (found) {
     try {
-      verdicts = readJudgeVerdicts(found);
+      verdicts = readJudgeVerdicts(found, (line) => err(`parley compare: ${line}`));
     } catch (e) {
       err(`parley compare: cannot read the judge verdicts ${found}: ${(e as Error).message}`);
       return 1;

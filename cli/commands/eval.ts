@@ -12,7 +12,7 @@ import { loadRubric } from '../../evaluator/rubric/load-rubric.js';
 import type { Rubric } from '../../evaluator/rubric/rubric.js';
 import { terminalSafe } from '../../protocol/log-text.js';
 import { resolveJudgeView, type PolicyConfig } from '../../protocol/index.js';
-import { readRunJson, RunPaths } from '../../run-dir/index.js';
+import { readRunJson, RunPaths, type RunLock } from '../../run-dir/index.js';
 import { judgePlanLines } from '../plan/judge-estimate.js';
 import { lockRunDir } from '../run-dir-lock.js';
 
@@ -66,7 +66,7 @@ export async function run(argv: string[]): Promise<number> {
     return 1;
   }
   try {
-    return await evaluateLocked(dir, values, concurrency, rubric);
+    return await evaluateLocked(locked.lock, dir, values, concurrency, rubric);
   } finally {
     locked.lock.release();
   }
@@ -127,7 +127,7 @@ async function dryRun(dir: string, values: EvalFlags, rubric: Rubric): Promise<n
   return 0;
 }
 
-async function evaluateLocked(dir: string, values: EvalFlags, concurrency: number, rubric: Rubric): Promise<number> {
+async function evaluateLocked(lock: RunLock, dir: string, values: EvalFlags, concurrency: number, rubric: Rubric): Promise<number> {
   const loaded = await loadRunDir(dir);
   if (!loaded.ok) {
     console.error(`parley eval: ${loaded.error.message}`);
@@ -197,6 +197,7 @@ async function evaluateLocked(dir: string, values: EvalFlags, concurrency: numbe
       const startedAt = Date.now();
       if (specs.length > 1) console.log(`judge ${judgeSpec}:`);
       const result = await evaluateRun(loaded.run, {
+        lock,
         client,
         spec: judgeSpec,
         visibility,

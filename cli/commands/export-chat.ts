@@ -3,8 +3,9 @@ import path from 'node:path';
 import { DIMENSION_NAMES } from '../../evaluator/dimensions.js';
 import { judgeVariants, readEvaluation } from '../../evaluator/evaluation.js';
 import { selectionScores } from '../../evaluator/selection-scores.js';
-import { loadRunDir, writeFileAtomic, type RunDir } from '../../evaluator/run-dir.js';
-import { lockRunDir, runDirHolding } from '../run-dir-lock.js';
+import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
+import type { RunLock } from '../../run-dir/index.js';
+import { lockRunDir, runDirHolding, writeOutputFile } from '../run-dir-lock.js';
 import { loadTemplates } from '../../agent-node/policies/llm/index.js';
 import { Mode } from '../../protocol/index.js';
 import { exportChat, type ExportFile } from '../../training/export-chat.js';
@@ -174,10 +175,10 @@ export async function runChatExport(argv: string[]): Promise<number> {
   if (result.summary.examples === 0) return fail(`no examples selected, nothing written; ${excludedText()}`, 1);
   const out = (f.out as string | undefined) ?? path.join(dirs[0]!, `finetune.${format}.jsonl`);
   const written: string[] = [];
-  const write = async (file: string, x: ExportFile) => {
+  const write = async (lock: RunLock | null, file: string, x: ExportFile) => {
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    await writeFileAtomic(file, x.text);
-    await writeFileAtomic(beside(file, 'index'), x.index);
+    await writeOutputFile(lock, file, x.text);
+    await writeOutputFile(lock, beside(file, 'index'), x.index);
     written.push(`${file} (${x.examples.length} examples, ${new Set(x.examples.map((e) => e.scenarioId)).size} scenarios)`);
   };
   // Writing inside a run directory: take its lock, as `export` and `eval` do (waits up to 15 s for another
@@ -186,7 +187,7 @@ export async function runChatExport(argv: string[]): Promise<number> {
   const locked = inside ? await lockRunDir(inside, 'export', 15_000) : null;
   if (locked && !locked.ok) return fail(locked.message, 1);
   try {
-    for (const x of result.files) await write(x.role === 'all' ? out : beside(out, x.role), x);
+    for (const x of result.files) await write(locked?.ok ? locked.lock : null, x.role === 'all' ? out : beside(out, x.role), x);
   } finally {
     if (locked?.ok) locked.lock.release();
   }

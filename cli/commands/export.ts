@@ -2,9 +2,8 @@ import path from 'node:path';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { exportCsv } from '../../evaluator/export/csv.js';
 import { exportSotopia } from '../../evaluator/export/sotopia.js';
-import { writeFileAtomic } from '../../disk/atomic-write.js';
 import { loadRunDir } from '../../evaluator/run-dir.js';
-import { lockRunDir, runDirHolding } from '../run-dir-lock.js';
+import { lockRunDir, runDirHolding, writeOutputFile } from '../run-dir-lock.js';
 // The fine-tuning formats' own command line and body (training/).
 import { chatSpec, runChatExport } from './export-chat.js';
 
@@ -58,7 +57,7 @@ export async function run(argv: string[]): Promise<number> {
       process.stdout.write(text);
       return 0;
     }
-    await writeFileAtomic(out, text);
+    await writeOutputFile(locked?.ok ? locked.lock : null, out, text);
     console.log(`wrote ${out} (${loaded.run.episodes.length} episodes)`);
     return 0;
   } finally {

@@ -120,7 +120,7 @@ function humanStudy(file: string): string[] {
   let verdicts: JudgeVerdict[] | null = null;
   if (found) {
     try {
-      verdicts = readJudgeVerdicts(found);
+      verdicts = readJudgeVerdicts(found, (line) => console.error(terminalSafe(`parley report: ${line}`)));
     } catch (err) {
       console.error(`parley report: cannot read the judge verdicts ${found}: ${(err as Error).message} (humans vs judge left out)`);
     }

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadRunDir, type LoadedEpisode } from '../../evaluator/run-dir.js';
+import { RunPaths } from '../../run-dir/index.js';
 import { buildTranscript, transcriptText } from '../../evaluator/transcript/transcript.js';
 import { frameText } from '../../evaluator/transcript/ledger-text.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
@@ -84,7 +85,7 @@ export async function run(argv: string[]): Promise<number> {
   if (seat !== undefined) {
     if (episodes.length !== 1) throw new UsageError(`--seat needs one episode (${episodes.length} selected): name EPISODE`);
     const record = episodes[0]!.record;
-    const file = path.join(dir, 'ledgers', record.episodeId, `${seat}.jsonl`);
+    const file = new RunPaths(dir).ledgerFile(record.episodeId, seat);
     if (!existsSync(file)) {
       const seats = existsSync(path.dirname(file)) ? ` (ledgers: ${seatsWithLedger(path.dirname(file)).join(', ')})` : ' (no ledgers for this episode)';
       throw new Error(`no ledger for seat '${seat}' in episode ${record.episodeId}${seats}`);

@@ -1,4 +1,4 @@
-import type { EpisodeRecord, Mode } from '../../protocol/index.js';
+import { JudgeErrorCode, type EpisodeRecord, type Mode } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { LlmClient } from '../../llm/types.js';
 import type { EvaluationError } from '../evaluation.js';
@@ -119,7 +119,7 @@ export async function judgePair(pair: ComparePair, aShownFirst: boolean, client:
   const ta = render(pair.a, pair.scenario);
   const tb = render(pair.b, pair.scenario);
   const base: VerdictBase = { key: pair.key, scenarioId: pair.scenarioId, episodeA: pair.a.episodeId, episodeB: pair.b.episodeId, aShownFirst, judge: `${client.provider}:${client.model}`, question: style };
-  let error: EvaluationError = { code: 'judge/provider_error', message: 'not run', attempts: 0 };
+  let error: EvaluationError = { code: JudgeErrorCode.ProviderError, message: 'not run', attempts: 0 };
   for (let attempt = 1; attempt <= 2; attempt++) {
     let content: string;
     try {
@@ -140,19 +140,19 @@ export async function judgePair(pair: ComparePair, aShownFirst: boolean, client:
       content = res.content;
     } catch (err) {
       if (signal?.aborted) throw err;
-      error = { code: 'judge/provider_error', message: (err as Error).message, attempts: attempt };
+      error = { code: JudgeErrorCode.ProviderError, message: (err as Error).message, attempts: attempt };
       continue;
     }
     let data: { reasoning?: unknown; more_natural?: unknown };
     try {
       data = JSON.parse(content.replace(/^\s*```(?:json)?\s*\n?|\n?```\s*$/g, ''));
     } catch (err) {
-      error = { code: 'judge/bad_json', message: `reply is not JSON: ${(err as Error).message}`, attempts: attempt };
+      error = { code: JudgeErrorCode.BadJson, message: `reply is not JSON: ${(err as Error).message}`, attempts: attempt };
       continue;
     }
     const choice = String(data?.more_natural ?? '');
     if (choice !== '1' && choice !== '2') {
-      error = { code: 'judge/invalid_scores', message: `more_natural must be "1" or "2" (got ${JSON.stringify(data?.more_natural)})`, attempts: attempt };
+      error = { code: JudgeErrorCode.InvalidScores, message: `more_natural must be "1" or "2" (got ${JSON.stringify(data?.more_natural)})`, attempts: attempt };
       continue;
     }
     const firstWins = choice === '1';

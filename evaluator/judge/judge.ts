@@ -1,4 +1,4 @@
-import type { EpisodeRecord } from '../../protocol/index.js';
+import { JudgeErrorCode, type EpisodeRecord } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { LlmClient } from '../../llm/types.js';
 import type { EpisodeJudgement, EvaluationError, JudgedDeal, JudgeInfo, JudgeVisibility, SeatJudgement } from '../evaluation.js';
@@ -73,7 +73,7 @@ export function reformatTagMessages(bad: string): JudgeCall['messages'] {
  * a second judge call, as SOTOPIA's code did; if that fails too the call has no scores.
  */
 async function runCall(call: JudgeCall, opts: JudgeOptions): Promise<CallResult> {
-  const out: CallResult = { result: { ok: false, error: { code: 'judge/provider_error', message: 'not run', attempts: 0 } }, calls: 0, prompt: 0, completion: 0, latencyMs: 0, fallbacks: 0 };
+  const out: CallResult = { result: { ok: false, error: { code: JudgeErrorCode.ProviderError, message: 'not run', attempts: 0 } }, calls: 0, prompt: 0, completion: 0, latencyMs: 0, fallbacks: 0 };
   let reformat: string | null = null;
   for (let attempt = 1; attempt <= JUDGE_ATTEMPTS; attempt++) {
     out.calls++;
@@ -89,7 +89,7 @@ async function runCall(call: JudgeCall, opts: JudgeOptions): Promise<CallResult>
       content = res.content;
     } catch (err) {
       if (opts.signal?.aborted) throw err;
-      out.result = { ok: false, error: { code: 'judge/provider_error', message: (err as Error).message ?? String(err), attempts: attempt } };
+      out.result = { ok: false, error: { code: JudgeErrorCode.ProviderError, message: (err as Error).message ?? String(err), attempts: attempt } };
       continue;
     }
     const parsed = call.answerForm === 'tags' ? parseDealTags(content) : parseJudgement(content, call.seats, call.askDeal, (seat) => call.dims[seat] ?? []);
@@ -121,7 +121,7 @@ export async function judgeEpisode(episode: EpisodeRecord, scenario: Scenario | 
   const evaluatedAt = (opts.now ?? (() => new Date()))().toISOString();
   const seats: Record<string, SeatJudgement> = {};
   if (!scenario) {
-    const error: EvaluationError = { code: 'judge/missing_scenario', message: `scenario ${episode.scenarioId} is not in scenarios.jsonl`, attempts: 0 };
+    const error: EvaluationError = { code: JudgeErrorCode.MissingScenario, message: `scenario ${episode.scenarioId} is not in scenarios.jsonl`, attempts: 0 };
     for (const s of episode.seats) seats[s.seat] = { ok: false, error };
     return { judge: info, evaluatedAt, seats, calls: 0, usage: { prompt: 0, completion: 0 }, latencyMs: 0 };
   }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { rangedScores, type SeatScores, type EvaluationError } from '../evaluation.js';
 import { SOTOPIA_RUBRIC } from '../rubric/builtin.js';
 import type { RubricDimension } from '../rubric/rubric.js';
+import { JudgeErrorCode } from '../../protocol/index.js';
 
 /** A judge reply, validated: every requested seat has each of its rubric's scores in range (and the deal when asked). */
 export interface ParsedJudgement {
@@ -35,31 +36,31 @@ export function parseJudgement(
   try {
     data = JSON.parse(jsonText(content));
   } catch (err) {
-    return { ok: false, error: { code: 'judge/bad_json', message: `reply is not JSON: ${(err as Error).message}` } };
+    return { ok: false, error: { code: JudgeErrorCode.BadJson, message: `reply is not JSON: ${(err as Error).message}` } };
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    return { ok: false, error: { code: 'judge/bad_json', message: 'reply is not a JSON object' } };
+    return { ok: false, error: { code: JudgeErrorCode.BadJson, message: 'reply is not a JSON object' } };
   }
   const evaluations = (data as Record<string, unknown>)['evaluations'];
   if (seats.length && (typeof evaluations !== 'object' || evaluations === null)) {
-    return { ok: false, error: { code: 'judge/invalid_scores', message: 'missing "evaluations" object' } };
+    return { ok: false, error: { code: JudgeErrorCode.InvalidScores, message: 'missing "evaluations" object' } };
   }
   const out: Record<string, SeatScores> = {};
   for (const seat of seats) {
     const raw = (evaluations as Record<string, unknown>)[seat];
-    if (raw === undefined) return { ok: false, error: { code: 'judge/invalid_scores', message: `no evaluation for seat "${seat}"` } };
+    if (raw === undefined) return { ok: false, error: { code: JudgeErrorCode.InvalidScores, message: `no evaluation for seat "${seat}"` } };
     const parsed = rangedScores(dimsOf(seat)).safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const where = issue.path.map(String).join('.');
-      return { ok: false, error: { code: 'judge/invalid_scores', message: `seat "${seat}": ${where ? `${where}: ` : ''}${issue.message}` } };
+      return { ok: false, error: { code: JudgeErrorCode.InvalidScores, message: `seat "${seat}": ${where ? `${where}: ` : ''}${issue.message}` } };
     }
     out[seat] = parsed.data;
   }
   const value: ParsedJudgement = { seats: out };
   if (askDeal) {
     const d = Deal.safeParse((data as Record<string, unknown>)['deal']);
-    if (!d.success) return { ok: false, error: { code: 'judge/invalid_scores', message: `deal: ${d.error.issues[0]!.path.join('.')} ${d.error.issues[0]!.message}` } };
+    if (!d.success) return { ok: false, error: { code: JudgeErrorCode.InvalidScores, message: `deal: ${d.error.issues[0]!.path.join('.')} ${d.error.issues[0]!.message}` } };
     value.deal = { deal: d.data.deal_reached, price: d.data.deal_reached ? d.data.price : null, reasoning: d.data.reasoning };
   }
   return { ok: true, value };

@@ -3,7 +3,7 @@
  * (`parley eval` full-background and `--blind`, other judge models) per mode, and the naturalness
  * verdicts `parley compare` wrote into the run directories.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { listCompareVerdicts, readCompareVerdicts } from '../../run-dir/index.js';
 import path from 'node:path';
 import { DIMENSION_NAMES } from '../dimensions.js';
 import { judgeVariants, readEvaluation } from '../evaluation.js';
@@ -56,24 +56,20 @@ export function judgeVariantsMarkdown(runs: readonly RunDir[]): string[] {
 /** The verdict files `parley compare` writes by default: `compare-<mode-a>-vs-<mode-b>.jsonl` in DIR_A. */
 export function compareVerdictsMarkdown(runs: readonly RunDir[]): string[] {
   const rows: string[] = [];
+  const unreadable: string[] = [];
   for (const run of runs) {
-    if (!existsSync(run.dir)) continue;
-    for (const file of readdirSync(run.dir).filter((f) => /^compare-.*\.jsonl$/.test(f)).sort()) {
-      const verdicts = readFileSync(path.join(run.dir, file), 'utf8').split('\n').filter((l) => l.trim()).flatMap((l) => {
-        try {
-          return [JSON.parse(l) as { ok?: boolean; winner?: string; judge?: unknown; question?: unknown }];
-        } catch {
-          return [];
-        }
-      });
+    for (const { file, modeA: a, modeB: b } of listCompareVerdicts(run.dir)) {
+      const read = readCompareVerdicts(file);
+      const verdicts = read.values as { ok?: boolean; winner?: string; judge?: unknown; question?: unknown }[];
+      // The one rule of every reader of these files: a bad line is left out and said, never dropped silently.
+      if (read.badLines.length) unreadable.push(`\`${mdCell(path.basename(file))}\` (${mdCell(path.basename(path.resolve(run.dir)))}): unreadable line(s) ${read.badLines.map((l) => l.line).join(', ')} left out.`);
       const judged = verdicts.filter((v) => v.ok === true);
       const winsA = judged.filter((v) => v.winner === 'A').length;
       const r = wilson(winsA, judged.length);
       const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
-      const [, a, b] = /^compare-(.+)-vs-(.+)\.jsonl$/.exec(file) ?? [];
       // Who judged and which question (files written before verdicts recorded it say so by a dash).
       const asked = [...new Set(verdicts.map((v) => (typeof v.judge === 'string' ? `${v.judge}, ${typeof v.question === 'string' ? v.question : '?'} question` : '—')))].sort().join('; ');
-      rows.push(`| ${mdCell(path.basename(path.resolve(run.dir)))} | ${mdCell(a ?? '?')} | ${mdCell(b ?? '?')} | ${mdCell(asked)} | ${judged.length} | ${winsA} | ${pct(r.p)} [${pct(r.lo)}, ${pct(r.hi)}] | ${verdicts.length - judged.length} |`);
+      rows.push(`| ${mdCell(path.basename(path.resolve(run.dir)))} | ${mdCell(a)} | ${mdCell(b)} | ${mdCell(asked)} | ${judged.length} | ${winsA} | ${pct(r.p)} [${pct(r.lo)}, ${pct(r.hi)}] | ${verdicts.length - judged.length} |`);
     }
   }
   if (!rows.length) return [];
@@ -86,5 +82,6 @@ export function compareVerdictsMarkdown(runs: readonly RunDir[]): string[] {
     '|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
+    ...(unreadable.length ? [...unreadable, ''] : []),
   ];
 }

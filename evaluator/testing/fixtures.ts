@@ -5,6 +5,7 @@ import type { ActionType, EpisodeRecord, Mode, Outcome, TurnRecord } from '../..
 import { RunPaths, writeRunJson, writeRunScenarios, type RunJsonInput } from '../../run-dir/index.js';
 import { fixtureRunJson } from '../../run-dir/testing/fixture.js';
 import { Scenario, type ScenarioInput } from '../../scenarios/model.js';
+import { fixtureLock } from '../../run-dir/testing/held-lock.js';
 
 /**
  * Hand-made scenarios, episodes and run directories with known answers, for the evaluator's tests.
@@ -143,8 +144,8 @@ export function episode(spec: EpisodeSpec): EpisodeRecord {
 export async function writeRunDir(scenarios: readonly Scenario[], episodes: readonly EpisodeRecord[], run: Partial<RunJsonInput> = {}): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'parley-eval-'));
   const paths = new RunPaths(dir);
-  writeRunJson(paths, fixtureRunJson(episodes[0]?.runId ?? 'run-1', scenarios.map((s) => s.id), run));
-  writeRunScenarios(paths, scenarios);
+  writeRunJson(fixtureLock(paths), fixtureRunJson(episodes[0]?.runId ?? 'run-1', scenarios.map((s) => s.id), run));
+  writeRunScenarios(fixtureLock(paths), scenarios);
   // Written whole, as a test states it (records the schema would refuse included).
   await writeFile(paths.episodesJsonl, episodes.map((e) => JSON.stringify(e) + '\n').join(''));
   return dir;

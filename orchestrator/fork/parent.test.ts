@@ -7,6 +7,7 @@ import { fixtureRunJson } from '../../run-dir/testing/fixture.js';
 import { tempRunPaths } from '../../run-dir/testing/temp-paths.js';
 import { mutualFriendsFixture } from '../../test/fixtures/scenarios.js';
 import { playedTurns, readForkParent } from './parent.js';
+import { fixtureLock } from '../../run-dir/testing/held-lock.js';
 
 const scenario = mutualFriendsFixture();
 const record = (over: Partial<EpisodeRecord> = {}): EpisodeRecord => ({
@@ -19,8 +20,8 @@ const record = (over: Partial<EpisodeRecord> = {}): EpisodeRecord => ({
 
 /** A parent run directory with these records, and ledgers for the episodes named in `ledgers`. */
 function parentDir(paths: RunPaths, records: EpisodeRecord[], ledgers: string[] = records.map((r) => r.episodeId)): string {
-  writeRunJson(paths, fixtureRunJson('R', [scenario.id], { config: { out: paths.dir, scenarios: 'builtin', modes: ['agents'], seed: 1, maxTurns: 8 } }));
-  writeRunScenarios(paths, [scenario]);
+  writeRunJson(fixtureLock(paths), fixtureRunJson('R', [scenario.id], { config: { out: paths.dir, scenarios: 'builtin', modes: ['agents'], seed: 1, maxTurns: 8 } }));
+  writeRunScenarios(fixtureLock(paths), [scenario]);
   writeFileSync(paths.episodesJsonl, records.map((r) => JSON.stringify(r) + '\n').join(''));
   for (const ep of ledgers) {
     for (const s of scenario.seats) {

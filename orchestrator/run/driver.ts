@@ -3,7 +3,7 @@ import type { PolicyConfig } from '../../protocol/index.js';
 import type { RunPaths } from '../../run-dir/index.js';
 import { systemClock } from '../clock.js';
 import type { RunConfig } from '../run-config.js';
-import { hostEpisodes, type HostingOptions } from './episode-hosting.js';
+import { scheduleEpisodes, type ScheduleOptions } from './episode-schedule.js';
 import { runLifecycle, type RunExecutor, type RunResult } from './lifecycle.js';
 import type { StatusTerminal } from './progress-reporter.js';
 import type { RunProbes } from './run-probes.js';
@@ -12,7 +12,7 @@ export { RunDirConflict, type RunResult } from './lifecycle.js';
 export { recordedProtocolKey } from './protocol.js';
 
 /** What a user (or `serve`) decides about a run beyond its config; test and bench seams are `RunProbes`. */
-export interface DriverOptions extends HostingOptions {
+export interface DriverOptions extends ScheduleOptions {
   /** Progress and notices, one line each (never scenario content). */
   log: (line: string) => void;
   /** A terminal (stdout is a TTY): progress is one refreshing status line; otherwise plain lines. */
@@ -52,7 +52,7 @@ function localExecutor(opts: DriverOptions, probes: RunProbes): RunExecutor {
       const record: typeof run.record = (r) => {
         if (!opts.signal?.aborted) run.record(r);
       };
-      await hostEpisodes(run.pending, { config: m.config, protocol: m.protocol, runId: m.runId, paths: run.paths, clock: probes.clock ?? systemClock, say: run.notice, record, probes }, opts);
+      await scheduleEpisodes(run.pending, { config: m.config, protocol: m.protocol, runId: m.runId, paths: run.paths, clock: probes.clock ?? systemClock, say: run.notice, record, probes }, opts);
       return {};
     },
   };

@@ -13,7 +13,7 @@ import { webRoutes } from '../net/web-routes.js';
 import { AGENT_PATH, attachAgentEndpoint } from '../net/ws-endpoint.js';
 import { SeatRegistry } from '../seat-registry.js';
 import { poolSizeFor } from '../supervisor/pool-size.js';
-import { hostEpisode, isOpen, RECOVERY_GRACE_MS } from '../supervisor/seat-supervisor.js';
+import { superviseEpisode, isOpen, RECOVERY_GRACE_MS } from '../supervisor/seat-supervisor.js';
 import { WorkerPool } from '../supervisor/worker-pool.js';
 import { makeLimits } from '../world.js';
 
@@ -88,7 +88,7 @@ export interface EpisodeHostOptions {
 }
 
 /** Where one episode's files go and what it runs under. */
-export interface HostedRun {
+export interface EpisodeRunSettings {
   runId: string;
   /** Directory receiving `ledgers/<episode>/<seat>.jsonl` (a run directory, or a worker's scratch copy). */
   dir: string;
@@ -202,7 +202,7 @@ export class EpisodeHost {
   }
 
   /** Reserves a planned episode's seats (their tokens); its ledgers land under `run.dir`. */
-  prepare(plan: EpisodePlan, run: Omit<HostedRun, 'signal'>): Episode {
+  prepare(plan: EpisodePlan, run: Omit<EpisodeRunSettings, 'signal'>): Episode {
     const o = this.o;
     const humanDeadlineMs = o.humanDeadlineMs;
     const ledgers = new RunPaths(run.dir);
@@ -229,7 +229,7 @@ export class EpisodeHost {
   async play(episode: Episode, abort?: Promise<string>): Promise<EpisodeRecord> {
     this.playing.add(episode);
     try {
-      const hosted = this.pool ? await hostEpisode(episode, this.pool, { url: this.dialUrl, log: this.o.log }) : null;
+      const hosted = this.pool ? await superviseEpisode(episode, this.pool, { url: this.dialUrl, log: this.o.log }) : null;
       const record = await episode.run({
         ...(abort ? { abort } : {}),
         ...(hosted ? { hostPids: hosted.hostPids, onSeatEvent: (e) => hosted.onSeatEvent(e), recoveries: hosted.recoveries } : {}),
@@ -245,7 +245,7 @@ export class EpisodeHost {
   }
 
   /** Prepares and plays one planned episode; `run.signal` ends it early (a queue worker stopping). */
-  async run(plan: EpisodePlan, run: HostedRun): Promise<EpisodeRecord> {
+  async run(plan: EpisodePlan, run: EpisodeRunSettings): Promise<EpisodeRecord> {
     const episode = this.prepare(plan, run);
     let onAbort = () => {};
     const abort = new Promise<string>((resolve) => {

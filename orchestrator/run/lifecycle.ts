@@ -1,8 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { writeFileAtomicSync } from '../../disk/atomic-write.js';
 import { terminalSafe, type EpisodeRecord } from '../../protocol/index.js';
-import { acquireRunLock, appendEpisode, readEpisodes, readRunJson, RunPaths, writeRunScenarios, type RunDirWriter, type RunJson, type RunStats } from '../../run-dir/index.js';
+import { acquireRunLock, appendEpisode, readEpisodes, readRunJson, RunPaths, runJsonSnapshot, undoRunStart, writeRunScenarios, type RunDirWriter, type RunJson, type RunLock, type RunStats } from '../../run-dir/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { EpisodePlan } from '../episode-plan.js';
 import type { RunConfig } from '../run-config.js';
@@ -43,6 +42,8 @@ export interface RunExecutor<Outcome extends object = object> {
 /** A run directory opened under its lock, with run.json started: what an executor plays and reports to. */
 export interface OpenRun {
   paths: RunPaths;
+  /** The run directory's lock, held for the whole run: what an executor writes the run's files under. */
+  lock: RunLock;
   manifest: RunManifest;
   /** Planned episodes without a record: what this invocation plays. */
   pending: readonly EpisodePlan[];
@@ -107,8 +108,7 @@ export async function runLifecycle<Outcome extends object>(input: RunConfig, exe
   // A replay that cannot answer fails now, naming what is missing, not on every episode.
   const unanswerable = missingCassettes(plans);
   if (unanswerable) throw new Error(unanswerable);
-  const createdHere = !existsSync(paths.runJson);
-  const runJsonBefore = createdHere ? null : readFileSync(paths.runJson, 'utf8');
+  const runJsonBefore = runJsonSnapshot(paths);
   mkdirSync(paths.ledgersDir, { recursive: true });
   const lock = await acquireRunLock(paths, { command: executor.command, log: opts.log, ...(opts.lockWaitMs !== undefined ? { waitMs: opts.lockWaitMs } : {}) });
   try {
@@ -116,20 +116,18 @@ export async function runLifecycle<Outcome extends object>(input: RunConfig, exe
     let ran: EpisodeRecord[];
     let outcome: Outcome;
     try {
-      const started = startRun(paths, { input, config, scenarios, plans, protocol, changed: identity.changed }, executor, opts);
+      const started = startRun(lock, { input, config, scenarios, plans, protocol, changed: identity.changed }, executor, opts);
       manifest = started.manifest;
-      ({ ran, outcome } = await playPending(paths, started.manifest, started.pending, executor, opts));
+      ({ ran, outcome } = await playPending(lock, started.manifest, started.pending, executor, opts));
     } catch (err) {
-      // Nothing ran (the port was in use, Redis went away): a directory this invocation started keeps no
-      // run.json, and an existing run gets its run.json back as it was (its stats and end are not wiped).
-      if (createdHere && !readEpisodes(paths).rows.length) for (const f of [paths.runJson, paths.scenariosJsonl]) rmSync(f, { force: true });
-      else if (runJsonBefore !== null) writeFileAtomicSync(paths.runJson, runJsonBefore);
+      // Nothing ran: the directory goes back to how this invocation found it (run-dir/run-start.ts).
+      undoRunStart(lock, runJsonBefore);
       throw err;
     }
     const interrupted = opts.signal?.aborted ?? false;
     const records = readEpisodes(paths).rows.map((r) => r.record);
     const m = manifest;
-    const stats = finishRun({ records, ...(m.isReplayed ? { isReplayed: m.isReplayed } : {}), interrupted, write: (ending) => writeManifest(paths, m, ending) });
+    const stats = finishRun({ records, ...(m.isReplayed ? { isReplayed: m.isReplayed } : {}), interrupted, write: (ending) => writeManifest(lock, m, ending) });
     return { ...outcome, dir: paths.dir, runId: m.runId, records, ran, skipped: m.skipped, planned: m.plans.length, stats, interrupted };
   } finally {
     lock.release();
@@ -148,11 +146,12 @@ interface Resolved {
 }
 
 /** The run's manifest and what is left to run: resume state, run id, scenarios.jsonl, run.json (started). */
-function startRun(paths: RunPaths, r: Resolved, executor: RunExecutor<object>, opts: LifecycleOptions): { manifest: RunManifest; pending: EpisodePlan[] } {
+function startRun(lock: RunLock, r: Resolved, executor: RunExecutor<object>, opts: LifecycleOptions): { manifest: RunManifest; pending: EpisodePlan[] } {
   const { protocol } = r;
+  const { paths } = lock;
   opts.log(`protocol: ${protocolKey(protocol)}${protocol.name === 'parley' ? " (Parley's task moves and task-end stops; --protocol paper reproduces the paper)" : " (SOTOPIA's prompts and stop rules; docs/fidelity.md)"}`);
   const plans = r.plans.map((p) => executor.adaptPlan?.(p) ?? p);
-  const { pending } = prepareResume(paths, plans, { retryFailed: r.config.retryFailed, log: opts.log });
+  const { pending } = prepareResume(lock, plans, { retryFailed: r.config.retryFailed, log: opts.log });
   const skipped = plans.length - pending.length;
   if (skipped) opts.log(`resuming: ${skipped} of ${plans.length} episode(s) already recorded`);
   const read = readRunJson(paths);
@@ -160,7 +159,7 @@ function startRun(paths: RunPaths, r: Resolved, executor: RunExecutor<object>, o
   const before = read.ok ? read.run : null;
   const runId = before?.runId || basename(paths.dir);
   const used = uniqueScenarios(plans);
-  writeRunScenarios(paths, used);
+  writeRunScenarios(lock, used);
   const startedAt = new Date().toISOString();
   /** Every invocation that ran into this directory (resumes, `--extend`s with what they changed). */
   const history: HistoryEntry[] = [...((before?.history ?? []) as HistoryEntry[]), { startedAt, extend: opts.extend ?? false, changed: r.changed, config: r.input }];
@@ -180,12 +179,12 @@ function startRun(paths: RunPaths, r: Resolved, executor: RunExecutor<object>, o
     history,
     ...(isReplayed ? { isReplayed } : {}),
   };
-  writeManifest(paths, manifest, { endedAt: null, stats: null });
+  writeManifest(lock, manifest, { endedAt: null, stats: null });
   return { manifest, pending };
 }
 
 /** Hands the pending episodes to the executor and appends each record it returns; returns this invocation's records. */
-async function playPending<Outcome extends object>(paths: RunPaths, m: RunManifest, pending: EpisodePlan[], executor: RunExecutor<Outcome>, opts: LifecycleOptions): Promise<{ ran: EpisodeRecord[]; outcome: Outcome }> {
+async function playPending<Outcome extends object>(lock: RunLock, m: RunManifest, pending: EpisodePlan[], executor: RunExecutor<Outcome>, opts: LifecycleOptions): Promise<{ ran: EpisodeRecord[]; outcome: Outcome }> {
   const names = new Map(m.scenarios.map((s) => [s.id, s.codename ?? s.id]));
   const progress = new ProgressReporter({
     ...(m.isReplayed ? { isReplayed: m.isReplayed } : {}),
@@ -198,12 +197,12 @@ async function playPending<Outcome extends object>(paths: RunPaths, m: RunManife
   });
   const ran: EpisodeRecord[] = [];
   const record = (r: EpisodeRecord) => {
-    appendEpisode(paths, r);
+    appendEpisode(lock, r);
     ran.push(r);
     progress.episode(r);
   };
   try {
-    const outcome = await executor.execute({ paths, manifest: m, pending, record, notice: (line) => progress.notice(line) });
+    const outcome = await executor.execute({ paths: lock.paths, lock, manifest: m, pending, record, notice: (line) => progress.notice(line) });
     return { ran, outcome };
   } finally {
     progress.close();

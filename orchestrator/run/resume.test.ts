@@ -7,6 +7,7 @@ import { openFixture } from '../../test/fixtures/scenarios.js';
 import { tempDir } from '../../test/helpers/processes.js';
 import type { EpisodePlan } from '../episode-plan.js';
 import { prepareResume } from './resume.js';
+import { fixtureLock } from '../../run-dir/testing/held-lock.js';
 
 const record = (episodeId: string, status: 'ok' | 'failed' = 'ok'): EpisodeRecord => ({
   episodeId, runId: 'r', scenarioId: 's', pairId: 'p', repeat: 0, mode: 'agents', seats: [], turns: [],
@@ -27,10 +28,10 @@ describe('prepareResume', () => {
 
   it('repairs, compacts duplicates, and returns what is left to run; says what it did', () => {
     const f = setup();
-    for (const r of [record('a'), record('b', 'failed'), record('a')]) appendEpisode(f, r);
+    for (const r of [record('a'), record('b', 'failed'), record('a')]) appendEpisode(fixtureLock(f), r);
     appendFileSync(f.episodesJsonl, '{"episodeId":"c","ru');
     const log: string[] = [];
-    const state = prepareResume(f, ['a', 'b', 'c', 'd'].map(plan), { retryFailed: false, log: (l) => log.push(l) });
+    const state = prepareResume(fixtureLock(f), ['a', 'b', 'c', 'd'].map(plan), { retryFailed: false, log: (l) => log.push(l) });
     expect(state.kept.map((r) => r.episodeId)).toEqual(['b', 'a']);
     expect(state.pending.map((p) => p.episodeId)).toEqual(['c', 'd']);
     expect(log.join('\n')).toMatch(/removed a torn last line \(20 bytes\)/);
@@ -42,22 +43,22 @@ describe('prepareResume', () => {
 
   it('--retry-failed drops failed records so they run again', () => {
     const f = setup();
-    for (const r of [record('a'), record('b', 'failed')]) appendEpisode(f, r);
-    const state = prepareResume(f, ['a', 'b'].map(plan), { retryFailed: true, log: () => {} });
+    for (const r of [record('a'), record('b', 'failed')]) appendEpisode(fixtureLock(f), r);
+    const state = prepareResume(fixtureLock(f), ['a', 'b'].map(plan), { retryFailed: true, log: () => {} });
     expect(state.pending.map((p) => p.episodeId)).toEqual(['b']);
     expect(readEpisodes(f).rows.map((r) => r.record.episodeId)).toEqual(['a']);
   });
 
   it('discards ledgers and cassettes of episodes started but never recorded, never those of recorded ones', () => {
     const f = setup();
-    appendEpisode(f, record('a'));
+    appendEpisode(fixtureLock(f), record('a'));
     for (const id of ['a', 'b']) {
       mkdirSync(join(f.ledgersDir, id), { recursive: true });
       writeFileSync(join(f.ledgersDir, id, 'A.jsonl'), '{}\n');
       mkdirSync(join(f.cassettesDir, id), { recursive: true });
     }
     const log: string[] = [];
-    prepareResume(f, ['a', 'b'].map(plan), { retryFailed: false, log: (l) => log.push(l) });
+    prepareResume(fixtureLock(f), ['a', 'b'].map(plan), { retryFailed: false, log: (l) => log.push(l) });
     expect(existsSync(join(f.ledgersDir, 'a', 'A.jsonl'))).toBe(true);
     expect(existsSync(join(f.cassettesDir, 'a'))).toBe(true);
     expect(existsSync(join(f.ledgersDir, 'b'))).toBe(false);

@@ -1,8 +1,5 @@
-import { existsSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { cassettePath } from '../../llm/cassette.js';
 import type { EpisodeRecord } from '../../protocol/index.js';
-import { readEpisodes, repairTail, rewriteEpisodes, type RunPaths } from '../../run-dir/index.js';
+import { discardEpisodeFiles, readEpisodes, repairTail, rewriteEpisodes, type RunLock } from '../../run-dir/index.js';
 import type { EpisodePlan } from '../episode-plan.js';
 
 export interface ResumeState {
@@ -21,8 +18,9 @@ export interface ResumeState {
  *  - ledgers and cassettes of planned episodes that have no record (started by a run that was killed)
  *    are discarded: they describe an attempt that produced nothing, and the rerun writes its own.
  */
-export function prepareResume(paths: RunPaths, plans: readonly EpisodePlan[], o: { retryFailed: boolean; log: (line: string) => void }): ResumeState {
-  const torn = repairTail(paths);
+export function prepareResume(lock: RunLock, plans: readonly EpisodePlan[], o: { retryFailed: boolean; log: (line: string) => void }): ResumeState {
+  const { paths } = lock;
+  const torn = repairTail(lock);
   if (torn) o.log(`episodes.jsonl: removed a torn last line (${torn} bytes) left by an interrupted write; that episode runs again`);
   const previous = readEpisodes(paths);
   if (previous.badLines.length) o.log(`episodes.jsonl: skipping unreadable line(s) ${previous.badLines.map((b) => b.line).join(', ')}`);
@@ -41,22 +39,13 @@ export function prepareResume(paths: RunPaths, plans: readonly EpisodePlan[], o:
     }
   }
   // Raw rows: an evaluation or a field of a later version survives the compaction.
-  if (rewrite) rewriteEpisodes(paths, rows.map((r) => r.raw));
+  if (rewrite) rewriteEpisodes(lock, rows.map((r) => r.raw));
   const kept = rows.map((r) => r.record);
 
   const done = new Set(kept.map((r) => r.episodeId));
   const pending = plans.filter((p) => !done.has(p.episodeId));
   let discarded = 0;
-  for (const p of pending) {
-    const dirs = [paths.episodeLedgersDir(p.episodeId), dirname(cassettePath(paths.cassettesDir, { episodeId: p.episodeId, seat: 'x' }))];
-    let found = false;
-    for (const d of dirs) {
-      if (!existsSync(d)) continue;
-      rmSync(d, { recursive: true, force: true });
-      found = true;
-    }
-    if (found) discarded += 1;
-  }
+  for (const p of pending) if (discardEpisodeFiles(lock, p.episodeId)) discarded += 1;
   if (discarded) o.log(`discarded the ledgers of ${discarded} episode(s) started but not recorded by an earlier invocation; they run again`);
   return { kept, pending };
 }

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
-import type { SimulationProtocol } from '../../protocol/index.js';
-import { writeRunJson, type RunJson, type RunPaths } from '../../run-dir/index.js';
+import type { RunErrorCode, SimulationProtocol } from '../../protocol/index.js';
+import { writeRunJson, type RunJson, type RunLock } from '../../run-dir/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { EpisodePlan } from '../episode-plan.js';
 import type { RunConfig } from '../run-config.js';
@@ -38,14 +38,14 @@ export type RunEnding =
   | { endedAt: null; stats: null }
   | { endedAt: string; interrupted: boolean; stats: RunStats }
   /** Ended with every record on disk, but the summary failed: run.json says why, and a rerun repairs it. */
-  | { endedAt: string; interrupted: boolean; stats: null; summaryError: { code: string; message: string } };
+  | { endedAt: string; interrupted: boolean; stats: null; summaryError: { code: RunErrorCode; message: string } };
 
 /** Writes run.json (validated by its schema in run-dir/) at the start of a run and at its end, for every executor. */
-export function writeManifest(paths: RunPaths, m: RunManifest, ending: RunEnding): RunJson {
+export function writeManifest(lock: RunLock, m: RunManifest, ending: RunEnding): RunJson {
   const { config, plans } = m;
   const usesAgents = plans.some((p) => p.mode !== 'script');
   const usesWriter = plans.some((p) => p.mode === 'script');
-  return writeRunJson(paths, {
+  return writeRunJson(lock, {
     runId: m.runId,
     pid: process.pid,
     code: codeVersion(),

@@ -31,7 +31,7 @@ export interface SupervisorOptions {
 }
 
 /** An episode's seats as hosted on the pool, watched until the episode ends. */
-export interface HostedEpisode {
+export interface SupervisedEpisode {
   /** Pid the supervisor gave each seat (the latest), for the episode's pid cross-check. */
   readonly hostPids: ReadonlyMap<string, number>;
   /** Seats re-established so far. */
@@ -51,7 +51,7 @@ const isBot = (p: PolicyConfig) => policyKind(p.spec) === 'bot';
  * Hosts every live seat of a prepared episode on the pool and supervises them while it runs, recovering
  * seats whose process dies by the policy above. Rejects only if the first hosting fails (pool closed).
  */
-export async function hostEpisode(episode: Episode, pool: WorkerPool, opts: SupervisorOptions): Promise<HostedEpisode> {
+export async function superviseEpisode(episode: Episode, pool: WorkerPool, opts: SupervisorOptions): Promise<SupervisedEpisode> {
   const { episodeId } = episode.plan;
   const policies = episode.plan.policies ?? {};
   const hostPids = new Map<string, number>();

@@ -1,4 +1,4 @@
-import { ErrorCode, type Action, type FailureInfo, type ScriptRequest, type ScriptTurn, type TurnRequest } from '../../../protocol/index.js';
+import { BotErrorCode, ErrorCode, type Action, type FailureInfo, type ScriptRequest, type ScriptTurn, type TurnRequest } from '../../../protocol/index.js';
 import type { MoveResult, Policy, ScriptResult, SeatView } from '../../policy.js';
 import { fitAllowed } from './conversation.js';
 import { paperBotMove, paperBotScript } from './spoken-moves.js';
@@ -10,16 +10,12 @@ export type Decide = (view: SeatView, request: TurnRequest) => Action;
 export type ScriptDraft = { ok: true; turns: ScriptTurn[] } | { ok: false; error: FailureInfo };
 export type WriteScript = (request: ScriptRequest) => ScriptDraft;
 
-/** Failure codes of the built-in bots. */
-export const BotErrorCode = {
-  WrongKind: 'bot/wrong_kind',
-  NoTask: 'bot/no_task',
-  NoSharedFriend: 'bot/no_shared_friend',
-} as const;
+/** The bots' failure codes live in the one registry (protocol/codes.ts); re-exported for the bots. */
+export { BotErrorCode };
 
 /** A bot failure a decision function throws on purpose (e.g. a Craigslist bot seated in MutualFriends). */
 export class BotError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(readonly code: BotErrorCode, message: string) {
     super(message);
     this.name = 'BotError';
   }

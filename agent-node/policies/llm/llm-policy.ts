@@ -1,4 +1,4 @@
-import type { ActionType, PolicyConfig, ReformatConfig, ScriptRequest, TurnMeta, TurnRequest } from '../../../protocol/index.js';
+import { ErrorCode, type ActionType, type PolicyConfig, type ReformatConfig, type ScriptRequest, type TurnMeta, type TurnRequest } from '../../../protocol/index.js';
 import { createClient, createProviderClient, parseSpec, replaySource, splitParams, warmProvider, type ChatMessage, type ChatRequest, type LlmClient, type Tape } from '../../../llm/index.js';
 import type { MoveResult, Policy, ScriptResult, SeatView } from '../../policy.js';
 import { askWithRepair, newTally, type ReformatRoute, type Tally } from './ladder.js';
@@ -65,7 +65,7 @@ export class LlmPolicy implements Policy {
       return { ok: true, action, meta };
     } catch (err) {
       // A bug or I/O failure (e.g. an unreadable cassette): still a result, never a throw.
-      return { ok: false, error: { code: 'policy/failed', message: String((err as Error)?.message ?? err).slice(0, 1000) }, meta: this.meta(client, tally, started) };
+      return { ok: false, error: { code: ErrorCode.PolicyFailed, message: String((err as Error)?.message ?? err).slice(0, 1000) }, meta: this.meta(client, tally, started) };
     }
   }
 
@@ -95,7 +95,7 @@ export class LlmPolicy implements Policy {
       const meta = this.meta(client, tally, started, route);
       return result.ok ? { ok: true, turns: result.value, meta } : { ok: false, error: result.error, meta };
     } catch (err) {
-      return { ok: false, error: { code: 'policy/failed', message: String((err as Error)?.message ?? err).slice(0, 1000) }, meta: this.meta(client, tally, started) };
+      return { ok: false, error: { code: ErrorCode.PolicyFailed, message: String((err as Error)?.message ?? err).slice(0, 1000) }, meta: this.meta(client, tally, started) };
     }
   }
 

@@ -10,7 +10,7 @@ import type { RunProbes } from './run-probes.js';
 import { EpisodeHost, openSeats, type HostPoolOptions } from './episode-host.js';
 
 /** How the seats of a run's episodes are hosted and reached (the user-facing part of DriverOptions). */
-export interface HostingOptions {
+export interface ScheduleOptions {
   /** `local`: the supervisor's agent processes host every seat; `remote`: agents dial in with printed tokens. */
   hosting: 'local' | 'remote';
   port?: number;
@@ -42,7 +42,7 @@ export interface HostingOptions {
 }
 
 /** What hosting needs from the run around it. */
-export interface HostingContext {
+export interface ScheduleContext {
   config: RunConfig;
   /** The simulation protocol every episode follows (resolved: defaults filled in). */
   protocol: SimulationProtocol;
@@ -61,7 +61,7 @@ export interface HostingContext {
  * local agent process pool, `concurrency` episodes in flight, or with every seat reserved up front for
  * remote agents. Returns when every episode has ended (or the run was interrupted).
  */
-export async function hostEpisodes(pending: readonly EpisodePlan[], ctx: HostingContext, opts: HostingOptions): Promise<void> {
+export async function scheduleEpisodes(pending: readonly EpisodePlan[], ctx: ScheduleContext, opts: ScheduleOptions): Promise<void> {
   const { config, say, probes } = ctx;
   const remote = opts.hosting === 'remote';
   const pool = remote ? undefined : poolFor(pending, config, probes);
