@@ -31,6 +31,10 @@ function taskText(task: TaskPrivate | null): string | null {
     const bottom = task.bottomline !== null ? `, walk-away price $${task.bottomline}` : '';
     return `${task.role} of "${task.item.title}" (listed at $${task.item.listingPrice}); target price $${task.target}${bottom}. Item as this side knows it: ${task.item.description}`;
   }
+  if (task.kind === 'auction') {
+    return `${task.role} of "${task.item.title}"; ${task.role === 'seller' ? 'reserve price' : 'valuation'} $${task.valuation}. Item: ${task.item.description}`;
+  }
+  if (task.kind === 'split') return `splitting ${task.total} ${task.resource}; hopes for ${task.want}, votes for no less than ${task.minimum}`;
   const rows = task.friends.map((f) => task.attributes.map((a) => f[a] ?? '').join(' | '));
   return `friend list (${task.attributes.join(' | ')}):\n${rows.map((r) => `  - ${r}`).join('\n')}`;
 }

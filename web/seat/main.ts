@@ -149,7 +149,8 @@ function renderWelcome(w: SeatWelcome, act: (a: Action) => void): void {
   fill($('partners'), ...w.partners.map((p) => partnerCard(p, nameOf(p.seat))));
   fill($('mind'));
   fill($('chat'));
-  $('bargain').hidden = !taskMoves || w.self.task?.kind !== 'craigslist';
+  // Offer/accept/reject/quit are the moves of a Craigslist deal, an auction and a split's vote.
+  $('bargain').hidden = !taskMoves || !['craigslist', 'auction', 'split'].includes(w.self.task?.kind ?? '');
   $('game').hidden = false;
 }
 
@@ -192,7 +193,7 @@ function renderEnd(reason: string): void {
   closeComposer();
   $('status').textContent = 'The conversation is over.';
   const kind = welcome?.scenario.kind ?? 'open';
-  const outcome = welcome ? outcomeText(kind, events, welcome.seat, nameOf) : '';
+  const outcome = welcome ? outcomeText(kind, events, welcome.seat, nameOf, welcome.scenario.seats) : '';
   const end = $('end');
   fill(end, el('h2', {}, 'Episode over'), el('p', {}, `Why it ended: ${reason.replace(/_/g, ' ')}`), ...(outcome ? [el('p', {}, `Outcome: ${outcome}`)] : []));
   end.hidden = false;

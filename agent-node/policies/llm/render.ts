@@ -6,6 +6,7 @@ import {
   type PartnerView,
   type PeerPrivateState,
   type ProfileView,
+  type TaskKind,
   type TaskPrivate,
   type TurnEvent,
 } from '../../../protocol/index.js';
@@ -132,6 +133,19 @@ export function renderTask(task: TaskPrivate | null, owner = 'Your'): string {
     const rows = task.friends.map((f, i) => `${i + 1}. ${task.attributes.map((a) => `${a}: ${f[a] ?? '?'}`).join('; ')}`);
     return [`# ${owner} friend list`, ...rows].join('\n');
   }
+  if (task.kind === 'auction') {
+    const lines = [`# ${owner} auction`, `Role: ${task.role}.`, `Item: ${task.item.title}.`];
+    if (task.item.description.trim()) lines.push(`Description: ${task.item.description.trim()}`);
+    lines.push(task.role === 'seller' ? `Reserve price (the least to sell for): ${money(task.valuation)}.` : `Valuation (the most the item is worth to this buyer): ${money(task.valuation)}.`);
+    return lines.join('\n');
+  }
+  if (task.kind === 'split') {
+    return [
+      `# ${owner} share`,
+      `Resource to split: ${task.total} ${task.resource}.`,
+      `Hoped-for share: ${task.want}. Least share worth voting for: ${task.minimum}.`,
+    ].join('\n');
+  }
   const lines = [
     `# ${owner} deal`,
     `Role: ${task.role}.`,
@@ -147,8 +161,27 @@ export function renderTask(task: TaskPrivate | null, owner = 'Your'): string {
  * How to make the explicit task moves (protocol/moves.ts), when actions are allowed. `writer` words
  * it for the script writer, who makes the moves on the characters' behalf.
  */
-export function renderTaskMoves(kind: 'mutual_friends' | 'craigslist' | 'open', actions: readonly ActionType[], writer = false): string {
+export function renderTaskMoves(kind: TaskKind, actions: readonly ActionType[], writer = false): string {
   if (kind === 'open' || !actions.includes('action')) return '';
+  const whose = writer ? ' (for the character whose turn it is)' : '';
+  if (kind === 'auction') {
+    return [
+      '# Bidding',
+      `Use action_type "action" with one of these arguments${whose}:`,
+      '- a buyer: "offer $<price>" bids that price, for example "offer $120";',
+      '- the seller: "accept" sells to the highest bid so far; "quit" ends the auction without a sale;',
+      '- a buyer who is out of the bidding may leave.',
+    ].join('\n');
+  }
+  if (kind === 'split') {
+    return [
+      '# Proposing and voting',
+      `Use action_type "action" with one of these arguments${whose}:`,
+      '- "propose <share>/<share>/…" proposes a split, one whole share per participant in the order the participants are listed, adding up to the total, for example "propose 40/30/30";',
+      '- "accept" votes for the latest proposal; "reject" votes against it.',
+      'A proposal passes once more than half of the participants back it (its proposer counts as backing it).',
+    ].join('\n');
+  }
   if (kind === 'mutual_friends') {
     return writer
       ? [
