@@ -39,7 +39,7 @@ describe('built-in group scenarios (subset groups)', () => {
   it('pairs have their own relationship where the scenario gives one', () => {
     const auction = groups[1]!;
     expect(relationshipBetween(auction, 'agent3', 'agent2').level).toBe(2);
-    expect(relationshipBetween(auction, 'agent1', 'agent2').level).toBe(0);
+    expect(relationshipBetween(auction, 'agent1', 'agent2').level).toBe(1);
   });
 });
 

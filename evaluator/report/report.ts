@@ -8,6 +8,7 @@ import { BOOTSTRAP_RESAMPLES, type Summary } from '../stats/summary.js';
 import { writeFileAtomic } from '../../disk/atomic-write.js';
 import type { RunDir } from '../run-dir.js';
 import { buildCard, cardMarkdown, mdCell } from './card.js';
+import { groupTasksMarkdown, seatRolesMarkdown } from './seat-roles.js';
 import { buildCharts, type Chart } from './charts.js';
 import { markdownToHtml } from './markdown-html.js';
 import { mdText } from './markdown-text.js';
@@ -92,7 +93,7 @@ export function reportMarkdown(runs: readonly RunDir[], metrics: readonly Episod
     }
     lines.push('', 'Ranges: believability, knowledge, goal [0, 10]; relationship, financial [-5, 5]; secret, social rules [-10, 0]. Seats with an evaluation error are not scored and are counted apart.', '');
   }
-  lines.push(...otherRubrics);
+  lines.push(...otherRubrics, ...seatRolesMarkdown(runs, metrics), ...groupTasksMarkdown(runs, metrics));
   if (beside) lines.push(...beside);
   lines.push('## Gaps between modes (paired)', '');
   if (!gaps.length) {

@@ -58,9 +58,10 @@ function threeWayMutualFriends(rng: Rng, characters: readonly Character[]): Scen
     source: 'builtin',
     subsets: [GROUPS_SUBSET, 'mutual_friends_3'],
     kind: 'mutual_friends',
-    narrative: [{ text: 'Three strangers share a table at a community dinner and find they may know some of the same people. Each has a list of friends; exactly one friend is on all three lists.', visibleTo: 'all' }],
+    narrative: [{ text: 'Three people who have just introduced themselves share a table at a community dinner and find they may know some of the same people. Each has a list of friends; exactly one friend is on all three lists.', visibleTo: 'all' }],
     judgeOnly: `They have 1 friend in common: ${answerName}.`,
-    relationship: { level: 0 },
+    // They know each other's names (level 1), so every prompt can name all three.
+    relationship: { level: 1 },
     seats: sides.map((side, i) =>
       seatOf(`agent${i + 1}`, cast[i]!, `You are ${cast[i]!.name}. Find the one friend on all three lists by talking about your ${side.friends.length} friends, without reading out every name, and select that friend by name when you are sure.`, side),
     ),
@@ -94,7 +95,8 @@ function auction(rng: Rng, characters: readonly Character[]): Scenario {
       { text: 'The two bidders arrived together and agreed to keep their budgets to themselves.', visibleTo: ['agent2', 'agent3'] },
     ],
     judgeOnly: `The buyers' valuations are ${money(v1)} and ${money(v2)}; the seller's reserve is ${money(reserve)}.`,
-    relationship: { level: 0 },
+    // Name tags: everyone knows everyone's name (level 1); the two buyers know each other a little.
+    relationship: { level: 1 },
     relationships: [{ seats: ['agent2', 'agent3'], level: 2 }],
     seats: [
       seatOf('agent1', seller, `You are ${seller.name}, auctioning your ${listing.title}. Sell it for the highest bid you can get, and not below ${money(reserve)}.`, { kind: 'auction', role: 'seller', item, valuation: reserve }),

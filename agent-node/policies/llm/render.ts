@@ -84,10 +84,34 @@ export function relationshipPhrase(level: number, partnerName: string, selfName?
   }
 }
 
-/** The partners as the relationship shows them (never their secret, goal or hints). */
-export function renderPartners(partners: PartnerView[], nameOf: NameOf): string {
+/** Names as a sentence lists them: "A", "A and B", "A, B and C". */
+export function listNames(names: readonly string[]): string {
+  if (names.length <= 2) return names.join(' and ');
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+const NUMBER_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+
+/** How many participants, in words ("two", "three"), as the prompts say it. */
+export const countWord = (n: number): string => NUMBER_WORDS[n] ?? String(n);
+
+/**
+ * A group's who-is-here lines (three or more seats): everyone in turn order, and the group's leave rule.
+ * Empty for two seats, whose prompts say "the other person" as they always did.
+ */
+export function groupLines(seats: readonly string[], self: string, nameOf: NameOf): string {
+  if (seats.length < 3) return '';
+  const names = seats.map((s) => (s === self ? `${nameOf(s)} (you)` : nameOf(s)));
+  return [
+    `Participants, in turn order: ${listNames(names)}.`,
+    'Turns go round in that order. Someone who leaves takes no more turns; the conversation goes on until all but one participant have left.',
+  ].join('\n');
+}
+
+/** The partners as the relationship shows them (never their secret, goal or hints); a group is listed first. */
+export function renderPartners(partners: PartnerView[], nameOf: NameOf, group = ''): string {
   if (partners.length === 0) return 'There is no one else.';
-  return partners
+  return (group ? `${group}\n\n` : '') + partners
     .map((p) => {
       const name = nameOf(p.seat);
       const lines = [relationshipPhrase(p.relationship, name)];
@@ -213,9 +237,12 @@ const ACTION_MEANING: Record<ActionType, string> = {
   leave: 'leave the conversation (it ends)',
 };
 
-/** The allowed action types with what each means. */
-export function renderActionGuide(actions: readonly ActionType[]): string {
-  return actions.map((a) => `- "${a}": ${ACTION_MEANING[a]}`).join('\n');
+/** In a group a leave ends the conversation only for the one who leaves (until one participant is left). */
+const GROUP_LEAVE_MEANING = 'leave the conversation (you take no more turns; the others go on until only one is left)';
+
+/** The allowed action types with what each means; `seats` (three or more: a group) words `leave` for a group. */
+export function renderActionGuide(actions: readonly ActionType[], seats = 2): string {
+  return actions.map((a) => `- "${a}": ${a === 'leave' && seats > 2 ? GROUP_LEAVE_MEANING : ACTION_MEANING[a]}`).join('\n');
 }
 
 /** Quoted, comma-separated list (the format the prompts and the fake server share). */

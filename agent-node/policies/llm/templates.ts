@@ -16,10 +16,10 @@ export const TEMPLATE_PLACEHOLDERS = {
   reformat: ['problem', 'shape'],
   /** `--protocol paper` (agent-paper.md, script-paper.md). */
   agent_paper: ['name', 'context', 'history', 'turn', 'actions', 'action_list'],
-  script_paper: ['context', 'max_turns'],
+  script_paper: ['context', 'max_turns', 'how_many'],
   /** `--protocol paper`: SOTOPIA's one reformat request, a fresh request to the reformat model (reformat-paper.md, reformat-script-paper.md). */
   reformat_paper: ['reply', 'action_list'],
-  reformat_script_paper: ['reply', 'names'],
+  reformat_script_paper: ['reply', 'names', 'how_many'],
 } as const;
 export type TemplateName = keyof typeof TEMPLATE_PLACEHOLDERS;
 
