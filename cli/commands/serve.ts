@@ -3,6 +3,7 @@ import { runExperiment } from '../../orchestrator/run/driver.js';
 import type { FlagSpecs } from '../args.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { TokensFile } from '../tokens-file.js';
+import { freshRunDir } from '../fresh-run-dir.js';
 import { allowOrigins } from '../allow-origin.js';
 import { terminalSafe } from '../../protocol/index.js';
 import { buildRunConfig } from '../plan/run-config.js';
@@ -24,7 +25,7 @@ const SERVE_FLAGS: FlagSpecs = {
 /** `parley serve`'s command line. */
 export const spec: CommandSpec = {
   name: 'serve',
-  usage: 'parley serve --port P --out DIR [options]',
+  usage: 'parley serve [--port P] [--out DIR] [options]',
   summary:
     'Open the seats of the selected episodes for remote agents. Prints the agent URL, then for each\n' +
     'episode a line `episode <id> scenario <id> mode <mode>` followed by one line per seat:\n' +
@@ -43,7 +44,9 @@ export async function run(argv: string[]): Promise<number> {
   if (!args) return 0;
   // --agent1/--agent2/--agentK: those seats are hosted here, the others are left to people (`human`).
   const hosts = ['agent1', 'agent2', ...GROUP_SEAT_NUMBERS.map((k) => `agent${k}`)].some((f) => typeof args.flags[f] === 'string');
-  const built = buildRunConfig(args.flags, hosts ? { modes: ['agents'], agents: [{ spec: 'human' }, { spec: 'human' }] } : { modes: ['agents'] });
+  // Without --out (or an experiment file's `out`), each serve writes a fresh runs/serve-<time>.
+  const out = typeof args.flags.out === 'string' ? {} : { out: freshRunDir('serve') };
+  const built = buildRunConfig(args.flags, hosts ? { modes: ['agents'], agents: [{ spec: 'human' }, { spec: 'human' }], ...out } : { modes: ['agents'], ...out });
   if (!built.ok) throw new UsageError(built.message);
   // Seats played here call their providers from this machine: a missing key is one line now, not a failed episode each.
   const keys = hosts ? keyPreflight(built.config) : null;
