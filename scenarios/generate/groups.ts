@@ -16,20 +16,42 @@ export const GROUPS_SUBSET = 'groups';
  * for a seed; ids `builtin-group-mf`, `builtin-group-auction`, `builtin-group-split`. Every seat's goal
  * names only its own character and data, so isolation audits can tell the seats apart.
  */
-export function generateGroupScenarios(seed: number, characters: readonly Character[] = BUILTIN_CHARACTERS): Scenario[] {
+export function generateGroupScenarios(seed: number, opts: GroupOptions = {}): Scenario[] {
+  const characters = opts.characters ?? BUILTIN_CHARACTERS;
+  const naming = { prefix: opts.idPrefix ?? 'builtin-group', suffix: opts.idSuffix ?? '', source: opts.source ?? 'builtin' };
   return [
-    threeWayMutualFriends(createRng(deriveSeed(seed, 'groups/mutual_friends')), characters),
-    auction(createRng(deriveSeed(seed, 'groups/auction')), characters),
-    split(createRng(deriveSeed(seed, 'groups/split')), characters),
+    threeWayMutualFriends(createRng(deriveSeed(seed, 'groups/mutual_friends')), characters, naming),
+    auction(createRng(deriveSeed(seed, 'groups/auction')), characters, naming),
+    split(createRng(deriveSeed(seed, 'groups/split')), characters, naming),
   ];
 }
+
+/** Ids and source of generated group scenarios (`parley scenarios make groups`): `<idPrefix>-mf<idSuffix>`, … */
+export interface GroupOptions {
+  characters?: readonly Character[];
+  idPrefix?: string;
+  idSuffix?: string;
+  source?: string;
+}
+
+interface Naming {
+  prefix: string;
+  suffix: string;
+  source: string;
+}
+
+/** The identity fields of one generated group scenario. */
+const identity = (n: Naming, task: string, codename: string) => {
+  const id = `${n.prefix}-${task}${n.suffix}`;
+  return { id, envId: id, pairId: id, codename: `${codename}${n.suffix.replace(/-/g, '_')}`, source: n.source };
+};
 
 const seatOf = (seat: string, character: Character, goal: string, task: ScenarioSeat['task']): ScenarioSeat => ({
   seat, character, goal, hints: [], secret: character.secret, task, shares: [],
 });
 
 /** Three friend lists with exactly one friend on all three (and no other friend on two of them). */
-function threeWayMutualFriends(rng: Rng, characters: readonly Character[]): Scenario {
+function threeWayMutualFriends(rng: Rng, characters: readonly Character[], naming: Naming): Scenario {
   const pools = BUILTIN_FRIEND_POOLS;
   const kb = generateKnowledgeBases(rng, pools, [5, 7], [3, 3]);
   const [a, b] = kb.sides;
@@ -51,11 +73,7 @@ function threeWayMutualFriends(rng: Rng, characters: readonly Character[]): Scen
   const sides = [a, b, third];
   const answerName = kb.answer[pools.nameAttribute]!;
   return Scenario.parse({
-    id: 'builtin-group-mf',
-    envId: 'builtin-group-mf',
-    pairId: 'builtin-group-mf',
-    codename: 'group_mutual_friends',
-    source: 'builtin',
+    ...identity(naming, 'mf', 'group_mutual_friends'),
     subsets: [GROUPS_SUBSET, 'mutual_friends_3'],
     kind: 'mutual_friends',
     narrative: [{ text: 'Three people who have just introduced themselves share a table at a community dinner and find they may know some of the same people. Each has a list of friends; exactly one friend is on all three lists.', visibleTo: 'all' }],
@@ -70,8 +88,9 @@ function threeWayMutualFriends(rng: Rng, characters: readonly Character[]): Scen
 }
 
 /** A seller and two buyers: the valuations differ, and the seller's reserve lies below both. */
-function auction(rng: Rng, characters: readonly Character[]): Scenario {
-  const listing = rng.pick(BUILTIN_LISTINGS.filter((l) => l.price >= 100));
+function auction(rng: Rng, characters: readonly Character[], naming: Naming): Scenario {
+  // Things one bids for (not a sublet), worth enough for bids to climb in steps.
+  const listing = rng.pick(BUILTIN_LISTINGS.filter((l) => l.price >= 100 && l.category !== 'housing'));
   const [seller, b1, b2] = rng.sample(characters, 3) as [Character, Character, Character];
   const reserve = Math.round(listing.price * 0.6);
   const high = Math.round(listing.price * rng.range(1.0, 1.2));
@@ -82,11 +101,7 @@ function auction(rng: Rng, characters: readonly Character[]): Scenario {
   const buyerGoal = (c: Character, v: number) =>
     `You are ${c.name}, bidding for the ${listing.title}. It is worth ${money(v)} to you: win it for as little as you can, and never pay more than that.`;
   return Scenario.parse({
-    id: 'builtin-group-auction',
-    envId: 'builtin-group-auction',
-    pairId: 'builtin-group-auction',
-    codename: 'group_auction',
-    source: 'builtin',
+    ...identity(naming, 'auction', 'group_auction'),
     subsets: [GROUPS_SUBSET, 'auction'],
     kind: 'auction',
     narrative: [
@@ -108,17 +123,13 @@ function auction(rng: Rng, characters: readonly Character[]): Scenario {
 }
 
 /** Three housemates split a prize; each hopes for more than a third, and a majority decides. */
-function split(rng: Rng, characters: readonly Character[]): Scenario {
+function split(rng: Rng, characters: readonly Character[], naming: Naming): Scenario {
   const total = 90;
   const cast = rng.sample(characters, 3) as Character[];
   const wants = cast.map(() => rng.int(35, 50));
   const minimums = wants.map(() => rng.int(20, 30));
   return Scenario.parse({
-    id: 'builtin-group-split',
-    envId: 'builtin-group-split',
-    pairId: 'builtin-group-split',
-    codename: 'group_split',
-    source: 'builtin',
+    ...identity(naming, 'split', 'group_split'),
     subsets: [GROUPS_SUBSET, 'split'],
     kind: 'split',
     narrative: [
