@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCassette } from '../llm/index.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { tempDir } from './helpers/processes.js';
 import { cleanEnv, parleyCli, parleyRun, readEpisodes } from './llm-run-helpers.js';
@@ -61,6 +62,24 @@ describe.each(['parley', 'paper'] as const)('groups with LLM seats under --proto
     const agents = runRequests.filter((q) => /goal is unknown to you|goal: Unknown/.test(promptOf(q.body)));
     expect(agents.length).toBeGreaterThan(0);
   });
+
+  it('the fine-tuning export has examples for every seat, each prompt equal to that seat\'s cassette request', async () => {
+    const ft = join(dir.path, 'ft.jsonl');
+    const exp = await parleyCli(['export', out, '--format', 'openai-chat', '--out', ft], cleanEnv(), 60_000);
+    expect(exp.code, exp.stderr).toBe(0);
+    const lines = readJsonl(ft) as Array<{ messages: Array<{ role: string; content: string }> }>;
+    const index = readJsonl(join(dir.path, 'ft.index.jsonl')) as Array<{ episodeId: string; seat: string; turn: number }>;
+    const records = readEpisodes(out);
+    expect(lines).toHaveLength(records.reduce((n, r) => n + r.turns.length, 0));
+    expect(new Set(index.map((ix) => ix.seat))).toEqual(new Set(['agent1', 'agent2', 'agent3']));
+    index.forEach((ix, i) => {
+      const record = records.find((r) => r.episodeId === ix.episodeId)!;
+      const mine = record.turns.filter((t) => t.seat === ix.seat).map((t) => t.turn);
+      const calls = readCassette(join(out, 'cassettes', ix.episodeId, `${ix.seat}.jsonl`))!;
+      expect(calls).toHaveLength(mine.length);
+      expect(JSON.stringify(lines[i]!.messages.slice(0, -1))).toBe(JSON.stringify(calls[mine.indexOf(ix.turn)]!.request.messages));
+    });
+  }, 60_000);
 
   it('parley eval scores all three seats of every episode; parley report has a row per seat role', async () => {
     const ev = await parleyCli(['eval', out, '--judge', 'openai:gpt-4'], cleanEnv(server.env()), 120_000);

@@ -78,6 +78,42 @@ describe('parley run --scenarios builtin --subset groups --modes script,agents,m
   });
 });
 
+/** The tools around a run, on the same three-seat episodes: show, --seat, transcript pages. */
+describe('show and transcripts for three seats', () => {
+  const tmp = tempDir('groups-show');
+  const out = join(tmp.path, 'R');
+  beforeAll(async () => {
+    const p = parley(['run', '--scenarios', 'builtin', '--subset', 'groups', '--modes', 'agents', '--out', out]);
+    expect(await p.exited).toBe(0);
+  });
+  afterAll(() => tmp.remove());
+
+  it('show names all three seats and each group outcome; --seat agent3 prints the third ledger', async () => {
+    const records = readJsonl(join(out, 'episodes.jsonl'));
+    const scenarios = new Map(readJsonl(join(out, 'scenarios.jsonl')).map((s) => [s.id, s]));
+    const show = parley(['show', out]);
+    expect(await show.exited).toBe(0);
+    const text = show.stdout.join('\n');
+    for (const r of records) for (const seat of scenarios.get(r.scenarioId).seats) expect(text).toContain(`${seat.seat}: ${seat.character.name}`);
+    expect(text).toMatch(/^outcome: sold to .+ for \$\d+$/m);
+    expect(text).toMatch(/^outcome: split passed \(proposed by .+\): .+ \d+, .+ \d+, .+ \d+$/m);
+    const third = parley(['show', out, records[0].episodeId, '--seat', 'agent3']);
+    expect(await third.exited).toBe(0);
+    expect(third.stdout[0]).toContain(`${records[0].episodeId} · seat agent3 ·`);
+    expect(third.stdout.join('\n')).toContain('seat.welcome');
+  });
+
+  it('the report writes a transcript page per episode naming its three characters', async () => {
+    const report = parley(['report', out]);
+    expect(await report.exited).toBe(0);
+    const scenarios = new Map(readJsonl(join(out, 'scenarios.jsonl')).map((s) => [s.id, s]));
+    for (const r of readJsonl(join(out, 'episodes.jsonl'))) {
+      const page = readFileSync(join(out, 'transcripts', `${r.episodeId}.html`), 'utf8');
+      for (const seat of scenarios.get(r.scenarioId).seats) expect(page).toContain(seat.character.name);
+    }
+  });
+});
+
 /** Issue 23, contract 2: directed, partial mindreading. */
 describe("parley run --subset groups --modes mindreaders --mindread 'agent1<-agent2'", () => {
   const tmp = tempDir('groups-mindread');
