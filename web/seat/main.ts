@@ -179,7 +179,10 @@ function updateWaiting(): void {
   if (!welcome || pending || ended) return;
   const order = welcome.scenario.seats;
   const last = events.at(-1);
-  const next = last ? order[(order.indexOf(last.seat) + 1) % order.length]! : order[0]!;
+  // Round robin past seats that left (a group goes on after a leave).
+  const left = new Set(events.filter((e) => e.action.type === 'leave').map((e) => e.seat));
+  const from = last ? order.indexOf(last.seat) : -1;
+  const next = order.map((_, i) => order[(from + 1 + i) % order.length]!).find((s) => !left.has(s)) ?? order[0]!;
   $('status').textContent = next === welcome.seat ? 'Your turn is coming.' : `waiting for ${nameOf(next)}`;
 }
 
