@@ -58,10 +58,13 @@ export function paperBotMove(view: SeatView, decide: (view: SeatView) => Action)
 /** A bot's script under `paper`: task moves said aloud, and a leave once the task is over. */
 export function paperBotScript(kind: TaskKind, seats: readonly string[], turns: readonly ScriptTurn[]): ScriptTurn[] {
   const out: ScriptTurn[] = [];
+  const left = new Set<string>();
   for (const [i, t] of turns.entries()) {
     const move = parseMove(t.action);
     out.push({ seat: t.seat, action: move ? speakMove(move) : t.action });
-    if (out[out.length - 1]!.action.type === 'leave') return out;
+    // A pair ends at the first leave; a group when all but one have left.
+    if (out[out.length - 1]!.action.type === 'leave') left.add(t.seat);
+    if (left.size > 0 && left.size >= seats.length - 1) return out;
     if (taskOver(kind, seats, turns.slice(0, i + 1))) {
       const next = seats[(seats.indexOf(t.seat) + 1) % seats.length]!;
       out.push({ seat: next, action: { type: 'leave', argument: '' } });
