@@ -97,5 +97,9 @@ describe.each(['parley', 'paper'] as const)('groups with LLM seats under --proto
     for (const mode of ['agents', 'mindreaders']) {
       for (const role of ['seat 1', 'seat 2', 'seat 3', 'auction seller', 'auction buyer']) expect(section).toMatch(new RegExp(`^\\| ${mode} \\| ${role} \\| \\d`, 'm'));
     }
+    // The group tasks' own table, and paired comparisons over the three group scenarios as for pairs.
+    expect(md).toMatch(/^\| agents \| auction \| 1 \| /m);
+    expect(md).toMatch(/^\| agents \| split \| 1 \| /m);
+    expect(md).toMatch(/\| mindreaders − agents \| goal \| 3 \| /);
   }, 150_000);
 });
