@@ -101,5 +101,8 @@ describe.each(['parley', 'paper'] as const)('groups with LLM seats under --proto
     expect(md).toMatch(/^\| agents \| auction \| 1 \| /m);
     expect(md).toMatch(/^\| agents \| split \| 1 \| /m);
     expect(md).toMatch(/\| mindreaders − agents \| goal \| 3 \| /);
+    // The chart of goal by seat role (groups only).
+    const chart = readFileSync(join(out, 'charts', 'goal-by-seat-role.svg'), 'utf8');
+    for (const role of ['seat 1', 'seat 3', 'auction seller', 'auction buyer']) expect(chart).toContain(`>${role}<`);
   }, 150_000);
 });

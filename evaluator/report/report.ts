@@ -8,7 +8,7 @@ import { BOOTSTRAP_RESAMPLES, type Summary } from '../stats/summary.js';
 import { writeFileAtomic } from '../../disk/atomic-write.js';
 import type { RunDir } from '../run-dir.js';
 import { buildCard, cardMarkdown, mdCell } from './card.js';
-import { groupTasksMarkdown, seatRolesMarkdown } from './seat-roles.js';
+import { groupTasksMarkdown, seatRoleChart, seatRolesMarkdown } from './seat-roles.js';
 import { buildCharts, type Chart } from './charts.js';
 import { markdownToHtml } from './markdown-html.js';
 import { mdText } from './markdown-text.js';
@@ -197,6 +197,9 @@ export async function writeReport(runs: readonly RunDir[], opts: ReportOptions):
   const rows = aggregate(metrics, seed);
   const gaps = [...pairedGaps(metrics, 'script', 'agents', seed), ...pairedGaps(metrics, 'mindreaders', 'agents', seed)];
   const charts = buildCharts(rows, metrics);
+  // Groups: the goal of each seat role (seat-roles.ts); absent for pair-only runs.
+  const roleChart = seatRoleChart(runs, metrics);
+  if (roleChart) charts.push(roleChart);
   for (const c of charts) {
     const err = xmlWellFormedError(c.svg);
     if (err) throw new Error(`chart ${c.file} is not well-formed XML: ${err}`);

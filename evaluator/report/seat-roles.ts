@@ -2,6 +2,8 @@ import type { Scenario } from '../../scenarios/model.js';
 import type { EpisodeMetrics } from '../metrics/episode-metrics.js';
 import type { RunDir } from '../run-dir.js';
 import { mdCell } from './card.js';
+import type { Chart } from './charts.js';
+import { barChart, type BarGroup } from './svg.js';
 
 /**
  * A seat's role in its scenario, for tables by role: the task role where the task has one (Craigslist and
@@ -86,4 +88,44 @@ export function groupTasksMarkdown(runs: readonly RunDir[], metrics: readonly Ep
   }
   lines.push('');
   return lines;
+}
+
+/**
+ * The judge's goal score by seat role and mode, as a chart — only for runs with a group (a scenario of
+ * three or more seats), so a pair study's report keeps its charts. Null when nothing was scored.
+ */
+export function seatRoleChart(runs: readonly RunDir[], metrics: readonly EpisodeMetrics[]): Chart | null {
+  if (!runs.some((r) => [...r.scenarios.values()].some((s) => s.seats.length > 2))) return null;
+  const byId = new Map(metrics.map((m) => [`${m.runId}\u0000${m.episodeId}`, m]));
+  const goals = new Map<string, Map<string, number[]>>(); // role → mode → goal scores
+  for (const run of runs) {
+    for (const { record } of run.episodes) {
+      const m = byId.get(`${record.runId}\u0000${record.episodeId}`);
+      if (!m?.judge || m.status !== 'ok') continue;
+      for (const [seat, result] of Object.entries(m.judge.seats)) {
+        const goal = result.ok ? result.scores['goal'] : undefined;
+        if (goal === undefined) continue;
+        const role = seatRole(run.scenarios.get(record.scenarioId), seat);
+        const modes = goals.get(role) ?? goals.set(role, new Map()).get(role)!;
+        modes.set(m.mode, [...(modes.get(m.mode) ?? []), goal]);
+      }
+    }
+  }
+  if (goals.size === 0) return null;
+  const order = ['script', 'agents', 'mindreaders'];
+  const series = order.filter((mode) => [...goals.values()].some((g) => g.has(mode)));
+  const groups: BarGroup[] = [...goals.keys()].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).map((role) => ({
+    label: role,
+    bars: series.flatMap((mode) => {
+      const xs = goals.get(role)!.get(mode);
+      return xs?.length ? [{ series: mode, value: xs.reduce((a, b) => a + b, 0) / xs.length, n: xs.length }] : [];
+    }),
+  }));
+  const title = 'Goal by seat role and mode';
+  return {
+    file: 'goal-by-seat-role.svg',
+    title,
+    caption: 'Judge goal score [0, 10] of each seat on its own, by its role in the scenario (a task role, else its position in the turn order).',
+    svg: barChart({ title, yLabel: 'goal (0–10)', groups, series, yMin: 0, yMax: 10, footnote: 'bars: mean over seats; numbers under bars: seats' }),
+  };
 }
