@@ -61,6 +61,10 @@ export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: 
       print('you', `Your goal: ${w.self.goal}`);
       for (const h of w.self.hints) print('you', `${h.kind.replace(/_/g, ' ')}: ${h.text}`);
       if (w.self.task) for (const line of taskLines(w.self.task)) print('you', line);
+      if (w.scenario.seats.length > 2) {
+        // A group: who is here in turn order, and that a leave does not end it for the others.
+        print('scene', `${w.scenario.seats.length} participants, in turn order: ${w.scenario.seats.join(', ')}. Someone who leaves takes no more turns; the conversation goes on until only one is left.`);
+      }
       for (const p of w.partners) {
         // Origin `scene`: this is the orchestrator's description of the partner, not something they wrote.
         print('scene', `Your partner [${p.seat}] (${RELATIONSHIP_NAMES[p.relationship] ?? p.relationship}):`);
