@@ -143,6 +143,12 @@ describe("parley run --subset groups --modes mindreaders --mindread 'agent1<-age
     expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('agent1 reads agent2');
   });
 
+  it('--dry-run names the map', async () => {
+    const p = parley(['run', '--scenarios', 'builtin', '--subset', 'groups', '--modes', 'mindreaders', '--mindread', 'agent1<-agent3,agent2', '--dry-run', '--out', join(tmp.path, 'plan')]);
+    expect(await p.exited).toBe(0);
+    expect(p.stdout).toContain('  mindreaders mode reads only along --mindread: agent1<-agent2,agent3');
+  });
+
   it('an unknown seat in the map is one clear line and exit status 2, before anything runs', async () => {
     const bad = join(tmp.path, 'bad');
     const p = parley(['run', '--scenarios', 'builtin', '--subset', 'groups', '--modes', 'mindreaders', '--mindread', 'agent1<-agent9', '--out', bad]);

@@ -1,5 +1,5 @@
 import { estimateCost } from '../../llm/cost.js';
-import type { Mode, PolicyConfig } from '../../protocol/index.js';
+import { mindreadKey, type Mode, type PolicyConfig } from '../../protocol/index.js';
 import type { RunConfig } from '../../orchestrator/run-config.js';
 import { planEpisodes } from '../../orchestrator/run/plan.js';
 import { resolveProtocol } from '../../orchestrator/run/protocol.js';
@@ -18,6 +18,8 @@ export interface ArmPlan {
   judgeOnlyTo: string[];
   /** What becomes of a reply still unreadable after its one reformat request (`--on-unparsable`). */
   onUnparsable: 'none' | 'fail';
+  /** `--mindread` map in canonical form, when mindreading is partial (absent: everyone reads everyone). */
+  mindread?: string;
   /** LLM generator spec → where its reformat request goes. */
   reformat: Record<string, string>;
   scenarios: number;
@@ -57,6 +59,7 @@ export async function planArm(name: string, config: RunConfig, protocol?: string
     protocol,
     judgeOnlyTo: [...(config.leakJudgeOnly ?? [])],
     onUnparsable: resolved.onUnparsable,
+    ...(resolved.mindread ? { mindread: mindreadKey(resolved.mindread) } : {}),
     reformat,
     scenarios: scenarios.length,
     byMode: {},
@@ -105,6 +108,7 @@ export function planLines(arms: ArmPlan[]): string[] {
         ? `  judge-only text (the MutualFriends answer, naming the common friend) goes to ${to.join(' and ')}, as SOTOPIA's code did (leakJudgeOnly)`
         : '  judge-only text (the MutualFriends answer) goes to no generator: only the judge sees it',
     );
+    if (a.mindread) lines.push(`  mindreaders mode reads only along --mindread: ${a.mindread}`);
     const fixes = Object.entries(a.reformat).map(([spec, to]) => `${spec} → ${to}`).join('; ');
     lines.push(
       `  an unreadable reply gets one reformat request${fixes ? ` (${fixes})` : ''}; ` +
