@@ -108,6 +108,12 @@ export function groupLines(seats: readonly string[], self: string, nameOf: NameO
   ].join('\n');
 }
 
+/** How the agent prompt speaks of the others: a pair's words exactly as before, a group's in the plural. */
+export function companyWords(seats: number): { company: string; others: string; partners_heading: string } {
+  if (seats <= 2) return { company: 'another person', others: 'the other person', partners_heading: 'The other participant' };
+  return { company: `${countWord(seats - 1)} other people`, others: 'the others', partners_heading: 'The other participants' };
+}
+
 /** The partners as the relationship shows them (never their secret, goal or hints); a group is listed first. */
 export function renderPartners(partners: PartnerView[], nameOf: NameOf, group = ''): string {
   if (partners.length === 0) return 'There is no one else.';

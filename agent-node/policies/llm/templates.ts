@@ -10,7 +10,7 @@ export const BUILTIN_PROMPT_DIR = packagePath('agent-node', 'prompts');
 export const TEMPLATE_PLACEHOLDERS = {
   agent: [
     'name', 'seat', 'scenario', 'self', 'goal', 'hints', 'partners', 'partner_goals', 'task', 'task_moves',
-    'history', 'turn', 'max_turns', 'turns_left', 'actions', 'action_guide',
+    'history', 'turn', 'max_turns', 'turns_left', 'actions', 'action_guide', 'company', 'others', 'partners_heading',
   ],
   script: ['scenario', 'characters', 'relationship', 'task_moves', 'max_turns', 'seats', 'actions', 'action_guide'],
   reformat: ['problem', 'shape'],
