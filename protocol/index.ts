@@ -23,3 +23,4 @@ export * from './log-text.js';
 export * from './one-line.js';
 export * from './mindread.js';
 export * from './group-tally.js';
+export * from './judge-view.js';
