@@ -69,6 +69,16 @@ describe('parley run --scenarios builtin --subset groups --modes script,agents,m
     }
   });
 
+  it('the fine-tuning export renders script-mode turns for every seat (one example per seat turn, from that seat\'s view)', async () => {
+    const ft = join(tmp.path, 'ft.jsonl');
+    const p = parley(['export', out, '--format', 'openai-chat', '--mode', 'script', '--out', ft]);
+    expect(await p.exited).toBe(0);
+    const index = readJsonl(join(tmp.path, 'ft.index.jsonl')) as Array<{ seat: string; episodeId: string }>;
+    const scriptTurns = readJsonl(join(out, 'episodes.jsonl')).filter((r) => r.mode === 'script').reduce((n, r) => n + r.turns.length, 0);
+    expect(index).toHaveLength(scriptTurns);
+    expect(new Set(index.map((i) => i.seat))).toEqual(new Set(['agent1', 'agent2', 'agent3']));
+  });
+
   it('agents: no ledger holds another seat\'s goal or secret, verbatim or as four content words; mindreaders: each holds the other two goals', () => {
     const audit = auditSeatPairs(out);
     expect(audit.violations).toEqual([]);
