@@ -40,10 +40,10 @@ function codeStaleCount(seats: readonly string[], turns: readonly TurnRecord[]):
 /**
  * Whether the episode ends after its latest turn, by the rules shared by the live turn loop and by
  * script validation (so a script is cut exactly where a live episode would stop).
- * `parley`: a seat leaves (in a group: all but one have left); more than 2 consecutive `none`; a Craigslist `accept` or `quit`; every
- * MutualFriends seat has selected; an auction's seller accepts a bid or quits; a split proposal passes;
- * `maxTurns` reached.
- * `paper`: a seat leaves; the stale rule; the turn limit — as SOTOPIA's code has them (`stopRule: code`) or
+ * `parley`: a seat leaves (in a group: all but one have left); more than 2 consecutive `none`; a
+ * Craigslist `accept` or `quit`; every MutualFriends seat has selected; an auction's seller accepts a bid
+ * or quits; a split proposal passes; `maxTurns` reached.
+ * `paper`: a seat leaves (a group: all but one); the stale rule; the turn limit — as SOTOPIA's code has them (`stopRule: code`) or
  * as the paper words them (`stopRule: paper`). No task move ends an episode.
  * Turns with an error (no action) end the episode elsewhere.
  */

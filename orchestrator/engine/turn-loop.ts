@@ -9,8 +9,8 @@ import { terminationAfter, turnCap, type Termination } from './termination.js';
 import { becomesNone, UNPARSABLE_NONE } from './unparsable.js';
 
 /**
- * The `agents` / `mindreaders` episode: round-robin turns in seat order (see turn-order.ts for groups). Each turn sends `turn.request`
- * to one seat and waits for its `turn.act` (or `turn.fail`) until the deadline; an accepted move is
+ * The `agents` / `mindreaders` episode: round-robin turns in seat order (turn-order.ts: past seats that
+ * left, or the speaker's pick). Each turn sends `turn.request` to one seat and waits for its `turn.act` (or `turn.fail`) until the deadline; an accepted move is
  * echoed to every seat as `turn.event`. Frames for another seat's turn or a stale turn are refused
  * with an `error` frame and the wait goes on; the episode itself is not disturbed by them.
  */
