@@ -105,6 +105,8 @@ export const Experiment = z
     leakJudgeOnly: z.array(JudgeOnlyLeakTarget),
     showRelationshipStory: z.boolean(),
     onUnparsable: OnUnparsable,
+    /** `mindreaders` mode: `all` or a map such as `agent1<-agent2;agent2<-agent1` (as `--mindread`). */
+    mindread: z.string().min(1).max(2000),
     /** Requests / tokens per minute for every LLM seat (a seat's own params win); shared by all workers under --queue. */
     rpm: z.number().int().nonnegative(),
     tpm: z.number().int().nonnegative(),
@@ -169,7 +171,7 @@ export function toRunConfigInput(e: Omit<Experiment, 'arms'>): Partial<RunConfig
   const out: Partial<RunConfigInput> = {};
   const copy = [
     'scenarios', 'subset', 'modes', 'out', 'maxTurns', 'turnDeadlineMs', 'repeats', 'concurrency', 'limit', 'replay', 'retryFailed', 'seed',
-    'protocol', 'backgrounds', 'scriptFormat', 'stopRule', 'leakJudgeOnly', 'showRelationshipStory', 'onUnparsable', 'judgeView', 'rubric',
+    'protocol', 'backgrounds', 'scriptFormat', 'stopRule', 'leakJudgeOnly', 'showRelationshipStory', 'onUnparsable', 'judgeView', 'rubric', 'mindread',
   ] as const;
   for (const k of copy) if (e[k] !== undefined) (out as Record<string, unknown>)[k] = e[k];
   const agents = e.agents?.map(policy) ?? [];

@@ -1,12 +1,15 @@
 /**
  * Turns anything a command threw into one line and an exit code: usage mistakes and invalid settings
- * (zod) are 2, anything else 1. The stack stays out of the user's way.
+ * (zod, a run's bad configuration) are 2, anything else 1. The stack stays out of the user's way.
  */
 import { ZodError } from 'zod';
 import { UsageError } from './command.js';
+import { RunError, RunErrorCode } from '../orchestrator/run/run-error.js';
 
 export function describeFailure(err: unknown): { message: string; exitCode: number } {
   if (err instanceof UsageError) return { message: err.message, exitCode: 2 };
+  // Settings that do not fit the scenarios (a `--mindread` seat no scenario has, a paper-only flag under parley) are bad arguments too.
+  if (err instanceof RunError && err.code === RunErrorCode.BadConfig) return { message: err.message, exitCode: 2 };
   if (err instanceof ZodError) {
     const issue = err.issues[0];
     const where = issue?.path.length ? `${issue.path.map(String).join('.')}: ` : '';

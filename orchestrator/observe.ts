@@ -1,5 +1,6 @@
 import {
   protocolView,
+  readsMind,
   type Body,
   type PeerPrivateState,
   type PeerState,
@@ -11,6 +12,7 @@ import {
   type TurnRecord,
 } from '../protocol/index.js';
 import type { Scenario } from '../scenarios/model.js';
+import { relationshipBetween } from '../scenarios/relationships.js';
 import type { Reveal } from './fork/reveal.js';
 import { ownProfile, partnerViews, profileAtLevel, scenarioSeat } from './profile-view.js';
 import { protocolOf, SCRIPT_SEAT, seatOrder, type World } from './world.js';
@@ -92,7 +94,8 @@ function peerStatesFor(world: World, viewer: string): Body<PeerState>[] {
   const frames: Body<PeerState>[] = [];
   for (const partner of scenario.seats) {
     if (partner.seat === viewer) continue;
-    if (world.mode === 'mindreaders') {
+    // A `--mindread` map narrows who reads whom (protocol/mindread.ts); without one everyone reads everyone.
+    if (world.mode === 'mindreaders' && readsMind(protocol.mindread, viewer, partner.seat)) {
       const state: PeerPrivateState = {
         seat: partner.seat,
         profile: ownProfile(partner.character, protocol),
@@ -103,7 +106,7 @@ function peerStatesFor(world: World, viewer: string): Body<PeerState>[] {
       frames.push({ type: 'peer.state', reason: 'mindreaders', state });
     } else if (partner.shares.length > 0) {
       // Only the listed fields; everything else stays as the relationship shows it.
-      const profile = profileAtLevel(partner.character, scenario.relationship.level, protocol);
+      const profile = profileAtLevel(partner.character, relationshipBetween(scenario, viewer, partner.seat).level, protocol);
       if (partner.shares.includes('secret')) profile.secret = partner.character.secret;
       const state: PeerPrivateState = {
         seat: partner.seat,

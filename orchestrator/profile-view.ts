@@ -10,6 +10,7 @@ import {
   type SimulationProtocol,
 } from '../protocol/index.js';
 import type { Character, Scenario, ScenarioSeat } from '../scenarios/model.js';
+import { relationshipBetween } from '../scenarios/relationships.js';
 
 /** Copies the listed fields of a character into a profile view (arrays copied, absent fields skipped). */
 function pick(c: Character, keep: (field: ProfileField) => boolean): ProfileView {
@@ -68,12 +69,14 @@ export function profileAtLevel(c: Character, level: RelationshipLevel, protocol:
  * such section); `showRelationshipStory` opts in, and then, as before, only from friend level (3) up.
  */
 export function partnerViews(scenario: Scenario, viewer: string, protocol: SimulationProtocol = PARLEY_PROTOCOL): PartnerView[] {
-  const level = scenario.relationship.level;
   return scenario.seats
     .filter((s) => s.seat !== viewer)
     .map((s) => {
+      // Groups: each pair has its own relationship (scenarios/relationships.ts).
+      const relationship = relationshipBetween(scenario, viewer, s.seat);
+      const level = relationship.level;
       const view: PartnerView = { seat: s.seat, relationship: level, profile: profileAtLevel(s.character, level, protocol) };
-      if (protocol.showRelationshipStory && level >= 3 && scenario.relationship.story) view.sharedHistory = scenario.relationship.story;
+      if (protocol.showRelationshipStory && level >= 3 && relationship.story) view.sharedHistory = relationship.story;
       return view;
     });
 }

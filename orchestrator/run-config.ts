@@ -53,6 +53,8 @@ export const RunConfig = z.object({
   showRelationshipStory: z.boolean().optional(),
   /** A reply still unreadable after one reformat request: a counted `none` (default under `paper`) or an explicit failure (default under `parley`). */
   onUnparsable: OnUnparsable.optional(),
+  /** `mindreaders` mode: who reads whom, `all` (default) or `agent1<-agent2,agent3;agent2<-agent1` (checked against the scenarios' seats). */
+  mindread: z.string().max(2000).optional(),
   seed: z.number().int().default(1),
   /**
    * `parley fork`: this run's episodes are forks of one recorded episode. Each replays the parent's first

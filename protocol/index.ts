@@ -21,6 +21,8 @@ export * from './browser-transport.js';
 export * from './seat-outcome.js';
 export * from './log-text.js';
 export * from './one-line.js';
+export * from './mindread.js';
+export * from './group-tally.js';
 export * from './judge-view.js';
 export * from './code-schema.js';
 export * from './seat-client-state.js';

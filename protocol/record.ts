@@ -103,6 +103,24 @@ export const Outcome = z.discriminatedUnion('kind', [
     acceptedBy: z.string().nullable(),
     success: z.boolean(),
   }),
+  z.object({
+    kind: z.literal('auction'),
+    /** Whether the seller accepted a bid. */
+    sold: z.boolean(),
+    /** The accepted bid, and the buyer who made it. */
+    price: z.number().nullable(),
+    winner: z.string().nullable(),
+    success: z.boolean(),
+  }),
+  z.object({
+    kind: z.literal('split'),
+    /** Whether a proposal won a majority of the seats. */
+    passed: z.boolean(),
+    /** The passed proposal's shares by seat (null when none passed), and who proposed it. */
+    shares: z.record(z.string(), z.number()).nullable(),
+    proposer: z.string().nullable(),
+    success: z.boolean(),
+  }),
   z.object({ kind: z.literal('open'), success: z.null() }),
 ]);
 export type Outcome = z.infer<typeof Outcome>;

@@ -1,4 +1,5 @@
 import type { TurnEvent } from './frames.js';
+import { tallyAuction, tallySplit } from './group-tally.js';
 import { parseMove } from './moves.js';
 
 /**
@@ -7,7 +8,7 @@ import { parseMove } from './moves.js';
  * the partner's (MutualFriends: the same name chosen by both is the shared friend — each chose from their
  * own list), or the deal price (Craigslist: an accept after an offer). Nothing here is hidden information.
  */
-export function outcomeText(kind: string, events: readonly TurnEvent[], me: string, names: (seat: string) => string): string {
+export function outcomeText(kind: string, events: readonly TurnEvent[], me: string, names: (seat: string) => string, seats: readonly string[] = []): string {
   if (kind === 'mutual_friends') {
     const last = new Map<string, string>();
     for (const e of events) {
@@ -18,7 +19,8 @@ export function outcomeText(kind: string, events: readonly TurnEvent[], me: stri
     const parts = [...last].map(([seat, name]) => `${seat === me ? 'You' : names(seat)} selected ${name}`);
     const values = [...last.values()];
     const agreed = last.size > 1 && values.every((v) => v.toLowerCase() === values[0]!.toLowerCase());
-    return `${parts.join('; ')}. ${agreed ? 'Success: you both found the shared friend.' : 'No agreement on the shared friend.'}`;
+    const everyone = last.size > 2 ? 'you all' : 'you both';
+    return `${parts.join('; ')}. ${agreed ? `Success: ${everyone} found the shared friend.` : 'No agreement on the shared friend.'}`;
   }
   if (kind === 'craigslist') {
     let offer: { seat: string; price: number } | null = null;
@@ -29,6 +31,19 @@ export function outcomeText(kind: string, events: readonly TurnEvent[], me: stri
       if (m?.move === 'quit') return `${e.seat === me ? 'You' : names(e.seat)} walked away: no deal.`;
     }
     return 'No deal.';
+  }
+  if (kind === 'auction') {
+    // The seller is the seat whose accept or quit follows others' bids (the first seat until then).
+    const bidders = new Set(events.flatMap((e) => (parseMove(e.action)?.move === 'offer' ? [e.seat] : [])));
+    const closer = events.find((e) => { const m = parseMove(e.action); return (m?.move === 'accept' || m?.move === 'quit') && !bidders.has(e.seat); });
+    const t = tallyAuction(events, closer?.seat ?? null);
+    const who = (seat: string) => (seat === me ? 'you' : names(seat));
+    if (t.closed === 'sold' && t.best) return `Sold to ${who(t.best.seat)} for $${t.best.price}.`;
+    return 'Not sold.';
+  }
+  if (kind === 'split') {
+    const t = tallySplit(events, seats, null);
+    return t.passed ? `A proposal passed: ${t.passed.shares.join('/')}.` : 'No proposal passed.';
   }
   return '';
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MindreadGraph } from './mindread.js';
 
 /**
  * Which simulation protocol an episode follows (docs/fidelity.md lays them side by side).
@@ -55,6 +56,8 @@ export const SimulationProtocol = z.object({
   showRelationshipStory: z.boolean().default(false),
   /** Absent in run.json files written before the switch existed: those runs failed such turns. */
   onUnparsable: OnUnparsable.default('fail'),
+  /** `mindreaders` mode: who reads whose private state (`--mindread`); absent = everyone reads everyone. */
+  mindread: MindreadGraph.optional(),
 });
 export type SimulationProtocol = z.infer<typeof SimulationProtocol>;
 

@@ -27,11 +27,38 @@ export const CraigslistPrivate = z.object({
   }),
 });
 
+/**
+ * What one seat privately holds in a group auction: a seller and two or more buyers. The valuation is the
+ * seat's own: a buyer's most it would pay, the seller's reserve (least it sells for). Nobody else's.
+ */
+export const AuctionPrivate = z.object({
+  kind: z.literal('auction'),
+  role: z.enum(['seller', 'buyer']),
+  item: z.object({ title: z.string(), description: z.string() }),
+  valuation: z.number().positive(),
+});
+
+/**
+ * What one seat privately holds in a group split: a resource of `total` units shared out by a proposal
+ * that a majority of the seats must back. `want` is the share the seat hopes for, `minimum` the least it
+ * would vote for.
+ */
+export const SplitPrivate = z.object({
+  kind: z.literal('split'),
+  resource: z.string(),
+  total: z.number().int().positive(),
+  want: z.number().int().nonnegative(),
+  minimum: z.number().int().nonnegative(),
+});
+
 /** Task data private to a seat. Open-ended (SOTOPIA social) scenarios carry none. */
-export const TaskPrivate = z.discriminatedUnion('kind', [MutualFriendsPrivate, CraigslistPrivate]);
+export const TaskPrivate = z.discriminatedUnion('kind', [MutualFriendsPrivate, CraigslistPrivate, AuctionPrivate, SplitPrivate]);
 export type TaskPrivate = z.infer<typeof TaskPrivate>;
 export type MutualFriendsPrivate = z.infer<typeof MutualFriendsPrivate>;
 export type CraigslistPrivate = z.infer<typeof CraigslistPrivate>;
+export type AuctionPrivate = z.infer<typeof AuctionPrivate>;
+export type SplitPrivate = z.infer<typeof SplitPrivate>;
 
-export const TaskKind = z.enum(['mutual_friends', 'craigslist', 'open']);
+/** Task kinds; `auction` and `split` are group tasks (three or more seats). */
+export const TaskKind = z.enum(['mutual_friends', 'craigslist', 'open', 'auction', 'split']);
 export type TaskKind = z.infer<typeof TaskKind>;

@@ -1,5 +1,6 @@
 import type { Friend } from '../protocol/index.js';
 import type { Scenario } from './model.js';
+import { seatStructureProblem } from './seat-structure.js';
 
 /** A consistency problem in a schema-valid scenario. */
 export interface ScenarioProblem {
@@ -48,5 +49,21 @@ export function checkScenario(s: Scenario): ScenarioProblem[] {
     const roles = s.seats.map((seat) => (seat.task?.kind === 'craigslist' ? seat.task.role : undefined));
     if (!roles.includes('buyer') || !roles.includes('seller')) add('seats', 'needs one buyer and one seller');
   }
+  if (s.kind === 'auction') {
+    const roles = s.seats.map((seat) => (seat.task?.kind === 'auction' ? seat.task.role : undefined));
+    if (roles.filter((r) => r === 'seller').length !== 1 || roles.filter((r) => r === 'buyer').length < 2) add('seats', 'an auction needs one seller and at least two buyers');
+  }
+  if (s.kind === 'split') {
+    if (s.seats.length < 3) add('seats', 'a split needs at least three seats (a majority of two is unanimity)');
+    for (const [i, seat] of s.seats.entries()) {
+      const t = seat.task;
+      if (t?.kind !== 'split' || s.truth?.kind !== 'split') continue;
+      if (t.total !== s.truth.total) add(`seats.${i}.task.total`, 'differs from truth.total');
+      if (t.minimum > t.want || t.want > t.total) add(`seats.${i}.task`, 'needs minimum ≤ want ≤ total');
+    }
+  }
+  const structure = seatStructureProblem(s);
+  // Seat ids and segments are checked above; the pair relationships here.
+  if (structure?.field.startsWith('relationships')) add(structure.field, structure.problem);
   return out;
 }

@@ -12,3 +12,4 @@ export * from './generate/llm-tasks.js';
 export * from './import/sotopia.js';
 export * from './import/cocoa-craigslist.js';
 export * from './import/cocoa-mutualfriends.js';
+export * from './generate/groups.js';

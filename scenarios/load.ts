@@ -1,8 +1,9 @@
 import { writeFileAtomic as writeWhole } from '../disk/atomic-write.js';
-import { builtinScenarios } from './builtin.js';
+import { builtinScenarioSet } from './builtin.js';
 import { ScenarioError, ScenarioErrorCode, zodToScenarioError } from './errors.js';
 import { parseJsonLines, readText } from './import/read-json.js';
 import { Scenario } from './model.js';
+import { seatStructureProblem } from './seat-structure.js';
 
 /**
  * Reads a Parley scenario file: JSONL, one Scenario record per line (blank lines ignored). Every line
@@ -31,8 +32,10 @@ export function parseScenarioLines(text: string, file: string): Scenario[] {
 /** Validates one record against the Scenario schema, turning the first zod issue into a located error. */
 export function validateScenario(json: unknown, where: { file: string; line?: number }): Scenario {
   const parsed = Scenario.safeParse(json);
-  if (parsed.success) return parsed.data;
-  throw zodToScenarioError(parsed.error, where);
+  if (!parsed.success) throw zodToScenarioError(parsed.error, where);
+  const problem = seatStructureProblem(parsed.data);
+  if (problem) throw new ScenarioError(ScenarioErrorCode.UnknownReference, problem.problem, { ...where, field: problem.field });
+  return parsed.data;
 }
 
 /**
@@ -67,10 +70,10 @@ export function filterSubset(scenarios: readonly Scenario[], name: string | unde
 
 /**
  * Resolves a `--scenarios` argument: `builtin` (or `builtin:<seed>`) is the generated built-in set,
- * anything else a JSONL scenario file.
+ * anything else a JSONL scenario file. The built-in group scenarios come with a subset (builtin.ts).
  */
-export async function loadScenarios(spec: string): Promise<Scenario[]> {
+export async function loadScenarios(spec: string, subset?: string): Promise<Scenario[]> {
   const m = /^builtin(?::(-?\d+))?$/.exec(spec);
-  if (m) return builtinScenarios(m[1] !== undefined ? Number(m[1]) : 1);
+  if (m) return builtinScenarioSet(m[1] !== undefined ? Number(m[1]) : 1, subset);
   return loadScenarioFile(spec);
 }

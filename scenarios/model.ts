@@ -64,6 +64,23 @@ export const Relationship = z.object({
 });
 export type Relationship = z.infer<typeof Relationship>;
 
+/**
+ * The relationship of one pair of seats in a group. A pair without an entry has the scenario's
+ * `relationship` (so a two-seat scenario needs none, and a group may name only the pairs that differ).
+ */
+export const PairRelationship = Relationship.extend({
+  seats: z.tuple([z.string(), z.string()]),
+});
+export type PairRelationship = z.infer<typeof PairRelationship>;
+
+/**
+ * Who speaks next. `round_robin`: seat order, skipping seats that left. `speaker_names_next`: the seat
+ * whose character the speaker addresses by name (the last participant named in the move), falling back to
+ * round robin when nobody, the speaker itself or a seat that left is named.
+ */
+export const TurnOrder = z.enum(['round_robin', 'speaker_names_next']);
+export type TurnOrder = z.infer<typeof TurnOrder>;
+
 /** Answer and shared facts of a task: judge and metrics only. */
 export const TaskTruth = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('mutual_friends'), answer: z.record(z.string(), z.string()) }),
@@ -74,6 +91,8 @@ export const TaskTruth = z.discriminatedUnion('kind', [
     listingPrice: z.number().positive(),
     description: z.string(),
   }),
+  z.object({ kind: z.literal('auction'), title: z.string(), description: z.string() }),
+  z.object({ kind: z.literal('split'), resource: z.string(), total: z.number().int().positive() }),
 ]);
 export type TaskTruth = z.infer<typeof TaskTruth>;
 
@@ -92,7 +111,12 @@ export const Scenario = z.object({
   narrative: z.array(Segment).min(1),
   /** Text only the judge may see (SOTOPIA's `<p viewer="environment">`); '' when none. */
   judgeOnly: z.string().default(''),
+  /** The relationship of every pair of seats, unless `relationships` names the pair. */
   relationship: Relationship,
+  /** Groups: a relationship per pair of seats that differs from `relationship` (checked: real seats, each pair once). */
+  relationships: z.array(PairRelationship).optional(),
+  /** How the next speaker is chosen (absent: round robin). */
+  turnOrder: TurnOrder.optional(),
   /** Seats in turn order. */
   seats: z.array(ScenarioSeat).min(2),
   truth: TaskTruth.nullable().default(null),

@@ -1,4 +1,5 @@
 import { heardMove, parseMove, type Action, type Outcome, type TaskMove, type TurnRecord } from '../protocol/index.js';
+import { auctionOutcome, splitOutcome } from './group-outcome.js';
 import type { Scenario } from './model.js';
 
 /**
@@ -7,6 +8,7 @@ import type { Scenario } from './model.js';
  *   (case- and space-insensitive).
  * - Craigslist: a deal iff an `accept` follows an offer by another seat; the price is that seat's latest
  *   offer before the accept.
+ * - auction and split (groups): scenarios/group-outcome.ts.
  * - open scenarios: no task, success null.
  * Turns that failed (no action) carry no move. With `spoken` (`--protocol paper`, which has no task
  * moves), the bots' fixed choice sentences count too (protocol/moves.ts `heardMove`); an LLM's free speech
@@ -16,6 +18,8 @@ export function computeOutcome(scenario: Scenario, turns: readonly TurnRecord[],
   const read = (a: Action): TaskMove | null => parseMove(a) ?? (spoken ? heardMove(a) : null);
   if (scenario.kind === 'mutual_friends') return mutualFriendsOutcome(scenario, turns, read);
   if (scenario.kind === 'craigslist') return craigslistOutcome(turns, read);
+  if (scenario.kind === 'auction') return auctionOutcome(scenario, turns, read);
+  if (scenario.kind === 'split') return splitOutcome(scenario, turns, read);
   return { kind: 'open', success: null };
 }
 

@@ -85,11 +85,12 @@ export function isTextScriptRequest(body: ChatBody): boolean {
   return /^Participants: .+ and .+$/m.test(all) && /Turn #x/.test(all);
 }
 
-/** A plausible free-text script: four alternating spoken turns, then the first participant leaves. */
+/** A plausible free-text script: four spoken turns going round the participants, then the first participant leaves. */
 export function plausibleTextScript(body: ChatBody): string {
+  // `Participants: A and B`, or for a group `Participants: A, B and C`.
   const line = /^Participants: (.+) and (.+)$/m.exec(text(body));
-  const names = line ? [line[1]!.trim(), line[2]!.trim()] : ['A', 'B'];
-  const turns = Array.from({ length: 4 }, (_, i) => `Turn #${i}\n${names[i % 2]} said: "Line ${i + 1} of the script, spoken by ${names[i % 2]}."`);
+  const names = line ? [...line[1]!.split(', ').map((n) => n.trim()), line[2]!.trim()] : ['A', 'B'];
+  const turns = Array.from({ length: 4 }, (_, i) => `Turn #${i}\n${names[i % names.length]} said: "Line ${i + 1} of the script, spoken by ${names[i % names.length]}."`);
   return [...turns, `Turn #4\n${names[0]} left the conversation`].join('\n');
 }
 

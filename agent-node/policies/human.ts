@@ -61,6 +61,10 @@ export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: 
       print('you', `Your goal: ${w.self.goal}`);
       for (const h of w.self.hints) print('you', `${h.kind.replace(/_/g, ' ')}: ${h.text}`);
       if (w.self.task) for (const line of taskLines(w.self.task)) print('you', line);
+      if (w.scenario.seats.length > 2) {
+        // A group: who is here in turn order, and that a leave does not end it for the others.
+        print('scene', `${w.scenario.seats.length} participants, in turn order: ${w.scenario.seats.join(', ')}. Someone who leaves takes no more turns; the conversation goes on until only one is left.`);
+      }
       for (const p of w.partners) {
         // Origin `scene`: this is the orchestrator's description of the partner, not something they wrote.
         print('scene', `Your partner [${p.seat}] (${RELATIONSHIP_NAMES[p.relationship] ?? p.relationship}):`);
@@ -77,6 +81,8 @@ export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: 
       if (w.protocol?.name !== 'paper') {
         if (w.self.task?.kind === 'mutual_friends') print('parley', 'To choose the shared friend: action type `action`, text `select <name>` (or type `select <name>` at the action prompt).');
         if (w.self.task?.kind === 'craigslist') print('parley', 'Task moves at the action prompt: `offer <price>`, `accept`, `reject`, `quit`.');
+        if (w.self.task?.kind === 'auction') print('parley', 'Task moves at the action prompt: `offer <price>` (a bid), `accept` (the seller sells to the highest bid), `quit` (the seller stops).');
+        if (w.self.task?.kind === 'split') print('parley', 'Task moves at the action prompt: `propose 40/30/30` (shares in seat order), `accept`, `reject` (votes on the latest proposal).');
       }
     }
     for (const e of view.events.slice(shownEvents)) print(e.seat === view.welcome.seat ? 'you' : e.seat, formatEvent(e, view.welcome.seat));
@@ -114,7 +120,7 @@ export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: 
       if (view) {
         const w = view.welcome;
         const name = (seat: string) => w.partners.find((p) => p.seat === seat)?.profile.name ?? seat;
-        const outcome = outcomeText(w.scenario.kind, view.events, w.seat, name);
+        const outcome = outcomeText(w.scenario.kind, view.events, w.seat, name, w.scenario.seats);
         if (outcome) print('parley', `Outcome: ${outcome}`);
       }
     },
@@ -159,6 +165,10 @@ function profileLines(p: ProfileView): string[] {
 /** Task data: the friend table (MutualFriends) or the item, listing price and own target (Craigslist). */
 function taskLines(t: TaskPrivate): string[] {
   if (t.kind === 'mutual_friends') return [`Friends (${t.attributes.join(' | ')}):`, ...t.friends.map((f) => `  ${t.attributes.map((a) => f[a] ?? '').join(' | ')}`)];
+  if (t.kind === 'auction') {
+    return [`Item: ${t.item.title}`, `Description: ${t.item.description}`, `You are ${t.role === 'seller' ? 'the seller; your reserve price' : 'a buyer; your valuation'} (private): $${t.valuation}`];
+  }
+  if (t.kind === 'split') return [`Resource: ${t.total} ${t.resource}`, `You hope for ${t.want}; the least you would vote for (private): ${t.minimum}`];
   return [
     `Item: ${t.item.title} (${t.item.category}), listing price $${t.item.listingPrice}`,
     `Description: ${t.item.description}`,

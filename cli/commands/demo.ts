@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { RunConfig } from '../../orchestrator/run-config.js';
 import { runExperiment } from '../../orchestrator/run/driver.js';
 import type { FlagSpecs } from '../args.js';
 import { parseCommand, positiveInt, UsageError, type CommandSpec } from '../command.js';
 import { outDirProblem } from '../out-guard.js';
+import { freshRunDir } from '../fresh-run-dir.js';
 import { interruptSignal, reportRun } from './run.js';
 import { RunPaths } from '../../run-dir/index.js';
 
@@ -22,13 +22,6 @@ export const spec: CommandSpec = {
 };
 
 /** A fresh directory under runs/ named after the time. */
-function freshRunDir(): string {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  let dir = resolve('runs', `demo-${stamp}`);
-  for (let i = 2; existsSync(dir); i++) dir = resolve('runs', `demo-${stamp}-${i}`);
-  return dir;
-}
-
 /**
  * `parley demo` (= `npm start`): the offline demo. Built-in scenarios in all three modes, played by the
  * deterministic bots in separate agent processes; no key, no network. Prints per mode the number of
@@ -37,7 +30,7 @@ function freshRunDir(): string {
 export async function run(argv: string[]): Promise<number> {
   const args = parseCommand(spec, argv);
   if (!args) return 0;
-  const out = (args.flags.out as string | undefined) ?? freshRunDir();
+  const out = (args.flags.out as string | undefined) ?? freshRunDir('demo');
   const outProblem = outDirProblem(out);
   if (outProblem) throw new UsageError(outProblem);
   const concurrency = positiveInt(args.flags, 'concurrency', 4);

@@ -30,12 +30,23 @@ export const CONFIG_FLAGS: FlagSpecs = {
   backgrounds: { type: 'string', metavar: 'code|appendix|relationship', describe: 'paper: backgrounds an agent sees (default code: SOTOPIA\'s renderer per relationship)' },
   'script-format': { type: 'string', metavar: 'text|json', describe: 'paper: the script writer\'s output (default text, the paper\'s free-text script)' },
   'stop-rule': { type: 'string', metavar: 'code|paper', describe: 'paper: turn limit and stale rule as SOTOPIA\'s code runs them (default) or as the paper words them' },
+  mindread: { type: 'string', metavar: 'all|MAP', describe: "mindreaders mode: who reads whose private state, 'all' (default) or e.g. 'agent1<-agent2,agent3;agent2<-agent1'" },
   'leak-judge-only': { type: 'list', metavar: 'script,mindreaders', describe: 'reproduce SOTOPIA\'s environment view (judge-only text, e.g. the MutualFriends answer) for these generators' },
   'show-relationship-story': { type: 'boolean', describe: 'send the relationship background story to the generators (LEAKS: SOTOPIA\'s stories often name secrets)' },
   'reformat-model': { type: 'string', metavar: 'SPEC', describe: 'the model asked once to reformat an unreadable generator reply (default under paper: openai:gpt-3.5-turbo for openai: seats, as SOTOPIA, else the seat\'s own model; on the seat\'s endpoint and key)' },
   'on-unparsable': { type: 'string', metavar: 'none|fail', describe: 'an agent reply (or script) still unreadable after one reformat request: a counted none turn and the episode goes on (default under paper, as SOTOPIA) or an explicit policy/unparsable failure (default under parley)' },
   extend: { type: 'boolean', describe: 'add scenarios, modes or repeats to the experiment already in DIR (recorded in run.json history)' },
 };
+
+/** Seats past the second of a group scenario: `--agent3` … `--agent12` (scenarios/seat-structure.ts MAX_SEATS). */
+export const GROUP_SEAT_NUMBERS = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as const;
+
+/** `--agentK` flags for group seats, worded for `run` (a policy) or `serve` (hosted here, else open to people). */
+export function groupSeatFlags(hosted: boolean): FlagSpecs {
+  return Object.fromEntries(
+    GROUP_SEAT_NUMBERS.map((k) => [`agent${k}`, { type: 'string', metavar: 'SPEC', describe: hosted ? `host seat ${k} of a group scenario here with this policy` : `policy of seat ${k} of a group scenario (default: as the highest seat set before it)` }]),
+  ) as FlagSpecs;
+}
 
 /** Flags of commands that can leave seats to people (`human` seats: a browser link each). */
 export const HUMAN_FLAGS: FlagSpecs = {
@@ -56,6 +67,7 @@ export const RUN_FLAGS: FlagSpecs = {
   concurrency: { type: 'number', describe: 'episodes in flight at once (default 4)' },
   agent1: { type: 'string', metavar: 'SPEC', describe: 'policy of the first seat: bot | bot:<name> | openai:<model> | mistral:<model> | replay:<run-dir> (that seat as recorded there) | human (a person: prints a browser link)' },
   agent2: { type: 'string', metavar: 'SPEC', describe: 'policy of the second seat (default: as agent1)' },
+  ...groupSeatFlags(false),
   'script-writer': { type: 'string', metavar: 'SPEC', describe: 'policy of the script writer in script mode (default bot)' },
   judge: { type: 'string', metavar: 'SPEC', describe: 'judge model recorded with the run (evaluation: parley eval)' },
   'judge-view': { type: 'string', metavar: 'paper|parley', describe: "what the judge is shown, recorded with the run as parley eval's default (default: paper for --protocol paper runs, else parley)" },

@@ -3,10 +3,11 @@ import { runExperiment } from '../../orchestrator/run/driver.js';
 import type { FlagSpecs } from '../args.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { TokensFile } from '../tokens-file.js';
+import { freshRunDir } from '../fresh-run-dir.js';
 import { allowOrigins } from '../allow-origin.js';
 import { terminalSafe } from '../../protocol/index.js';
 import { buildRunConfig } from '../plan/run-config.js';
-import { CONFIG_FLAGS, exitWithLauncher, HUMAN_FLAGS, humanDeadline, interruptSignal, keyPreflight, reportRun } from './run.js';
+import { CONFIG_FLAGS, exitWithLauncher, GROUP_SEAT_NUMBERS, groupSeatFlags, HUMAN_FLAGS, humanDeadline, interruptSignal, keyPreflight, reportRun } from './run.js';
 
 const SERVE_FLAGS: FlagSpecs = {
   port: { type: 'number', describe: 'port to listen on (0: any free port; default 0)' },
@@ -14,6 +15,7 @@ const SERVE_FLAGS: FlagSpecs = {
   ...CONFIG_FLAGS,
   agent1: { type: 'string', metavar: 'SPEC', describe: 'host the first seat here with this policy (bot, openai:<model>, …); unset seats stay open for people' },
   agent2: { type: 'string', metavar: 'SPEC', describe: 'host the second seat here with this policy; unset seats stay open for people' },
+  ...groupSeatFlags(true),
   ...HUMAN_FLAGS,
   'tokens-file': { type: 'string', metavar: 'FILE', describe: 'write the seat token lines to FILE (mode 0600) instead of standard output' },
   'trust-remote-usage': { type: 'boolean', describe: "count the token usage remote agents report in the run's cost estimate" },
@@ -23,12 +25,12 @@ const SERVE_FLAGS: FlagSpecs = {
 /** `parley serve`'s command line. */
 export const spec: CommandSpec = {
   name: 'serve',
-  usage: 'parley serve --port P --out DIR [options]',
+  usage: 'parley serve [--port P] [--out DIR] [options]',
   summary:
     'Open the seats of the selected episodes for remote agents. Prints the agent URL, then for each\n' +
     'episode a line `episode <id> scenario <id> mode <mode>` followed by one line per seat:\n' +
     '  seat <seat-id> token <token> url http://HOST:PORT/?token=<token>\n' +
-    'An agent process joins with the token; a person opens the url in a browser. With --agent1/--agent2\n' +
+    'An agent process joins with the token; a person opens the url in a browser. With --agent1/--agent2/--agentK\n' +
     'those seats are played here (local agent processes) and only the others are printed (as people\'s seats).\n' +
     'With --tokens-file FILE those seat lines go to FILE (owner-only) instead. Start\n' +
     "`grep '^seat <seat-id> ' FILE | parley agent --url <url> --token-file - --policy <spec>` once per seat. Each episode starts\n" +
@@ -40,9 +42,11 @@ export const spec: CommandSpec = {
 export async function run(argv: string[]): Promise<number> {
   const args = parseCommand(spec, argv);
   if (!args) return 0;
-  // --agent1/--agent2: those seats are hosted here, the others are left to people (`human`).
-  const hosts = typeof args.flags.agent1 === 'string' || typeof args.flags.agent2 === 'string';
-  const built = buildRunConfig(args.flags, hosts ? { modes: ['agents'], agents: [{ spec: 'human' }, { spec: 'human' }] } : { modes: ['agents'] });
+  // --agent1/--agent2/--agentK: those seats are hosted here, the others are left to people (`human`).
+  const hosts = ['agent1', 'agent2', ...GROUP_SEAT_NUMBERS.map((k) => `agent${k}`)].some((f) => typeof args.flags[f] === 'string');
+  // Without --out (or an experiment file's `out`), each serve writes a fresh runs/serve-<time>.
+  const out = typeof args.flags.out === 'string' ? {} : { out: freshRunDir('serve') };
+  const built = buildRunConfig(args.flags, hosts ? { modes: ['agents'], agents: [{ spec: 'human' }, { spec: 'human' }], ...out } : { modes: ['agents'], ...out });
   if (!built.ok) throw new UsageError(built.message);
   // Seats played here call their providers from this machine: a missing key is one line now, not a failed episode each.
   const keys = hosts ? keyPreflight(built.config) : null;

@@ -1,5 +1,5 @@
 import { estimateCost } from '../../llm/cost.js';
-import { defaultJudgeView, type JudgeView, type Mode, type PolicyConfig } from '../../protocol/index.js';
+import { defaultJudgeView, mindreadKey, type JudgeView, type Mode, type PolicyConfig } from '../../protocol/index.js';
 import type { RunConfig } from '../../orchestrator/run-config.js';
 import { planEpisodes } from '../../orchestrator/run/plan.js';
 import { resolveProtocol } from '../../orchestrator/run/protocol.js';
@@ -18,6 +18,8 @@ export interface ArmPlan {
   judgeOnlyTo: string[];
   /** What becomes of a reply still unreadable after its one reformat request (`--on-unparsable`). */
   onUnparsable: 'none' | 'fail';
+  /** `--mindread` map in canonical form, when mindreading is partial (absent: everyone reads everyone). */
+  mindread?: string;
   /** LLM generator spec → where its reformat request goes. */
   reformat: Record<string, string>;
   /** The judge named with the run (if any) and the view `parley eval` will give it by default (`judgeView`). */
@@ -59,6 +61,7 @@ export async function planArm(name: string, config: RunConfig, protocol?: string
     protocol,
     judgeOnlyTo: [...(config.leakJudgeOnly ?? [])],
     onUnparsable: resolved.onUnparsable,
+    ...(resolved.mindread ? { mindread: mindreadKey(resolved.mindread) } : {}),
     reformat,
     judge: config.judge ? { spec: config.judge.spec, view: config.judgeView ?? defaultJudgeView(resolved.name), recorded: config.judgeView !== undefined } : null,
     scenarios: scenarios.length,
@@ -108,6 +111,7 @@ export function planLines(arms: ArmPlan[]): string[] {
         ? `  judge-only text (the MutualFriends answer, naming the common friend) goes to ${to.join(' and ')}, as SOTOPIA's code did (leakJudgeOnly)`
         : '  judge-only text (the MutualFriends answer) goes to no generator: only the judge sees it',
     );
+    if (a.mindread) lines.push(`  mindreaders mode reads only along --mindread: ${a.mindread}`);
     const fixes = Object.entries(a.reformat).map(([spec, to]) => `${spec} → ${to}`).join('; ');
     lines.push(
       `  an unreadable reply gets one reformat request${fixes ? ` (${fixes})` : ''}; ` +

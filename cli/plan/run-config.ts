@@ -1,4 +1,4 @@
-import { BackgroundsRule, JudgeOnlyLeakTarget, JudgeView, llmProviderOf, Mode, MODES, OnUnparsable, parsePolicySpec, ProtocolName, ScriptFormat, StopRule } from '../../protocol/index.js';
+import { parseMindread, BackgroundsRule, JudgeOnlyLeakTarget, JudgeView, llmProviderOf, Mode, MODES, OnUnparsable, parsePolicySpec, ProtocolName, ScriptFormat, StopRule } from '../../protocol/index.js';
 import { RunConfig, type RunConfigInput } from '../../orchestrator/run-config.js';
 import type { FlagValue } from '../args.js';
 import { loadExperiment } from '../experiment.js';
@@ -19,7 +19,7 @@ const FLAG_OF: Record<string, string> = {
   turnDeadlineMs: '--turn-deadline-ms', repeats: '--repeats', concurrency: '--concurrency', limit: '--limit',
   agents: '--agent1/--agent2', scriptWriter: '--script-writer', judge: '--judge', replay: '--replay', seed: '--seed',
   protocol: '--protocol', backgrounds: '--backgrounds', scriptFormat: '--script-format', stopRule: '--stop-rule',
-  leakJudgeOnly: '--leak-judge-only', showRelationshipStory: '--show-relationship-story', onUnparsable: '--on-unparsable',
+  mindread: '--mindread', leakJudgeOnly: '--leak-judge-only', showRelationshipStory: '--show-relationship-story', onUnparsable: '--on-unparsable',
   judgeView: '--judge-view',
 };
 
@@ -80,15 +80,23 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
     if (bad) return { ok: false, message: `--modes: unknown mode '${bad}' (choose from ${MODES.join(', ')})` };
     input.modes = modes as Mode[];
   }
-  for (const [flag, value] of [['agent1', flags.agent1], ['agent2', flags.agent2], ['script-writer', flags['script-writer']], ['judge', flags.judge]] as const) {
+  if (flags.mindread !== undefined) {
+    // The grammar now; the seat names once the scenarios are loaded (orchestrator/run/protocol.ts).
+    const parsed = parseMindread(String(flags.mindread));
+    if (!parsed.ok) return { ok: false, message: `--mindread: ${parsed.message}` };
+    input.mindread = String(flags.mindread).trim();
+  }
+  const seatFlags = Object.keys(flags).filter((f) => /^agent[0-9]+$/.test(f)).sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)));
+  for (const [flag, value] of [...seatFlags.map((f) => [f, flags[f]] as const), ['script-writer', flags['script-writer']], ['judge', flags.judge]] as const) {
     const parsed = typeof value === 'string' ? parsePolicySpec(value) : undefined;
     if (parsed && !parsed.ok) return { ok: false, message: `--${flag}: ${parsed.message}` };
   }
-  if (typeof flags.agent1 === 'string' || typeof flags.agent2 === 'string') {
+  if (seatFlags.some((f) => typeof flags[f] === 'string')) {
     const agents = [...(input.agents ?? [{ spec: 'bot' }])];
-    if (typeof flags.agent1 === 'string') agents[0] = { spec: flags.agent1 };
-    if (typeof flags.agent2 === 'string') agents[1] = { spec: flags.agent2 };
-    input.agents = agents.map((a) => a ?? { spec: 'bot' });
+    for (const f of seatFlags) if (typeof flags[f] === 'string') agents[Number(f.slice(5)) - 1] = { spec: flags[f] as string };
+    // A gap (--agent3 without --agent2) plays as the seat before it, as seats past the list do (run/plan.ts).
+    for (let i = 0; i < agents.length; i++) agents[i] ??= agents[i - 1] ?? { spec: 'bot' };
+    input.agents = agents;
   }
   if (typeof flags['script-writer'] === 'string') input.scriptWriter = { spec: flags['script-writer'] };
   if (typeof flags.judge === 'string') input.judge = { spec: flags.judge };

@@ -29,7 +29,7 @@ envId — and the count at the end. ${FILE_NOTE}`, LIST_OPTIONS),
     const { values, positionals } = parse(argv, LIST_OPTIONS);
     if (positionals.length !== 1) throw new UsageError('expected one FILE');
     quietOnClosedPipe();
-    const scenarios = filterSubset(await loadScenarios(positionals[0]!), values.subset);
+    const scenarios = filterSubset(await loadScenarios(positionals[0]!, values.subset), values.subset);
     const groups = groupByEnv(scenarios);
     for (const g of groups) {
       const s = g[0]!;

@@ -1,6 +1,8 @@
 import { builtinScenarios } from '../../scenarios/builtin.js';
 import { generateCraigslist } from '../../scenarios/generate/craigslist.js';
+import { generateGroupScenarios } from '../../scenarios/generate/groups.js';
 import { generateMutualFriends } from '../../scenarios/generate/mutual-friends.js';
+import { deriveSeed } from '../../scenarios/rng.js';
 import { loadFriendPools, loadListings } from '../../scenarios/generate/sources.js';
 import { writeScenarioFile } from '../../scenarios/load.js';
 import type { Scenario } from '../../scenarios/model.js';
@@ -14,6 +16,8 @@ characters unless files are given.
 kinds:
   mutual-friends    each side 5–12 friends of 3–4 attributes, skewed values, exactly one shared friend
   craigslist        from listings: seller target = listing price, buyer target 0.5/0.7/0.9 × price
+  groups            N rounds of the three group tasks (three seats each): a three-way MutualFriends, an
+                    auction (a seller, two buyers with private valuations), a split that needs a majority
   builtin           the built-in set (10 + 10), as used by \`--scenarios builtin\``;
 
 /** The options the parser accepts; the help's options section is generated from them. */
@@ -24,7 +28,7 @@ const OPTIONS = {
   pools: { type: 'string', metavar: 'FILE', describe: 'mutual-friends: cocoa-style schema with value pools (e.g. ../shared/data/cocoa/mutualfriends_friends_schema.json)' },
   listings: { type: 'string', metavar: 'FILE', describe: 'craigslist: JSON list of listings (title, category, price, description[]) (e.g. ../shared/data/cocoa/craigslist_listings_sample.json)' },
   style: { type: 'string', metavar: 'STYLE', describe: 'craigslist: cocoa (buyer sees part of the description, default) or sotopia (the whole listing is in the public scenario text)' },
-  'id-prefix': { type: 'string', metavar: 'P', describe: 'scenario ids are P-01, P-02, … (default mf / cl)' },
+  'id-prefix': { type: 'string', metavar: 'P', describe: 'scenario ids are P-01, P-02, … (default mf / cl; groups: P-mf-01, P-auction-01, P-split-01, default group)' },
 } as const;
 
 const HELP = subcommandHelp(TEXT, OPTIONS);
@@ -56,11 +60,17 @@ export const makeCommand: Subcommand = {
           ...(values.listings ? { listings: await loadListings(values.listings) } : {}),
         });
         break;
+      case 'groups':
+        // One round per N, each from its own derived seed: <prefix>-mf-01, <prefix>-auction-01, <prefix>-split-01, …
+        scenarios = Array.from({ length: n }, (_, i) =>
+          generateGroupScenarios(deriveSeed(seed, `groups-${i + 1}`), { idPrefix: idPrefix ?? 'group', idSuffix: `-${String(i + 1).padStart(2, '0')}`, source: 'generated:groups' }),
+        ).flat();
+        break;
       case 'builtin':
         scenarios = builtinScenarios(seed);
         break;
       default:
-        throw new UsageError(`unknown kind '${positionals[0]}' (expected mutual-friends, craigslist or builtin)`);
+        throw new UsageError(`unknown kind '${positionals[0]}' (expected mutual-friends, craigslist, groups or builtin)`);
     }
     await writeScenarioFile(values.out, scenarios);
     console.log(`wrote ${scenarios.length} scenarios to ${values.out}`);

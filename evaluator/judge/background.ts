@@ -1,5 +1,6 @@
 import type { TaskPrivate } from '../../protocol/index.js';
 import { RELATIONSHIP_NAMES } from '../../protocol/index.js';
+import { listNames } from './list-names.js';
 import type { Character, Scenario, ScenarioSeat } from '../../scenarios/model.js';
 
 /**
@@ -31,6 +32,10 @@ function taskText(task: TaskPrivate | null): string | null {
     const bottom = task.bottomline !== null ? `, walk-away price $${task.bottomline}` : '';
     return `${task.role} of "${task.item.title}" (listed at $${task.item.listingPrice}); target price $${task.target}${bottom}. Item as this side knows it: ${task.item.description}`;
   }
+  if (task.kind === 'auction') {
+    return `${task.role} of "${task.item.title}"; ${task.role === 'seller' ? 'reserve price' : 'valuation'} $${task.valuation}. Item: ${task.item.description}`;
+  }
+  if (task.kind === 'split') return `splitting ${task.total} ${task.resource}; hopes for ${task.want}, votes for no less than ${task.minimum}`;
   const rows = task.friends.map((f) => task.attributes.map((a) => f[a] ?? '').join(' | '));
   return `friend list (${task.attributes.join(' | ')}):\n${rows.map((r) => `  - ${r}`).join('\n')}`;
 }
@@ -43,8 +48,15 @@ function narrative(scenario: Scenario, names: Map<string, string>, publicOnly: b
 }
 
 function relationshipText(scenario: Scenario): string {
-  const name = RELATIONSHIP_NAMES[scenario.relationship.level] ?? String(scenario.relationship.level);
-  return scenario.relationship.story ? `${name.replace(/_/g, ' ')}. ${scenario.relationship.story}` : name.replace(/_/g, ' ');
+  const text = (r: { level: number; story?: string | undefined }) => {
+    const name = (RELATIONSHIP_NAMES[r.level] ?? String(r.level)).replace(/_/g, ' ');
+    return r.story ? `${name}. ${r.story}` : name;
+  };
+  const base = text(scenario.relationship);
+  if (!scenario.relationships?.length) return base;
+  // Groups: the pairs that differ, named, after the relationship of every other pair.
+  const nameOf = (seat: string) => scenario.seats.find((s) => s.seat === seat)?.character.name ?? seat;
+  return [base, ...scenario.relationships.map((r) => `${nameOf(r.seats[0])} and ${nameOf(r.seats[1])}: ${text(r)}`)].join('; ');
 }
 
 function goalText(seat: ScenarioSeat, withHints: boolean): string {
@@ -53,7 +65,7 @@ function goalText(seat: ScenarioSeat, withHints: boolean): string {
 }
 
 function participants(scenario: Scenario): string {
-  return scenario.seats.map((s) => `${s.character.name} (seat "${s.seat}")`).join(' and ');
+  return listNames(scenario.seats.map((s) => `${s.character.name} (seat "${s.seat}")`));
 }
 
 /** The omniscient background SOTOPIA's judge reads (`judgeOnly: false` leaves out the evaluator-only text). */

@@ -1,3 +1,4 @@
+import { listNames } from './list-names.js';
 import type { EpisodeRecord } from '../../protocol/index.js';
 import type { Character, Scenario, ScenarioSeat } from '../../scenarios/model.js';
 import { actionText, seatNames } from './transcript.js';
@@ -46,7 +47,7 @@ function paperScenario(scenario: Scenario, judgeOnly: boolean): string {
  * `judgeOnly: false` (the naturalness question and the annotators' page) leaves out the judge-only text.
  */
 export function paperBackground(scenario: Scenario, opts: { judgeOnly?: boolean } = {}): string {
-  const lines = ['The context of this interaction:', `Scenario: ${paperScenario(scenario, opts.judgeOnly !== false)}`, `Participants: ${scenario.seats.map((s) => s.character.name).join(' and ')}`];
+  const lines = ['The context of this interaction:', `Scenario: ${paperScenario(scenario, opts.judgeOnly !== false)}`, `Participants: ${listNames(scenario.seats.map((s) => s.character.name))}`];
   for (const s of scenario.seats) lines.push(`${s.character.name}'s background: ${paperBio(s.character)}`);
   for (const s of scenario.seats) lines.push(`${s.character.name}'s goal: ${paperGoal(s)}`);
   return lines.join('\n');

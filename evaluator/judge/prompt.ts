@@ -163,7 +163,7 @@ export function rubricDims(episode: EpisodeRecord, scenario: Scenario | undefine
   const out: Record<string, readonly RubricDimension[]> = {};
   for (const s of episode.seats) {
     const task = scenario?.seats.find((x) => x.seat === s.seat)?.task;
-    out[s.seat] = dimensionsFor(rubric, { seat: s.seat, role: task?.kind === 'craigslist' ? task.role : null });
+    out[s.seat] = dimensionsFor(rubric, { seat: s.seat, role: task?.kind === 'craigslist' || task?.kind === 'auction' ? task.role : null });
   }
   return out;
 }

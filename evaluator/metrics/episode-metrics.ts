@@ -1,4 +1,5 @@
-import type { EpisodeRecord, Mode } from '../../protocol/index.js';
+import type { EpisodeRecord, Mode, TaskKind } from '../../protocol/index.js';
+import { auctionMetrics, splitMetrics, type AuctionMetrics, type SplitMetrics } from './groups.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { DimensionName } from '../dimensions.js';
 import { isSotopia } from '../rubric/builtin.js';
@@ -19,7 +20,7 @@ export interface EpisodeMetrics {
   pairId: string;
   repeat: number;
   mode: Mode;
-  kind: 'mutual_friends' | 'craigslist' | 'open';
+  kind: TaskKind;
   /** Scenario subsets (SOTOPIA hard, …); empty when the scenario is not in the run directory. */
   subsets: string[];
   /** Who generated the dialogue: `writer <model>` in script mode, `<model A> × <model B>` otherwise. */
@@ -40,6 +41,9 @@ export interface EpisodeMetrics {
   success: boolean | null;
   mutualFriends: MutualFriendsMetrics | null;
   craigslist: CraigslistMetrics | null;
+  /** Group tasks: the auction's sale (price, winning seat) or the split's passed shares (groups.ts). */
+  auction: AuctionMetrics | null;
+  split: SplitMetrics | null;
   judge: JudgementView | null;
   /**
    * One judgement per rubric other than SOTOPIA-EVAL (by name and hash): the rubric's latest
@@ -133,6 +137,8 @@ export function episodeMetrics(episode: EpisodeRecord, scenario: Scenario | unde
     success: episode.outcome.kind === 'open' ? null : mf ? mf.success : episode.outcome.success,
     mutualFriends: mf,
     craigslist: cl,
+    auction: auctionMetrics(episode, scenario),
+    split: splitMetrics(episode),
     judge,
     otherRubrics: otherRubricJudgements(evaluation),
   };

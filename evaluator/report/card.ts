@@ -92,10 +92,21 @@ export function protocolText(value: unknown): string | null {
   const unparsable = p.onUnparsable === 'none'
     ? 'a reply unreadable after one reformat request becomes a counted `none` turn (an unreadable script: an empty one) and the episode goes on (`--on-unparsable none`)'
     : 'a reply unreadable after one reformat request fails the episode (`--on-unparsable fail`)';
+  const mind = mindreadText(p.mindread);
   if (p.name === 'paper') {
-    return `paper — SOTOPIA's prompts; backgrounds ${mdText(p.backgrounds)}, script format ${mdText(p.scriptFormat)}, stop rules as the ${p.stopRule === 'paper' ? 'paper words them' : 'code runs them'}; ${leak}; ${story}; ${unparsable}`;
+    return `paper — SOTOPIA's prompts; backgrounds ${mdText(p.backgrounds)}, script format ${mdText(p.scriptFormat)}, stop rules as the ${p.stopRule === 'paper' ? 'paper words them' : 'code runs them'}; ${leak}; ${story}; ${unparsable}${mind}`;
   }
-  return `parley — explicit task moves with task-end stops; ${leak}; ${story}; ${unparsable}`;
+  return `parley — explicit task moves with task-end stops; ${leak}; ${story}; ${unparsable}${mind}`;
+}
+
+/** A `--mindread` map (who reads whose private state in mindreaders mode) in words; '' when everyone reads everyone. */
+function mindreadText(value: unknown): string {
+  if (!value || typeof value !== 'object') return '';
+  const edges = Object.entries(value as Record<string, unknown>)
+    .filter((e): e is [string, string[]] => Array.isArray(e[1]))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([reader, sources]) => `${mdText(reader)} reads ${sources.map(mdText).join(', ')}`);
+  return edges.length ? `; mindreaders mode reads only along \`--mindread\`: ${edges.join('; ')}` : '';
 }
 
 /** Builds the card from one or more loaded run directories. */

@@ -9,6 +9,7 @@ import { BOOTSTRAP_RESAMPLES, type Summary } from '../stats/summary.js';
 import { writeFileAtomic } from '../../disk/atomic-write.js';
 import type { RunDir } from '../run-dir.js';
 import { buildCard, cardMarkdown, mdCell } from './card.js';
+import { groupTasksMarkdown, seatRoleChart, seatRolesMarkdown } from './seat-roles.js';
 import { buildCharts, type Chart } from './charts.js';
 import { markdownToHtml } from './markdown-html.js';
 import { mdText } from './markdown-text.js';
@@ -105,7 +106,7 @@ export function reportMarkdown(runs: readonly RunDir[], metrics: readonly Episod
     }
     lines.push('', 'Ranges: believability, knowledge, goal [0, 10]; relationship, financial [-5, 5]; secret, social rules [-10, 0]. Seats with an evaluation error are not scored and are counted apart.', '');
   }
-  lines.push(...otherRubrics);
+  lines.push(...otherRubrics, ...seatRolesMarkdown(runs, metrics), ...groupTasksMarkdown(runs, metrics));
   if (beside) lines.push(...beside);
   lines.push('## Gaps between modes (paired)', '');
   if (!gaps.length) {
@@ -207,6 +208,9 @@ export async function writeReport(runs: readonly RunDir[], opts: ReportOptions):
   const rows = aggregate(metrics, seed);
   const gaps = [...pairedGaps(metrics, 'script', 'agents', seed), ...pairedGaps(metrics, 'mindreaders', 'agents', seed)];
   const charts = [...(opts.forks ? forkCharts(opts.forks) : []), ...buildCharts(rows, metrics)];
+  // Groups: the goal of each seat role (seat-roles.ts); absent for pair-only runs.
+  const roleChart = seatRoleChart(runs, metrics);
+  if (roleChart) charts.push(roleChart);
   for (const c of charts) {
     const err = xmlWellFormedError(c.svg);
     if (err) throw new Error(`chart ${c.file} is not well-formed XML: ${err}`);

@@ -51,6 +51,13 @@ function outcomeText(r: EpisodeRecord, names: Map<string, string>): string {
   if (o.kind === 'craigslist') {
     return o.deal ? `deal at $${o.price}${o.acceptedBy ? `, accepted by ${names.get(o.acceptedBy) ?? o.acceptedBy}` : ''}` : 'no deal';
   }
+  if (o.kind === 'auction') {
+    return o.sold ? `sold to ${names.get(o.winner ?? '') ?? o.winner} for $${o.price}` : 'not sold';
+  }
+  if (o.kind === 'split') {
+    const shares = Object.entries(o.shares ?? {}).map(([seat, n]) => `${names.get(seat) ?? seat} ${n}`).join(', ');
+    return o.passed ? `split passed (proposed by ${names.get(o.proposer ?? '') ?? o.proposer}): ${shares}` : 'no split passed';
+  }
   return 'open-ended scenario (no task outcome)';
 }
 

@@ -1,5 +1,7 @@
 import { PARLEY_PROTOCOL, parseMove, type SimulationProtocol, type Termination, type TurnRecord } from '../../protocol/index.js';
+import { auctionOutcome, sellerOf, splitOutcome } from '../../scenarios/group-outcome.js';
 import type { Scenario } from '../../scenarios/model.js';
+import { seatsThatLeft } from './turn-order.js';
 
 /** How an episode ended: the record schema's shape (protocol/record.ts), produced here. */
 export type { Termination };
@@ -38,9 +40,10 @@ function codeStaleCount(seats: readonly string[], turns: readonly TurnRecord[]):
 /**
  * Whether the episode ends after its latest turn, by the rules shared by the live turn loop and by
  * script validation (so a script is cut exactly where a live episode would stop).
- * `parley`: a seat leaves; more than 2 consecutive `none`; a Craigslist `accept` or `quit`; every
- * MutualFriends seat has selected; `maxTurns` reached.
- * `paper`: a seat leaves; the stale rule; the turn limit — as SOTOPIA's code has them (`stopRule: code`) or
+ * `parley`: a seat leaves (in a group: all but one have left); more than 2 consecutive `none`; a
+ * Craigslist `accept` or `quit`; every MutualFriends seat has selected; an auction's seller accepts a bid
+ * or quits; a split proposal passes; `maxTurns` reached.
+ * `paper`: a seat leaves (a group: all but one); the stale rule; the turn limit — as SOTOPIA's code has them (`stopRule: code`) or
  * as the paper words them (`stopRule: paper`). No task move ends an episode.
  * Turns with an error (no action) end the episode elsewhere.
  */
@@ -53,7 +56,8 @@ export function terminationAfter(
   const cap = turnCap(maxTurns, protocol);
   const last = turns[turns.length - 1];
   if (!last?.action) return turns.length >= cap ? { reason: 'max_turns' } : null;
-  if (last.action.type === 'leave') return { reason: 'leave', seat: last.seat };
+  // Two seats: the first leave ends it (SOTOPIA). Groups: the others talk on until one is left alone.
+  if (last.action.type === 'leave' && seatsThatLeft(turns).size >= scenario.seats.length - 1) return { reason: 'leave', seat: last.seat };
   if (protocol.name === 'paper' && protocol.stopRule === 'code') {
     const stale = codeStaleCount(scenario.seats.map((s) => s.seat), turns);
     if (stale > MAX_CONSECUTIVE_NONE) return { reason: 'idle', detail: `${stale} consecutive none actions, masked ones included (SOTOPIA's code)` };
@@ -66,6 +70,12 @@ export function terminationAfter(
     const move = parseMove(last.action);
     if (scenario.kind === 'craigslist' && move && (move.move === 'accept' || move.move === 'quit')) {
       return { reason: 'task_end', detail: move.move, seat: last.seat };
+    }
+    if (scenario.kind === 'auction' && move && last.seat === sellerOf(scenario) && (move.move === 'accept' || move.move === 'quit')) {
+      if (move.move === 'quit' || auctionOutcome(scenario, turns, parseMove).sold) return { reason: 'task_end', detail: move.move, seat: last.seat };
+    }
+    if (scenario.kind === 'split' && (move?.move === 'accept' || move?.move === 'propose') && splitOutcome(scenario, turns, parseMove).passed) {
+      return { reason: 'task_end', detail: 'passed', seat: last.seat };
     }
     if (scenario.kind === 'mutual_friends' && move?.move === 'select') {
       const selected = new Set(turns.filter((t) => t.action && parseMove(t.action)?.move === 'select').map((t) => t.seat));

@@ -4,12 +4,13 @@ import { protocolOf, seatOrder } from '../world.js';
 import { provenanceOf, withMeta, type EngineContext, type EngineResult, type EpisodeError, type SeatProvenance } from './engine-types.js';
 import { replayPrefix } from './scripted-prefix.js';
 import { SeatWatch } from './seat-watch.js';
+import { nextSpeaker } from './turn-order.js';
 import { terminationAfter, turnCap, type Termination } from './termination.js';
 import { becomesNone, UNPARSABLE_NONE } from './unparsable.js';
 
 /**
- * The `agents` / `mindreaders` episode: round-robin turns in seat order. Each turn sends `turn.request`
- * to one seat and waits for its `turn.act` (or `turn.fail`) until the deadline; an accepted move is
+ * The `agents` / `mindreaders` episode: round-robin turns in seat order (turn-order.ts: past seats that
+ * left, or the speaker's pick). Each turn sends `turn.request` to one seat and waits for its `turn.act` (or `turn.fail`) until the deadline; an accepted move is
  * echoed to every seat as `turn.event`. Frames for another seat's turn or a stale turn are refused
  * with an `error` frame and the wait goes on; the episode itself is not disturbed by them.
  */
@@ -44,7 +45,9 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
     if (ended) return finish(ended, 'ok');
   }
   for (let t = turns.length; t < cap; t++) {
-    const seat = order[t % order.length]!;
+    // Round robin (or the speaker's pick), past seats that left: turn-order.ts.
+    const seat = nextSpeaker(world.scenario, turns);
+    if (seat === null) break;
     const port = ports.get(seat);
     if (!port) throw new Error(`no port for seat ${seat}`);
     const seatDeadlineMs = world.seatDeadlineMs?.[seat] ?? turnDeadlineMs;

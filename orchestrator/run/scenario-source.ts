@@ -1,4 +1,4 @@
-import { builtinScenarios } from '../../scenarios/builtin.js';
+import { builtinScenarioSet } from '../../scenarios/builtin.js';
 import { loadScenarioFile } from '../../scenarios/load.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { RunConfig } from '../run-config.js';
@@ -12,7 +12,7 @@ import { RunError, RunErrorCode } from './run-error.js';
 export async function loadRunScenarios(config: Pick<RunConfig, 'scenarios' | 'subset' | 'seed'>): Promise<Scenario[]> {
   let all: Scenario[];
   try {
-    all = config.scenarios === 'builtin' ? builtinScenarios(config.seed) : await loadScenarioFile(config.scenarios);
+    all = config.scenarios === 'builtin' ? builtinScenarioSet(config.seed, config.subset) : await loadScenarioFile(config.scenarios);
   } catch (err) {
     throw new RunError(RunErrorCode.ScenarioLoad, `cannot load scenarios: ${(err as Error).message}`, { cause: err });
   }

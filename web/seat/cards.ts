@@ -33,6 +33,22 @@ export function taskPanel(task: TaskPrivate, title: string, onSelect: ((name: st
     });
     return section(title, el('table', { 'aria-label': 'Friends' }, el('thead', {}, head), el('tbody', {}, ...rows)));
   }
+  if (task.kind === 'auction') {
+    return section(title, el('dl', {},
+      el('dt', {}, 'Item'), el('dd', {}, task.item.title),
+      el('dt', {}, 'Description'), el('dd', {}, task.item.description),
+      el('dt', {}, 'Role'), el('dd', {}, task.role),
+      el('dt', {}, task.role === 'seller' ? 'Reserve price (private)' : 'Valuation (private)'), el('dd', {}, `$${task.valuation}`),
+    ));
+  }
+  if (task.kind === 'split') {
+    return section(title, el('dl', {},
+      el('dt', {}, 'To split'), el('dd', {}, `${task.total} ${task.resource}`),
+      el('dt', {}, 'Hoped-for share (private)'), el('dd', {}, String(task.want)),
+      el('dt', {}, 'Least share worth voting for (private)'), el('dd', {}, String(task.minimum)),
+      el('dt', {}, 'Moves'), el('dd', {}, 'Action "propose 40/30/30" (shares in seat order), then "accept" or "reject" to vote.'),
+    ));
+  }
   const item = task.item;
   return section(title, el('dl', {},
     el('dt', {}, 'Item'), el('dd', {}, item.title),

@@ -149,7 +149,8 @@ function renderWelcome(w: SeatWelcome, act: (a: Action) => void): void {
   fill($('partners'), ...w.partners.map((p) => partnerCard(p, nameOf(p.seat))));
   fill($('mind'));
   fill($('chat'));
-  $('bargain').hidden = !taskMoves || w.self.task?.kind !== 'craigslist';
+  // Offer/accept/reject/quit are the moves of a Craigslist deal, an auction and a split's vote.
+  $('bargain').hidden = !taskMoves || !['craigslist', 'auction', 'split'].includes(w.self.task?.kind ?? '');
   $('game').hidden = false;
 }
 
@@ -178,7 +179,10 @@ function updateWaiting(): void {
   if (!welcome || pending || ended) return;
   const order = welcome.scenario.seats;
   const last = events.at(-1);
-  const next = last ? order[(order.indexOf(last.seat) + 1) % order.length]! : order[0]!;
+  // Round robin past seats that left (a group goes on after a leave).
+  const left = new Set(events.filter((e) => e.action.type === 'leave').map((e) => e.seat));
+  const from = last ? order.indexOf(last.seat) : -1;
+  const next = order.map((_, i) => order[(from + 1 + i) % order.length]!).find((s) => !left.has(s)) ?? order[0]!;
   $('status').textContent = next === welcome.seat ? 'Your turn is coming.' : `waiting for ${nameOf(next)}`;
 }
 
@@ -192,7 +196,7 @@ function renderEnd(reason: string): void {
   closeComposer();
   $('status').textContent = 'The conversation is over.';
   const kind = welcome?.scenario.kind ?? 'open';
-  const outcome = welcome ? outcomeText(kind, events, welcome.seat, nameOf) : '';
+  const outcome = welcome ? outcomeText(kind, events, welcome.seat, nameOf, welcome.scenario.seats) : '';
   const end = $('end');
   fill(end, el('h2', {}, 'Episode over'), el('p', {}, `Why it ended: ${reason.replace(/_/g, ' ')}`), ...(outcome ? [el('p', {}, `Outcome: ${outcome}`)] : []));
   end.hidden = false;

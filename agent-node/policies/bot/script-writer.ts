@@ -3,8 +3,11 @@ import type { ScriptDraft } from './bot-policy.js';
 import { writeCraigslistScript } from './craigslist/script.js';
 import { writeMutualFriendsScript } from './mutual-friends/script.js';
 import { writeOpenScript } from './open/script.js';
+import { decideFor } from './decide.js';
+import { writeByPlaying } from './group-script.js';
+import { taskOver } from './spoken-moves.js';
 
-/** The script-writer bot: the whole dialogue from both sides' backgrounds, by scenario kind. */
+/** The script-writer bot: the whole dialogue from every side's background, by scenario kind. */
 export function writeBotScript(request: ScriptRequest): ScriptDraft {
   const { background, limits } = request;
   switch (background.scenario.kind) {
@@ -14,5 +17,11 @@ export function writeBotScript(request: ScriptRequest): ScriptDraft {
       return { ok: true, turns: writeCraigslistScript(background, limits.maxTurns) };
     case 'open':
       return { ok: true, turns: writeOpenScript(background, limits.maxTurns) };
+    case 'auction':
+    case 'split': {
+      // Each voice played by its agents-mode bot (group-script.ts); stops where a live episode would.
+      const { kind, seats } = background.scenario;
+      return { ok: true, turns: writeByPlaying(background, limits.maxTurns, (view, req) => decideFor(kind, view, req), (turns) => taskOver(kind, seats, turns)) };
+    }
   }
 }

@@ -8,6 +8,8 @@ import {
   renderHistory,
   renderPartnerGoals,
   renderPartners,
+  groupLines,
+  companyWords,
   renderProfile,
   renderTask,
   renderTaskMoves,
@@ -36,7 +38,8 @@ export function agentValues(view: SeatView, request: TurnRequest): Record<string
     self: renderProfile(welcome.self.profile, { includeSecret: true }),
     goal: welcome.self.goal.trim() || '(No explicit goal.)',
     hints: renderHints(welcome.self.hints),
-    partners: renderPartners(welcome.partners, nameOf),
+    partners: renderPartners(welcome.partners, nameOf, groupLines(welcome.scenario.seats, welcome.seat, nameOf)),
+    ...companyWords(welcome.scenario.seats.length),
     partner_goals: renderPartnerGoals(welcome.partners, view.peers, nameOf),
     task: renderTask(welcome.self.task),
     task_moves: renderTaskMoves(welcome.scenario.kind, request.actions),
@@ -45,7 +48,7 @@ export function agentValues(view: SeatView, request: TurnRequest): Record<string
     max_turns: maxTurns,
     turns_left: Math.max(1, maxTurns - request.turn),
     actions: quotedList(request.actions),
-    action_guide: renderActionGuide(request.actions),
+    action_guide: renderActionGuide(request.actions, welcome.scenario.seats.length),
   };
 }
 

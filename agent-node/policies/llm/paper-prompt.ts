@@ -2,7 +2,10 @@ import type { ChatMessage } from '../../../llm/index.js';
 import type { ScriptRequest, TurnRequest } from '../../../protocol/index.js';
 import type { SeatView } from '../../policy.js';
 import { paperBackground, paperGoal, paperHistory } from './paper-render.js';
-import type { NameOf } from './render.js';
+import { countWord, listNames, type NameOf } from './render.js';
+
+/** A group's leave rule (three or more participants), added to the context under `paper`. */
+const GROUP_LEAVE_RULE = 'Turns go round the participants in the order listed; someone who leaves takes no more turns, and the conversation goes on until all but one participant have left.';
 import { fillTemplate, type Template } from './templates.js';
 
 /**
@@ -28,7 +31,7 @@ export function agentContext(view: SeatView): string {
   const seats = welcome.scenario.seats;
   const backgrounds = welcome.protocol?.backgrounds ?? 'code';
   const mindreading = welcome.mode === 'mindreaders';
-  const lines = [`Scenario: ${welcome.scenario.text.trim() || '(none given)'}`, `Participants: ${seats.map(nameOf).join(' and ')}`];
+  const lines = [`Scenario: ${welcome.scenario.text.trim() || '(none given)'}`, `Participants: ${listNames(seats.map(nameOf))}`];
   // SOTOPIA's renderer hides a stranger's whole background, and its context then drops both backgrounds.
   const stranger = welcome.partners.some((p) => p.relationship === 0);
   const showBackgrounds = mindreading || !(backgrounds === 'code' && stranger);
@@ -48,6 +51,8 @@ export function agentContext(view: SeatView): string {
     const peer = view.peers.find((p) => p.seat === seat);
     lines.push(`${nameOf(seat)}'s goal: ${peer?.goal.trim() ? paperGoal(peer.goal, peer.hints) : 'Unknown'}`);
   }
+  // Groups only (two seats: SOTOPIA's context exactly): the leave rule differs when others remain.
+  if (seats.length > 2) lines.push(GROUP_LEAVE_RULE);
   return lines.join('\n');
 }
 
@@ -73,15 +78,16 @@ export function paperAgentMessages(template: Template, view: SeatView, request: 
 export function scriptContext(request: ScriptRequest): string {
   const { background } = request;
   const name = (seat: string) => background.seats.find((s) => s.seat === seat)?.profile.name ?? seat;
-  const lines = [`Scenario: ${background.scenario.text.trim() || '(none given)'}`, `Participants: ${background.seats.map((s) => name(s.seat)).join(' and ')}`];
+  const lines = [`Scenario: ${background.scenario.text.trim() || '(none given)'}`, `Participants: ${listNames(background.seats.map((s) => name(s.seat)))}`];
   for (const s of background.seats) lines.push(`${name(s.seat)}'s background: ${paperBackground(s.profile, name(s.seat))}`);
   for (const s of background.seats) lines.push(`${name(s.seat)}'s goal: ${paperGoal(s.goal, s.hints)}`);
+  if (background.seats.length > 2) lines.push(GROUP_LEAVE_RULE);
   return lines.join('\n');
 }
 
 /** Placeholder values for the paper script template, from the `script.request` frame only. */
 export function paperScriptValues(request: ScriptRequest): Record<string, string | number> {
-  return { context: scriptContext(request), max_turns: request.limits.maxTurns };
+  return { context: scriptContext(request), max_turns: request.limits.maxTurns, how_many: countWord(request.background.seats.length) };
 }
 
 /** The script writer's messages under `paper` (free-text script). */
@@ -100,5 +106,5 @@ export function paperReformatMessages(template: Template, unreadable: string, ac
 /** The same for an unreadable free-text script (reformat-script-paper.md), with the two names, as SOTOPIA sent them. */
 export function paperScriptReformatMessages(template: Template, unreadable: string, request: ScriptRequest): ChatMessage[] {
   const names = request.background.seats.map((s) => s.profile.name ?? s.seat);
-  return fillTemplate(template, { reply: unreadable, names: names.join(' and ') });
+  return fillTemplate(template, { reply: unreadable, names: listNames(names), how_many: countWord(names.length) });
 }

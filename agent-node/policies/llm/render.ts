@@ -6,6 +6,7 @@ import {
   type PartnerView,
   type PeerPrivateState,
   type ProfileView,
+  type TaskKind,
   type TaskPrivate,
   type TurnEvent,
 } from '../../../protocol/index.js';
@@ -83,10 +84,40 @@ export function relationshipPhrase(level: number, partnerName: string, selfName?
   }
 }
 
-/** The partners as the relationship shows them (never their secret, goal or hints). */
-export function renderPartners(partners: PartnerView[], nameOf: NameOf): string {
+/** Names as a sentence lists them: "A", "A and B", "A, B and C". */
+export function listNames(names: readonly string[]): string {
+  if (names.length <= 2) return names.join(' and ');
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+const NUMBER_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+
+/** How many participants, in words ("two", "three"), as the prompts say it. */
+export const countWord = (n: number): string => NUMBER_WORDS[n] ?? String(n);
+
+/**
+ * A group's who-is-here lines (three or more seats): everyone in turn order, and the group's leave rule.
+ * Empty for two seats, whose prompts say "the other person" as they always did.
+ */
+export function groupLines(seats: readonly string[], self: string, nameOf: NameOf): string {
+  if (seats.length < 3) return '';
+  const names = seats.map((s) => (s === self ? `${nameOf(s)} (you)` : nameOf(s)));
+  return [
+    `Participants, in turn order: ${listNames(names)}.`,
+    'Turns go round in that order. Someone who leaves takes no more turns; the conversation goes on until all but one participant have left.',
+  ].join('\n');
+}
+
+/** How the agent prompt speaks of the others: a pair's words exactly as before, a group's in the plural. */
+export function companyWords(seats: number): { company: string; others: string; partners_heading: string } {
+  if (seats <= 2) return { company: 'another person', others: 'the other person', partners_heading: 'The other participant' };
+  return { company: `${countWord(seats - 1)} other people`, others: 'the others', partners_heading: 'The other participants' };
+}
+
+/** The partners as the relationship shows them (never their secret, goal or hints); a group is listed first. */
+export function renderPartners(partners: PartnerView[], nameOf: NameOf, group = ''): string {
   if (partners.length === 0) return 'There is no one else.';
-  return partners
+  return (group ? `${group}\n\n` : '') + partners
     .map((p) => {
       const name = nameOf(p.seat);
       const lines = [relationshipPhrase(p.relationship, name)];
@@ -132,6 +163,19 @@ export function renderTask(task: TaskPrivate | null, owner = 'Your'): string {
     const rows = task.friends.map((f, i) => `${i + 1}. ${task.attributes.map((a) => `${a}: ${f[a] ?? '?'}`).join('; ')}`);
     return [`# ${owner} friend list`, ...rows].join('\n');
   }
+  if (task.kind === 'auction') {
+    const lines = [`# ${owner} auction`, `Role: ${task.role}.`, `Item: ${task.item.title}.`];
+    if (task.item.description.trim()) lines.push(`Description: ${task.item.description.trim()}`);
+    lines.push(task.role === 'seller' ? `Reserve price (the least to sell for): ${money(task.valuation)}.` : `Valuation (the most the item is worth to this buyer): ${money(task.valuation)}.`);
+    return lines.join('\n');
+  }
+  if (task.kind === 'split') {
+    return [
+      `# ${owner} share`,
+      `Resource to split: ${task.total} ${task.resource}.`,
+      `Hoped-for share: ${task.want}. Least share worth voting for: ${task.minimum}.`,
+    ].join('\n');
+  }
   const lines = [
     `# ${owner} deal`,
     `Role: ${task.role}.`,
@@ -147,8 +191,27 @@ export function renderTask(task: TaskPrivate | null, owner = 'Your'): string {
  * How to make the explicit task moves (protocol/moves.ts), when actions are allowed. `writer` words
  * it for the script writer, who makes the moves on the characters' behalf.
  */
-export function renderTaskMoves(kind: 'mutual_friends' | 'craigslist' | 'open', actions: readonly ActionType[], writer = false): string {
+export function renderTaskMoves(kind: TaskKind, actions: readonly ActionType[], writer = false): string {
   if (kind === 'open' || !actions.includes('action')) return '';
+  const whose = writer ? ' (for the character whose turn it is)' : '';
+  if (kind === 'auction') {
+    return [
+      '# Bidding',
+      `Use action_type "action" with one of these arguments${whose}:`,
+      '- a buyer: "offer $<price>" bids that price, for example "offer $120";',
+      '- the seller: "accept" sells to the highest bid so far; "quit" ends the auction without a sale;',
+      '- a buyer who is out of the bidding may leave.',
+    ].join('\n');
+  }
+  if (kind === 'split') {
+    return [
+      '# Proposing and voting',
+      `Use action_type "action" with one of these arguments${whose}:`,
+      '- "propose <share>/<share>/…" proposes a split, one whole share per participant in the order the participants are listed, adding up to the total, for example "propose 40/30/30";',
+      '- "accept" votes for the latest proposal; "reject" votes against it.',
+      'A proposal passes once more than half of the participants back it (its proposer counts as backing it).',
+    ].join('\n');
+  }
   if (kind === 'mutual_friends') {
     return writer
       ? [
@@ -180,9 +243,12 @@ const ACTION_MEANING: Record<ActionType, string> = {
   leave: 'leave the conversation (it ends)',
 };
 
-/** The allowed action types with what each means. */
-export function renderActionGuide(actions: readonly ActionType[]): string {
-  return actions.map((a) => `- "${a}": ${ACTION_MEANING[a]}`).join('\n');
+/** In a group a leave ends the conversation only for the one who leaves (until one participant is left). */
+const GROUP_LEAVE_MEANING = 'leave the conversation (you take no more turns; the others go on until only one is left)';
+
+/** The allowed action types with what each means; `seats` (three or more: a group) words `leave` for a group. */
+export function renderActionGuide(actions: readonly ActionType[], seats = 2): string {
+  return actions.map((a) => `- "${a}": ${a === 'leave' && seats > 2 ? GROUP_LEAVE_MEANING : ACTION_MEANING[a]}`).join('\n');
 }
 
 /** Quoted, comma-separated list (the format the prompts and the fake server share). */

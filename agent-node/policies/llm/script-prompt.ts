@@ -56,7 +56,7 @@ export function scriptValues(request: ScriptRequest): Record<string, string | nu
     max_turns: limits.maxTurns,
     seats: quotedList(background.seats.map((s) => s.seat)),
     actions: quotedList(limits.actions),
-    action_guide: renderActionGuide(limits.actions),
+    action_guide: renderActionGuide(limits.actions, background.seats.length),
   };
 }
 
