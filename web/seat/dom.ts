@@ -15,3 +15,11 @@ export function fill(target: Element, ...children: Array<Node | string>): void {
 export function section(title: string, ...children: Array<Node | string>): HTMLElement {
   return el('section', { 'aria-label': title }, el('h2', {}, title), ...children);
 }
+
+/** A "Private" badge: what only this seat knows is marked in words, not only by colour. */
+export const privateBadge = (): HTMLElement => el('span', { class: 'badge private' }, 'Private');
+
+/** A labelled section whose content only this seat knows: marked with a badge and a red rule. */
+export function privateSection(title: string, ...children: Array<Node | string>): HTMLElement {
+  return el('section', { 'aria-label': title, class: 'private' }, el('h2', {}, title, ' ', privateBadge()), ...children);
+}
