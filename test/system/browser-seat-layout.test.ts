@@ -3,13 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { hasChromium, launchChromium } from '../helpers/browser.js';
 import { parley, tempDir, type CliProcess } from '../helpers/processes.js';
+import { seriousViolations } from '../helpers/axe.js';
 import { inViewport, myTurn, pageMetrics, sharedFriend } from '../helpers/seat-page.js';
 
 /**
  * The seat page's chat layout (issue 25, contract 1): at 1280×800, after ten turns of an agents-mode
  * episode, the Message box and the latest message are both on screen without scrolling the page (the
  * conversation scrolls inside its own box, to its newest message); at 390×844 a whole episode is
- * played by accessible names only, the side panel opened with its toggle.
+ * played by accessible names only, the side panel opened with its toggle. axe-core (contract 2) finds
+ * no serious or critical violation mid-episode, in light and dark mode, wide and narrow, nor on the end screen.
  */
 describe.skipIf(!hasChromium)('seat page layout', () => {
   const tmp = tempDir('layout');
@@ -30,6 +32,14 @@ describe.skipIf(!hasChromium)('seat page layout', () => {
     for (const p of procs) p.kill();
     await browser?.close();
     tmp.remove();
+  });
+
+  it('the axe-core check finds serious violations when a page has them (so an empty list means something)', async () => {
+    const page = await browser.newPage();
+    await page.setContent('<!doctype html><html><body><button></button><p style="color:#bbb;background:#fff">faint</p></body></html>');
+    const ids = (await seriousViolations(page)).map((v) => v.id);
+    expect(ids).toEqual(expect.arrayContaining(['button-name', 'color-contrast']));
+    await page.close();
   });
 
   it('at 1280×800, after ten turns, the Message box and the latest message are visible without scrolling', async () => {
@@ -68,6 +78,11 @@ describe.skipIf(!hasChromium)('seat page layout', () => {
     await expect(page.locator('#countdown').textContent()).resolves.toMatch(/Time left for your move: \d/);
     // The side panel is beside the conversation: the goal is on screen too.
     expect(await inViewport(page, page.locator('.goal'))).toBe(true);
+    // Contract 2: mid-episode, in both colour schemes.
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
 
     await page.getByRole('combobox', { name: 'Action' }).selectOption('leave');
     await page.getByRole('button', { name: 'Send' }).click();
@@ -94,6 +109,7 @@ describe.skipIf(!hasChromium)('seat page layout', () => {
     await expect(page.getByRole('button', { name: `Select ${friend}` }).isVisible()).resolves.toBe(false);
     await toggle.click();
     await expect(page.getByRole('button', { name: 'Back to the conversation' }).getAttribute('aria-expanded')).resolves.toBe('true');
+    expect(await seriousViolations(page)).toEqual([]);
     await myTurn(page);
     await page.getByRole('button', { name: `Select ${friend}` }).click();
     const end = page.getByRole('region', { name: 'Episode over' });
@@ -106,6 +122,8 @@ describe.skipIf(!hasChromium)('seat page layout', () => {
     }
     await expect(end.textContent()).resolves.toMatch(/Success/);
     expect(await inViewport(page, end)).toBe(true);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await seriousViolations(page)).toEqual([]);
     await page.close();
   }, 180_000);
 });
