@@ -6,7 +6,7 @@ import { TokensFile } from '../tokens-file.js';
 import { allowOrigins } from '../allow-origin.js';
 import { terminalSafe } from '../../protocol/index.js';
 import { buildRunConfig } from '../plan/run-config.js';
-import { CONFIG_FLAGS, exitWithLauncher, HUMAN_FLAGS, humanDeadline, interruptSignal, keyPreflight, reportRun } from './run.js';
+import { CONFIG_FLAGS, exitWithLauncher, HUMAN_FLAGS, humanDeadline, interruptSignal, keyPreflight, reportRun, WATCH_FLAG } from './run.js';
 
 const SERVE_FLAGS: FlagSpecs = {
   port: { type: 'number', describe: 'port to listen on (0: any free port; default 0)' },
@@ -15,6 +15,7 @@ const SERVE_FLAGS: FlagSpecs = {
   agent1: { type: 'string', metavar: 'SPEC', describe: 'host the first seat here with this policy (bot, openai:<model>, …); unset seats stay open for people' },
   agent2: { type: 'string', metavar: 'SPEC', describe: 'host the second seat here with this policy; unset seats stay open for people' },
   ...HUMAN_FLAGS,
+  ...WATCH_FLAG,
   'tokens-file': { type: 'string', metavar: 'FILE', describe: 'write the seat token lines to FILE (mode 0600) instead of standard output' },
   'trust-remote-usage': { type: 'boolean', describe: "count the token usage remote agents report in the run's cost estimate" },
   'token-ttl-ms': { type: 'number', metavar: 'MS', describe: 'how long a seat token waits for its agent (default 1800000)' },
@@ -78,6 +79,7 @@ export async function run(argv: string[]): Promise<number> {
       allowOrigins: allowOrigins(args.flags),
       signal: interrupt.signal,
       extend: args.flags.extend === true,
+      watch: args.flags.watch === true,
       onListening: (url, httpUrl) => {
         httpBase = httpUrl;
         log(`listening ${url} (run directory ${resolve(built.config.out)}); people: ${httpUrl}/?token=<token>`);

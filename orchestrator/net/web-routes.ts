@@ -23,6 +23,19 @@ export interface WatchGate {
  * for the rest.
  */
 export function webRoutes(opts: { page: WebPage; socketIo?: RequestHandler; extra?: (req: IncomingMessage, res: ServerResponse) => boolean; watch?: WatchGate }): RequestHandler {
+  const routes = pageRoutes(opts);
+  // A page that cannot be read (a broken install) is a 500 for that request, never the end of the server.
+  return (req, res) => {
+    try {
+      routes(req, res);
+    } catch (err) {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('page failed\n');
+    }
+  };
+}
+
+function pageRoutes(opts: Parameters<typeof webRoutes>[0]): RequestHandler {
   return (req, res) => {
     const [path = '/', query = ''] = (req.url ?? '/').split('?');
     if (path.startsWith('/socket.io/') && opts.socketIo) return opts.socketIo(req, res);
@@ -30,6 +43,8 @@ export function webRoutes(opts: { page: WebPage; socketIo?: RequestHandler; extr
     if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, { allow: 'GET' }).end();
     const html = (page: WebPage) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...SECURITY_HEADERS }).end(pageHtml(page));
     if (path === '/' || path === '/index.html') return html(opts.page);
+    // Browsers ask for it on every page: no icon, and no 404 in the console.
+    if (path === '/favicon.ico') return void res.writeHead(204, SECURITY_HEADERS).end();
     if (path === '/watch' && opts.watch) {
       // The key is the only way in: a seat token, a missing or a wrong key are all the same 403.
       if (!opts.watch.allows(new URLSearchParams(query).get('key'))) return void res.writeHead(403, { 'content-type': 'text/plain', ...SECURITY_HEADERS }).end('forbidden: this page needs the watch url printed by the run (…/watch?key=…)\n');

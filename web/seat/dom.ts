@@ -1,15 +1,7 @@
-/** Tiny DOM helpers: elements with text and attributes, never innerHTML (scenario text is untrusted). */
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: Array<Node | string>): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  for (const c of children) e.append(c);
-  return e;
-}
+import { el } from '../shared/dom.js';
 
-/** Replaces an element's content. */
-export function fill(target: Element, ...children: Array<Node | string>): void {
-  target.replaceChildren(...children);
-}
+/** The shared helpers (web/shared/dom.ts), and the seat page's sections. */
+export { el, fill } from '../shared/dom.js';
 
 /** A labelled section (`<section aria-label=…><h2>…</h2>…`). */
 export function section(title: string, ...children: Array<Node | string>): HTMLElement {
