@@ -122,6 +122,11 @@ describe.skipIf(!hasChromium)('seat page layout', () => {
     }
     await expect(end.textContent()).resolves.toMatch(/Success/);
     expect(await inViewport(page, end)).toBe(true);
+    // Down to 360 px the page never scrolls sideways (long tables scroll inside their own box).
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.getByRole('button', { name: 'Character and goal' }).click();
+    const narrow = await pageMetrics(page);
+    expect(narrow.scrollWidth).toBeLessThanOrEqual(narrow.innerWidth);
     await page.emulateMedia({ colorScheme: 'dark' });
     expect(await seriousViolations(page)).toEqual([]);
     await page.close();
