@@ -12,6 +12,8 @@ import { Action } from './action.js';
 export const WATCH_NAMESPACE = '/watch';
 /** Server → watcher: one WatchMessage (a JSON value). */
 export const WATCH_EVENT = 'watch';
+/** Server → watcher, just before it is disconnected: why (too slow, too many watchers, it sent too much). */
+export const WATCH_CLOSED_EVENT = 'watch.closed';
 /** Watcher → server: the id of the episode to follow (a string); anything else is ignored. */
 export const WATCH_OPEN_EVENT = 'watch.open';
 /** Longest episode id a watcher may ask for (ids are short hashes; anything longer is not one). */

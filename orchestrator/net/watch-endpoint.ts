@@ -1,5 +1,5 @@
 import type { Socket } from 'socket.io';
-import { MAX_WATCH_ID, WATCH_EVENT, WATCH_NAMESPACE, WATCH_OPEN_EVENT } from '../../protocol/watch.js';
+import { MAX_WATCH_ID, WATCH_CLOSED_EVENT, WATCH_EVENT, WATCH_NAMESPACE, WATCH_OPEN_EVENT } from '../../protocol/watch.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { WatchHub, WatchSink } from '../watch/watch-hub.js';
 import { ByteBudget } from './byte-budget.js';
@@ -38,7 +38,7 @@ export function attachWatchEndpoint(browser: BrowserEndpoint, hub: WatchHub, gat
       backlog: () => (socket.conn as unknown as { writeBuffer?: unknown[] }).writeBuffer?.length ?? 0,
       send: (m) => void socket.emit(WATCH_EVENT, m),
       close: (reason) => {
-        socket.emit('watch.closed', reason);
+        socket.emit(WATCH_CLOSED_EVENT, reason);
         setImmediate(() => socket.disconnect(true));
       },
     };

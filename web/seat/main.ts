@@ -205,6 +205,7 @@ function openComposer(r: TurnRequest): void {
   for (const c of document.querySelectorAll<HTMLButtonElement | HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('#composer *, .move, #bargain *')) c.disabled = false;
   setStatus('Your turn.', true);
   $('thinking').hidden = true;
+  $('hint').textContent = '';
   tick();
   // The box takes the keyboard on the seat's turn (unless the person is typing elsewhere, e.g. a price).
   const active = document.activeElement;

@@ -1,6 +1,6 @@
 import { io } from 'socket.io-client';
 import { SOCKET_IO_PATH } from '../../protocol/browser-transport.js';
-import { WATCH_EVENT, WATCH_NAMESPACE, WATCH_OPEN_EVENT, WatchMessage, type WatchRow, type WatchTurn } from '../../protocol/watch.js';
+import { WATCH_CLOSED_EVENT, WATCH_EVENT, WATCH_NAMESPACE, WATCH_OPEN_EVENT, WatchMessage, type WatchRow, type WatchTurn } from '../../protocol/watch.js';
 import { el, fill } from '../shared/dom.js';
 import { frameItem, parseLine, welcomeName } from './frames.js';
 
@@ -95,12 +95,9 @@ function ledgerList(seat: string): HTMLElement {
 
 function addLedgerLines(seat: string, lines: readonly string[]): void {
   const name = lines.map((l) => welcomeName(parseLine(l))).find(Boolean);
-  if (name) {
-    names.set(seat, name);
-    const heading = document.getElementById(`ledger-${seat.replace(/[^\w-]/g, '_')}-title`);
-    if (heading) heading.textContent = `What ${seatName(seat)} was told`;
-  }
+  if (name) names.set(seat, name);
   const list = ledgerList(seat);
+  // The welcome names the seat's character: the column's heading says who it is.
   if (name) document.getElementById(`${list.id}-title`)!.textContent = `What ${seatName(seat)} was told`;
   appendFollowing(list, ...lines.map(frameItem));
 }
@@ -152,7 +149,7 @@ socket.on(WATCH_EVENT, (raw: unknown) => {
   const parsed = WatchMessage.safeParse(raw);
   if (parsed.success) handle(parsed.data);
 });
-socket.on('watch.closed', (reason: unknown) => showError(`The server closed this view: ${typeof reason === 'string' ? reason : 'no reason given'}.`));
+socket.on(WATCH_CLOSED_EVENT, (reason: unknown) => showError(`The server closed this view: ${typeof reason === 'string' ? reason : 'no reason given'}.`));
 socket.on('connect_error', (err: Error) => {
   setConn('Not connected');
   if (err.message === 'forbidden') showError('The watch key was refused: open the watch url the run printed.');
