@@ -27,7 +27,10 @@ export interface EngineCaseResult {
   episodes: number;
   failed: number;
   agentProcesses: number;
+  /** Run start → the first agent process ready (episodes start on it). */
   poolStartMs: number;
+  /** Run start → every process of the pool ready (null: the run ended first; bot runs are that short). */
+  poolFullMs: number | null;
   /** The steady window (see window.ts). */
   windowMs: number;
   turnsMeasured: number;
@@ -37,7 +40,7 @@ export interface EngineCaseResult {
   cpuMsPerTurn: { orchestrator: number; agents: number };
   /** Share of the machine's CPU time (all cores, all processes) that was busy in the window. */
   machineCpuBusy: number;
-  /** Whole run, warm-up and tail included: turns per second from the pool being ready to the last record. */
+  /** Whole run, warm-up and tail included: turns per second from the first agent process ready to the last record. */
   wholeRunTurnsPerSecond: number;
 }
 
@@ -47,6 +50,8 @@ const total = 3 * n;
 const out = mkdtempSync(join(tmpdir(), 'parley-bench-engine-'));
 const w = new SteadyWindow(n, total);
 let poolReady = 0;
+let poolFull = 0;
+let stopCounting = () => {};
 let poolSize = 0;
 let allTurns = 0;
 const t0 = performance.now();
@@ -70,6 +75,9 @@ try {
     tokenTtlMs: 300_000,
   }, {
     progressIntervalMs: 3_600_000,
+    // Steady state at N episodes in flight: bot episodes are so short that a run would otherwise end
+    // while its pool is still starting, with fewer than N in flight.
+    fullPoolFirst: true,
     episodePrepared: () => w.preparedOne(),
     engine: {
       turnOverhead: (ns) => w.overhead(ns),
@@ -78,18 +86,28 @@ try {
         w.turn();
       },
     },
+    // Called once the first agent process is ready (episodes start then); the pool fills meanwhile.
     poolStarted: (pool) => {
       poolReady = performance.now();
-      poolSize = pool.pids.length;
+      // The most processes alive at once (the pool may not be full before a short run ends).
+      const count = setInterval(() => (poolSize = Math.max(poolSize, pool.pids.length)), 100);
+      void pool.full().then((full) => {
+        if (full) poolFull = performance.now();
+        poolSize = Math.max(poolSize, pool.pids.length);
+        if (full) clearInterval(count);
+      });
+      stopCounting = () => clearInterval(count);
     },
   });
   const end = performance.now();
+  stopCounting();
   const ms = (q: number) => round(quantile(w.overheadNs, q) / 1e6, 3);
   const report: EngineCaseResult = {
     episodes: result.ran.length,
     failed: result.ran.filter((r) => r.status !== 'ok' || r.turns.length !== args.turns).length,
     agentProcesses: poolSize,
     poolStartMs: Math.round(poolReady - t0),
+    poolFullMs: poolFull ? Math.round(poolFull - t0) : null,
     windowMs: Math.round(w.ms),
     turnsMeasured: w.turns,
     turnsPerSecond: round(w.turns / (w.ms / 1000), 1),

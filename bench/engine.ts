@@ -6,7 +6,7 @@ export interface EngineFigures extends EngineCaseResult {
   concurrentEpisodes: number;
   multiplexed: boolean;
   seatsPerProcess: number;
-  rssMB: { orchestratorPeak: number; agentsPeakTotal: number; agentsSumOfPeaks: number; agentMaxPerProcess: number; totalPeak: number };
+  rssMB: { orchestratorPeak: number; agentsPeakTotal: number; agentsSumOfPeaks: number; agentMaxPerProcess: number; agentMaxPrivatePerProcess: number; totalPeak: number };
 }
 
 /** One engine case in its own process, with the memory figures sampled from outside. */
@@ -23,6 +23,7 @@ export async function engineCase(concurrent: number, opts: { turns: number; seat
       agentsPeakTotal: mb(agents.peakSumRssKb),
       agentsSumOfPeaks: mb(agents.sumOfPeaksKb),
       agentMaxPerProcess: mb(agents.maxPerProcessKb),
+      agentMaxPrivatePerProcess: mb(agents.maxPrivatePerProcessKb),
       totalPeak: mb(orchestratorPeakKb + agents.sumOfPeaksKb),
     },
   };

@@ -1,11 +1,15 @@
 import { readFileSync } from 'node:fs';
 
-/** VmRSS and VmHWM (peak RSS) of a process in kB, from /proc (Linux); null when it is gone. */
-export function processMemory(pid: number | 'self'): { rssKb: number; hwmKb: number } | null {
+/**
+ * VmRSS and VmHWM (peak RSS) of a process in kB, from /proc (Linux); null when it is gone. `anonKb`
+ * (RssAnon) is the private part: RSS also counts the pages of the node binary and shared libraries
+ * (~36 MB for Node 20), which every agent process shares with the others and the orchestrator.
+ */
+export function processMemory(pid: number | 'self'): { rssKb: number; hwmKb: number; anonKb: number } | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
-    return { rssKb: field('VmRSS'), hwmKb: field('VmHWM') };
+    return { rssKb: field('VmRSS'), hwmKb: field('VmHWM'), anonKb: field('RssAnon') };
   } catch {
     return null;
   }
@@ -19,6 +23,7 @@ export function processMemory(pid: number | 'self'): { rssKb: number; hwmKb: num
 export class MemorySampler {
   private peakSumKb = 0;
   private readonly hwm = new Map<number, number>();
+  private readonly anon = new Map<number, number>();
   private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly pids: () => readonly number[], private readonly intervalMs = 100) {}
@@ -36,11 +41,12 @@ export class MemorySampler {
       if (!m) continue;
       sum += m.rssKb;
       this.hwm.set(pid, Math.max(this.hwm.get(pid) ?? 0, m.hwmKb));
+      this.anon.set(pid, Math.max(this.anon.get(pid) ?? 0, m.anonKb));
     }
     this.peakSumKb = Math.max(this.peakSumKb, sum);
   }
 
-  stop(): { processes: number; peakSumRssKb: number; sumOfPeaksKb: number; maxPerProcessKb: number } {
+  stop(): { processes: number; peakSumRssKb: number; sumOfPeaksKb: number; maxPerProcessKb: number; maxPrivatePerProcessKb: number } {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     const peaks = [...this.hwm.values()];
@@ -49,6 +55,8 @@ export class MemorySampler {
       peakSumRssKb: this.peakSumKb,
       sumOfPeaksKb: peaks.reduce((a, b) => a + b, 0),
       maxPerProcessKb: peaks.length ? Math.max(...peaks) : 0,
+      // Sampled (no kernel high-water mark for it): a lower bound of the private peak.
+      maxPrivatePerProcessKb: Math.max(0, ...this.anon.values()),
     };
   }
 }

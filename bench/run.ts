@@ -9,18 +9,20 @@
  *  - engine at 1,000 concurrent multiplexed episodes (peak memory, overhead p99);
  *  - queue: latency-bound runs through Redis with 1, 2 and 4 `parley worker` processes (bench/queue.ts).
  * Options: --quick (small sizes, for a smoke run), --out FILE (default runs/bench/results.json),
- * --cases a,b (only some of: engine, latency, tokens, mux1000, queue, transport; default all).
+ * --cases a,b (only some of: engine, botprocess, latency, tokens, mux1000, queue, transport; default all).
+ *  - botprocess: the peak memory of one bot agent process over 30 sequential bot episodes, next to an empty Node process.
  *  - transport: per-turn overhead of a socket.io seat (browser transport) next to a ws seat.
  * --only transport: just the transport case (printed, not written unless --out).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { botProcessCase } from './bot-process.js';
 import { engineCase, type EngineFigures } from './engine.js';
 import { latencyCase, type LatencyFigures } from './latency.js';
 import { machine } from './machine.js';
 import { queueCases, type QueueFigures } from './queue.js';
-import { tokensByMode } from './tokens.js';
+import { tokensByProtocol } from './tokens.js';
 import { transportCase } from './transport.js';
 
 const argv = process.argv.slice(2);
@@ -36,7 +38,7 @@ const muxSize = quick ? 20 : 500;
 const latency = quick ? { concurrent: 5, turns: 4, delayMs: 50 } : { concurrent: 50, turns: 20, delayMs: 200 };
 
 const casesIndex = argv.indexOf('--cases');
-const cases = new Set(casesIndex >= 0 ? argv[casesIndex + 1]!.split(',') : ['engine', 'latency', 'tokens', 'mux1000', 'queue', 'transport']);
+const cases = new Set(casesIndex >= 0 ? argv[casesIndex + 1]!.split(',') : ['engine', 'botprocess', 'latency', 'tokens', 'mux1000', 'queue', 'transport']);
 const mux1000Size = quick ? 40 : 1000;
 const queueSetup = quick ? { workerCounts: [1, 2], lanes: 2, turns: 4, delayMs: 50, waves: 3 } : { workerCounts: [1, 2, 4], lanes: 8, turns: 10, delayMs: 200, waves: 5 };
 
@@ -67,6 +69,12 @@ if (cases.has('mux1000')) {
   engine.push(await engineCase(mux1000Size, { turns: TURNS, seatsPerProcess: MULTIPLEX_SEATS }));
 }
 
+let botAgentProcess: Awaited<ReturnType<typeof botProcessCase>> | null = null;
+if (cases.has('botprocess')) {
+  say(`bot process: ${quick ? 6 : 30} bot:chatter episodes of ${TURNS} turns one after another, one seat per agent process`);
+  botAgentProcess = await botProcessCase({ episodes: quick ? 6 : 30, turns: TURNS });
+}
+
 const latencyRuns: LatencyFigures[] = [];
 if (cases.has('latency')) {
   for (const seatsPerProcess of [1, 10]) {
@@ -77,10 +85,10 @@ if (cases.has('latency')) {
 
 const queue: QueueFigures[] = cases.has('queue') ? await queueCases(queueSetup, say) : [];
 
-let tokens: Awaited<ReturnType<typeof tokensByMode>> | null = null;
+let tokens: Awaited<ReturnType<typeof tokensByProtocol>> | null = null;
 if (cases.has('tokens')) {
-  say('tokens: prompt tokens and reusable prefix by mode');
-  tokens = await tokensByMode({ episodesPerMode: quick ? 2 : 10, turns: TURNS });
+  say('tokens: prompt tokens and reusable prefix by protocol (parley, paper) and mode');
+  tokens = await tokensByProtocol({ episodesPerMode: quick ? 2 : 10, turns: TURNS });
 }
 
 const transport = [];
@@ -101,13 +109,15 @@ const report = {
   machine: machine(),
   durationSeconds: Math.round((Date.now() - started) / 1000),
   method: {
-    engine: `3×N bot:chatter episodes (${TURNS} turns, never ending early) with N lanes; figures from the steady window (every lane busy, agent processes warm: bench/window.ts). overheadMs: act received at the orchestrator's connection → next turn.request written (engine hook, process.hrtime). RSS: orchestrator VmHWM; agents sampled every 200 ms from outside (peak of the sum, and sum of per-process peaks).`,
-    latency: 'fake OpenAI-compatible server (in the bench process, not the orchestrator\'s) answering every move after a fixed delay; 5×N episodes with N lanes; steady window from the 2N-th recorded episode (every agent process has played LLM turns before) to the last episode prepared; efficiency = measured episodes per minute in the window (turns per minute ÷ turns per episode) ÷ ideal N / (turns × delay). wholeRun: from the pool being ready to the last record, including the first, cold episodes of every agent process and the tail.',
+    engine: `3×N bot:chatter episodes (${TURNS} turns, never ending early) with N lanes; figures from the steady window (every lane busy, agent processes warm: bench/window.ts). overheadMs: act received at the orchestrator's connection → next turn.request written (engine hook, process.hrtime). RSS: orchestrator VmHWM; agents sampled every 200 ms from outside (peak of the sum, and sum of per-process peaks; agentMaxPrivatePerProcess: the largest sampled RssAnon, the private part). `,
+    botAgentProcess: 'bot:chatter episodes one after another (concurrency 1, one seat per agent process, each process plays many of them); at every accepted move each agent process\'s VmHWM (peak RSS) and RssAnon (private) from /proc; emptyNode: a Node process that only opens its IPC channel, measured the same way (RSS includes ~36 MB of node binary pages that all processes share).',
+    latency: 'fake OpenAI-compatible server (in the bench process, not the orchestrator\'s) answering every move after a fixed delay; 5×N episodes with N lanes; steady window from the 2N-th recorded episode (every agent process has played LLM turns before) to the last episode prepared; efficiency = measured episodes per minute in the window (turns per minute ÷ turns per episode) ÷ ideal N / (turns × delay). wholeRun: from the run\'s start to the last record, including agent process start-up (episodes start once their seats\' processes are ready; poolStartMs: first process ready, poolFullMs: whole pool), the first, cold episodes of every agent process and the tail.',
     queue: `parley run --queue (coordinator in the bench process) with W parley worker processes on this machine, each running ${queueSetup.lanes} episodes at a time on a multiplexed pool (${queueSetup.lanes} seats per agent process), a local redis-server and the fake server answering every move after ${queueSetup.delayMs} ms; ${queueSetup.waves} waves of W×${queueSetup.lanes} episodes of ${queueSetup.turns} turns; rate from the end of the first wave to the last record; efficiency = that rate ÷ ideal W×lanes / (turns × delay).`,
     transport: 'agents episodes one after another, both seats played by in-process scripted clients (answer at once) over ws (/agent) or socket.io (/socket.io/, the browser transport) to the same orchestrator edge; overheadMs as in engine; turnMs: a seat\'s act sent → its next turn.request received, per turn, as the client sees it.',
-    tokens: 'cassettes of a real run per mode (openai: seats on the fake server, which counts ~4 characters a token); prefix share = common prefix of a seat\'s prompt with its previous prompt (serialised messages) ÷ prompt length.',
+    tokens: 'cassettes of a real run per mode (openai: seats on the fake server, which counts ~4 characters a token); prefix share = common prefix of a seat\'s prompt with its previous prompt (serialised messages) ÷ prompt length; per protocol (parley: constant text first, conversation, short turn line last; paper: SOTOPIA\'s order, turn-by-turn modes only).',
   },
   engine,
+  botAgentProcess,
   latency: latencyRuns,
   queue,
   tokens,
@@ -115,8 +125,13 @@ const report = {
   targets: {
     overheadP99Under5msAt100: at100 ? { p99Ms: at100.overheadMs.p99, met: at100.overheadMs.p99 < 5 } : null,
     efficiencyAtLeast0_9: latencyRuns.map((l) => ({ seatsPerProcess: l.seatsPerProcess, efficiency: l.window.efficiency, met: l.window.efficiency >= 0.9 })),
+    wholeRunEfficiencyAtLeast0_95: latencyRuns.filter((l) => l.seatsPerProcess === 1).map((l) => ({ seatsPerProcess: 1, efficiency: l.wholeRun.efficiency, met: l.wholeRun.efficiency >= 0.95 }))[0] ?? null,
+    botAgentProcessUnder45MB: botAgentProcess ? { peakRssMB: botAgentProcess.peakRssMB, peakPrivateMB: botAgentProcess.peakPrivateMB, met: botAgentProcess.peakRssMB < 45 } : null,
     multiplexed500Under4GB: mux ? { concurrentEpisodes: mux.concurrentEpisodes, totalPeakMB: mux.rssMB.totalPeak, met: mux.rssMB.totalPeak < 4096 } : null,
     multiplexed1000: mux1000 ? { concurrentEpisodes: mux1000.concurrentEpisodes, totalPeakMB: mux1000.rssMB.totalPeak, overheadP99Ms: mux1000.overheadMs.p99 } : null,
+    prefixShareAtLeast0_9: tokens?.parley.agents?.prefixShare.mean != null
+      ? { protocol: 'parley', mode: 'agents', mean: tokens.parley.agents.prefixShare.mean, met: tokens.parley.agents.prefixShare.mean >= 0.9, paperMean: tokens.paper.agents?.prefixShare.mean ?? null }
+      : null,
     queueEfficiency: queue.map((q) => ({ workers: q.workers, efficiency: q.efficiency })),
   },
 };

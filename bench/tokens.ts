@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readCassette } from '../llm/index.js';
-import type { Mode } from '../protocol/index.js';
+import type { Mode, ProtocolName } from '../protocol/index.js';
 import { RunConfig } from '../orchestrator/run-config.js';
 import { runExperiment } from '../orchestrator/run/driver.js';
 import { startFakeLlmServer } from '../testkit/fake-llm-server.js';
@@ -26,23 +26,34 @@ export interface ModeTokens {
   serverCachedShare: number;
 }
 
+/** Per protocol, per mode: `parley` (Parley's cache-friendly order) and `paper` (SOTOPIA's order, unchanged). */
+export type TokensByProtocol = Record<ProtocolName, Partial<Record<Mode, ModeTokens>>>;
+
 /**
- * Prompt tokens per episode by mode, and how much of each prompt provider prompt caching could reuse,
- * measured from the cassettes of a real run (every seat an `openai:` policy on the fake server, every
- * move a `speak`, so live episodes run their full `turns`).
+ * Prompt tokens per episode by protocol and mode, and how much of each prompt provider prompt caching
+ * could reuse, measured from the cassettes of a real run (every seat an `openai:` policy on the fake
+ * server, every move a `speak`, so live episodes run their full `turns`). The script mode makes one call
+ * an episode (nothing to reuse), so under `paper` only the turn-by-turn modes are run.
  */
-export async function tokensByMode(o: { episodesPerMode: number; turns: number }): Promise<Partial<Record<Mode, ModeTokens>>> {
+export async function tokensByProtocol(o: { episodesPerMode: number; turns: number }): Promise<TokensByProtocol> {
+  return {
+    parley: await tokensByMode({ ...o, protocol: 'parley', modes: ['script', 'agents', 'mindreaders'] }),
+    paper: await tokensByMode({ ...o, protocol: 'paper', modes: ['agents', 'mindreaders'] }),
+  };
+}
+
+async function tokensByMode(o: { episodesPerMode: number; turns: number; protocol: ProtocolName; modes: Mode[] }): Promise<Partial<Record<Mode, ModeTokens>>> {
   await using server = await startFakeLlmServer({ default: benchModel(0) });
   const out = mkdtempSync(join(tmpdir(), 'parley-bench-tokens-'));
   const saved = process.env[BENCH_KEY_ENV];
   process.env[BENCH_KEY_ENV] = 'bench';
   try {
     const result: Partial<Record<Mode, ModeTokens>> = {};
-    for (const mode of ['script', 'agents', 'mindreaders'] as const) {
+    for (const mode of o.modes) {
       const dir = join(out, mode);
       const policy = benchPolicy(server.openaiBaseURL);
       const run = await runExperiment(
-        RunConfig.parse({ scenarios: 'builtin', modes: [mode], out: dir, limit: o.episodesPerMode, concurrency: 4, maxTurns: o.turns, agents: [policy], scriptWriter: policy }),
+        RunConfig.parse({ scenarios: 'builtin', protocol: o.protocol, modes: [mode], out: dir, limit: o.episodesPerMode, concurrency: 4, maxTurns: o.turns, agents: [policy], scriptWriter: policy }),
         { log: () => {}, hosting: 'local' },
         { progressIntervalMs: 3_600_000 },
       );

@@ -3,7 +3,7 @@ import { parseYamlWith } from '../protocol/yaml-positions.js';
 import { z } from 'zod';
 import { CLIENT_SETTING_KEYS, splitParams } from '../llm/options.js';
 import { unknownSamplingKey } from '../llm/sampling-keys.js';
-import { BackgroundsRule, JudgeOnlyLeakTarget, llmProviderOf, Mode, MODES, OnUnparsable, parsePolicySpec, PolicyConfig, PROTOCOL_NAMES, ScriptFormat, StopRule } from '../protocol/index.js';
+import { BackgroundsRule, JudgeOnlyLeakTarget, JudgeView, llmProviderOf, Mode, MODES, OnUnparsable, parsePolicySpec, PolicyConfig, PROTOCOL_NAMES, ScriptFormat, StopRule } from '../protocol/index.js';
 import type { RunConfigInput } from '../orchestrator/run-config.js';
 import type { RateLimits } from './rate-limits.js';
 
@@ -67,6 +67,8 @@ const ArmFields = {
   agent2: PolicyInput,
   scriptWriter: PolicyInput,
   judge: PolicyInput,
+  /** What the judge is shown (`paper` or `parley`): recorded in run.json, `parley eval`'s default. */
+  judgeView: z.enum(JudgeView.options, { error: (iss) => `'${String(iss.input)}' is not a judge view (allowed: ${JudgeView.options.join(', ')})` }),
   /** The rubric `parley eval` scores this run on (a YAML file or sotopia/goal); checked when the run starts. */
   rubric: z.string().min(1),
 };
@@ -167,7 +169,7 @@ export function toRunConfigInput(e: Omit<Experiment, 'arms'>): Partial<RunConfig
   const out: Partial<RunConfigInput> = {};
   const copy = [
     'scenarios', 'subset', 'modes', 'out', 'maxTurns', 'turnDeadlineMs', 'repeats', 'concurrency', 'limit', 'replay', 'retryFailed', 'seed',
-    'protocol', 'backgrounds', 'scriptFormat', 'stopRule', 'leakJudgeOnly', 'showRelationshipStory', 'onUnparsable', 'rubric',
+    'protocol', 'backgrounds', 'scriptFormat', 'stopRule', 'leakJudgeOnly', 'showRelationshipStory', 'onUnparsable', 'judgeView', 'rubric',
   ] as const;
   for (const k of copy) if (e[k] !== undefined) (out as Record<string, unknown>)[k] = e[k];
   const agents = e.agents?.map(policy) ?? [];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JudgeView } from '../protocol/index.js';
 import { RubricRef } from './rubric/rubric.js';
 import { isSotopia } from './rubric/builtin.js';
 
@@ -72,7 +73,7 @@ export const JudgeInfo = z.object({
   /** Version of the prompt + rubric wording, so scores from different wordings are not mixed silently. */
   promptVersion: z.string(),
   /** What the full judge was shown: `paper` (SOTOPIA's judge information) or `parley` (the richer view); absent on older records = parley. */
-  view: z.enum(['paper', 'parley']).optional(),
+  view: JudgeView.optional(),
   /** The rubric scored: name, hash of its text, and its dimensions' ranges; absent on older records = SOTOPIA-EVAL. */
   rubric: RubricRef.optional(),
 });

@@ -24,6 +24,8 @@ export interface RecordInput {
   extraErrors?: EpisodeError[];
   /** `--protocol paper`: choices are spoken, not moved (the outcome reads the bots' choice sentences). */
   spokenMoves?: boolean;
+  /** A fork: per seat, the ledger line where its live part begins. */
+  liveFromLine?: Record<string, number>;
 }
 
 /**
@@ -77,6 +79,16 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
     startedAt: input.startedAtIso,
     durationMs: input.durationMs,
   };
+  const fork = plan.fork;
+  if (fork) {
+    record.fork = {
+      parentRun: fork.parentRun,
+      parentEpisode: fork.parentEpisode,
+      at: fork.at,
+      ...(fork.revealText.length ? { reveal: [...fork.revealText] } : {}),
+      ...(input.liveFromLine ? { liveFromLine: { ...input.liveFromLine } } : {}),
+    };
+  }
   if (script) {
     const meta = result.scriptMeta;
     const writer: ScriptWriterRecord = { pid: writerClient?.pid ?? null, policy: writerPolicy };

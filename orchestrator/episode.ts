@@ -7,7 +7,8 @@ import { buildEpisodeRecord } from './episode-record.js';
 import { Inbox, type InboxEvent } from './inbox.js';
 import { judgeOnlyGuard } from './judge-guard.js';
 import type { Ledger } from './ledger.js';
-import { observationFrames, observe, receivesJudgeOnly } from './observe.js';
+import type { ScriptedPrefix } from './engine/scripted-prefix.js';
+import { observationFrames, observe, receivesJudgeOnly, revealFrames } from './observe.js';
 import { SeatLink } from './seat-link.js';
 import type { SeatRegistry } from './seat-registry.js';
 import { liveSeats, type World } from './world.js';
@@ -59,6 +60,8 @@ export class Episode {
   private readonly lost = new Promise<string>((r) => (this.markLost = r));
   private played = 0;
   private t0 = 0;
+  /** Per seat, the ledger line where a fork's live part begins (set once its prefix is replayed). */
+  private liveFromLine: Record<string, number> | undefined;
 
   private constructor(readonly plan: EpisodePlan, private readonly deps: EpisodeDeps) {
     const seatDeadlineMs = deps.seatDeadlineMs?.(plan);
@@ -133,7 +136,8 @@ export class Episode {
         this.crossCheckPids(opts.hostPids, extraErrors);
         for (const link of this.links.values()) link.lifecycle.start();
         const lifecycles = new Map([...this.links].map(([seat, l]) => [seat, l.lifecycle]));
-        result = await runEngine({ world: this.world, ports: this.links, inbox: this.inbox, clock, lifecycles, hooks: this.countingHooks(opts.hooks) })
+        const prefix = this.scriptedPrefix();
+        result = await runEngine({ world: this.world, ports: this.links, inbox: this.inbox, clock, lifecycles, hooks: this.countingHooks(opts.hooks), ...(prefix ? { prefix } : {}) })
           .catch((err: Error): EngineResult => ({
             // A bug, not an expected failure: recorded explicitly so the run goes on and the record says why.
             turns: [],
@@ -165,7 +169,22 @@ export class Episode {
       durationMs: Math.max(0, clock.now() - t0),
       extraErrors,
       spokenMoves: this.world.protocol?.name === 'paper',
+      ...(this.liveFromLine ? { liveFromLine: this.liveFromLine } : {}),
     });
+  }
+
+  /** A fork's prefix for the engine: the parent's turns, the reveals, and where each ledger goes live. */
+  private scriptedPrefix(): ScriptedPrefix | undefined {
+    const fork = this.plan.fork;
+    if (!fork) return undefined;
+    return {
+      turns: fork.prefix,
+      reveals: revealFrames(this.world, fork.reveals),
+      onLive: () => {
+        this.played = fork.prefix.length;
+        this.liveFromLine = Object.fromEntries([...this.links].map(([seat, l]) => [seat, l.ledgerLines]));
+      },
+    };
   }
 
   private countingHooks(hooks: EngineHooks | undefined): EngineHooks {

@@ -11,6 +11,7 @@ import {
   type TurnRecord,
 } from '../protocol/index.js';
 import type { Scenario } from '../scenarios/model.js';
+import type { Reveal } from './fork/reveal.js';
 import { ownProfile, partnerViews, profileAtLevel, scenarioSeat } from './profile-view.js';
 import { protocolOf, SCRIPT_SEAT, seatOrder, type World } from './world.js';
 
@@ -115,6 +116,41 @@ function peerStatesFor(world: World, viewer: string): Body<PeerState>[] {
     }
   }
   return frames;
+}
+
+/**
+ * A fork's reveals (`parley fork --reveal`) as `peer.state` frames, per receiving seat: one frame per
+ * partner revealed to it, carrying what the seat already knew of that partner (the relationship's view,
+ * or the mindreaders / shared state) plus the revealed fields. Sent at the fork turn to that seat only.
+ */
+export function revealFrames(world: World, reveals: readonly Reveal[]): Map<string, Body<PeerState>[]> {
+  const { scenario } = world;
+  const protocol = protocolOf(world);
+  const out = new Map<string, Body<PeerState>[]>();
+  const pairs = new Map<string, Reveal>();
+  for (const r of reveals) {
+    const key = `${r.to}\u0000${r.from}`;
+    const had = pairs.get(key);
+    pairs.set(key, had ? { ...had, fields: [...new Set([...had.fields, ...r.fields])] } : { ...r, fields: [...r.fields] });
+  }
+  for (const r of pairs.values()) {
+    const partner = scenarioSeat(scenario, r.from);
+    const known = peerStatesFor(world, r.to).find((f) => f.state.seat === r.from)?.state;
+    const state: PeerPrivateState = known
+      ? { ...known, profile: { ...known.profile }, hints: known.hints.map((h) => ({ ...h })) }
+      : { seat: r.from, profile: profileAtLevel(partner.character, scenario.relationship.level, protocol), goal: '', hints: [], task: null };
+    for (const field of r.fields) {
+      if (field === 'goal') state.goal = partner.goal;
+      else if (field === 'secret') state.profile.secret = partner.character.secret;
+      else if (field === 'hints') state.hints = partner.hints.map((h) => ({ ...h }));
+      else if (field === 'task') state.task = partner.task;
+      else state.profile = ownProfile(partner.character, protocol);
+    }
+    const list = out.get(r.to) ?? [];
+    list.push({ type: 'peer.state', reason: 'fork_reveal', state });
+    out.set(r.to, list);
+  }
+  return out;
 }
 
 function scriptRequest(world: World): Body<ScriptRequest> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BackgroundsRule, JudgeOnlyLeakTarget, Mode, OnUnparsable, PolicyConfig, ProtocolName, ScriptFormat, StopRule } from '../protocol/index.js';
+import { BackgroundsRule, JudgeOnlyLeakTarget, JudgeView, Mode, OnUnparsable, PolicyConfig, ProtocolName, ScriptFormat, StopRule } from '../protocol/index.js';
 
 /**
  * Everything that defines a run. Built from CLI flags and/or an experiment YAML file (flags win),
@@ -24,6 +24,11 @@ export const RunConfig = z.object({
   agents: z.array(PolicyConfig).min(1).default([{ spec: 'bot', params: {} }]),
   scriptWriter: PolicyConfig.default({ spec: 'bot', params: {} }),
   judge: PolicyConfig.optional(),
+  /**
+   * What the judge is shown when `parley eval` judges this run without `--judge-view` (unset: the paper's
+   * view for paper runs, else Parley's). Recorded here so the run says how it is meant to be scored.
+   */
+  judgeView: JudgeView.optional(),
   /** What `parley eval` scores by default: a rubric file or a built-in name (sotopia, goal); absent = sotopia. */
   rubric: z.string().min(1).optional(),
   /** Re-run from a recorded run directory's cassettes, no network. */
@@ -49,6 +54,25 @@ export const RunConfig = z.object({
   /** A reply still unreadable after one reformat request: a counted `none` (default under `paper`) or an explicit failure (default under `parley`). */
   onUnparsable: OnUnparsable.optional(),
   seed: z.number().int().default(1),
+  /**
+   * `parley fork`: this run's episodes are forks of one recorded episode. Each replays the parent's first
+   * turns exactly (no LLM call), then plays on live under this config (orchestrator/fork/).
+   */
+  fork: z
+    .object({
+      /** The parent run directory (absolute). */
+      parent: z.string().min(1),
+      /** The parent run's id, as its run.json names it. */
+      parentRun: z.string().min(1),
+      /** The parent episode's id. */
+      episode: z.string().min(1),
+      /** `--reveal FROM.FIELD:TO`, as given (orchestrator/fork/reveal.ts). */
+      reveal: z.array(z.string()).default([]),
+    })
+    .strict()
+    .optional(),
+  /** `parley fork --at`: the fork turns, one fork per turn and repeat (adding turns extends the run, like repeats). */
+  forkAt: z.array(z.number().int().nonnegative()).min(1).optional(),
 });
 export type RunConfig = z.infer<typeof RunConfig>;
 export type RunConfigInput = z.input<typeof RunConfig>;

@@ -77,6 +77,7 @@ export class SeatLink {
   private readonly nextId = frameIds('o');
   /** The connection corked by `hold`, until `flush`. */
   private held: SeatConnection | null = null;
+  private ledgered = 0;
 
   constructor(private readonly opts: SeatLinkOptions) {
     this.episodeId = opts.episodeId;
@@ -191,8 +192,14 @@ export class SeatLink {
     return frame;
   }
 
+  /** Lines appended to the seat's ledger so far (a fork records where its live part begins). */
+  get ledgerLines(): number {
+    return this.ledgered;
+  }
+
   private write(conn: SeatConnection, text: string): void {
     this.opts.ledger.append(text);
+    this.ledgered++;
     conn.sendText(text);
   }
 

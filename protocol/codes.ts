@@ -57,6 +57,8 @@ export const ErrorCode = {
   // ── bugs
   Internal: 'internal/error',
   JudgeOnlyLeak: 'internal/judge_only_leak',
+  /** The judge's reply to the paper's deal question (appendix H.2) gives no yes/no answer, in tags or otherwise. */
+  JudgeNoAnswer: 'judge/no_answer',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

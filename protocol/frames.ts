@@ -77,9 +77,12 @@ export const SeatWelcome = frame('seat.welcome', {
    */
   resume: z.string().max(128).optional(),
 });
-/** A partner's private state (mindreaders mode, or a field the scenario shares). Always ledgered. */
+/**
+ * A partner's private state (mindreaders mode, a field the scenario shares, or fields a fork reveals at
+ * its fork turn: `parley fork --reveal`). Always ledgered.
+ */
 export const PeerState = frame('peer.state', {
-  reason: z.enum(['mindreaders', 'shared_field']),
+  reason: z.enum(['mindreaders', 'shared_field', 'fork_reveal']),
   state: PeerPrivateState,
 });
 /** It is this seat's turn. A reply must name the same `turn`. */

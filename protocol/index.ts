@@ -21,3 +21,4 @@ export * from './browser-transport.js';
 export * from './seat-outcome.js';
 export * from './log-text.js';
 export * from './one-line.js';
+export * from './judge-view.js';

@@ -24,4 +24,12 @@ describe('record shapes come from one definition', () => {
     expect(() => shape.termination.parse({ reason: 'bored' })).toThrow();
     expect(shape.errors.parse([{ code: 'policy/failed', message: 'x', seat: 'a', turn: 3 }])).toHaveLength(1);
   });
+
+  it('fork provenance is optional: records from before forks stay valid, a fork record keeps its parent, turn and live lines', () => {
+    const base = { episodeId: 'e', runId: 'r', scenarioId: 's', pairId: 'p', repeat: 0, mode: 'agents', seats: [], turns: [], termination: { reason: 'max_turns' }, outcome: { kind: 'open', success: null }, errors: [], status: 'ok', startedAt: 'x', durationMs: 1 };
+    expect(EpisodeRecord.parse(base).fork).toBeUndefined();
+    const fork = { parentRun: 'R', parentEpisode: 'ep', at: 4, reveal: ['agent2.goal:agent1'], liveFromLine: { agent1: 5, agent2: 5 } };
+    expect(EpisodeRecord.parse({ ...base, fork }).fork).toEqual(fork);
+    expect(() => EpisodeRecord.parse({ ...base, fork: { ...fork, at: -1 } })).toThrow();
+  });
 });

@@ -158,6 +158,26 @@ export const ScriptWriterRecord = z.object({
 });
 export type ScriptWriterRecord = z.infer<typeof ScriptWriterRecord>;
 
+/**
+ * A forked episode's origin (`parley fork`): it replayed the first `at` turns of `parentEpisode` of run
+ * `parentRun` exactly (the same actions, the same frames to every seat, no LLM call), then went live.
+ * Absent on episodes played from the start; records written before forks existed stay valid.
+ */
+export const ForkProvenance = z.object({
+  parentRun: z.string(),
+  parentEpisode: z.string(),
+  /** The fork turn: turns `0 … at-1` are the parent's, turn `at` is the first one played live. */
+  at: z.number().int().nonnegative(),
+  /** What `--reveal` delivered at turn `at`, as given (`agent2.goal:agent1`); absent when nothing was. */
+  reveal: z.array(z.string()).optional(),
+  /**
+   * Per live seat, the 0-based line of its ledger (`ledgers/<episode>/<seat>.jsonl`) where the live part
+   * begins: lines before it are the replayed prefix (welcome, partner states, the parent's moves).
+   */
+  liveFromLine: z.record(z.string(), z.number().int().nonnegative()).optional(),
+});
+export type ForkProvenance = z.infer<typeof ForkProvenance>;
+
 /** One line of `episodes.jsonl`. */
 export const EpisodeRecord = z.object({
   episodeId: z.string(),
@@ -183,6 +203,8 @@ export const EpisodeRecord = z.object({
   status: z.enum(['ok', 'failed']),
   startedAt: z.string(),
   durationMs: z.number().nonnegative(),
+  /** A forked episode: which parent episode's first turns it replayed, and from where it was live. */
+  fork: ForkProvenance.optional(),
   /** Filled by the evaluator (`parley eval`); absent until then. */
   evaluation: z.unknown().optional(),
 });

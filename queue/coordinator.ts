@@ -61,6 +61,8 @@ function queueExecutor(opts: CoordinatorOptions): RunExecutor<{ lost: number }> 
     command: 'run',
     configure(input) {
       if (input.replay) throw new Error('--replay reads a local run directory; it cannot be combined with --queue');
+      // Jobs carry no replayed prefix: a worker would play a fork's episode from its first turn.
+      if (input.fork) throw new Error('a fork (parley fork) replays its parent\'s ledgers on this machine; it cannot be combined with --queue');
       return input;
     },
     // The run's name in Redis: kept across reruns so that they find the jobs of earlier invocations.

@@ -69,6 +69,10 @@ export const RecordedRunConfig = z.looseObject({
   agents: z.array(PolicyConfig).optional(),
   scriptWriter: PolicyConfig.optional(),
   judge: PolicyConfig.optional(),
+  /** A fork run (`parley fork`): the parent run directory and id, and the parent episode. */
+  fork: z.looseObject({ parent: z.string(), parentRun: z.string(), episode: z.string() }).optional(),
+  /** A fork run: the fork turns. */
+  forkAt: z.array(z.number().int()).optional(),
 });
 export type RecordedRunConfig = z.infer<typeof RecordedRunConfig>;
 

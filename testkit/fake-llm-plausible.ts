@@ -101,6 +101,8 @@ export function plausibleReply(body: ChatBody): string {
     if (inPrompt) body = { ...body, response_format: { type: 'json_schema', json_schema: inPrompt } };
   }
   const format = body.response_format?.json_schema;
+  // The paper's deal question (appendix H.2) asks for tags, not JSON.
+  if (!format && /<answer>yes or no<\/answer>/.test(text(body))) return '<reasoning>A plausible reading of the conversation.</reasoning>\n<answer>no</answer>';
   // The paper's naturalness question asks its answer shape in words, with no schema (appendix E).
   if (!format && /"more_natural"/.test(text(body))) return JSON.stringify({ reasoning: 'A plausible comparison.', more_natural: '1' });
   if (format?.name === 'parley_scenario') return plausibleScenario();

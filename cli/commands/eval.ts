@@ -11,6 +11,7 @@ import { SOTOPIA_RUBRIC } from '../../evaluator/rubric/builtin.js';
 import { loadRubric } from '../../evaluator/rubric/load-rubric.js';
 import type { Rubric } from '../../evaluator/rubric/rubric.js';
 import { terminalSafe } from '../../protocol/log-text.js';
+import { resolveJudgeView, type PolicyConfig } from '../../protocol/index.js';
 import { readRunJson, RunPaths } from '../../run-dir/index.js';
 import { judgePlanLines } from '../plan/judge-estimate.js';
 import { lockRunDir } from '../run-dir-lock.js';
@@ -32,13 +33,13 @@ export const spec: CommandSpec = {
     rubric: { type: 'string', metavar: 'FILE|NAME', describe: "what the judge scores: a rubric YAML file, or built-in sotopia (SOTOPIA-EVAL, the default) or goal (goal only); see docs/rubrics.md" },
     'dry-run': { type: 'boolean', describe: 'print the judge calls, estimated tokens and cost per judge, and send nothing' },
     blind: { type: 'boolean', describe: "the judge sees only the public transcript and each seat's own goal (default: full background, like SOTOPIA)" },
-    'judge-view': { type: 'string', metavar: 'paper|parley', describe: "paper: exactly SOTOPIA's judge information (scenario, both bios with secrets, both goals, Turn #k transcript), one user message, no response_format; parley: the richer view (default: paper for runs with --protocol paper, else parley)" },
-    'reformat-model': { type: 'string', metavar: 'SPEC', describe: "paper view: the model asked once to reformat an unreadable judge reply (default: openai:gpt-3.5-turbo for openai: judges, as SOTOPIA; else the judge)" },
+    'judge-view': { type: 'string', metavar: 'paper|parley', describe: "paper: exactly SOTOPIA's judge information (scenario, both bios with secrets, both goals, Turn #k transcript), one user message, no response_format; parley: the richer view (default: the run's judgeView in run.json, else paper for runs with --protocol paper, else parley)" },
+    'reformat-model': { type: 'string', metavar: 'SPEC', describe: "paper view: the model asked once to reformat an unreadable judge reply (default: the run's judge's reformat in run.json, else openai:gpt-3.5-turbo for openai: judges, as SOTOPIA, else the judge)" },
     concurrency: { type: 'number', describe: 'episodes judged at once (default 4)' },
     missing: { type: 'boolean', describe: 'only episodes not yet scored by each judge on this rubric, or whose evaluation failed' },
     'no-wait': { type: 'boolean', describe: 'if another command is writing DIR, stop at once naming it (default: wait)' },
-    'base-url': { type: 'string', metavar: 'URL', describe: 'provider base URL (else OPENAI_BASE_URL / MISTRAL_BASE_URL)' },
-    'api-key-env': { type: 'string', metavar: 'VAR', describe: 'env variable holding the key (default OPENAI_API_KEY / MISTRAL_API_KEY)' },
+    'base-url': { type: 'string', metavar: 'URL', describe: "provider base URL (else the run's judge's baseURL, else OPENAI_BASE_URL / MISTRAL_BASE_URL)" },
+    'api-key-env': { type: 'string', metavar: 'VAR', describe: "env variable holding the key (else the run's judge's apiKeyEnv, else OPENAI_API_KEY / MISTRAL_API_KEY)" },
     param: { type: 'string', multiple: true, metavar: 'KEY=VALUE', describe: 'client setting or sampling param (repeatable), e.g. structuredOutput=json_object' },
   },
   positionals: { min: 1, max: 1, names: 'one run directory' },
@@ -72,7 +73,7 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 type EvalFlags = { judge?: string[]; rubric?: string; 'dry-run'?: boolean; 'judge-view'?: string; 'reformat-model'?: string; blind?: boolean; missing?: boolean; 'base-url'?: string; 'api-key-env'?: string; param?: string[] };
-type RunJudgeConfig = { judge?: { spec?: string; params?: Record<string, unknown> }; rubric?: string; protocol?: unknown };
+type RunJudgeConfig = { judge?: Partial<PolicyConfig>; rubric?: string; protocol?: unknown; judgeView?: unknown };
 
 /** The run's recorded configuration (run.json), read without the lock: only its judge and rubric are used. */
 function runConfigOf(dir: string): RunJudgeConfig | undefined {
@@ -89,19 +90,24 @@ function rubricOf(flag: string | undefined, fromRun: string | undefined): Rubric
   return loaded.rubric;
 }
 
-/** The judges of this invocation: every --judge, else run.json's judge (with its params). */
-function judgesOf(values: EvalFlags, config: RunJudgeConfig | undefined): { specs: string[]; runParams: Record<string, unknown> } {
+/**
+ * The judges of this invocation: every --judge, else run.json's judge — with its params and, from an
+ * experiment file's `judge:` block, its endpoint, key variable and reformat model (`fromRun`); a --judge
+ * replaces all of them.
+ */
+function judgesOf(values: EvalFlags, config: RunJudgeConfig | undefined): { specs: string[]; runParams: Record<string, unknown>; fromRun?: Partial<PolicyConfig> } {
   const specs = values.judge?.length ? [...new Set(values.judge)] : config?.judge?.spec ? [config.judge.spec] : [];
   if (!specs.length) throw new UsageError('--judge SPEC is required (e.g. --judge openai:gpt-4); run.json names no judge');
-  return { specs, runParams: values.judge?.length ? {} : (config?.judge?.params ?? {}) };
+  if (values.judge?.length) return { specs, runParams: {} };
+  return { specs, runParams: config?.judge?.params ?? {}, ...(config?.judge ? { fromRun: config.judge } : {}) };
 }
 
-/** What the full judge is shown: --judge-view, else paper for paper-protocol runs. */
+/** What the full judge is shown: --judge-view, else the run's judgeView (run.json), else paper for paper-protocol runs. */
 function viewOf(values: EvalFlags, loaded: RunDir): JudgeView {
   const config = loaded.run?.['config'] as RunJudgeConfig | undefined;
   const protocol = loaded.run?.protocol?.name ?? config?.protocol;
-  const view = values['judge-view'] ?? (protocol === 'paper' ? 'paper' : 'parley');
-  if (view !== 'paper' && view !== 'parley') throw new UsageError(`--judge-view must be paper or parley (got '${view}')`);
+  const view = resolveJudgeView(values['judge-view'], config?.judgeView, protocol);
+  if (!view) throw new UsageError(`--judge-view must be paper or parley (got '${values['judge-view']}')`);
   return view;
 }
 
@@ -128,7 +134,7 @@ async function evaluateLocked(dir: string, values: EvalFlags, concurrency: numbe
     return 1;
   }
   if (loaded.run.tornBytes) console.error(`parley eval: ${dir}/episodes.jsonl ends in a torn line (${loaded.run.tornBytes} bytes, an interrupted write): not a record, left out`);
-  const { specs, runParams } = judgesOf(values, loaded.run.run?.['config'] as RunJudgeConfig | undefined);
+  const { specs, runParams, fromRun } = judgesOf(values, loaded.run.run?.['config'] as RunJudgeConfig | undefined);
   const visibility = values.blind ? 'blind' : 'full';
   const view = viewOf(values, loaded.run);
   const params: Record<string, unknown> = { ...runParams };
@@ -140,7 +146,9 @@ async function evaluateLocked(dir: string, values: EvalFlags, concurrency: numbe
   delete params['temperature'];
   // Loaded only now: the provider SDKs take a while to load, and argument errors should not wait for them.
   const { createClient } = await import('../../llm/index.js');
-  const endpoint = { ...(values['base-url'] ? { baseURL: values['base-url'] } : {}), ...(values['api-key-env'] ? { apiKeyEnv: values['api-key-env'] } : {}) };
+  const baseURL = values['base-url'] ?? fromRun?.baseURL;
+  const apiKeyEnv = values['api-key-env'] ?? fromRun?.apiKeyEnv;
+  const endpoint = { ...(baseURL ? { baseURL } : {}), ...(apiKeyEnv ? { apiKeyEnv } : {}) };
   const clients = new Map<string, LlmClient>();
   for (const judgeSpec of specs) {
     try {
@@ -172,12 +180,15 @@ async function evaluateLocked(dir: string, values: EvalFlags, concurrency: numbe
     for (const judgeSpec of specs) {
       if (controller.signal.aborted) break;
       const client = clients.get(judgeSpec)!;
-      // SOTOPIA sent its one reformat request to gpt-3.5-turbo; same endpoint and key as the judge.
-      const reformatSpec = values['reformat-model'] ?? (judgeSpec.startsWith('openai:') ? 'openai:gpt-3.5-turbo' : judgeSpec);
+      // SOTOPIA sent its one reformat request to gpt-3.5-turbo; same endpoint and key as the judge unless the
+      // run's judge names its reformat model with its own (experiment file `judge: { reformat: … }`).
+      const recorded = values['reformat-model'] === undefined ? fromRun?.reformat : undefined;
+      const reformatSpec = values['reformat-model'] ?? recorded?.spec ?? (judgeSpec.startsWith('openai:') ? 'openai:gpt-3.5-turbo' : judgeSpec);
+      const reformatEndpoint = { ...endpoint, ...(recorded?.baseURL ? { baseURL: recorded.baseURL } : {}), ...(recorded?.apiKeyEnv ? { apiKeyEnv: recorded.apiKeyEnv } : {}) };
       let reformatClient: LlmClient | undefined;
-      if (view === 'paper' && reformatSpec !== judgeSpec) {
+      if (view === 'paper' && (reformatSpec !== judgeSpec || recorded)) {
         try {
-          reformatClient = createClient({ spec: reformatSpec, ...endpoint });
+          reformatClient = createClient({ spec: reformatSpec, ...reformatEndpoint });
         } catch (err) {
           throw new UsageError(`reformat model ${reformatSpec}: ${(err as Error).message}`);
         }

@@ -34,7 +34,8 @@ async function twoRuns() {
   ]);
   const b = await writeRunDir([mf], [episode({ scenario: mf, mode: 'agents', runId: 'run-b', models: ['openai:gpt-4', 'openai:gpt-4'], moves: [['a', 'speak', 'yo']] })]);
   dirs.push(a, b);
-  writeFileSync(path.join(a, 'compare-script-vs-agents.jsonl'), [{ ok: true, winner: 'A' }, { ok: true, winner: 'B' }, { ok: true, winner: 'A' }].map((v) => JSON.stringify(v)).join('\n') + '\n');
+  const asked = { judge: 'openai:gpt-4-0613', question: 'paper' };
+  writeFileSync(path.join(a, 'compare-script-vs-agents.jsonl'), [{ ok: true, winner: 'A', ...asked }, { ok: true, winner: 'B', ...asked }, { ok: true, winner: 'A', ...asked }].map((v) => JSON.stringify(v)).join('\n') + '\n');
   return { a, b };
 }
 
@@ -59,6 +60,8 @@ describe('parley report', () => {
 
   it('puts judge variants and compare verdicts side by side', async () => {
     const { a } = await twoRuns();
+    // A verdict file written before verdicts recorded their judge and question.
+    writeFileSync(path.join(a, 'compare-mindreaders-vs-agents.jsonl'), JSON.stringify({ ok: true, winner: 'B' }) + '\n');
     quiet();
     await run([a]);
     const md = readFileSync(path.join(a, 'report.md'), 'utf8');
@@ -66,7 +69,8 @@ describe('parley report', () => {
     expect(md).toMatch(/\| agents \| openai:gpt-4 blind \| 0 \|.*\| 4\.00 \(2\) \|$/m);
     expect(md).toMatch(/\| agents \| openai:gpt-4 full \| 0 \|.*\| 8\.00 \(2\) \|$/m);
     expect(md).toContain('## Naturalness verdicts (parley compare)');
-    expect(md).toMatch(/\| script \| agents \| 3 \| 2 \| 66\.7% \[/);
+    expect(md).toMatch(/\| script \| agents \| openai:gpt-4-0613, paper question \| 3 \| 2 \| 66\.7% \[/);
+    expect(md).toMatch(/\| mindreaders \| agents \| — \| 1 \| 0 \| 0\.0% \[/);
   });
 
   it('--human: the study beside the LLM judge verdicts of RUN_A, with their agreement', async () => {

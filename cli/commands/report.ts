@@ -1,18 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import path from 'node:path';
-import { MODES } from '../../protocol/index.js';
+import { MODES, terminalSafe } from '../../protocol/index.js';
 import { parseAnnotations } from '../../evaluator/human/annotation.js';
 import { humanSummaryLines, summariseHuman, type JudgeVerdict } from '../../evaluator/human/summary.js';
 import { judgeVerdictsNear, readJudgeVerdicts } from '../judge-verdicts.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { writeReport } from '../../evaluator/report/report.js';
+import { filtered, filterSlug, type Filters } from '../report-filters.js';
+import { reportAgainst } from './report-against.js';
 import { judgePanelLines } from '../../evaluator/report/judge-panels-markdown.js';
+import { compareForks, type ForkComparison } from '../../evaluator/report/forks.js';
+import { forksSummaryLines } from '../../evaluator/report/forks-markdown.js';
 
 /** `parley report`'s command line. */
 export const spec: CommandSpec = {
   name: 'report',
-  usage: 'parley report DIR... [--out FOLDER] [--mode M,…] [--subset NAME] [--model TEXT] [options]',
+  usage: 'parley report DIR... [--out FOLDER] [--mode M,…] [--subset NAME] [--model TEXT] [--parent RUN] [--against CORRECTED_DIR] [options]',
   summary:
     'Writes report.md, report.html (a transcript page per episode, side by side by mode) and charts/*.svg:\n' +
     'success, turns and words per turn by mode (with 95% bootstrap CIs), judge scores per rubric and every\n' +
@@ -20,7 +24,9 @@ export const spec: CommandSpec = {
     'interval, printed too; self-evaluation flagged), compare verdicts, paired gaps between modes with a\n' +
     "permutation test, the paper's figures, and a simulation card. By default each run directory gets its\n" +
     'own report; --out FOLDER combines them into one.\n' +
-    'With a filter and no --out, a run\'s report goes to DIR/reports/<filter>/.',
+    'With a filter and no --out, a run\'s report goes to DIR/reports/<filter>/.\n' +
+    'parley report F --parent R: F is a fork run (parley fork); its forks\' outcomes and judge scores are shown\n' +
+    'beside the parent episode\'s own, per fork turn, with intervals and a chart of the effect against the fork turn.',
   flags: {
     out: { type: 'string', metavar: 'FOLDER', describe: 'write one report combining every DIR into FOLDER (default: each run its own report)' },
     mode: { type: 'list', metavar: 'M1,M2', describe: 'only episodes of these modes' },
@@ -29,42 +35,25 @@ export const spec: CommandSpec = {
     seed: { type: 'number', describe: 'seed of the bootstrap and permutation resampling (default 1)' },
     title: { type: 'string', metavar: 'TEXT', describe: 'report title' },
     human: { type: 'string', metavar: 'FILE', describe: 'add the human naturalness study of `parley annotate` (win rates, kappa) as a section' },
+    parent: { type: 'string', metavar: 'RUN', describe: 'DIR is a fork run of RUN (parley fork): compare the forks with the parent episode, per fork turn' },
+    against: {
+      type: 'string',
+      metavar: 'DIR',
+      describe:
+        "the same grid run with the MutualFriends leak closed (examples/paper-corrected.yaml's run; DIR... is then one run, examples/paper.yaml's; two experiment folders are compared arm by arm): " +
+        "adds how much of script and mindreaders mode's MutualFriends advantage over agents mode the leaked answer explains (goal, success, first mention; bootstrap intervals) and prints it; " +
+        'written to DIR[/<arm>]/reports/against-<name> unless --out',
+    },
   },
   positionals: { min: 1, max: Infinity, names: 'one or more run directories' },
 };
-
-interface Filters {
-  mode?: string[];
-  subset?: string;
-  model?: string;
-}
-
-/** The run with only the episodes the filters keep. */
-function filtered(run: RunDir, f: Filters): RunDir {
-  const keep = run.episodes.filter(({ record: r }) => {
-    if (f.mode && !f.mode.includes(r.mode)) return false;
-    if (f.subset && !(run.scenarios.get(r.scenarioId)?.subsets ?? []).includes(f.subset)) return false;
-    if (f.model) {
-      const players = [...r.seats, ...(r.scriptWriter && r.mode === 'script' ? [r.scriptWriter] : [])];
-      if (!players.some((p) => [p.policy, p.model ?? '', `${p.provider ?? ''}:${p.model ?? ''}`].some((t) => t.includes(f.model!)))) return false;
-    }
-    return true;
-  });
-  return { ...run, episodes: keep };
-}
-
-/** A folder name for a filter: `mode-agents_subset-hard`. */
-function filterSlug(f: Filters): string {
-  const parts = [f.mode ? `mode-${f.mode.join('+')}` : '', f.subset ? `subset-${f.subset}` : '', f.model ? `model-${f.model}` : ''].filter(Boolean);
-  return parts.join('_').replace(/[^A-Za-z0-9+._-]/g, '_');
-}
 
 /** \`parley report DIR... [--out FOLDER]\`. */
 export async function run(argv: string[]): Promise<number> {
   const args = parseCommand(spec, argv);
   if (!args) return 0;
   const { positionals } = args;
-  const values = args.flags as { out?: string; seed?: number; title?: string; mode?: string[]; subset?: string; model?: string; human?: string };
+  const values = args.flags as { out?: string; seed?: number; title?: string; mode?: string[]; subset?: string; model?: string; human?: string; parent?: string; against?: string };
   const seed = values.seed ?? 1;
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got ${seed})`);
   const bad = values.mode?.find((m) => !(MODES as readonly string[]).includes(m));
@@ -74,43 +63,69 @@ export async function run(argv: string[]): Promise<number> {
   if (values.out && positionals.length > 1 && positionals.some((d) => path.resolve(d) === path.resolve(values.out!))) {
     throw new UsageError(`--out ${values.out} is one of the runs: a combined report would overwrite that run's own report; name another folder`);
   }
-  const runs: RunDir[] = [];
-  for (const dir of positionals) {
+  if (values.against !== undefined) {
+    if (positionals.length !== 1) throw new UsageError('--against compares one leaky run (or experiment folder) with its corrected twin: name one');
+    if (values.mode) throw new UsageError('--against compares modes with agents mode: --mode would leave some out');
+    if (values.parent !== undefined) throw new UsageError('--against and --parent are two different comparisons: run report once for each');
+    if (path.resolve(values.against) === path.resolve(positionals[0]!)) throw new UsageError('--against names the same run directory as the run: give the corrected run');
+    if (values.out && [positionals[0]!, values.against].some((d) => path.resolve(d) === path.resolve(values.out!))) {
+      throw new UsageError(`--out ${values.out} is one of the runs: the leak comparison would overwrite that run's own report; name another folder`);
+    }
+  }
+  const load = async (dir: string) => {
     const loaded = await loadRunDir(dir);
     if (!loaded.ok) throw new Error(loaded.error.message);
-    runs.push(filtered(loaded.run, filters));
-  }
+    return filtered(loaded.run, filters);
+  };
+  const human = values.human ? humanStudy(values.human) : undefined;
+  if (values.against !== undefined) return reportAgainst(positionals[0]!, values.against, { load, slug, seed, ...(values.out ? { out: values.out } : {}), ...(values.title ? { title: values.title } : {}), ...(human ? { human } : {}) });
+  const runs: RunDir[] = [];
+  for (const dir of positionals) runs.push(await load(dir));
   if (runs.every((r) => r.episodes.length === 0)) throw new Error(`no episode matches ${slug || 'these runs'}`);
   const title = values.title ?? (slug ? `Parley report: ${runs.map((r) => path.basename(path.resolve(r.dir))).join(', ')} (${slug})` : undefined);
-  // Each run its own report unless a combined one was asked for (a multi-run report never lands in a run).
-  let human: string[] | undefined;
-  if (values.human) {
-    let text: string;
-    try {
-      text = readFileSync(values.human, 'utf8');
-    } catch (err) {
-      throw new Error(`cannot read --human ${values.human}: ${(err as Error).message}`);
-    }
-    const { annotations, bad } = parseAnnotations(text);
-    for (const b of bad) console.error(`parley report: ${values.human}:${b.line}: ${b.message} (line ignored)`);
-    // The LLM judge's naturalness verdicts beside the study, where `parley compare --judge` wrote them.
-    const found = annotations[0] ? judgeVerdictsNear(annotations[0].runA) : undefined;
-    let verdicts: JudgeVerdict[] | null = null;
-    if (found) {
-      try {
-        verdicts = readJudgeVerdicts(found);
-      } catch (err) {
-        console.error(`parley report: cannot read the judge verdicts ${found}: ${(err as Error).message} (humans vs judge left out)`);
-      }
-    }
-    human = humanSummaryLines(summariseHuman(annotations, verdicts));
-    for (const l of human) console.log(l);
+  let forks: ForkComparison | undefined;
+  if (values.parent !== undefined) {
+    if (runs.length !== 1) throw new UsageError('--parent compares one fork run with its parent: give one DIR');
+    const parent = await loadRunDir(values.parent);
+    if (!parent.ok) throw new Error(`--parent ${values.parent}: ${parent.error.message}`);
+    const compared = compareForks(runs[0]!, parent.run, seed);
+    if (!compared.ok) throw new UsageError(compared.message);
+    forks = compared.comparison;
+    // Run and episode ids come from the run directories' files: printed terminal-safe.
+    console.log(`forks of ${terminalSafe(forks.parentRun)}/${terminalSafe(forks.parentEpisode)} beside the parent's own continuation:`);
+    for (const l of forksSummaryLines(forks)) console.log(`  ${terminalSafe(l)}`);
   }
+  // Each run its own report unless a combined one was asked for (a multi-run report never lands in a run).
   const jobs = values.out ? [{ runs, outDir: values.out }] : runs.map((r) => ({ runs: [r], outDir: slug ? path.join(r.dir, 'reports', slug) : r.dir }));
   for (const job of jobs) {
-    const result = await writeReport(job.runs, { outDir: job.outDir, seed, ...(title ? { title } : {}), ...(human ? { human } : {}) });
+    const result = await writeReport(job.runs, { outDir: job.outDir, seed, ...(title ? { title } : {}), ...(human ? { human } : {}), ...(forks ? { forks } : {}) });
     console.log(`report of ${result.episodes} episodes:\n  ${result.markdownFile}\n  ${result.htmlFile}\n  ${result.chartFiles.length} charts in ${path.join(job.outDir, 'charts')}/`);
     for (const line of judgePanelLines(result.panels)) console.log(line);
   }
   return 0;
+}
+
+/** The human study's summary lines (`--human FILE`), printed as they are read. */
+function humanStudy(file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read --human ${file}: ${(err as Error).message}`);
+  }
+  const { annotations, bad } = parseAnnotations(text);
+  for (const b of bad) console.error(`parley report: ${file}:${b.line}: ${b.message} (line ignored)`);
+  // The LLM judge's naturalness verdicts beside the study, where `parley compare --judge` wrote them.
+  const found = annotations[0] ? judgeVerdictsNear(annotations[0].runA) : undefined;
+  let verdicts: JudgeVerdict[] | null = null;
+  if (found) {
+    try {
+      verdicts = readJudgeVerdicts(found);
+    } catch (err) {
+      console.error(`parley report: cannot read the judge verdicts ${found}: ${(err as Error).message} (humans vs judge left out)`);
+    }
+  }
+  const lines = humanSummaryLines(summariseHuman(annotations, verdicts));
+  for (const l of lines) console.log(l);
+  return lines;
 }

@@ -4,6 +4,7 @@ import { loadRunDir, type LoadedEpisode } from '../../evaluator/run-dir.js';
 import { buildTranscript, transcriptText } from '../../evaluator/transcript/transcript.js';
 import { frameText } from '../../evaluator/transcript/ledger-text.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
+import { terminalSafe } from '../../protocol/index.js';
 
 /** Fields `--filter` can select on, and how each reads a record. */
 const FILTERS: Record<string, (e: LoadedEpisode) => string[]> = {
@@ -90,7 +91,13 @@ export async function run(argv: string[]): Promise<number> {
     }
     const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
     console.log(`=== ${record.episodeId} · seat ${seat} · ${lines.length} frame(s) received, in order (${file})`);
-    lines.forEach((line, i) => console.log(frameText(i + 1, line)));
+    // A fork's ledger: the frames before this line replayed the parent's first turns (no LLM call).
+    const fork = record.fork;
+    const live = fork?.liveFromLine?.[seat];
+    lines.forEach((line, i) => {
+      if (fork && i === live) console.log(`--- live from here: fork of ${terminalSafe(fork.parentRun)}/${terminalSafe(fork.parentEpisode)} at turn ${fork.at} (the frames above replayed the parent's turns before it)`);
+      console.log(frameText(i + 1, line));
+    });
     return 0;
   }
   if (episodes.length === 0) {

@@ -1,5 +1,5 @@
 import { estimateCost } from '../../llm/cost.js';
-import type { Mode, PolicyConfig } from '../../protocol/index.js';
+import { defaultJudgeView, type JudgeView, type Mode, type PolicyConfig } from '../../protocol/index.js';
 import type { RunConfig } from '../../orchestrator/run-config.js';
 import { planEpisodes } from '../../orchestrator/run/plan.js';
 import { resolveProtocol } from '../../orchestrator/run/protocol.js';
@@ -20,6 +20,8 @@ export interface ArmPlan {
   onUnparsable: 'none' | 'fail';
   /** LLM generator spec → where its reformat request goes. */
   reformat: Record<string, string>;
+  /** The judge named with the run (if any) and the view `parley eval` will give it by default (`judgeView`). */
+  judge: { spec: string; view: JudgeView; recorded: boolean } | null;
   scenarios: number;
   byMode: Partial<Record<Mode, number>>;
   episodes: number;
@@ -58,6 +60,7 @@ export async function planArm(name: string, config: RunConfig, protocol?: string
     judgeOnlyTo: [...(config.leakJudgeOnly ?? [])],
     onUnparsable: resolved.onUnparsable,
     reformat,
+    judge: config.judge ? { spec: config.judge.spec, view: config.judgeView ?? defaultJudgeView(resolved.name), recorded: config.judgeView !== undefined } : null,
     scenarios: scenarios.length,
     byMode: {},
     episodes: plans.length,
@@ -110,6 +113,10 @@ export function planLines(arms: ArmPlan[]): string[] {
       `  an unreadable reply gets one reformat request${fixes ? ` (${fixes})` : ''}; ` +
         (a.onUnparsable === 'none' ? 'still unreadable, the turn is a counted none and the episode goes on (an empty script for a script writer) (--on-unparsable none)' : 'still unreadable, the episode fails (--on-unparsable fail)'),
     );
+    if (a.judge) {
+      const view = a.judge.view === 'paper' ? "the paper view (SOTOPIA's judge information only)" : "Parley's view (relationship, every profile field, task data)";
+      lines.push(`  judge ${a.judge.spec} (parley eval): ${view}, ${a.judge.recorded ? 'as judgeView sets it' : "the protocol's default (judgeView)"}`);
+    }
     for (const [spec, m] of Object.entries(a.models)) {
       lines.push(`  ${spec} [${m.role.join(', ')}]: ~${fmt(m.prompt)} prompt + ~${fmt(m.completion)} completion tokens, ${usd(m.usd)}`);
       if (m.usd === null) unpriced.add(spec);

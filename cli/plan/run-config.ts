@@ -1,4 +1,4 @@
-import { BackgroundsRule, JudgeOnlyLeakTarget, llmProviderOf, Mode, MODES, OnUnparsable, parsePolicySpec, ProtocolName, ScriptFormat, StopRule } from '../../protocol/index.js';
+import { BackgroundsRule, JudgeOnlyLeakTarget, JudgeView, llmProviderOf, Mode, MODES, OnUnparsable, parsePolicySpec, ProtocolName, ScriptFormat, StopRule } from '../../protocol/index.js';
 import { RunConfig, type RunConfigInput } from '../../orchestrator/run-config.js';
 import type { FlagValue } from '../args.js';
 import { loadExperiment } from '../experiment.js';
@@ -20,15 +20,17 @@ const FLAG_OF: Record<string, string> = {
   agents: '--agent1/--agent2', scriptWriter: '--script-writer', judge: '--judge', replay: '--replay', seed: '--seed',
   protocol: '--protocol', backgrounds: '--backgrounds', scriptFormat: '--script-format', stopRule: '--stop-rule',
   leakJudgeOnly: '--leak-judge-only', showRelationshipStory: '--show-relationship-story', onUnparsable: '--on-unparsable',
+  judgeView: '--judge-view',
 };
 
-/** The protocol flags: [flag, RunConfig key, allowed values]. */
-const PROTOCOL_CHOICES = [
+/** The flags with a fixed set of values (the protocol settings and the judge view): [flag, RunConfig key, allowed values]. */
+const CHOICE_FLAGS = [
   ['protocol', 'protocol', ProtocolName.options],
   ['backgrounds', 'backgrounds', BackgroundsRule.options],
   ['script-format', 'scriptFormat', ScriptFormat.options],
   ['stop-rule', 'stopRule', StopRule.options],
   ['on-unparsable', 'onUnparsable', OnUnparsable.options],
+  ['judge-view', 'judgeView', JudgeView.options],
 ] as const;
 
 /**
@@ -59,7 +61,7 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
   set('seed', flags.seed);
   set('replay', flags.replay);
   if (flags['retry-failed'] === true) input.retryFailed = true;
-  for (const [flag, key, options] of PROTOCOL_CHOICES) {
+  for (const [flag, key, options] of CHOICE_FLAGS) {
     const v = flags[flag];
     if (v === undefined) continue;
     if (!(options as readonly string[]).includes(String(v))) return { ok: false, message: `--${flag}: '${String(v)}' is not one of ${options.join(', ')}` };

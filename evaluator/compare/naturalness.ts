@@ -32,9 +32,21 @@ export interface ComparePair {
   scenario: Scenario | undefined;
 }
 
-export type PairVerdict =
-  | { key: string; scenarioId: string; episodeA: string; episodeB: string; aShownFirst: boolean; ok: true; winner: 'A' | 'B'; reasoning: string }
-  | { key: string; scenarioId: string; episodeA: string; episodeB: string; aShownFirst: boolean; ok: false; error: EvaluationError };
+/**
+ * Who judged a pair and how it was asked, kept with every verdict (as `judge.view` is with every score):
+ * `judge` is the client's `provider:model`, `question` the style of the question (`paper`: appendix E's).
+ */
+interface VerdictBase {
+  key: string;
+  scenarioId: string;
+  episodeA: string;
+  episodeB: string;
+  aShownFirst: boolean;
+  judge: string;
+  question: CompareStyle;
+}
+
+export type PairVerdict = (VerdictBase & { ok: true; winner: 'A' | 'B'; reasoning: string }) | (VerdictBase & { ok: false; error: EvaluationError });
 
 /**
  * Matches episodes of A and B by (scenarioId, pairId, repeat); when B has no episode with the same repeat,
@@ -106,7 +118,7 @@ export async function judgePair(pair: ComparePair, aShownFirst: boolean, client:
   const render = style === 'paper' ? paperTranscript : renderTranscript;
   const ta = render(pair.a, pair.scenario);
   const tb = render(pair.b, pair.scenario);
-  const base = { key: pair.key, scenarioId: pair.scenarioId, episodeA: pair.a.episodeId, episodeB: pair.b.episodeId, aShownFirst };
+  const base: VerdictBase = { key: pair.key, scenarioId: pair.scenarioId, episodeA: pair.a.episodeId, episodeB: pair.b.episodeId, aShownFirst, judge: `${client.provider}:${client.model}`, question: style };
   let error: EvaluationError = { code: 'judge/provider_error', message: 'not run', attempts: 0 };
   for (let attempt = 1; attempt <= 2; attempt++) {
     let content: string;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Mode } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import { matchEpisodes, PAPER_NATURALNESS_QUESTION, type ComparePair } from '../compare/naturalness.js';
-import { paperBackground, paperBio, paperTranscript } from '../judge/paper-view.js';
+import { paperBackground, paperBio, paperGoal, paperTranscript } from '../judge/paper-view.js';
 import { renderTranscript } from '../judge/transcript.js';
 import type { RunDir } from '../run-dir.js';
 import { Annotation, parseAnnotations } from './annotation.js';
@@ -197,7 +197,8 @@ function setting(s: Scenario | undefined, paper: boolean): string {
 /** Each character's background and goal, as SOTOPIA's annotators saw them. */
 function characters(s: Scenario | undefined, paper: boolean): StudyCharacter[] {
   if (!s) return [];
-  if (paper) return s.seats.map((seat) => ({ name: seat.character.name, background: paperBio(seat.character), goal: seat.goal }));
+  // The goal as the judge and the LLM naturalness question render it: its hint texts inline (a MutualFriends friend list is one).
+  if (paper) return s.seats.map((seat) => ({ name: seat.character.name, background: paperBio(seat.character), goal: paperGoal(seat) }));
   return s.seats.map((seat) => {
     const c = seat.character;
     const parts = [

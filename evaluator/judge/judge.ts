@@ -3,6 +3,7 @@ import type { Scenario } from '../../scenarios/model.js';
 import type { LlmClient } from '../../llm/types.js';
 import type { EpisodeJudgement, EvaluationError, JudgedDeal, JudgeInfo, JudgeVisibility, SeatJudgement } from '../evaluation.js';
 import { parseJudgement, type ParsedJudgement } from './parse.js';
+import { DEAL_TAG_FORMAT, parseDealTags } from './deal-tags.js';
 import { JUDGE_PROMPT_VERSION, judgeCalls, schemaName, type JudgeCall, type JudgeView } from './prompt.js';
 import { SOTOPIA_RUBRIC } from '../rubric/builtin.js';
 import { rubricRef, type Rubric } from '../rubric/rubric.js';
@@ -55,6 +56,17 @@ export function reformatMessages(bad: string, schema: Record<string, unknown>): 
   return [{ role: 'user', content: user }];
 }
 
+/** The same reformat request for the paper's deal answer, whose format is tags rather than JSON. */
+export function reformatTagMessages(bad: string): JudgeCall['messages'] {
+  const user = [
+    'The text below does not follow the answer format. Rewrite it in that format, without adding or removing any information.',
+    `Text: ${bad}`,
+    DEAL_TAG_FORMAT,
+    'Reply with the rewritten text only.',
+  ].join('\n');
+  return [{ role: 'user', content: user }];
+}
+
 /**
  * Runs one judge call; a provider error, bad JSON or an invalid score is retried once, then returned as an
  * error. Under the paper view (prompt-only format) an unreadable reply gets one reformat request instead of
@@ -68,7 +80,7 @@ async function runCall(call: JudgeCall, opts: JudgeOptions): Promise<CallResult>
     let content: string;
     try {
       const client = reformat !== null ? (opts.reformatClient ?? opts.client) : opts.client;
-      const messages = reformat !== null ? reformatMessages(reformat, call.schema) : call.messages;
+      const messages = reformat !== null ? (call.answerForm === 'tags' ? reformatTagMessages(reformat) : reformatMessages(reformat, call.schema)) : call.messages;
       const res = await client.chat({ messages, ...(call.structured ? { json: { name: schemaName(opts.rubric ?? SOTOPIA_RUBRIC), schema: call.schema } } : {}), temperature: JUDGE_TEMPERATURE }, opts.signal);
       out.prompt += res.usage.prompt;
       out.completion += res.usage.completion;
@@ -80,7 +92,7 @@ async function runCall(call: JudgeCall, opts: JudgeOptions): Promise<CallResult>
       out.result = { ok: false, error: { code: 'judge/provider_error', message: (err as Error).message ?? String(err), attempts: attempt } };
       continue;
     }
-    const parsed = parseJudgement(content, call.seats, call.askDeal, (seat) => call.dims[seat] ?? []);
+    const parsed = call.answerForm === 'tags' ? parseDealTags(content) : parseJudgement(content, call.seats, call.askDeal, (seat) => call.dims[seat] ?? []);
     if (parsed.ok) {
       out.result = parsed;
       return out;

@@ -9,7 +9,7 @@ import { Scenario } from '../../scenarios/model.js';
 import { judgeEpisode } from './judge.js';
 import { paperBackground, paperTranscript } from './paper-view.js';
 import { judgeCalls } from './prompt.js';
-import { sotopiaData } from '../../test/helpers/reference-data.js';
+import { describeWithData, sotopiaData, sotopiaMiniDir } from '../../test/helpers/reference-data.js';
 
 /**
  * The paper judge and naturalness prompts carry SOTOPIA's judge information and nothing else. Each
@@ -22,8 +22,6 @@ import { sotopiaData } from '../../test/helpers/reference-data.js';
 
 // The one lookup of SOTOPIA's real files (../shared/data, else the scenarios-fetch cache).
 const sotopia = sotopiaData();
-const SOTOPIA = sotopia.dir;
-const hasSotopia = !sotopia.skip;
 
 /** Words of the paper view's own framing lines (paper-view.ts, prompt.ts, naturalness.ts). */
 const FRAMING = new Set(
@@ -139,7 +137,7 @@ describe('paper judge view', () => {
     const b = episode({ scenario: s, mode: 'script', moves: [['b', 'speak', 'Hey.']] });
     const client = new ScriptedClient(() => JSON.stringify({ reasoning: 'r', more_natural: '1' }));
     const v = await judgePair({ key: 'k', scenarioId: s.id, a, b, scenario: s }, true, client, undefined, 'paper');
-    expect(v.ok).toBe(true);
+    expect(v).toMatchObject({ ok: true, judge: 'fake:fake-judge', question: 'paper' });
     const req = client.requests[0]!;
     expect(req.json).toBeUndefined();
     expect(req.messages).toHaveLength(1);
@@ -149,18 +147,53 @@ describe('paper judge view', () => {
     expect(extraWords(context, s)).toEqual([]);
     expect(text).not.toMatch(/repetition|over-politeness|without having been shared/);
   });
-
-  it.skipIf(!hasSotopia)('carries only SOTOPIA judge fields for every real SOTOPIA instance (data: parley scenarios fetch sotopia into ../shared/data/sotopia)', async () => {
-    const scenarios = (await importSotopia(SOTOPIA)).scenarios;
-    expect(scenarios.length).toBeGreaterThan(0);
-    for (const s of scenarios) {
-      checkScenario(s);
-      for (const seat of s.seats) {
-        const c = seat.character;
-        for (const v of [c.bigFive, c.mbti, c.decisionStyle, ...(c.moralValues ?? []), ...(c.schwartzValues ?? [])]) {
-          if (v && !allowedValues(s).some((a) => a.includes(v))) expect(paperBackground(s), `${s.id}: ${v}`).not.toContain(v);
-        }
-      }
-    }
-  });
 });
+
+/** The words of the deal question's and the naturalness question's own framing (prompt.ts, deal-tags.ts, naturalness.ts). */
+const QUESTION_FRAMING = new Set([...FRAMING, ...'read two social goals conversation below say whether them reached deal'.split(' ')]);
+
+/**
+ * Every paper prompt an instance leads to — the judge call, the deal call of a Craigslist instance, the
+ * naturalness comparison — checked by subtraction: its context carries SOTOPIA's judge fields only.
+ */
+async function checkEveryPaperPrompt(s: Scenario): Promise<void> {
+  const ep = checkScenario(s);
+  for (const seat of s.seats) {
+    const c = seat.character;
+    const judge = judgeCalls(ep, s, 'full', 'paper')[0]!.messages[0]!.content;
+    for (const v of [c.bigFive, c.mbti, c.decisionStyle, ...(c.moralValues ?? []), ...(c.schwartzValues ?? [])]) {
+      if (v && !allowedValues(s).some((a) => a.includes(v))) expect(judge, `${s.id}: ${v}`).not.toContain(v);
+    }
+  }
+  if (s.kind === 'craigslist') {
+    const deal = judgeCalls(ep, s, 'full', 'paper').find((c) => c.askDeal)!.messages[0]!.content;
+    const context = deal.slice(0, deal.indexOf('The conversation:'));
+    // The deal question carries the two goals only: no background, secret or task block.
+    expect(context.split('\n').filter((l) => l.includes("'s goal:"))).toHaveLength(2);
+    expect(extraWords(context, s).filter((w) => !QUESTION_FRAMING.has(w)), s.id).toEqual([]);
+    for (const seat of s.seats) expect(context, s.id).not.toContain(seat.character.secret);
+  }
+  const script = episode({ scenario: s, mode: 'script', moves: [[s.seats[1]!.seat, 'speak', 'Hey.']] });
+  const client = new ScriptedClient(() => JSON.stringify({ reasoning: 'r', more_natural: '1' }));
+  const v = await judgePair({ key: 'k', scenarioId: s.id, a: ep, b: script, scenario: s }, true, client, undefined, 'paper');
+  expect(v.ok, s.id).toBe(true);
+  const text = client.requests[0]!.messages[0]!.content;
+  expect(text).toContain('Which of the two interactions sounds more like a natural interaction that two people would have in this scenario?');
+  const context = text.slice(0, text.indexOf('Interaction 1:'));
+  expect(extraWords(context, s), s.id).toEqual([]);
+  // The annotators' context has no judge-only text.
+  if (s.judgeOnly.trim()) expect(context, s.id).not.toContain(s.judgeOnly);
+}
+
+/** The judge, deal and naturalness prompts of every instance in a SOTOPIA-shaped profile directory. */
+function everyInstanceSuite(dir: () => string, expectKinds: readonly Scenario['kind'][]) {
+  it('renders the paper judge, deal and naturalness prompts of every instance with no field SOTOPIA\'s prompts lacked', async () => {
+    const scenarios = (await importSotopia(dir())).scenarios;
+    expect(scenarios.length).toBeGreaterThan(0);
+    for (const kind of expectKinds) expect(scenarios.some((s) => s.kind === kind), kind).toBe(true);
+    for (const s of scenarios) await checkEveryPaperPrompt(s);
+  });
+}
+
+describeWithData(sotopia, 'paper prompts on every real SOTOPIA instance (450)', () => everyInstanceSuite(() => sotopia.dir, ['mutual_friends', 'craigslist', 'open']));
+describe('paper prompts on the SOTOPIA-shaped fixture (every clone)', () => everyInstanceSuite(sotopiaMiniDir, ['mutual_friends', 'craigslist', 'open']));

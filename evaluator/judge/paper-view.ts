@@ -28,7 +28,8 @@ export function paperBio(c: Character): string {
   return parts.join(' ');
 }
 
-function paperGoal(seat: ScenarioSeat): string {
+/** A goal as SOTOPIA rendered it for its environment: the goal, then its hint texts inline and unlabelled. */
+export function paperGoal(seat: ScenarioSeat): string {
   return [seat.goal, ...seat.hints.map((h) => h.text)].filter((t) => t.trim() !== '').join(' ');
 }
 

@@ -1,8 +1,9 @@
-import type { EpisodeRecord } from '../../protocol/index.js';
+import { JudgeView as JudgeViewName, type EpisodeRecord } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { ChatMessage } from '../../llm/types.js';
 import type { JudgeVisibility } from '../evaluation.js';
 import { blindBackground, fullBackground } from './background.js';
+import { DEAL_TAG_FORMAT } from './deal-tags.js';
 import { dealCallSchema, judgeSchema } from './schema.js';
 import { renderTranscript, seatNames } from './transcript.js';
 import { paperBackground, paperTranscript } from './paper-view.js';
@@ -14,11 +15,11 @@ import { dimensionsFor, type Rubric, type RubricDimension } from '../rubric/rubr
  * message with the format instructions in it and no `response_format`. `parley`: Parley's richer view
  * (relationship, every profile field, task data, visibility notes) with structured output.
  */
-export type JudgeView = 'paper' | 'parley';
-export const JUDGE_VIEWS: readonly JudgeView[] = ['paper', 'parley'];
+export type JudgeView = JudgeViewName;
+export const JUDGE_VIEWS: readonly JudgeView[] = JudgeViewName.options;
 
 /** Bumped whenever the prompt or rubric wording changes; stored with every evaluation. */
-export const JUDGE_PROMPT_VERSION = 'parley-judge-3';
+export const JUDGE_PROMPT_VERSION = 'parley-judge-4';
 
 /** One judge call: which seats it scores (none for the deal call), whether it is the deal question, its messages and schema. */
 export interface JudgeCall {
@@ -30,6 +31,8 @@ export interface JudgeCall {
   schema: Record<string, unknown>;
   /** false: the schema goes only into the prompt text, no `response_format` (the paper view). */
   structured: boolean;
+  /** `tags`: the reply is read as the paper's deal answer in tags (deal-tags.ts), not as JSON. */
+  answerForm?: 'json' | 'tags';
 }
 
 /**
@@ -113,8 +116,29 @@ export function paperJudgeCalls(episode: EpisodeRecord, scenario: Scenario, rubr
   ].join('\n');
   const calls: JudgeCall[] = seats.length ? [{ seats, dims: pick(dims, seats), askDeal: false, messages: [{ role: 'user', content: user }], schema, structured: false }] : [];
   // The deal question belongs to the default rubric (its answer feeds the Craigslist metrics), not to other rubrics.
-  if (episode.outcome.kind === 'craigslist' && rubric === SOTOPIA_RUBRIC) calls.push({ ...dealCall(episode, scenario), structured: false });
+  if (episode.outcome.kind === 'craigslist' && rubric === SOTOPIA_RUBRIC) calls.push(paperDealCall(episode, scenario));
   return calls;
+}
+
+/**
+ * The deal question as the paper asked it (appendix H.2; SOTOPIA's package has none): the question, the
+ * two goals, the interaction (here in the paper judge's transcript form), then the answer as reasoning
+ * and yes/no in tags — plus Parley's price tag. One user message, no `response_format`.
+ */
+export function paperDealCall(episode: EpisodeRecord, scenario: Scenario): JudgeCall {
+  const names = seatNames(episode, scenario);
+  const goals = scenario.seats.map((s) => `${names.get(s.seat) ?? s.character.name}'s goal: ${s.goal}`);
+  const user = [
+    'Read the two social goals and the conversation below, and say whether the two of them reached a deal.',
+    '',
+    ...goals,
+    '',
+    'The conversation:',
+    paperTranscript(episode, scenario),
+    '',
+    DEAL_TAG_FORMAT,
+  ].join('\n');
+  return { seats: [], askDeal: true, messages: [{ role: 'user', content: user }], dims: {}, schema: dealCallSchema(), structured: false, answerForm: 'tags' };
 }
 
 /** The schema name sent with the request (and named in the paper view's prompt): SOTOPIA's for its own rubrics. */

@@ -20,12 +20,14 @@ const EPISODES = [
 /**
  * sha256 of every judge request (messages, schema, seats, deal flag, structured flag) for three episodes ×
  * full/blind × paper/parley view, computed with the judge as it was before rubrics existed (main at
- * ba17e04). The default rubric must keep them byte for byte: SOTOPIA's judge is the product.
+ * ba17e04). The default rubric must keep them byte for byte: SOTOPIA's judge is the product. One entry
+ * changed on purpose since: the Craigslist episode's full paper-view calls (the fifth), whose deal question
+ * now asks for appendix H.2's reasoning and answer tags (issue 20).
  */
 const BEFORE_RUBRICS = [
   '56521bf465a56d33e1ee7136e624ca7f88e895f8fbc8c7ad1c8c402bae6e2198', '7790a40cd57126c2d90c8c2537484ab57ff286fa05c6e840006d385d27493116',
   '7c2d215a0b7a09427dea5d8a8bac0647ec1e255060b98a708692c08606e40d98', '7c2d215a0b7a09427dea5d8a8bac0647ec1e255060b98a708692c08606e40d98',
-  'f26ade503de7236f7fb2bf949ec1b974913483436fd6f2766804e61699013ffd', '2f558027bfd0d7df888b0398ff2ea9db1be72c17128b3924960de92666e2c048',
+  '2f5b2a3f0582c0f6e3f53d8748a88a72a95f16a952c4cdb9ac3acac02adb1b53', '2f558027bfd0d7df888b0398ff2ea9db1be72c17128b3924960de92666e2c048',
   '6bfad8e82d7a81cd9476822a0785e2f34e961dcc1bf8413fa6347ce09af31369', '6bfad8e82d7a81cd9476822a0785e2f34e961dcc1bf8413fa6347ce09af31369',
   '0e7f49af140e6d5d6183610df1074dffae232f9eea23b147a927ad3b6373bc97', 'c9602ab6610aa8bc2dbc4b72cec3ecf7dce4e12dda42544c3420b2be2f83b110',
   '7bec1d929d82bb5e4c08e8a90f77329bcf27351d95f8c118e6c205f5bf233f66', '7bec1d929d82bb5e4c08e8a90f77329bcf27351d95f8c118e6c205f5bf233f66',

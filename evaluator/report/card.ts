@@ -47,7 +47,8 @@ export interface SimulationCard {
   generators: CardGenerator[];
   /** Fine-tuned models with the training data their run's experiment file records (policy spec → description). */
   trainingData: Record<string, string>;
-  judges: { spec: string; model: string | null; visibility: string; temperature: number; promptVersion: string; seatsScored: number; seatErrors: number }[];
+  /** `view`: what the full judge was shown (absent on records written before views: Parley's). */
+  judges: { spec: string; model: string | null; visibility: 'full' | 'blind'; view: 'paper' | 'parley'; temperature: number; promptVersion: string; seatsScored: number; seatErrors: number }[];
   scenarioSet: { count: number; sources: Record<string, number>; kinds: Record<string, number>; subsets: Record<string, number>; relationships: Record<string, number> };
   counts: { mode: Mode; episodes: number; ok: number; failed: number }[];
   terminations: Record<string, number>;
@@ -180,7 +181,7 @@ export function buildCard(runs: readonly RunDir[]): SimulationCard {
         const key = JSON.stringify([j.judge.spec, j.judge.visibility, j.judge.view, j.judge.promptVersion]);
         const entry =
           judges.get(key) ??
-          judges.set(key, { spec: j.judge.spec, model: j.judge.model ?? null, visibility: j.judge.view ? `${j.judge.visibility}, ${j.judge.view} view` : j.judge.visibility, temperature: j.judge.temperature, promptVersion: j.judge.promptVersion, seatsScored: 0, seatErrors: 0 }).get(key)!;
+          judges.set(key, { spec: j.judge.spec, model: j.judge.model ?? null, visibility: j.judge.visibility, view: j.judge.view ?? 'parley', temperature: j.judge.temperature, promptVersion: j.judge.promptVersion, seatsScored: 0, seatErrors: 0 }).get(key)!;
         for (const s of Object.values(j.seats)) {
           if (s.ok) entry.seatsScored++;
           else {
@@ -238,7 +239,11 @@ export function cardMarkdown(card: SimulationCard): string[] {
   lines.push('', '**Judge**', '');
   if (!card.judges.length) lines.push('- none: no episode has judge scores (run `parley eval DIR --judge …`).');
   for (const j of card.judges) {
-    const sees = j.visibility === 'full' ? 'full background: both goals, secrets, private task data and judge-only text (as SOTOPIA\'s judge)' : 'blind: the public transcript and the evaluated seat\'s own goal only';
+    const sees = j.visibility === 'blind'
+      ? "blind: the public transcript and the evaluated seat's own goal only"
+      : j.view === 'paper'
+        ? "the paper view: SOTOPIA's judge information only (scenario with judge-only text, both bios with secrets, both goals, Turn #k transcript)"
+        : "Parley's full view: both goals and secrets, the relationship and its story, every profile field, private task data and judge-only text (more than SOTOPIA's judge had)";
     lines.push(`- ${mdCode(j.spec)}${j.model ? ` (model ${mdText(j.model)})` : ''}, temperature ${mdText(j.temperature)}, prompt ${mdText(j.promptVersion)}; sees ${sees}; ${j.seatsScored} seats scored, ${j.seatErrors} evaluation errors`);
   }
   const s = card.scenarioSet;

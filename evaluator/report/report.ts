@@ -2,7 +2,8 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { aggregate, METRIC_LABELS, pairedGaps, type GapRow, type GroupRow, type MetricName, type RubricGroup } from '../aggregate.js';
 import { DIMENSION_NAMES } from '../dimensions.js';
-import { episodeMetrics, type EpisodeMetrics } from '../metrics/episode-metrics.js';
+import type { EpisodeMetrics } from '../metrics/episode-metrics.js';
+import { runMetrics } from '../metrics/run-metrics.js';
 import { REPETITION_N } from '../metrics/seat-metrics.js';
 import { BOOTSTRAP_RESAMPLES, type Summary } from '../stats/summary.js';
 import { writeFileAtomic } from '../../disk/atomic-write.js';
@@ -17,8 +18,11 @@ import { besideThePaper, isPaperRun } from '../paper/beside.js';
 import { besideMarkdown } from '../paper/beside-markdown.js';
 import { loadPublished } from '../paper/published.js';
 import { compareVerdictsMarkdown, judgeVariantsMarkdown } from './variants-and-verdicts.js';
+import { leakReport, type LeakReport } from '../leak/leak-report.js';
 import { judgePanels, type Panel } from './judge-panels.js';
 import { judgePanelsMarkdown } from './judge-panels-markdown.js';
+import type { ForkComparison } from './forks.js';
+import { forkCharts, forksMarkdown } from './forks-markdown.js';
 import { groupEpisodes, transcriptFile, transcriptPage, type EpisodeGroup } from '../transcript/transcript-pages.js';
 
 export interface ReportOptions {
@@ -30,6 +34,13 @@ export interface ReportOptions {
   title?: string;
   /** A human naturalness study's summary lines (`--human ANN.jsonl`), shown in their own section. */
   human?: readonly string[];
+  /**
+   * The same grid run with the MutualFriends leak closed (`--against`): the report (of one leaky run)
+   * gets a section saying how much of script and mindreaders mode's advantage the leaked answer explains.
+   */
+  against?: RunDir;
+  /** `--parent`: the forks of a fork run beside their parent episode (a section and effect charts). */
+  forks?: ForkComparison;
 }
 
 export interface ReportResult {
@@ -41,6 +52,8 @@ export interface ReportResult {
   gaps: GapRow[];
   charts: Chart[];
   markdown: string;
+  /** With `against`: the leak effect, in numbers and sentences. */
+  leak?: LeakReport;
   /** Judges per rubric, with their agreement (what `parley report` prints). */
   panels: Panel[];
 }
@@ -63,7 +76,7 @@ const RULE_COLUMNS: MetricName[] = ['success', 'turns', 'wordsPerTurn', 'repetit
 const GAP_METRICS: MetricName[] = ['success', 'turns', 'wordsPerTurn', 'firstMention', 'deal', ...DIMENSION_NAMES];
 
 /** Builds the Markdown report (tables, chart links, simulation card) from metrics and aggregates. */
-export function reportMarkdown(runs: readonly RunDir[], metrics: readonly EpisodeMetrics[], rows: readonly GroupRow[], gaps: readonly GapRow[], charts: readonly Chart[], title?: string, beside?: string[], panels: readonly Panel[] = []): string {
+export function reportMarkdown(runs: readonly RunDir[], metrics: readonly EpisodeMetrics[], rows: readonly GroupRow[], gaps: readonly GapRow[], charts: readonly Chart[], title?: string, beside?: string[], panels: readonly Panel[] = [], leak?: readonly string[]): string {
   const lines: string[] = [];
   lines.push(`# ${mdText(title ?? `Parley report: ${runs.map((r) => path.basename(path.resolve(r.dir))).join(', ')}`)}`, '');
   lines.push(
@@ -114,6 +127,7 @@ export function reportMarkdown(runs: readonly RunDir[], metrics: readonly Episod
     }
     lines.push('');
   }
+  if (leak) lines.push(...leak);
   lines.push(...judgeVariantsMarkdown(runs), ...judgePanelsMarkdown(panels), ...compareVerdictsMarkdown(runs));
   lines.push('## Charts', '');
   for (const c of charts) lines.push(`### ${mdText(c.title)}`, '', mdText(c.caption), '', `![${mdText(c.title)}](charts/${c.file})`, '');
@@ -189,19 +203,19 @@ th{background:#f3f3f3}figure{margin:1em 0}figcaption{font-size:12px;color:#555}c
  */
 export async function writeReport(runs: readonly RunDir[], opts: ReportOptions): Promise<ReportResult> {
   const seed = opts.seed ?? 1;
-  const metrics = runs.flatMap((r) => {
-    const protocol = isPaperRun(r) ? 'paper' : 'parley';
-    return r.episodes.map((e) => episodeMetrics(e.record, r.scenarios.get(e.record.scenarioId), { protocol }));
-  });
+  const metrics = runs.flatMap(runMetrics);
   const rows = aggregate(metrics, seed);
   const gaps = [...pairedGaps(metrics, 'script', 'agents', seed), ...pairedGaps(metrics, 'mindreaders', 'agents', seed)];
-  const charts = buildCharts(rows, metrics);
+  const charts = [...(opts.forks ? forkCharts(opts.forks) : []), ...buildCharts(rows, metrics)];
   for (const c of charts) {
     const err = xmlWellFormedError(c.svg);
     if (err) throw new Error(`chart ${c.file} is not well-formed XML: ${err}`);
   }
   const panels = judgePanels(runs, seed);
-  const markdown = reportMarkdown(runs, metrics, rows, gaps, charts, opts.title, paperSection(runs, rows), panels) + humanSection(opts.human);
+  if (opts.against && runs.length !== 1) throw new Error('a leak comparison (against) reports on exactly one leaky run');
+  const leak = opts.against ? leakReport(runs[0]!, opts.against, seed) : undefined;
+  const beside = [...(opts.forks ? forksMarkdown(opts.forks) : []), ...(paperSection(runs, rows) ?? [])];
+  const markdown = reportMarkdown(runs, metrics, rows, gaps, charts, opts.title, beside.length ? beside : undefined, panels, leak?.markdown) + humanSection(opts.human);
   const inlineSvg = new Map(charts.map((c) => [`charts/${c.file}`, c.svg]));
   const title = markdown.split('\n')[0]!.replace(/^#\s*/, '').replace(/\\(.)/g, '$1');
   const html = `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"/>${reportCsp()}<title>${esc(title)}</title><style>${CSS}</style></head><body>\n${markdownToHtml(markdown, inlineSvg)}\n</body></html>\n`;
@@ -220,7 +234,7 @@ export async function writeReport(runs: readonly RunDir[], opts: ReportOptions):
   for (const g of groupEpisodes(runs)) {
     for (const t of g.transcripts) await writeFileAtomic(path.join(opts.outDir, 'transcripts', transcriptFile(t.episodeId)), transcriptPage(g, t.episodeId));
   }
-  return { markdownFile, htmlFile, chartFiles, episodes: metrics.length, rows, gaps, charts, markdown, panels };
+  return { markdownFile, htmlFile, chartFiles, episodes: metrics.length, rows, gaps, charts, markdown, panels, ...(leak ? { leak } : {}) };
 }
 
 /** The human study's section (appendix E): the summary lines of `compare --human`, as a list. */

@@ -61,7 +61,7 @@ export function compareVerdictsMarkdown(runs: readonly RunDir[]): string[] {
     for (const file of readdirSync(run.dir).filter((f) => /^compare-.*\.jsonl$/.test(f)).sort()) {
       const verdicts = readFileSync(path.join(run.dir, file), 'utf8').split('\n').filter((l) => l.trim()).flatMap((l) => {
         try {
-          return [JSON.parse(l) as { ok?: boolean; winner?: string }];
+          return [JSON.parse(l) as { ok?: boolean; winner?: string; judge?: unknown; question?: unknown }];
         } catch {
           return [];
         }
@@ -71,7 +71,9 @@ export function compareVerdictsMarkdown(runs: readonly RunDir[]): string[] {
       const r = wilson(winsA, judged.length);
       const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
       const [, a, b] = /^compare-(.+)-vs-(.+)\.jsonl$/.exec(file) ?? [];
-      rows.push(`| ${mdCell(path.basename(path.resolve(run.dir)))} | ${mdCell(a ?? '?')} | ${mdCell(b ?? '?')} | ${judged.length} | ${winsA} | ${pct(r.p)} [${pct(r.lo)}, ${pct(r.hi)}] | ${verdicts.length - judged.length} |`);
+      // Who judged and which question (files written before verdicts recorded it say so by a dash).
+      const asked = [...new Set(verdicts.map((v) => (typeof v.judge === 'string' ? `${v.judge}, ${typeof v.question === 'string' ? v.question : '?'} question` : '—')))].sort().join('; ');
+      rows.push(`| ${mdCell(path.basename(path.resolve(run.dir)))} | ${mdCell(a ?? '?')} | ${mdCell(b ?? '?')} | ${mdCell(asked)} | ${judged.length} | ${winsA} | ${pct(r.p)} [${pct(r.lo)}, ${pct(r.hi)}] | ${verdicts.length - judged.length} |`);
     }
   }
   if (!rows.length) return [];
@@ -80,8 +82,8 @@ export function compareVerdictsMarkdown(runs: readonly RunDir[]): string[] {
     '',
     "Pairwise judgements of which conversation reads more natural, from each run's `compare-*.jsonl`: A's win rate with its 95% Wilson interval.",
     '',
-    '| run (A) | mode A | mode B | pairs judged | A more natural | rate [95% CI] | not judged |',
-    '|---|---|---|---|---|---|---|',
+    '| run (A) | mode A | mode B | judge, question | pairs judged | A more natural | rate [95% CI] | not judged |',
+    '|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
   ];

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { Inbox } from '../inbox.js';
 import type { SeatLifecycle } from '../seat-lifecycle.js';
 import type { World } from '../world.js';
+import type { ScriptedPrefix } from './scripted-prefix.js';
 
 /** What the engine needs of a seat: send to it, refuse its frames. `SeatLink` is one. */
 export interface SeatPort {
@@ -42,6 +43,8 @@ export interface EngineContext {
    */
   lifecycles: ReadonlyMap<string, SeatLifecycle>;
   hooks?: EngineHooks;
+  /** A fork: the parent's first turns, replayed without asking any seat, before the live turns. */
+  prefix?: ScriptedPrefix;
 }
 
 /** An explicit failure during an episode (DESIGN invariant 5): the record schema's shape. */

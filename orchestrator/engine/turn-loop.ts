@@ -2,6 +2,7 @@ import { ErrorCode, type Action, type TurnRecord } from '../../protocol/index.js
 import { observeTurn } from '../observe.js';
 import { protocolOf, seatOrder } from '../world.js';
 import { provenanceOf, withMeta, type EngineContext, type EngineResult, type EpisodeError, type SeatProvenance } from './engine-types.js';
+import { replayPrefix } from './scripted-prefix.js';
 import { SeatWatch } from './seat-watch.js';
 import { terminationAfter, turnCap, type Termination } from './termination.js';
 import { becomesNone, UNPARSABLE_NONE } from './unparsable.js';
@@ -41,7 +42,13 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
   const hold = () => { for (const p of ports.values()) p.hold?.(); };
   const flush = () => { for (const p of ports.values()) p.flush?.(); };
 
-  for (let t = 0; t < cap; t++) {
+  // A fork replays its parent's first turns (no seat is asked), then plays on from the fork turn.
+  if (ctx.prefix) {
+    turns.push(...replayPrefix(ctx.prefix, order, ports));
+    const ended = turns.length ? terminationAfter(world.scenario, turns, maxTurns, protocol) : null;
+    if (ended) return finish(ended, 'ok');
+  }
+  for (let t = turns.length; t < cap; t++) {
     const seat = order[t % order.length]!;
     const port = ports.get(seat);
     if (!port) throw new Error(`no port for seat ${seat}`);

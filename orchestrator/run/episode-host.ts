@@ -50,6 +50,8 @@ export interface HostPoolOptions {
   seatsPerProcess: number;
   /** Policies every agent process loads before its first seat. */
   warm: PolicyConfig[];
+  /** Every seat hosted is a bot's (a run that knows all its policies): leaner agent processes (bot-process-flags.ts). */
+  botsOnly?: boolean;
   /** Agent processes' scheduling priority below this process (default WORKER_NICENESS). */
   niceness?: number;
   /** Another agent process entry (a test's fake agent) instead of the declared one. */
@@ -169,6 +171,7 @@ export class EpisodeHost {
           seatsPerWorker: Math.max(1, o.pool.seatsPerProcess),
           niceness: o.pool.niceness ?? WORKER_NICENESS,
           warm: o.pool.warm,
+          ...(o.pool.botsOnly ? { botsOnly: true } : {}),
           log: o.log,
           ...(o.pool.workerPath ? { workerPath: o.pool.workerPath } : {}),
         })

@@ -1,4 +1,4 @@
-import type { EpisodeRecord, PolicyConfig, SimulationProtocol } from '../../protocol/index.js';
+import { policyKind, type EpisodeRecord, type PolicyConfig, type SimulationProtocol } from '../../protocol/index.js';
 import type { Clock } from '../clock.js';
 import type { Episode } from '../episode.js';
 import type { EpisodePlan } from '../episode-plan.js';
@@ -97,6 +97,7 @@ export async function hostEpisodes(pending: readonly EpisodePlan[], ctx: Hosting
       say(`starting ${size} agent process(es)${pool!.seatsPerProcess > 1 ? ` (up to ${pool!.seatsPerProcess} seats each, never two of one episode)` : ''} for ${pending.length} episode(s), ${inFlight} at a time`),
   });
   if (host.pool) probes.poolStarted?.(host.pool);
+  if (host.pool && probes.fullPoolFirst) await host.pool.full();
   // Ctrl-C: no more joins, and in-flight episodes end now (their records are dropped).
   const interrupted = new Promise<string>((resolveAbort) => {
     const onAbort = () => {
@@ -146,11 +147,14 @@ function poolFor(pending: readonly EpisodePlan[], config: RunConfig, probes: Run
   const limits = makeLimits(config.maxTurns, config.turnDeadlineMs);
   const hostedSeats = pending.map((p) => liveSeats({ episodeId: '', scenario: p.scenario, mode: p.mode, limits }).length - openSeats(p).length);
   if (!hostedSeats.some((n) => n > 0)) return undefined;
+  const warm = distinctPolicies(pending);
   return {
     concurrency: Math.min(config.concurrency, pending.length),
     seatsPerEpisode: Math.max(1, ...hostedSeats),
     seatsPerProcess: config.pool.multiplex ? Math.max(1, config.pool.seatsPerProcess) : 1,
-    warm: distinctPolicies(pending),
+    warm,
+    // The queue's workers host whatever later jobs bring, so only a run that knows every policy says so.
+    botsOnly: warm.length > 0 && warm.every((c) => policyKind(c.spec) === 'bot'),
     ...(probes.workerEntry ? { workerPath: probes.workerEntry } : {}),
   };
 }

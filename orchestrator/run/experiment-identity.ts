@@ -8,7 +8,7 @@
 import { RunConfig } from '../run-config.js';
 
 /** Settings that only select which episodes run: changing them adds episodes (allowed with --extend). */
-export const EXTENDABLE = ['scenarios', 'subset', 'modes', 'repeats', 'limit'] as const;
+export const EXTENDABLE = ['scenarios', 'subset', 'modes', 'repeats', 'limit', 'forkAt'] as const;
 /** Settings of how the run is executed, not of what it measures: they may change between invocations. */
 export const OPERATIONAL = ['out', 'concurrency', 'pool', 'retryFailed'] as const;
 /**
@@ -56,7 +56,7 @@ function normalise(field: Field, v: unknown): unknown {
   };
   if (field === 'agents' && Array.isArray(v)) return v.map(strip);
   if (field === 'scriptWriter' || field === 'judge') return strip(v);
-  if (field === 'modes' && Array.isArray(v)) return [...v].sort();
+  if ((field === 'modes' || field === 'forkAt') && Array.isArray(v)) return [...v].sort();
   return v;
 }
 

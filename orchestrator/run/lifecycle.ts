@@ -8,13 +8,12 @@ import type { EpisodePlan } from '../episode-plan.js';
 import type { RunConfig } from '../run-config.js';
 import { checkExperimentIdentity, protocolChange, type HistoryEntry } from './experiment-identity.js';
 import { finishRun } from './finish.js';
-import { planEpisodes } from './plan.js';
 import { ProgressReporter, type StatusTerminal } from './progress-reporter.js';
 import { protocolKey, recordedProtocolKey, resolveProtocol } from './protocol.js';
 import { missingCassettes, replayedSeats } from './replay-preflight.js';
 import { prepareResume } from './resume.js';
 import { writeManifest, type RunManifest } from './run-manifest.js';
-import { loadRunScenarios } from './scenario-source.js';
+import { loadRunInputs } from './run-inputs.js';
 
 /** The run directory holds another experiment (see experiment-identity.ts); nothing was written. */
 export class RunDirConflict extends Error {
@@ -99,12 +98,14 @@ export async function runLifecycle<Outcome extends object>(input: RunConfig, exe
   const previous = readRunJson(paths);
   const identity = checkExperimentIdentity(previous.ok ? previous.run : null, input, opts.extend ?? false, paths.dir);
   if (!identity.ok) throw new RunDirConflict(identity.message);
-  const scenarios = await loadRunScenarios(config);
+  const inputs = await loadRunInputs(config);
+  const scenarios = inputs.scenarios;
   const protocol = resolveProtocol(config, scenarios);
   const changed = protocolChange(previous.ok ? previous.run : null, protocolKey(protocol), recordedProtocolKey, paths.dir);
   if (changed) throw new RunDirConflict(changed);
+  const plans = inputs.plan(protocol);
   // A replay that cannot answer fails now, naming what is missing, not on every episode.
-  const unanswerable = missingCassettes(planEpisodes(scenarios, config, protocol));
+  const unanswerable = missingCassettes(plans);
   if (unanswerable) throw new Error(unanswerable);
   const createdHere = !existsSync(paths.runJson);
   const runJsonBefore = createdHere ? null : readFileSync(paths.runJson, 'utf8');
@@ -115,7 +116,7 @@ export async function runLifecycle<Outcome extends object>(input: RunConfig, exe
     let ran: EpisodeRecord[];
     let outcome: Outcome;
     try {
-      const started = startRun(paths, { input, config, scenarios, protocol, changed: identity.changed }, executor, opts);
+      const started = startRun(paths, { input, config, scenarios, plans, protocol, changed: identity.changed }, executor, opts);
       manifest = started.manifest;
       ({ ran, outcome } = await playPending(paths, started.manifest, started.pending, executor, opts));
     } catch (err) {
@@ -139,6 +140,8 @@ interface Resolved {
   input: RunConfig;
   config: RunConfig;
   scenarios: Scenario[];
+  /** Every planned episode (before the executor adapts them). */
+  plans: EpisodePlan[];
   protocol: RunManifest['protocol'];
   /** Settings this invocation changed (`--extend`), for the history. */
   changed: string[];
@@ -148,7 +151,7 @@ interface Resolved {
 function startRun(paths: RunPaths, r: Resolved, executor: RunExecutor<object>, opts: LifecycleOptions): { manifest: RunManifest; pending: EpisodePlan[] } {
   const { protocol } = r;
   opts.log(`protocol: ${protocolKey(protocol)}${protocol.name === 'parley' ? " (Parley's task moves and task-end stops; --protocol paper reproduces the paper)" : " (SOTOPIA's prompts and stop rules; docs/fidelity.md)"}`);
-  const plans = planEpisodes(r.scenarios, r.config, protocol).map((p) => executor.adaptPlan?.(p) ?? p);
+  const plans = r.plans.map((p) => executor.adaptPlan?.(p) ?? p);
   const { pending } = prepareResume(paths, plans, { retryFailed: r.config.retryFailed, log: opts.log });
   const skipped = plans.length - pending.length;
   if (skipped) opts.log(`resuming: ${skipped} of ${plans.length} episode(s) already recorded`);

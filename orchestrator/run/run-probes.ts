@@ -20,6 +20,11 @@ export interface RunProbes {
   episodePrepared?(episode: Episode): void;
   /** The local agent process pool once started (memory sampling). */
   poolStarted?(pool: WorkerPool): void;
+  /**
+   * Start no episode before the whole local pool is ready (the benchmark's steady-state cases measure N
+   * episodes in flight, not start-up); by default episodes start as soon as their seats' processes are.
+   */
+  fullPoolFirst?: boolean;
   /** Period of the progress summary line or redraw (the benchmark silences it). */
   progressIntervalMs?: number;
   /** Heartbeat and abuse limits of the agent connections (a test detects a hung process sooner). */

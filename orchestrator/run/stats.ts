@@ -58,6 +58,8 @@ export function computeStats(records: readonly EpisodeRecord[], isReplayed?: Rep
     // Usage a remote agent reported about itself stays out of the cost unless the run trusted it.
     const unverified = new Set(r.seats.filter((s) => s.provenance === 'reported').map((s) => s.seat));
     for (const t of r.turns) {
+      // A fork's replayed turns were paid for (and counted) by its parent run: nothing was called here.
+      if (r.fork && t.turn < r.fork.at) continue;
       stats.retries += t.retries ?? 0;
       stats.repairs.lenient += t.repairs?.lenient ?? 0;
       stats.repairs.reformat += t.repairs?.reformat ?? 0;

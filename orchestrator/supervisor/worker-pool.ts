@@ -1,9 +1,10 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { getPriority, setPriority } from 'node:os';
+import { availableParallelism, getPriority, setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { WorkerToParent, type PolicyConfig, type WorkerDrop, type WorkerHost, type WorkerWarm } from '../../protocol/index.js';
 import { agentEntry, agentEnv } from './agent-entry.js';
+import { BOT_PROCESS_NODE_FLAGS } from './bot-process-flags.js';
 import { bundledWorker } from './worker-bundle.js';
 
 /** tsx's loader as an absolute URL (`--import tsx` would resolve against the cwd). */
@@ -29,6 +30,16 @@ export interface WorkerPoolOptions {
    * processes it should not wait behind agent processes for CPU.
    */
   niceness?: number;
+  /**
+   * Workers starting at once (default: two per core). Start-up is mostly CPU (module loading), so
+   * starting a hundred at once only makes each of them, and the episodes already playing, slower;
+   * bounded, the first ones are ready early and episodes start on them while the rest start. Two per
+   * core keeps the cores busy while a starting process waits on a file or an IPC round trip (on 2 loaded
+   * cores, 28 processes: first ready after ~0.2–0.5 s instead of 3–4 s, whole pool in about the same time).
+   */
+  startParallelism?: number;
+  /** Every seat this pool hosts is played by a bot: one-seat workers start with BOT_PROCESS_NODE_FLAGS (less memory). */
+  botsOnly?: boolean;
   /** Policies each worker loads before it counts as ready (their modules and SDKs): off the episode path. */
   warm?: PolicyConfig[];
   /** A worker that has not said `ready` by then is killed and counts as failed. */
@@ -62,13 +73,18 @@ interface Hosting {
 class Worker {
   readonly hosting = new Map<string, Hosting>();
   dead = false;
+  /** Set once `ready` resolved: the worker may take seats. */
+  isReady = false;
+  /** Its failure to start has been counted (by its exit or its `ready` rejecting, whichever comes first). */
+  startFailureCounted = false;
   readonly ready: Promise<void>;
 
   /**
    * Ready means started and, with `warm` policies, done loading them (so a seat's first move does not
    * pay for an SDK import). A policy that fails to warm is not fatal here: hosting it reports why.
+   * `onChange` tells the pool each time the worker became ready, released a seat or died.
    */
-  constructor(readonly child: ChildProcess, readyTimeoutMs: number, warm: readonly PolicyConfig[], onGone: (w: Worker, why: string) => void) {
+  constructor(readonly child: ChildProcess, readyTimeoutMs: number, warm: readonly PolicyConfig[], onChange: (w: Worker, why: string) => void) {
     this.ready = new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         reject(new Error(`agent process ${child.pid} not ready within ${readyTimeoutMs} ms`));
@@ -80,19 +96,23 @@ class Worker {
         if (msg.data.type === 'ready') {
           if (warm.length === 0) {
             clearTimeout(timer);
-            return resolve();
+            this.isReady = true;
+            resolve();
+            return onChange(this, 'ready');
           }
           const request: WorkerWarm = { type: 'warm', policies: [...warm] };
           child.send(request, (err) => err && reject(err));
         } else if (msg.data.type === 'warmed') {
           clearTimeout(timer);
+          this.isReady = true;
           resolve();
+          onChange(this, 'ready');
         } else {
           const h = this.hosting.get(msg.data.token);
           if (!h) return;
           this.hosting.delete(msg.data.token);
           h.resolve(msg.data.error === undefined ? { ok: msg.data.ok } : { ok: msg.data.ok, error: msg.data.error });
-          onGone(this, 'released');
+          onChange(this, 'released');
         }
       });
       child.on('exit', (code, signal) => {
@@ -102,7 +122,7 @@ class Worker {
         reject(new Error(why));
         for (const h of this.hosting.values()) h.resolve({ ok: false, error: why, exited: true });
         this.hosting.clear();
-        onGone(this, why);
+        onChange(this, why);
       });
       child.on('error', (err) => {
         clearTimeout(timer);
@@ -119,9 +139,11 @@ class Worker {
 
 /**
  * The supervisor's pool of local agent processes (IPC contract: protocol/worker-ipc.ts): `child_process.fork` of `agent-node/worker.ts` under
- * tsx. Workers are spawned ahead and reused across episodes. `host()` picks a worker that is not
+ * tsx. Workers are spawned ahead and reused across episodes. `host()` picks a ready worker that is not
  * already hosting a seat of the same episode (DESIGN invariant 1), so two seats of one episode never
- * share a process, whatever the pool size or multiplexing.
+ * share a process, whatever the pool size or multiplexing. The pool fills in the background, a few
+ * workers starting at a time: seats go to the workers that are ready, so episodes start on the first
+ * ones instead of waiting for the whole pool.
  */
 export class WorkerPool {
   private workers: Worker[] = [];
@@ -132,8 +154,17 @@ export class WorkerPool {
     for (const w of this.workers) w.child.kill('SIGKILL');
   };
 
+  private readonly startParallelism: number;
+  /**
+   * Bot-only and one seat per process: the processes are many and each does little, so memory is what
+   * they cost. A multiplexed process plays dozens of seats and keeps its optimising compilers.
+   */
+  private readonly leanBots: boolean;
+
   constructor(private readonly opts: WorkerPoolOptions) {
     this.seatsPerWorker = opts.seatsPerWorker ?? 1;
+    this.startParallelism = Math.max(1, opts.startParallelism ?? 2 * availableParallelism());
+    this.leanBots = (opts.botsOnly ?? false) && this.seatsPerWorker === 1;
     process.on('exit', this.killAll);
   }
 
@@ -160,16 +191,54 @@ export class WorkerPool {
     return this.launching;
   }
 
-  /** Spawns the workers and waits until each is ready. */
+  /**
+   * Starts filling the pool (`startParallelism` workers starting at a time) and resolves once the first
+   * worker is ready, so episodes can start on it; the others keep starting. Rejects when workers keep
+   * failing to start (a broken entry fails here, as before any episode).
+   */
   async start(): Promise<void> {
     await this.prepare();
-    const spawned = Array.from({ length: this.opts.size }, () => this.spawn());
-    await Promise.all(spawned.map((w) => w.ready));
+    this.fill();
+    for (;;) {
+      if (this.workers.some((w) => w.isReady && !w.dead)) return;
+      if (this.closing) throw new Error('worker pool is closed');
+      if (this.startFailures >= MAX_START_FAILURES || !this.workers.some((w) => !w.dead)) {
+        throw new Error(`agent processes keep failing to start (${this.lastStartError?.message ?? 'unknown'})`);
+      }
+      await new Promise<void>((r) => this.waiters.push(r));
+    }
+  }
+
+  /** Resolves true once `size` workers are ready (the whole pool started), false if the pool stopped filling first (closed, or failing). */
+  async full(): Promise<boolean> {
+    for (;;) {
+      if (this.workers.filter((w) => w.isReady && !w.dead).length >= this.opts.size) return true;
+      if (this.closing || this.startFailures >= MAX_START_FAILURES) return false;
+      await new Promise<void>((r) => this.waiters.push(r));
+    }
+  }
+
+  /** Workers spawned and not yet ready. */
+  private starting(): number {
+    return this.workers.filter((w) => !w.dead && !w.isReady).length;
+  }
+
+  /** Spawns workers up to `size`, at most `startParallelism` starting at once; called again as each one is ready. */
+  private fill(): void {
+    if (!this.launch) return;
+    while (!this.closing && this.startFailures < MAX_START_FAILURES && this.workers.filter((w) => !w.dead).length < this.opts.size && this.starting() < this.startParallelism) {
+      this.spawn();
+    }
   }
 
   /** Pids of live workers. */
   get pids(): number[] {
     return this.workers.filter((w) => !w.dead).map((w) => w.pid);
+  }
+
+  /** Pids of live workers that are ready (the others are still starting). */
+  get readyPids(): number[] {
+    return this.workers.filter((w) => !w.dead && w.isReady).map((w) => w.pid);
   }
 
   /** Hands a seat to a worker: it connects to `url` and joins with `token`. */
@@ -264,7 +333,7 @@ export class WorkerPool {
     if (!this.launch) throw new Error('worker pool used before prepare()');
     const child = fork(this.launch.path, [], {
       // PARLEY_WORKER_NODE_ARGS: extra node flags for agent processes (profiling, heap limits).
-      execArgv: [...this.launch.execArgv, ...(process.env.PARLEY_WORKER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])],
+      execArgv: [...this.launch.execArgv, ...(this.leanBots ? BOT_PROCESS_NODE_FLAGS : []), ...(process.env.PARLEY_WORKER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       env: agentEnv(this.opts.env ?? process.env),
     });
@@ -275,14 +344,23 @@ export class WorkerPool {
         // Not permitted here: the workers run at the orchestrator's priority.
       }
     }
+    const countStartFailure = (w: Worker, err: Error) => {
+      if (w.isReady || w.startFailureCounted) return;
+      w.startFailureCounted = true;
+      this.noteStartFailure(err);
+    };
     const worker = new Worker(child, this.opts.readyTimeoutMs ?? 30_000, this.opts.warm ?? [], (w, why) => {
+      // Counted now, not when `ready` rejects (a microtask later): fill() below must see it.
+      if (w.dead) countStartFailure(w, new Error(why));
       if (w.dead) {
         this.workers = this.workers.filter((x) => x !== w);
         if (!this.closing) this.opts.log?.(why);
       }
+      // A start slot is free (ready or dead): the next worker may start.
+      this.fill();
       for (const wake of this.waiters.splice(0)) wake();
     });
-    worker.ready.then(() => (this.startFailures = 0), (err: Error) => this.noteStartFailure(err));
+    worker.ready.then(() => (this.startFailures = 0), (err: Error) => countStartFailure(worker, err));
     this.workers.push(worker);
     return worker;
   }
@@ -291,29 +369,37 @@ export class WorkerPool {
   private async acquire(hosting: Hosting, token: string): Promise<Worker> {
     await this.prepare();
     const { episodeId } = hosting;
-    const fits = (w: Worker) => !w.dead && w.hosting.size < this.seatsPerWorker && ![...w.hosting.values()].some((h) => h.episodeId === episodeId);
+    const fits = (w: Worker) => !w.dead && w.hosting.size < this.seatsPerWorker && !hostsEpisode(w, episodeId);
     for (;;) {
       if (this.closing) throw new Error('worker pool is closed');
       const live = this.workers.filter((w) => !w.dead);
-      const candidate = live.find(fits);
+      // Booked synchronously after the check: no other seat can take the slot in between.
+      const candidate = live.find((w) => w.isReady && fits(w));
       if (candidate) {
-        try {
-          await candidate.ready;
-        } catch {
-          continue; // counted by spawn(); the loop spawns a replacement or gives up
-        }
-        // Re-check after the await: another seat may have been booked on it meanwhile.
-        if (!fits(candidate)) continue;
         candidate.hosting.set(token, hosting);
         return candidate;
       }
-      // Grow back to size after deaths; grow past it only if every worker already hosts this episode.
-      const allHostThis = live.every((w) => [...w.hosting.values()].some((h) => h.episodeId === episodeId));
-      if (live.length < this.opts.size || allHostThis) {
-        this.spawn();
-        continue;
+      // A worker still starting hosts nothing, so it will fit: wait for it (or any other) to be ready.
+      if (!live.some((w) => !w.isReady)) {
+        // Grow back to size after deaths; grow past it only if every worker already hosts this episode.
+        const allHostThis = live.every((w) => hostsEpisode(w, episodeId));
+        if (allHostThis) this.spawn();
+        else if (live.length < this.opts.size) {
+          this.fill();
+          if (this.starting() === 0) this.spawn(); // throws once workers keep failing to start
+        }
+        if (this.starting() > 0) continue;
       }
       await new Promise<void>((r) => this.waiters.push(r));
     }
   }
+}
+
+/**
+ * Whether a worker hosts a seat of this episode. A loop, not a spread: every waiting seat re-checks every
+ * worker each time a slot frees, which at 1,000 multiplexed episodes showed in the CPU profile.
+ */
+function hostsEpisode(w: Worker, episodeId: string): boolean {
+  for (const h of w.hosting.values()) if (h.episodeId === episodeId) return true;
+  return false;
 }

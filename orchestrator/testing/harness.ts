@@ -1,6 +1,7 @@
 import type { Mode, SimulationProtocol } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import { Episode } from '../episode.js';
+import type { ForkPlan } from '../episode-plan.js';
 import { FakeClock } from '../fake-clock.js';
 import { MemoryLedger } from '../ledger.js';
 import type { ConnectionOptions } from '../net/agent-connection.js';
@@ -16,6 +17,8 @@ export interface HarnessOptions {
   connection?: ConnectionOptions;
   /** The run's simulation protocol (absent: `parley`). */
   protocol?: SimulationProtocol;
+  /** Play the episode as a fork of a recorded one (its prefix replayed). */
+  fork?: ForkPlan;
 }
 
 /**
@@ -28,7 +31,7 @@ export function harness(scenario: Scenario, mode: Mode, o: HarnessOptions = {}) 
   const transport = new MemoryTransport(registry, { clock, ...o.connection });
   const ledgers = new Map<string, MemoryLedger>();
   const episode = Episode.prepare(
-    { episodeId: `ep-${scenario.id}-${mode}`, scenario, mode, repeat: 0 },
+    { episodeId: `ep-${scenario.id}-${mode}`, scenario, mode, repeat: 0, ...(o.fork ? { fork: o.fork } : {}) },
     {
       registry,
       clock,

@@ -10,6 +10,18 @@ interface EpisodeFacts {
   mode: 'script' | 'agents' | 'mindreaders';
   seats: Array<{ seat: string; pid: number | null; pids?: number[]; policy: string }>;
   scriptWriter?: { pid: number | null; pids?: number[] };
+  /** A fork (`parley fork`): what it revealed at its fork turn, and where each ledger's live part begins. */
+  fork?: { reveal?: string[]; liveFromLine?: Record<string, number> };
+}
+
+/** The private fields of `from` a fork revealed to `to` (`agent2.goal+secret:agent1`). */
+function revealedFields(ep: EpisodeFacts, from: string, to: string): Set<string> {
+  const out = new Set<string>();
+  for (const r of ep.fork?.reveal ?? []) {
+    const m = /^([^.]+)\.([^:]+):(.+)$/.exec(r);
+    if (m && m[1] === from && m[3] === to) for (const f of m[2]!.split('+')) out.add(f);
+  }
+  return out;
 }
 
 /** How a string appears inside a JSON line (escaped). */
@@ -26,9 +38,9 @@ const readJsonl = <T>(file: string): T[] =>
  * may hold a run of four content words of the partner's secret that the seat's own side and the public
  * scenario do not hold. Public moves (`turn.event`) are not searched: they are what the partner chose to say.
  */
-export function auditRun(dir: string): { violations: string[]; checked: { ledgers: number; peerStates: number; episodes: number; paraphraseSeats: number } } {
+export function auditRun(dir: string): { violations: string[]; checked: { ledgers: number; peerStates: number; episodes: number; paraphraseSeats: number; reveals: number } } {
   const violations: string[] = [];
-  const checked = { ledgers: 0, peerStates: 0, episodes: 0, paraphraseSeats: 0 };
+  const checked = { ledgers: 0, peerStates: 0, episodes: 0, paraphraseSeats: 0, reveals: 0 };
   const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { orchestrator: { pid: number } };
   const orchestratorPid = run.orchestrator.pid;
   const scenarios = new Map(readJsonl<ScenarioFacts>(join(dir, 'scenarios.jsonl')).map((s) => [s.id, s]));
@@ -80,14 +92,29 @@ export function auditRun(dir: string): { violations: string[]; checked: { ledger
       if (ep.mode === 'agents') {
         const received = lines.map((l) => JSON.parse(l) as { type: string }).filter((f) => f.type !== 'turn.event').flatMap((f) => stringsIn(f));
         const partners = scenario.seats.filter((s) => s.seat !== seat);
-        const runs = leakedRuns({ secrets: partners.map((p) => p.secret), allowed: ownSideTexts(scenario, seat) }, received);
+        // A secret a fork revealed to this seat is no leak (where it arrived is checked below).
+        const kept = partners.filter((p) => !['secret', 'profile'].some((f) => revealedFields(ep, p.seat, seat).has(f)));
+        const runs = leakedRuns({ secrets: kept.map((p) => p.secret), allowed: ownSideTexts(scenario, seat) }, received);
         if (runs.length) violations.push(`${where}/${file}: runs of a partner's secret (paraphrase): ${runs.join(' | ')}`);
         checked.paraphraseSeats += 1;
       }
       for (const partner of scenario.seats.filter((s) => s.seat !== seat)) {
         // Private text the seat holds anyway (SOTOPIA gives both seats the same goal in some scenarios) proves nothing.
         const mine = ownSideTexts(scenario, seat);
-        const marks = [partner.goal, partner.secret].filter((t) => t.trim() !== '' && !mine.some((m) => m.includes(t))).map(inJson);
+        const revealed = revealedFields(ep, partner.seat, seat);
+        // In mindreaders mode the seat knew it from the start anyway: the mindreaders rule below applies.
+        const isRevealed = (t: string) => ep.mode === 'agents' && ((t === partner.goal && revealed.has('goal')) || (t === partner.secret && (revealed.has('secret') || revealed.has('profile'))));
+        const fresh = (t: string) => t.trim() !== '' && !mine.some((m) => m.includes(t));
+        // A fork's reveal: the text first arrives in a fork_reveal peer.state, in the ledger's live part.
+        for (const m of [partner.goal, partner.secret].filter((t) => fresh(t) && isRevealed(t)).map(inJson)) {
+          const first = lines.findIndex((l) => l.includes(m));
+          const frame = first === -1 ? null : (JSON.parse(lines[first]!) as { type: string; reason?: string });
+          const live = ep.fork?.liveFromLine?.[seat];
+          if (!frame || frame.type !== 'peer.state' || frame.reason !== 'fork_reveal' || live === undefined || first < live) {
+            violations.push(`${where}/${file}: partner ${partner.seat}'s revealed text does not first arrive in a fork_reveal peer.state of the live part`);
+          } else checked.reveals += 1;
+        }
+        const marks = [partner.goal, partner.secret].filter((t) => fresh(t) && !isRevealed(t)).map(inJson);
         if (marks.length === 0) continue;
         if (ep.mode === 'agents') {
           for (const m of marks) if (text.includes(m)) violations.push(`${where}/${file}: partner ${partner.seat}'s private text leaked in agents mode`);

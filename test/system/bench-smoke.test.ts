@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { botProcessCase } from '../../bench/bot-process.js';
 import { engineCase } from '../../bench/engine.js';
 import { latencyCase } from '../../bench/latency.js';
 import { commonPrefix, prefixReuse } from '../../bench/prefix.js';
@@ -17,6 +18,15 @@ describe('bench code (smoke, N = 1)', () => {
     expect(e.overheadMs.p99).toBeGreaterThanOrEqual(e.overheadMs.p50);
     expect(e.rssMB.orchestratorPeak).toBeGreaterThan(20);
     expect(e.rssMB.agentsPeakTotal).toBeGreaterThan(20);
+  });
+
+  it('bot process case: the peak memory of one bot agent process, above an empty Node process', async () => {
+    const b = await botProcessCase({ episodes: 2, turns: 4 });
+    expect(b).toMatchObject({ episodes: 2, turns: 4 });
+    expect(b.processes).toBeGreaterThanOrEqual(2);
+    expect(b.emptyNode.rssMB).toBeGreaterThan(10);
+    expect(b.peakRssMB).toBeGreaterThan(b.emptyNode.rssMB);
+    expect(b.peakPrivateMB).toBeGreaterThan(b.emptyNode.privateMB);
   });
 
   it('latency case: LLM seats on the fake server; efficiency against the ideal', async () => {

@@ -13,18 +13,26 @@ const templates = loadTemplates();
 const text = (msgs: { content: string }[]) => msgs.map((m) => m.content).join('\n');
 
 describe('agent prompt', () => {
-  it('puts the unchanging part first: system message, then background; conversation and turn last', () => {
+  it('puts the unchanging part first: system message, background, how to answer; then the conversation; the turn last', () => {
     const msgs = agentMessages(templates.agent, aliceView('agents', [event(0, 'B', 'speak', 'Party on Friday?')]), turnRequest(1));
     expect(msgs.map((m) => m.role)).toEqual(['system', 'user']);
     const user = msgs[1]!.content;
-    const order = [ALICE_GOAL, 'Bob Lee', 'Turn #0: Bob Lee said: "Party on Friday?"', 'You are at Turn #1'].map((s) => user.indexOf(s));
-    expect(order.every((i) => i >= 0)).toBe(true);
+    const order = [ALICE_GOAL, 'Bob Lee', '# How to answer', '"action_type" must be one of', '# The conversation so far', 'Turn #0: Bob Lee said: "Party on Friday?"', 'You are at Turn #1'].map((s) => user.indexOf(s));
+    expect(order.every((i) => i >= 0), JSON.stringify(order)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    // Later turns share the whole prefix up to the conversation (prompt caching).
-    const later = agentMessages(templates.agent, aliceView('agents', [event(0, 'B', 'speak', 'Party on Friday?'), event(1, 'A', 'speak', 'No.')]), turnRequest(2));
+  });
+
+  it('a later turn repeats the previous prompt up to the end of its conversation; only a short turn line follows (prompt caching)', () => {
+    const before = [event(0, 'B', 'speak', 'Party on Friday?')];
+    const msgs = agentMessages(templates.agent, aliceView('agents', before), turnRequest(1));
+    const later = agentMessages(templates.agent, aliceView('agents', [...before, event(1, 'A', 'speak', 'No.'), event(2, 'B', 'speak', 'Why not?')]), turnRequest(3));
     expect(later[0]).toEqual(msgs[0]);
-    const cut = user.indexOf('# The conversation so far');
-    expect(later[1]!.content.slice(0, cut)).toBe(user.slice(0, cut));
+    const user = msgs[1]!.content;
+    const conversationEnd = user.indexOf('Turn #0: Bob Lee said: "Party on Friday?"') + 'Turn #0: Bob Lee said: "Party on Friday?"'.length;
+    expect(later[1]!.content.slice(0, conversationEnd)).toBe(user.slice(0, conversationEnd));
+    // What changes every turn is one short line after the conversation.
+    expect(user.length - conversationEnd).toBeLessThan(160);
+    expect(user.slice(conversationEnd)).toContain('You are at Turn #1');
   });
 
   it('agents mode: own goal, hint and secret; the partner visible by relationship; partner goal unknown', () => {

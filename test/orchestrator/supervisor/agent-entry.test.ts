@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT_ENV } from '../../../disk/package-root.js';
@@ -36,6 +36,30 @@ describe('the agent process entry: a declared dependency of the supervisor', () 
     } finally {
       await pool.close();
     }
+  });
+
+  it('keeps the LLM SDKs out of what a bot-only process loads: they are reached only through dynamic imports', async () => {
+    const bundle = await bundledWorker(agentEntry());
+    // Everything the entry loads at start: itself and the chunks it imports statically, transitively.
+    const eager = new Set<string>();
+    const visit = (file: string) => {
+      if (eager.has(file)) return;
+      eager.add(file);
+      const code = readFileSync(file, 'utf8');
+      for (const m of code.matchAll(/^import\s+(?:[^'"]*?\sfrom\s+)?["'](\.\/[^"']+)["']/gm)) visit(join(dirname(file), m[1]!));
+    };
+    visit(bundle);
+    expect(eager.size).toBeGreaterThan(1);
+    // Any way of loading an SDK: a static import, a dynamic import or a require of the package.
+    const SDK = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s*)["'](?:openai|@mistralai\/[^"']*)["']/m;
+    for (const file of eager) {
+      const code = readFileSync(file, 'utf8');
+      expect(code, file).not.toMatch(SDK);
+      expect(code, file).not.toMatch(/\bLlmPolicy = class\b|\bclass LlmPolicy\b/);
+    }
+    // ...and the SDKs are still there, behind a dynamic import, for the LLM policies.
+    const all = readFileSync(bundle, 'utf8');
+    expect(all).toMatch(/import\(["']\.\/chunk-[^"']+\.mjs["']\)/);
   });
 
   it('tells each agent process where the package is, keeping a root the parent was given', () => {

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import type { Mode } from '../../protocol/index.js';
+import type { EpisodeMetrics } from '../metrics/episode-metrics.js';
+import { leakEffect, leakEffects } from './leak-effect.js';
+import { leakSentence } from './leak-words.js';
+
+let n = 0;
+/** The fields the leak effect reads of one episode: mode, kind, status, goal score, success, first mention. */
+function ep(mode: Mode, goal: number | null, opts: { kind?: EpisodeMetrics['kind']; status?: 'ok' | 'failed'; success?: boolean; first?: number | null } = {}): EpisodeMetrics {
+  const kind = opts.kind ?? 'mutual_friends';
+  return {
+    episodeId: `e${n++}`,
+    mode,
+    kind,
+    status: opts.status ?? 'ok',
+    success: opts.success ?? null,
+    mutualFriends: kind === 'mutual_friends' ? { success: opts.success ?? false, successRule: 'paper', answer: 'Jane', firstMentionTurn: null, firstMentionPosition: opts.first ?? null, firstMentionSeat: null } : null,
+    judge: goal === null ? null : { info: { spec: 'openai:gpt-4', view: 'paper' }, seats: { a: { ok: true, scores: { goal } }, b: { ok: true, scores: { goal } } } },
+  } as unknown as EpisodeMetrics;
+}
+const goals = (mode: Mode, values: number[]) => values.map((v) => ep(mode, v));
+
+describe('leak effect (explained share of a mode\'s MutualFriends advantage)', () => {
+  const leaky = [...goals('script', [8, 9, 10, 9]), ...goals('agents', [5, 6, 7, 6])];
+  const corrected = [...goals('script', [6, 7, 8, 7]), ...goals('agents', [5, 6, 7, 6])];
+
+  it('computes both advantages, the drop and the share, with seeded bootstrap intervals around them', () => {
+    const e = leakEffect(leaky, corrected, 'script', 'goal', 7);
+    expect(e.leaky).toMatchObject({ value: 3, nMode: 4, nAgents: 4 });
+    expect(e.corrected!.value).toBeCloseTo(1);
+    expect(e.drop!.value).toBeCloseTo(2);
+    expect(e.share!.value).toBeCloseTo(2 / 3);
+    expect(e.note).toBeNull();
+    for (const est of [e.leaky!, e.corrected!, e.drop!, e.share!]) {
+      expect(est.lo!).toBeLessThan(est.value);
+      expect(est.hi!).toBeGreaterThan(est.value);
+    }
+    expect(leakEffect(leaky, corrected, 'script', 'goal', 7)).toEqual(e);
+    expect(leakEffect(leaky, corrected, 'script', 'goal', 8).share!.lo).not.toBe(e.share!.lo);
+    expect(leakSentence(e)).toMatch(/with the leaked answer script mode scores above agents mode by 3\.00 \[\d\.\d\d, \d\.\d\d\] \(4 script, 4 agents episodes\), and without it by 1\.00 \[/);
+    expect(leakSentence(e)).toMatch(/The leaked answer explains 67% \[-?\d+%, \d+%\] of the advantage\./);
+  });
+
+  it('says "not defined" when the leaky run has no advantage to explain', () => {
+    const flat = [...goals('script', [6, 6, 7, 5]), ...goals('agents', [6, 7, 5, 6])];
+    const e = leakEffect(flat, corrected, 'script', 'goal');
+    expect(e.leaky!.value).toBeCloseTo(0);
+    expect(e.share).toBeNull();
+    expect(e.note).toBe('no_leaky_advantage');
+    expect(leakSentence(e)).toContain('is not defined: no advantage in the leaky run');
+  });
+
+  it('gives no share interval when the leaky advantage itself is not clearly above 0', () => {
+    const noisy = [...goals('script', [0, 10, 0, 10, 1]), ...goals('agents', [4, 4, 4, 4, 4])];
+    const e = leakEffect(noisy, corrected, 'script', 'goal');
+    expect(e.leaky!.value).toBeCloseTo(0.2);
+    expect(e.note).toBe('unbounded');
+    expect(e.share).toMatchObject({ lo: null, hi: null });
+    expect(e.drop!.lo).not.toBeNull();
+    expect(leakSentence(e)).toContain('with no interval: the leaky run\'s own advantage is not clearly above 0');
+  });
+
+  it('gives values without intervals when a mode has a single episode', () => {
+    const e = leakEffect([ep('script', 9), ep('agents', 5)], [ep('script', 6), ep('agents', 5)], 'script', 'goal');
+    expect(e.share).toEqual({ value: 0.75, lo: null, hi: null });
+    expect(e.note).toBe('too_few');
+    expect(leakSentence(e)).toContain('explains 75% of the advantage, with no interval: a mode has fewer than 2 episodes');
+  });
+
+  it('is not defined when a run has no episode of the mode', () => {
+    const e = leakEffect(leaky, goals('agents', [5, 6]), 'script', 'goal');
+    expect(e.corrected).toBeNull();
+    expect(e.share).toBeNull();
+    expect(leakSentence(e)).toContain('not defined: the corrected run has no MutualFriends episode with this metric in script mode');
+    expect(leakSentence(leakEffect([], corrected, 'mindreaders', 'goal'))).toContain('not defined: the leaky run has no MutualFriends episode');
+  });
+
+  it('counts an earlier first mention as the advantage, and reads success as a rate', () => {
+    const withFirst = (mode: Mode, firsts: number[]) => firsts.map((f) => ep(mode, null, { first: f, success: true }));
+    const l = [...withFirst('mindreaders', [0.1, 0.2, 0.1]), ...withFirst('agents', [0.5, 0.6, 0.4])];
+    const c = [...withFirst('mindreaders', [0.4, 0.5, 0.3]), ...withFirst('agents', [0.5, 0.6, 0.4])];
+    const first = leakEffect(l, c, 'mindreaders', 'firstMention');
+    expect(first.leaky!.value).toBeCloseTo(0.5 - 0.4 / 3);
+    expect(first.corrected!.value).toBeCloseTo(0.1);
+    expect(leakSentence(first)).toContain('mindreaders mode names the shared friend earlier than agents mode by 0.37');
+    const succ = leakEffect([ep('script', null, { success: true }), ep('script', null, { success: true }), ep('agents', null, { success: false }), ep('agents', null, { success: true })], [ep('script', null, { success: true }), ep('script', null, { success: false }), ep('agents', null, { success: false }), ep('agents', null, { success: true })], 'script', 'success');
+    expect(succ.leaky!.value).toBeCloseTo(0.5);
+    expect(succ.corrected!.value).toBeCloseTo(0);
+    expect(succ.share!.value).toBeCloseTo(1);
+  });
+
+  it('leaves out failed episodes and other tasks, and covers both leaked modes and three metrics', () => {
+    const noise = [ep('script', 0, { status: 'failed' }), ep('script', 0, { kind: 'craigslist' }), ep('agents', 10, { kind: 'open' })];
+    expect(leakEffect([...leaky, ...noise], corrected, 'script', 'goal', 7)).toEqual(leakEffect(leaky, corrected, 'script', 'goal', 7));
+    expect(leakEffects(leaky, corrected).map((e) => `${e.mode}:${e.metric}`)).toEqual(['script:goal', 'script:success', 'script:firstMention', 'mindreaders:goal', 'mindreaders:success', 'mindreaders:firstMention']);
+  });
+});
+
+describe('leak sentence direction', () => {
+  it('says "raises" when closing the leak increases the advantage', () => {
+    const l = [...goals('script', [7, 8, 7, 8]), ...goals('agents', [6, 7, 6, 7])];
+    const c = [...goals('script', [9, 10, 9, 10]), ...goals('agents', [6, 7, 6, 7])];
+    const e = leakEffect(l, c, 'script', 'goal');
+    expect(e.share!.value).toBeCloseTo(-2);
+    expect(leakSentence(e)).toMatch(/Closing the leak raises the advantage by 2\.00 \[[\d.]+, [\d.]+\]\. The leaked answer explains -200% \[/);
+  });
+});

@@ -1,0 +1,98 @@
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { RunConfig } from '../orchestrator/run-config.js';
+import { runExperiment } from '../orchestrator/run/driver.js';
+import { WorkerPool } from '../orchestrator/supervisor/worker-pool.js';
+import { REPO, tempDir } from './helpers/processes.js';
+
+/**
+ * Runs start at once (issue 27): episodes start on the first agent processes that are ready while the
+ * rest of the pool is still starting, and processes start a few at a time. Real processes: a stand-in
+ * entry (test/fixtures/gated-start-worker.ts) that is the real agent worker, holding its `ready` until
+ * the test opens a gate.
+ */
+const GATED_ENTRY = join(REPO, 'test', 'fixtures', 'gated-start-worker.ts');
+
+describe('agent processes start while the first episodes run', () => {
+  const tmp = tempDir('early-start');
+  const saved = { dir: process.env.GATED_START_DIR, fast: process.env.GATED_START_FAST };
+  const cleanups: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+    for (const [key, value] of [['GATED_START_DIR', saved.dir], ['GATED_START_FAST', saved.fast]] as const) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  });
+  afterAll(() => tmp.remove());
+
+  /** A fresh gate directory for the stand-in processes; `open()` lets every held process say ready. */
+  function gate(name: string, fast: number) {
+    const dir = join(tmp.path, name);
+    mkdirSync(dir);
+    process.env.GATED_START_DIR = dir;
+    process.env.GATED_START_FAST = String(fast);
+    return { held: () => readdirSync(dir).filter((f) => f.startsWith('held-')).length, open: () => writeFileSync(join(dir, 'open'), '') };
+  }
+
+  it('starts at most startParallelism processes at once; the next start when one is ready', async () => {
+    const g = gate('bounded', 0);
+    const pool = new WorkerPool({ size: 4, startParallelism: 2, workerPath: GATED_ENTRY });
+    cleanups.push(() => pool.close());
+    const started = pool.start();
+    // Both starting processes are held at the gate: no third one is started meanwhile.
+    await vi.waitFor(() => expect(g.held()).toBe(2), { timeout: 30_000, interval: 20 });
+    expect(pool.pids).toHaveLength(2);
+    expect(pool.readyPids).toEqual([]);
+    g.open();
+    await started;
+    await pool.full();
+    expect(pool.readyPids).toHaveLength(4);
+  });
+
+  it('still fails start() when processes keep failing to start (a broken entry), without starting the whole pool', async () => {
+    const broken = join(tmp.path, 'broken-entry.mjs');
+    writeFileSync(broken, 'process.exit(3);\n');
+    const pool = new WorkerPool({ size: 20, startParallelism: 2, workerPath: broken });
+    cleanups.push(() => pool.close());
+    await expect(pool.start()).rejects.toThrow(/keep failing to start .*code 3/);
+    // At most the processes already starting when the last failure came are left (then closed), never the twenty.
+    expect(pool.pids.length).toBeLessThanOrEqual(2);
+  });
+
+  it('the first episode plays its first move before the last process of the pool is ready', async () => {
+    // Two processes (one episode's seats) skip the gate; every other one waits until the first move.
+    const g = gate('run', 2);
+    let pool: WorkerPool | undefined;
+    let atFirstMove: { ready: number; live: number } | undefined;
+    let mostReady = 0;
+    const config = RunConfig.parse({ scenarios: 'builtin', modes: ['agents'], out: join(tmp.path, 'run-out'), concurrency: 3, limit: 9, maxTurns: 20 });
+    const result = await runExperiment(config, { log: () => {}, hosting: 'local' }, {
+      workerEntry: GATED_ENTRY,
+      progressIntervalMs: 3_600_000,
+      poolStarted: (p) => (pool = p),
+      engine: {
+        moveAccepted: () => {
+          if (!pool) return;
+          mostReady = Math.max(mostReady, pool.readyPids.length);
+          if (atFirstMove) return;
+          atFirstMove = { ready: pool.readyPids.length, live: pool.pids.length };
+          g.open();
+        },
+      },
+    });
+    // Had the run waited for the whole pool, no move would ever have been made (the gate opens on the first).
+    expect(atFirstMove).toBeDefined();
+    expect(atFirstMove!.ready).toBeLessThan(atFirstMove!.live);
+    expect(atFirstMove!.ready).toBe(2);
+    expect(result.ran).toHaveLength(9);
+    expect(result.ran.every((r) => r.status === 'ok')).toBe(true);
+    // DESIGN invariant 1 still holds: two seats of one episode never share a process.
+    for (const r of result.ran) expect(new Set(r.seats.map((s) => s.pid)).size).toBe(r.seats.length);
+    // The processes held at the gate became ready while episodes were playing, and took seats.
+    expect(mostReady).toBeGreaterThan(2);
+    const used = new Set(result.ran.flatMap((r) => r.seats.map((s) => s.pid)));
+    expect(used.size).toBeGreaterThan(2);
+  });
+});
