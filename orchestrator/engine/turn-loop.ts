@@ -44,7 +44,8 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
 
   // A fork replays its parent's first turns (no seat is asked), then plays on from the fork turn.
   if (ctx.prefix) {
-    turns.push(...replayPrefix(ctx.prefix, order, ports));
+    // Kept one by one like live turns, so the watch feed shows the replayed part too.
+    for (const r of replayPrefix(ctx.prefix, order, ports)) keep(r);
     const ended = turns.length ? terminationAfter(world.scenario, turns, maxTurns, protocol) : null;
     if (ended) return finish(ended, 'ok');
   }
