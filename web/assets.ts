@@ -7,13 +7,31 @@ import { build } from 'esbuild';
  * web/<page>/main.ts and cached for the life of the process. Server-side only: the orchestrator's HTTP
  * server serves them; the pages themselves import nothing but protocol/ and socket.io-client.
  */
-export type WebPage = 'seat' | 'annotate';
+export type WebPage = 'seat' | 'annotate' | 'watch';
+
+/** The pages, for routes that accept a page name from a URL (anything else is 404). */
+export const WEB_PAGES: readonly WebPage[] = ['seat', 'annotate', 'watch'];
 
 const bundles = new Map<WebPage, Promise<string>>();
+const styles = new Map<WebPage, string>();
+const read = (path: string) => readFileSync(fileURLToPath(new URL(path, import.meta.url)), 'utf8');
 
 /** The page's HTML shell. */
 export function pageHtml(page: WebPage): string {
-  return readFileSync(fileURLToPath(new URL(`./${page}/index.html`, import.meta.url)), 'utf8');
+  return read(`./${page}/index.html`);
+}
+
+/**
+ * The page's stylesheet: the shared look (style/base.css) followed by the page's own. Served as a file
+ * from this server, so the pages' CSP needs no inline styles.
+ */
+export function pageStyle(page: WebPage): string {
+  let css = styles.get(page);
+  if (css === undefined) {
+    css = `${read('./style/base.css')}\n${read(`./${page}/${page}.css`)}`;
+    styles.set(page, css);
+  }
+  return css;
 }
 
 /** The page's script, bundled for browsers (one file, ES2020, minified). */

@@ -48,6 +48,11 @@ export function groupSeatFlags(hosted: boolean): FlagSpecs {
   ) as FlagSpecs;
 }
 
+/** `--watch` of `run` and `serve`: the live watch page (orchestrator/watch/). */
+export const WATCH_FLAG: FlagSpecs = {
+  watch: { type: 'boolean', describe: 'serve a live view of the run and print `watch url http://HOST:PORT/watch?key=K` (the key is its only way in)' },
+};
+
 /** Flags of commands that can leave seats to people (`human` seats: a browser link each). */
 export const HUMAN_FLAGS: FlagSpecs = {
   'human-deadline': { type: 'number', metavar: 'MS', describe: 'time a person has for one move on a human seat (default: the turn deadline)' },
@@ -78,6 +83,7 @@ export const RUN_FLAGS: FlagSpecs = {
   'dry-run': { type: 'boolean', describe: 'print the plan (episodes by arm and mode, estimated tokens and cost) and call nothing' },
   arm: { type: 'list', metavar: 'A1,A2', describe: 'run only these arms of the experiment file (default all, one after another)' },
   queue: { type: 'string', metavar: 'redis://HOST:PORT', describe: 'coordinate: enqueue the episodes on Redis for `parley worker`s and collect their results into DIR' },
+  ...WATCH_FLAG,
   rpm: { type: 'number', metavar: 'N', describe: 'requests per minute per provider account for every LLM seat (under --queue: across all workers)' },
   tpm: { type: 'number', metavar: 'N', describe: 'tokens per minute per provider account for every LLM seat (under --queue only)' },
   ...HUMAN_FLAGS,
@@ -208,6 +214,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!human.ok) throw new UsageError(human.message);
   if (typeof args.flags.queue === 'string') {
     // Workers have no browser endpoint and no cassettes of this machine: people and replays run locally.
+    if (args.flags.watch === true) throw new UsageError('--watch needs a local run (the coordinator of --queue serves no pages)');
     for (const arm of built.arms) {
       const policies = [...arm.config.agents, arm.config.scriptWriter];
       if (policies.some((p) => policyKind(p.spec) === 'human') || human.ms !== undefined) throw new UsageError('human seats need a local run (parley run without --queue, or parley serve)');
@@ -238,6 +245,7 @@ export async function run(argv: string[]): Promise<number> {
         ...(tty ? { tty } : {}),
         ...(human.ms !== undefined ? { humanDeadlineMs: human.ms } : {}),
         allowOrigins: allowOrigins(args.flags),
+        watch: args.flags.watch === true,
       });
       if (interrupt.signal.aborted) {
         log(`interrupted after ${result.ran.length} episode(s); rerun with the same --out to resume`);

@@ -7,7 +7,7 @@ import { freshRunDir } from '../fresh-run-dir.js';
 import { allowOrigins } from '../allow-origin.js';
 import { terminalSafe } from '../../protocol/index.js';
 import { buildRunConfig } from '../plan/run-config.js';
-import { CONFIG_FLAGS, exitWithLauncher, GROUP_SEAT_NUMBERS, groupSeatFlags, HUMAN_FLAGS, humanDeadline, interruptSignal, keyPreflight, reportRun } from './run.js';
+import { CONFIG_FLAGS, exitWithLauncher, GROUP_SEAT_NUMBERS, groupSeatFlags, HUMAN_FLAGS, humanDeadline, interruptSignal, keyPreflight, reportRun, WATCH_FLAG } from './run.js';
 
 const SERVE_FLAGS: FlagSpecs = {
   port: { type: 'number', describe: 'port to listen on (0: any free port; default 0)' },
@@ -17,6 +17,7 @@ const SERVE_FLAGS: FlagSpecs = {
   agent2: { type: 'string', metavar: 'SPEC', describe: 'host the second seat here with this policy; unset seats stay open for people' },
   ...groupSeatFlags(true),
   ...HUMAN_FLAGS,
+  ...WATCH_FLAG,
   'tokens-file': { type: 'string', metavar: 'FILE', describe: 'write the seat token lines to FILE (mode 0600) instead of standard output' },
   'trust-remote-usage': { type: 'boolean', describe: "count the token usage remote agents report in the run's cost estimate" },
   'token-ttl-ms': { type: 'number', metavar: 'MS', describe: 'how long a seat token waits for its agent (default 1800000)' },
@@ -82,6 +83,7 @@ export async function run(argv: string[]): Promise<number> {
       allowOrigins: allowOrigins(args.flags),
       signal: interrupt.signal,
       extend: args.flags.extend === true,
+      watch: args.flags.watch === true,
       onListening: (url, httpUrl) => {
         httpBase = httpUrl;
         log(`listening ${url} (run directory ${resolve(built.config.out)}); people: ${httpUrl}/?token=<token>`);

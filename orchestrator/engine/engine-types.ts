@@ -27,6 +27,8 @@ export interface EngineHooks {
   turnOverhead?(ns: number): void;
   /** A move was accepted and sent to every seat. */
   moveAccepted?(episodeId: string, turn: number, seat: string): void;
+  /** A live turn was recorded, move or failure (the watch feed shows it and its cost as it happens). */
+  turnRecorded?(episodeId: string, record: TurnRecord): void;
 }
 
 export interface EngineContext {

@@ -30,6 +30,11 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
   /** When the previous turn's accepted act reached its connection (for `hooks.turnOverhead`). */
   let previousActAt: bigint | undefined;
 
+  /** Keeps a turn for the record and tells the instrumentation (the watch feed) at once. */
+  const keep = (record: TurnRecord) => {
+    turns.push(record);
+    hooks?.turnRecorded?.(world.episodeId, record);
+  };
   const finish = (termination: Termination, status: EngineResult['status']): EngineResult => {
     flush();
     return { turns, termination, errors, status, seatProvenance, startedAt };
@@ -40,7 +45,8 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
 
   // A fork replays its parent's first turns (no seat is asked), then plays on from the fork turn.
   if (ctx.prefix) {
-    turns.push(...replayPrefix(ctx.prefix, order, ports));
+    // Kept one by one like live turns, so the watch feed shows the replayed part too.
+    for (const r of replayPrefix(ctx.prefix, order, ports)) keep(r);
     const ended = turns.length ? terminationAfter(world.scenario, turns, maxTurns, protocol) : null;
     if (ended) return finish(ended, 'ok');
   }
@@ -61,7 +67,7 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
       const got = await watch.next(deadlineAt, (s) => { if (s === seat) request(); });
       if (got.kind === 'deadline') {
         const error = { code: ErrorCode.DeadlineMissed, message: `no move within ${seatDeadlineMs} ms` };
-        turns.push({ turn: t, seat, action: null, error, atMs: clock.now() - startedAt });
+        keep({ turn: t, seat, action: null, error, atMs: clock.now() - startedAt });
         errors.push({ ...error, seat, turn: t });
         return finish({ reason: 'deadline', seat }, 'failed');
       }
@@ -88,7 +94,7 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
       // An unreadable reply under `--on-unparsable none` is played as a `none` that keeps its failure.
       const unparsable = frame.type === 'turn.fail' && becomesNone(frame.error, protocol) && allowed.has(UNPARSABLE_NONE.type) ? frame.error : undefined;
       if (frame.type === 'turn.fail' && !unparsable) {
-        turns.push(withMeta({ turn: t, seat, action: null, error: frame.error, atMs }, frame.meta));
+        keep(withMeta({ turn: t, seat, action: null, error: frame.error, atMs }, frame.meta));
         errors.push({ ...frame.error, seat, turn: t });
         return finish({ reason: 'policy_error', seat, detail: frame.error.code }, 'failed');
       }
@@ -98,7 +104,7 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
       }
       const action: Action = frame.type === 'turn.act' ? { type: frame.action.type, argument: frame.action.argument } : { ...UNPARSABLE_NONE };
       const record = withMeta({ turn: t, seat, action, atMs, ...(unparsable ? { unparsable } : {}) }, frame.meta);
-      turns.push(record);
+      keep(record);
       const event = observeTurn({ ...record, action });
       hold();
       for (const s of order) ports.get(s)!.send(event);

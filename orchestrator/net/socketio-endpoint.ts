@@ -18,6 +18,13 @@ export interface BrowserEndpoint {
   handleRequest(req: IncomingMessage, res: ServerResponse): void;
   /** Closes every browser connection (4006) and detaches from the server. */
   close(): void;
+  /** The socket.io server, for other namespaces on the same endpoint (the watch feed: watch-endpoint.ts). */
+  readonly io: IoServer;
+  /**
+   * An engine connection no longer counts as waiting to join (an authenticated watcher): the limit on
+   * pending connections is for tokenless sockets, and a watch page must not use up a lab's seat joins.
+   */
+  settle(engineSocket: object): void;
 }
 
 /**
@@ -127,6 +134,8 @@ export function attachBrowserEndpoint(server: HttpServer, registry: SeatRegistry
   let closed = false;
   return {
     connections,
+    io,
+    settle: (engineSocket) => pending.release(engineSocket),
     handleRequest: (req, res) => engine.handleRequest(req, res),
     close() {
       if (closed) return;

@@ -9,7 +9,10 @@ import { FileLedger } from '../ledger.js';
 import type { ConnectionOptions } from '../net/agent-connection.js';
 import { closeServer, createHttpServer, listen } from '../net/http-server.js';
 import { attachBrowserEndpoint } from '../net/socketio-endpoint.js';
-import { webRoutes } from '../net/web-routes.js';
+import { attachWatchEndpoint } from '../net/watch-endpoint.js';
+import { webRoutes, type WatchGate } from '../net/web-routes.js';
+import type { WatchHub } from '../watch/watch-hub.js';
+import { teeLedger } from '../watch/tee-ledger.js';
 import { AGENT_PATH, attachAgentEndpoint } from '../net/ws-endpoint.js';
 import { SeatRegistry } from '../seat-registry.js';
 import { poolSizeFor } from '../supervisor/pool-size.js';
@@ -65,6 +68,11 @@ export interface EpisodeHostOptions {
   remote?: boolean;
   /** Serve the seat page and socket.io for people's browsers, with these origins besides its own. */
   browsers?: { allowOrigins: readonly string[] };
+  /**
+   * `--watch` (needs `browsers`): the watch page at `/watch?key=K` and its socket.io namespace, fed by
+   * every episode this host prepares (ledger lines, turns). Read-only: nothing reaches a seat from it.
+   */
+  watch?: { hub: WatchHub; gate: WatchGate };
   /** The local agent process pool; none when every seat is played by someone dialling in. */
   pool?: HostPoolOptions;
   /** How long a token waits for its first join (default TOKEN_TTL_MS by `remote`). */
@@ -148,10 +156,11 @@ export class EpisodeHost {
     // one server, one upgrade router, the same connection edge behind both transports.
     let browser: ReturnType<typeof attachBrowserEndpoint> | null = null;
     const server = o.browsers
-      ? createHttpServer(webRoutes({ page: 'seat', socketIo: (req, res) => browser?.handleRequest(req, res) }), { allowOrigins: o.browsers.allowOrigins, ...(o.host !== undefined ? { host: o.host } : {}), log: o.log })
+      ? createHttpServer(webRoutes({ page: 'seat', socketIo: (req, res) => browser?.handleRequest(req, res), ...(o.watch ? { watch: o.watch.gate } : {}) }), { allowOrigins: o.browsers.allowOrigins, ...(o.host !== undefined ? { host: o.host } : {}), log: o.log })
       : createHttpServer();
     const endpoint = attachAgentEndpoint(server, registry, { clock, log: o.log, logJoins: o.remote ?? false, ...o.connection });
     if (o.browsers) browser = attachBrowserEndpoint(server, registry, { clock, log: o.log, logJoins: true, ...o.connection });
+    if (browser && o.watch) attachWatchEndpoint(browser, o.watch.hub, o.watch.gate, { clock, log: o.log });
     const closeEndpoints = () => {
       endpoint.close();
       browser?.close();
@@ -196,6 +205,24 @@ export class EpisodeHost {
     }
   }
 
+  /** The turn loop's instrumentation: the caller's, and the watch feed's turns when watched. */
+  private get hooks(): EngineHooks | undefined {
+    const { hooks, watch } = this.o;
+    if (!watch) return hooks;
+    return {
+      ...hooks,
+      turnRecorded: (episodeId, record) => {
+        hooks?.turnRecorded?.(episodeId, record);
+        try {
+          watch.hub.turn(episodeId, record);
+        } catch (err) {
+          // Watching never fails an episode; a bug here is reported, and the run goes on.
+          this.o.log(`watch feed: ${(err as Error).message}`);
+        }
+      },
+    };
+  }
+
   /** Pids of the live agent processes. */
   get pids(): number[] {
     return this.pool?.pids ?? [];
@@ -206,6 +233,7 @@ export class EpisodeHost {
     const o = this.o;
     const humanDeadlineMs = o.humanDeadlineMs;
     const ledgers = new RunPaths(run.dir);
+    const hub = o.watch?.hub;
     const deps: EpisodeDeps = {
       registry: this.registry,
       clock: this.clock,
@@ -215,9 +243,14 @@ export class EpisodeHost {
       tokenTtlMs: seatTokenTtlMs(plan, o),
       // Remote agents report their own provenance: labelled as such, and kept out of cost unless trusted.
       ...(o.remote ? { reportedProvenance: o.trustRemoteUsage ? ('trusted' as const) : ('reported' as const) } : {}),
-      ledgerFor: (episodeId, seat) => new FileLedger(ledgers.ledgerFile(episodeId, seat)),
+      // Watched: every line a seat's ledger gets is shown to the watchers too (what each seat was told).
+      ledgerFor: (episodeId, seat) => {
+        const file = new FileLedger(ledgers.ledgerFile(episodeId, seat));
+        return hub ? teeLedger(file, (line) => hub.ledgerLine(episodeId, seat, line)) : file;
+      },
       ...(humanDeadlineMs !== undefined ? { seatDeadlineMs: (p: EpisodePlan) => Object.fromEntries(openSeats(p).map((s) => [s, humanDeadlineMs])) } : {}),
     };
+    hub?.prepared(plan.episodeId);
     return Episode.prepare(plan, deps);
   }
 
@@ -233,7 +266,7 @@ export class EpisodeHost {
       const record = await episode.run({
         ...(abort ? { abort } : {}),
         ...(hosted ? { hostPids: hosted.hostPids, onSeatEvent: (e) => hosted.onSeatEvent(e), recoveries: hosted.recoveries } : {}),
-        ...(this.o.hooks ? { hooks: this.o.hooks } : {}),
+        ...(this.hooks ? { hooks: this.hooks } : {}),
       });
       // Not awaited: the caller moves on at once; the pool frees each seat's slot when its worker
       // reports the release, and settle() drops a seat whose worker never does.

@@ -8,6 +8,8 @@ import { liveSeats, makeLimits } from '../world.js';
 import type { RunPaths } from '../../run-dir/index.js';
 import type { RunProbes } from './run-probes.js';
 import { EpisodeHost, openSeats, type HostPoolOptions } from './episode-host.js';
+import { WatchHub } from '../watch/watch-hub.js';
+import { newWatchKey, watchGate } from '../watch/watch-key.js';
 
 /** How the seats of a run's episodes are hosted and reached (the user-facing part of DriverOptions). */
 export interface ScheduleOptions {
@@ -39,6 +41,11 @@ export interface ScheduleOptions {
   signal?: AbortSignal;
   /** Browser origins allowed besides the server's own (`--allow-origin`; net/origin-guard.ts). */
   allowOrigins?: readonly string[];
+  /**
+   * `--watch`: serve a live watch page of the run at `/watch?key=K` (a fresh random key) and print
+   * `watch url http://HOST:PORT/watch?key=K` once listening.
+   */
+  watch?: boolean;
 }
 
 /** What hosting needs from the run around it. */
@@ -66,6 +73,9 @@ export async function scheduleEpisodes(pending: readonly EpisodePlan[], ctx: Sch
   const remote = opts.hosting === 'remote';
   const pool = remote ? undefined : poolFor(pending, config, probes);
   const inFlight = Math.min(config.concurrency, pending.length);
+  const key = opts.watch ? newWatchKey() : null;
+  const hub = key ? new WatchHub(ctx.runId) : null;
+  hub?.plan(pending.map((p) => ({ episodeId: p.episodeId, mode: p.mode, scenario: p.scenario.codename ?? p.scenario.id, maxTurns: config.maxTurns })));
   const host = await EpisodeHost.start({
     log: say,
     clock: ctx.clock,
@@ -74,7 +84,13 @@ export async function scheduleEpisodes(pending: readonly EpisodePlan[], ctx: Sch
     ...(opts.host !== undefined ? { host: opts.host } : {}),
     ...(opts.port !== undefined ? { port: opts.port } : {}),
     ...(pool ? { pool } : {}),
-    ...pick(opts, ['tokenTtlMs', 'humanJoinTtlMs', 'humanDeadlineMs', 'reconnectGraceMs', 'trustRemoteUsage', 'onListening']),
+    ...pick(opts, ['tokenTtlMs', 'humanJoinTtlMs', 'humanDeadlineMs', 'reconnectGraceMs', 'trustRemoteUsage']),
+    ...(hub && key ? { watch: { hub, gate: watchGate(key) } } : {}),
+    onListening: (url, httpUrl) => {
+      // Before any episode starts, so the page can be opened while the first ones play.
+      if (key) say(`watch url ${httpUrl}/watch?key=${key}`);
+      opts.onListening?.(url, httpUrl);
+    },
     ...(probes.connection ? { connection: probes.connection } : {}),
     ...(probes.engine ? { hooks: probes.engine } : {}),
     onPoolStarting: (size) =>
@@ -92,6 +108,10 @@ export async function scheduleEpisodes(pending: readonly EpisodePlan[], ctx: Sch
     else opts.signal?.addEventListener('abort', onAbort, { once: true });
   });
   const run = { runId: ctx.runId, dir: ctx.paths.dir, maxTurns: config.maxTurns, turnDeadlineMs: config.turnDeadlineMs, protocol: ctx.protocol };
+  const record = (r: EpisodeRecord) => {
+    ctx.record(r);
+    hub?.finished(r);
+  };
   try {
     if (remote) {
       // Every seat is reserved up front, its token handed out, and all episodes wait for their agents.
@@ -100,7 +120,7 @@ export async function scheduleEpisodes(pending: readonly EpisodePlan[], ctx: Sch
         probes.episodePrepared?.(e);
         opts.onSeats?.(e, [...e.tokens.keys()]);
       }
-      await Promise.all(episodes.map(async (e) => ctx.record(await host.play(e, interrupted))));
+      await Promise.all(episodes.map(async (e) => record(await host.play(e, interrupted))));
     } else {
       await forEachConcurrent(pending, inFlight, opts.signal, async (plan) => {
         const episode = host.prepare(plan, run);
@@ -109,10 +129,11 @@ export async function scheduleEpisodes(pending: readonly EpisodePlan[], ctx: Sch
         if (opts.onSeats) {
           if (open.length) opts.onSeats(episode, open);
         } else announce(episode, open, host.httpUrl, say);
-        ctx.record(await host.play(episode, interrupted));
+        record(await host.play(episode, interrupted));
       });
     }
   } finally {
+    hub?.end();
     await host.close();
   }
 }

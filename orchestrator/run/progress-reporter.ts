@@ -1,5 +1,5 @@
-import { estimateCost } from '../../llm/cost.js';
-import type { EpisodeRecord, Usage } from '../../protocol/index.js';
+import type { EpisodeRecord } from '../../protocol/index.js';
+import { callCost, pricedCalls } from './episode-cost.js';
 import { formatProgress } from './progress.js';
 
 /** A terminal to draw the one refreshing status line on (stdout when it is a TTY). */
@@ -51,12 +51,6 @@ function duration(ms: number): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
-/** Every priced call of an episode: its turns (live modes) or the script writer's call. */
-function calls(r: EpisodeRecord): Array<{ seat: string; provider?: string; model?: string; usage?: Usage }> {
-  if (r.mode === 'script') return r.scriptWriter ? [{ ...r.scriptWriter, seat: 'script' }] : [];
-  return r.turns;
-}
-
 /**
  * Progress of a run: episodes done/total, failures, recoveries, tokens and estimated cost (llm/cost.ts),
  * rate and ETA. On a TTY it is one status line redrawn in place, with failed episodes and notices
@@ -84,17 +78,14 @@ export class ProgressReporter {
     t.done += 1;
     if (r.status === 'failed') t.failed += 1;
     if (r.recoveries?.length) t.recovered += 1;
-    for (const c of calls(r)) {
+    for (const c of pricedCalls(r)) {
       if (!c.usage || this.o.isReplayed?.(r.episodeId, c.seat)) continue;
-      t.tokens += c.usage.prompt + c.usage.completion;
+      const cost = callCost(c);
+      t.tokens += cost.tokens;
       if (!c.provider || !c.model) continue;
-      try {
-        const usd = estimateCost(c.provider, c.model, c.usage);
-        if (usd === null) t.unpriced.add(`${c.provider}:${c.model}`);
-        else t.usd += usd;
-      } catch {
-        t.unpriced.add(`${c.provider}:${c.model}`); // unreadable price table: reported as unpriced
-      }
+      // Unknown price (or an unreadable price table): reported as unpriced, never as free.
+      if (cost.usd === null) t.unpriced.add(`${c.provider}:${c.model}`);
+      else t.usd += cost.usd;
     }
     const line = formatProgress(this.o.alreadyDone + t.done, this.o.total, r, this.o.scenarioName?.(r.scenarioId));
     if (!this.o.tty) return this.o.log(line);

@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium } from '../helpers/browser.js';
 import { parley, tempDir, type CliProcess } from '../helpers/processes.js';
+import { seriousViolations } from '../helpers/axe.js';
 
 /**
  * The human naturalness study (issue 13, contract 4): `parley annotate RUN_A RUN_B --port P --out ANN`
@@ -41,7 +42,14 @@ describe.skipIf(!hasChromium)('parley annotate + compare --human', () => {
       await page.getByText(`Pair ${i + 1} of ${choices.length}`).waitFor({ timeout: 30_000 });
       await expect(page.getByRole('region', { name: 'Conversation A' }).innerText()).resolves.toMatch(/Turn #0/);
       await expect(page.getByRole('region', { name: 'Characters' }).innerText()).resolves.toMatch(/Goal: /);
-      if (i === 0) await page.getByRole('textbox', { name: 'Reason (optional)' }).fill('shorter turns');
+      if (i === 0) {
+        // axe-core (issue 25, contract 2): no serious or critical violation, light and dark.
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.emulateMedia({ colorScheme: 'dark' });
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.emulateMedia({ colorScheme: 'light' });
+        await page.getByRole('textbox', { name: 'Reason (optional)' }).fill('shorter turns');
+      }
       await page.getByRole('button', { name: `Choose ${c}` }).click();
     }
     await page.getByText(/All 2 pair\(s\) answered/).waitFor({ timeout: 30_000 });

@@ -1,37 +1,42 @@
 import type { TaskPrivate } from '../../protocol/task.js';
 import type { PartnerView, PeerPrivateState, SelfView } from '../../protocol/views.js';
-import { el, section } from './dom.js';
+import { el, privateBadge, privateSection, section } from './dom.js';
 
 const RELATIONSHIPS = ['stranger', 'know by name', 'acquaintance', 'friend', 'romantic partner', 'family'];
 
 /** Profile fields as label/value rows, whatever fields the seat's view carries; the secret is marked private. */
 function profileList(profile: Record<string, unknown>): HTMLElement {
-  const dl = el('dl');
+  const dl = el('dl', { class: 'fields' });
   for (const [k, v] of Object.entries(profile)) {
     if (v === undefined || v === '' || (Array.isArray(v) && !v.length)) continue;
     const label = k === 'secret' ? 'Secret (private: only you know this)' : k.replace(/([A-Z])/g, ' $1').toLowerCase();
-    dl.append(el('dt', {}, label), el('dd', k === 'secret' ? { class: 'secret' } : {}, Array.isArray(v) ? v.join(', ') : String(v)));
+    dl.append(el('dt', {}, label), el('dd', k === 'secret' ? { class: 'secret private-item' } : {}, Array.isArray(v) ? v.join(', ') : String(v)));
   }
   return dl;
 }
 
-/** The seat's own card, goal, hints and task data. */
+/** The seat's goal: first in the panel, what a person looks up most. */
+export const goalCard = (self: SelfView): HTMLElement => privateSection('Your goal', el('p', { class: 'goal' }, self.goal));
+
+/** The seat's own card, hints and task data; what only this seat knows carries a Private badge. */
 export function selfCard(self: SelfView, onSelect: ((name: string) => HTMLButtonElement) | null): HTMLElement[] {
-  const out = [section('Your character', profileList(self.profile)), section('Your goal', el('p', { class: 'goal' }, self.goal))];
-  if (self.hints.length) out.push(section('Hints', el('ul', {}, ...self.hints.map((h) => el('li', {}, `${h.kind.replace(/_/g, ' ')}: ${h.text}`)))));
-  if (self.task) out.push(taskPanel(self.task, 'Your task data', onSelect));
+  const out = [section('Your character', profileList(self.profile))];
+  if (self.hints.length) out.push(privateSection('Hints', el('ul', {}, ...self.hints.map((h) => el('li', {}, `${h.kind.replace(/_/g, ' ')}: ${h.text}`)))));
+  if (self.task) out.push(taskPanel(self.task, 'Your task data', onSelect, true));
   return out;
 }
 
 /** MutualFriends friend table (with a `Select <name>` button per row when moves are on), or the Craigslist item. */
-export function taskPanel(task: TaskPrivate, title: string, onSelect: ((name: string) => HTMLButtonElement) | null): HTMLElement {
+export function taskPanel(task: TaskPrivate, title: string, onSelect: ((name: string) => HTMLButtonElement) | null, own = false): HTMLElement {
+  const wrap = own ? privateSection : section;
   if (task.kind === 'mutual_friends') {
     const head = el('tr', {}, ...task.attributes.map((a) => el('th', { scope: 'col' }, a)), ...(onSelect ? [el('th', { scope: 'col' }, 'Choose')] : []));
     const rows = task.friends.map((f) => {
       const name = f.Name ?? f.name ?? Object.values(f)[0] ?? '';
       return el('tr', {}, ...task.attributes.map((a) => el('td', {}, f[a] ?? '')), ...(onSelect ? [el('td', {}, onSelect(name))] : []));
     });
-    return section(title, el('table', { 'aria-label': 'Friends' }, el('thead', {}, head), el('tbody', {}, ...rows)));
+    // A table wider than a phone scrolls sideways inside its own box (focusable, so keyboards can scroll it).
+    return wrap(title, el('div', { class: 'table-scroll', tabindex: '0', role: 'group', 'aria-label': 'Friends table' }, el('table', { 'aria-label': 'Friends' }, el('thead', {}, head), el('tbody', {}, ...rows))));
   }
   if (task.kind === 'auction') {
     return section(title, el('dl', {},
@@ -50,20 +55,20 @@ export function taskPanel(task: TaskPrivate, title: string, onSelect: ((name: st
     ));
   }
   const item = task.item;
-  return section(title, el('dl', {},
+  return wrap(title, el('dl', { class: 'fields' },
     el('dt', {}, 'Item'), el('dd', {}, item.title),
     el('dt', {}, 'Category'), el('dd', {}, item.category),
     el('dt', {}, 'Listing price'), el('dd', {}, `$${item.listingPrice}`),
     el('dt', {}, 'Description'), el('dd', {}, item.description),
     el('dt', {}, `Your role`), el('dd', {}, task.role),
-    el('dt', {}, 'Your target price (private)'), el('dd', {}, `$${task.target}`),
+    el('dt', {}, 'Your target price (private)'), el('dd', { class: 'private-item' }, `$${task.target}`),
   ));
 }
 
 /** A partner as the relationship shows them. */
 export function partnerCard(p: PartnerView, name: string): HTMLElement {
   return section(`Your partner: ${name}`,
-    el('p', {}, `Relationship: ${RELATIONSHIPS[p.relationship] ?? p.relationship}`),
+    el('p', { class: 'meta' }, `Relationship: ${RELATIONSHIPS[p.relationship] ?? p.relationship}`),
     profileList(p.profile),
     ...(p.sharedHistory ? [el('p', {}, `Shared history: ${p.sharedHistory}`)] : []));
 }
@@ -71,7 +76,7 @@ export function partnerCard(p: PartnerView, name: string): HTMLElement {
 /** Mindreaders mode: the partner's private state, clearly labelled as such. */
 export function mindreaderPanel(s: PeerPrivateState, name: string): HTMLElement {
   const panel = section(`Mindreaders mode: ${name}'s private state`,
-    el('p', {}, 'In this mode you can see what your partner privately knows and wants.'),
+    el('p', {}, 'In this mode you can see what your partner privately knows and wants. ', privateBadge()),
     profileList(s.profile),
     el('p', {}, `Their goal: ${s.goal}`),
     ...s.hints.map((h) => el('p', {}, `${h.kind.replace(/_/g, ' ')}: ${h.text}`)),

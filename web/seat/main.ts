@@ -6,8 +6,9 @@ import { CloseCode } from '../../protocol/codes.js';
 import { OrchestratorFrame, type SeatWelcome, type TurnEvent, type TurnRequest } from '../../protocol/frames.js';
 import { moveAction, type TaskMove } from '../../protocol/moves.js';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
-import { mindreaderPanel, partnerCard, selfCard } from './cards.js';
+import { goalCard, mindreaderPanel, partnerCard, selfCard } from './cards.js';
 import { el, fill, section } from './dom.js';
+import { messageItem } from './messages.js';
 import { outcomeText } from '../../protocol/seat-outcome.js';
 
 /**
@@ -15,6 +16,10 @@ import { outcomeText } from '../../protocol/seat-outcome.js';
  * seat's frames carry, laid out for a person, and sends the person's moves as `turn.act`. Imports only
  * protocol/ (schemas and constants), never the orchestrator. Reloading the page rejoins with the resume
  * secret kept in sessionStorage (the join token is spent after the first join).
+ *
+ * Layout (index.html, seat.css): the conversation first, as chat messages that scroll on their own; the
+ * message box and move controls docked below it, always in view; the seat's card in a side panel (a
+ * toggled sheet on narrow screens). The top bar says whose turn it is; the dock counts the time left.
  */
 
 const CLIENT = { name: 'parley-web', version: '1', policy: 'human' } as const;
@@ -37,6 +42,13 @@ const nameOf = (seat: string): string => {
   if (seat === welcome.seat) return welcome.self.profile.name ?? 'You';
   return welcome.partners.find((p) => p.seat === seat)?.profile.name ?? `the other participant (${seat})`;
 };
+
+/** The top bar's one line: whose turn it is (`mine` highlights the seat's own). */
+function setStatus(text: string, mine = false): void {
+  const status = $('status');
+  status.textContent = text;
+  status.classList.toggle('mine', mine);
+}
 
 function showError(message: string): void {
   const box = $('error');
@@ -114,16 +126,32 @@ function connect(): void {
     if (!pending) return;
     send({ type: 'turn.act', turn: pending.turn, action, meta: { policy: 'human', latencyMs: Math.max(0, Math.round(pending.deadlineMs - (deadlineAt - Date.now()))) } });
     closeComposer();
-    $('status').textContent = 'Sent.';
+    setStatus('Sent.');
+    updateWaiting();
   }
 
   $('composer').addEventListener('submit', (e) => {
     e.preventDefault();
     const type = ($('action') as HTMLSelectElement).value as Action['type'];
     const message = $('message') as HTMLTextAreaElement;
-    act({ type, argument: type === 'none' || type === 'leave' ? '' : message.value });
+    const bare = type === 'none' || type === 'leave';
+    // An empty bubble is almost always an Enter pressed too soon: say so instead of spending the turn.
+    if (!bare && !message.value.trim()) {
+      $('hint').textContent = 'Write something first (or choose the action none).';
+      return;
+    }
+    act({ type, argument: bare ? '' : message.value });
     message.value = '';
   });
+  // Enter sends; Shift+Enter (or an input method composing a character) adds a line as usual.
+  $('message').addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      ($('composer') as HTMLFormElement).requestSubmit();
+    }
+  });
+  $('message').addEventListener('input', () => void ($('hint').textContent = ''));
+  $('panel-toggle').addEventListener('click', () => togglePanel());
   const move = (m: TaskMove) => act(moveAction(m));
   $('offer').addEventListener('click', () => {
     const price = Number(($('price') as HTMLInputElement).value);
@@ -144,20 +172,31 @@ function renderWelcome(w: SeatWelcome, act: (a: Action) => void): void {
   };
   // Under `paper` there are no task moves (as in the paper): choices are said in the conversation.
   const taskMoves = w.protocol?.name !== 'paper';
-  fill($('scenario'), section('Scenario', el('p', {}, w.scenario.text), el('p', {}, `Mode: ${w.mode}. Turn limit: ${w.limits.maxTurns}.`)));
+  fill($('scenario'), section('Scenario', el('p', {}, w.scenario.text), el('p', { class: 'meta' }, `Mode: ${w.mode}. Turn limit: ${w.limits.maxTurns}.`)));
+  fill($('goal'), goalCard(w.self));
   fill($('self'), ...selfCard(w.self, taskMoves && w.self.task?.kind === 'mutual_friends' ? select : null));
   fill($('partners'), ...w.partners.map((p) => partnerCard(p, nameOf(p.seat))));
   fill($('mind'));
-  fill($('chat'));
+  fill($('chat'), el('li', { class: 'empty' }, 'The conversation will appear here.'));
   // Offer/accept/reject/quit are the moves of a Craigslist deal, an auction and a split's vote.
   $('bargain').hidden = !taskMoves || !['craigslist', 'auction', 'split'].includes(w.self.task?.kind ?? '');
   $('game').hidden = false;
 }
 
 function appendChat(e: TurnEvent): void {
-  const who = e.seat === welcome?.seat ? `${nameOf(e.seat)} (you)` : nameOf(e.seat);
-  const text = e.action.type === 'none' ? '(did nothing)' : e.action.type === 'leave' ? '(left the conversation)' : e.action.argument;
-  $('chat').append(el('li', {}, el('strong', {}, `Turn ${e.turn + 1}, ${who}`), ` [${e.action.type}] `, text));
+  const chat = $('chat');
+  // Follow the conversation unless the person scrolled up to reread (then leave their place alone).
+  const following = chat.scrollHeight - chat.scrollTop - chat.clientHeight < 80 || e.seat === welcome?.seat;
+  chat.querySelector('.empty')?.remove();
+  chat.append(messageItem(e, nameOf(e.seat), e.seat === welcome?.seat));
+  if (following) chat.scrollTop = chat.scrollHeight;
+}
+
+/** Narrow screens: shows or hides the character panel (it replaces the conversation while open). */
+function togglePanel(open = !$('game').classList.contains('panel-open')): void {
+  $('game').classList.toggle('panel-open', open);
+  $('panel-toggle').setAttribute('aria-expanded', String(open));
+  $('panel-toggle').textContent = open ? 'Back to the conversation' : 'Character and goal';
 }
 
 function openComposer(r: TurnRequest): void {
@@ -165,14 +204,20 @@ function openComposer(r: TurnRequest): void {
   fill(action, ...r.actions.map((a) => el('option', { value: a }, a)));
   if (r.actions.includes('speak')) action.value = 'speak';
   for (const c of document.querySelectorAll<HTMLButtonElement | HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('#composer *, .move, #bargain *')) c.disabled = false;
-  $('status').textContent = 'Your turn.';
-  ($('message') as HTMLTextAreaElement).focus();
+  setStatus('Your turn.', true);
+  $('thinking').hidden = true;
+  $('hint').textContent = '';
+  tick();
+  // The box takes the keyboard on the seat's turn (unless the person is typing elsewhere, e.g. a price).
+  const active = document.activeElement;
+  if (!active || active === document.body || active.closest('#composer') || !active.matches('input, textarea, select')) ($('message') as HTMLTextAreaElement).focus();
 }
 
 function closeComposer(): void {
   pending = null;
   for (const c of document.querySelectorAll<HTMLButtonElement | HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('#composer *, .move, #bargain *')) c.disabled = true;
   $('countdown').textContent = '';
+  $('countdown').classList.remove('urgent');
 }
 
 function updateWaiting(): void {
@@ -183,21 +228,40 @@ function updateWaiting(): void {
   const left = new Set(events.filter((e) => e.action.type === 'leave').map((e) => e.seat));
   const from = last ? order.indexOf(last.seat) : -1;
   const next = order.map((_, i) => order[(from + 1 + i) % order.length]!).find((s) => !left.has(s)) ?? order[0]!;
-  $('status').textContent = next === welcome.seat ? 'Your turn is coming.' : `waiting for ${nameOf(next)}`;
+  const thinking = $('thinking');
+  if (next === welcome.seat) {
+    setStatus('Your turn is coming.');
+    thinking.hidden = true;
+    return;
+  }
+  setStatus(`Waiting for ${nameOf(next)}.`);
+  thinking.textContent = `${nameOf(next)} is thinking`;
+  thinking.hidden = false;
 }
 
 function tick(): void {
   if (!pending) return;
   const left = Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000));
-  $('countdown').textContent = `Time left for your move: ${left} s`;
+  const shown = left >= 60 ? `${Math.floor(left / 60)} min ${String(left % 60).padStart(2, '0')} s` : `${left} s`;
+  $('countdown').textContent = `Time left for your move: ${shown}`;
+  $('countdown').classList.toggle('urgent', left <= 15);
 }
 
 function renderEnd(reason: string): void {
   closeComposer();
-  $('status').textContent = 'The conversation is over.';
+  setStatus('The conversation is over.');
   const kind = welcome?.scenario.kind ?? 'open';
   const outcome = welcome ? outcomeText(kind, events, welcome.seat, nameOf, welcome.scenario.seats) : '';
   const end = $('end');
-  fill(end, el('h2', {}, 'Episode over'), el('p', {}, `Why it ended: ${reason.replace(/_/g, ' ')}`), ...(outcome ? [el('p', {}, `Outcome: ${outcome}`)] : []));
+  fill(end,
+    el('h2', {}, 'Episode over'),
+    ...(outcome ? [el('p', { class: 'outcome' }, `Outcome: ${outcome}`)] : []),
+    el('p', {}, `Why it ended: ${reason.replace(/_/g, ' ')}`),
+    el('p', { class: 'meta' }, `${events.length} turn(s) played. Thank you for taking part; you may close this page.`));
   end.hidden = false;
+  $('thinking').hidden = true;
+  $('dock').hidden = true;
+  togglePanel(false);
+  end.setAttribute('tabindex', '-1');
+  end.focus();
 }

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import type { EpisodeRecord, TurnRecord } from '../../protocol/index.js';
+import type { WatchMessage } from '../../protocol/watch.js';
+import { WatchHub, type WatchSink } from './watch-hub.js';
+
+/** A watcher that records what it is sent; `backlog` stands for its socket's unwritten packets. */
+class FakeSink implements WatchSink {
+  readonly got: WatchMessage[] = [];
+  closed: string | null = null;
+  queued = 0;
+  backlog = () => this.queued;
+  send = (m: WatchMessage) => void this.got.push(m);
+  close = (reason: string) => void (this.closed = reason);
+  of<T extends WatchMessage['type']>(type: T) {
+    return this.got.filter((m): m is Extract<WatchMessage, { type: T }> => m.type === type);
+  }
+}
+
+const noTimer = () => {};
+const plan = (n: number) => Array.from({ length: n }, (_, i) => ({ episodeId: `e${i}`, mode: 'agents', scenario: `s${i}`, maxTurns: 20 }));
+const turn = (t: number, seat: string, argument: string): TurnRecord => ({ turn: t, seat, action: { type: 'speak', argument }, atMs: 10 * t, provider: 'openai', model: 'gpt-3.5-turbo', usage: { prompt: 1000, completion: 100 } }) as TurnRecord;
+const record = (episodeId: string, turns: TurnRecord[]): EpisodeRecord => ({ episodeId, mode: 'agents', status: 'ok', turns, termination: { reason: 'max_turns' } }) as unknown as EpisodeRecord;
+
+describe('WatchHub', () => {
+  it('lists planned episodes to a new watcher, then sends coalesced row changes on flush', () => {
+    const hub = new WatchHub('run1', { schedule: noTimer });
+    hub.plan(plan(3));
+    hub.flush();
+    const w = new FakeSink();
+    expect(hub.attach(w)).toBe(true);
+    expect(w.of('run')[0]).toMatchObject({ runId: 'run1', total: 3, ended: false });
+    expect(w.of('rows')[0]!.rows.map((r) => [r.episodeId, r.state])).toEqual([['e0', 'queued'], ['e1', 'queued'], ['e2', 'queued']]);
+    hub.prepared('e1');
+    hub.ledgerLine('e1', 'agent1', '{"v":1,"type":"seat.welcome","id":"a"}');
+    hub.ledgerLine('e1', 'agent1', '{"v":1,"type":"turn.request","id":"b","turn":0}');
+    hub.turn('e1', turn(0, 'agent1', 'hi'));
+    w.got.length = 0;
+    hub.flush();
+    // One message for all the changes of e1 since the last flush, with its latest state.
+    expect(w.of('rows')).toHaveLength(1);
+    expect(w.of('rows')[0]!.rows).toEqual([expect.objectContaining({ episodeId: 'e1', state: 'playing', turns: 1, tokens: 1100 })]);
+    expect(w.of('rows')[0]!.rows[0]!.costUsd).toBeGreaterThan(0);
+  });
+
+  it('sends an opened episode its snapshot, then its turns and ledger lines as they come, and nothing of others', () => {
+    const hub = new WatchHub('run1', { schedule: noTimer });
+    hub.plan(plan(2));
+    for (const e of ['e0', 'e1']) hub.prepared(e);
+    hub.ledgerLine('e0', 'agent1', 'L1');
+    hub.turn('e0', turn(0, 'agent1', 'first'));
+    const w = new FakeSink();
+    hub.attach(w);
+    hub.open(w, 'e0');
+    expect(w.of('episode')[0]).toMatchObject({ episodeId: 'e0', ledgers: { agent1: ['L1'] }, turns: [expect.objectContaining({ turn: 0, action: { type: 'speak', argument: 'first' } })] });
+    hub.turn('e0', turn(1, 'agent2', 'second'));
+    hub.ledgerLine('e0', 'agent2', 'L2');
+    hub.turn('e1', turn(0, 'agent1', 'elsewhere'));
+    hub.ledgerLine('e1', 'agent1', 'L3');
+    expect(w.of('turn').map((m) => m.turn.action?.argument)).toEqual(['second']);
+    expect(w.of('ledger')).toEqual([{ type: 'ledger', episodeId: 'e0', seat: 'agent2', lines: ['L2'] }]);
+    // Unknown ids are ignored (a watcher asks for what it likes; only listed episodes answer).
+    hub.open(w, 'nope');
+    expect(w.of('episode')).toHaveLength(1);
+  });
+
+  it('drops a watcher whose socket falls behind instead of queueing more for it', () => {
+    const hub = new WatchHub('run1', { schedule: noTimer, limits: { maxBacklog: 5 } });
+    hub.plan(plan(1));
+    hub.prepared('e0');
+    const slow = new FakeSink();
+    const fast = new FakeSink();
+    hub.attach(slow);
+    hub.attach(fast);
+    hub.open(slow, 'e0');
+    hub.open(fast, 'e0');
+    slow.queued = 6;
+    const before = slow.got.length;
+    for (let i = 0; i < 100; i++) hub.ledgerLine('e0', 'agent1', `line ${i}`);
+    expect(slow.got.length).toBe(before);
+    expect(slow.closed).toMatch(/fell behind/);
+    expect(hub.watchers).toBe(1);
+    expect(fast.of('ledger')).toHaveLength(100);
+  });
+
+  it('keeps turns and ledgers only for the latest finished episodes, and caps each episode', () => {
+    const hub = new WatchHub('run1', { schedule: noTimer, limits: { keepFinished: 2, maxDetailBytes: 100 } });
+    hub.plan(plan(4));
+    for (const e of ['e0', 'e1', 'e2', 'e3']) hub.prepared(e);
+    for (let i = 0; i < 50; i++) hub.ledgerLine('e3', 'agent1', 'x'.repeat(10));
+    for (const e of ['e0', 'e1', 'e2']) hub.finished(record(e, [turn(0, 'agent1', 'a')]));
+    const w = new FakeSink();
+    hub.attach(w);
+    hub.open(w, 'e0');
+    expect(w.of('episode')[0]).toMatchObject({ turns: [], ledgers: {}, note: expect.stringMatching(/latest finished/) });
+    hub.open(w, 'e2');
+    expect(w.of('episode')[1]!.turns).toHaveLength(1);
+    hub.open(w, 'e3');
+    const e3 = w.of('episode')[2]!;
+    expect(e3.ledgers.agent1!.join('').length).toBeLessThanOrEqual(100);
+    expect(e3.note).toMatch(/cut at/);
+    hub.flush();
+    expect(w.of('rows').at(-1)!.rows.find((r) => r.episodeId === 'e0')).toMatchObject({ state: 'done', turns: 1, ending: 'max_turns' });
+  });
+
+  it('refuses watchers beyond the limit and tells them the run ended', () => {
+    const hub = new WatchHub('run1', { schedule: noTimer, limits: { maxWatchers: 1 } });
+    const a = new FakeSink();
+    const b = new FakeSink();
+    expect(hub.attach(a)).toBe(true);
+    expect(hub.attach(b)).toBe(false);
+    expect(b.closed).toMatch(/too many watchers/);
+    hub.end();
+    expect(a.of('run').at(-1)).toMatchObject({ ended: true });
+    expect(b.got).toEqual([]);
+  });
+});

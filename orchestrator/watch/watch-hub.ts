@@ -1,0 +1,241 @@
+import type { EpisodeRecord, TurnRecord } from '../../protocol/index.js';
+import type { WatchMessage, WatchRow, WatchTurn } from '../../protocol/watch.js';
+import { callCost, pricedCalls, type PricedCall } from '../run/episode-cost.js';
+
+/** One watcher's connection, as the hub needs it (watch-endpoint.ts adapts a socket.io socket). */
+export interface WatchSink {
+  /** Packets queued to this watcher and not yet written (its socket's buffer). */
+  backlog(): number;
+  send(message: WatchMessage): void;
+  /** Disconnects the watcher, telling it why. */
+  close(reason: string): void;
+}
+
+/**
+ * What bounds a watched run's memory and traffic, whatever the watchers do. A study of 2,700 episodes
+ * keeps one small row per episode; turns and ledgers only for episodes in flight and the latest
+ * finished ones (their files are in the run directory for the rest).
+ */
+export const WATCH_LIMITS = {
+  /** A watcher whose socket has this many packets waiting is too slow: dropped (a reload catches up) rather than buffered without end. */
+  maxBacklog: 256,
+  /** Watchers at once (a researcher and a few colleagues). */
+  maxWatchers: 16,
+  /** Finished episodes whose turns and ledgers stay viewable. */
+  keepFinished: 20,
+  /** Bytes of ledger lines kept per episode (a turn is a few KB; 20 turns × 2 seats fit many times). */
+  maxDetailBytes: 2 * 1024 * 1024,
+  /** Rows per `rows` message on connect (one message per chunk, so no single packet is huge). */
+  rowsPerMessage: 500,
+  /** Row updates are coalesced and sent at most this often. */
+  flushMs: 250,
+} as const;
+
+export type WatchLimits = { [K in keyof typeof WATCH_LIMITS]: number };
+
+interface Detail {
+  turns: WatchTurn[];
+  ledgers: Map<string, string[]>;
+  bytes: number;
+  cut: boolean;
+  /** Priced calls seen live (the record replaces them at the end). */
+  tokens: number;
+  usd: number;
+  unpriced: boolean;
+}
+
+/** Where a planned episode comes from: its id, mode, scenario name and turn limit. */
+export interface WatchPlan {
+  episodeId: string;
+  mode: string;
+  scenario: string;
+  maxTurns: number;
+}
+
+/**
+ * The live state of a watched run, fed by the host (episodes planned, prepared, ledger lines, turns,
+ * records) and fanned out to watchers. It knows nothing of sockets: a watcher is a WatchSink. Row
+ * changes are coalesced; an opened episode's turns and ledger lines are sent as they happen. Nothing
+ * flows the other way: a watcher can only choose which episode it is sent (`open`).
+ */
+export class WatchHub {
+  private readonly limits: WatchLimits;
+  private readonly rows = new Map<string, WatchRow>();
+  private readonly details = new Map<string, Detail>();
+  private readonly finishedOrder: string[] = [];
+  private readonly dirty = new Set<string>();
+  private readonly sinks = new Map<WatchSink, { open: string | null }>();
+  private total = 0;
+  private ended = false;
+  private flushPending = false;
+  private readonly schedule: (fn: () => void, ms: number) => void;
+
+  constructor(private readonly runId: string, opts: { limits?: Partial<WatchLimits>; schedule?: (fn: () => void, ms: number) => void } = {}) {
+    this.limits = { ...WATCH_LIMITS, ...opts.limits };
+    this.schedule = opts.schedule ?? ((fn, ms) => void setTimeout(fn, ms).unref());
+  }
+
+  /** Watchers connected now. */
+  get watchers(): number {
+    return this.sinks.size;
+  }
+
+  /** Episodes the run will play (listed as queued). */
+  plan(plans: readonly WatchPlan[]): void {
+    for (const p of plans) {
+      if (this.rows.has(p.episodeId)) continue;
+      this.rows.set(p.episodeId, { episodeId: p.episodeId, mode: p.mode, scenario: p.scenario, state: 'queued', turns: 0, maxTurns: p.maxTurns, tokens: 0, costUsd: 0 });
+      this.total += 1;
+      this.touch(p.episodeId);
+    }
+    this.broadcast(this.runMessage());
+  }
+
+  /** An episode's seats were reserved: it waits for its seats to join. */
+  prepared(episodeId: string): void {
+    this.update(episodeId, { state: 'waiting' });
+    this.details.set(episodeId, { turns: [], ledgers: new Map(), bytes: 0, cut: false, tokens: 0, usd: 0, unpriced: false });
+  }
+
+  /** A frame a seat was sent, as its ledger has it (the same text). */
+  ledgerLine(episodeId: string, seat: string, line: string): void {
+    const d = this.details.get(episodeId);
+    if (!d) return;
+    // The first request to play means every seat joined: the episode is under way.
+    if (this.rows.get(episodeId)?.state === 'waiting' && /"type":"(turn|script)\.request"/.test(line.slice(0, 120))) this.update(episodeId, { state: 'playing' });
+    if (d.bytes + line.length > this.limits.maxDetailBytes) {
+      d.cut = true;
+      return;
+    }
+    d.bytes += line.length;
+    const lines = d.ledgers.get(seat) ?? [];
+    lines.push(line);
+    d.ledgers.set(seat, lines);
+    this.toOpeners(episodeId, { type: 'ledger', episodeId, seat, lines: [line] });
+  }
+
+  /** A turn was played (or failed) in a live episode. */
+  turn(episodeId: string, record: TurnRecord): void {
+    const d = this.details.get(episodeId);
+    if (!d) return;
+    const turn = watchTurn(record);
+    d.turns.push(turn);
+    this.addCost(d, record);
+    this.update(episodeId, { state: 'playing', turns: record.turn + 1, tokens: d.tokens, costUsd: d.unpriced && d.usd === 0 ? null : d.usd });
+    this.toOpeners(episodeId, { type: 'turn', episodeId, turn });
+  }
+
+  /** An episode was recorded: its final turn count, cost and ending. */
+  finished(r: EpisodeRecord): void {
+    const cost = { tokens: 0, usd: 0, unpriced: false };
+    for (const c of pricedCalls(r)) this.addCost(cost, c);
+    const termination = r.termination.detail && r.termination.reason === 'task_end' ? `${r.termination.reason}(${r.termination.detail})` : r.termination.reason;
+    this.update(r.episodeId, { state: r.status === 'failed' ? 'failed' : 'done', turns: r.turns.length, tokens: cost.tokens, costUsd: cost.unpriced && cost.usd === 0 ? null : cost.usd, ending: termination });
+    const d = this.details.get(r.episodeId);
+    // Script mode has no live turns: the written dialogue arrives with the record.
+    if (d && !d.turns.length && r.turns.length) {
+      for (const t of r.turns) {
+        const turn = watchTurn(t);
+        d.turns.push(turn);
+        this.toOpeners(r.episodeId, { type: 'turn', episodeId: r.episodeId, turn });
+      }
+    }
+    this.finishedOrder.push(r.episodeId);
+    while (this.finishedOrder.length > this.limits.keepFinished) this.details.delete(this.finishedOrder.shift()!);
+  }
+
+  /** The run is over: watchers are told, and no update follows. */
+  end(): void {
+    this.ended = true;
+    this.flush();
+    this.broadcast(this.runMessage());
+  }
+
+  /** A watcher connects: it gets the run and every row. Returns false when there are too many watchers. */
+  attach(sink: WatchSink): boolean {
+    if (this.sinks.size >= this.limits.maxWatchers) {
+      sink.close(`too many watchers (${this.limits.maxWatchers}); close another watch page first`);
+      return false;
+    }
+    this.sinks.set(sink, { open: null });
+    this.deliver(sink, this.runMessage());
+    const rows = [...this.rows.values()];
+    for (let i = 0; i < rows.length || i === 0; i += this.limits.rowsPerMessage) this.deliver(sink, { type: 'rows', rows: rows.slice(i, i + this.limits.rowsPerMessage) });
+    return true;
+  }
+
+  /** A watcher went away. */
+  detach(sink: WatchSink): void {
+    this.sinks.delete(sink);
+  }
+
+  /** A watcher opens an episode: it gets what is known so far, then each new turn and ledger line. */
+  open(sink: WatchSink, episodeId: string): void {
+    const state = this.sinks.get(sink);
+    if (!state || !this.rows.has(episodeId)) return;
+    state.open = episodeId;
+    const d = this.details.get(episodeId);
+    const note = !d
+      ? (this.rows.get(episodeId)!.state === 'queued' ? 'Not started yet.' : `Details are kept for the ${this.limits.keepFinished} latest finished episodes only: see ledgers/${episodeId}/ in the run directory.`)
+      : d.cut ? `Ledgers cut at ${Math.round(this.limits.maxDetailBytes / 1024)} KB here: the full ones are in ledgers/${episodeId}/ in the run directory.` : undefined;
+    this.deliver(sink, { type: 'episode', episodeId, turns: d?.turns ?? [], ledgers: Object.fromEntries(d?.ledgers ?? []), ...(note ? { note } : {}) });
+  }
+
+  /** Sends the coalesced row changes now (normally on a short timer). */
+  flush(): void {
+    this.flushPending = false;
+    if (!this.dirty.size) return;
+    const rows = [...this.dirty].map((id) => this.rows.get(id)!).filter(Boolean);
+    this.dirty.clear();
+    for (let i = 0; i < rows.length; i += this.limits.rowsPerMessage) this.broadcast({ type: 'rows', rows: rows.slice(i, i + this.limits.rowsPerMessage) });
+  }
+
+  private runMessage(): WatchMessage {
+    return { type: 'run', runId: this.runId, total: this.total, ended: this.ended };
+  }
+
+  private update(episodeId: string, change: Partial<WatchRow>): void {
+    const row = this.rows.get(episodeId);
+    if (!row) return;
+    Object.assign(row, change);
+    this.touch(episodeId);
+  }
+
+  private touch(episodeId: string): void {
+    this.dirty.add(episodeId);
+    if (this.flushPending || this.ended) return;
+    this.flushPending = true;
+    this.schedule(() => this.flush(), this.limits.flushMs);
+  }
+
+  private addCost(into: { tokens: number; usd: number; unpriced: boolean }, call: PricedCall): void {
+    const c = callCost(call);
+    into.tokens += c.tokens;
+    if (c.usd === null) into.unpriced = true;
+    else into.usd += c.usd;
+  }
+
+  private broadcast(m: WatchMessage): void {
+    for (const sink of [...this.sinks.keys()]) this.deliver(sink, m);
+  }
+
+  private toOpeners(episodeId: string, m: WatchMessage): void {
+    for (const [sink, s] of [...this.sinks]) if (s.open === episodeId) this.deliver(sink, m);
+  }
+
+  /** Sends to one watcher, or drops it when its socket has fallen too far behind (memory stays bounded). */
+  private deliver(sink: WatchSink, m: WatchMessage): void {
+    if (!this.sinks.has(sink)) return;
+    if (sink.backlog() > this.limits.maxBacklog) {
+      this.sinks.delete(sink);
+      sink.close('this page fell behind the run; reload it to catch up');
+      return;
+    }
+    sink.send(m);
+  }
+}
+
+/** A turn record as a watcher sees it: the move or the failure, and when. */
+function watchTurn(t: TurnRecord): WatchTurn {
+  return { turn: t.turn, seat: t.seat, action: t.action, ...(t.error ? { error: { code: t.error.code, message: t.error.message } } : {}), atMs: Math.max(0, t.atMs) };
+}
