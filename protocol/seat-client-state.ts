@@ -8,10 +8,9 @@ import type { OrchestratorFrame, SeatWelcome, TurnRequest } from './frames.js';
  * only from the injected clock, so every transition is tested on a simulated clock
  * (seat-client-state.test.ts), like the orchestrator's side (orchestrator/seat-lifecycle.ts).
  *
- * Used by the agent process (agent-node/seat-client.ts). The browser page (web/seat/main.ts) may import it
- * too (it depends on protocol/codes.ts and frame types only); it still keeps its own globals while web/ is
- * being restyled — adopting this machine there replaces `welcome`, `pending`, `deadlineAt`, `ended` and the
- * close branching of its CLOSE_EVENT handler.
+ * Used by both seat clients: the agent process (agent-node/seat-client.ts) and the browser page
+ * (web/seat/main.ts; this file depends on protocol/codes.ts and frame types only, so it bundles for the
+ * browser).
  */
 
 /** How a seat ended. Only `ended` is a normal end (an `episode.end` arrived, or the orchestrator closed 4000). */
@@ -72,7 +71,7 @@ export class SeatClientState {
   private lastError = '';
   /** Set when the orchestrator asked the client to wait before joining again (rate limit). */
   private waitMs = 0;
-  private endReason: string | null = null;
+  private endedWith: string | null = null;
   private refusal: { code: string; message: string } | null = null;
 
   constructor(private readonly opts: SeatClientStateOptions) {
@@ -94,6 +93,10 @@ export class SeatClientState {
   }
   get outcome(): SeatOutcome | null {
     return this._outcome;
+  }
+  /** Why the episode ended, once an `episode.end` arrived (the close that follows settles the outcome). */
+  get endReason(): string | null {
+    return this.endedWith ?? (this._outcome?.status === 'ended' ? this._outcome.reason : null);
   }
   get over(): boolean {
     return this._outcome !== null;
@@ -144,7 +147,7 @@ export class SeatClientState {
         if (this._pending && f.turn >= this._pending.turn) this.acted();
         return 'none';
       case 'episode.end':
-        this.endReason = f.reason;
+        this.endedWith = f.reason;
         this._pending = null;
         return 'close_ended';
       case 'error':
@@ -175,7 +178,7 @@ export class SeatClientState {
   closed(code: number, reason: string): CloseDecision {
     if (this._outcome) return { kind: 'finish', outcome: this._outcome };
     const said = `close ${code}${reason ? `: ${reason}` : ''}`;
-    if (this.endReason !== null) return this.finish({ status: 'ended', reason: this.endReason });
+    if (this.endedWith !== null) return this.finish({ status: 'ended', reason: this.endedWith });
     if (this.refusal) return this.finish({ status: 'refused', ...this.refusal });
     if (REFUSAL_CLOSE_CODES.has(code) && this.waitMs === 0) return this.finish({ status: 'refused', code: SeatClientCode.JoinRefused, message: `join refused (${said})` });
     if (code === CloseCode.EpisodeEnded) return this.finish({ status: 'ended', reason: reason || 'closed by the orchestrator' });

@@ -2,8 +2,8 @@ import { io } from 'socket.io-client';
 // Specific protocol files, not the index: the page must not pull in the Node-only decoder.
 import type { Action } from '../../protocol/action.js';
 import { CLOSE_EVENT, FRAME_EVENT, SOCKET_IO_PATH, type BrowserClose } from '../../protocol/browser-transport.js';
-import { CloseCode } from '../../protocol/codes.js';
 import { OrchestratorFrame, type SeatWelcome, type TurnEvent, type TurnRequest } from '../../protocol/frames.js';
+import { SeatClientState } from '../../protocol/seat-client-state.js';
 import { moveAction, type TaskMove } from '../../protocol/moves.js';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import { goalCard, mindreaderPanel, partnerCard, selfCard } from './cards.js';
@@ -30,14 +30,24 @@ const resumeKey = `parley:resume:${token}`;
 const received: string[] = [];
 (window as unknown as { parleyReceived: string[] }).parleyReceived = received;
 
-let welcome: SeatWelcome | null = null;
+/**
+ * The seat as the page knows it — welcome, open turn, time left, how it ended — in the one seat-client
+ * state machine the agent process uses too (protocol/seat-client-state.ts). socket.io reconnects the
+ * transport by itself; the machine decides what a close by the orchestrator means.
+ */
+const state = new SeatClientState({
+  now: () => Date.now(),
+  attempts: 5,
+  initialAttempts: 0,
+  backoffMs: (failures) => Math.min(10_000, 1000 * 2 ** failures),
+  target: location.host,
+  ...(sessionStorage.getItem(resumeKey) ? { resume: sessionStorage.getItem(resumeKey)! } : {}),
+});
 const events: TurnEvent[] = [];
-let pending: TurnRequest | null = null;
-let deadlineAt = 0;
-let ended = false;
 let n = 0;
 
 const nameOf = (seat: string): string => {
+  const welcome = state.welcome;
   if (!welcome) return seat;
   if (seat === welcome.seat) return welcome.self.profile.name ?? 'You';
   return welcome.partners.find((p) => p.seat === seat)?.profile.name ?? `the other participant (${seat})`;
@@ -63,8 +73,11 @@ function connect(): void {
   const socket = io({ path: SOCKET_IO_PATH, transports: ['websocket'], reconnectionAttempts: 5 });
   const send = (body: Record<string, unknown>) => socket.emit(FRAME_EVENT, JSON.stringify({ v: PROTOCOL_VERSION, id: `w${(n++).toString(36)}`, ...body }));
 
+  let conn = 0;
   socket.on('connect', () => {
-    const resume = sessionStorage.getItem(resumeKey);
+    conn = state.connecting();
+    state.opened();
+    const resume = state.resume;
     send({ type: 'seat.join', token, ...(resume ? { resume } : {}), client: CLIENT });
   });
   socket.on(FRAME_EVENT, (raw: string) => {
@@ -72,9 +85,9 @@ function connect(): void {
     const parsed = OrchestratorFrame.safeParse(JSON.parse(raw));
     if (!parsed.success) return showError('The server sent a frame this page does not understand.');
     const f = parsed.data;
+    state.frame(f, conn);
     switch (f.type) {
       case 'seat.welcome':
-        welcome = f;
         events.length = 0;
         if (f.resume) sessionStorage.setItem(resumeKey, f.resume);
         renderWelcome(f, (a) => act(a));
@@ -84,26 +97,23 @@ function connect(): void {
         $('mind').append(mindreaderPanel(f.state, nameOf(f.state.seat)));
         return;
       case 'turn.request':
-        pending = f;
-        deadlineAt = Date.now() + f.deadlineMs;
         openComposer(f);
         return;
       case 'turn.event':
         events.push(f);
         appendChat(f);
-        if (pending && f.turn >= pending.turn) closeComposer();
+        if (!state.pending) closeComposer();
         updateWaiting();
         return;
       case 'ping':
         send({ type: 'pong', nonce: f.nonce });
         return;
       case 'episode.end':
-        ended = true;
         sessionStorage.removeItem(resumeKey);
         renderEnd(f.reason);
         return;
       case 'error':
-        if (!welcome) showError(`Could not take this seat: ${f.message} (${f.code}). The link may be wrong or already used.`);
+        if (!state.welcome) showError(`Could not take this seat: ${f.message} (${f.code}). The link may be wrong or already used.`);
         else showError(`${f.message} (${f.code})`);
         return;
       default:
@@ -112,8 +122,15 @@ function connect(): void {
   });
   socket.on(CLOSE_EVENT, (c: BrowserClose) => {
     socket.disconnect();
-    if (c.code === CloseCode.EpisodeEnded || ended) return;
-    if (!welcome || c.code === CloseCode.JoinRefused) {
+    const decision = state.closed(c.code, c.reason);
+    if (decision.kind === 'reconnect') {
+      setStatus(`Connection closed (${c.reason || c.code}); reconnecting…`);
+      setTimeout(() => socket.connect(), decision.delayMs);
+      return;
+    }
+    const outcome = decision.outcome;
+    if (outcome.status === 'ended') return;
+    if (outcome.status === 'refused' || !state.welcome) {
       sessionStorage.removeItem(resumeKey);
       return showError(`This seat link cannot be used: ${c.reason}. It may be wrong, or the seat was already taken and its episode is over.`);
     }
@@ -123,8 +140,10 @@ function connect(): void {
 
   /** Sends the person's move for the pending turn. */
   function act(action: Action): void {
+    const pending = state.pending;
     if (!pending) return;
-    send({ type: 'turn.act', turn: pending.turn, action, meta: { policy: 'human', latencyMs: Math.max(0, Math.round(pending.deadlineMs - (deadlineAt - Date.now()))) } });
+    send({ type: 'turn.act', turn: pending.turn, action, meta: { policy: 'human', latencyMs: Math.max(0, Math.round(pending.deadlineMs - (state.timeLeftMs() ?? 0))) } });
+    state.acted();
     closeComposer();
     setStatus('Sent.');
     updateWaiting();
@@ -186,6 +205,7 @@ function renderWelcome(w: SeatWelcome, act: (a: Action) => void): void {
 function appendChat(e: TurnEvent): void {
   const chat = $('chat');
   // Follow the conversation unless the person scrolled up to reread (then leave their place alone).
+  const welcome = state.welcome;
   const following = chat.scrollHeight - chat.scrollTop - chat.clientHeight < 80 || e.seat === welcome?.seat;
   chat.querySelector('.empty')?.remove();
   chat.append(messageItem(e, nameOf(e.seat), e.seat === welcome?.seat));
@@ -214,14 +234,14 @@ function openComposer(r: TurnRequest): void {
 }
 
 function closeComposer(): void {
-  pending = null;
   for (const c of document.querySelectorAll<HTMLButtonElement | HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('#composer *, .move, #bargain *')) c.disabled = true;
   $('countdown').textContent = '';
   $('countdown').classList.remove('urgent');
 }
 
 function updateWaiting(): void {
-  if (!welcome || pending || ended) return;
+  const welcome = state.welcome;
+  if (!welcome || state.pending || state.endReason !== null) return;
   const order = welcome.scenario.seats;
   const last = events.at(-1);
   // Round robin past seats that left (a group goes on after a leave).
@@ -240,8 +260,9 @@ function updateWaiting(): void {
 }
 
 function tick(): void {
-  if (!pending) return;
-  const left = Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000));
+  const ms = state.timeLeftMs();
+  if (ms === null) return;
+  const left = Math.ceil(ms / 1000);
   const shown = left >= 60 ? `${Math.floor(left / 60)} min ${String(left % 60).padStart(2, '0')} s` : `${left} s`;
   $('countdown').textContent = `Time left for your move: ${shown}`;
   $('countdown').classList.toggle('urgent', left <= 15);
@@ -250,6 +271,7 @@ function tick(): void {
 function renderEnd(reason: string): void {
   closeComposer();
   setStatus('The conversation is over.');
+  const welcome = state.welcome;
   const kind = welcome?.scenario.kind ?? 'open';
   const outcome = welcome ? outcomeText(kind, events, welcome.seat, nameOf, welcome.scenario.seats) : '';
   const end = $('end');
