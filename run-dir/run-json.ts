@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
 import { Mode, PolicyConfig, SimulationProtocol, Total, Usage } from '../protocol/index.js';
 import type { RunPaths } from './paths.js';
+import { EvalBatch } from './eval-batches.js';
 
 /** Version of the run.json format; bumped when a field changes meaning or a required field is added. */
 export const RUN_JSON_VERSION = 1;
@@ -126,6 +127,8 @@ export const RunJson = z.looseObject({
    * wrong, with a code. Running the same command again recomputes the summary and clears it.
    */
   summaryError: z.object({ code: z.string(), message: z.string() }).optional(),
+  /** Judge batches submitted by `parley eval --batch` (run-dir/eval-batches.ts); absent until the first. */
+  evalBatches: z.array(EvalBatch).optional(),
 });
 export type RunJson = z.infer<typeof RunJson>;
 /** What a writer passes: the version is filled in. */

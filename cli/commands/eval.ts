@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { checkJudgeEndpoint } from '../judge-preflight.js';
 import { parseCommand, parseParam, positiveInt, UsageError, type CommandSpec } from '../command.js';
 import type { LlmClient } from '../../llm/types.js';
-import { evaluateRun, type EvaluateProgress } from '../../evaluator/evaluate-run.js';
+import { evaluateRun, type EvaluateProgress, type EvaluateRunResult } from '../../evaluator/evaluate-run.js';
 import { estimateCost } from '../../llm/cost.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { planJudging } from '../../evaluator/plan-judging.js';
@@ -15,6 +15,7 @@ import { resolveJudgeView, type PolicyConfig } from '../../protocol/index.js';
 import { readRunJson, RunPaths } from '../../run-dir/index.js';
 import { judgePlanLines } from '../plan/judge-estimate.js';
 import { lockRunDir } from '../run-dir-lock.js';
+import { judgeInBatches, type BatchRetry } from '../eval-batch.js';
 
 /** `parley eval`'s command line. */
 export const spec: CommandSpec = {
@@ -41,6 +42,9 @@ export const spec: CommandSpec = {
     'base-url': { type: 'string', metavar: 'URL', describe: "provider base URL (else the run's judge's baseURL, else OPENAI_BASE_URL / MISTRAL_BASE_URL)" },
     'api-key-env': { type: 'string', metavar: 'VAR', describe: "env variable holding the key (else the run's judge's apiKeyEnv, else OPENAI_API_KEY / MISTRAL_API_KEY)" },
     param: { type: 'string', multiple: true, metavar: 'KEY=VALUE', describe: 'client setting or sampling param (repeatable), e.g. structuredOutput=json_object' },
+    batch: { type: 'boolean', describe: "judge through the provider's Batch API at half price; resumable from run.json (see above)" },
+    'batch-retry': { type: 'string', metavar: 'live|batch', describe: 'requests a batch failed or expired: sent live (default), or in a new batch (up to 2 more; then live)' },
+    'batch-poll': { type: 'number', metavar: 'SECONDS', describe: "how often a pending batch's status is read (default 30)" },
   },
   positionals: { min: 1, max: 1, names: 'one run directory' },
 };
@@ -58,6 +62,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   // The rubric before anything else: a broken rubric file is a usage error, and nothing is locked or written.
   const rubric = rubricOf(values.rubric, runConfigOf(dir)?.rubric);
+  batchRetryOf(values);
+  batchPollMsOf(values);
   if (values['dry-run'] === true) return dryRun(dir, values, rubric);
   // The lock before the read: no writer may append between the read and the rewrite of episodes.jsonl.
   const locked = await lockRunDir(dir, 'eval', args.flags['no-wait'] === true ? 0 : Infinity);
@@ -72,13 +78,28 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-type EvalFlags = { judge?: string[]; rubric?: string; 'dry-run'?: boolean; 'judge-view'?: string; 'reformat-model'?: string; blind?: boolean; missing?: boolean; 'base-url'?: string; 'api-key-env'?: string; param?: string[] };
+type EvalFlags = { batch?: boolean; 'batch-retry'?: string; 'batch-poll'?: number; judge?: string[]; rubric?: string; 'dry-run'?: boolean; 'judge-view'?: string; 'reformat-model'?: string; blind?: boolean; missing?: boolean; 'base-url'?: string; 'api-key-env'?: string; param?: string[] };
 type RunJudgeConfig = { judge?: Partial<PolicyConfig>; rubric?: string; protocol?: unknown; judgeView?: unknown };
 
 /** The run's recorded configuration (run.json), read without the lock: only its judge and rubric are used. */
 function runConfigOf(dir: string): RunJudgeConfig | undefined {
   const read = readRunJson(new RunPaths(dir));
   return read.ok ? (read.run?.['config'] as RunJudgeConfig | undefined) : undefined;
+}
+
+/** `--batch-retry`: live (default) or batch; only with --batch. */
+function batchRetryOf(values: EvalFlags): BatchRetry {
+  const v = values['batch-retry'] ?? 'live';
+  if (v !== 'live' && v !== 'batch') throw new UsageError(`--batch-retry must be live or batch (got '${v}')`);
+  if (values['batch-retry'] !== undefined && !values.batch) throw new UsageError('--batch-retry needs --batch');
+  return v;
+}
+
+/** `--batch-poll SECONDS` (fractions allowed: tests poll fast), default 30 s. */
+function batchPollMsOf(values: EvalFlags): number {
+  const s = values['batch-poll'] ?? 30;
+  if (!Number.isFinite(s) || s <= 0) throw new UsageError(`--batch-poll must be a positive number of seconds (got ${String(s)})`);
+  return Math.max(1, Math.round(s * 1000));
 }
 
 /** `--rubric`, else the run's own (an experiment file's `rubric:`), else SOTOPIA-EVAL. A bad file is a usage error (exit 2). */
@@ -196,22 +217,36 @@ async function evaluateLocked(dir: string, values: EvalFlags, concurrency: numbe
       const [provider, model] = [judgeSpec.slice(0, judgeSpec.indexOf(':')), judgeSpec.slice(judgeSpec.indexOf(':') + 1)];
       const startedAt = Date.now();
       if (specs.length > 1) console.log(`judge ${judgeSpec}:`);
-      const result = await evaluateRun(loaded.run, {
-        client,
-        spec: judgeSpec,
-        visibility,
-        view,
-        rubric,
-        ...(reformatClient ? { reformatClient } : {}),
-        concurrency,
-        missingOnly: values.missing === true,
-        signal: controller.signal,
-        onProgress: (p) => {
-          const line = evalProgressLine(p, Date.now() - startedAt, costOf(provider, model, p.usage));
-          if (tty) process.stderr.write(`\r\u001b[2K${line}`);
-          else console.error(line);
-        },
-      });
+      const onProgress = (p: EvaluateProgress) => {
+        const line = evalProgressLine(p, Date.now() - startedAt, costOf(provider, model, p.usage, values.batch === true));
+        if (tty) process.stderr.write(`\r\u001b[2K${line}`);
+        else console.error(line);
+      };
+      let result: EvaluateRunResult;
+      if (values.batch) {
+        const batched = await judgeInBatches({
+          dir,
+          run: loaded.run,
+          spec: judgeSpec,
+          params,
+          endpoint,
+          client,
+          ...(reformatClient ? { reformatClient } : {}),
+          selection: { spec: judgeSpec, visibility, view, rubric },
+          missingOnly: values.missing === true,
+          concurrency,
+          retry: batchRetryOf(values),
+          pollMs: batchPollMsOf(values),
+          signal: controller.signal,
+          log: (line) => console.error(line),
+          onProgress,
+        });
+        if (!batched.result) continue; // interrupted while the batch was pending: it stays in run.json
+        result = batched.result;
+        console.log(`judge requests: ${batched.fromBatch} answered by the batch, ${batched.live} sent live (failed batch requests, retries, reformat requests)`);
+      } else {
+        result = await evaluateRun(loaded.run, { client, spec: judgeSpec, visibility, view, rubric, ...(reformatClient ? { reformatClient } : {}), concurrency, missingOnly: values.missing === true, signal: controller.signal, onProgress });
+      }
       if (tty) process.stderr.write('\n');
       const errs = Object.entries(result.errors).map(([c, n]) => `${c} ×${n}`).join(', ');
       console.log(
@@ -234,10 +269,14 @@ async function evaluateLocked(dir: string, values: EvalFlags, concurrency: numbe
   }
 }
 
-/** Estimated US$ of judge usage, or null when the price table has no price for the model. */
-function costOf(provider: string, model: string, usage: { prompt: number; completion: number }): number | null {
+/** Batch APIs (OpenAI's, Mistral's) bill batched requests at half the live price. */
+export const BATCH_PRICE_FACTOR = 0.5;
+
+/** Estimated US$ of judge usage (at the batch price under --batch), or null when the price table has no price for the model. */
+function costOf(provider: string, model: string, usage: { prompt: number; completion: number }, batch = false): number | null {
   try {
-    return estimateCost(provider, model, { prompt: usage.prompt, completion: usage.completion, cached: 0 });
+    const usd = estimateCost(provider, model, { prompt: usage.prompt, completion: usage.completion, cached: 0 });
+    return usd === null ? null : usd * (batch ? BATCH_PRICE_FACTOR : 1);
   } catch {
     return null;
   }
