@@ -46,7 +46,8 @@ export interface BatchApi {
   content(fileId: string): Promise<string>;
 }
 
-function stateOf(raw: unknown): BatchState {
+/** A batch object from the server, validated (untrusted provider output). */
+export function stateOf(raw: unknown): BatchState {
   const b = BatchWire.safeParse(raw);
   if (!b.success) throw new LlmError(LlmErrorCode.BadResponse, `batch: unreadable batch object (${b.error.issues[0]?.path.join('.')}: ${b.error.issues[0]?.message})`);
   return {
