@@ -55,6 +55,9 @@ export interface BatchJudgeResult {
   /** Requests answered from batches / sent live (retries, reformats, failed batch requests). */
   fromBatch: number;
   live: number;
+  /** Their tokens: batched ones are billed at the batch price, live ones at the full price. */
+  batchUsage: { prompt: number; completion: number };
+  liveUsage: { prompt: number; completion: number };
   pendingBatch?: string;
 }
 
@@ -71,7 +74,7 @@ export async function judgeInBatches(o: BatchJudgeOptions): Promise<BatchJudgeRe
   const now = o.now ?? (() => new Date());
   const paths = new RunPaths(o.dir);
   const key = { judge: o.spec, rubricHash: o.selection.rubric.hash, visibility: o.selection.visibility, view: o.selection.view };
-  const out: BatchJudgeResult = { result: null, fromBatch: 0, live: 0 };
+  const out: BatchJudgeResult = { result: null, fromBatch: 0, live: 0, batchUsage: { prompt: 0, completion: 0 }, liveUsage: { prompt: 0, completion: 0 } };
 
   const readBatches = (): { runId: string; batches: EvalBatch[] } => {
     const read = readRunJson(paths);
@@ -134,6 +137,10 @@ export async function judgeInBatches(o: BatchJudgeOptions): Promise<BatchJudgeRe
     out.result = add(out.result, await evaluateRun(o.run, evalOptions(o, client, judgeNow)));
     out.fromBatch += client.answered;
     out.live += client.live;
+    for (const k of ['prompt', 'completion'] as const) {
+      out.batchUsage[k] += client.batchUsage[k];
+      out.liveUsage[k] += client.liveUsage[k];
+    }
     if (o.signal.aborted) return out; // judged in part: not collected, the same command collects it again
     save({ ...batch, collectedAt: now().toISOString() });
     if (!again) return out;

@@ -76,6 +76,7 @@ describe('parley eval --batch', () => {
     expect(again.code, again.out).toBe(0);
     expect(again.out).toMatch(/resuming batch batch_fake1 recorded in run\.json/);
     expect(again.out).toMatch(/batch batch_fake1 \(openai:gpt-4\): completed · 3\/3 requests done · 0 failed/);
+    expect(again.out).toMatch(/judge requests: 3 answered by the batch \(~\$\d+\.\d{4} at the batch price\), 0 sent live/);
     // One upload, one batch, every request answered by it, nothing sent live.
     expect(uploads()).toHaveLength(1);
     expect(server.batches.batches).toHaveLength(1);
@@ -96,6 +97,17 @@ describe('parley eval --batch', () => {
     const liveRecords = records(liveDir);
     expect(liveRecords.map((r) => r.episodeId)).toEqual(batched.map((r) => r.episodeId));
     expect(batched.map((r) => shapeOf(r))).toEqual(liveRecords.map((r) => shapeOf(r)));
+  });
+
+  it('--dry-run --batch prices the calls at the batch price and sends nothing', async () => {
+    const before = server.requests.length;
+    const r = await evalCli(base, ['--batch', '--dry-run']);
+    expect(r.code, r.out).toBe(0);
+    const m = /~\$(\d+\.\d+) at the batch price \(half of ~\$(\d+\.\d+) live\)/.exec(r.out);
+    expect(m, r.out).not.toBeNull();
+    expect(Number(m![1])).toBeCloseTo(Number(m![2]) / 2, 4);
+    expect(server.requests.length).toBe(before);
+    expect(uploads().length).toBe(1);
   });
 
   it('retries a request the batch failed live by default, or in a new batch with --batch-retry batch', async () => {

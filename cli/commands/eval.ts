@@ -13,7 +13,7 @@ import type { Rubric } from '../../evaluator/rubric/rubric.js';
 import { terminalSafe } from '../../protocol/log-text.js';
 import { resolveJudgeView, type PolicyConfig } from '../../protocol/index.js';
 import { readRunJson, RunPaths } from '../../run-dir/index.js';
-import { judgePlanLines } from '../plan/judge-estimate.js';
+import { BATCH_PRICE_FACTOR, judgePlanLines } from '../plan/judge-estimate.js';
 import { lockRunDir } from '../run-dir-lock.js';
 import { judgeInBatches, type BatchRetry } from '../eval-batch.js';
 
@@ -144,7 +144,7 @@ async function dryRun(dir: string, values: EvalFlags, rubric: Rubric): Promise<n
   const visibility = values.blind ? 'blind' : 'full';
   const view = viewOf(values, loaded.run);
   const plans = planJudging(loaded.run, { specs, rubric, visibility, view, missingOnly: values.missing === true });
-  for (const line of judgePlanLines(plans, { dir, rubric, visibility, view })) console.log(line);
+  for (const line of judgePlanLines(plans, { dir, rubric, visibility, view, batch: values.batch === true })) console.log(line);
   return 0;
 }
 
@@ -243,7 +243,13 @@ async function evaluateLocked(dir: string, values: EvalFlags, concurrency: numbe
         });
         if (!batched.result) continue; // interrupted while the batch was pending: it stays in run.json
         result = batched.result;
-        console.log(`judge requests: ${batched.fromBatch} answered by the batch, ${batched.live} sent live (failed batch requests, retries, reformat requests)`);
+        const batchUsd = costOf(provider, model, batched.batchUsage, true);
+        const liveUsd = costOf(provider, model, batched.liveUsage);
+        const usdText = (v: number | null) => (v === null ? 'unpriced' : `~$${v.toFixed(4)}`);
+        console.log(
+          `judge requests: ${batched.fromBatch} answered by the batch (${usdText(batchUsd)} at the batch price), ` +
+            `${batched.live} sent live (${usdText(liveUsd)}: failed batch requests, retries, reformat requests)`,
+        );
       } else {
         result = await evaluateRun(loaded.run, { client, spec: judgeSpec, visibility, view, rubric, ...(reformatClient ? { reformatClient } : {}), concurrency, missingOnly: values.missing === true, signal: controller.signal, onProgress });
       }
@@ -268,9 +274,6 @@ async function evaluateLocked(dir: string, values: EvalFlags, concurrency: numbe
     process.off('SIGINT', onSigint);
   }
 }
-
-/** Batch APIs (OpenAI's, Mistral's) bill batched requests at half the live price. */
-export const BATCH_PRICE_FACTOR = 0.5;
 
 /** Estimated US$ of judge usage (at the batch price under --batch), or null when the price table has no price for the model. */
 function costOf(provider: string, model: string, usage: { prompt: number; completion: number }, batch = false): number | null {

@@ -14,9 +14,11 @@ export class BatchAnsweredClient implements LlmClient {
   readonly model: string;
   private readonly byMessages = new Map<string, string[]>();
   private readonly replies = new Map<string, Extract<BatchAnswer, { ok: true }>>();
-  /** Requests answered from the batch / sent live. */
+  /** Requests answered from the batch / sent live, and their token usage (priced differently: batch at half). */
   answered = 0;
   live = 0;
+  readonly batchUsage = { prompt: 0, completion: 0 };
+  readonly liveUsage = { prompt: 0, completion: 0 };
 
   constructor(
     private readonly liveClient: LlmClient,
@@ -42,9 +44,14 @@ export class BatchAnsweredClient implements LlmClient {
     const answer = id === undefined ? undefined : this.replies.get(id);
     if (!answer) {
       this.live++;
-      return this.liveClient.chat(req, signal);
+      const res = await this.liveClient.chat(req, signal);
+      this.liveUsage.prompt += res.usage.prompt;
+      this.liveUsage.completion += res.usage.completion;
+      return res;
     }
     this.answered++;
+    this.batchUsage.prompt += answer.usage.prompt;
+    this.batchUsage.completion += answer.usage.completion;
     return { content: this.transform(answer.content), usage: answer.usage, model: answer.model ?? this.model, latencyMs: 0, retries: 0 };
   }
 }
