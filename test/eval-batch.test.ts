@@ -99,6 +99,15 @@ describe('parley eval --batch', () => {
     expect(batched.map((r) => shapeOf(r))).toEqual(liveRecords.map((r) => shapeOf(r)));
   });
 
+  it('a resumed parley run keeps the judge batches recorded in run.json', async () => {
+    const dir = path.join(tmp.path, 'killed');
+    const before = runJson(dir).evalBatches;
+    expect(before).toHaveLength(1);
+    const rerun = parley(['run', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '3', '--out', dir], { env: cleanEnv() });
+    expect(await within(rerun.exited, 60_000, 'parley run (resume)', [rerun])).toBe(0);
+    expect(runJson(dir).evalBatches).toEqual(before);
+  });
+
   it('--dry-run --batch prices the calls at the batch price and sends nothing', async () => {
     const before = server.requests.length;
     const r = await evalCli(base, ['--batch', '--dry-run']);
