@@ -4,8 +4,9 @@ import { batchEpisodes, batchJudgeRequests, type BatchSelection } from '../evalu
 import { readBatchOutput, type BatchOutput } from '../evaluator/batch/batch-results.js';
 import { evaluateRun, type EvaluateProgress, type EvaluateRunResult } from '../evaluator/evaluate-run.js';
 import type { RunDir } from '../evaluator/run-dir.js';
-import { BATCH_TERMINAL, batchChatBody, openAiBatchApi, type BatchApi, type BatchState } from '../llm/openai-batch.js';
-import { resolveProvider } from '../llm/create-client.js';
+import { BATCH_TERMINAL, openAiBatchApi, type BatchApi, type BatchState } from '../llm/openai-batch.js';
+import { mistralBatchApi } from '../llm/mistral-batch.js';
+import { mistralServerURL, resolveProvider } from '../llm/create-client.js';
 import { leniently } from '../llm/structured-ladder.js';
 import type { LlmClient } from '../llm/types.js';
 import { readRunJson, RunPaths, sameJudging, writeRunJson, type EvalBatch } from '../run-dir/index.js';
@@ -68,9 +69,11 @@ export function batchProgressLine(spec: string, b: Pick<BatchState, 'id' | 'stat
 
 export async function judgeInBatches(o: BatchJudgeOptions): Promise<BatchJudgeResult> {
   const resolved = resolveProvider({ spec: o.spec, params: o.params, ...o.endpoint });
-  if (resolved.provider !== 'openai') throw new UsageError(`--batch: ${o.spec}: only openai: judges (OpenAI and compatible servers with /v1/files and /v1/batches) can be batched so far`);
-  const api = o.api ?? openAiBatchApi({ apiKey: resolved.apiKey, baseURL: resolved.baseURL, timeoutMs: resolved.options.timeoutMs });
   const mode = resolved.options.structuredOutput;
+  const settings = { apiKey: resolved.apiKey, timeoutMs: resolved.options.timeoutMs, model: resolved.model, sampling: resolved.sampling, structured: mode };
+  const api =
+    o.api ??
+    (resolved.provider === 'openai' ? openAiBatchApi({ ...settings, baseURL: resolved.baseURL }) : mistralBatchApi({ ...settings, baseURL: mistralServerURL(resolved.baseURL) }));
   const now = o.now ?? (() => new Date());
   const paths = new RunPaths(o.dir);
   const key = { judge: o.spec, rubricHash: o.selection.rubric.hash, visibility: o.selection.visibility, view: o.selection.view };
@@ -105,7 +108,7 @@ export async function judgeInBatches(o: BatchJudgeOptions): Promise<BatchJudgeRe
         out.result = add(out.result, await evaluateRun(o.run, evalOptions(o, o.client, episodes)));
         return out;
       }
-      const jsonl = requests.map((r) => JSON.stringify({ custom_id: r.customId, method: 'POST', url: '/v1/chat/completions', body: batchChatBody(resolved.model, resolved.sampling, r.request, mode) })).join('\n') + '\n';
+      const jsonl = requests.map((r) => api.requestLine(r.customId, r.request)).join('\n') + '\n';
       const inputFileId = await api.upload(jsonl, `parley-judge-${runId}.jsonl`);
       batch = { id: null, ...key, structured: mode, inputFileId, requests: requests.length, episodes, createdAt: now().toISOString(), status: 'uploaded', counts: { total: requests.length, completed: 0, failed: 0 }, round };
       save(batch);

@@ -54,7 +54,7 @@ function normalise(config: ClientConfig): Normalised {
 }
 
 /** The Mistral SDK appends `/v1/…` itself; accept a base URL written either way. */
-function mistralServerURL(url: string | undefined): string | undefined {
+export function mistralServerURL(url: string | undefined): string | undefined {
   if (!url) return undefined;
   return url.replace(/\/+$/, '').replace(/\/v1$/, '');
 }

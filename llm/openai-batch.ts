@@ -38,6 +38,8 @@ export interface BatchState {
 }
 
 export interface BatchApi {
+  /** One line of the input file: the request under its custom_id, in this provider's batch format. */
+  requestLine(customId: string, req: ChatRequest): string;
   /** Uploads a JSONL input file (purpose `batch`); returns its file id. */
   upload(jsonl: string, filename: string): Promise<string>;
   create(inputFileId: string, metadata: Record<string, string>): Promise<BatchState>;
@@ -59,12 +61,23 @@ export function stateOf(raw: unknown): BatchState {
   };
 }
 
-/** The Batch API on the endpoint and key a judge client would use (llm/create-client.ts resolveProvider). */
-export function openAiBatchApi(settings: { apiKey: string; baseURL: string | undefined; timeoutMs: number }): BatchApi {
+/** What a batch client needs: the endpoint and key a judge client would use (create-client.ts resolveProvider), and how it writes requests. */
+export interface BatchSettings {
+  apiKey: string;
+  baseURL: string | undefined;
+  timeoutMs: number;
+  model: string;
+  sampling: Record<string, unknown>;
+  structured: StructuredMode;
+}
+
+/** The Batch API of OpenAI or a compatible server. */
+export function openAiBatchApi(settings: BatchSettings): BatchApi {
   let sdk: Promise<{ client: OpenAI; toFile: typeof import('openai').toFile }> | undefined;
   const load = () =>
     (sdk ??= import('openai').then((m) => ({ client: new m.default({ apiKey: settings.apiKey, baseURL: settings.baseURL ?? null, timeout: settings.timeoutMs, maxRetries: 4 }), toFile: m.toFile })));
   return {
+    requestLine: (customId, req) => JSON.stringify({ custom_id: customId, method: 'POST', url: '/v1/chat/completions', body: batchChatBody(settings.model, settings.sampling, req, settings.structured) }),
     async upload(jsonl, filename) {
       const { client, toFile } = await load();
       const file = await client.files.create({ file: await toFile(Buffer.from(jsonl, 'utf8'), filename), purpose: 'batch' });

@@ -108,15 +108,47 @@ describe('parley eval --batch', () => {
     expect(runJson(dir).evalBatches).toEqual(before);
   });
 
+  it('a mistral: judge goes through Mistral batch jobs, killed and resumed the same way', async () => {
+    const dir = copyOfRun('mistral');
+    const batchesBefore = server.batches.batches.length;
+    const uploadsBefore = uploads().length;
+    const liveBefore = liveRequests().length;
+    server.batches.hold();
+    // The fake judge reads the seats to score from a JSON schema; Mistral's default is JSON mode.
+    const args = ['eval', dir, '--judge', 'mistral:mistral-large-latest', '--param', 'structuredOutput=json_schema', '--batch', '--batch-poll', '0.05'];
+    const first = parley(args, { env: cleanEnv(server.env()) });
+    try {
+      await within(first.line(/batch \S+ \(mistral:mistral-large-latest\): in_progress · 0\/3 requests done/), 30_000, 'the Mistral batch job running', [first]);
+    } finally {
+      first.kill();
+    }
+    await first.exited;
+    server.batches.release();
+    const again = parley(args, { env: cleanEnv(server.env()) });
+    const code = await within(again.exited, 60_000, 'parley eval (mistral, resumed)', [again]);
+    const out = [...again.stdout, ...again.stderr].join('\n');
+    expect(code, out).toBe(0);
+    const mine = server.batches.batches.slice(batchesBefore);
+    expect(mine.map((b) => [b.flavour, b.model, b.status])).toEqual([['mistral', 'mistral-large-latest', 'completed']]);
+    expect(uploads().length - uploadsBefore).toBe(1);
+    expect(liveRequests().length).toBe(liveBefore);
+    expect(runJson(dir).evalBatches!.map((b) => b.id)).toEqual([mine[0]!.id]);
+    // Mistral's input lines: custom_id and body, the model named on the job only.
+    const lines = server.fineTuning.files.find((f) => f.id === mine[0]!.inputFileId)!.content.trim().split('\n').map((l) => JSON.parse(l) as Record<string, { model?: string }>);
+    expect(lines.map((l) => [Object.keys(l).sort(), l['body']!.model])).toEqual(lines.map(() => [['body', 'custom_id'], undefined]));
+    for (const r of records(dir)) expect(Object.values(r.evaluation!.judge!.seats).map((s) => s.ok)).toEqual([true, true]);
+  });
+
   it('--dry-run --batch prices the calls at the batch price and sends nothing', async () => {
     const before = server.requests.length;
+    const uploadsBefore = uploads().length;
     const r = await evalCli(base, ['--batch', '--dry-run']);
     expect(r.code, r.out).toBe(0);
     const m = /~\$(\d+\.\d+) at the batch price \(half of ~\$(\d+\.\d+) live\)/.exec(r.out);
     expect(m, r.out).not.toBeNull();
     expect(Number(m![1])).toBeCloseTo(Number(m![2]) / 2, 4);
     expect(server.requests.length).toBe(before);
-    expect(uploads().length).toBe(1);
+    expect(uploads().length).toBe(uploadsBefore);
   });
 
   it('retries a request the batch failed live by default, or in a new batch with --batch-retry batch', async () => {

@@ -5,6 +5,7 @@ import type { FakeFile } from './fake-llm-finetune.js';
  * The Batch API routes of the fake OpenAI-compatible server (files are uploaded through the shared
  * `/v1/files` route of fake-llm-finetune.ts, purpose `batch`):
  *   POST /v1/batches        GET /v1/batches/:id        GET /v1/files/:id/content
+ *   POST /v1/batch/jobs     GET /v1/batch/jobs/:id     (Mistral's batch jobs: the same batches, Mistral's shape)
  * A new batch is `validating`; its first status read finds it `in_progress`. It completes on the read
  * after `completeAfterPolls` reads (default 2), unless held (`hold()`), until `release()`. Completion
  * answers every input line through the server's own chat reply functions (queue, default, plausible),
@@ -14,6 +15,9 @@ import type { FakeFile } from './fake-llm-finetune.js';
 
 export interface FakeBatch {
   id: string;
+  flavour: 'openai' | 'mistral';
+  /** Mistral: the job's model (its input lines carry none). */
+  model: string | null;
   inputFileId: string;
   endpoint: string;
   completionWindow: string;
@@ -47,6 +51,28 @@ export function fakeBatches(files: FakeFile[], answer: AnswerChat, opts: { compl
   const completeAfter = opts.completeAfterPolls ?? 2;
   const created = Math.floor(Date.now() / 1000);
 
+  const MISTRAL_STATUS = { validating: 'QUEUED', in_progress: 'RUNNING', completed: 'SUCCESS', expired: 'TIMEOUT_EXCEEDED' } as const;
+  const jobJson = (b: FakeBatch) => ({
+    id: b.id,
+    object: 'batch',
+    input_files: [b.inputFileId],
+    metadata: null,
+    endpoint: b.endpoint,
+    model: b.model,
+    output_file: b.outputFileId,
+    error_file: b.errorFileId,
+    errors: [],
+    status: MISTRAL_STATUS[b.status],
+    created_at: created,
+    total_requests: b.counts.total,
+    completed_requests: b.counts.completed + b.counts.failed,
+    succeeded_requests: b.counts.completed,
+    failed_requests: b.counts.failed,
+    started_at: b.polls > 0 ? created : null,
+    completed_at: b.status === 'completed' ? created : null,
+  });
+  const json = (b: FakeBatch) => (b.flavour === 'mistral' ? jobJson(b) : batchJson(b));
+
   const batchJson = (b: FakeBatch) => ({
     id: b.id,
     object: 'batch',
@@ -75,8 +101,8 @@ export function fakeBatches(files: FakeFile[], answer: AnswerChat, opts: { compl
     const out: string[] = [];
     const errs: string[] = [];
     for (const [i, line] of input.split('\n').filter((l) => l.trim()).entries()) {
-      const req = JSON.parse(line) as { custom_id: string; url: string; body: Record<string, unknown> };
-      const res = await answer(req.body, req.url);
+      const req = JSON.parse(line) as { custom_id: string; url?: string; body: Record<string, unknown> };
+      const res = await answer(b.model ? { ...req.body, model: b.model } : req.body, req.url ?? '/v1/chat/completions');
       const row = { id: `batch_req_fake${i + 1}`, custom_id: req.custom_id, response: { status_code: res.status, request_id: `req_fake${i + 1}`, body: res.json }, error: null };
       (res.status === 200 ? out : errs).push(JSON.stringify(row));
     }
@@ -88,23 +114,29 @@ export function fakeBatches(files: FakeFile[], answer: AnswerChat, opts: { compl
 
   async function handle(req: IncomingMessage, path: string, body: Buffer) {
     const method = req.method ?? 'GET';
-    if (method === 'POST' && path === '/v1/batches') {
-      let p: { input_file_id?: string; endpoint?: string; completion_window?: string };
+    if (method === 'POST' && (path === '/v1/batches' || path === '/v1/batch/jobs')) {
+      let p: { input_file_id?: string; input_files?: string[]; model?: string; endpoint?: string; completion_window?: string };
       try {
         p = JSON.parse(body.toString('utf8'));
       } catch {
         return bad('body is not JSON');
+      }
+      const flavour = path === '/v1/batch/jobs' ? 'mistral' : 'openai';
+      if (flavour === 'mistral') {
+        if (!p.model || p.input_files?.length !== 1) return bad('model and one input file are required');
+        p = { ...p, input_file_id: p.input_files[0], completion_window: '24h' };
       }
       const input = files.find((f) => f.id === p.input_file_id);
       if (!input) return bad(`no such file ${String(p.input_file_id)}`, 404);
       if (input.purpose !== 'batch') return bad(`file ${input.id} has purpose ${input.purpose}, not batch`);
       if (p.endpoint !== '/v1/chat/completions' || p.completion_window !== '24h') return bad('endpoint must be /v1/chat/completions and completion_window 24h');
       const total = input.content.split('\n').filter((l) => l.trim()).length;
-      const b: FakeBatch = { id: `batch_fake${batches.length + 1}`, inputFileId: input.id, endpoint: p.endpoint, completionWindow: p.completion_window, status: 'validating', polls: 0, outputFileId: null, errorFileId: null, counts: { total, completed: 0, failed: 0 } };
+      const id = flavour === 'openai' ? `batch_fake${batches.length + 1}` : `00000000-fake-batch-0000-${String(batches.length + 1).padStart(12, '0')}`;
+      const b: FakeBatch = { id, flavour, model: flavour === 'mistral' ? p.model! : null, inputFileId: input.id, endpoint: p.endpoint, completionWindow: p.completion_window, status: 'validating', polls: 0, outputFileId: null, errorFileId: null, counts: { total, completed: 0, failed: 0 } };
       batches.push(b);
-      return { status: 200, json: batchJson(b) };
+      return { status: 200, json: json(b) };
     }
-    const batchMatch = /^\/v1\/batches\/([^/]+)$/.exec(path);
+    const batchMatch = /^\/v1\/(?:batches|batch\/jobs)\/([^/]+)$/.exec(path);
     if (method === 'GET' && batchMatch) {
       const b = batches.find((x) => x.id === decodeURIComponent(batchMatch[1]!));
       if (!b) return bad('no such batch', 404);
@@ -116,7 +148,7 @@ export function fakeBatches(files: FakeFile[], answer: AnswerChat, opts: { compl
         } else if (!held && b.polls >= completeAfter) await complete(b, files.find((f) => f.id === b.inputFileId)!.content);
         else b.status = 'in_progress';
       }
-      return { status: 200, json: batchJson(b) };
+      return { status: 200, json: json(b) };
     }
     const contentMatch = /^\/v1\/files\/([^/]+)\/content$/.exec(path);
     if (method === 'GET' && contentMatch) {
