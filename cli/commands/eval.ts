@@ -28,7 +28,12 @@ export const spec: CommandSpec = {
     'reading of the deal (default rubric). --judge may be repeated: a panel, each judge\'s scores kept apart\n' +
     'with its model, provider, prompt version and rubric hash; `parley report` then gives their agreement.\n' +
     "It holds the run directory's lock while it works: started next to a `parley run` writing DIR, it says\n" +
-    'so and waits for that run to end, then judges every record.',
+    'so and waits for that run to end, then judges every record.\n' +
+    "--batch sends the judge requests through the provider's batch interface (half price, results within a\n" +
+    'day): one JSONL upload and one batch per judge, its id recorded in DIR/run.json; the command polls until\n' +
+    'the batch ends, printing its status and request counts. Stopped (Ctrl-C, a crash) and started again, the\n' +
+    'same command collects the recorded batch instead of submitting another. openai: judges (OpenAI and\n' +
+    "compatible servers with /v1/files and /v1/batches) and mistral: judges (Mistral's batch jobs).",
   flags: {
     judge: { type: 'string', multiple: true, metavar: 'SPEC', describe: "judge model, e.g. openai:gpt-4, mistral:mistral-large-latest; repeat for a panel (default: run.json's judge)" },
     rubric: { type: 'string', metavar: 'FILE|NAME', describe: "what the judge scores: a rubric YAML file, or built-in sotopia (SOTOPIA-EVAL, the default) or goal (goal only); see docs/rubrics.md" },
