@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Total } from '../protocol/index.js';
+import { JudgeView, Total } from '../protocol/index.js';
 
 /**
  * The judge batches `parley eval --batch` submitted for this run, in run.json (`evalBatches`), so that a
@@ -14,7 +14,7 @@ export const EvalBatch = z.object({
   judge: z.string(),
   rubricHash: z.string(),
   visibility: z.enum(['full', 'blind']),
-  view: z.enum(['paper', 'parley']),
+  view: JudgeView,
   /** The structured-output rung the requests were written for (the replies are read the same way). */
   structured: z.enum(['json_schema', 'json_object', 'prompt', 'off']),
   inputFileId: z.string().min(1).max(200),

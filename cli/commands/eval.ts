@@ -192,7 +192,7 @@ async function evaluateLocked(dir: string, values: EvalFlags, concurrency: numbe
   console.error(`parley eval: ${total} episodes in ${dir}, judge ${specs.join(' + ')} (${visibility}, ${view} view${rubricNote}), concurrency ${concurrency}`);
   const tty = process.stderr.isTTY;
   const controller = new AbortController();
-  const resume = `parley eval ${dir}${specs.map((s) => ` --judge ${s}`).join('')}${values.rubric ? ` --rubric ${values.rubric}` : ''} --judge-view ${view}${values.blind ? ' --blind' : ''} --missing`;
+  const resume = `parley eval ${dir}${specs.map((s) => ` --judge ${s}`).join('')}${values.rubric ? ` --rubric ${values.rubric}` : ''} --judge-view ${view}${values.blind ? ' --blind' : ''}${values.batch ? ' --batch' : ''} --missing`;
   const onSigint = () => {
     if (controller.signal.aborted) process.exit(130);
     process.stderr.write(`${tty ? '\n' : ''}interrupted: finishing the episodes being judged (Ctrl-C again to quit now); resume with: ${resume}\n`);
