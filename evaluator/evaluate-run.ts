@@ -22,6 +22,8 @@ export interface EvaluateRunOptions {
   concurrency: number;
   /** Only episodes without judge scores from this judge, or with an evaluation error (resume). */
   missingOnly?: boolean;
+  /** Only these episodes (the episodes of a collected batch); the others are left as they are, uncounted. */
+  only?: ReadonlySet<string>;
   /** Rewrite `episodes.jsonl` after this many newly judged episodes (and at the end). */
   checkpointEvery?: number;
   onProgress?: (p: EvaluateProgress) => void;
@@ -53,7 +55,8 @@ export interface EvaluateRunResult {
   formatFallbacks: number;
 }
 
-function alreadyDone(evaluation: Evaluation | null, spec: string, visibility: JudgeVisibility, rubric: Rubric | undefined): boolean {
+/** Whether this judge already scored every seat of the record on this rubric without error (`--missing`). */
+export function alreadyDone(evaluation: Evaluation | null, spec: string, visibility: JudgeVisibility, rubric: Rubric | undefined): boolean {
   const j = judgeVariants(evaluation).get(judgeVariant({ spec, visibility, rubric }));
   return !!j && Object.values(j.seats).every((s) => s.ok);
 }
@@ -68,6 +71,7 @@ export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promis
   const result: EvaluateRunResult = { judged: 0, skippedFailed: 0, skippedDone: 0, scoredSeats: 0, errorSeats: 0, errors: {}, formatFallbacks: 0 };
   const todo: number[] = [];
   run.episodes.forEach((e, i) => {
+    if (opts.only && !opts.only.has(e.record.episodeId)) return;
     if (e.record.status === 'failed') result.skippedFailed++;
     else if (opts.missingOnly && alreadyDone(readEvaluation(e.record.evaluation), opts.spec, opts.visibility, opts.rubric)) result.skippedDone++;
     else todo.push(i);

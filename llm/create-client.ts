@@ -54,7 +54,7 @@ function normalise(config: ClientConfig): Normalised {
 }
 
 /** The Mistral SDK appends `/v1/…` itself; accept a base URL written either way. */
-function mistralServerURL(url: string | undefined): string | undefined {
+export function mistralServerURL(url: string | undefined): string | undefined {
   if (!url) return undefined;
   return url.replace(/\/+$/, '').replace(/\/v1$/, '');
 }
@@ -63,9 +63,13 @@ function mistralServerURL(url: string | undefined): string | undefined {
  * A live client for `openai:` or `mistral:` (no cassettes). Throws `llm/no_key` naming the variable when
  * the key is missing, and `llm/bad_spec` for anything else.
  */
-export function createProviderClient(config: ClientConfig, options: CreateClientOptions = {}): LlmClient {
+/**
+ * A live config's provider, model, key, base URL and split params, as the clients use them (the batch
+ * interface, llm/openai-batch.ts, reaches the same endpoint with the same key). Throws `llm/no_key` naming
+ * the variable when the key is missing.
+ */
+export function resolveProvider(config: ClientConfig, env: NodeJS.ProcessEnv = process.env): { provider: 'openai' | 'mistral'; model: string; apiKey: string; baseURL: string | undefined } & ReturnType<typeof splitParams> {
   const c = normalise(config);
-  const env = options.env ?? process.env;
   if (c.provider === 'replay') throw new LlmError(LlmErrorCode.BadSpec, 'a replay client needs a tape (episode and seat)');
   const names = PROVIDER_ENV[c.provider];
   const keyVar = c.apiKeyEnv ?? names.key;
@@ -75,7 +79,12 @@ export function createProviderClient(config: ClientConfig, options: CreateClient
   // from the environment (OPENAI_BASE_URL) usually names a proxy that does want the usual key.
   const apiKey = env[keyVar] || (c.baseURL && !c.apiKeyEnv ? KEYLESS : undefined);
   if (!apiKey) throw new LlmError(LlmErrorCode.NoKey, `${c.provider}:${c.model} needs an API key in $${keyVar}`);
-  const { options: clientOptions, sampling } = splitParams(c.provider, c.params);
+  return { provider: c.provider, model: c.model, apiKey, baseURL, ...splitParams(c.provider, c.params) };
+}
+
+export function createProviderClient(config: ClientConfig, options: CreateClientOptions = {}): LlmClient {
+  const c = normalise(config);
+  const { apiKey, baseURL, options: clientOptions, sampling } = resolveProvider(config, options.env ?? process.env);
   if (c.provider === 'openai') {
     return createOpenAiClient({ model: c.model, apiKey, baseURL, options: clientOptions, sampling }, options.retryDeps);
   }

@@ -84,7 +84,7 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
 }
 
 /** `response_format` for the configured structured-output mode, or undefined when none is wanted. */
-function responseFormat(req: ChatRequest, mode: StructuredMode): Record<string, unknown> | undefined {
+export function responseFormat(req: ChatRequest, mode: StructuredMode): Record<string, unknown> | undefined {
   if (!req.json || mode === 'off' || mode === 'prompt') return undefined;
   if (mode === 'json_object') return { type: 'json_object' };
   return { type: 'json_schema', json_schema: { name: req.json.name, schema: req.json.schema, strict: true } };

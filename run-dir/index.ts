@@ -6,6 +6,7 @@
  */
 export { RUN_DIR_NAMES, RunPaths } from './paths.js';
 export { RUN_JSON_VERSION, ModeStats, RecordedRunConfig, RunCost, RunJson, RunStats, readRunJson, writeRunJson, type RunJsonInput, type RunJsonRead } from './run-json.js';
+export { EvalBatch, sameJudging } from './eval-batches.js';
 export { appendEpisode, readEpisodes, repairTail, rewriteEpisodes, type EpisodeRow, type EpisodesRead } from './episodes-file.js';
 export { readJsonlFile, type JsonlRead } from './jsonl-file.js';
 export { readRunScenarios, writeRunScenarios, type RunScenariosRead } from './scenarios-file.js';

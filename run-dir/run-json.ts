@@ -4,6 +4,7 @@ import { writeFileAtomicSync } from '../disk/atomic-write.js';
 import { Mode, OwnCodeField, PolicyConfig, RunErrorCode, SimulationProtocol, Total, Usage } from '../protocol/index.js';
 import type { RunLock } from './lock.js';
 import type { RunPaths } from './paths.js';
+import { EvalBatch } from './eval-batches.js';
 
 /** Version of the run.json format; bumped when a field changes meaning or a required field is added. */
 export const RUN_JSON_VERSION = 1;
@@ -128,6 +129,8 @@ export const RunJson = z.looseObject({
    */
   /** Own code (`run/summary_failed`): only this run's orchestrator writes it (protocol/code-schema.ts). */
   summaryError: z.object({ code: OwnCodeField, message: z.string() }).optional(),
+  /** Judge batches submitted by `parley eval --batch` (run-dir/eval-batches.ts); absent until the first. */
+  evalBatches: z.array(EvalBatch).optional(),
 });
 export type RunJson = z.infer<typeof RunJson>;
 /** What a writer passes: the version is filled in. */

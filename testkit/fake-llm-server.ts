@@ -2,6 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
+import { fakeBatches, type FakeBatches } from './fake-llm-batches.js';
 import { fakeFineTuning, type FakeFineTuning } from './fake-llm-finetune.js';
 import { plausibleReply, type ChatBody } from './fake-llm-plausible.js';
 
@@ -12,7 +13,8 @@ import { plausibleReply, type ChatBody } from './fake-llm-plausible.js';
  * plain or streamed (SSE), and each request's behaviour is scriptable: queued replies, a default
  * (by default: plausible Parley moves and scripts), 429 with `Retry-After`, 5xx, slow and malformed replies.
  * `POST /v1/completions` (the completion transport) is scripted the same way and answers `choices[].text`.
- * The files and fine-tuning routes (`/v1/files`, `/v1/fine_tuning/jobs`) are in `fake-llm-finetune.ts`.
+ * The files and fine-tuning routes (`/v1/files`, `/v1/fine_tuning/jobs`) are in `fake-llm-finetune.ts`,
+ * the Batch API (`/v1/batches`, `/v1/files/:id/content`) in `fake-llm-batches.ts`.
  *
  *   tsx testkit/fake-llm-server.ts --port 8765    # OPENAI_BASE_URL=http://127.0.0.1:8765/v1, MISTRAL_BASE_URL=http://127.0.0.1:8765
  */
@@ -41,6 +43,8 @@ export interface ReceivedRequest {
   /** Parsed JSON body (undefined if it was not JSON). */
   body: ChatBody & Record<string, unknown>;
   receivedAt: number;
+  /** Set for a request that came as a line of a batch input file (answered when the batch completes). */
+  viaBatch?: string;
 }
 
 /** Shorthands for scripting replies. */
@@ -65,6 +69,8 @@ export interface FakeLlmServer extends AsyncDisposable {
   readonly requests: ReceivedRequest[];
   /** Uploaded files and fine-tuning jobs (`/v1/files`, `/v1/fine_tuning/jobs`; see fake-llm-finetune.ts). */
   readonly fineTuning: FakeFineTuning;
+  /** Batches (`/v1/batches`; see fake-llm-batches.ts): hold, release, expire. */
+  readonly batches: FakeBatches;
   /** Replies used, in order, before the default. */
   enqueue(...replies: Array<FakeReply | ReplyFn>): void;
   /** Reply used once the queue is empty (initially: plausible). */
@@ -85,6 +91,8 @@ export interface FakeLlmServerOptions {
    * gpt-4-0613 does: clients must fall back to asking for JSON in the prompt.
    */
   rejectResponseFormat?: boolean;
+  /** A batch completes on this status read unless held (default 2). */
+  batchCompleteAfterPolls?: number;
 }
 
 const tokens = (s: string) => Math.max(1, Math.ceil(s.length / 4));
@@ -104,6 +112,8 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
   const recentPrompts: string[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const fineTuning = fakeFineTuning();
+  // A batch line is answered by the same reply functions as a live request (see answerBatchLine).
+  const batches = fakeBatches(fineTuning.files, (body, path) => answerBatchLine(body, path), { completeAfterPolls: options.batchCompleteAfterPolls ?? 2 });
 
   const promptText = (body: ChatBody) => JSON.stringify(body.messages ?? []);
 
@@ -176,12 +186,45 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     res.end();
   }
 
+  /**
+   * One line of a batch input file, answered as the live chat route would answer it (recorded in
+   * `requests` with `viaBatch`): the same queue, default and plausible replies, with no delays; a reply
+   * that never answers (`hang`) becomes a 504, as a request the batch could not finish.
+   */
+  async function answerBatchLine(body: Record<string, unknown>, path: string): Promise<{ status: number; json: unknown }> {
+    const chatBody = body as ChatBody & Record<string, unknown>;
+    const received: ReceivedRequest = { n: requests.length, method: 'POST', path, headers: {}, body: chatBody, receivedAt: Date.now(), viaBatch: path };
+    requests.push(received);
+    if (options.rejectResponseFormat && chatBody.response_format !== undefined) {
+      return { status: 400, json: { error: { message: "Invalid parameter: 'response_format' is not supported with this model. (fake)", type: 'invalid_request_error', param: 'response_format', code: null } } };
+    }
+    const next = queue.length ? queue.shift()! : fallback;
+    const plan = typeof next === 'function' ? await next(received) : next;
+    if (plan.kind === 'hang') return { status: 504, json: { error: { message: 'request did not finish (fake hang)', type: 'server_error' } } };
+    if (plan.kind === 'status') return { status: plan.status, json: { error: { message: plan.message ?? `fake ${plan.status}`, type: plan.status >= 500 ? 'server_error' : 'invalid_request_error' } } };
+    if (plan.kind === 'raw') {
+      try {
+        return { status: plan.status ?? 200, json: JSON.parse(plan.body) };
+      } catch {
+        return { status: plan.status ?? 200, json: plan.body };
+      }
+    }
+    const content = plan.kind === 'plausible' ? plausibleReply(chatBody) : plan.content;
+    return { status: 200, json: completion(received.n, chatBody, content, plan.kind === 'content' ? (plan.finishReason ?? 'stop') : 'stop', usageFor(chatBody, content, plan.usage)) };
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const path = (req.url ?? '/').split('?')[0]!;
     if (options.requireKey && req.headers.authorization !== `Bearer ${options.requireKey}`) {
       return sendJson(res, 401, { error: { message: 'invalid api key (fake)', type: 'invalid_request_error', code: 'invalid_api_key' } });
+    }
+    const batch = await batches.handle(req, path, Buffer.concat(chunks));
+    if (batch) {
+      if (batch.text === undefined) return sendJson(res, batch.status, batch.json);
+      res.writeHead(batch.status, { 'content-type': 'application/octet-stream', 'content-length': Buffer.byteLength(batch.text) });
+      return res.end(batch.text);
     }
     const ft = await fineTuning.handle(req, path, Buffer.concat(chunks));
     if (ft) return sendJson(res, ft.status, ft.json);
@@ -260,6 +303,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     port,
     requests,
     fineTuning,
+    batches,
     enqueue: (...replies) => void queue.push(...replies),
     setDefault: (r) => void (fallback = r),
     env: () => ({ OPENAI_API_KEY: 'x', OPENAI_BASE_URL: `${url}/v1`, MISTRAL_API_KEY: 'x', MISTRAL_BASE_URL: url }),

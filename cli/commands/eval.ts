@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { checkJudgeEndpoint } from '../judge-preflight.js';
 import { parseCommand, parseParam, positiveInt, UsageError, type CommandSpec } from '../command.js';
 import type { LlmClient } from '../../llm/types.js';
-import { evaluateRun, type EvaluateProgress } from '../../evaluator/evaluate-run.js';
+import { evaluateRun, type EvaluateProgress, type EvaluateRunResult } from '../../evaluator/evaluate-run.js';
 import { estimateCost } from '../../llm/cost.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { planJudging } from '../../evaluator/plan-judging.js';
@@ -13,8 +13,9 @@ import type { Rubric } from '../../evaluator/rubric/rubric.js';
 import { terminalSafe } from '../../protocol/log-text.js';
 import { resolveJudgeView, type PolicyConfig } from '../../protocol/index.js';
 import { readRunJson, RunPaths, type RunLock } from '../../run-dir/index.js';
-import { judgePlanLines } from '../plan/judge-estimate.js';
+import { BATCH_PRICE_FACTOR, judgePlanLines } from '../plan/judge-estimate.js';
 import { lockRunDir } from '../run-dir-lock.js';
+import { judgeInBatches, type BatchRetry } from '../eval-batch.js';
 
 /** `parley eval`'s command line. */
 export const spec: CommandSpec = {
@@ -27,7 +28,12 @@ export const spec: CommandSpec = {
     'reading of the deal (default rubric). --judge may be repeated: a panel, each judge\'s scores kept apart\n' +
     'with its model, provider, prompt version and rubric hash; `parley report` then gives their agreement.\n' +
     "It holds the run directory's lock while it works: started next to a `parley run` writing DIR, it says\n" +
-    'so and waits for that run to end, then judges every record.',
+    'so and waits for that run to end, then judges every record.\n' +
+    "--batch sends the judge requests through the provider's batch interface (half price, results within a\n" +
+    'day): one JSONL upload and one batch per judge, its id recorded in DIR/run.json; the command polls until\n' +
+    'the batch ends, printing its status and request counts. Stopped (Ctrl-C, a crash) and started again, the\n' +
+    'same command collects the recorded batch instead of submitting another. openai: judges (OpenAI and\n' +
+    "compatible servers with /v1/files and /v1/batches) and mistral: judges (Mistral's batch jobs).",
   flags: {
     judge: { type: 'string', multiple: true, metavar: 'SPEC', describe: "judge model, e.g. openai:gpt-4, mistral:mistral-large-latest; repeat for a panel (default: run.json's judge)" },
     rubric: { type: 'string', metavar: 'FILE|NAME', describe: "what the judge scores: a rubric YAML file, or built-in sotopia (SOTOPIA-EVAL, the default) or goal (goal only); see docs/rubrics.md" },
@@ -41,6 +47,9 @@ export const spec: CommandSpec = {
     'base-url': { type: 'string', metavar: 'URL', describe: "provider base URL (else the run's judge's baseURL, else OPENAI_BASE_URL / MISTRAL_BASE_URL)" },
     'api-key-env': { type: 'string', metavar: 'VAR', describe: "env variable holding the key (else the run's judge's apiKeyEnv, else OPENAI_API_KEY / MISTRAL_API_KEY)" },
     param: { type: 'string', multiple: true, metavar: 'KEY=VALUE', describe: 'client setting or sampling param (repeatable), e.g. structuredOutput=json_object' },
+    batch: { type: 'boolean', describe: "judge through the provider's Batch API at half price; resumable from run.json (see above)" },
+    'batch-retry': { type: 'string', metavar: 'live|batch', describe: 'requests a batch failed or expired: sent live (default), or in a new batch (up to 2 more; then live)' },
+    'batch-poll': { type: 'number', metavar: 'SECONDS', describe: "how often a pending batch's status is read (default 30)" },
   },
   positionals: { min: 1, max: 1, names: 'one run directory' },
 };
@@ -58,6 +67,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   // The rubric before anything else: a broken rubric file is a usage error, and nothing is locked or written.
   const rubric = rubricOf(values.rubric, runConfigOf(dir)?.rubric);
+  batchRetryOf(values);
+  batchPollMsOf(values);
   if (values['dry-run'] === true) return dryRun(dir, values, rubric);
   // The lock before the read: no writer may append between the read and the rewrite of episodes.jsonl.
   const locked = await lockRunDir(dir, 'eval', args.flags['no-wait'] === true ? 0 : Infinity);
@@ -72,13 +83,28 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-type EvalFlags = { judge?: string[]; rubric?: string; 'dry-run'?: boolean; 'judge-view'?: string; 'reformat-model'?: string; blind?: boolean; missing?: boolean; 'base-url'?: string; 'api-key-env'?: string; param?: string[] };
+type EvalFlags = { batch?: boolean; 'batch-retry'?: string; 'batch-poll'?: number; judge?: string[]; rubric?: string; 'dry-run'?: boolean; 'judge-view'?: string; 'reformat-model'?: string; blind?: boolean; missing?: boolean; 'base-url'?: string; 'api-key-env'?: string; param?: string[] };
 type RunJudgeConfig = { judge?: Partial<PolicyConfig>; rubric?: string; protocol?: unknown; judgeView?: unknown };
 
 /** The run's recorded configuration (run.json), read without the lock: only its judge and rubric are used. */
 function runConfigOf(dir: string): RunJudgeConfig | undefined {
   const read = readRunJson(new RunPaths(dir));
   return read.ok ? (read.run?.['config'] as RunJudgeConfig | undefined) : undefined;
+}
+
+/** `--batch-retry`: live (default) or batch; only with --batch. */
+function batchRetryOf(values: EvalFlags): BatchRetry {
+  const v = values['batch-retry'] ?? 'live';
+  if (v !== 'live' && v !== 'batch') throw new UsageError(`--batch-retry must be live or batch (got '${v}')`);
+  if (values['batch-retry'] !== undefined && !values.batch) throw new UsageError('--batch-retry needs --batch');
+  return v;
+}
+
+/** `--batch-poll SECONDS` (fractions allowed: tests poll fast), default 30 s. */
+function batchPollMsOf(values: EvalFlags): number {
+  const s = values['batch-poll'] ?? 30;
+  if (!Number.isFinite(s) || s <= 0) throw new UsageError(`--batch-poll must be a positive number of seconds (got ${String(s)})`);
+  return Math.max(1, Math.round(s * 1000));
 }
 
 /** `--rubric`, else the run's own (an experiment file's `rubric:`), else SOTOPIA-EVAL. A bad file is a usage error (exit 2). */
@@ -123,7 +149,7 @@ async function dryRun(dir: string, values: EvalFlags, rubric: Rubric): Promise<n
   const visibility = values.blind ? 'blind' : 'full';
   const view = viewOf(values, loaded.run);
   const plans = planJudging(loaded.run, { specs, rubric, visibility, view, missingOnly: values.missing === true });
-  for (const line of judgePlanLines(plans, { dir, rubric, visibility, view })) console.log(line);
+  for (const line of judgePlanLines(plans, { dir, rubric, visibility, view, batch: values.batch === true })) console.log(line);
   return 0;
 }
 
@@ -166,7 +192,7 @@ async function evaluateLocked(lock: RunLock, dir: string, values: EvalFlags, con
   console.error(`parley eval: ${total} episodes in ${dir}, judge ${specs.join(' + ')} (${visibility}, ${view} view${rubricNote}), concurrency ${concurrency}`);
   const tty = process.stderr.isTTY;
   const controller = new AbortController();
-  const resume = `parley eval ${dir}${specs.map((s) => ` --judge ${s}`).join('')}${values.rubric ? ` --rubric ${values.rubric}` : ''} --judge-view ${view}${values.blind ? ' --blind' : ''} --missing`;
+  const resume = `parley eval ${dir}${specs.map((s) => ` --judge ${s}`).join('')}${values.rubric ? ` --rubric ${values.rubric}` : ''} --judge-view ${view}${values.blind ? ' --blind' : ''}${values.batch ? ' --batch' : ''} --missing`;
   const onSigint = () => {
     if (controller.signal.aborted) process.exit(130);
     process.stderr.write(`${tty ? '\n' : ''}interrupted: finishing the episodes being judged (Ctrl-C again to quit now); resume with: ${resume}\n`);
@@ -196,23 +222,43 @@ async function evaluateLocked(lock: RunLock, dir: string, values: EvalFlags, con
       const [provider, model] = [judgeSpec.slice(0, judgeSpec.indexOf(':')), judgeSpec.slice(judgeSpec.indexOf(':') + 1)];
       const startedAt = Date.now();
       if (specs.length > 1) console.log(`judge ${judgeSpec}:`);
-      const result = await evaluateRun(loaded.run, {
-        lock,
-        client,
-        spec: judgeSpec,
-        visibility,
-        view,
-        rubric,
-        ...(reformatClient ? { reformatClient } : {}),
-        concurrency,
-        missingOnly: values.missing === true,
-        signal: controller.signal,
-        onProgress: (p) => {
-          const line = evalProgressLine(p, Date.now() - startedAt, costOf(provider, model, p.usage));
-          if (tty) process.stderr.write(`\r\u001b[2K${line}`);
-          else console.error(line);
-        },
-      });
+      const onProgress = (p: EvaluateProgress) => {
+        const line = evalProgressLine(p, Date.now() - startedAt, costOf(provider, model, p.usage, values.batch === true));
+        if (tty) process.stderr.write(`\r\u001b[2K${line}`);
+        else console.error(line);
+      };
+      let result: EvaluateRunResult;
+      if (values.batch) {
+        const batched = await judgeInBatches({
+          dir,
+          lock,
+          run: loaded.run,
+          spec: judgeSpec,
+          params,
+          endpoint,
+          client,
+          ...(reformatClient ? { reformatClient } : {}),
+          selection: { spec: judgeSpec, visibility, view, rubric },
+          missingOnly: values.missing === true,
+          concurrency,
+          retry: batchRetryOf(values),
+          pollMs: batchPollMsOf(values),
+          signal: controller.signal,
+          log: (line) => console.error(line),
+          onProgress,
+        });
+        if (!batched.result) continue; // interrupted while the batch was pending: it stays in run.json
+        result = batched.result;
+        const batchUsd = costOf(provider, model, batched.batchUsage, true);
+        const liveUsd = costOf(provider, model, batched.liveUsage);
+        const usdText = (v: number | null) => (v === null ? 'unpriced' : `~$${v.toFixed(4)}`);
+        console.log(
+          `judge requests: ${batched.fromBatch} answered by the batch (${usdText(batchUsd)} at the batch price), ` +
+            `${batched.live} sent live (${usdText(liveUsd)}: failed batch requests, retries, reformat requests)`,
+        );
+      } else {
+        result = await evaluateRun(loaded.run, { lock, client, spec: judgeSpec, visibility, view, rubric, ...(reformatClient ? { reformatClient } : {}), concurrency, missingOnly: values.missing === true, signal: controller.signal, onProgress });
+      }
       if (tty) process.stderr.write('\n');
       const errs = Object.entries(result.errors).map(([c, n]) => `${c} ×${n}`).join(', ');
       console.log(
@@ -235,10 +281,11 @@ async function evaluateLocked(lock: RunLock, dir: string, values: EvalFlags, con
   }
 }
 
-/** Estimated US$ of judge usage, or null when the price table has no price for the model. */
-function costOf(provider: string, model: string, usage: { prompt: number; completion: number }): number | null {
+/** Estimated US$ of judge usage (at the batch price under --batch), or null when the price table has no price for the model. */
+function costOf(provider: string, model: string, usage: { prompt: number; completion: number }, batch = false): number | null {
   try {
-    return estimateCost(provider, model, { prompt: usage.prompt, completion: usage.completion, cached: 0 });
+    const usd = estimateCost(provider, model, { prompt: usage.prompt, completion: usage.completion, cached: 0 });
+    return usd === null ? null : usd * (batch ? BATCH_PRICE_FACTOR : 1);
   } catch {
     return null;
   }

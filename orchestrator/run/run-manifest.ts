@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { RunErrorCode, SimulationProtocol } from '../../protocol/index.js';
-import { writeRunJson, type RunJson, type RunLock } from '../../run-dir/index.js';
+import { readRunJson, writeRunJson, type RunJson, type RunLock } from '../../run-dir/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { EpisodePlan } from '../episode-plan.js';
 import type { RunConfig } from '../run-config.js';
@@ -45,7 +45,12 @@ export function writeManifest(lock: RunLock, m: RunManifest, ending: RunEnding):
   const { config, plans } = m;
   const usesAgents = plans.some((p) => p.mode !== 'script');
   const usesWriter = plans.some((p) => p.mode === 'script');
+  // Judge batches belong to the directory, not to one invocation: a resumed or extended run keeps them,
+  // so `parley eval --batch` still finds a pending batch to collect.
+  const previous = readRunJson(lock.paths);
+  const evalBatches = previous.ok ? previous.run?.evalBatches : undefined;
   return writeRunJson(lock, {
+    ...(evalBatches?.length ? { evalBatches } : {}),
     runId: m.runId,
     pid: process.pid,
     code: codeVersion(),

@@ -1,0 +1,180 @@
+import { cpSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reply, startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
+import { parley, tempDir, within } from './helpers/processes.js';
+import { cleanEnv } from './llm-run-helpers.js';
+
+/**
+ * Issue 27's contract 1: `parley eval R --judge openai:gpt-4 --batch` against the fake OpenAI-compatible
+ * server's /v1/files and /v1/batches, through the real `openai` SDK in a child process — killed while
+ * its batch is pending and started again, it submits no second batch and collects the results into the
+ * same records as a live eval.
+ */
+const tmp = tempDir('eval-batch');
+let server: FakeLlmServer;
+let base: string;
+
+const runJson = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as { evalBatches?: Array<{ id: string | null; inputFileId: string; collectedAt?: string; round: number }> };
+const records = (dir: string) =>
+  readFileSync(path.join(dir, 'episodes.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { episodeId: string; evaluation?: { judge?: { seats: Record<string, { ok: boolean }> } } });
+const uploads = () => server.fineTuning.files.filter((f) => f.purpose === 'batch');
+const liveRequests = () => server.requests.filter((r) => r.path === '/v1/chat/completions' && !r.viaBatch);
+const copyOfRun = (name: string) => {
+  const dir = path.join(tmp.path, name);
+  cpSync(base, dir, { recursive: true });
+  return dir;
+};
+
+/** A value's form: its keys and the types of its leaves, not the values (scores, reasoning, times differ). */
+function shapeOf(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(shapeOf);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, shapeOf(x)]));
+  return typeof v;
+}
+
+async function evalCli(dir: string, extra: string[] = []) {
+  const cli = parley(['eval', dir, '--judge', 'openai:gpt-4', ...extra], { env: cleanEnv(server.env()) });
+  const code = await within(cli.exited, 60_000, 'parley eval', [cli]);
+  return { cli, code, out: [...cli.stdout, ...cli.stderr].join('\n') };
+}
+
+beforeAll(async () => {
+  base = path.join(tmp.path, 'R');
+  const run = parley(['run', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '3', '--out', base], { env: cleanEnv() });
+  expect(await within(run.exited, 60_000, 'parley run', [run])).toBe(0);
+  server = await startFakeLlmServer();
+});
+
+afterAll(async () => {
+  await server?.close();
+  tmp.remove();
+});
+
+describe('parley eval --batch', () => {
+  it('killed while its batch is pending, the same command collects that batch and scores every seat like a live eval', async () => {
+    const dir = copyOfRun('killed');
+    server.batches.hold();
+    const first = parley(['eval', dir, '--judge', 'openai:gpt-4', '--batch', '--batch-poll', '0.05'], { env: cleanEnv(server.env()) });
+    try {
+      // Pending: the batch exists on the server, run.json names it, and the command is polling it.
+      await within(first.line(/batch \S+ \(openai:gpt-4\): in_progress · 0\/3 requests done/), 30_000, 'the batch in progress', [first]);
+      expect(server.batches.batches).toHaveLength(1);
+      expect(runJson(dir).evalBatches?.map((b) => b.id)).toEqual([server.batches.batches[0]!.id]);
+    } finally {
+      first.kill();
+    }
+    await first.exited;
+    expect(first.child.signalCode).toBe('SIGKILL');
+    expect(records(dir).every((r) => !r.evaluation)).toBe(true);
+
+    server.batches.release();
+    const again = await evalCli(dir, ['--batch', '--batch-poll', '0.05']);
+    expect(again.code, again.out).toBe(0);
+    expect(again.out).toMatch(/resuming batch batch_fake1 recorded in run\.json/);
+    expect(again.out).toMatch(/batch batch_fake1 \(openai:gpt-4\): completed · 3\/3 requests done · 0 failed/);
+    expect(again.out).toMatch(/judge requests: 3 answered by the batch \(~\$\d+\.\d{4} at the batch price\), 0 sent live/);
+    // One upload, one batch, every request answered by it, nothing sent live.
+    expect(uploads()).toHaveLength(1);
+    expect(server.batches.batches).toHaveLength(1);
+    expect(server.requests.filter((r) => r.viaBatch)).toHaveLength(3);
+    expect(liveRequests()).toHaveLength(0);
+    const batches = runJson(dir).evalBatches!;
+    expect(batches).toHaveLength(1);
+    expect(batches[0]!.collectedAt).toBeTruthy();
+    const batched = records(dir);
+    expect(batched).toHaveLength(3);
+    for (const r of batched) expect(Object.values(r.evaluation!.judge!.seats).map((s) => s.ok)).toEqual([true, true]);
+
+    // A live eval of the same run writes records of the same form.
+    const liveDir = copyOfRun('live');
+    const live = await evalCli(liveDir);
+    expect(live.code, live.out).toBe(0);
+    expect(liveRequests().length).toBeGreaterThanOrEqual(3);
+    const liveRecords = records(liveDir);
+    expect(liveRecords.map((r) => r.episodeId)).toEqual(batched.map((r) => r.episodeId));
+    expect(batched.map((r) => shapeOf(r))).toEqual(liveRecords.map((r) => shapeOf(r)));
+  });
+
+  it('a resumed parley run keeps the judge batches recorded in run.json', async () => {
+    const dir = path.join(tmp.path, 'killed');
+    const before = runJson(dir).evalBatches;
+    expect(before).toHaveLength(1);
+    const rerun = parley(['run', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '3', '--out', dir], { env: cleanEnv() });
+    expect(await within(rerun.exited, 60_000, 'parley run (resume)', [rerun])).toBe(0);
+    expect(runJson(dir).evalBatches).toEqual(before);
+  });
+
+  it('a mistral: judge goes through Mistral batch jobs, killed and resumed the same way', async () => {
+    const dir = copyOfRun('mistral');
+    const batchesBefore = server.batches.batches.length;
+    const uploadsBefore = uploads().length;
+    const liveBefore = liveRequests().length;
+    server.batches.hold();
+    // The fake judge reads the seats to score from a JSON schema; Mistral's default is JSON mode.
+    const args = ['eval', dir, '--judge', 'mistral:mistral-large-latest', '--param', 'structuredOutput=json_schema', '--batch', '--batch-poll', '0.05'];
+    const first = parley(args, { env: cleanEnv(server.env()) });
+    try {
+      await within(first.line(/batch \S+ \(mistral:mistral-large-latest\): in_progress · 0\/3 requests done/), 30_000, 'the Mistral batch job running', [first]);
+    } finally {
+      first.kill();
+    }
+    await first.exited;
+    server.batches.release();
+    const again = parley(args, { env: cleanEnv(server.env()) });
+    const code = await within(again.exited, 60_000, 'parley eval (mistral, resumed)', [again]);
+    const out = [...again.stdout, ...again.stderr].join('\n');
+    expect(code, out).toBe(0);
+    const mine = server.batches.batches.slice(batchesBefore);
+    expect(mine.map((b) => [b.flavour, b.model, b.status])).toEqual([['mistral', 'mistral-large-latest', 'completed']]);
+    expect(uploads().length - uploadsBefore).toBe(1);
+    expect(liveRequests().length).toBe(liveBefore);
+    expect(runJson(dir).evalBatches!.map((b) => b.id)).toEqual([mine[0]!.id]);
+    // Mistral's input lines: custom_id and body, the model named on the job only.
+    const lines = server.fineTuning.files.find((f) => f.id === mine[0]!.inputFileId)!.content.trim().split('\n').map((l) => JSON.parse(l) as Record<string, { model?: string }>);
+    expect(lines.map((l) => [Object.keys(l).sort(), l['body']!.model])).toEqual(lines.map(() => [['body', 'custom_id'], undefined]));
+    for (const r of records(dir)) expect(Object.values(r.evaluation!.judge!.seats).map((s) => s.ok)).toEqual([true, true]);
+  });
+
+  it('--dry-run --batch prices the calls at the batch price and sends nothing', async () => {
+    const before = server.requests.length;
+    const uploadsBefore = uploads().length;
+    const r = await evalCli(base, ['--batch', '--dry-run']);
+    expect(r.code, r.out).toBe(0);
+    const m = /~\$(\d+\.\d+) at the batch price \(half of ~\$(\d+\.\d+) live\)/.exec(r.out);
+    expect(m, r.out).not.toBeNull();
+    expect(Number(m![1])).toBeCloseTo(Number(m![2]) / 2, 4);
+    expect(server.requests.length).toBe(before);
+    expect(uploads().length).toBe(uploadsBefore);
+  });
+
+  it('retries a request the batch failed live by default, or in a new batch with --batch-retry batch', async () => {
+    server.batches.release();
+    const liveBefore = liveRequests().length;
+    const batchesBefore = server.batches.batches.length;
+    server.enqueue(reply.serverError(500)); // the first line of the next batch fails
+    const dir = copyOfRun('retry-live');
+    const r = await evalCli(dir, ['--batch', '--batch-poll', '0.05']);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/completed · 2\/3 requests done · 1 failed/);
+    expect(r.out).toMatch(/retrying them live/);
+    expect(server.batches.batches.length - batchesBefore).toBe(1);
+    expect(liveRequests().length - liveBefore).toBe(1);
+    expect(r.out).toContain('6 seats scored, 0 evaluation errors');
+
+    server.enqueue(reply.serverError(500));
+    const dir2 = copyOfRun('retry-batch');
+    const liveBefore2 = liveRequests().length;
+    const r2 = await evalCli(dir2, ['--batch', '--batch-poll', '0.05', '--batch-retry', 'batch']);
+    expect(r2.code, r2.out).toBe(0);
+    expect(r2.out).toMatch(/submitting them in a new batch/);
+    expect(server.batches.batches.length - batchesBefore).toBe(3);
+    expect(liveRequests().length).toBe(liveBefore2);
+    expect(runJson(dir2).evalBatches!.map((b) => [b.round, !!b.collectedAt])).toEqual([[0, true], [1, true]]);
+    expect(r2.out).toContain('6 seats scored, 0 evaluation errors');
+    for (const x of records(dir2)) expect(Object.values(x.evaluation!.judge!.seats).map((s) => s.ok)).toEqual([true, true]);
+  });
+});
