@@ -1,11 +1,14 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { availableParallelism, getPriority, setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { WorkerToParent, type PolicyConfig, type WorkerDrop, type WorkerHost, type WorkerWarm } from '../../protocol/index.js';
+import type { PolicyConfig, WorkerDrop, WorkerHost } from '../../protocol/index.js';
 import { agentEntry, agentEnv } from './agent-entry.js';
 import { BOT_PROCESS_NODE_FLAGS } from './bot-process-flags.js';
+import { Worker, type HostedSeat, type Hosting, type SeatRelease } from './pool-worker.js';
 import { bundledWorker } from './worker-bundle.js';
+
+export type { HostedSeat, SeatRelease } from './pool-worker.js';
 
 /** tsx's loader as an absolute URL (`--import tsx` would resolve against the cwd). */
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
@@ -48,94 +51,6 @@ export interface WorkerPoolOptions {
   log?: (line: string) => void;
 }
 
-/** How a hosted seat ended on its worker. */
-export interface SeatRelease {
-  /** The seat ended normally (an `episode.end` arrived). */
-  ok: boolean;
-  error?: string;
-  /** The worker process itself died (crash, kill): the seat may be re-established elsewhere. */
-  exited?: boolean;
-}
-
-/** A seat handed to a worker. */
-export interface HostedSeat {
-  /** Pid of the forked process (cross-checked against the pid the seat reports at join). */
-  pid: number;
-  /** Resolves when the worker reports the seat's connection ended, or the worker died. */
-  released: Promise<SeatRelease>;
-}
-
-interface Hosting {
-  episodeId: string;
-  resolve: (r: SeatRelease) => void;
-}
-
-class Worker {
-  readonly hosting = new Map<string, Hosting>();
-  dead = false;
-  /** Set once `ready` resolved: the worker may take seats. */
-  isReady = false;
-  /** Its failure to start has been counted (by its exit or its `ready` rejecting, whichever comes first). */
-  startFailureCounted = false;
-  readonly ready: Promise<void>;
-
-  /**
-   * Ready means started and, with `warm` policies, done loading them (so a seat's first move does not
-   * pay for an SDK import). A policy that fails to warm is not fatal here: hosting it reports why.
-   * `onChange` tells the pool each time the worker became ready, released a seat or died.
-   */
-  constructor(readonly child: ChildProcess, readyTimeoutMs: number, warm: readonly PolicyConfig[], onChange: (w: Worker, why: string) => void) {
-    this.ready = new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(new Error(`agent process ${child.pid} not ready within ${readyTimeoutMs} ms`));
-        child.kill('SIGKILL');
-      }, readyTimeoutMs);
-      child.on('message', (raw) => {
-        const msg = WorkerToParent.safeParse(raw);
-        if (!msg.success) return;
-        if (msg.data.type === 'ready') {
-          if (warm.length === 0) {
-            clearTimeout(timer);
-            this.isReady = true;
-            resolve();
-            return onChange(this, 'ready');
-          }
-          const request: WorkerWarm = { type: 'warm', policies: [...warm] };
-          child.send(request, (err) => err && reject(err));
-        } else if (msg.data.type === 'warmed') {
-          clearTimeout(timer);
-          this.isReady = true;
-          resolve();
-          onChange(this, 'ready');
-        } else {
-          const h = this.hosting.get(msg.data.token);
-          if (!h) return;
-          this.hosting.delete(msg.data.token);
-          h.resolve(msg.data.error === undefined ? { ok: msg.data.ok } : { ok: msg.data.ok, error: msg.data.error });
-          onChange(this, 'released');
-        }
-      });
-      child.on('exit', (code, signal) => {
-        clearTimeout(timer);
-        this.dead = true;
-        const why = `agent process ${child.pid} exited (${signal ?? `code ${code}`})`;
-        reject(new Error(why));
-        for (const h of this.hosting.values()) h.resolve({ ok: false, error: why, exited: true });
-        this.hosting.clear();
-        onChange(this, why);
-      });
-      child.on('error', (err) => {
-        clearTimeout(timer);
-        reject(err);
-      });
-    });
-    this.ready.catch(() => {});
-  }
-
-  get pid(): number {
-    return this.child.pid!;
-  }
-}
 
 /**
  * The supervisor's pool of local agent processes (IPC contract: protocol/worker-ipc.ts): `child_process.fork` of `agent-node/worker.ts` under
