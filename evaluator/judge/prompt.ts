@@ -76,22 +76,26 @@ export function judgeCalls(episode: EpisodeRecord, scenario: Scenario, visibilit
  * profiles, secrets or SOTOPIA-EVAL rubric. Parley also asks for the agreed price (for seller utility).
  */
 export function dealCall(episode: EpisodeRecord, scenario: Scenario): JudgeCall {
-  const names = seatNames(episode, scenario);
   const schema = dealCallSchema();
+  const format = ['Answer in this format (a JSON object valid against this schema): your reasoning first, then yes (true) or no (false).', JSON.stringify(schema)];
+  const user = dealQuestion(episode, scenario, renderTranscript(episode, scenario), format);
+  return { seats: [], dims: {}, askDeal: true, messages: [{ role: 'user', content: user }], schema, structured: true };
+}
+
+/** The deal question's text in appendix H.2's order: the question, both goals, the conversation, the answer format. */
+function dealQuestion(episode: EpisodeRecord, scenario: Scenario, transcript: string, format: readonly string[]): string {
+  const names = seatNames(episode, scenario);
   const goals = scenario.seats.map((s) => `${names.get(s.seat) ?? s.character.name}'s goal: ${s.goal}`);
-  // Appendix H.2's order: the question first, then both goals, the interaction, and the answer format.
-  const user = [
+  return [
     'Read the two social goals and the conversation below, and say whether the two of them reached a deal.',
     '',
     ...goals,
     '',
     'The conversation:',
-    renderTranscript(episode, scenario),
+    transcript,
     '',
-    'Answer in this format (a JSON object valid against this schema): your reasoning first, then yes (true) or no (false).',
-    JSON.stringify(schema),
+    ...format,
   ].join('\n');
-  return { seats: [], dims: {}, askDeal: true, messages: [{ role: 'user', content: user }], schema, structured: true };
 }
 
 /**
@@ -126,18 +130,7 @@ export function paperJudgeCalls(episode: EpisodeRecord, scenario: Scenario, rubr
  * and yes/no in tags — plus Parley's price tag. One user message, no `response_format`.
  */
 export function paperDealCall(episode: EpisodeRecord, scenario: Scenario): JudgeCall {
-  const names = seatNames(episode, scenario);
-  const goals = scenario.seats.map((s) => `${names.get(s.seat) ?? s.character.name}'s goal: ${s.goal}`);
-  const user = [
-    'Read the two social goals and the conversation below, and say whether the two of them reached a deal.',
-    '',
-    ...goals,
-    '',
-    'The conversation:',
-    paperTranscript(episode, scenario),
-    '',
-    DEAL_TAG_FORMAT,
-  ].join('\n');
+  const user = dealQuestion(episode, scenario, paperTranscript(episode, scenario), [DEAL_TAG_FORMAT]);
   return { seats: [], askDeal: true, messages: [{ role: 'user', content: user }], dims: {}, schema: dealCallSchema(), structured: false, answerForm: 'tags' };
 }
 
