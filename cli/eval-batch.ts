@@ -1,17 +1,16 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { BatchAnsweredClient } from '../evaluator/batch/batch-answered-client.js';
 import { batchEpisodes, batchJudgeRequests, type BatchSelection } from '../evaluator/batch/batch-requests.js';
 import { readBatchOutput, type BatchOutput } from '../evaluator/batch/batch-results.js';
 import { evaluateRun, type EvaluateProgress, type EvaluateRunResult } from '../evaluator/evaluate-run.js';
 import type { RunDir } from '../evaluator/run-dir.js';
-import { BATCH_TERMINAL, openAiBatchApi, type BatchApi, type BatchState } from '../llm/openai-batch.js';
-import { mistralBatchApi } from '../llm/mistral-batch.js';
-import { mistralServerURL, resolveProvider } from '../llm/create-client.js';
+import type { BatchApi } from '../llm/openai-batch.js';
 import { leniently } from '../llm/structured-ladder.js';
 import type { LlmClient } from '../llm/types.js';
 import { readRunJson, sameJudging, writeRunJson, type EvalBatch, type RunLock } from '../run-dir/index.js';
 import { terminalSafe } from '../protocol/log-text.js';
 import { UsageError } from './command.js';
+import { MAX_RETRY_ROUNDS, type BatchRetry } from './batch-flags.js';
+import { batchApiFor, pollBatch } from './provider-batch.js';
 
 /**
  * `parley eval --batch` for one judge: the judge requests go to the provider's Batch API in one JSONL
@@ -21,11 +20,6 @@ import { UsageError } from './command.js';
  * so the records are the same as a live eval's. The caller holds the run directory's lock throughout.
  */
 
-/** `--batch-retry`: what happens to requests the batch failed or expired. */
-export type BatchRetry = 'live' | 'batch';
-
-/** Retry batches after the first, under `--batch-retry batch`; what fails after that is retried live. */
-const MAX_RETRY_ROUNDS = 2;
 
 export interface BatchJudgeOptions {
   dir: string;
@@ -64,18 +58,10 @@ export interface BatchJudgeResult {
   pendingBatch?: string;
 }
 
-/** `batch batch_abc (openai:gpt-4): in_progress · 3/6 requests done · 0 failed` */
-export function batchProgressLine(spec: string, b: Pick<BatchState, 'id' | 'status' | 'counts'>): string {
-  return `batch ${terminalSafe(b.id)} (${terminalSafe(spec)}): ${b.status} · ${b.counts.completed}/${b.counts.total} requests done · ${b.counts.failed} failed`;
-}
-
 export async function judgeInBatches(o: BatchJudgeOptions): Promise<BatchJudgeResult> {
-  const resolved = resolveProvider({ spec: o.spec, params: o.params, ...o.endpoint });
-  const mode = resolved.options.structuredOutput;
-  const settings = { apiKey: resolved.apiKey, timeoutMs: resolved.options.timeoutMs, model: resolved.model, sampling: resolved.sampling, structured: mode };
-  const api =
-    o.api ??
-    (resolved.provider === 'openai' ? openAiBatchApi({ ...settings, baseURL: resolved.baseURL }) : mistralBatchApi({ ...settings, baseURL: mistralServerURL(resolved.baseURL) }));
+  const provider = batchApiFor(o.spec, o.params, o.endpoint);
+  const mode = provider.structured;
+  const api = o.api ?? provider.api;
   const now = o.now ?? (() => new Date());
   const paths = o.lock.paths;
   const key = { judge: o.spec, rubricHash: o.selection.rubric.hash, visibility: o.selection.visibility, view: o.selection.view };
@@ -123,7 +109,8 @@ export async function judgeInBatches(o: BatchJudgeOptions): Promise<BatchJudgeRe
       save(batch);
       o.log(`submitted batch ${terminalSafe(created.id)}; its id is in ${paths.runJson}`);
     }
-    const state = await poll(api, batch, o, save);
+    const polled = batch;
+    const state = await pollBatch(api, batch.id!, { spec: o.spec, pollMs: o.pollMs, signal: o.signal, log: o.log, onChange: (st) => save({ ...polled, status: st.status, counts: st.counts }) });
     if (!state) {
       out.pendingBatch = batch.id!;
       return out;
@@ -151,27 +138,6 @@ export async function judgeInBatches(o: BatchJudgeOptions): Promise<BatchJudgeRe
     if (!again) return out;
     episodes = [...failedEpisodes];
     round++;
-  }
-}
-
-/** Polls until the batch ends (its state) or the command is interrupted (null; the batch stays pending in run.json). */
-async function poll(api: BatchApi, batch: EvalBatch, o: BatchJudgeOptions, save: (b: EvalBatch) => void): Promise<BatchState | null> {
-  let last = '';
-  for (;;) {
-    const state = await api.retrieve(batch.id!);
-    const line = batchProgressLine(o.spec, state);
-    if (line !== last) {
-      last = line;
-      o.log(line);
-      save({ ...batch, status: state.status, counts: state.counts });
-    }
-    if ((BATCH_TERMINAL as readonly string[]).includes(state.status)) return state;
-    try {
-      await sleep(o.pollMs, undefined, { signal: o.signal });
-    } catch {
-      o.log(`batch ${terminalSafe(batch.id!)} is still ${state.status}; run the same command again to collect it (no second batch is submitted)`);
-      return null;
-    }
   }
 }
 

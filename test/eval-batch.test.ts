@@ -139,6 +139,31 @@ describe('parley eval --batch', () => {
     for (const r of records(dir)) expect(Object.values(r.evaluation!.judge!.seats).map((s) => s.ok)).toEqual([true, true]);
   });
 
+  it("sends Craigslist episodes' deal questions in the same batch, under both judge views, and records the deal as a live eval does", async () => {
+    const cl = path.join(tmp.path, 'CL');
+    const run = parley(['run', '--scenarios', 'builtin', '--subset', 'craigslist_bargains', '--modes', 'agents', '--limit', '2', '--out', cl], { env: cleanEnv() });
+    expect(await within(run.exited, 60_000, 'parley run (craigslist)', [run])).toBe(0);
+    for (const view of ['parley', 'paper']) {
+      const dir = path.join(tmp.path, `CL-${view}`);
+      cpSync(cl, dir, { recursive: true });
+      const batchesBefore = server.batches.batches.length;
+      const liveBefore = liveRequests().length;
+      const r = await evalCli(dir, ['--judge-view', view, '--batch', '--batch-poll', '0.05']);
+      expect(r.code, r.out).toBe(0);
+      // Two requests per episode, the judge call and the deal question, all in the one batch; nothing live.
+      expect(r.out).toMatch(/judge requests: 4 answered by the batch .*, 0 sent live/);
+      const mine = server.batches.batches.slice(batchesBefore);
+      expect(mine).toHaveLength(1);
+      const lines = server.fineTuning.files.find((f) => f.id === mine[0]!.inputFileId)!.content.trim().split('\n');
+      expect(lines.filter((l) => l.includes('reached a deal'))).toHaveLength(2);
+      expect(liveRequests().length).toBe(liveBefore);
+      for (const x of records(dir) as Array<{ evaluation?: { judge?: { deal?: { ok: boolean }; calls: number } } }>) {
+        expect(x.evaluation?.judge?.deal?.ok).toBe(true);
+        expect(x.evaluation?.judge?.calls).toBe(2);
+      }
+    }
+  });
+
   it('--dry-run --batch prices the calls at the batch price and sends nothing', async () => {
     const before = server.requests.length;
     const uploadsBefore = uploads().length;

@@ -1,16 +1,20 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseCommand, positiveInt, UsageError, type CommandSpec } from '../command.js';
+import { parseCommand, parseParam, positiveInt, UsageError, type CommandSpec } from '../command.js';
 import type { Mode } from '../../protocol/index.js';
 import { MODES, terminalSafe } from '../../protocol/index.js';
 import type { LlmClient } from '../../llm/types.js';
 import { comparePairs, matchEpisodes } from '../../evaluator/compare/naturalness.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
-import { compareVerdictsName } from '../../run-dir/index.js';
+import { compareBatchesFile, compareVerdictsName } from '../../run-dir/index.js';
 import { lockRunDir, runDirHolding, writeOutputFile } from '../run-dir-lock.js';
 import { judgeVerdictsNear, readJudgeVerdicts } from '../judge-verdicts.js';
 import { parseAnnotations } from '../../evaluator/human/annotation.js';
 import { humanSummaryLines, summariseHuman, type JudgeVerdict } from '../../evaluator/human/summary.js';
+import type { CompareResult } from '../../evaluator/compare/naturalness.js';
+import { BATCH_RETRY_FLAGS, batchPollMsOf, batchRetryOf } from '../batch-flags.js';
+import type { WriteFile } from '../compare-batch.js';
+import { usdOf } from '../plan/judge-estimate.js';
 
 /** `parley compare`'s command line. */
 export const spec: CommandSpec = {
@@ -20,7 +24,13 @@ export const spec: CommandSpec = {
     'For each scenario run in both directories (matched by scenario, character pair and repeat), asks the judge\n' +
     'which of the two conversations reads more like a natural interaction, showing them in a seeded random\n' +
     "order, and reports A's win rate with a 95% Wilson interval. Verdicts go to a JSONL file (and into\n" +
-    "DIR_A's report, by `parley report`).",
+    "DIR_A's report, by `parley report`).\n" +
+    "--batch sends the naturalness requests through the provider's batch interface (half price, results\n" +
+    'within a day): one JSONL upload and one batch, its id recorded beside the verdicts file in\n' +
+    '<verdicts>.batch.json before the command waits; it polls until the batch ends, printing its status and\n' +
+    'request counts. Stopped (Ctrl-C, a crash) and started again, the same command collects the recorded\n' +
+    "batch instead of submitting another. openai: judges (OpenAI and compatible servers with /v1/files and\n" +
+    "/v1/batches) and mistral: judges (Mistral's batch jobs).",
   flags: {
     judge: { type: 'string', metavar: 'SPEC', describe: 'judge model, e.g. openai:gpt-4 (required)' },
     'mode-a': { type: 'string', metavar: 'MODE', describe: 'which episodes of DIR_A (script | agents | mindreaders); needed when DIR_A has several' },
@@ -31,6 +41,9 @@ export const spec: CommandSpec = {
     out: { type: 'string', metavar: 'FILE', describe: 'verdicts (default DIR_A/compare-<mode-a>-vs-<mode-b>.jsonl)' },
     'base-url': { type: 'string', metavar: 'URL', describe: 'provider base URL' },
     'api-key-env': { type: 'string', metavar: 'VAR', describe: 'env variable holding the key' },
+    param: { type: 'string', multiple: true, metavar: 'KEY=VALUE', describe: 'client setting or sampling param (repeatable), e.g. structuredOutput=prompt; the temperature stays 0' },
+    batch: { type: 'boolean', describe: "judge through the provider's Batch API at half price; resumable from <verdicts>.batch.json (see above)" },
+    ...BATCH_RETRY_FLAGS,
   },
   positionals: { min: 2, max: 2, names: 'two run directories DIR_A DIR_B' },
 };
@@ -72,11 +85,21 @@ export async function run(argv: string[]): Promise<number> {
   const args = parseCommand(spec, argv);
   if (!args) return 0;
   const { positionals } = args;
-  const values = args.flags as { judge?: string; protocol?: string; 'mode-a'?: string; 'mode-b'?: string; out?: string; 'base-url'?: string; 'api-key-env'?: string; seed?: number };
+  type Flags = { judge?: string; protocol?: string; 'mode-a'?: string; 'mode-b'?: string; out?: string; 'base-url'?: string; 'api-key-env'?: string; seed?: number; param?: string[]; batch?: boolean; 'batch-retry'?: string; 'batch-poll'?: number };
+  const values = args.flags as Flags;
   if (!values.judge) throw new UsageError('--judge SPEC is required (e.g. --judge openai:gpt-4)');
   const seed = values.seed ?? 1;
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got ${seed})`);
   const concurrency = positiveInt(args.flags, 'concurrency', 4);
+  const retry = batchRetryOf(values);
+  const pollMs = batchPollMsOf(values);
+  const params: Record<string, unknown> = {};
+  for (const p of values.param ?? []) {
+    const [key, value] = parseParam(p);
+    params[key] = value;
+  }
+  // The naturalness question is asked at temperature 0; a sampling param cannot override it.
+  delete params['temperature'];
   const runs: RunDir[] = [];
   for (const dir of positionals) {
     const loaded = await loadRunDir(dir);
@@ -99,34 +122,126 @@ export async function run(argv: string[]): Promise<number> {
   }
   // Loaded only now: the provider SDKs take a while to load, and argument errors should not wait for them.
   const { createClient } = await import('../../llm/index.js');
+  const endpoint = { ...(values['base-url'] ? { baseURL: values['base-url'] } : {}), ...(values['api-key-env'] ? { apiKeyEnv: values['api-key-env'] } : {}) };
   let client: LlmClient;
   try {
-    client = createClient({ spec: values.judge, ...(values['base-url'] ? { baseURL: values['base-url'] } : {}), ...(values['api-key-env'] ? { apiKeyEnv: values['api-key-env'] } : {}) });
+    client = createClient({ spec: values.judge, ...(Object.keys(params).length ? { params } : {}), ...endpoint });
   } catch (err) {
     throw new UsageError(`judge ${values.judge}: ${(err as Error).message}`);
   }
   console.error(`parley compare: ${pairs.length} pairs, A = ${a.dir} (${modeA}), B = ${b.dir} (${modeB}), judge ${values.judge}, question ${style}`);
-  const result = await comparePairs(pairs, client, { seed, concurrency, style, onProgress: (d, t) => console.error(`judged ${d}/${t} pairs`) });
   const out = values.out ?? path.join(a.dir, compareVerdictsName(modeA, modeB));
-  // Writing inside a run: take its lock for the write (the judging above needs none).
+  // Writing inside a run: take its lock for each write (the judging, and a batch's wait, need none).
   const inside = runDirHolding(out, [a.dir, b.dir]);
-  const locked = inside ? await lockRunDir(inside, 'compare', 15_000) : null;
-  if (locked && !locked.ok) {
-    console.error(`parley compare: ${locked.message}`);
+  const withWriteLock = async <T>(fn: (write: WriteFile) => Promise<T>): Promise<T> => {
+    const locked = inside ? await lockRunDir(inside, 'compare', 15_000) : null;
+    if (locked && !locked.ok) throw new RunDirBusy(locked.message);
+    try {
+      return await fn((file, text) => writeOutputFile(locked?.ok ? locked.lock : null, file, text));
+    } finally {
+      if (locked?.ok) locked.lock.release();
+    }
+  };
+  const onProgress = (d: number, t: number) => console.error(`judged ${d}/${t} pairs`);
+  try {
+    let result: CompareResult;
+    if (values.batch) {
+      const batched = await compareBatched({ judge: values.judge, a, b, modeA, modeB, style, seed, concurrency, params, endpoint, client, retry, pollMs, out, pairs, withWriteLock, onProgress });
+      if (batched === null) return 130;
+      result = batched;
+    } else {
+      result = await comparePairs(pairs, client, { seed, concurrency, style, onProgress });
+      await withWriteLock((write) => write(out, verdictsText(result)));
+    }
+    const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
+    console.log(
+      `A (${modeA}) judged more natural in ${result.winsA}/${result.n} pairs: ${pct(result.rate.p)} [95% Wilson ${pct(result.rate.lo)}, ${pct(result.rate.hi)}]` +
+        (result.errors ? `; ${result.errors} pairs not judged (evaluation errors)` : '') +
+        `\nwrote ${out}`,
+    );
+    return result.n === 0 ? 1 : 0;
+  } catch (err) {
+    if (!(err instanceof RunDirBusy)) throw err;
+    console.error(`parley compare: ${err.message}`);
     return 1;
   }
+}
+
+/** Another command holds the run directory the verdicts go into (and did not let go within 15 s). */
+class RunDirBusy extends Error {}
+
+const verdictsText = (result: CompareResult) => result.verdicts.map((v) => JSON.stringify(v) + '\n').join('');
+
+/**
+ * `compare --batch`: judges through a batch (cli/compare-batch.ts), then writes the verdicts and marks the
+ * batch collected under one lock. Null when Ctrl-C stopped it first: the batch stays recorded, pending.
+ */
+async function compareBatched(o: {
+  judge: string;
+  a: RunDir;
+  b: RunDir;
+  modeA: string;
+  modeB: string;
+  style: 'paper' | 'parley';
+  seed: number;
+  concurrency: number;
+  params: Record<string, unknown>;
+  endpoint: { baseURL?: string; apiKeyEnv?: string };
+  client: LlmClient;
+  retry: ReturnType<typeof batchRetryOf>;
+  pollMs: number;
+  out: string;
+  pairs: ReturnType<typeof matchEpisodes>;
+  withWriteLock: <T>(fn: (write: WriteFile) => Promise<T>) => Promise<T>;
+  onProgress: (d: number, t: number) => void;
+}): Promise<CompareResult | null> {
+  const { compareInBatches, markCollected } = await import('../compare-batch.js');
+  const key = { judge: o.judge, question: o.style, seed: o.seed, runA: path.resolve(o.a.dir), runB: path.resolve(o.b.dir), modeA: o.modeA, modeB: o.modeB };
+  const recordFile = compareBatchesFile(o.out);
+  const controller = new AbortController();
+  const onSigint = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write('interrupted: stopping (Ctrl-C again to quit now); the batch stays recorded and the same command collects it\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
   try {
-    await writeOutputFile(locked?.ok ? locked.lock : null, out, result.verdicts.map((v) => JSON.stringify(v) + '\n').join(''));
+    const batched = await compareInBatches({
+      key,
+      recordFile,
+      pairs: o.pairs,
+      style: o.style,
+      seed: o.seed,
+      concurrency: o.concurrency,
+      params: o.params,
+      endpoint: o.endpoint,
+      client: o.client,
+      retry: o.retry,
+      pollMs: o.pollMs,
+      signal: controller.signal,
+      log: (line) => console.error(line),
+      withWriteLock: o.withWriteLock,
+      onProgress: o.onProgress,
+    });
+    const result = batched.result;
+    if (!result) {
+      console.error(`interrupted; run the same command again to collect ${batched.pendingBatch ? `batch ${terminalSafe(batched.pendingBatch)}` : 'the batch'} (recorded in ${recordFile})`);
+      return null;
+    }
+    // The verdicts first, then the mark: killed between the two, the next run collects the same batch again.
+    await o.withWriteLock(async (write) => {
+      await write(o.out, verdictsText(result));
+      await markCollected(recordFile, key, batched.ended, write);
+    });
+    const usd = (v: number | null) => (v === null ? 'unpriced' : `~$${v.toFixed(4)}`);
+    console.log(
+      `naturalness requests: ${batched.fromBatch} answered by the batch (${usd(usdOf(o.judge, batched.batchUsage, true))} at the batch price), ` +
+        `${batched.live} sent live (${usd(usdOf(o.judge, batched.liveUsage))}: failed batch requests, second attempts)`,
+    );
+    return result;
   } finally {
-    if (locked?.ok) locked.lock.release();
+    process.off('SIGINT', onSigint);
   }
-  const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
-  console.log(
-    `A (${modeA}) judged more natural in ${result.winsA}/${result.n} pairs: ${pct(result.rate.p)} [95% Wilson ${pct(result.rate.lo)}, ${pct(result.rate.hi)}]` +
-      (result.errors ? `; ${result.errors} pairs not judged (evaluation errors)` : '') +
-      `\nwrote ${out}`,
-  );
-  return result.n === 0 ? 1 : 0;
 }
 
 /**

@@ -15,7 +15,8 @@ import { resolveJudgeView, type PolicyConfig } from '../../protocol/index.js';
 import { readRunJson, RunPaths, type RunLock } from '../../run-dir/index.js';
 import { BATCH_PRICE_FACTOR, judgePlanLines } from '../plan/judge-estimate.js';
 import { lockRunDir } from '../run-dir-lock.js';
-import { judgeInBatches, type BatchRetry } from '../eval-batch.js';
+import { judgeInBatches } from '../eval-batch.js';
+import { BATCH_RETRY_FLAGS, batchPollMsOf, batchRetryOf } from '../batch-flags.js';
 
 /** `parley eval`'s command line. */
 export const spec: CommandSpec = {
@@ -48,8 +49,7 @@ export const spec: CommandSpec = {
     'api-key-env': { type: 'string', metavar: 'VAR', describe: "env variable holding the key (else the run's judge's apiKeyEnv, else OPENAI_API_KEY / MISTRAL_API_KEY)" },
     param: { type: 'string', multiple: true, metavar: 'KEY=VALUE', describe: 'client setting or sampling param (repeatable), e.g. structuredOutput=json_object' },
     batch: { type: 'boolean', describe: "judge through the provider's Batch API at half price; resumable from run.json (see above)" },
-    'batch-retry': { type: 'string', metavar: 'live|batch', describe: 'requests a batch failed or expired: sent live (default), or in a new batch (up to 2 more; then live)' },
-    'batch-poll': { type: 'number', metavar: 'SECONDS', describe: "how often a pending batch's status is read (default 30)" },
+    ...BATCH_RETRY_FLAGS,
   },
   positionals: { min: 1, max: 1, names: 'one run directory' },
 };
@@ -90,21 +90,6 @@ type RunJudgeConfig = { judge?: Partial<PolicyConfig>; rubric?: string; protocol
 function runConfigOf(dir: string): RunJudgeConfig | undefined {
   const read = readRunJson(new RunPaths(dir));
   return read.ok ? (read.run?.['config'] as RunJudgeConfig | undefined) : undefined;
-}
-
-/** `--batch-retry`: live (default) or batch; only with --batch. */
-function batchRetryOf(values: EvalFlags): BatchRetry {
-  const v = values['batch-retry'] ?? 'live';
-  if (v !== 'live' && v !== 'batch') throw new UsageError(`--batch-retry must be live or batch (got '${v}')`);
-  if (values['batch-retry'] !== undefined && !values.batch) throw new UsageError('--batch-retry needs --batch');
-  return v;
-}
-
-/** `--batch-poll SECONDS` (fractions allowed: tests poll fast), default 30 s. */
-function batchPollMsOf(values: EvalFlags): number {
-  const s = values['batch-poll'] ?? 30;
-  if (!Number.isFinite(s) || s <= 0) throw new UsageError(`--batch-poll must be a positive number of seconds (got ${String(s)})`);
-  return Math.max(1, Math.round(s * 1000));
 }
 
 /** `--rubric`, else the run's own (an experiment file's `rubric:`), else SOTOPIA-EVAL. A bad file is a usage error (exit 2). */

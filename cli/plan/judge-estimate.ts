@@ -19,7 +19,7 @@ export function judgePlanTokens(p: JudgePlan): TokenEstimate {
 export const BATCH_PRICE_FACTOR = 0.5;
 
 /** US$ from the price table (at the batch price when `batch`), or null when the model has no price there. */
-function usdOf(spec: string, t: TokenEstimate, batch = false): number | null {
+export function usdOf(spec: string, t: TokenEstimate, batch = false): number | null {
   const colon = spec.indexOf(':');
   try {
     const usd = estimateCost(spec.slice(0, colon), spec.slice(colon + 1), { prompt: t.prompt, completion: t.completion, cached: 0 });

@@ -3,11 +3,11 @@ import type { BatchAnswer } from './batch-results.js';
 import type { BatchJudgeRequest } from './batch-requests.js';
 
 /**
- * The judge client of a collected batch: a request whose messages are those of a batched request is
+ * The judge client of a collected batch (`eval --batch`, `compare --batch`): a request whose messages are those of a batched request is
  * answered, once, with that request's batch reply; anything else — a request the batch failed or never
  * answered, the judge's second attempt after an unreadable or out-of-range reply, a paper-view reformat
  * request — goes to the live client. So batch replies go through exactly the same parse, range check,
- * retry and reformat rules as live ones (judge/judge.ts), and the records come out the same.
+ * retry and reformat rules as live ones (judge/judge.ts, compare/naturalness.ts), and the records come out the same.
  */
 export class BatchAnsweredClient implements LlmClient {
   readonly provider: string;
@@ -22,7 +22,8 @@ export class BatchAnsweredClient implements LlmClient {
 
   constructor(
     private readonly liveClient: LlmClient,
-    requests: readonly BatchJudgeRequest[],
+    /** The batched requests by custom_id (the judge's, or `parley compare`'s naturalness requests). */
+    requests: readonly Pick<BatchJudgeRequest, 'customId' | 'request'>[],
     answers: ReadonlyMap<string, BatchAnswer>,
     /** Applied to a batch reply's text (the `prompt` rung's lenient JSON extraction). */
     private readonly transform: (content: string) => string = (c) => c,

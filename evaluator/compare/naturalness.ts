@@ -1,6 +1,6 @@
 import { JudgeErrorCode, type EpisodeRecord, type Mode } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
-import type { LlmClient } from '../../llm/types.js';
+import type { ChatRequest, LlmClient } from '../../llm/types.js';
 import type { EvaluationError } from '../evaluation.js';
 import { paperBackground, paperTranscript } from '../judge/paper-view.js';
 import { renderTranscript } from '../judge/transcript.js';
@@ -113,30 +113,42 @@ function prompt(first: string, second: string, scenario: Scenario | undefined): 
     .join('\n');
 }
 
-/** Asks the judge about one pair; retried once on a provider error or unusable reply. */
-export async function judgePair(pair: ComparePair, aShownFirst: boolean, client: LlmClient, signal?: AbortSignal, style: CompareStyle = 'parley'): Promise<PairVerdict> {
+/**
+ * The request that asks the judge about one pair, shown in this order. The one builder of it: a live
+ * compare sends it (twice at most), `compare --batch` puts it in the batch's input file, so both ask the
+ * very same thing and a batch reply is matched to its request by these messages.
+ */
+export function naturalnessRequest(pair: ComparePair, aShownFirst: boolean, style: CompareStyle = 'parley'): ChatRequest {
   const render = style === 'paper' ? paperTranscript : renderTranscript;
   const ta = render(pair.a, pair.scenario);
   const tb = render(pair.b, pair.scenario);
+  return {
+    messages: style === 'paper'
+      ? [{ role: 'user', content: paperPrompt(aShownFirst ? ta : tb, aShownFirst ? tb : ta, pair.scenario) }]
+      : [
+          { role: 'system', content: 'You compare two conversations for naturalness. Reply with a single JSON object and nothing else.' },
+          { role: 'user', content: prompt(aShownFirst ? ta : tb, aShownFirst ? tb : ta, pair.scenario) },
+        ],
+    // Under paper the format is asked in the prompt only (no response_format), as SOTOPIA's calls did.
+    ...(style === 'paper' ? {} : { json: { name: 'naturalness', schema: NATURALNESS_SCHEMA } }),
+    temperature: 0,
+  };
+}
+
+/** Which pairs show A first: one seeded coin per pair, in pair order (a batch and a live compare draw the same). */
+export function presentationOrder(pairs: number, seed: number): boolean[] {
+  const rand = seededRandom(seed);
+  return Array.from({ length: pairs }, () => rand() < 0.5);
+}
+
+/** Asks the judge about one pair; retried once on a provider error or unusable reply. */
+export async function judgePair(pair: ComparePair, aShownFirst: boolean, client: LlmClient, signal?: AbortSignal, style: CompareStyle = 'parley'): Promise<PairVerdict> {
   const base: VerdictBase = { key: pair.key, scenarioId: pair.scenarioId, episodeA: pair.a.episodeId, episodeB: pair.b.episodeId, aShownFirst, judge: `${client.provider}:${client.model}`, question: style };
   let error: EvaluationError = { code: JudgeErrorCode.ProviderError, message: 'not run', attempts: 0 };
   for (let attempt = 1; attempt <= 2; attempt++) {
     let content: string;
     try {
-      const res = await client.chat(
-        {
-          messages: style === 'paper'
-            ? [{ role: 'user', content: paperPrompt(aShownFirst ? ta : tb, aShownFirst ? tb : ta, pair.scenario) }]
-            : [
-                { role: 'system', content: 'You compare two conversations for naturalness. Reply with a single JSON object and nothing else.' },
-                { role: 'user', content: prompt(aShownFirst ? ta : tb, aShownFirst ? tb : ta, pair.scenario) },
-              ],
-          // Under paper the format is asked in the prompt only (no response_format), as SOTOPIA's calls did.
-          ...(style === 'paper' ? {} : { json: { name: 'naturalness', schema: NATURALNESS_SCHEMA } }),
-          temperature: 0,
-        },
-        signal,
-      );
+      const res = await client.chat(naturalnessRequest(pair, aShownFirst, style), signal);
       content = res.content;
     } catch (err) {
       if (signal?.aborted) throw err;
@@ -176,8 +188,7 @@ export async function comparePairs(
   client: LlmClient,
   opts: { seed: number; concurrency: number; signal?: AbortSignal; onProgress?: (done: number, total: number) => void; style?: CompareStyle },
 ): Promise<CompareResult> {
-  const rand = seededRandom(opts.seed);
-  const order = pairs.map(() => rand() < 0.5);
+  const order = presentationOrder(pairs.length, opts.seed);
   const verdicts: PairVerdict[] = new Array(pairs.length);
   let next = 0;
   let done = 0;

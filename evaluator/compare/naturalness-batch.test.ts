@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { BatchAnsweredClient } from '../batch/batch-answered-client.js';
+import type { BatchAnswer } from '../batch/batch-results.js';
+import type { RunDir } from '../run-dir.js';
+import { ScriptedClient } from '../testing/fake-judge.js';
+import { episode, mfScenario, openScenario } from '../testing/fixtures.js';
+import { comparePairs, matchEpisodes, presentationOrder } from './naturalness.js';
+import { naturalnessBatchRequests } from './naturalness-batch.js';
+
+/** compare --batch in memory: the requests it submits, and how batch replies reach the live compare path. */
+function runDir(dir: string, episodes: ReturnType<typeof episode>[]): RunDir {
+  return { dir, run: null, scenarios: new Map([mfScenario(), openScenario()].map((s) => [s.id, s])), episodes: episodes.map((record, i) => ({ record, raw: {}, line: i + 1 })), tornBytes: 0 };
+}
+const mf = mfScenario();
+const op = openScenario();
+const a = runDir('A', [
+  episode({ scenario: mf, mode: 'script', moves: [['a', 'speak', 'SCRIPTED mf']] }),
+  episode({ scenario: op, mode: 'script', moves: [['a', 'speak', 'SCRIPTED open']] }),
+  episode({ scenario: op, mode: 'script', repeat: 1, moves: [['a', 'speak', 'SCRIPTED open 2']] }),
+]);
+const b = runDir('B', [
+  episode({ scenario: mf, mode: 'agents', moves: [['a', 'speak', 'AGENT mf']] }),
+  episode({ scenario: op, mode: 'agents', moves: [['a', 'speak', 'AGENT open']] }),
+  episode({ scenario: op, mode: 'agents', repeat: 1, moves: [['a', 'speak', 'AGENT open 2']] }),
+]);
+const pairs = matchEpisodes(a, 'script', b, 'agents');
+/** A judge preferring whichever conversation is shown first. */
+const firstWins = () => JSON.stringify({ reasoning: 'the first one', more_natural: '1' });
+const ok = (content: string): BatchAnswer => ({ ok: true, content, usage: { prompt: 10, completion: 5, cached: 0 }, model: 'gpt-4' });
+
+describe('naturalness batch requests', () => {
+  it.each(['parley', 'paper'] as const)('are exactly the first requests a live compare sends (%s question), in the same seeded order', async (style) => {
+    const live = new ScriptedClient(firstWins);
+    await comparePairs(pairs, live, { seed: 5, concurrency: 1, style });
+    const requests = naturalnessBatchRequests(pairs, presentationOrder(pairs.length, 5), style);
+    expect(requests.map((r) => r.request)).toEqual(live.requests);
+    expect(requests.map((r) => r.pairKey)).toEqual(pairs.map((p) => p.key));
+  });
+
+  it("name each pair and its request's content in the custom_id: another order or question is another id", () => {
+    const ids = (seed: number, style: 'paper' | 'parley') => naturalnessBatchRequests(pairs, presentationOrder(pairs.length, seed), style).map((r) => r.customId);
+    const base = ids(5, 'parley');
+    expect(new Set(base).size).toBe(pairs.length);
+    base.forEach((id, i) => expect(id).toMatch(new RegExp(`^${pairs[i]!.key.replace(/[/.]/g, '\\$&')}#[0-9a-f]{16}$`)));
+    expect(ids(5, 'parley')).toEqual(base);
+    expect(ids(5, 'paper').filter((id) => base.includes(id))).toEqual([]);
+    const flipped = naturalnessBatchRequests(pairs, presentationOrder(pairs.length, 5).map((x) => !x), 'parley').map((r) => r.customId);
+    expect(flipped.filter((id) => base.includes(id))).toEqual([]);
+  });
+
+  it('answered from the batch, give the verdicts of a live compare; what the batch failed is asked live', async () => {
+    const reference = await comparePairs(pairs, new ScriptedClient(firstWins), { seed: 5, concurrency: 2 });
+    const requests = naturalnessBatchRequests(pairs, presentationOrder(pairs.length, 5), 'parley');
+    const answers = new Map<string, BatchAnswer>(requests.map((r, i) => [r.customId, i === 1 ? { ok: false, message: 'batch request failed: HTTP 500' } : ok(firstWins())]));
+    const live = new ScriptedClient(firstWins);
+    const client = new BatchAnsweredClient(live, requests, answers);
+    const batched = await comparePairs(pairs, client, { seed: 5, concurrency: 2 });
+    expect(client.answered).toBe(2);
+    expect(live.requests).toEqual([requests[1]!.request]);
+    // The verdicts name the live client's provider and model either way.
+    expect(batched).toEqual(reference);
+  });
+
+  it('an unusable batch reply gets its second attempt live, as a live compare retries', async () => {
+    const requests = naturalnessBatchRequests(pairs.slice(0, 1), presentationOrder(1, 5), 'parley');
+    const live = new ScriptedClient(firstWins);
+    const client = new BatchAnsweredClient(live, requests, new Map([[requests[0]!.customId, ok('{"more_natural": "3"}')]]));
+    const r = await comparePairs(pairs.slice(0, 1), client, { seed: 5, concurrency: 1 });
+    expect([client.answered, client.live]).toEqual([1, 1]);
+    expect(live.requests).toEqual([requests[0]!.request]);
+    expect(r.n).toBe(1);
+  });
+});
