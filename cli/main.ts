@@ -5,7 +5,7 @@
  * a stack trace (set PARLEY_DEBUG=1 to see one).
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { packagePath } from '../disk/package-root.js';
 import type { CommandSpec } from './command.js';
 import { describeFailure } from './failure.js';
 
@@ -32,7 +32,7 @@ export const COMMANDS: Record<string, { describe: string; load: () => Promise<Co
 
 /** The version in package.json. */
 export function version(): string {
-  const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 

@@ -5,9 +5,10 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { packageRoot } from '../disk/package-root.js';
 
 /** The repository root (where package.json is). */
-const ROOT = resolve(import.meta.dirname, '..');
+const ROOT = packageRoot();
 
 /** Top-level folders of the source tree that git tracks (fallback without git: every folder but runs/ and dot folders). */
 function trackedFolders(root: string): Set<string> {

@@ -1,10 +1,10 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
  * The environment variable naming the package's root directory for a process whose code does not run
- * from the source tree: the supervisor starts agent processes from a bundle kept in a build cache
- * (orchestrator/supervisor/worker-bundle.ts) and sets it for them.
+ * from the source tree: bin/parley.js runs the CLI from a bundle in a build cache (bin/cli-bundle.js),
+ * and the supervisor starts agent processes from one (orchestrator/supervisor/worker-bundle.ts); both set it.
  */
 export const PACKAGE_ROOT_ENV = 'PARLEY_PACKAGE_ROOT';
 
@@ -16,10 +16,10 @@ const SOURCE_ROOT = fileURLToPath(new URL('../', import.meta.url));
  * from the sources and from a bundle: by the root the starting process declared, else next to the sources.
  */
 export function packagePath(...segments: string[]): string {
-  return join(process.env[PACKAGE_ROOT_ENV] || SOURCE_ROOT, ...segments);
+  return join(packageRoot(), ...segments);
 }
 
-/** The package root as the sources see it (what the supervisor hands a bundled agent process). */
-export function sourcePackageRoot(): string {
-  return SOURCE_ROOT;
+/** The package root: declared by the starting process, else the sources' (what the supervisor hands a bundled agent process). */
+export function packageRoot(): string {
+  return resolve(process.env[PACKAGE_ROOT_ENV] || SOURCE_ROOT);
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { packagePath } from '../disk/package-root.js';
 
 /**
  * The browser pages' assets, built in memory on first request with esbuild (declared, pinned) from
@@ -14,7 +14,8 @@ export const WEB_PAGES: readonly WebPage[] = ['seat', 'annotate', 'watch'];
 
 const bundles = new Map<WebPage, Promise<string>>();
 const styles = new Map<WebPage, string>();
-const read = (path: string) => readFileSync(fileURLToPath(new URL(path, import.meta.url)), 'utf8');
+// Through the package root, not this file's location: the CLI may run from a bundle in a build cache.
+const read = (path: string) => readFileSync(packagePath('web', path), 'utf8');
 
 /** The page's HTML shell. */
 export function pageHtml(page: WebPage): string {
@@ -39,7 +40,7 @@ export function pageScript(page: WebPage): Promise<string> {
   let p = bundles.get(page);
   if (!p) {
     p = build({
-      entryPoints: [fileURLToPath(new URL(`./${page}/main.ts`, import.meta.url))],
+      entryPoints: [packagePath('web', page, 'main.ts')],
       bundle: true,
       write: false,
       format: 'iife',

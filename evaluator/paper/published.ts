@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { packagePath } from '../../disk/package-root.js';
 
 /**
  * The metrics the paper publishes that Parley computes the same way (docs/metrics.md): the goal score,
@@ -56,7 +56,7 @@ export const PublishedNumbers = z.object({
 export type PublishedNumbers = z.infer<typeof PublishedNumbers>;
 
 /** The shipped data file. */
-export const PUBLISHED_FILE = fileURLToPath(new URL('./published.json', import.meta.url));
+export const PUBLISHED_FILE = packagePath('evaluator', 'paper', 'published.json');
 
 /** Loads the paper's numbers: `file`, else `$PARLEY_PAPER_NUMBERS`, else the shipped file. Throws naming the file and field. */
 export function loadPublished(file: string = process.env.PARLEY_PAPER_NUMBERS || PUBLISHED_FILE): PublishedNumbers {

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { PACKAGE_ROOT_ENV, sourcePackageRoot } from '../../disk/package-root.js';
+import { PACKAGE_ROOT_ENV, packagePath, packageRoot } from '../../disk/package-root.js';
 
 /**
  * The agent process the supervisor starts, as a declared dependency rather than a path into another
@@ -9,9 +9,12 @@ import { PACKAGE_ROOT_ENV, sourcePackageRoot } from '../../disk/package-root.js'
  */
 export const AGENT_ENTRY_NAME = '#agent-entry';
 
-/** Absolute path of the agent process entry, resolved through package.json. */
+/**
+ * Absolute path of the agent process entry, resolved through package.json (from the package root, not
+ * this file: a bundled CLI runs from a build cache under node_modules, outside the package's scope).
+ */
 export function agentEntry(): string {
-  return createRequire(import.meta.url).resolve(AGENT_ENTRY_NAME);
+  return createRequire(packagePath('package.json')).resolve(AGENT_ENTRY_NAME);
 }
 
 /**
@@ -20,5 +23,5 @@ export function agentEntry(): string {
  * (disk/package-root.ts) without any rewriting of its code.
  */
 export function agentEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { ...base, [PACKAGE_ROOT_ENV]: base[PACKAGE_ROOT_ENV] || sourcePackageRoot() };
+  return { ...base, [PACKAGE_ROOT_ENV]: base[PACKAGE_ROOT_ENV] || packageRoot() };
 }

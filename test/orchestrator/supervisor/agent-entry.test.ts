@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT_ENV } from '../../../disk/package-root.js';
@@ -63,7 +63,7 @@ describe('the agent process entry: a declared dependency of the supervisor', () 
   });
 
   it('tells each agent process where the package is, keeping a root the parent was given', () => {
-    expect(agentEnv({})[PACKAGE_ROOT_ENV]).toBe(REPO);
+    expect(agentEnv({})[PACKAGE_ROOT_ENV]).toBe(resolve(REPO));
     expect(agentEnv({ [PACKAGE_ROOT_ENV]: '/elsewhere' })[PACKAGE_ROOT_ENV]).toBe('/elsewhere');
   });
 });

@@ -1,0 +1,95 @@
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bundleOf, cliBundle } from '../bin/cli-bundle.js';
+import { parleyCli, cleanEnv } from './llm-run-helpers.js';
+import { REPO, tempDir } from './helpers/processes.js';
+
+/**
+ * bin/parley.js runs the CLI from a bundle cached under node_modules/.cache/parley/cli (bin/cli-bundle.js).
+ * A stale bundle would run old code while the sources say otherwise, so: the cache must notice every
+ * change to a file the bundle was built from, and only those; and code in the bundle must find shipped
+ * files through the package root, never through its own location.
+ */
+
+describe('the cached CLI bundle (bin/cli-bundle.js)', () => {
+  const t = tempDir('cli-bundle');
+  afterAll(() => t.remove());
+
+  const root = join(t.path, 'pkg');
+  const cache = join(t.path, 'cache');
+  mkdirSync(join(root, 'cli'), { recursive: true });
+  writeFileSync(join(root, 'cli', 'main.ts'), "import { answer } from './dep.js';\nexport const main = (): string => `answer ${answer}`;\n");
+  writeFileSync(join(root, 'cli', 'dep.ts'), 'export const answer: number = 1;\n');
+  const load = async (entry: string) => ((await import(`${pathToFileURL(entry).href}?t=${Date.now()}`)) as { main(): string }).main();
+  const bundles = () => readdirSync(cache).filter((n) => n.startsWith('cli-')).sort();
+
+  it('builds once, reuses while nothing changed, and survives a touch without rebuilding', async () => {
+    const first = await bundleOf(root, cache);
+    expect(await load(first)).toBe('answer 1');
+    const manifest = JSON.parse(readFileSync(join(cache, 'current.json'), 'utf8')) as { inputs: Array<[string, number, number, string]> };
+    expect(manifest.inputs.map((i) => i[0])).toEqual(['cli/dep.ts', 'cli/main.ts']);
+    expect(await bundleOf(root, cache)).toBe(first);
+    // A checkout that rewrites a file with the same content: same bundle, and the new mtime is remembered.
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(root, 'cli', 'dep.ts'), later, later);
+    expect(await bundleOf(root, cache)).toBe(first);
+    const after = JSON.parse(readFileSync(join(cache, 'current.json'), 'utf8')) as { inputs: Array<[string, number, number, string]> };
+    expect(after.inputs.find((i) => i[0] === 'cli/dep.ts')![2]).toBe(statSync(join(root, 'cli', 'dep.ts')).mtimeMs);
+    expect(bundles()).toHaveLength(1);
+  });
+
+  it('rebuilds when an imported file changes, even to the same size, and runs the new code', async () => {
+    const before = await bundleOf(root, cache);
+    writeFileSync(join(root, 'cli', 'dep.ts'), 'export const answer: number = 2;\n'); // same length as before
+    const after = await bundleOf(root, cache);
+    expect(after).not.toBe(before);
+    expect(await load(after)).toBe('answer 2');
+    // A file the bundle newly imports is found through the edit of its importer.
+    writeFileSync(join(root, 'cli', 'extra.ts'), 'export const extra = 40;\n');
+    writeFileSync(join(root, 'cli', 'main.ts'), "import { answer } from './dep.js';\nimport { extra } from './extra.js';\nexport const main = (): string => `answer ${answer + extra}`;\n");
+    expect(await load(await bundleOf(root, cache))).toBe('answer 42');
+    writeFileSync(join(root, 'cli', 'extra.ts'), 'export const extra = 41;\n');
+    expect(await load(await bundleOf(root, cache))).toBe('answer 43');
+  });
+
+  it('rebuilds from a damaged manifest instead of failing', async () => {
+    writeFileSync(join(cache, 'current.json'), '{"format": 1, "inputs": "nope"');
+    expect(await load(await bundleOf(root, cache))).toBe('answer 43');
+    writeFileSync(join(cache, 'current.json'), JSON.stringify({ format: 1, node: process.versions.node, bundle: '../../etc', inputs: [] }));
+    const entry = await bundleOf(root, cache);
+    expect(entry.startsWith(join(cache, 'cli-'))).toBe(true);
+  });
+
+  it('code in the CLI bundle finds shipped files through the package root: no file path from its own location', async () => {
+    // Every source file the real CLI bundle was built from (the manifest bin/parley.js keeps, brought up to date first).
+    expect(await cliBundle()).toMatch(/main\.mjs$/);
+    const dir = join(REPO, 'node_modules', '.cache', 'parley', 'cli');
+    const manifest = JSON.parse(readFileSync(join(dir, 'current.json'), 'utf8')) as { inputs: Array<[string]> };
+    expect(manifest.inputs.length).toBeGreaterThan(100);
+    const located: string[] = [];
+    for (const [rel] of manifest.inputs) {
+      if (!rel.endsWith('.ts')) continue;
+      const src = readFileSync(join(REPO, rel), 'utf8');
+      // Allowed: resolving packages from here (createRequire(import.meta.url)) and disk/package-root.ts's fallback.
+      for (const m of src.matchAll(/.*import\.meta\.(url|dirname|filename).*/g)) {
+        if (/createrequire\(import\.meta\.url\)/i.test(m[0]) || rel === 'disk/package-root.ts') continue;
+        if (/import\.meta\.url === /.test(m[0])) continue; // "run as a script" guards compare, they locate nothing
+        located.push(`${rel}: ${m[0].trim()}`);
+      }
+    }
+    expect(located).toEqual([]);
+  });
+
+  it('the CLI answers the same from the bundle and from the sources under tsx (PARLEY_CLI_BUNDLE=0)', async () => {
+    const bundled = await parleyCli(['--version'], cleanEnv());
+    const sources = await parleyCli(['--version'], cleanEnv({ PARLEY_CLI_BUNDLE: '0' }));
+    expect(bundled.code).toBe(0);
+    expect(sources).toEqual(bundled);
+    const usage = await parleyCli(['run', '--modes', 'nope'], cleanEnv({ PARLEY_CLI_BUNDLE: '0' }));
+    const usageBundled = await parleyCli(['run', '--modes', 'nope'], cleanEnv());
+    expect(usage.code).toBe(2);
+    expect(usageBundled).toEqual(usage);
+  });
+});
