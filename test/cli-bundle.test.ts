@@ -2,7 +2,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, wri
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundleOf, cliBundle } from '../bin/cli-bundle.js';
+import { bundleOf, cliBundle, cliCacheDir } from '../bin/cli-bundle.js';
+import { bundleInputs } from '../disk/bundle-cache.js';
 import { parleyCli, cleanEnv } from './llm-run-helpers.js';
 import { REPO, tempDir } from './helpers/processes.js';
 
@@ -13,7 +14,7 @@ import { REPO, tempDir } from './helpers/processes.js';
  * files through the package root, never through its own location.
  */
 
-describe('the cached CLI bundle (bin/cli-bundle.js)', () => {
+describe('the cached CLI bundle (bin/cli-bundle.js, disk/bundle-cache.js)', () => {
   const t = tempDir('cli-bundle');
   afterAll(() => t.remove());
 
@@ -23,7 +24,7 @@ describe('the cached CLI bundle (bin/cli-bundle.js)', () => {
   writeFileSync(join(root, 'cli', 'main.ts'), "import { answer } from './dep.js';\nexport const main = (): string => `answer ${answer}`;\n");
   writeFileSync(join(root, 'cli', 'dep.ts'), 'export const answer: number = 1;\n');
   const load = async (entry: string) => ((await import(`${pathToFileURL(entry).href}?t=${Date.now()}`)) as { main(): string }).main();
-  const bundles = () => readdirSync(cache).filter((n) => n.startsWith('cli-')).sort();
+  const bundles = () => readdirSync(cache).filter((n) => n.startsWith('b-')).sort();
 
   it('builds once, reuses while nothing changed, and survives a touch without rebuilding', async () => {
     const first = await bundleOf(root, cache);
@@ -57,19 +58,19 @@ describe('the cached CLI bundle (bin/cli-bundle.js)', () => {
   it('rebuilds from a damaged manifest instead of failing', async () => {
     writeFileSync(join(cache, 'current.json'), '{"format": 1, "inputs": "nope"');
     expect(await load(await bundleOf(root, cache))).toBe('answer 43');
-    writeFileSync(join(cache, 'current.json'), JSON.stringify({ format: 1, node: process.versions.node, bundle: '../../etc', inputs: [] }));
+    const manifest = JSON.parse(readFileSync(join(cache, 'current.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(cache, 'current.json'), JSON.stringify({ ...manifest, bundle: '../../etc', inputs: [] }));
     const entry = await bundleOf(root, cache);
-    expect(entry.startsWith(join(cache, 'cli-'))).toBe(true);
+    expect(entry.startsWith(join(cache, 'b-'))).toBe(true);
   });
 
   it('code in the CLI bundle finds shipped files through the package root: no file path from its own location', async () => {
     // Every source file the real CLI bundle was built from (the manifest bin/parley.js keeps, brought up to date first).
     expect(await cliBundle()).toMatch(/main\.mjs$/);
-    const dir = join(REPO, 'node_modules', '.cache', 'parley', 'cli');
-    const manifest = JSON.parse(readFileSync(join(dir, 'current.json'), 'utf8')) as { inputs: Array<[string]> };
-    expect(manifest.inputs.length).toBeGreaterThan(100);
+    const inputs = bundleInputs(cliCacheDir()) ?? [];
+    expect(inputs.length).toBeGreaterThan(100);
     const located: string[] = [];
-    for (const [rel] of manifest.inputs) {
+    for (const rel of inputs) {
       if (!rel.endsWith('.ts')) continue;
       const src = readFileSync(join(REPO, rel), 'utf8');
       // Allowed: resolving packages from here (createRequire(import.meta.url)) and disk/package-root.ts's fallback.

@@ -1,0 +1,15 @@
+/** Types of disk/bundle-cache.js (plain JavaScript: bin/parley.js uses it before any TypeScript loader). */
+export interface BundleSpec {
+  /** The package root: esbuild's working directory; the manifest's paths are relative to it. */
+  root: string;
+  /** This bundle's cache directory. */
+  dir: string;
+  /** esbuild's entry points, by output name. */
+  entryPoints: Record<string, string>;
+  /** The output file whose path is returned, e.g. `main.mjs`. */
+  main: string;
+  /** Every other esbuild option; JSON-serialisable (it is part of the cache key). */
+  options: Record<string, unknown>;
+}
+export declare function cachedBundle(spec: BundleSpec): Promise<string>;
+export declare function bundleInputs(dir: string): string[] | null;
