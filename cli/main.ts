@@ -41,7 +41,22 @@ function usage(): string {
   return ['usage: parley <command> [options]', '', 'commands:', ...rows, '', 'parley <command> --help for its options; parley --version'].join('\n');
 }
 
+/**
+ * A reader that goes away (`parley show R | head`, a closed terminal) ends the output, not the command:
+ * without a listener, the EPIPE on stdout is an uncaught error that kills a run mid-way with a stack trace.
+ * Everything a command must not lose goes to files, never only to stdout.
+ */
+function tolerateClosedOutput(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    if (stream.listenerCount('error') > 0) continue;
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+    });
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
+  tolerateClosedOutput();
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     console.log(usage());
