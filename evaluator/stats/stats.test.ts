@@ -50,6 +50,9 @@ describe('paired permutation test', () => {
   it('gives p = 1 for differences that cancel and for all-zero differences', () => {
     expect(pairedPermutationTest([1, -1]).p).toBe(1);
     expect(pairedPermutationTest([0, 0, 0]).p).toBe(1);
+    // Above the exact limit too (no draws needed: every sign assignment is as extreme as 0), same method.
+    expect(pairedPermutationTest(Array.from({ length: 450 }, () => 0))).toEqual({ p: 1, method: 'monte-carlo' });
+    expect(pairedPermutationTest(Array.from({ length: 40 }, (_, i) => (i % 2 ? 2 : -2)))).toEqual({ p: 1, method: 'monte-carlo' });
   });
   it('counts sign patterns at least as extreme: [1, 1, 0] → 4/8', () => {
     expect(pairedPermutationTest([1, 1, 0]).p).toBe(0.5);
