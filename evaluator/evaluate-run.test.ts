@@ -28,7 +28,7 @@ describe('evaluateRun', () => {
     // First pass: the open scenario's judge answers garbage twice → evaluation error.
     const first = new ScriptedClient((req) => (req.messages.at(-1)!.content.includes('share a meal') ? 'garbage' : JSON.stringify(validReply(requestedSeats(req)))));
     const progress: number[] = [];
-    const r1 = await evaluateRun(await load(dir), { lock: fixtureLock(new RunPaths(dir)), client: first, spec: 'openai:gpt-4', visibility: 'full', concurrency: 2, checkpointEvery: 1, onProgress: (p) => progress.push(p.done) });
+    const r1 = await evaluateRun(await load(dir), { lock: fixtureLock(new RunPaths(dir)), client: first, spec: 'openai:gpt-4', visibility: 'full', concurrency: 2, checkpointEvery: 1, checkpointMs: 0, onProgress: (p) => progress.push(p.done) });
     expect(r1).toMatchObject({ judged: 2, skippedFailed: 1, scoredSeats: 2, errorSeats: 2, errors: { 'judge/bad_json': 2 } });
     expect(progress.sort()).toEqual([1, 2]);
     const lines = (await readFile(path.join(dir, 'episodes.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
