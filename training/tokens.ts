@@ -27,6 +27,27 @@ function encodingFor(base: string): 'cl100k_base' | 'o200k_base' | null {
   return null;
 }
 
+/** Entries kept by `memoized` before it starts over (a bound on memory, not on correctness). */
+const MEMO_LIMIT = 50_000;
+
+/**
+ * Counts per distinct text: an export repeats the same messages many times (a seat's system text in every
+ * one of its examples, roles, shared openings), and BPE over them was most of an export's time. Counting
+ * message by message is what makes this exact: a message's count never depends on its neighbours.
+ */
+function memoized(count: (text: string) => number): (text: string) => number {
+  const seen = new Map<string, number>();
+  return (text) => {
+    let n = seen.get(text);
+    if (n === undefined) {
+      if (seen.size >= MEMO_LIMIT) seen.clear();
+      n = count(text);
+      seen.set(text, n);
+    }
+    return n;
+  };
+}
+
 /** Special-token strings in a text count as the plain text they are (never refused, never a control token). */
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
@@ -41,7 +62,7 @@ export async function tokenCounterFor(base: string): Promise<TokenCounter> {
   const encoding = encodingFor(base);
   if (!encoding) return ESTIMATE;
   const { encode } = encoding === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base');
-  const tokens = (text: string) => encode(text, AS_TEXT).length;
+  const tokens = memoized((text: string) => encode(text, AS_TEXT).length);
   return {
     method: encoding,
     count: (messages) => messages.reduce((n, m) => n + PER_MESSAGE + tokens(m.role) + tokens(m.content), PRIMING),
