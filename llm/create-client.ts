@@ -29,6 +29,12 @@ export interface CreateClientOptions {
   env?: NodeJS.ProcessEnv;
   /** Test hooks for the retry loop (clock, jitter). */
   retryDeps?: RetryDeps;
+  /**
+   * A provider client made earlier from the same config (createProviderClient), to reuse instead of
+   * building another: a seat's policy plays many episodes, each on its own cassette, and building an SDK
+   * client per episode was ~5% of an agent process's CPU. Ignored when replaying.
+   */
+  provider?: LlmClient;
 }
 
 interface Normalised {
@@ -121,7 +127,7 @@ export function createClient(config: ClientConfig, options: CreateClientOptions 
     const fallback = c.provider === 'replay' ? { provider: 'replay', model: c.model } : { provider: c.provider, model: c.model };
     client = new ReplayClient(cassettePath(cassetteRoot(replayFrom), options.tape), fallback, { resume: c.resume === true });
   } else {
-    client = createProviderClient(config, options);
+    client = options.provider ?? createProviderClient(config, options);
   }
   if (options.tape && c.cassetteDir) client = new RecordingClient(client, cassettePath(c.cassetteDir, options.tape), { resume: c.resume === true });
   return client;

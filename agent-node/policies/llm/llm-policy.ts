@@ -29,6 +29,7 @@ const MAX_TAPES = 64;
 export class LlmPolicy implements Policy {
   readonly spec: string;
   private readonly clients = new Map<string, LlmClient>();
+  private provider: LlmClient | undefined;
   private readonly reformatClients = new Map<string, { client: LlmClient; sampling: Record<string, unknown> }>();
   private readonly sampling: Record<string, unknown>;
 
@@ -141,7 +142,9 @@ export class LlmPolicy implements Policy {
     const key = `${tape.episodeId}\u0000${tape.seat}`;
     let client = this.clients.get(key);
     if (!client) {
-      client = createClient(this.config, { tape });
+      // One provider client for every episode this policy plays; each episode records to its own cassette.
+      if (!replaySource(this.config)) this.provider ??= createProviderClient(this.config);
+      client = createClient(this.config, { tape, ...(this.provider ? { provider: this.provider } : {}) });
       this.clients.set(key, client);
       if (this.clients.size > MAX_TAPES) this.clients.delete(this.clients.keys().next().value!);
     }

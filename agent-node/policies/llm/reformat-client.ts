@@ -35,13 +35,13 @@ export function reformatTarget(config: PolicyConfig, paper: boolean): ReformatCo
  */
 export function reformatClient(config: PolicyConfig, target: ReformatConfig | 'own', tape: Tape, seatSampling: Record<string, unknown>): { client: LlmClient; sampling: Record<string, unknown> } {
   const own = target === 'own' || replaySource(config) !== undefined;
-  if (own) return { client: createClient(config, { tape: reformatTape(tape) }), sampling: seatSampling };
+  if (own) return { client: builtOnFirstUse(() => createClient(config, { tape: reformatTape(tape) })), sampling: seatSampling };
   const provider = parseSpec(target.spec).provider;
   const sameProvider = provider === parseSpec(config.spec).provider;
   const baseURL = target.baseURL ?? (sameProvider ? config.baseURL : undefined);
   const apiKeyEnv = target.apiKeyEnv ?? (sameProvider ? config.apiKeyEnv : undefined);
   const params = target.params ?? {};
-  const client = createClient(
+  const client = builtOnFirstUse(() => createClient(
     {
       spec: target.spec,
       params,
@@ -51,6 +51,25 @@ export function reformatClient(config: PolicyConfig, target: ReformatConfig | 'o
       ...(config.resume ? { resume: config.resume } : {}),
     },
     { tape: reformatTape(tape) },
-  );
+  ));
   return { client, sampling: { temperature: REFORMAT_TEMPERATURE, ...splitParams(provider, params).sampling } };
+}
+
+/**
+ * A client built when first asked (a call, or its provider/model for provenance): most episodes never
+ * need a reformat, and building one opens its cassette file and an SDK client — under `paper`, for every
+ * seat of every episode. A replayed reformat cassette is read at that moment, as it was at creation.
+ */
+function builtOnFirstUse(make: () => LlmClient): LlmClient {
+  let real: LlmClient | undefined;
+  const get = () => (real ??= make());
+  return {
+    get provider() {
+      return get().provider;
+    },
+    get model() {
+      return get().model;
+    },
+    chat: (req, signal) => get().chat(req, signal),
+  };
 }
