@@ -4,14 +4,23 @@
 import { pathToFileURL } from 'node:url';
 import { cliBundle, PACKAGE_ROOT } from './cli-bundle.js';
 
-const bundle = await cliBundle();
+// Files shipped with the package (prompts, prices, web pages) are found through the root declared here
+// (disk/package-root.ts): a bundle runs from a build cache. This checkout's, whatever a parent declared.
+process.env.PARLEY_PACKAGE_ROOT = PACKAGE_ROOT;
+
+/** @type {((argv: string[]) => Promise<number>) | undefined} */
 let main;
+const bundle = await cliBundle();
 if (bundle) {
-  // The bundle lives in a build cache: files shipped with the package are found through the root declared here.
-  process.env.PARLEY_PACKAGE_ROOT ||= PACKAGE_ROOT;
   if (process.env.PARLEY_DEBUG) process.setSourceMapsEnabled(true);
-  ({ main } = await import(pathToFileURL(bundle).href));
-} else {
+  try {
+    ({ main } = await import(pathToFileURL(bundle).href));
+  } catch (err) {
+    // A bundle removed or damaged under us: the sources still run.
+    if (process.env.PARLEY_DEBUG) console.error(`parley: bundle ${bundle} did not load (${err}); running the sources`);
+  }
+}
+if (!main) {
   const { register } = await import('tsx/esm/api');
   register();
   ({ main } = await import('../cli/main.ts'));

@@ -13,3 +13,4 @@ export interface BundleSpec {
 }
 export declare function cachedBundle(spec: BundleSpec): Promise<string>;
 export declare function bundleInputs(dir: string): string[] | null;
+export declare function markUsed(entry: string): void;

@@ -16,14 +16,32 @@
  * package root (disk/package-root.ts), never through its own location.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
 
 /** Bumped when the cache's layout changes, so an old entry is never taken for a new one. */
-const FORMAT = 2;
+const FORMAT = 3;
 
-/** A day: a long-lived process (serve, a worker) started from an older bundle may still load its chunks. */
-const KEEP_OLD_MS = 24 * 3600 * 1000;
+/**
+ * A bundle unused this long is removed when another is built. "Used" is refreshed at most hourly by every
+ * use (markUsed), including a long-lived process forking agents from it, so a running `serve` or worker
+ * never loses the bundle it loads chunks and agent processes from.
+ */
+const KEEP_UNUSED_MS = 7 * 24 * 3600 * 1000;
+const USE_MARK_MS = 3600 * 1000;
+
+/** Left by a build that was killed: removed after this long. */
+const KEEP_STAGING_MS = 3600 * 1000;
+
+/**
+ * Files that decide how esbuild resolves and compiles, beside the ones it reads: the package's imports map
+ * and the lock file (a dependency bundled into an agent process changes only there), the TypeScript config.
+ */
+const ALSO_TRACKED = ['package.json', 'package-lock.json', 'tsconfig.json'];
+
+/** An input saved this close to a build may have changed while esbuild read it: such a build is not cached. */
+const SETTLE_MS = 2_000;
 
 const BUNDLE_NAME = /^b-[0-9a-f]{16}$/;
 
@@ -41,7 +59,16 @@ const sha1 = (path) => createHash('sha1').update(readFileSync(path)).digest('hex
  */
 
 /** @param {BundleSpec} spec */
-const keyOf = (spec) => createHash('sha256').update(JSON.stringify([FORMAT, process.versions.node, spec.entryPoints, spec.main, spec.options])).digest('hex');
+const keyOf = (spec) => createHash('sha256').update(JSON.stringify([FORMAT, process.versions.node, esbuildVersion(), spec.entryPoints, spec.main, spec.options])).digest('hex');
+
+/** The esbuild that would build: a new version may compile the same sources differently. */
+function esbuildVersion() {
+  try {
+    return JSON.parse(readFileSync(createRequire(import.meta.url).resolve('esbuild/package.json'), 'utf8')).version;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The path of `spec.main` in an up-to-date bundle: the cached one, else a new build. Throws when it
@@ -65,9 +92,11 @@ function current(spec) {
   } catch {
     return null;
   }
-  if (m.format !== FORMAT || m.key !== keyOf(spec) || !Array.isArray(m.inputs) || typeof m.bundle !== 'string' || !BUNDLE_NAME.test(m.bundle)) return null;
+  if (!m || m.format !== FORMAT || m.key !== keyOf(spec) || !Array.isArray(m.inputs) || typeof m.bundle !== 'string' || !BUNDLE_NAME.test(m.bundle)) return null;
   let touched = false;
   for (const input of m.inputs) {
+    // A damaged entry means "rebuild", never an error that would leave every later use on the slow path.
+    if (!Array.isArray(input) || typeof input[0] !== 'string' || typeof input[1] !== 'number' || typeof input[2] !== 'number' || typeof input[3] !== 'string') return null;
     const [rel, size, mtimeMs, hash] = input;
     const path = join(spec.root, rel);
     let st;
@@ -85,6 +114,7 @@ function current(spec) {
   }
   const entry = join(spec.dir, m.bundle, spec.main);
   if (!existsSync(entry)) return null;
+  markUsed(entry);
   if (touched) {
     try {
       writeManifest(spec.dir, m);
@@ -100,6 +130,7 @@ function current(spec) {
  * @returns {Promise<string>}
  */
 async function build(spec) {
+  const started = Date.now();
   const esbuild = await import('esbuild');
   mkdirSync(spec.dir, { recursive: true });
   const staging = join(spec.dir, `.staging-${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -115,15 +146,18 @@ async function build(spec) {
     });
     void esbuild.stop();
     if (!existsSync(join(staging, spec.main))) throw new Error(`esbuild produced no ${spec.main}`);
+    const tracked = ALSO_TRACKED.filter((f) => existsSync(join(spec.root, f)));
     /** @type {Manifest['inputs']} */
-    const inputs = Object.keys(result.metafile.inputs)
-      .map((p) => relative(spec.root, join(spec.root, p)))
+    const inputs = [...new Set([...Object.keys(result.metafile.inputs).map((p) => relative(spec.root, join(spec.root, p))), ...tracked])]
       .sort()
       .map((rel) => {
         const path = join(spec.root, rel);
         const st = statSync(path);
         return [rel, st.size, st.mtimeMs, sha1(path)];
       });
+    // The hashes above were taken after esbuild read the files: if one was saved during the build (or just
+    // before it, on a file system with coarse times), they may describe text the bundle does not hold.
+    const settled = inputs.every((i) => i[2] < started - SETTLE_MS);
     const key = keyOf(spec);
     const bundle = `b-${createHash('sha256').update(key).update(JSON.stringify(inputs.map((i) => [i[0], i[3]]))).digest('hex').slice(0, 16)}`;
     const target = join(spec.dir, bundle);
@@ -134,7 +168,8 @@ async function build(spec) {
         if (!existsSync(join(target, spec.main))) throw err; // else a concurrent use built the same bundle first
       }
     }
-    writeManifest(spec.dir, { format: FORMAT, key, bundle, inputs });
+    // Unsettled: this use runs the bundle, and the next one builds again rather than trust the manifest.
+    if (settled) writeManifest(spec.dir, { format: FORMAT, key, bundle, inputs });
     prune(spec.dir, bundle);
     return join(target, spec.main);
   } finally {
@@ -154,15 +189,33 @@ function writeManifest(dir, manifest) {
 }
 
 /**
- * Removes bundles other than `keep` untouched for a day, so edits do not fill the disk.
+ * Records that the bundle holding `entry` is in use (its directory's mtime, refreshed at most hourly):
+ * prune removes only bundles unused for a week. Long-lived processes call it when they fork from a bundle.
+ * @param {string} entry
+ */
+export function markUsed(entry) {
+  const dir = dirname(entry);
+  try {
+    if (Date.now() - statSync(dir).mtimeMs > USE_MARK_MS) {
+      const now = new Date();
+      utimesSync(dir, now, now);
+    }
+  } catch {
+    // A read-only cache: nothing prunes it either.
+  }
+}
+
+/**
+ * Removes bundles other than `keep` unused for a week, and what killed builds left, so edits do not fill the disk.
  * @param {string} dir
  * @param {string} keep
  */
 function prune(dir, keep) {
   for (const name of readdirSync(dir)) {
-    if (!BUNDLE_NAME.test(name) || name === keep) continue;
+    const keepFor = BUNDLE_NAME.test(name) ? (name === keep ? null : KEEP_UNUSED_MS) : /^\.(staging|current)-/.test(name) ? KEEP_STAGING_MS : null;
+    if (keepFor === null) continue;
     try {
-      if (Date.now() - statSync(join(dir, name)).mtimeMs > KEEP_OLD_MS) rmSync(join(dir, name), { recursive: true, force: true });
+      if (Date.now() - statSync(join(dir, name)).mtimeMs > keepFor) rmSync(join(dir, name), { recursive: true, force: true });
     } catch {
       // Another use pruned it first.
     }

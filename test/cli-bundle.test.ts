@@ -1,5 +1,5 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundleOf, cliBundle, cliCacheDir } from '../bin/cli-bundle.js';
@@ -21,8 +21,15 @@ describe('the cached CLI bundle (bin/cli-bundle.js, disk/bundle-cache.js)', () =
   const root = join(t.path, 'pkg');
   const cache = join(t.path, 'cache');
   mkdirSync(join(root, 'cli'), { recursive: true });
-  writeFileSync(join(root, 'cli', 'main.ts'), "import { answer } from './dep.js';\nexport const main = (): string => `answer ${answer}`;\n");
-  writeFileSync(join(root, 'cli', 'dep.ts'), 'export const answer: number = 1;\n');
+  // A source saved a while ago (a build does not cache what may have changed while esbuild read it).
+  let age = 0;
+  const write = (rel: string, text: string) => {
+    writeFileSync(join(root, rel), text);
+    const past = new Date(Date.now() - 60_000 - ++age * 1000);
+    utimesSync(join(root, rel), past, past);
+  };
+  write('cli/main.ts', "import { answer } from './dep.js';\nexport const main = (): string => `answer ${answer}`;\n");
+  write('cli/dep.ts', 'export const answer: number = 1;\n');
   const load = async (entry: string) => ((await import(`${pathToFileURL(entry).href}?t=${Date.now()}`)) as { main(): string }).main();
   const bundles = () => readdirSync(cache).filter((n) => n.startsWith('b-')).sort();
 
@@ -43,25 +50,62 @@ describe('the cached CLI bundle (bin/cli-bundle.js, disk/bundle-cache.js)', () =
 
   it('rebuilds when an imported file changes, even to the same size, and runs the new code', async () => {
     const before = await bundleOf(root, cache);
-    writeFileSync(join(root, 'cli', 'dep.ts'), 'export const answer: number = 2;\n'); // same length as before
+    write('cli/dep.ts', 'export const answer: number = 2;\n'); // same length as before
     const after = await bundleOf(root, cache);
     expect(after).not.toBe(before);
     expect(await load(after)).toBe('answer 2');
     // A file the bundle newly imports is found through the edit of its importer.
-    writeFileSync(join(root, 'cli', 'extra.ts'), 'export const extra = 40;\n');
-    writeFileSync(join(root, 'cli', 'main.ts'), "import { answer } from './dep.js';\nimport { extra } from './extra.js';\nexport const main = (): string => `answer ${answer + extra}`;\n");
+    write('cli/extra.ts', 'export const extra = 40;\n');
+    write('cli/main.ts', "import { answer } from './dep.js';\nimport { extra } from './extra.js';\nexport const main = (): string => `answer ${answer + extra}`;\n");
     expect(await load(await bundleOf(root, cache))).toBe('answer 42');
-    writeFileSync(join(root, 'cli', 'extra.ts'), 'export const extra = 41;\n');
+    write('cli/extra.ts', 'export const extra = 41;\n');
     expect(await load(await bundleOf(root, cache))).toBe('answer 43');
+  });
+
+  it('runs a build whose sources were saved during it, but does not cache it: the next use builds again', async () => {
+    const before = readFileSync(join(cache, 'current.json'), 'utf8');
+    writeFileSync(join(root, 'cli', 'extra.ts'), 'export const extra = 50;\n'); // saved just now
+    expect(await load(await bundleOf(root, cache))).toBe('answer 52');
+    expect(readFileSync(join(cache, 'current.json'), 'utf8')).toBe(before);
+    write('cli/extra.ts', 'export const extra = 51;\n');
+    expect(await load(await bundleOf(root, cache))).toBe('answer 53');
+    expect(readFileSync(join(cache, 'current.json'), 'utf8')).not.toBe(before);
+  });
+
+  it('keeps bundles in use, removes ones unused for a week and what killed builds left', async () => {
+    const current = dirname(await bundleOf(root, cache));
+    const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000);
+    const old = join(cache, 'b-0000000000000000');
+    const recent = join(cache, 'b-1111111111111111');
+    const staging = join(cache, '.staging-1-deadbeef');
+    for (const [dir, h] of [[old, 8 * 24], [recent, 6 * 24], [staging, 2]] as const) {
+      mkdirSync(dir, { recursive: true });
+      utimesSync(dir, hoursAgo(h), hoursAgo(h));
+    }
+    // A use of the current bundle marks it (its directory's time), at most hourly.
+    utimesSync(current, hoursAgo(8 * 24), hoursAgo(8 * 24));
+    expect(dirname(await bundleOf(root, cache))).toBe(current);
+    expect(Date.now() - statSync(current).mtimeMs).toBeLessThan(60_000);
+    // The next build prunes.
+    write('cli/extra.ts', 'export const extra = 60;\n');
+    expect(await load(await bundleOf(root, cache))).toBe('answer 62');
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(staging)).toBe(false);
+    expect(existsSync(recent)).toBe(true);
+    expect(existsSync(current)).toBe(true);
   });
 
   it('rebuilds from a damaged manifest instead of failing', async () => {
     writeFileSync(join(cache, 'current.json'), '{"format": 1, "inputs": "nope"');
-    expect(await load(await bundleOf(root, cache))).toBe('answer 43');
+    expect(await load(await bundleOf(root, cache))).toBe('answer 62');
     const manifest = JSON.parse(readFileSync(join(cache, 'current.json'), 'utf8')) as Record<string, unknown>;
     writeFileSync(join(cache, 'current.json'), JSON.stringify({ ...manifest, bundle: '../../etc', inputs: [] }));
     const entry = await bundleOf(root, cache);
     expect(entry.startsWith(join(cache, 'b-'))).toBe(true);
+    // A damaged entry in the input list: rebuilt, not stuck on the slow path.
+    const good = JSON.parse(readFileSync(join(cache, 'current.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(cache, 'current.json'), JSON.stringify({ ...good, inputs: [5, null] }));
+    expect(await load(await bundleOf(root, cache))).toBe('answer 62');
   });
 
   it('code in the CLI bundle finds shipped files through the package root: no file path from its own location', async () => {

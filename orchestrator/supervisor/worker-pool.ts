@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { PolicyConfig, WorkerDrop, WorkerHost } from '../../protocol/index.js';
 import { agentEntry, agentEnv } from './agent-entry.js';
 import { BOT_PROCESS_NODE_FLAGS } from './bot-process-flags.js';
+import { markUsed } from '../../disk/bundle-cache.js';
 import { Worker, type HostedSeat, type Hosting, type SeatRelease } from './pool-worker.js';
 import { bundledWorker } from './worker-bundle.js';
 
@@ -84,7 +85,7 @@ export class WorkerPool {
   }
 
   /** How workers are launched (entry file and node flags), settled once before the first spawn. */
-  private launch: { path: string; execArgv: string[] } | null = null;
+  private launch: { path: string; execArgv: string[]; bundled?: boolean } | null = null;
   private launching: Promise<void> | null = null;
 
   private prepare(): Promise<void> {
@@ -97,7 +98,7 @@ export class WorkerPool {
         return;
       }
       try {
-        this.launch = { path: await bundledWorker(entry), execArgv: [] };
+        this.launch = { path: await bundledWorker(entry), execArgv: [], bundled: true };
       } catch (err) {
         this.opts.log?.(`agent processes start under tsx (no worker bundle: ${(err as Error).message})`);
         this.launch = tsx;
@@ -246,6 +247,8 @@ export class WorkerPool {
       throw new Error(`agent processes keep failing to start (${this.lastStartError?.message ?? 'unknown'})`);
     }
     if (!this.launch) throw new Error('worker pool used before prepare()');
+    // A long-lived pool (serve, a queue worker) keeps its bundle marked as in use, so no prune removes it.
+    if (this.launch.bundled) markUsed(this.launch.path);
     const child = fork(this.launch.path, [], {
       // PARLEY_WORKER_NODE_ARGS: extra node flags for agent processes (profiling, heap limits).
       execArgv: [...this.launch.execArgv, ...(this.leanBots ? BOT_PROCESS_NODE_FLAGS : []), ...(process.env.PARLEY_WORKER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])],
