@@ -42,15 +42,26 @@ function usage(): string {
 }
 
 /**
+ * What a command that finished its work exits with when its stdout reader went away first: 128 + SIGPIPE,
+ * what a shell reports for a process a closed pipe killed. `parley export --out - | consumer` with the
+ * consumer gone must not look like a complete export.
+ */
+export const EXIT_OUTPUT_CLOSED = 141;
+
+let stdoutClosed = false;
+
+/**
  * A reader that goes away (`parley show R | head`, a closed terminal) ends the output, not the command:
  * without a listener, the EPIPE on stdout is an uncaught error that kills a run mid-way with a stack trace.
- * Everything a command must not lose goes to files, never only to stdout.
+ * The run goes on and records everything (its files are its product); the exit status says the output
+ * was cut (EXIT_OUTPUT_CLOSED).
  */
 function tolerateClosedOutput(): void {
   for (const stream of [process.stdout, process.stderr]) {
     if (stream.listenerCount('error') > 0) continue;
     stream.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+      if (stream === process.stdout) stdoutClosed = true;
     });
   }
 }
@@ -73,7 +84,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     const mod = await command.load();
-    return await mod.run(rest);
+    const code = await mod.run(rest);
+    return stdoutClosed && code === 0 ? EXIT_OUTPUT_CLOSED : code;
   } catch (err) {
     const failure = describeFailure(err);
     console.error(`parley ${name}: ${failure.message}`);

@@ -35,7 +35,7 @@ export function reformatTarget(config: PolicyConfig, paper: boolean): ReformatCo
  */
 export function reformatClient(config: PolicyConfig, target: ReformatConfig | 'own', tape: Tape, seatSampling: Record<string, unknown>): { client: LlmClient; sampling: Record<string, unknown> } {
   const own = target === 'own' || replaySource(config) !== undefined;
-  if (own) return { client: builtOnFirstUse(() => createClient(config, { tape: reformatTape(tape) })), sampling: seatSampling };
+  if (own) return { client: builtOnFirstUse(() => createClient(config, { tape: reformatTape(tape) }), replaySource(config) ? undefined : parseSpec(config.spec)), sampling: seatSampling };
   const provider = parseSpec(target.spec).provider;
   const sameProvider = provider === parseSpec(config.spec).provider;
   const baseURL = target.baseURL ?? (sameProvider ? config.baseURL : undefined);
@@ -51,7 +51,7 @@ export function reformatClient(config: PolicyConfig, target: ReformatConfig | 'o
       ...(config.resume ? { resume: config.resume } : {}),
     },
     { tape: reformatTape(tape) },
-  ));
+  ), parseSpec(target.spec));
   return { client, sampling: { temperature: REFORMAT_TEMPERATURE, ...splitParams(provider, params).sampling } };
 }
 
@@ -60,15 +60,26 @@ export function reformatClient(config: PolicyConfig, target: ReformatConfig | 'o
  * need a reformat, and building one opens its cassette file and an SDK client — under `paper`, for every
  * seat of every episode. A replayed reformat cassette is read at that moment, as it was at creation.
  */
-function builtOnFirstUse(make: () => LlmClient): LlmClient {
+function builtOnFirstUse(make: () => LlmClient, named?: { provider: string; model: string }): LlmClient {
   let real: LlmClient | undefined;
-  const get = () => (real ??= make());
+  let failure: unknown;
+  // A client that cannot be built (no key, an unwritable cassette) fails the same way on every use.
+  const get = () => {
+    if (failure !== undefined) throw failure;
+    try {
+      return (real ??= make());
+    } catch (err) {
+      failure = err;
+      throw err;
+    }
+  };
   return {
+    // Provenance needs no client when the spec names the model (a replayed one reads it from its cassette).
     get provider() {
-      return get().provider;
+      return real?.provider ?? named?.provider ?? get().provider;
     },
     get model() {
-      return get().model;
+      return real?.model ?? named?.model ?? get().model;
     },
     chat: (req, signal) => get().chat(req, signal),
   };
