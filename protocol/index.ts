@@ -3,6 +3,7 @@ export * from './action.js';
 export * from './codes.js';
 export * from './decode.js';
 export * from './frames.js';
+export * from './gender-word.js';
 export * from './meta.js';
 export * from './modes.js';
 export * from './moves.js';

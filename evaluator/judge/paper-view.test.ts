@@ -6,6 +6,7 @@ import { ScriptedClient, validReply } from '../testing/fake-judge.js';
 import { episode, type MoveSpec } from '../testing/fixtures.js';
 import { importSotopia } from '../../scenarios/import/sotopia.js';
 import { Scenario } from '../../scenarios/model.js';
+import { genderAdjective } from '../../protocol/index.js';
 import { judgeEpisode } from './judge.js';
 import { paperBackground, paperTranscript } from './paper-view.js';
 import { judgeCalls } from './prompt.js';
@@ -32,7 +33,7 @@ function allowedValues(s: Scenario): string[] {
   const out: string[] = [...s.narrative.map((n) => n.text), s.judgeOnly];
   for (const seat of s.seats) {
     const c = seat.character;
-    out.push(c.name, c.firstName ?? c.name.split(' ')[0]!, c.gender ?? '', c.occupation?.toLowerCase() ?? '', c.pronouns ?? '', c.publicInfo ?? '', c.personality ?? '', c.secret);
+    out.push(c.name, c.firstName ?? c.name.split(' ')[0]!, c.gender ? genderAdjective(c.gender) : '', c.occupation?.toLowerCase() ?? '', c.pronouns ?? '', c.publicInfo ?? '', c.personality ?? '', c.secret);
     out.push(seat.goal, ...seat.hints.map((h) => h.text));
     if (c.age !== undefined) out.push(String(c.age));
   }
@@ -92,7 +93,7 @@ describe('paper judge view', () => {
     for (const mark of ['BIGFIVEMARK', 'MORALMARK', 'SCHWARTZMARK', 'DECISIONMARK', 'MBTIMARK', 'STORYMARK', 'stranger']) expect(bg).not.toContain(mark);
     const lines = bg.split('\n');
     expect(lines.map((l) => l.split(':')[0])).toEqual(['The context of this interaction', 'Scenario', 'Participants', "Ana Ruiz's background", "Ben Cole's background", "Ana Ruiz's goal", "Ben Cole's goal"]);
-    expect(lines[3]).toBe("Ana Ruiz's background: Ana Ruiz is a 31-year-old Woman baker. she/her pronouns. Ana Ruiz bakes bread. Personality and values description: Ana Ruiz is warm and careful. Ana's secrets: Ana Ruiz hid a letter.");
+    expect(lines[3]).toBe("Ana Ruiz's background: Ana Ruiz is a 31-year-old female baker. she/her pronouns. Ana Ruiz bakes bread. Personality and values description: Ana Ruiz is warm and careful. Ana's secrets: Ana Ruiz hid a letter.");
     expect(lines[5]).toBe("Ana Ruiz's goal: Borrow the oven Offer bread in return.");
   });
 

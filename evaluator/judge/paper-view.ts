@@ -1,5 +1,5 @@
 import { listNames } from './list-names.js';
-import type { EpisodeRecord } from '../../protocol/index.js';
+import { genderAdjective, type EpisodeRecord } from '../../protocol/index.js';
 import type { Character, Scenario, ScenarioSeat } from '../../scenarios/model.js';
 import { actionText, seatNames } from './transcript.js';
 
@@ -20,7 +20,8 @@ import { actionText, seatNames } from './transcript.js';
 /** `Name is a 35-year-old female chef. She/her pronouns. … Personality and values description: … Name's secrets: …`. */
 export function paperBio(c: Character): string {
   const first = c.firstName ?? c.name.split(' ')[0] ?? c.name;
-  const facts = [c.age !== undefined ? `${c.age}-year-old` : '', c.gender ?? '', c.occupation?.toLowerCase() ?? ''].filter(Boolean).join(' ');
+  // SOTOPIA's environment rendered the gender as an adjective (`Man` → `male`), as the seats' prompts do.
+  const facts = [c.age !== undefined ? `${c.age}-year-old` : '', c.gender ? genderAdjective(c.gender) : '', c.occupation?.toLowerCase() ?? ''].filter(Boolean).join(' ');
   const parts = [facts ? `${c.name} is a ${facts}.` : c.name];
   if (c.pronouns) parts.push(`${c.pronouns} pronouns.`);
   if (c.publicInfo) parts.push(c.publicInfo);

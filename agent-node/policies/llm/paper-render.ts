@@ -1,5 +1,5 @@
 import { visibleText } from '../../quote-text.js';
-import type { Action, Hint, ProfileView, TurnEvent } from '../../../protocol/index.js';
+import { genderAdjective, type Action, type Hint, type ProfileView, type TurnEvent } from '../../../protocol/index.js';
 import type { NameOf } from './render.js';
 
 /**
@@ -8,8 +8,6 @@ import type { NameOf } from './render.js';
  * participant, `Turn #n: <Name> said: "…"` history lines — worded by Parley. Pure functions of what a
  * seat was sent; docs/fidelity.md lists every point against the paper and SOTOPIA's code.
  */
-
-const GENDER_WORD: Record<string, string> = { man: 'male', woman: 'female', nonbinary: 'nonbinary' };
 
 /**
  * One background as SOTOPIA's renderer lays it out: name, age, gender, occupation; pronouns; public
@@ -20,7 +18,7 @@ const GENDER_WORD: Record<string, string> = { man: 'male', woman: 'female', nonb
 export function paperBackground(p: ProfileView, name: string): string {
   const who: string[] = [];
   if (p.age !== undefined) who.push(`${p.age} years old`);
-  if (p.gender) who.push(GENDER_WORD[p.gender.trim().toLowerCase()] ?? p.gender.trim().toLowerCase());
+  if (p.gender) who.push(genderAdjective(p.gender));
   if (p.occupation) who.push(p.occupation.trim().toLowerCase());
   const parts = [who.length ? `${name}, ${who.join(', ')}.` : `${name}.`];
   if (p.pronouns) parts.push(`Pronouns: ${p.pronouns.trim()}.`);
