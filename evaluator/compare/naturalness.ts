@@ -2,7 +2,7 @@ import { JudgeErrorCode, type EpisodeRecord, type Mode } from '../../protocol/in
 import type { Scenario } from '../../scenarios/model.js';
 import type { ChatRequest, LlmClient } from '../../llm/types.js';
 import type { EvaluationError } from '../evaluation.js';
-import { paperBackground, paperTranscript } from '../judge/paper-view.js';
+import { paperBackground, paperConversation } from '../judge/paper-view.js';
 import { renderTranscript } from '../judge/transcript.js';
 import type { RunDir } from '../run-dir.js';
 import { seededRandom } from '../stats/rng.js';
@@ -119,7 +119,7 @@ function prompt(first: string, second: string, scenario: Scenario | undefined): 
  * very same thing and a batch reply is matched to its request by these messages.
  */
 export function naturalnessRequest(pair: ComparePair, aShownFirst: boolean, style: CompareStyle = 'parley'): ChatRequest {
-  const render = style === 'paper' ? paperTranscript : renderTranscript;
+  const render = style === 'paper' ? paperConversation : renderTranscript;
   const ta = render(pair.a, pair.scenario);
   const tb = render(pair.b, pair.scenario);
   return {

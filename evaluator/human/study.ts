@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Mode } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import { matchEpisodes, PAPER_NATURALNESS_QUESTION, type ComparePair } from '../compare/naturalness.js';
-import { paperBackground, paperBio, paperGoal, paperTranscript } from '../judge/paper-view.js';
+import { paperBackground, paperBio, paperConversation, paperGoal } from '../judge/paper-view.js';
 import { renderTranscript } from '../judge/transcript.js';
 import type { RunDir } from '../run-dir.js';
 import { Annotation, parseAnnotations } from './annotation.js';
@@ -179,7 +179,7 @@ export class Study {
 
   private item(pair: ComparePair, annotator: string): StudyItem {
     const paper = this.view === 'paper';
-    const render = paper ? paperTranscript : renderTranscript;
+    const render = paper ? paperConversation : renderTranscript;
     const ta = render(pair.a, pair.scenario);
     const tb = render(pair.b, pair.scenario);
     const aFirst = this.aShownFirst(annotator, pair.key);

@@ -147,6 +147,10 @@ describe('paper judge view', () => {
     const context = text.slice(0, text.indexOf('Interaction 1:'));
     expect(extraWords(context, s)).toEqual([]);
     expect(text).not.toMatch(/repetition|over-politeness|without having been shared/);
+    // The layout does not tell the agents episode from the script: no Turn lines for either.
+    expect(text).not.toMatch(/Turn #/);
+    expect(text).toContain('Interaction 1:\nAna Ruiz said: "Hi."');
+    expect(text).toContain('Interaction 2:\nBen Cole said: "Hey."');
   });
 });
 

@@ -54,10 +54,20 @@ export function paperBackground(scenario: Scenario, opts: { judgeOnly?: boolean 
   return lines.join('\n');
 }
 
+/**
+ * Two conversations side by side for the naturalness question (`compare`, `annotate`): the history form
+ * without its `Turn #k` lines, which SOTOPIA's environment wrote before agents-mode moves only, so that
+ * the layout cannot tell a script from an agents episode — only the conversation can. SOTOPIA's code has
+ * no naturalness question; appendix E shows annotators the two interactions, nothing about their source.
+ */
+export function paperConversation(episode: EpisodeRecord, scenario: Scenario | undefined): string {
+  return paperTranscript(episode, scenario, { turnLines: false });
+}
+
 /** The conversation in SOTOPIA's evaluator-history form (see the module comment). */
-export function paperTranscript(episode: EpisodeRecord, scenario: Scenario | undefined): string {
+export function paperTranscript(episode: EpisodeRecord, scenario: Scenario | undefined, opts: { turnLines?: boolean } = {}): string {
   const names = seatNames(episode, scenario);
-  const script = episode.mode === 'script';
+  const script = episode.mode === 'script' || opts.turnLines === false;
   const lines: string[] = [];
   let turn = 0;
   for (const t of episode.turns) {
