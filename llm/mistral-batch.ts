@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProviderId } from './provider-id.js';
 import { LlmError, LlmErrorCode } from './errors.js';
 import { batchChatBody, type BatchApi, type BatchSettings, type BatchState } from './openai-batch.js';
 
@@ -22,10 +23,10 @@ const STATUS: Record<string, BatchState['status']> = {
 
 const Count = z.number().int().nonnegative().catch(0);
 const JobWire = z.object({
-  id: z.string().min(1).max(200),
+  id: ProviderId,
   status: z.string(),
-  outputFile: z.string().min(1).max(200).nullish(),
-  errorFile: z.string().min(1).max(200).nullish(),
+  outputFile: ProviderId.nullish(),
+  errorFile: ProviderId.nullish(),
   totalRequests: Count,
   succeededRequests: Count,
   failedRequests: Count,
@@ -60,7 +61,7 @@ export function mistralBatchApi(settings: BatchSettings): BatchApi {
     async upload(jsonl, filename) {
       const client = await load();
       const f = await client.files.upload({ file: { fileName: filename, content: Buffer.from(jsonl, 'utf8') }, purpose: 'batch' });
-      const id = z.string().min(1).max(200).safeParse(f?.id);
+      const id = ProviderId.safeParse(f?.id);
       if (!id.success) throw new LlmError(LlmErrorCode.BadResponse, 'batch: the file upload returned no file id');
       return id.data;
     },

@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
 import { z } from 'zod';
+import { ProviderId } from './provider-id.js';
 import { LlmError, LlmErrorCode } from './errors.js';
 import type { StructuredMode } from './options.js';
 import { responseFormat } from './openai-client.js';
@@ -21,10 +22,10 @@ export type BatchTerminal = (typeof BATCH_TERMINAL)[number];
 
 const Count = z.number().int().nonnegative().catch(0);
 const BatchWire = z.object({
-  id: z.string().min(1).max(200),
+  id: ProviderId,
   status: z.enum(['validating', 'failed', 'in_progress', 'finalizing', 'completed', 'expired', 'cancelling', 'cancelled']),
-  output_file_id: z.string().min(1).max(200).nullish(),
-  error_file_id: z.string().min(1).max(200).nullish(),
+  output_file_id: ProviderId.nullish(),
+  error_file_id: ProviderId.nullish(),
   request_counts: z.object({ total: Count, completed: Count, failed: Count }).nullish(),
 });
 
@@ -81,7 +82,7 @@ export function openAiBatchApi(settings: BatchSettings): BatchApi {
     async upload(jsonl, filename) {
       const { client, toFile } = await load();
       const file = await client.files.create({ file: await toFile(Buffer.from(jsonl, 'utf8'), filename), purpose: 'batch' });
-      const id = z.string().min(1).max(200).safeParse(file?.id);
+      const id = ProviderId.safeParse(file?.id);
       if (!id.success) throw new LlmError(LlmErrorCode.BadResponse, 'batch: the file upload returned no file id');
       return id.data;
     },

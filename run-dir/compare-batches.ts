@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { ProviderId } from '../llm/provider-id.js';
 import { Total } from '../protocol/index.js';
 
 /**
@@ -29,10 +30,10 @@ export type ComparisonKey = z.infer<typeof ComparisonKey>;
 
 export const CompareBatch = ComparisonKey.extend({
   /** The provider's batch id; null between the upload of the input file and the batch's creation. */
-  id: z.string().min(1).max(200).nullable(),
+  id: ProviderId.nullable(),
   /** The structured-output rung the requests were written for (the replies are read the same way). */
   structured: z.enum(['json_schema', 'json_object', 'prompt', 'off']),
-  inputFileId: z.string().min(1).max(200),
+  inputFileId: ProviderId,
   /** The custom_ids in the input file (one per pair). */
   customIds: z.array(z.string().max(1000)),
   createdAt: z.string().max(40),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProviderId } from '../llm/provider-id.js';
 import { JudgeView, Total } from '../protocol/index.js';
 
 /**
@@ -9,7 +10,7 @@ import { JudgeView, Total } from '../protocol/index.js';
  */
 export const EvalBatch = z.object({
   /** The provider's batch id; null between the upload of the input file and the batch's creation. */
-  id: z.string().min(1).max(200).nullable(),
+  id: ProviderId.nullable(),
   /** Judge spec, e.g. `openai:gpt-4`. */
   judge: z.string(),
   rubricHash: z.string(),
@@ -17,7 +18,7 @@ export const EvalBatch = z.object({
   view: JudgeView,
   /** The structured-output rung the requests were written for (the replies are read the same way). */
   structured: z.enum(['json_schema', 'json_object', 'prompt', 'off']),
-  inputFileId: z.string().min(1).max(200),
+  inputFileId: ProviderId,
   /** Requests in the input file. */
   requests: Total,
   /** The episodes the requests judge, in run order. */
