@@ -6,7 +6,9 @@
  * Why: under the tsx loader every `parley` command paid ~0.6 s of CPU before doing anything (Node 20 runs
  * tsx's module hooks in a second thread, and each of the CLI's ~400 files crosses it); the same code
  * bundled starts in a third of that. Researchers call the CLI in loops; the test suite, hundreds of times.
- * Packages stay external (resolved from node_modules as usual), so a dependency upgrade needs no rebuild.
+ * Dependencies are bundled too, except the few in KEEP_EXTERNAL (disk/bundle-cache.js, with reasons): in
+ * Node 20 every file of an ES module graph is resolved and compiled one by one, and zod, yaml and ws alone
+ * were ~220 of the ~320 files `parley run` loaded before doing anything.
  *
  * Nothing here may stop the CLI: any failure (no esbuild, a read-only cache) returns null and the caller
  * runs the sources under tsx, as before. PARLEY_CLI_BUNDLE=0 forces that.
@@ -14,7 +16,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cachedBundle } from '../disk/bundle-cache.js';
+import { cachedBundle, KEEP_EXTERNAL } from '../disk/bundle-cache.js';
 
 /** The package root: bin/ sits at it. */
 export const PACKAGE_ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -44,7 +46,7 @@ export function bundleOf(root, dir) {
       format: 'esm',
       platform: 'node',
       target: 'node20',
-      packages: 'external',
+      external: [...KEEP_EXTERNAL],
       outExtension: { '.js': '.mjs' },
       chunkNames: 'chunk-[hash]',
       // Stack traces under PARLEY_DEBUG point at the sources (bin/parley.js turns source maps on then).

@@ -14,3 +14,4 @@ export interface BundleSpec {
 export declare function cachedBundle(spec: BundleSpec): Promise<string>;
 export declare function bundleInputs(dir: string): string[] | null;
 export declare function markUsed(entry: string): void;
+export declare const KEEP_EXTERNAL: readonly string[];

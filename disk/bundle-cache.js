@@ -10,8 +10,10 @@
  * How it stays correct: beside each bundle directory the cache keeps a manifest (current.json) of every
  * file esbuild read (its metafile) with size, mtime and sha1. A use checks that list: equal size and
  * mtime is taken as unchanged, a different mtime is settled by the content, anything else rebuilds. A
- * file a bundle newly imports can only appear through an edit of a file already on the list. The build
- * options and Node's version are part of the key. Every write is a rename, so concurrent users see the
+ * file a bundle newly imports can only appear through an edit of a file already on the list. Files under
+ * node_modules are not listed one by one (the LLM SDKs alone are over a thousand files to check on every
+ * command): a dependency changes only through an install, which rewrites the lock files tracked below. The
+ * build options and Node's version are part of the key. Every write is a rename, so concurrent users see the
  * old bundle or the new one, never half of one. Code in a bundle must find shipped files through the
  * package root (disk/package-root.ts), never through its own location.
  */
@@ -21,7 +23,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 
 /** Bumped when the cache's layout changes, so an old entry is never taken for a new one. */
-const FORMAT = 3;
+const FORMAT = 4;
 
 /**
  * A bundle unused this long is removed when another is built. "Used" is refreshed at most hourly by every
@@ -35,15 +37,43 @@ const USE_MARK_MS = 3600 * 1000;
 const KEEP_STAGING_MS = 3600 * 1000;
 
 /**
- * Files that decide how esbuild resolves and compiles, beside the ones it reads: the package's imports map
- * and the lock file (a dependency bundled into an agent process changes only there), the TypeScript config.
+ * Files that decide how esbuild resolves and compiles, beside the ones it reads: the package's imports map,
+ * the lock files (the project's, and the one npm writes into node_modules on every install: the bundled
+ * dependencies change only with them), the TypeScript config.
  */
-const ALSO_TRACKED = ['package.json', 'package-lock.json', 'tsconfig.json'];
+const ALSO_TRACKED = ['package.json', 'package-lock.json', 'node_modules/.package-lock.json', 'tsconfig.json'];
 
 /** An input saved this close to a build may have changed while esbuild read it: such a build is not cached. */
 const SETTLE_MS = 2_000;
 
 const BUNDLE_NAME = /^b-[0-9a-f]{16}$/;
+
+/** A dependency's file (covered by the lock files): under node_modules, or outside the root (hoisted). */
+const isDependency = (/** @type {string} */ rel) => rel.startsWith('..') || /(^|[\\/])node_modules[\\/]/.test(rel);
+
+/**
+ * Packages left outside every bundle, imported from node_modules at run time; everything else a bundle
+ * imports is inlined, because Node 20 resolves and compiles an ES module graph file by file (zod alone is
+ * ~95 files, the Mistral SDK hundreds) and that was most of a command's start-up. Each one here has its
+ * reason: esbuild (runs its own binary, found from its package), bullmq (reads its Lua scripts from its
+ * own folder) and ioredis with it (one client class for both), gpt-tokenizer (megabytes of encoding
+ * tables, imported only by the export and token estimates), tsx (the fallback loader), playwright-core
+ * (tools only), and optional add-ons the bundled packages try to load and do without: ws's native
+ * helpers, the Mistral SDK's OpenTelemetry hooks.
+ */
+export const KEEP_EXTERNAL = Object.freeze([
+  'esbuild',
+  'bullmq',
+  'ioredis',
+  'gpt-tokenizer',
+  'gpt-tokenizer/*',
+  'tsx',
+  'tsx/*',
+  'playwright-core',
+  'bufferutil',
+  'utf-8-validate',
+  '@opentelemetry/api',
+]);
 
 /** @param {string} path */
 const sha1 = (path) => createHash('sha1').update(readFileSync(path)).digest('hex');
@@ -148,7 +178,8 @@ async function build(spec) {
     if (!existsSync(join(staging, spec.main))) throw new Error(`esbuild produced no ${spec.main}`);
     const tracked = ALSO_TRACKED.filter((f) => existsSync(join(spec.root, f)));
     /** @type {Manifest['inputs']} */
-    const inputs = [...new Set([...Object.keys(result.metafile.inputs).map((p) => relative(spec.root, join(spec.root, p))), ...tracked])]
+    const read = Object.keys(result.metafile.inputs).map((p) => relative(spec.root, join(spec.root, p)));
+    const inputs = [...new Set([...read.filter((rel) => !isDependency(rel)), ...tracked])]
       .sort()
       .map((rel) => {
         const path = join(spec.root, rel);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { cachedBundle } from '../../disk/bundle-cache.js';
+import { cachedBundle, KEEP_EXTERNAL } from '../../disk/bundle-cache.js';
 import { packageRoot } from '../../disk/package-root.js';
 
 /**
@@ -11,9 +11,8 @@ import { packageRoot } from '../../disk/package-root.js';
  * process per seat in flight. The bundle is built with esbuild (a declared, pinned dependency in
  * package.json) and kept under `node_modules/.cache/parley/worker/` (disk/bundle-cache.js), so runs
  * share it, a source edit yields a new one, and a run whose sources did not change pays ~10 ms to know
- * it instead of a 0.2–0.5 s build. The LLM SDKs stay external
- * (resolved from node_modules as usual) and LLM policies a lazily loaded chunk, so a bot-only process
- * never loads an SDK. The bundle's code is the sources' code: files shipped next to the sources (prompt
+ * it instead of a 0.2–0.5 s build. The LLM SDKs are bundled into chunks
+ * that only LLM policies load (dynamic imports), so a bot-only process never loads an SDK. The bundle's code is the sources' code: files shipped next to the sources (prompt
  * templates, package.json, prices) are found through the package root the supervisor declares to the
  * process (agent-entry.ts, disk/package-root.ts), not through the bundle's own location.
  */
@@ -56,10 +55,11 @@ async function build(entry: string): Promise<string> {
       format: 'esm',
       platform: 'node',
       target: 'node20',
-      // Small dependencies (zod, ws, nanoid) are bundled too: resolving and compiling zod's many files
-      // was most of a process's start-up. The LLM SDKs stay external (big, loaded lazily, by few processes),
-      // and so do ws's optional native add-ons (required inside try/catch).
-      external: ['openai', '@mistralai/*', 'bufferutil', 'utf-8-validate'],
+      // Dependencies are bundled too (all but KEEP_EXTERNAL): resolving and compiling zod's many files was
+      // most of a process's start-up, and loading the Mistral SDK file by file cost an LLM process ~1 s of
+      // CPU before its first move. The SDKs sit in chunks reached only by dynamic imports, so a bot-only
+      // process never loads them (test/orchestrator/supervisor/agent-entry.test.ts).
+      external: [...KEEP_EXTERNAL],
       // CommonJS dependencies (ws) `require` Node built-ins: give the ESM bundle a real `require`.
       banner: { js: "import { createRequire as __parleyCreateRequire } from 'node:module'; const require = __parleyCreateRequire(import.meta.url);" },
       outExtension: { '.js': '.mjs' },
