@@ -29,4 +29,14 @@ describe('EpisodeHost: one owner of the seat token TTL for run, serve and queue 
     expect(hostPoolSize({ concurrency: 2, seatsPerEpisode: 2, seatsPerProcess: 1, warm: [] })).toBe(6);
     expect(hostPoolSize({ concurrency: 2, seatsPerEpisode: 2, seatsPerProcess: 0, warm: [] })).toBe(6);
   });
+
+  it('keeps no spare processes for episodes a run does not have: a short run starts only the seats it plays', () => {
+    // Every episode in the first wave: nothing comes after, so no spares (6 processes before for 4 seats).
+    expect(hostPoolSize({ concurrency: 2, later: 0, seatsPerEpisode: 2, seatsPerProcess: 1, warm: [] })).toBe(4);
+    // One episode after the first wave: spares for one; many after it: for up to four, as before.
+    expect(hostPoolSize({ concurrency: 4, later: 1, seatsPerEpisode: 2, seatsPerProcess: 1, warm: [] })).toBe(10);
+    expect(hostPoolSize({ concurrency: 8, later: 100, seatsPerEpisode: 2, seatsPerProcess: 1, warm: [] })).toBe(24);
+    // Multiplexed: spare seats are counted in seats, then packed into processes.
+    expect(hostPoolSize({ concurrency: 6, later: 0, seatsPerEpisode: 2, seatsPerProcess: 4, warm: [] })).toBe(3);
+  });
 });

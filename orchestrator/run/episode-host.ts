@@ -44,6 +44,8 @@ export const WORKER_NICENESS = Number(process.env.PARLEY_WORKER_NICE ?? 19);
 export interface HostPoolOptions {
   /** Episodes in flight at once. */
   concurrency: number;
+  /** Episodes to play after the first `concurrency` (a run knows; a queue worker does not: unbounded). */
+  later?: number;
   /** Seats of the largest episode the pool hosts (never two seats of one episode per process). */
   seatsPerEpisode: number;
   /** >1: a process may host seats of different episodes at once (multiplexed pool). */
@@ -121,7 +123,7 @@ export function seatTokenTtlMs(plan: EpisodePlan, o: Pick<EpisodeHostOptions, 'r
 }
 
 /** Agent processes a pool of these options keeps. */
-export const hostPoolSize = (p: HostPoolOptions): number => poolSizeFor(p.concurrency, p.seatsPerEpisode, Math.max(1, p.seatsPerProcess));
+export const hostPoolSize = (p: HostPoolOptions): number => poolSizeFor(p.concurrency, p.seatsPerEpisode, Math.max(1, p.seatsPerProcess), p.later);
 
 /**
  * The one episode-hosting path of `run`, `serve` and queue workers: an HTTP server with the agent

@@ -148,8 +148,10 @@ function poolFor(pending: readonly EpisodePlan[], config: RunConfig, probes: Run
   const hostedSeats = pending.map((p) => liveSeats({ episodeId: '', scenario: p.scenario, mode: p.mode, limits }).length - openSeats(p).length);
   if (!hostedSeats.some((n) => n > 0)) return undefined;
   const warm = distinctPolicies(pending);
+  const inFlight = Math.min(config.concurrency, pending.length);
   return {
-    concurrency: Math.min(config.concurrency, pending.length),
+    concurrency: inFlight,
+    later: pending.length - inFlight,
     seatsPerEpisode: Math.max(1, ...hostedSeats),
     seatsPerProcess: config.pool.multiplex ? Math.max(1, config.pool.seatsPerProcess) : 1,
     warm,
