@@ -28,13 +28,16 @@ export default defineConfig({
         // per file — 6× faster. The price: a unit test must undo what it changes (mocks, env, module state).
         test: { name: 'unit', include: ['**/*.test.ts'], exclude: [...exclude, 'test/**'], setupFiles: ['test/setup/unit-guard.ts'], pool: 'threads', isolate: false },
       },
+      // Integration and system files share a worker process too (isolate: false): a fresh process and module
+      // graph per file cost ~15 s of CPU in all; test/setup/shared-process-guard.ts fails a file that leaves
+      // the environment or the working directory changed. System files share one Chromium (globalSetup).
       {
         extends: true,
-        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...exclude, 'test/system/**'] },
+        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...exclude, 'test/system/**'], isolate: false, setupFiles: ['test/setup/shared-process-guard.ts'] },
       },
       {
         extends: true,
-        test: { name: 'system', include: ['test/system/**/*.test.ts'], exclude },
+        test: { name: 'system', include: ['test/system/**/*.test.ts'], exclude, isolate: false, setupFiles: ['test/setup/shared-process-guard.ts'], globalSetup: ['test/setup/chromium-server.ts'] },
       },
     ],
   },

@@ -7,14 +7,9 @@ export const CHROMIUM = process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium';
 /** Whether a browser is available (tests are skipped with a reason otherwise, never silently passed). */
 export const hasChromium = existsSync(CHROMIUM);
 
-/**
- * One headless Chromium for a whole test file (the machine is shared: one browser, reused, closed in
- * afterAll). Pages are opened per test with `browser.newPage()`.
- */
+export const CHROMIUM_ARGS: readonly string[] = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+
+/** A headless Chromium of its own (tools; tests use `testChromium`). */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
 }

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { hasChromium } from '../helpers/browser.js';
+import { testChromium } from '../helpers/test-browser.js';
 import { parley, tempDir, type CliProcess } from '../helpers/processes.js';
 import { seriousViolations } from '../helpers/axe.js';
 
@@ -16,7 +17,7 @@ describe.skipIf(!hasChromium)('parley annotate + compare --human', () => {
   const procs: CliProcess[] = [];
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await testChromium();
   }, 60_000);
   afterAll(async () => {
     for (const p of procs) p.kill();

@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { hasChromium } from '../helpers/browser.js';
+import { testChromium } from '../helpers/test-browser.js';
 import { parley, tempDir, type CliProcess } from '../helpers/processes.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { inViewport, myTurn, pageMetrics, sharedFriend } from '../helpers/seat-page.js';
@@ -18,7 +19,7 @@ describe.skipIf(!hasChromium)('seat page layout', () => {
   const procs: CliProcess[] = [];
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await testChromium();
   }, 60_000);
   /** One MutualFriends episode against a bot, agent1 left to a person: its run directory and agent1's link. */
   const serveOne = async (name: string): Promise<{ out: string; link: string }> => {

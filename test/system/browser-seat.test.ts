@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { hasChromium } from '../helpers/browser.js';
+import { testChromium } from '../helpers/test-browser.js';
 import { parley, tempDir, type CliProcess } from '../helpers/processes.js';
 
 /**
@@ -16,7 +17,7 @@ describe.skipIf(!hasChromium)('browser seat over socket.io', () => {
   const procs: CliProcess[] = [];
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await testChromium();
   }, 60_000);
   afterAll(async () => {
     for (const p of procs) p.kill();

@@ -4,7 +4,8 @@ import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CloseCode, CODE_PATTERN, ErrorCode, type EpisodeRecord } from '../../protocol/index.js';
-import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { hasChromium } from '../helpers/browser.js';
+import { testChromium } from '../helpers/test-browser.js';
 import { hostile, rawMarkdownIn } from '../helpers/hostile-payload.js';
 import { hostileSeat, type HostilePlan, type HostileSeat } from '../helpers/hostile-seat.js';
 import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
@@ -53,7 +54,7 @@ describe.skipIf(!hasChromium)('a run played by hostile remote agents, reported a
   const seats: HostileSeat[] = [];
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await testChromium();
   }, 60_000);
   afterAll(async () => {
     for (const s of seats) s.agent.close();

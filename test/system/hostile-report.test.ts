@@ -4,7 +4,8 @@ import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { episode, mfScenario, writeRunDir } from '../../evaluator/testing/fixtures.js';
-import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { hasChromium } from '../helpers/browser.js';
+import { testChromium } from '../helpers/test-browser.js';
 import { parley, tempDir, type CliProcess } from '../helpers/processes.js';
 
 /** A payload per kind of attack: a script link, an image from another host, and a newline that starts Markdown. */
@@ -22,7 +23,7 @@ describe.skipIf(!hasChromium)('a hostile run\'s report in Chromium', () => {
   let browser: Browser;
   let runDir = '';
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await testChromium();
   }, 60_000);
   afterAll(async () => {
     for (const p of procs) p.kill();

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOCKET_IO_PATH } from '../../protocol/browser-transport.js';
 import { WATCH_EVENT, WATCH_NAMESPACE } from '../../protocol/watch.js';
 import { seriousViolations } from '../helpers/axe.js';
-import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { hasChromium } from '../helpers/browser.js';
+import { testChromium } from '../helpers/test-browser.js';
 import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
 import { myTurn } from '../helpers/seat-page.js';
 
@@ -24,7 +25,7 @@ describe.skipIf(!hasChromium)('parley run --watch', () => {
   const sockets: Socket[] = [];
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await testChromium();
   }, 60_000);
   afterAll(async () => {
     for (const s of sockets) s.disconnect();
