@@ -21,6 +21,8 @@ export default defineConfig({
     maxWorkers: 2,
     // The full-size paper run first, then the other system files, integration, unit (test/setup/sequencer.ts).
     sequence: { sequencer: LongestFirst },
+    // The CLI and agent bundles built once up front, not by the first commands of both workers at once.
+    globalSetup: ['test/setup/warm-bundles.ts'],
     projects: [
       {
         extends: true,
