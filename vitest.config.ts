@@ -21,8 +21,6 @@ export default defineConfig({
     maxWorkers: 2,
     // The full-size paper run first, then the other system files, integration, unit (test/setup/sequencer.ts).
     sequence: { sequencer: LongestFirst },
-    // The CLI and agent bundles built once up front, not by the first commands of both workers at once.
-    globalSetup: ['test/setup/warm-bundles.ts'],
     projects: [
       {
         extends: true,
@@ -32,14 +30,15 @@ export default defineConfig({
       },
       // Integration and system files share a worker process too (isolate: false): a fresh process and module
       // graph per file cost ~15 s of CPU in all; test/setup/shared-process-guard.ts fails a file that leaves
-      // the environment or the working directory changed. System files share one Chromium (globalSetup).
+      // the environment or the working directory changed. Both build the CLI and agent bundles once up front
+      // (not by the first commands of both workers at once); system files share one Chromium (globalSetup).
       {
         extends: true,
-        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...exclude, 'test/system/**'], isolate: false, setupFiles: ['test/setup/shared-process-guard.ts'] },
+        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...exclude, 'test/system/**'], isolate: false, setupFiles: ['test/setup/shared-process-guard.ts'], globalSetup: ['test/setup/warm-bundles.ts'] },
       },
       {
         extends: true,
-        test: { name: 'system', include: ['test/system/**/*.test.ts'], exclude, isolate: false, setupFiles: ['test/setup/shared-process-guard.ts'], globalSetup: ['test/setup/chromium-server.ts'] },
+        test: { name: 'system', include: ['test/system/**/*.test.ts'], exclude, isolate: false, setupFiles: ['test/setup/shared-process-guard.ts'], globalSetup: ['test/setup/warm-bundles.ts', 'test/setup/chromium-server.ts'] },
       },
     ],
   },
