@@ -16,7 +16,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cachedBundle, KEEP_EXTERNAL } from '../disk/bundle-cache.js';
+import { cachedBundle, NODE_BUNDLE_OPTIONS } from '../disk/bundle-cache.js';
 
 /** The package root: bin/ sits at it. */
 export const PACKAGE_ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -40,21 +40,10 @@ export function bundleOf(root, dir) {
     entryPoints: { main: join(root, 'cli', 'main.ts') },
     main: 'main.mjs',
     options: {
-      bundle: true,
-      // One chunk per command (loaded on demand by cli/main.ts), so `parley agent` loads no orchestrator.
-      splitting: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      external: [...KEEP_EXTERNAL],
-      outExtension: { '.js': '.mjs' },
-      chunkNames: 'chunk-[hash]',
+      ...NODE_BUNDLE_OPTIONS,
       // Stack traces under PARLEY_DEBUG point at the sources (bin/parley.js turns source maps on then).
       sourcemap: 'linked',
       sourcesContent: false,
-      legalComments: 'none',
-      // CommonJS code inlined into the ESM bundle still calls `require` for Node built-ins: give it one.
-      banner: { js: "import { createRequire as __parleyCreateRequire } from 'node:module'; const require = __parleyCreateRequire(import.meta.url);" },
     },
   });
 }

@@ -15,3 +15,4 @@ export declare function cachedBundle(spec: BundleSpec): Promise<string>;
 export declare function bundleInputs(dir: string): string[] | null;
 export declare function markUsed(entry: string): void;
 export declare const KEEP_EXTERNAL: readonly string[];
+export declare const NODE_BUNDLE_OPTIONS: Readonly<Record<string, unknown>>;

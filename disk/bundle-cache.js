@@ -75,6 +75,25 @@ export const KEEP_EXTERNAL = Object.freeze([
   '@opentelemetry/api',
 ]);
 
+/**
+ * The esbuild options every bundle of this package shares (the CLI's and the agent processes'): ES modules
+ * for Node 20, split into chunks loaded on demand (a CLI command, the LLM SDKs), dependencies inlined but
+ * KEEP_EXTERNAL. A bundle adds only what is its own (the CLI: source maps).
+ */
+export const NODE_BUNDLE_OPTIONS = Object.freeze({
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: [...KEEP_EXTERNAL],
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'chunk-[hash]',
+  legalComments: 'none',
+  // CommonJS code inlined into an ES module bundle (ws, engine.io) still calls `require` for Node built-ins.
+  banner: { js: "import { createRequire as __parleyCreateRequire } from 'node:module'; const require = __parleyCreateRequire(import.meta.url);" },
+});
+
 /** @param {string} path */
 const sha1 = (path) => createHash('sha1').update(readFileSync(path)).digest('hex');
 

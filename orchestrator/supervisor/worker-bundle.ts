@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { cachedBundle, KEEP_EXTERNAL } from '../../disk/bundle-cache.js';
+import { cachedBundle, NODE_BUNDLE_OPTIONS } from '../../disk/bundle-cache.js';
 import { packageRoot } from '../../disk/package-root.js';
 
 /**
@@ -49,22 +49,10 @@ async function build(entry: string): Promise<string> {
     dir,
     entryPoints: { worker: entry },
     main: 'worker.mjs',
-    options: {
-      bundle: true,
-      splitting: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      // Dependencies are bundled too (all but KEEP_EXTERNAL): resolving and compiling zod's many files was
-      // most of a process's start-up, and loading the Mistral SDK file by file cost an LLM process ~1 s of
-      // CPU before its first move. The SDKs sit in chunks reached only by dynamic imports, so a bot-only
-      // process never loads them (test/orchestrator/supervisor/agent-entry.test.ts).
-      external: [...KEEP_EXTERNAL],
-      // CommonJS dependencies (ws) `require` Node built-ins: give the ESM bundle a real `require`.
-      banner: { js: "import { createRequire as __parleyCreateRequire } from 'node:module'; const require = __parleyCreateRequire(import.meta.url);" },
-      outExtension: { '.js': '.mjs' },
-      chunkNames: 'chunk-[hash]',
-      legalComments: 'none',
-    },
+    // Dependencies are bundled too (all but KEEP_EXTERNAL): resolving and compiling zod's many files was most
+    // of a process's start-up, and loading the Mistral SDK file by file cost an LLM process ~1 s of CPU before
+    // its first move. The SDKs sit in chunks reached only by dynamic imports, so a bot-only process never
+    // loads them (test/orchestrator/supervisor/agent-entry.test.ts).
+    options: { ...NODE_BUNDLE_OPTIONS },
   });
 }
