@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -92,6 +92,28 @@ describe('templates', () => {
       expect(custom.script.file).toBe(loadTemplate('script').file);
       expect(agentMessages(custom.agent, aliceView(), turnRequest(2))).toEqual([{ role: 'user', content: `You are Alice Chen. Goal: ${ALICE_GOAL}. Turn 2.` }]);
       expect(() => loadTemplates(join(dir, 'missing'))).toThrow(/does not exist/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('parses a file once per process, and again once it has been edited', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-prompts-'));
+    try {
+      const file = join(dir, 'agent.md');
+      writeFileSync(file, '<!-- user -->\nYou are {{name}}.\n');
+      const first = loadTemplate('agent', dir);
+      expect(loadTemplate('agent', dir)).toBe(first);
+      expect(loadTemplates(dir).agent).toBe(first);
+      writeFileSync(file, '<!-- user -->\nYou are {{name}}, on turn {{turn}}.\n');
+      utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+      const edited = loadTemplate('agent', dir);
+      expect(edited).not.toBe(first);
+      expect(edited.parts[0]!.text).toContain('on turn {{turn}}');
+      // A bad edit still fails at load, cached or not.
+      writeFileSync(file, '<!-- user -->\n{{nope}}\n');
+      utimesSync(file, new Date(), new Date(Date.now() + 10_000));
+      expect(() => loadTemplate('agent', dir)).toThrow(/unknown placeholder \{\{nope\}\}/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
