@@ -26,10 +26,28 @@ function rangedScore(d: { name: string; min: number; max: number }) {
 }
 
 /**
+ * Validators built so far, by their dimensions' names and ranges: building a zod object and compiling it
+ * on first use was a fifth of `parley eval`'s CPU when done for every reply. Zod schemas are immutable.
+ */
+const validators = new Map<string, ReturnType<typeof buildRangedScores>>();
+
+/**
  * The validator of one seat's reply under a rubric: each of its dimensions required and in range; other
  * keys a judge adds are dropped, so a stored seat carries exactly its rubric's dimensions.
  */
 export function rangedScores(dims: readonly { name: string; min: number; max: number }[]) {
+  const key = JSON.stringify(dims.map((d) => [d.name, d.min, d.max]));
+  let validator = validators.get(key);
+  if (!validator) {
+    // A run uses a handful of rubrics; the bound only keeps a long-lived process from growing without end.
+    if (validators.size >= 64) validators.clear();
+    validator = buildRangedScores(dims);
+    validators.set(key, validator);
+  }
+  return validator;
+}
+
+function buildRangedScores(dims: readonly { name: string; min: number; max: number }[]) {
   return z.object(Object.fromEntries(dims.map((d) => [d.name, rangedScore(d)])));
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DIMENSIONS } from '../dimensions.js';
-import { EpisodeJudgement, Evaluation } from '../evaluation.js';
+import { EpisodeJudgement, Evaluation, rangedScores } from '../evaluation.js';
 import { requestedSeats, ScriptedClient, validReply } from '../testing/fake-judge.js';
 import { clScenario, episode, openScenario } from '../testing/fixtures.js';
 import { judgeEpisode } from './judge.js';
@@ -32,6 +32,15 @@ describe('judge reply parsing', () => {
     }
     // the lowest and highest values of every range are fine
     expect(parseJudgement(JSON.stringify(validReply(['a'], { score: (d) => DIMENSIONS.find((x) => x.name === d)!.min })), ['a'], false).ok).toBe(true);
+  });
+  it('builds one validator per set of dimensions and ranges, reused for every reply', () => {
+    const dims = [{ name: 'goal', min: 0, max: 10 }, { name: 'secret', min: -10, max: 0 }];
+    expect(rangedScores(dims.map((d) => ({ ...d })))).toBe(rangedScores(dims));
+    const wider = rangedScores([{ name: 'goal', min: 0, max: 20 }, dims[1]!]);
+    expect(wider).not.toBe(rangedScores(dims));
+    const reply = { goal: { reasoning: 'r', score: 15 }, secret: { reasoning: 'r', score: 0 } };
+    expect(wider.safeParse(reply).success).toBe(true);
+    expect(rangedScores(dims).safeParse(reply).success).toBe(false);
   });
   it('requires the deal answer when asked', () => {
     expect(parseJudgement(JSON.stringify(validReply(['a'])), ['a'], true)).toMatchObject({ ok: false });
