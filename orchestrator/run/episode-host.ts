@@ -8,8 +8,7 @@ import type { EpisodePlan } from '../episode-plan.js';
 import { FileLedger } from '../ledger.js';
 import type { ConnectionOptions } from '../net/agent-connection.js';
 import { closeServer, createHttpServer, listen } from '../net/http-server.js';
-import { attachBrowserEndpoint } from '../net/socketio-endpoint.js';
-import { attachWatchEndpoint } from '../net/watch-endpoint.js';
+import type { BrowserEndpoint } from '../net/socketio-endpoint.js';
 import { webRoutes, type WatchGate } from '../net/web-routes.js';
 import type { WatchHub } from '../watch/watch-hub.js';
 import { teeLedger } from '../watch/tee-ledger.js';
@@ -153,16 +152,21 @@ export class EpisodeHost {
   /** Listens and starts the agent processes (ready and warmed when this resolves); cleans up on failure. */
   static async start(o: EpisodeHostOptions): Promise<EpisodeHost> {
     const clock = o.clock ?? systemClock;
+    // socket.io and engine.io (with its MIME table) load only for runs people join or watch: they were
+    // ~30 ms of the start-up of every other `run`.
+    const web = o.browsers ? { ...(await import('../net/socketio-endpoint.js')), ...(await import('../net/watch-endpoint.js')) } : null;
     const registry = new SeatRegistry({ clock, reconnectGraceMs: o.reconnectGraceMs ?? (o.remote ? 10_000 : RECOVERY_GRACE_MS) });
     // The page for people at `/` (seat client), socket.io for their browsers, `ws` for agent processes:
     // one server, one upgrade router, the same connection edge behind both transports.
-    let browser: ReturnType<typeof attachBrowserEndpoint> | null = null;
+    let browser: BrowserEndpoint | null = null;
     const server = o.browsers
       ? createHttpServer(webRoutes({ page: 'seat', socketIo: (req, res) => browser?.handleRequest(req, res), ...(o.watch ? { watch: o.watch.gate } : {}) }), { allowOrigins: o.browsers.allowOrigins, ...(o.host !== undefined ? { host: o.host } : {}), log: o.log })
       : createHttpServer();
     const endpoint = attachAgentEndpoint(server, registry, { clock, log: o.log, logJoins: o.remote ?? false, ...o.connection });
-    if (o.browsers) browser = attachBrowserEndpoint(server, registry, { clock, log: o.log, logJoins: true, ...o.connection });
-    if (browser && o.watch) attachWatchEndpoint(browser, o.watch.hub, o.watch.gate, { clock, log: o.log });
+    if (web) {
+      browser = web.attachBrowserEndpoint(server, registry, { clock, log: o.log, logJoins: true, ...o.connection });
+      if (o.watch) web.attachWatchEndpoint(browser, o.watch.hub, o.watch.gate, { clock, log: o.log });
+    }
     const closeEndpoints = () => {
       endpoint.close();
       browser?.close();
