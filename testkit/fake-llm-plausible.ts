@@ -44,8 +44,11 @@ function listAfter(all: string, marker: RegExp): string[] | undefined {
   return values.length ? values : undefined;
 }
 
-/** A plausible move: speak for four turns, then leave (or keep speaking if leaving is not allowed). */
-export function plausibleAction(body: ChatBody): string {
+/**
+ * A plausible move: speak for four turns, then leave (or keep speaking if leaving is not allowed).
+ * `leaveFrom` moves the turn a seat leaves at (shorter episodes where their length is not what is tested).
+ */
+export function plausibleAction(body: ChatBody, leaveFrom = 4): string {
   const all = text(body);
   const turns = [...all.matchAll(/Turn #(\d+)/g)].map((m) => Number(m[1]));
   const turn = turns.length ? Math.max(...turns) : 0;
@@ -53,7 +56,7 @@ export function plausibleAction(body: ChatBody): string {
     schemaEnum(body.response_format?.json_schema?.schema, ['action_type']) ??
     listAfter(all, /action_type.*one of:/i) ??
     ['speak', 'leave'];
-  if (turn >= 4 && allowed.includes('leave')) return JSON.stringify({ action_type: 'leave', argument: '' });
+  if (turn >= leaveFrom && allowed.includes('leave')) return JSON.stringify({ action_type: 'leave', argument: '' });
   const type = allowed.includes('speak') ? 'speak' : allowed[0]!;
   return JSON.stringify({ action_type: type, argument: `Nice to talk with you, this is what I say at turn ${turn}.` });
 }
@@ -95,7 +98,7 @@ export function plausibleTextScript(body: ChatBody): string {
 }
 
 /** The plausible answer to any Parley prompt: a move, a script, a generated scenario, or a schema value (judge). */
-export function plausibleReply(body: ChatBody): string {
+export function plausibleReply(body: ChatBody, leaveFrom?: number): string {
   // A request on the prompt-only rung carries its schema in the prompt: answer it as if it had been a response_format.
   if (!body.response_format?.json_schema) {
     const inPrompt = schemaInPrompt(body);
@@ -109,7 +112,7 @@ export function plausibleReply(body: ChatBody): string {
   if (format?.name === 'parley_scenario') return plausibleScenario();
   if (format?.name && !/^parley_(action|script)$/.test(format.name)) return JSON.stringify(fillSchema(format.schema));
   if (isTextScriptRequest(body)) return plausibleTextScript(body);
-  return isScriptRequest(body) ? plausibleScript(body) : plausibleAction(body);
+  return isScriptRequest(body) ? plausibleScript(body) : plausibleAction(body, leaveFrom);
 }
 
 /** The schema a prompt-only JSON request wrote into its last message (`… JSON schema named "X":\n{…}`). */

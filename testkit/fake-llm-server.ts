@@ -23,8 +23,11 @@ import { plausibleReply, type ChatBody } from './fake-llm-plausible.js';
 export type FakeReply =
   /** A chat completion whose message content is `content`. */
   | { kind: 'content'; content: string; delayMs?: number; finishReason?: string; usage?: { prompt?: number; completion?: number; cached?: number } }
-  /** The plausible Parley answer for this request (`usage` overrides the token counts the server reports). */
-  | { kind: 'plausible'; delayMs?: number; usage?: { prompt?: number; completion?: number; cached?: number } }
+  /**
+   * The plausible Parley answer for this request (`usage` overrides the token counts the server reports;
+   * `leaveFrom`, the turn a seat leaves at, default 4).
+   */
+  | { kind: 'plausible'; delayMs?: number; usage?: { prompt?: number; completion?: number; cached?: number }; leaveFrom?: number }
   /** An error status with an OpenAI-style error body and an optional `Retry-After` header. */
   | { kind: 'status'; status: number; retryAfter?: string; message?: string; delayMs?: number }
   /** A raw HTTP body (e.g. not JSON, or JSON missing required fields). */
@@ -209,7 +212,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
         return { status: plan.status ?? 200, json: plan.body };
       }
     }
-    const content = plan.kind === 'plausible' ? plausibleReply(chatBody) : plan.content;
+    const content = plan.kind === 'plausible' ? plausibleReply(chatBody, plan.leaveFrom) : plan.content;
     return { status: 200, json: completion(received.n, chatBody, content, plan.kind === 'content' ? (plan.finishReason ?? 'stop') : 'stop', usageFor(chatBody, content, plan.usage)) };
   }
 
@@ -261,7 +264,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     }
     // A raw prompt gets the plausible answer to the same text sent as one user message.
     const asChat = textCompletion ? { ...body, messages: [{ role: 'user', content: String(body.prompt ?? '') }] } : body;
-    const content = plan.kind === 'plausible' ? plausibleReply(asChat as typeof body) : plan.content;
+    const content = plan.kind === 'plausible' ? plausibleReply(asChat as typeof body, plan.leaveFrom) : plan.content;
     const finishReason = plan.kind === 'content' ? (plan.finishReason ?? 'stop') : 'stop';
     const usage = usageFor(body, content, plan.usage);
     if (textCompletion) {
