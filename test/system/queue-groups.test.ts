@@ -27,7 +27,8 @@ describe('groups on the queue (real Redis)', () => {
 
   it("agents and mindreaders with --mindread 'agent2<-agent1,agent3': every record, three processes each, ledgers as the map says", async () => {
     const out = join(tmp.path, 'run');
-    const worker = parley(['worker', '--queue', redis.url]);
+    // Six episodes of three seats: two at a time is 9 agent processes (the default of 4 would start 21).
+    const worker = parley(['worker', '--queue', redis.url, '--concurrency', '2']);
     procs.push(worker);
     const coordinator = parley(['run', '--queue', redis.url, '--scenarios', 'builtin', '--subset', 'groups', '--modes', 'agents,mindreaders', '--mindread', 'agent2<-agent1,agent3', '--out', out]);
     procs.push(coordinator);

@@ -49,7 +49,8 @@ describe('--rpm shared through Redis by two workers', () => {
       procs.push(p);
       return p;
     };
-    const workers = [start(['worker', '--queue', redis.url]), start(['worker', '--queue', redis.url])];
+    // Two episodes at a time each: still six agent processes a worker, every one calling the server.
+    const workers = [start(['worker', '--queue', redis.url, '--concurrency', '2']), start(['worker', '--queue', redis.url, '--concurrency', '2'])];
     const coordinator = start(['run', '--queue', redis.url, '--scenarios', 'builtin', '--modes', 'agents', '--limit', '16',
       '--agent1', 'openai:fake-model', '--agent2', 'openai:fake-model', '--rpm', String(RPM), '--out', join(tmp.path, 'run')]);
     // 2.5 windows' worth of requests: the check below then covers windows the limit had to hold back.

@@ -51,7 +51,8 @@ describe('the queue when Redis goes away (real Redis, real workers)', () => {
   it('a worker gets SIGTERM 2 s after its Redis was stopped and exits within 10 s', async () => {
     const redis = await startRedis();
     servers.push(redis);
-    const worker = parley(['worker', '--queue', redis.url], { env });
+    // One episode at a time: this worker only waits for Redis and its signal (no need for 14 agent processes).
+    const worker = parley(['worker', '--queue', redis.url, '--concurrency', '1'], { env });
     procs.push(worker);
     await within(worker.line(/^parley worker \d+ on /), 30_000, 'worker up', [worker]);
     await redis.stop();
@@ -73,7 +74,7 @@ describe('the queue when Redis goes away (real Redis, real workers)', () => {
     const out = join(tmp.path, 'run');
     const file = join(out, 'episodes.jsonl');
     const lines = () => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l !== '') : []);
-    const workers = [parley(['worker', '--queue', redis.url], { env }), parley(['worker', '--queue', redis.url], { env })];
+    const workers = [parley(['worker', '--queue', redis.url, '--concurrency', '2'], { env }), parley(['worker', '--queue', redis.url, '--concurrency', '2'], { env })];
     procs.push(...workers);
     // 20 scenarios × agents, mindreaders × 2 repeats: 80 episodes of bots.
     const coordinator = parley(['run', '--queue', redis.url, '--scenarios', 'builtin', '--modes', 'agents,mindreaders', '--repeats', '2', '--out', out], { env });

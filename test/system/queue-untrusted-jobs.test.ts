@@ -63,7 +63,7 @@ describe('parley worker refuses jobs it did not agree to (real Redis, real worke
 
     const scratchParent = join(tmp.path, 'tmp');
     mkdirSync(scratchParent);
-    worker = parley(['worker', '--queue', redis.url], { env: { ...process.env, TMPDIR: scratchParent, PARLEY_TEST_SECRET: 'sk-stolen', ...fake.env() }, cwd: tmp.path });
+    worker = parley(['worker', '--queue', redis.url, '--concurrency', '1'], { env: { ...process.env, TMPDIR: scratchParent, PARLEY_TEST_SECRET: 'sk-stolen', ...fake.env() }, cwd: tmp.path });
     await within(worker.line(/^parley worker \d+ on /), 30_000, 'worker up', [worker]);
 
     const settle = async (j: Job) => {
