@@ -23,7 +23,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 
 /** Bumped when the cache's layout changes, so an old entry is never taken for a new one. */
-const FORMAT = 4;
+const FORMAT = 5;
 
 /**
  * A bundle unused this long is removed when another is built. "Used" is refreshed at most hourly by every
@@ -175,6 +175,23 @@ function current(spec) {
 }
 
 /**
+ * zod's `locales` namespace holds its error messages in some fifty languages: ~370 KB, half of zod in a
+ * bundle, that every agent process and command would parse at start-up. Parley keeps zod's default,
+ * English (which zod imports by itself), so the namespace is built with `en` only. Part of every build
+ * (not of `options`, which must be JSON for the key: FORMAT is bumped when this changes).
+ * @type {import('esbuild').Plugin}
+ */
+const zodLocalesEnglishOnly = {
+  name: 'zod-locales-english-only',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: 'export { default as en } from "./en.js";\n',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
+/**
  * @param {BundleSpec} spec
  * @returns {Promise<string>}
  */
@@ -192,6 +209,7 @@ async function build(spec) {
       metafile: true,
       write: true,
       logLevel: 'silent',
+      plugins: [zodLocalesEnglishOnly],
     });
     void esbuild.stop();
     if (!existsSync(join(staging, spec.main))) throw new Error(`esbuild produced no ${spec.main}`);

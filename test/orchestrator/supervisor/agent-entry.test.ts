@@ -68,6 +68,15 @@ describe('the agent process entry: a declared dependency of the supervisor', () 
     expect(readFileSync(bundle, 'utf8')).toMatch(/import\(["']\.\/chunk-[^"']+\.mjs["']\)/);
   });
 
+  it("carries zod's English messages and none of its other locales (half of zod, parsed by every process)", async () => {
+    const bundle = await bundledWorker(agentEntry());
+    const code = readdirSync(dirname(bundle)).filter((f) => f.endsWith('.mjs')).map((f) => readFileSync(join(dirname(bundle), f), 'utf8')).join('\n');
+    expect(code).toContain('// node_modules/zod/v4/locales/en.js');
+    // German and Japanese: zod's own messages for an invalid input, in its de and ja locales.
+    expect(code).not.toContain('// node_modules/zod/v4/locales/de.js');
+    expect(code).not.toMatch(/Ungültige Eingabe|無効な入力/);
+  });
+
   it('tells each agent process where the package is, keeping a root the parent was given', () => {
     expect(agentEnv({})[PACKAGE_ROOT_ENV]).toBe(resolve(REPO));
     expect(agentEnv({ [PACKAGE_ROOT_ENV]: '/elsewhere' })[PACKAGE_ROOT_ENV]).toBe('/elsewhere');
