@@ -19,11 +19,12 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 
 /** Bumped when the cache's layout changes, so an old entry is never taken for a new one. */
-const FORMAT = 5;
+const FORMAT = 6;
 
 /**
  * A bundle unused this long is removed when another is built. "Used" is refreshed at most hourly by every
@@ -192,6 +193,25 @@ const zodLocalesEnglishOnly = {
 };
 
 /**
+ * ws's client module requires `https` and `tls` at load, for `wss://` URLs only: ~10 ms of every agent
+ * process's and command's start, on a loopback `ws://` that never uses them. The bundled copy loads them on
+ * the first secure connection instead. The two lines are matched exactly; if a ws release changes them the
+ * module is bundled as it is (test/orchestrator/supervisor/agent-entry.test.ts then fails, to say so).
+ * @type {import('esbuild').Plugin}
+ */
+const wsSecureModulesOnUse = {
+  name: 'ws-secure-modules-on-use',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]ws[\\/]lib[\\/]websocket\.js$/ }, async (args) => ({
+      contents: (await readFile(args.path, 'utf8'))
+        .replace("const https = require('https');", "const https = { get request() { return require('https').request; } };")
+        .replace("const tls = require('tls');", "const tls = { connect: (...args) => require('tls').connect(...args) };"),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * @param {BundleSpec} spec
  * @returns {Promise<string>}
  */
@@ -209,7 +229,7 @@ async function build(spec) {
       metafile: true,
       write: true,
       logLevel: 'silent',
-      plugins: [zodLocalesEnglishOnly],
+      plugins: [zodLocalesEnglishOnly, wsSecureModulesOnUse],
     });
     void esbuild.stop();
     if (!existsSync(join(staging, spec.main))) throw new Error(`esbuild produced no ${spec.main}`);

@@ -104,6 +104,13 @@ describe('parley agent', () => {
     expect(result.err()).toMatch(/connection failed .*ws:\/\/127\.0\.0\.1:1\/agent.*ECONNREFUSED/);
   });
 
+  it('dials a wss:// URL through https (loaded on first use in the bundle) and reports the same failure', async () => {
+    const result = await parleyAgent(['--url', 'wss://127.0.0.1:1/agent', '--token', 't']).exit;
+    expect(result.code).toBe(4);
+    expect(result.err()).toMatch(/connection failed .*wss:\/\/127\.0\.0\.1:1\/agent.*ECONNREFUSED/);
+    expect(result.err()).not.toMatch(/TypeError|is not a function|undefined/);
+  });
+
   it('rejects bad arguments and unknown policies with exit 2', async () => {
     const noToken = await parleyAgent(['--url', server.url]).exit;
     expect(noToken.code).toBe(2);

@@ -68,6 +68,17 @@ describe('the agent process entry: a declared dependency of the supervisor', () 
     expect(readFileSync(bundle, 'utf8')).toMatch(/import\(["']\.\/chunk-[^"']+\.mjs["']\)/);
   });
 
+  it("loads https and tls only for a wss:// connection (ws's client requires them at load, bundled on use)", async () => {
+    const bundle = await bundledWorker(agentEntry());
+    const code = readdirSync(dirname(bundle)).filter((f) => f.endsWith('.mjs')).map((f) => readFileSync(join(dirname(bundle), f), 'utf8')).join('\n');
+    // esbuild's output of the two lines the plugin writes (wsSecureModulesOnUse, disk/bundle-cache.js)...
+    expect(code).toMatch(/return __require\("https"\)\.request;/);
+    expect(code).toMatch(/=> __require\("tls"\)\.connect\(/);
+    // ...and no other way the agent bundle loads them.
+    expect([...code.matchAll(/require\(["'](?:node:)?(?:https|tls)["']\)/g)]).toHaveLength(2);
+    expect(code).not.toMatch(/from ["'](?:node:)?(?:https|tls)["']/);
+  });
+
   it("carries zod's English messages and none of its other locales (half of zod, parsed by every process)", async () => {
     const bundle = await bundledWorker(agentEntry());
     const code = readdirSync(dirname(bundle)).filter((f) => f.endsWith('.mjs')).map((f) => readFileSync(join(dirname(bundle), f), 'utf8')).join('\n');
