@@ -15,6 +15,12 @@ export default defineConfig({
     // Multi-process tests spawn real agent processes; give them room but never hang CI.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Every Node process reads the certificates NODE_EXTRA_CA_CERTS names, and parses its whole root store
+    // with them, as it starts: ~50 ms of CPU a process where the machine points it at the system bundle
+    // (this project's machines do: `node -e 0` takes 70 ms of CPU, 20 ms without). The tests start ~850
+    // Node processes (agent processes, CLI commands) and none of them speaks TLS (every server is on
+    // 127.0.0.1, plain HTTP or ws), so the variable is emptied for the test processes (empty = unset).
+    env: { NODE_EXTRA_CA_CERTS: '' },
     pool: 'forks',
     // Two cores: two files at a time. Integration and system files mostly wait on child processes and
     // sockets, so two in flight keep both cores busy without starving either.
