@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { build } from 'esbuild';
 import { packagePath } from '../disk/package-root.js';
 
 /**
@@ -35,11 +34,15 @@ export function pageStyle(page: WebPage): string {
   return css;
 }
 
-/** The page's script, bundled for browsers (one file, ES2020, minified). */
+/**
+ * The page's script, bundled for browsers (one file, ES2020, minified). esbuild is imported here, on the
+ * first page request: loading its API costs ~70 ms of CPU, and every `parley run` serves pages it rarely
+ * has to build.
+ */
 export function pageScript(page: WebPage): Promise<string> {
   let p = bundles.get(page);
   if (!p) {
-    p = build({
+    p = import('esbuild').then(({ build }) => build({
       entryPoints: [packagePath('web', page, 'main.ts')],
       bundle: true,
       write: false,
@@ -48,7 +51,7 @@ export function pageScript(page: WebPage): Promise<string> {
       target: 'es2020',
       minify: true,
       logLevel: 'silent',
-    }).then((r) => r.outputFiles[0]!.text);
+    })).then((r) => r.outputFiles[0]!.text);
     // A failed build is not cached: the next request retries (and reports the error again).
     p.catch(() => bundles.delete(page));
     bundles.set(page, p);
