@@ -3,9 +3,10 @@ import { once } from 'node:events';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RunPaths } from '../../run-dir/index.js';
 import { tempDir } from '../helpers/processes.js';
+import { scriptBundle } from '../helpers/script-bundle.js';
 
 const RACER = fileURLToPath(new URL('./lock-racer.ts', import.meta.url));
 const RACERS = 6;
@@ -17,9 +18,17 @@ async function deadPid(): Promise<number> {
   return child.pid!;
 }
 
+/** The racer, bundled once for the file (twelve racers under tsx each compiled it again). */
+let racer: string;
+const racerDir = tempDir('lock-racer');
+beforeAll(async () => {
+  racer = await scriptBundle(RACER, racerDir.path);
+});
+afterAll(() => racerDir.remove());
+
 /** Starts a racer: `ready` once it is loaded, then `said` the word it printed after `go` (`got` or `busy`). */
 function race(dir: string): { child: ChildProcess; ready: Promise<void>; said: Promise<string> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', RACER, dir], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [racer, dir], { stdio: ['pipe', 'pipe', 'inherit'] });
   const words: ((w: string) => void)[] = [];
   const next = () => new Promise<string>((resolve) => words.push(resolve));
   const first = next();
