@@ -16,3 +16,5 @@ export declare function bundleInputs(dir: string): string[] | null;
 export declare function markUsed(entry: string): void;
 export declare const KEEP_EXTERNAL: readonly string[];
 export declare const NODE_BUNDLE_OPTIONS: Readonly<Record<string, unknown>>;
+/** esbuild plugin: zod's `locales` namespace with English only (every bundle of this package, and the browser pages). */
+export declare const zodLocalesEnglishOnly: import('esbuild').Plugin;

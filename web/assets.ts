@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { zodLocalesEnglishOnly } from '../disk/bundle-cache.js';
 import { packagePath } from '../disk/package-root.js';
 
 /**
@@ -51,6 +52,7 @@ export function pageScript(page: WebPage): Promise<string> {
       target: 'es2020',
       minify: true,
       logLevel: 'silent',
+      plugins: [zodLocalesEnglishOnly],
     })).then((r) => r.outputFiles[0]!.text);
     // A failed build is not cached: the next request retries (and reports the error again).
     p.catch(() => bundles.delete(page));

@@ -30,8 +30,8 @@ export const LAYERS: readonly Layer[] = [
   {
     module: 'web',
     rank: 1,
-    imports: ['protocol', { module: 'disk', only: ['disk/package-root'] }],
-    why: 'the browser pages speak frames only; web/assets.ts (server side, bundles the pages) sits here with them so the orchestrator serves them from below, and finds their files through the package root (a bundled CLI runs from a build cache)',
+    imports: ['protocol', { module: 'disk', only: ['disk/package-root', 'disk/bundle-cache'] }],
+    why: 'the browser pages speak frames only; web/assets.ts (server side, bundles the pages) sits here with them so the orchestrator serves them from below, finds their files through the package root (a bundled CLI runs from a build cache), and bundles them with the same zod plugin as every other bundle',
   },
   { module: 'scenarios', rank: 2, imports: ['protocol', 'disk', 'random', 'llm'], why: 'scenario model, files and generators; its CLI lives in cli/scenarios/' },
   {
