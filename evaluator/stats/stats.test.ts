@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pairedDifference, pairedPermutationTest, PERMUTATIONS } from './paired.js';
 import { seededRandom } from './rng.js';
-import { quantile, summarize } from './summary.js';
+import { BOOTSTRAP_RESAMPLES, quantile, summarize } from './summary.js';
 import { wilson } from './wilson.js';
 
 describe('seeded random', () => {
@@ -69,6 +69,53 @@ describe('paired permutation test', () => {
     const r = pairedDifference([2, 2, 2, 2]);
     expect(r).toMatchObject({ n: 4, mean: 2, lo: 2, hi: 2, p: 2 / 16, method: 'exact' });
     expect(pairedDifference([])).toMatchObject({ n: 0, mean: null, p: null });
+  });
+});
+
+/** The bootstrap and the permutation test drawing as they go (no kept draws): the reference. */
+function referenceSummary(values: number[], seed: number): { lo: number; hi: number } {
+  const n = values.length;
+  const rand = seededRandom(seed);
+  const means: number[] = [];
+  for (let b = 0; b < BOOTSTRAP_RESAMPLES; b++) {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += values[Math.floor(rand() * n)]!;
+    means.push(s / n);
+  }
+  means.sort((a, b) => a - b);
+  return { lo: quantile(means, 0.025), hi: quantile(means, 0.975) };
+}
+function referenceP(diffs: number[], seed: number): number {
+  const n = diffs.length;
+  const observed = Math.abs(diffs.reduce((a, b) => a + b, 0) / n);
+  const eps = 1e-12 * Math.max(1, observed);
+  const rand = seededRandom(seed);
+  let k = 0;
+  for (let b = 0; b < PERMUTATIONS; b++) {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += rand() < 0.5 ? -diffs[i]! : diffs[i]!;
+    if (Math.abs(s / n) >= observed - eps) k++;
+  }
+  return (k + 1) / (PERMUTATIONS + 1);
+}
+
+describe('kept draws (a report resamples many dimensions over the same episodes)', () => {
+  it('give the same CIs and p-values to the bit, whatever came before, as drawing anew', () => {
+    const series = (n: number, f: (i: number) => number) => Array.from({ length: n }, (_, i) => f(i));
+    // Same n and seed in a row (the draws are reused), then another n and seed, then back.
+    const cases: Array<[number[], number]> = [
+      [series(40, (i) => (i * 7) % 11 - 5), 1],
+      [series(40, (i) => (i * 3) % 5), 1],
+      [series(40, (i) => Math.sin(i) * 3 + 0.25), 1],
+      [series(57, (i) => (i % 9) - 4.5), 1],
+      [series(40, (i) => (i * 7) % 11 - 5), 2],
+      [series(40, (i) => (i * 3) % 5 - 1.5), 1],
+    ];
+    for (const [values, seed] of cases) {
+      const s = summarize(values, seed);
+      expect({ lo: s.lo, hi: s.hi }).toEqual(referenceSummary(values, seed));
+      expect(pairedPermutationTest(values, seed).p).toBe(referenceP(values, seed));
+    }
   });
 });
 
