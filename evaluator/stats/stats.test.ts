@@ -72,7 +72,7 @@ describe('paired permutation test', () => {
   });
 });
 
-/** The bootstrap and the permutation test drawing as they go (no kept draws): the reference. */
+/** The bootstrap drawing as it goes (no kept draws): the reference. */
 function referenceSummary(values: number[], seed: number): { lo: number; hi: number } {
   const n = values.length;
   const rand = seededRandom(seed);
@@ -85,22 +85,9 @@ function referenceSummary(values: number[], seed: number): { lo: number; hi: num
   means.sort((a, b) => a - b);
   return { lo: quantile(means, 0.025), hi: quantile(means, 0.975) };
 }
-function referenceP(diffs: number[], seed: number): number {
-  const n = diffs.length;
-  const observed = Math.abs(diffs.reduce((a, b) => a + b, 0) / n);
-  const eps = 1e-12 * Math.max(1, observed);
-  const rand = seededRandom(seed);
-  let k = 0;
-  for (let b = 0; b < PERMUTATIONS; b++) {
-    let s = 0;
-    for (let i = 0; i < n; i++) s += rand() < 0.5 ? -diffs[i]! : diffs[i]!;
-    if (Math.abs(s / n) >= observed - eps) k++;
-  }
-  return (k + 1) / (PERMUTATIONS + 1);
-}
 
 describe('kept draws (a report resamples many dimensions over the same episodes)', () => {
-  it('give the same CIs and p-values to the bit, whatever came before, as drawing anew', () => {
+  it('give the same CIs to the bit, whatever came before, as drawing anew', () => {
     const series = (n: number, f: (i: number) => number) => Array.from({ length: n }, (_, i) => f(i));
     // Same n and seed in a row (the draws are reused), then another n and seed, then back.
     const cases: Array<[number[], number]> = [
@@ -114,7 +101,6 @@ describe('kept draws (a report resamples many dimensions over the same episodes)
     for (const [values, seed] of cases) {
       const s = summarize(values, seed);
       expect({ lo: s.lo, hi: s.hi }).toEqual(referenceSummary(values, seed));
-      expect(pairedPermutationTest(values, seed).p).toBe(referenceP(values, seed));
     }
   });
 });
