@@ -67,12 +67,13 @@ export function paperConversation(episode: EpisodeRecord, scenario: Scenario | u
 /** The conversation in SOTOPIA's evaluator-history form (see the module comment). */
 export function paperTranscript(episode: EpisodeRecord, scenario: Scenario | undefined, opts: { turnLines?: boolean } = {}): string {
   const names = seatNames(episode, scenario);
-  const script = episode.mode === 'script' || opts.turnLines === false;
+  // SOTOPIA's environment wrote a turn line before each agents-mode move; a script has none.
+  const turnLines = episode.mode !== 'script' && opts.turnLines !== false;
   const lines: string[] = [];
   let turn = 0;
   for (const t of episode.turns) {
     if (!t.action) continue;
-    if (!script) lines.push(`Turn #${++turn}`);
+    if (turnLines) lines.push(`Turn #${++turn}`);
     if (t.action.type === 'none') continue;
     lines.push(`${names.get(t.seat) ?? t.seat} ${actionText(t.action)}`);
   }
