@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProviderId } from './provider-id.js';
+import { attemptSignal, fetchWithCallSignal, withCallSignal } from './attempt-signal.js';
 import { LlmError, LlmErrorCode } from './errors.js';
 import { batchChatBody, type BatchApi, type BatchSettings, type BatchState } from './openai-batch.js';
 
@@ -53,29 +54,51 @@ function mistralBody(body: Record<string, unknown>): Record<string, unknown> {
 }
 
 export function mistralBatchApi(settings: BatchSettings): BatchApi {
-  let sdk: Promise<import('@mistralai/mistralai').Mistral> | undefined;
+  type Mistral = import('@mistralai/mistralai').Mistral;
+  let sdk: Promise<Mistral> | undefined;
+  // Fetches take each call's own signal (see `fetchWithCallSignal`): the SDK's own timeout is linked weakly.
   const load = () =>
-    (sdk ??= import('@mistralai/mistralai').then((m) => new m.Mistral({ apiKey: settings.apiKey, timeoutMs: settings.timeoutMs, ...(settings.baseURL ? { serverURL: settings.baseURL } : {}) })));
+    (sdk ??= Promise.all([import('@mistralai/mistralai'), import('@mistralai/mistralai/lib/http.js')]).then(
+      ([m, http]) =>
+        new m.Mistral({
+          apiKey: settings.apiKey,
+          timeoutMs: settings.timeoutMs,
+          httpClient: new http.HTTPClient({ fetcher: fetchWithCallSignal }),
+          ...(settings.baseURL ? { serverURL: settings.baseURL } : {}),
+        }),
+    ));
+  /** One API call, ended by `timeoutMs` even if the server never answers. */
+  const call = async <T>(what: string, fn: (client: Mistral, signal: AbortSignal) => Promise<T>): Promise<T> => {
+    const client = await load();
+    const attempt = attemptSignal(settings.timeoutMs);
+    try {
+      return await withCallSignal(attempt.signal, () => fn(client, attempt.signal));
+    } catch (err) {
+      if (attempt.timedOut()) throw new LlmError(LlmErrorCode.Timeout, `batch: ${what}: no reply within ${settings.timeoutMs} ms`, { cause: err });
+      throw err;
+    } finally {
+      attempt.dispose();
+    }
+  };
   return {
     requestLine: (customId, req) => JSON.stringify({ custom_id: customId, body: mistralBody(batchChatBody(settings.model, settings.sampling, req, settings.structured)) }),
     async upload(jsonl, filename) {
-      const client = await load();
-      const f = await client.files.upload({ file: { fileName: filename, content: Buffer.from(jsonl, 'utf8') }, purpose: 'batch' });
+      const f = await call('file upload', (client, signal) => client.files.upload({ file: { fileName: filename, content: Buffer.from(jsonl, 'utf8') }, purpose: 'batch' }, { signal }));
       const id = ProviderId.safeParse(f?.id);
       if (!id.success) throw new LlmError(LlmErrorCode.BadResponse, 'batch: the file upload returned no file id');
       return id.data;
     },
     async create(inputFileId, metadata) {
-      const client = await load();
-      return mistralJobState(await client.batch.jobs.create({ inputFiles: [inputFileId], endpoint: '/v1/chat/completions', model: settings.model, metadata }));
+      return mistralJobState(
+        await call('job create', (client, signal) => client.batch.jobs.create({ inputFiles: [inputFileId], endpoint: '/v1/chat/completions', model: settings.model, metadata }, { signal })),
+      );
     },
     async retrieve(id) {
-      const client = await load();
-      return mistralJobState(await client.batch.jobs.get({ jobId: id }));
+      return mistralJobState(await call('job poll', (client, signal) => client.batch.jobs.get({ jobId: id }, { signal })));
     },
     async content(fileId) {
-      const client = await load();
-      return new Response(await client.files.download({ fileId })).text();
+      // The body is read inside the call, so the timeout covers the download too.
+      return call('file download', async (client, signal) => new Response(await client.files.download({ fileId }, { signal })).text());
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Mistral } from '@mistralai/mistralai';
+import { fetchWithCallSignal, withCallSignal } from './attempt-signal.js';
 import { LlmError, LlmErrorCode } from './errors.js';
 import type { ClientOptions, StructuredMode } from './options.js';
 import { parseRetryAfter, type RetryDeps } from './retry.js';
@@ -21,6 +22,7 @@ export interface MistralSettings {
  * playing an OpenAI-compatible seat (or a bot) must not pay.
  */
 const loadSdk = () => import('@mistralai/mistralai');
+const loadHttp = () => import('@mistralai/mistralai/lib/http.js');
 const loadErrors = () => import('@mistralai/mistralai/models/errors');
 
 /** `mistral:<model>` through the official `@mistralai/mistralai` SDK, its retries off (`SdkClient` retries). */
@@ -32,7 +34,9 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
   };
   if (settings.serverURL) sdkOptions.serverURL = settings.serverURL;
   let client: Promise<Mistral> | undefined;
-  const sdkClient = () => (client ??= loadSdk().then((m) => new m.Mistral(sdkOptions)));
+  // Fetches take the call's own signal (`fetchWithCallSignal`): the SDK's Request-and-clone would link it weakly.
+  const sdkClient = () =>
+    (client ??= Promise.all([loadSdk(), loadHttp()]).then(([m, http]) => new m.Mistral({ ...sdkOptions, httpClient: new http.HTTPClient({ fetcher: fetchWithCallSignal }) })));
   const label = `mistral:${settings.model}`;
 
 
@@ -48,7 +52,7 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
     try {
       const sdk = await sdkClient();
       if (settings.options.stream) {
-        const stream = await sdk.chat.stream(body as never, requestOptions);
+        const stream = await withCallSignal(signal, () => sdk.chat.stream(body as never, requestOptions));
         let content = '';
         let usage: unknown;
         let model = settings.model;
@@ -65,7 +69,7 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
         if (finishReason) result.finishReason = finishReason;
         return result;
       }
-      const res = await sdk.chat.complete(body as never, requestOptions);
+      const res = await withCallSignal(signal, () => sdk.chat.complete(body as never, requestOptions));
       const choice = res.choices[0];
       const raw = choice?.message?.content;
       if (raw === undefined || raw === null) throw new LlmError(LlmErrorCode.BadResponse, `${label}: reply has no message content`);

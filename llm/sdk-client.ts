@@ -1,4 +1,5 @@
 import type { Usage } from '../protocol/index.js';
+import { attemptSignal } from './attempt-signal.js';
 import { LlmError, LlmErrorCode } from './errors.js';
 import { limiterFor, type RequestLimiter } from './limiter.js';
 import { accountKey, estimateTokens, sharedRateLimitFor, type SharedRateLimit } from './shared-limit.js';
@@ -93,16 +94,17 @@ export class SdkClient implements LlmClient {
 
   private async once(req: ChatRequest, signal?: AbortSignal): Promise<AttemptResult> {
     if (signal?.aborted) throw abortError(signal);
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const attempt = attemptSignal(this.options.timeoutMs, signal);
     try {
-      return await this.attempt(req, combined);
+      return await this.attempt(req, attempt.signal);
     } catch (err) {
       if (signal?.aborted) throw abortError(signal);
-      if (timeout.aborted) {
+      if (attempt.timedOut()) {
         throw new LlmError(LlmErrorCode.Timeout, `${this.provider}:${this.model}: no reply within ${this.options.timeoutMs} ms`, { cause: err });
       }
       throw err;
+    } finally {
+      attempt.dispose();
     }
   }
 }
