@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ProviderId } from './provider-id.js';
-import { attemptSignal, fetchWithCallSignal, withCallSignal } from './attempt-signal.js';
+import { attemptSignal, withCallSignal } from './attempt-signal.js';
 import { LlmError, LlmErrorCode } from './errors.js';
+import { loadMistral } from './mistral-sdk.js';
 import { batchChatBody, type BatchApi, type BatchSettings, type BatchState } from './openai-batch.js';
 
 /**
@@ -56,17 +57,7 @@ function mistralBody(body: Record<string, unknown>): Record<string, unknown> {
 export function mistralBatchApi(settings: BatchSettings): BatchApi {
   type Mistral = import('@mistralai/mistralai').Mistral;
   let sdk: Promise<Mistral> | undefined;
-  // Fetches take each call's own signal (see `fetchWithCallSignal`): the SDK's own timeout is linked weakly.
-  const load = () =>
-    (sdk ??= Promise.all([import('@mistralai/mistralai'), import('@mistralai/mistralai/lib/http.js')]).then(
-      ([m, http]) =>
-        new m.Mistral({
-          apiKey: settings.apiKey,
-          timeoutMs: settings.timeoutMs,
-          httpClient: new http.HTTPClient({ fetcher: fetchWithCallSignal }),
-          ...(settings.baseURL ? { serverURL: settings.baseURL } : {}),
-        }),
-    ));
+  const load = () => (sdk ??= loadMistral({ apiKey: settings.apiKey, timeoutMs: settings.timeoutMs, ...(settings.baseURL ? { serverURL: settings.baseURL } : {}) }));
   /** One API call, ended by `timeoutMs` even if the server never answers. */
   const call = async <T>(what: string, fn: (client: Mistral, signal: AbortSignal) => Promise<T>): Promise<T> => {
     const client = await load();

@@ -1,7 +1,8 @@
 import type { Mistral } from '@mistralai/mistralai';
-import { fetchWithCallSignal, withCallSignal } from './attempt-signal.js';
+import { withCallSignal } from './attempt-signal.js';
 import { LlmError, LlmErrorCode } from './errors.js';
 import type { ClientOptions, StructuredMode } from './options.js';
+import { loadMistral } from './mistral-sdk.js';
 import { parseRetryAfter, type RetryDeps } from './retry.js';
 import { samplingFor, toMistralSampling } from './sampling.js';
 import { httpError, SdkClient, usageFrom, type AttemptResult } from './sdk-client.js';
@@ -17,12 +18,7 @@ export interface MistralSettings {
   sampling: Record<string, unknown>;
 }
 
-/**
- * The SDK module, imported on first use: it weighs ~80 MB and ~0.5 s per process, which an agent process
- * playing an OpenAI-compatible seat (or a bot) must not pay.
- */
-const loadSdk = () => import('@mistralai/mistralai');
-const loadHttp = () => import('@mistralai/mistralai/lib/http.js');
+/** The SDK's error classes, imported with the SDK on first use (see `loadMistral`). */
 const loadErrors = () => import('@mistralai/mistralai/models/errors');
 
 /** `mistral:<model>` through the official `@mistralai/mistralai` SDK, its retries off (`SdkClient` retries). */
@@ -34,9 +30,7 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
   };
   if (settings.serverURL) sdkOptions.serverURL = settings.serverURL;
   let client: Promise<Mistral> | undefined;
-  // Fetches take the call's own signal (`fetchWithCallSignal`): the SDK's Request-and-clone would link it weakly.
-  const sdkClient = () =>
-    (client ??= Promise.all([loadSdk(), loadHttp()]).then(([m, http]) => new m.Mistral({ ...sdkOptions, httpClient: new http.HTTPClient({ fetcher: fetchWithCallSignal }) })));
+  const sdkClient = () => (client ??= loadMistral(sdkOptions));
   const label = `mistral:${settings.model}`;
 
 

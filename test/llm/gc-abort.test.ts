@@ -1,9 +1,11 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { reply, startFakeLlmServer, type FakeLlmServer } from '../../testkit/fake-llm-server.js';
 import type { LlmError } from '../../llm/errors.js';
-import { createClient } from '../../llm/index.js';
+import { createClient, mistralBatchApi } from '../../llm/index.js';
 
 /**
  * A timeout or an abort must end a request even when the garbage collector runs while it hangs. On Node 20
@@ -76,6 +78,26 @@ describe.each(['openai:gpt-3.5-turbo', 'mistral:open-mixtral-8x7b'])('%s: timeou
     const ac = new AbortController();
     const client = createClient({ spec, params: { timeoutMs: 100, maxRetries: 0 } }, { env });
     const err = (await underGc(() => client.chat(MSG, ac.signal).catch((e) => e))) as LlmError;
+    expect(err.code).toBe('llm/timeout');
+  }, 10_000);
+});
+
+describe('Mistral batch jobs: a poll to a server that never answers ends at its timeout under garbage collection', () => {
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    server = createServer(() => {}); // accepts, never answers
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  const settings = { apiKey: 'x', timeoutMs: 100, model: 'm', sampling: {}, structured: 'json_object' as const };
+
+  it('retrieve', async () => {
+    const err = (await underGc(() => mistralBatchApi({ ...settings, baseURL: url }).retrieve('job-1').catch((e) => e))) as LlmError;
     expect(err.code).toBe('llm/timeout');
   }, 10_000);
 });
