@@ -110,8 +110,9 @@ describe.each(['openai:gpt-3.5-turbo', 'mistral:open-mixtral-8x7b'])('%s retries
   });
 
   it('recovers when a slow reply is followed by a fast one', async () => {
-    server.enqueue(reply.slow(2000, 'late'), reply.text('{"ok":true}'));
-    const res = await createClient({ spec, params: { timeoutMs: 200, retryBaseMs: 1 } }, { env }).chat(MSG);
+    // The timeout leaves a loaded machine room to answer the fast reply in time (a retry more would fail).
+    server.enqueue(reply.slow(10_000, 'late'), reply.text('{"ok":true}'));
+    const res = await createClient({ spec, params: { timeoutMs: 1_000, retryBaseMs: 1 } }, { env }).chat(MSG);
     expect(res.content).toBe('{"ok":true}');
     expect(res.retries).toBe(1);
   });
