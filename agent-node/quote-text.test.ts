@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { quotePartnerText } from './quote-text.js';
-import { terminalSafe } from '../protocol/index.js';
+import { terminalSafe } from '../text/terminal.js';
 
 describe('partner text in prompts', () => {
   it('is quoted on one line: no partner text can start a line of the prompt', () => {

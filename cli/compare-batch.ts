@@ -4,7 +4,7 @@ import { naturalnessBatchRequests, type NaturalnessBatchRequest } from '../evalu
 import { comparePairs, presentationOrder, type ComparePair, type CompareResult, type CompareStyle } from '../evaluator/compare/naturalness.js';
 import { leniently } from '../llm/structured-ladder.js';
 import type { LlmClient } from '../llm/types.js';
-import { terminalSafe } from '../protocol/log-text.js';
+import { terminalSafe } from '../text/terminal.js';
 import { compareBatchesText, readCompareBatches, sameComparison, type CompareBatch, type ComparisonKey } from '../run-dir/index.js';
 import { MAX_RETRY_ROUNDS, type BatchRetry } from './batch-flags.js';
 import { batchApiFor, pollBatch } from './provider-batch.js';

@@ -7,7 +7,7 @@ import type { BatchApi } from '../llm/openai-batch.js';
 import { leniently } from '../llm/structured-ladder.js';
 import type { LlmClient } from '../llm/types.js';
 import { readRunJson, sameJudging, writeRunJson, type EvalBatch, type RunLock } from '../run-dir/index.js';
-import { terminalSafe } from '../protocol/log-text.js';
+import { terminalSafe } from '../text/terminal.js';
 import { UsageError } from './command.js';
 import { MAX_RETRY_ROUNDS, type BatchRetry } from './batch-flags.js';
 import { batchApiFor, pollBatch } from './provider-batch.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseYamlWith } from '../protocol/yaml-positions.js';
+import { parseYamlWith } from '../text/yaml.js';
 import { z } from 'zod';
 import { CLIENT_SETTING_KEYS, splitParams } from '../llm/options.js';
 import { unknownSamplingKey } from '../llm/sampling-keys.js';

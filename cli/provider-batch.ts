@@ -3,7 +3,7 @@ import { BATCH_TERMINAL, openAiBatchApi, type BatchApi, type BatchState } from '
 import { mistralBatchApi } from '../llm/mistral-batch.js';
 import { mistralServerURL, resolveProvider } from '../llm/create-client.js';
 import type { StructuredMode } from '../llm/options.js';
-import { terminalSafe } from '../protocol/log-text.js';
+import { terminalSafe } from '../text/terminal.js';
 
 /**
  * What `eval --batch` and `compare --batch` share about a provider's batch interface: which API a judge

@@ -1,7 +1,7 @@
 import { createInterface, type Interface } from 'node:readline';
 import { ACTION_TYPES, ErrorCode, moveAction, outcomeText, RELATIONSHIP_NAMES, type Action, type ActionType, type ProfileView, type TaskPrivate, type TurnEvent } from '../../protocol/index.js';
 import type { MoveResult, Policy, SeatView } from '../policy.js';
-import { originLine } from '../../protocol/index.js';
+import { originLine } from '../../text/terminal.js';
 
 const SHORTCUTS: Record<string, ActionType> = {
   s: 'speak', speak: 'speak', n: 'none', none: 'none', v: 'non-verbal communication', nv: 'non-verbal communication',

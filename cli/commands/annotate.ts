@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { MODES, terminalSafe, type Mode } from '../../protocol/index.js';
+import { MODES, type Mode } from '../../protocol/index.js';
+import { terminalSafe } from '../../text/terminal.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { Study } from '../../evaluator/human/study.js';
 import { loadSecrets, secretsFile } from '../../evaluator/human/study-secrets.js';

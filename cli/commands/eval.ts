@@ -10,7 +10,7 @@ import type { JudgeView } from '../../evaluator/judge/prompt.js';
 import { SOTOPIA_RUBRIC } from '../../evaluator/rubric/builtin.js';
 import { loadRubric } from '../../evaluator/rubric/load-rubric.js';
 import type { Rubric } from '../../evaluator/rubric/rubric.js';
-import { terminalSafe } from '../../protocol/log-text.js';
+import { terminalSafe } from '../../text/terminal.js';
 import { resolveJudgeView, type PolicyConfig } from '../../protocol/index.js';
 import { readRunJson, RunPaths, type RunLock } from '../../run-dir/index.js';
 import { BATCH_PRICE_FACTOR, judgePlanLines } from '../plan/judge-estimate.js';

@@ -5,7 +5,7 @@ import type { RunConfig } from '../../orchestrator/run-config.js';
 import { runExperiment } from '../../orchestrator/run/driver.js';
 import { resolveProtocol } from '../../orchestrator/run/protocol.js';
 import { loadRunInputs } from '../../orchestrator/run/run-inputs.js';
-import { terminalSafe } from '../../protocol/index.js';
+import { terminalSafe } from '../../text/terminal.js';
 import type { FlagSpecs } from '../args.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { parseForkTurns } from '../fork/fork-at.js';

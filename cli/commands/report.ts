@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import path from 'node:path';
-import { MODES, terminalSafe } from '../../protocol/index.js';
+import { MODES } from '../../protocol/index.js';
+import { terminalSafe } from '../../text/terminal.js';
 import { parseAnnotations } from '../../evaluator/human/annotation.js';
 import { humanSummaryLines, summariseHuman, type JudgeVerdict } from '../../evaluator/human/summary.js';
 import { judgeVerdictsNear, readJudgeVerdicts } from '../judge-verdicts.js';

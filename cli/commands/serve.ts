@@ -5,7 +5,7 @@ import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { TokensFile } from '../tokens-file.js';
 import { freshRunDir } from '../fresh-run-dir.js';
 import { allowOrigins } from '../allow-origin.js';
-import { terminalSafe } from '../../protocol/index.js';
+import { terminalSafe } from '../../text/terminal.js';
 import { buildRunConfig } from '../plan/run-config.js';
 import { CONFIG_FLAGS, exitWithLauncher, GROUP_SEAT_NUMBERS, groupSeatFlags, HUMAN_FLAGS, humanDeadline, interruptSignal, keyPreflight, reportRun, WATCH_FLAG } from './run.js';
 

@@ -5,7 +5,7 @@ import { RunPaths } from '../../run-dir/index.js';
 import { buildTranscript, transcriptText } from '../../evaluator/transcript/transcript.js';
 import { frameText } from '../../evaluator/transcript/ledger-text.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
-import { terminalSafe } from '../../protocol/index.js';
+import { terminalSafe } from '../../text/terminal.js';
 
 /** Fields `--filter` can select on, and how each reads a record. */
 const FILTERS: Record<string, (e: LoadedEpisode) => string[]> = {

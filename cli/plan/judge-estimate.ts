@@ -1,7 +1,7 @@
 import { estimateCost } from '../../llm/cost.js';
 import type { JudgePlan } from '../../evaluator/plan-judging.js';
 import type { Rubric } from '../../evaluator/rubric/rubric.js';
-import { terminalSafe } from '../../protocol/log-text.js';
+import { terminalSafe } from '../../text/terminal.js';
 import { ESTIMATE, type TokenEstimate } from './token-estimate.js';
 
 /** Reply tokens per (seat, dimension) answer: `run --dry-run`'s judge reply figure is for seven dimensions × two seats. */

@@ -6,7 +6,7 @@ import { ScriptedClient, validReply } from '../testing/fake-judge.js';
 import { episode, type MoveSpec } from '../testing/fixtures.js';
 import { importSotopia } from '../../scenarios/import/sotopia.js';
 import { Scenario } from '../../scenarios/model.js';
-import { genderAdjective } from '../../protocol/index.js';
+import { genderAdjective } from '../../text/gender-word.js';
 import { judgeEpisode } from './judge.js';
 import { paperBackground, paperTranscript } from './paper-view.js';
 import { judgeCalls } from './prompt.js';

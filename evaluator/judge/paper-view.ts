@@ -1,5 +1,6 @@
 import { listNames } from './list-names.js';
-import { genderAdjective, type EpisodeRecord } from '../../protocol/index.js';
+import { type EpisodeRecord } from '../../protocol/index.js';
+import { genderAdjective } from '../../text/gender-word.js';
 import type { Character, Scenario, ScenarioSeat } from '../../scenarios/model.js';
 import { actionText, seatNames } from './transcript.js';
 

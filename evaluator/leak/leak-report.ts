@@ -4,7 +4,7 @@ import { runMetrics } from '../metrics/run-metrics.js';
 import { isPaperRun } from '../paper/beside.js';
 import { mdText } from '../report/markdown-text.js';
 import type { RunDir } from '../run-dir.js';
-import { terminalSafe } from '../../protocol/log-text.js';
+import { terminalSafe } from '../../text/terminal.js';
 import { BOOTSTRAP_RESAMPLES } from '../stats/summary.js';
 import { loadPublished } from '../paper/published.js';
 import { publishedAdvantages, publishedAdvantageSentence } from './leak-published.js';

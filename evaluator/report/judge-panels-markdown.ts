@@ -1,4 +1,4 @@
-import { terminalSafe } from '../../protocol/log-text.js';
+import { terminalSafe } from '../../text/terminal.js';
 import type { Panel } from './judge-panels.js';
 import { mdCell } from './card.js';
 import { mdText } from './markdown-text.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseYamlWith } from '../../protocol/yaml-positions.js';
+import { parseYamlWith } from '../../text/yaml.js';
 import { BUILTIN_RUBRICS } from './builtin.js';
 import { RubricFile, rubricFromFile, type Rubric } from './rubric.js';
 

@@ -7,7 +7,7 @@ import type { EpisodeRecord } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import { judgeVariants, readEvaluation } from '../evaluation.js';
 import { isSotopia } from '../rubric/builtin.js';
-import { terminalSafe } from '../../protocol/log-text.js';
+import { terminalSafe } from '../../text/terminal.js';
 
 export interface TranscriptLine {
   turn: number;

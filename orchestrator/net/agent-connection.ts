@@ -1,15 +1,5 @@
-import {
-  terminalSafe,
-  CloseCode,
-  decodeAgentFrame,
-  ErrorCode,
-  errorFrame,
-  frameIds,
-  stamp,
-  type OrchestratorFrame,
-  type OrchestratorFrameBody,
-  type SeatJoin,
-} from '../../protocol/index.js';
+import { CloseCode, decodeAgentFrame, ErrorCode, errorFrame, frameIds, stamp, type OrchestratorFrame, type OrchestratorFrameBody, type SeatJoin } from '../../protocol/index.js';
+import { terminalSafe } from '../../text/terminal.js';
 import { systemClock, type Clock, type TimerHandle } from '../clock.js';
 import type { SeatConnection, SeatLink } from '../seat-link.js';
 import type { SeatRegistry } from '../seat-registry.js';

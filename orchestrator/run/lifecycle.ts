@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { terminalSafe, type EpisodeRecord } from '../../protocol/index.js';
+import { type EpisodeRecord } from '../../protocol/index.js';
+import { terminalSafe } from '../../text/terminal.js';
 import { acquireRunLock, appendEpisode, readEpisodes, readRunJson, RunPaths, runJsonSnapshot, undoRunStart, writeRunScenarios, type RunDirWriter, type RunJson, type RunLock, type RunStats } from '../../run-dir/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { EpisodePlan } from '../episode-plan.js';

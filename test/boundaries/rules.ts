@@ -24,6 +24,12 @@ export const UNCHECKED_MODULES: readonly string[] = ['test', ''];
 export const LAYERS: readonly Layer[] = [
   { module: 'protocol', rank: 0, imports: [], why: 'pure zod: schemas, types and codes every module shares' },
   { module: 'disk', rank: 0, imports: [], why: 'atomic file writes, below every module that writes a file' },
+  {
+    module: 'text',
+    rank: 0,
+    imports: [],
+    why: 'pure text helpers every layer shares and no frame is: terminal-safe escaping, YAML read with line numbers, SOTOPIA\'s gender adjective',
+  },
   { module: 'random', rank: 0, imports: [], why: 'the one seeded generator: pure, used by scenarios, bots and statistics' },
   { module: 'testkit', rank: 0, imports: [], why: 'fakes (LLM server, processes, Redis) shared by tests and bench/, depending on nothing of the product' },
   { module: 'llm', rank: 1, imports: ['protocol', 'disk'], why: 'provider clients and cassettes, a library below the three processes' },
@@ -37,17 +43,17 @@ export const LAYERS: readonly Layer[] = [
   {
     module: 'agent-node',
     rank: 2,
-    imports: ['protocol', 'llm', 'disk', 'random'],
+    imports: ['protocol', 'text', 'llm', 'disk', 'random'],
     why: 'an agent knows only what its frames told it (its SeatView), never the scenario files, the run directory or the world',
   },
   { module: 'run-dir', rank: 3, imports: ['protocol', 'disk', 'scenarios', 'llm'], why: 'the run directory format, shared by the orchestrator and the evaluator, so it imports neither' },
   {
     module: 'orchestrator',
     rank: 4,
-    imports: ['protocol', 'disk', 'random', 'llm', 'web', 'scenarios', 'run-dir'],
+    imports: ['protocol', 'text', 'disk', 'random', 'llm', 'web', 'scenarios', 'run-dir'],
     why: 'talks to agents only through frames (the agent entry is the package.json import `#agent-entry`, never a source import)',
   },
-  { module: 'evaluator', rank: 4, imports: ['protocol', 'disk', 'random', 'llm', 'scenarios', 'run-dir'], why: 'reads a run directory; shares nothing with the processes that wrote it' },
+  { module: 'evaluator', rank: 4, imports: ['protocol', 'text', 'disk', 'random', 'llm', 'scenarios', 'run-dir'], why: 'reads a run directory; shares nothing with the processes that wrote it' },
   {
     module: 'training',
     rank: 5,
@@ -75,7 +81,7 @@ export const LAYERS: readonly Layer[] = [
   {
     module: 'cli',
     rank: 6,
-    imports: ['protocol', 'disk', 'random', 'llm', 'scenarios', 'agent-node', 'run-dir', 'orchestrator', 'evaluator', 'training', 'queue'],
+    imports: ['protocol', 'text', 'disk', 'random', 'llm', 'scenarios', 'agent-node', 'run-dir', 'orchestrator', 'evaluator', 'training', 'queue'],
     why: 'wires everything together; nothing imports it',
   },
   {

@@ -13,7 +13,7 @@ const forge = (what: string) => `${what}\u001b[2J\u001b[31m\u001b]0;pwned\u0007\
 /**
  * Issue 19, the human study on the terminal: the answers file and the secrets file are written by people
  * (annotators, or anyone by hand), so `parley compare --human` and `parley annotate` print what comes from
- * them through terminalSafe (protocol/log-text.ts). Real CLI processes; every line they print is checked.
+ * them through terminalSafe (text/terminal.ts). Real CLI processes; every line they print is checked.
  */
 describe('the human study\'s files, printed on a terminal', () => {
   const tmp = tempDir('study-terminal');

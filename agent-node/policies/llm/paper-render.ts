@@ -1,5 +1,6 @@
 import { visibleText } from '../../quote-text.js';
-import { genderAdjective, type Action, type Hint, type ProfileView, type TurnEvent } from '../../../protocol/index.js';
+import { type Action, type Hint, type ProfileView, type TurnEvent } from '../../../protocol/index.js';
+import { genderAdjective } from '../../../text/gender-word.js';
 import type { NameOf } from './render.js';
 
 /**
