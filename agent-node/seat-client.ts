@@ -1,26 +1,15 @@
 import { hostname } from 'node:os';
 import WebSocket from 'ws';
 import { backoffCeiling } from '../llm/retry.js';
-import {
-  MAX_FRAME_BYTES,
-  SeatClientState,
-  decodeOrchestratorFrame,
-  frameIds,
-  stamp,
-  type AgentFrame,
-  type AgentFrameBody,
-  type OrchestratorFrame,
-  type ScriptRequest,
-  type SeatOutcome,
-  type TurnRequest,
-} from '../protocol/index.js';
+import { MAX_FRAME_BYTES, decodeOrchestratorFrame, frameIds, stamp, type AgentFrame, type AgentFrameBody, type OrchestratorFrame, type ScriptRequest, type TurnRequest } from '../protocol/index.js';
+import { SeatClientState, type SeatOutcome } from '../seat-client/state.js';
 import type { Policy, SeatView } from './policy.js';
 import { runScript, runTurn } from './policy-runner.js';
 import { SeatViewState } from './seat-view-state.js';
 import { CLIENT_NAME, CLIENT_VERSION } from './version.js';
 
-/** How a seat ended, and the codes the client decides: the seat-client state machine's (protocol/seat-client-state.ts). */
-export { SeatClientCode, type SeatOutcome } from '../protocol/index.js';
+/** How a seat ended, and the codes the client decides: the seat-client state machine's (seat-client/state.ts). */
+export { SeatClientCode, type SeatOutcome } from '../seat-client/state.js';
 
 export interface SeatClientOptions {
   /** The orchestrator's agent endpoint, e.g. `ws://127.0.0.1:8080/agent`. */

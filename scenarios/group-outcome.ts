@@ -1,10 +1,11 @@
-import { tallyAuction, tallySplit, type Outcome, type ReadMove, type TurnRecord } from '../protocol/index.js';
+import { type Outcome, type TurnRecord } from '../protocol/index.js';
+import { tallyAuction, tallySplit, type ReadMove } from '../seat-client/group-tally.js';
 import type { Scenario } from './model.js';
 
 type AuctionOutcome = Extract<Outcome, { kind: 'auction' }>;
 type SplitOutcome = Extract<Outcome, { kind: 'split' }>;
 
-/** Auction outcome (protocol/group-tally.ts): sold or not, the price and the winning buyer. */
+/** Auction outcome (seat-client/group-tally.ts): sold or not, the price and the winning buyer. */
 export function auctionOutcome(scenario: Scenario, turns: readonly TurnRecord[], read: ReadMove): AuctionOutcome {
   const t = tallyAuction(turns, sellerOf(scenario), read);
   if (t.closed === 'sold' && t.best) return { kind: 'auction', sold: true, price: t.best.price, winner: t.best.seat, success: true };
@@ -16,7 +17,7 @@ export function sellerOf(scenario: Scenario): string | null {
   return scenario.seats.find((s) => s.task?.kind === 'auction' && s.task.role === 'seller')?.seat ?? null;
 }
 
-/** Split outcome (protocol/group-tally.ts): whether a proposal passed, its shares by seat and proposer. */
+/** Split outcome (seat-client/group-tally.ts): whether a proposal passed, its shares by seat and proposer. */
 export function splitOutcome(scenario: Scenario, turns: readonly TurnRecord[], read: ReadMove): SplitOutcome {
   const seats = scenario.seats.map((s) => s.seat);
   const total = scenario.truth?.kind === 'split' ? scenario.truth.total : null;

@@ -1,5 +1,6 @@
 import { createInterface, type Interface } from 'node:readline';
-import { ACTION_TYPES, ErrorCode, moveAction, outcomeText, RELATIONSHIP_NAMES, type Action, type ActionType, type ProfileView, type TaskPrivate, type TurnEvent } from '../../protocol/index.js';
+import { ACTION_TYPES, ErrorCode, moveAction, RELATIONSHIP_NAMES, type Action, type ActionType, type ProfileView, type TaskPrivate, type TurnEvent } from '../../protocol/index.js';
+import { outcomeText } from '../../seat-client/outcome.js';
 import type { MoveResult, Policy, SeatView } from '../policy.js';
 import { originLine } from '../../text/terminal.js';
 

@@ -3,13 +3,13 @@ import { io } from 'socket.io-client';
 import type { Action } from '../../protocol/action.js';
 import { CLOSE_EVENT, FRAME_EVENT, SOCKET_IO_PATH, type BrowserClose } from '../../protocol/browser-transport.js';
 import { OrchestratorFrame, type SeatWelcome, type TurnEvent, type TurnRequest } from '../../protocol/frames.js';
-import { SeatClientState } from '../../protocol/seat-client-state.js';
+import { SeatClientState } from '../../seat-client/state.js';
 import { moveAction, type TaskMove } from '../../protocol/moves.js';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import { goalCard, mindreaderPanel, partnerCard, selfCard } from './cards.js';
 import { el, fill, section } from './dom.js';
 import { messageItem } from './messages.js';
-import { outcomeText } from '../../protocol/seat-outcome.js';
+import { outcomeText } from '../../seat-client/outcome.js';
 
 /**
  * The browser seat client: joins the seat named by `?token=` over socket.io, shows exactly what the
@@ -32,7 +32,7 @@ const received: string[] = [];
 
 /**
  * The seat as the page knows it — welcome, open turn, time left, how it ended — in the one seat-client
- * state machine the agent process uses too (protocol/seat-client-state.ts). socket.io reconnects the
+ * state machine the agent process uses too (seat-client/state.ts). socket.io reconnects the
  * transport by itself; the machine decides what a close by the orchestrator means.
  */
 const state = new SeatClientState({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ACTION_TYPES, moveAction, tallyAuction, tallySplit, type AuctionPrivate, type ScriptRequest, type SplitPrivate, type TaskKind, type TaskPrivate, type TurnEvent } from '../../../protocol/index.js';
+import { ACTION_TYPES, moveAction, type AuctionPrivate, type ScriptRequest, type SplitPrivate, type TaskKind, type TaskPrivate, type TurnEvent } from '../../../protocol/index.js';
+import { tallyAuction, tallySplit } from '../../../seat-client/group-tally.js';
 import type { SeatView } from '../../policy.js';
 import { decideFor } from './decide.js';
 import { writeBotScript } from './script-writer.js';

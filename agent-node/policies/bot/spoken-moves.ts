@@ -1,4 +1,5 @@
-import { heardMove, moveAction, parseMove, speakMove, tallyAuction, tallySplit, type Action, type ScriptTurn, type TaskKind, type TurnEvent } from '../../../protocol/index.js';
+import { heardMove, moveAction, parseMove, speakMove, type Action, type ScriptTurn, type TaskKind, type TurnEvent } from '../../../protocol/index.js';
+import { tallyAuction, tallySplit } from '../../../seat-client/group-tally.js';
 import type { SeatView } from '../../policy.js';
 
 /**

@@ -1,4 +1,5 @@
-import { formatPrice, moveAction, tallyAuction, type Action, type AuctionPrivate, type TurnRequest } from '../../../../protocol/index.js';
+import { formatPrice, moveAction, type Action, type AuctionPrivate, type TurnRequest } from '../../../../protocol/index.js';
+import { tallyAuction } from '../../../../seat-client/group-tally.js';
 import type { SeatView } from '../../../policy.js';
 import { orderedEvents, ownEvents, ownTurnsLeft, selfSeat } from '../conversation.js';
 

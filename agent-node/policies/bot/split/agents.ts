@@ -1,4 +1,5 @@
-import { moveAction, tallySplit, type Action, type SplitPrivate, type TurnRequest } from '../../../../protocol/index.js';
+import { moveAction, type Action, type SplitPrivate, type TurnRequest } from '../../../../protocol/index.js';
+import { tallySplit } from '../../../../seat-client/group-tally.js';
 import type { SeatView } from '../../../policy.js';
 import { orderedEvents, ownEvents, selfSeat } from '../conversation.js';
 

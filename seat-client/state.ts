@@ -1,12 +1,12 @@
-import { CloseCode, ErrorCode, FINAL_CLOSE_CODES, JOIN_REFUSAL_CODES, REFUSAL_CLOSE_CODES } from './codes.js';
-import type { OrchestratorFrame, SeatWelcome, TurnRequest } from './frames.js';
+import { CloseCode, ErrorCode, FINAL_CLOSE_CODES, JOIN_REFUSAL_CODES, REFUSAL_CLOSE_CODES } from '../protocol/codes.js';
+import type { OrchestratorFrame, SeatWelcome, TurnRequest } from '../protocol/frames.js';
 
 /**
  * The client side of a seat as one pure state machine: what a seat's client knows about its connection
  * and its turn, and what it decides on each frame and each close. It owns no socket and no timer (the
  * caller reports `opened`, `frame`, `closed`, and schedules the reconnect it is told to), and reads time
  * only from the injected clock, so every transition is tested on a simulated clock
- * (seat-client-state.test.ts), like the orchestrator's side (orchestrator/seat-lifecycle.ts).
+ * (state.test.ts), like the orchestrator's side (orchestrator/seat-lifecycle.ts).
  *
  * Used by both seat clients: the agent process (agent-node/seat-client.ts) and the browser page
  * (web/seat/main.ts; this file depends on protocol/codes.ts and frame types only, so it bundles for the

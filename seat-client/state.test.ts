@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CloseCode, ErrorCode } from './codes.js';
-import type { OrchestratorFrame } from './frames.js';
-import { SeatClientState, type CloseDecision, type FrameEffect, type SeatClientPhase } from './seat-client-state.js';
+import { CloseCode, ErrorCode } from '../protocol/codes.js';
+import type { OrchestratorFrame } from '../protocol/frames.js';
+import { SeatClientState, type CloseDecision, type FrameEffect, type SeatClientPhase } from './state.js';
 
 /** Frames as the machine reads them (only the fields it uses; the decoder checks the rest at the edge). */
 const f = {

@@ -1,5 +1,5 @@
-import type { Action } from './action.js';
-import { parseMove, type TaskMove } from './moves.js';
+import type { Action } from '../protocol/action.js';
+import { parseMove, type TaskMove } from '../protocol/moves.js';
 
 /**
  * The state of the group tasks' moves (protocol/moves.ts), read from public moves only, so that the

@@ -1,6 +1,6 @@
-import type { TurnEvent } from './frames.js';
+import type { TurnEvent } from '../protocol/frames.js';
 import { tallyAuction, tallySplit } from './group-tally.js';
-import { parseMove } from './moves.js';
+import { parseMove } from '../protocol/moves.js';
 
 /**
  * The task outcome as far as a seat can tell it (the browser page's end screen, the terminal client's
