@@ -38,7 +38,7 @@ export function runDirHolding(file: string, dirs: readonly string[]): string | u
  * Writes a command's output file atomically: when it lies inside a run directory, through run-dir's
  * writer under the lock the command took (`lock`); anywhere else (no lock), as it is.
  */
-export async function writeOutputFile(lock: RunLock | null, file: string, text: string): Promise<void> {
+export async function writeOutputFile(lock: RunLock | null, file: string, text: string | Uint8Array): Promise<void> {
   if (lock) await writeRunDirFile(lock, file, text);
   else await writeFileAtomic(file, text);
 }

@@ -26,7 +26,7 @@ export function writeFileAtomicSync(file: string, text: string): void {
 }
 
 /** Replaces `file` with `text` atomically. */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
+export async function writeFileAtomic(file: string, text: string | Uint8Array): Promise<void> {
   await mkdir(dirname(resolve(file)), { recursive: true });
   const tmp = tempPathFor(file);
   try {

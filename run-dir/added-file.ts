@@ -9,7 +9,7 @@ import type { RunLock } from './lock.js';
  * the run, never under it. `file` must lie inside the locked directory: a lock on one run is no licence
  * to write into another.
  */
-export async function writeRunDirFile(lock: RunLock, file: string, text: string): Promise<void> {
+export async function writeRunDirFile(lock: RunLock, file: string, text: string | Uint8Array): Promise<void> {
   const target = resolve(file);
   if (!target.startsWith(resolve(lock.paths.dir) + sep)) throw new Error(`${file} is not inside the locked run directory ${lock.paths.dir}`);
   mkdirSync(dirname(target), { recursive: true });

@@ -1,7 +1,11 @@
 import path from 'node:path';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
-import { exportCsv } from '../../evaluator/export/csv.js';
 import { exportSotopia } from '../../evaluator/export/sotopia.js';
+import { exportTable, TABLES, type TableName } from '../../evaluator/export/tables.js';
+import { tableCsv } from '../../evaluator/export/table.js';
+import { tableParquet } from '../../evaluator/export/parquet.js';
+import { terminalSafe } from '../../protocol/index.js';
+import { packageVersion } from '../../disk/package-version.js';
 import { loadRunDir } from '../../evaluator/run-dir.js';
 import { lockRunDir, runDirHolding, writeOutputFile } from '../run-dir-lock.js';
 // The fine-tuning formats' own command line and body (training/).
@@ -10,14 +14,20 @@ import { chatSpec, runChatExport } from './export-chat.js';
 /** `parley export`'s command line. */
 export const spec: CommandSpec = {
   name: 'export',
-  usage: 'parley export DIR --format sotopia|csv [--out FILE]   (fine-tuning data: --format openai-chat --help)',
+  usage: 'parley export DIR --format sotopia|csv|parquet [--table episodes|seats|turns|verdicts] [--out FILE]   (fine-tuning data: --format openai-chat --help)',
   summary:
     "sotopia: one JSON line per episode in SOTOPIA's EpisodeLog shape (plus its JSONL export fields);\n" +
     '  default file DIR/episodes.sotopia.jsonl\n' +
-    'csv: one row per episode and seat: mode, scenario, models, turns, words per turn, task metrics and\n' +
-    '  every judge score present; default file DIR/episodes.csv',
+    'csv, parquet: one table (--table, default episodes), default file DIR/<table>.csv or .parquet:\n' +
+    '  episodes: one row per episode and seat: mode, scenario, models, turns, words per turn, task metrics and\n' +
+    "    the main judge's scores (SOTOPIA-EVAL's seven, then <rubric>.<dimension> for other rubrics)\n" +
+    '  seats: one row per episode and seat with every judge: <rubric>.<dimension>[<judge>] per judge and\n' +
+    '    variant (blind, paper view), <rubric>.<dimension>[panel mean], and <rubric>.<dimension>.reasoning[<judge>]\n' +
+    '  turns: one row per move: episode, turn, seat, action, text, words, private recipients, unparsable flag\n' +
+    '  verdicts: one row per naturalness verdict of parley compare: pair, order shown, judge, winner',
   flags: {
-    format: { type: 'string', metavar: 'sotopia|csv', describe: 'export format (required)' },
+    format: { type: 'string', metavar: 'sotopia|csv|parquet', describe: 'export format (required)' },
+    table: { type: 'string', metavar: 'NAME', describe: `the table written as csv or parquet: ${TABLES.join(', ')} (default episodes)` },
     out: { type: 'string', metavar: 'FILE', describe: "where to write ('-' for standard output)" },
   },
   positionals: { min: 1, max: 1, names: 'one run directory' },
@@ -26,7 +36,7 @@ export const spec: CommandSpec = {
 /** Both forms of `parley export`, for help and the README check. */
 export const specs: CommandSpec[] = [spec, chatSpec];
 
-/** \`parley export DIR --format sotopia|csv [--out FILE]\`. */
+/** \`parley export DIR --format sotopia|csv|parquet [--table NAME] [--out FILE]\`. */
 export async function run(argv: string[]): Promise<number> {
   // Fine-tuning formats have their own flags (training/; cli/commands/export-chat.ts).
   const format = argv.find((a, i) => a.startsWith('--format=') || argv[i - 1] === '--format');
@@ -34,12 +44,17 @@ export async function run(argv: string[]): Promise<number> {
   const args = parseCommand(spec, argv);
   if (!args) return 0;
   const { positionals } = args;
-  const values = args.flags as { format?: string; out?: string };
-  if (values.format !== 'sotopia' && values.format !== 'csv') {
-    throw new UsageError(`--format must be sotopia or csv${values.format ? ` (got '${values.format}')` : ''}`);
+  const values = args.flags as { format?: string; out?: string; table?: string };
+  if (values.format !== 'sotopia' && values.format !== 'csv' && values.format !== 'parquet') {
+    throw new UsageError(`--format must be sotopia, csv or parquet${values.format ? ` (got '${values.format}')` : ''}`);
   }
+  if (values.table !== undefined && !(TABLES as readonly string[]).includes(values.table)) {
+    throw new UsageError(`--table must be one of ${TABLES.join(', ')} (got '${values.table}')`);
+  }
+  if (values.table !== undefined && values.format === 'sotopia') throw new UsageError('--table is for --format csv or parquet (sotopia writes episodes)');
+  const table = (values.table ?? 'episodes') as TableName;
   const dir = positionals[0]!;
-  const out = values.out ?? path.join(dir, values.format === 'csv' ? 'episodes.csv' : 'episodes.sotopia.jsonl');
+  const out = values.out ?? path.join(dir, values.format === 'sotopia' ? 'episodes.sotopia.jsonl' : `${table}.${values.format}`);
   // Writing inside the run: take its lock (waits up to 15 s for another writer, then names it).
   const locked = out !== '-' && runDirHolding(out, [dir]) ? await lockRunDir(dir, 'export', 15_000) : null;
   if (locked && !locked.ok) {
@@ -52,13 +67,22 @@ export async function run(argv: string[]): Promise<number> {
       console.error(`parley export: ${loaded.error.message}`);
       return 1;
     }
-    const text = values.format === 'csv' ? exportCsv([loaded.run]) : exportSotopia([loaded.run]);
+    let body: string | Uint8Array;
+    let rows = '';
+    if (values.format === 'sotopia') body = exportSotopia([loaded.run]);
+    else {
+      const { table: t, skipped } = exportTable(table, [loaded.run]);
+      // Lines of a verdict file that are not JSON are left out and named, never dropped silently.
+      for (const line of skipped) console.error(`parley export: ${terminalSafe(line)} (left out)`);
+      body = values.format === 'csv' ? tableCsv(t) : tableParquet(t, `parley ${packageVersion()}`);
+      rows = `, ${t.rows.length} rows, ${t.columns.length} columns`;
+    }
     if (out === '-') {
-      process.stdout.write(text);
+      process.stdout.write(body);
       return 0;
     }
-    await writeOutputFile(locked?.ok ? locked.lock : null, out, text);
-    console.log(`wrote ${out} (${loaded.run.episodes.length} episodes)`);
+    await writeOutputFile(locked?.ok ? locked.lock : null, out, body);
+    console.log(`wrote ${out} (${loaded.run.episodes.length} episodes${rows})`);
     return 0;
   } finally {
     if (locked?.ok) locked.lock.release();
