@@ -4,7 +4,7 @@ import { exportSotopia } from '../../evaluator/export/sotopia.js';
 import { exportTable, TABLES, type TableName } from '../../evaluator/export/tables.js';
 import { tableCsv } from '../../evaluator/export/table.js';
 import { tableParquet } from '../../evaluator/export/parquet.js';
-import { terminalSafe } from '../../protocol/index.js';
+import { terminalSafe } from '../../text/terminal.js';
 import { packageVersion } from '../../disk/package-version.js';
 import { loadRunDir } from '../../evaluator/run-dir.js';
 import { lockRunDir, runDirHolding, writeOutputFile } from '../run-dir-lock.js';
