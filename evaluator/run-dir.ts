@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { RunErrorCode, type EpisodeRecord } from '../protocol/index.js';
-import { readEpisodes, readRunJson, readRunScenarios, RunPaths, type RunJson } from '../run-dir/index.js';
+import { missingScenarioIds, missingScenariosMessage, readEpisodes, readRunJson, readRunScenarios, RunPaths, type RunJson } from '../run-dir/index.js';
 import type { Scenario } from '../scenarios/model.js';
 
 /** A failure to read a run directory, naming the file, line and field. */
 export interface RunDirError {
-  code: typeof RunErrorCode.MissingFile | typeof RunErrorCode.BadJson | typeof RunErrorCode.BadRecord | typeof RunErrorCode.BadRunJson;
+  code: typeof RunErrorCode.MissingFile | typeof RunErrorCode.BadJson | typeof RunErrorCode.BadRecord | typeof RunErrorCode.BadRunJson | typeof RunErrorCode.MissingScenarios;
   message: string;
 }
 
@@ -49,6 +49,13 @@ export async function loadRunDir(dir: string): Promise<LoadResult> {
   if (bad) {
     const code = bad.message.startsWith('not JSON') ? RunErrorCode.BadJson : RunErrorCode.BadRecord;
     return { ok: false, error: { code, message: `${paths.episodesJsonl}:${bad.line}: ${bad.message}` } };
+  }
+  // Episodes whose scenario the file lacks would fail one seat at a time in the judge: the run is refused
+  // once, naming them and how to put them back.
+  const missing = missingScenarioIds(episodes.rows.map((r) => r.record.scenarioId), scenarios.scenarios);
+  if (missing.length) {
+    const source = (run.run?.['config'] as { scenarios?: unknown } | undefined)?.scenarios;
+    return { ok: false, error: { code: RunErrorCode.MissingScenarios, message: missingScenariosMessage(paths, missing, source) } };
   }
   return { ok: true, run: { dir, run: run.run, scenarios: scenarios.scenarios, episodes: episodes.rows, tornBytes: episodes.tornBytes } };
 }

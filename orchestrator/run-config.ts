@@ -37,6 +37,11 @@ export const RunConfig = z.object({
   pool: z.object({ multiplex: z.boolean().default(false), seatsPerProcess: z.number().int().positive().default(1) }).default({ multiplex: false, seatsPerProcess: 1 }),
   retryFailed: z.boolean().default(false),
   /**
+   * `--repair-scenarios`: recorded episodes whose scenario scenarios.jsonl lacks take it from this run's
+   * scenario source (orchestrator/run/kept-scenarios.ts). Operational: it changes no episode.
+   */
+  repairScenarios: z.boolean().optional(),
+  /**
    * Simulation protocol (docs/fidelity.md): `paper` reproduces SOTOPIA's prompts and stop rules, `parley`
    * adds task moves. Unset: `paper` when every scenario comes from SOTOPIA, else `parley` (run/protocol.ts).
    */

@@ -190,6 +190,8 @@ export const RunErrorCode = {
   BadRecord: 'run/bad_record',
   /** run.json is JSON but does not match its schema. */
   BadRunJson: 'run/bad_run_json',
+  /** Recorded episodes use scenarios that scenarios.jsonl does not hold (restore: `run --extend --repair-scenarios`). */
+  MissingScenarios: 'run/missing_scenarios',
 } as const;
 export type RunErrorCode = (typeof RunErrorCode)[keyof typeof RunErrorCode];
 

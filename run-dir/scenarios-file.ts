@@ -5,6 +5,7 @@ import { readJsonlFile } from './jsonl-file.js';
 import type { RunLock } from './lock.js';
 import type { RunPaths } from './paths.js';
 import { RunErrorCode } from '../protocol/index.js';
+import { terminalSafe } from '../text/terminal.js';
 
 /** Writes every scenario a run uses, in full, atomically (the judge and the metrics read them back). */
 export function writeRunScenarios(lock: RunLock, scenarios: readonly Scenario[]): void {
@@ -22,4 +23,26 @@ export function readRunScenarios(paths: RunPaths): RunScenariosRead {
   if (!read.ok) return read;
   for (const s of read.values) scenarios.set(s.id, s);
   return { ok: true, scenarios };
+}
+
+/** The scenario ids recorded episodes use that `scenarios` lacks, each once, in the records' order. */
+export function missingScenarioIds(recordedIds: Iterable<string>, scenarios: ReadonlyMap<string, unknown>): string[] {
+  const missing = new Set<string>();
+  for (const id of recordedIds) if (!scenarios.has(id)) missing.add(id);
+  return [...missing];
+}
+
+/**
+ * One line saying which scenarios a run directory lacks and how to put them back: the run's own command
+ * with `--extend --repair-scenarios`, from a scenario source that holds them (`source`, as run.json
+ * records it, is only shown: the directory is untrusted and never chooses what is read).
+ */
+export function missingScenariosMessage(paths: RunPaths, missing: readonly string[], source: unknown): string {
+  const shown = missing.slice(0, 5).map((id) => terminalSafe(id)).join(', ') + (missing.length > 5 ? ` and ${missing.length - 5} more` : '');
+  // A plain path is shown as recorded; anything else (spaces, quotes, controls) as a placeholder.
+  const from = typeof source === 'string' && /^[\w./-]{1,200}$/.test(source) ? source : 'FILE';
+  return (
+    `${paths.scenariosJsonl} lacks ${missing.length} scenario(s) that recorded episodes use (${shown}); ` +
+    `restore them with the run's command plus --extend --repair-scenarios, e.g. parley run --out ${terminalSafe(paths.dir)} --scenarios ${from} --extend --repair-scenarios`
+  );
 }

@@ -36,6 +36,7 @@ export const CONFIG_FLAGS: FlagSpecs = {
   'reformat-model': { type: 'string', metavar: 'SPEC', describe: 'the model asked once to reformat an unreadable generator reply (default under paper: openai:gpt-3.5-turbo for openai: seats, as SOTOPIA, else the seat\'s own model; on the seat\'s endpoint and key)' },
   'on-unparsable': { type: 'string', metavar: 'none|fail', describe: 'an agent reply (or script) still unreadable after one reformat request: a counted none turn and the episode goes on (default under paper, as SOTOPIA) or an explicit policy/unparsable failure (default under parley)' },
   extend: { type: 'boolean', describe: 'add scenarios, modes or repeats to the experiment already in DIR (recorded in run.json history)' },
+  'repair-scenarios': { type: 'boolean', describe: "put back into DIR/scenarios.jsonl the scenarios its recorded episodes use and it lacks, from --scenarios (whole set, no subset)" },
 };
 
 /** Seats past the second of a group scenario: `--agent3` … `--agent12` (scenarios/seat-structure.ts MAX_SEATS). */
@@ -109,8 +110,10 @@ export function keyPreflight(config: RunConfig): string | null {
 /** Prints the end-of-run summary; returns the exit code (1 only if every episode failed). */
 export function reportRun(result: RunResult, print: (line: string) => void): number {
   print('');
+  // Every record this invocation did not write: an --extend's other subsets and modes count too.
+  const earlier = result.records.length - result.ran.length;
   print(`run ${result.runId}: ${result.stats.episodes.total} episode(s) recorded in ${result.dir}` +
-    (result.skipped ? ` (${result.skipped} from an earlier invocation)` : ''));
+    (earlier ? ` (${earlier} from an earlier invocation)` : ''));
   for (const line of summaryLines(result.records)) print(`  ${line}`);
   const replayed = result.stats.replayed;
   if (replayed) {

@@ -61,6 +61,7 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
   set('seed', flags.seed);
   set('replay', flags.replay);
   if (flags['retry-failed'] === true) input.retryFailed = true;
+  if (flags['repair-scenarios'] === true) input.repairScenarios = true;
   for (const [flag, key, options] of CHOICE_FLAGS) {
     const v = flags[flag];
     if (v === undefined) continue;

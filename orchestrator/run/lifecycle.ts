@@ -14,6 +14,7 @@ import { missingCassettes, replayedSeats } from './replay-preflight.js';
 import { prepareResume } from './resume.js';
 import { writeManifest, type RunManifest } from './run-manifest.js';
 import { loadRunInputs } from './run-inputs.js';
+import { keptScenarios } from './kept-scenarios.js';
 
 /** The run directory holds another experiment (see experiment-identity.ts); nothing was written. */
 export class RunDirConflict extends Error {
@@ -109,6 +110,8 @@ export async function runLifecycle<Outcome extends object>(input: RunConfig, exe
   // A replay that cannot answer fails now, naming what is missing, not on every episode.
   const unanswerable = missingCassettes(plans);
   if (unanswerable) throw new Error(unanswerable);
+  // Every scenario a recorded or planned episode uses stays in scenarios.jsonl; one missing stops the run here.
+  const kept = await keptScenarios(paths, uniqueScenarios(plans), config);
   const runJsonBefore = runJsonSnapshot(paths);
   mkdirSync(paths.ledgersDir, { recursive: true });
   const lock = await acquireRunLock(paths, { command: executor.command, log: opts.log, ...(opts.lockWaitMs !== undefined ? { waitMs: opts.lockWaitMs } : {}) });
@@ -117,7 +120,7 @@ export async function runLifecycle<Outcome extends object>(input: RunConfig, exe
     let ran: EpisodeRecord[];
     let outcome: Outcome;
     try {
-      const started = startRun(lock, { input, config, scenarios, plans, protocol, changed: identity.changed }, executor, opts);
+      const started = startRun(lock, { input, config, scenarios, kept, plans, protocol, changed: identity.changed }, executor, opts);
       manifest = started.manifest;
       ({ ran, outcome } = await playPending(lock, started.manifest, started.pending, executor, opts));
     } catch (err) {
@@ -139,6 +142,8 @@ interface Resolved {
   input: RunConfig;
   config: RunConfig;
   scenarios: Scenario[];
+  /** What scenarios.jsonl holds: the planned scenarios and every one a recorded episode uses. */
+  kept: Scenario[];
   /** Every planned episode (before the executor adapts them). */
   plans: EpisodePlan[];
   protocol: RunManifest['protocol'];
@@ -160,7 +165,7 @@ function startRun(lock: RunLock, r: Resolved, executor: RunExecutor<object>, opt
   const before = read.ok ? read.run : null;
   const runId = before?.runId || basename(paths.dir);
   const used = uniqueScenarios(plans);
-  writeRunScenarios(lock, used);
+  writeRunScenarios(lock, r.kept);
   const startedAt = new Date().toISOString();
   /** Every invocation that ran into this directory (resumes, `--extend`s with what they changed). */
   const history: HistoryEntry[] = [...((before?.history ?? []) as HistoryEntry[]), { startedAt, extend: opts.extend ?? false, changed: r.changed, config: r.input }];

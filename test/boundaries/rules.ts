@@ -52,7 +52,7 @@ export const LAYERS: readonly Layer[] = [
     imports: ['protocol', 'text', 'seat-client', 'llm', 'disk', 'random'],
     why: 'an agent knows only what its frames told it (its SeatView), never the scenario files, the run directory or the world',
   },
-  { module: 'run-dir', rank: 3, imports: ['protocol', 'disk', 'scenarios', 'llm'], why: 'the run directory format, shared by the orchestrator and the evaluator, so it imports neither' },
+  { module: 'run-dir', rank: 3, imports: ['protocol', 'text', 'disk', 'scenarios', 'llm'], why: 'the run directory format, shared by the orchestrator and the evaluator, so it imports neither' },
   {
     module: 'orchestrator',
     rank: 4,
