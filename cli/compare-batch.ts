@@ -1,7 +1,7 @@
 import { BatchAnsweredClient } from '../evaluator/batch/batch-answered-client.js';
 import { readBatchOutput, type BatchAnswer, type BatchOutput } from '../evaluator/batch/batch-results.js';
 import { naturalnessBatchRequests, type NaturalnessBatchRequest } from '../evaluator/compare/naturalness-batch.js';
-import { comparePairs, presentationOrder, type ComparePair, type CompareResult, type CompareStyle } from '../evaluator/compare/naturalness.js';
+import { comparePairs, presentations, type ComparePair, type CompareResult, type CompareStyle, type Orders, type ReasoningAsk } from '../evaluator/compare/naturalness.js';
 import { leniently } from '../llm/structured-ladder.js';
 import type { LlmClient } from '../llm/types.js';
 import { terminalSafe } from '../text/terminal.js';
@@ -10,7 +10,7 @@ import { MAX_RETRY_ROUNDS, type BatchRetry } from './batch-flags.js';
 import { batchApiFor, pollBatch } from './provider-batch.js';
 
 /**
- * `parley compare --batch`: the first naturalness request of every pair goes to the provider's batch
+ * `parley compare --batch`: the first naturalness request of every presentation of every pair goes to the provider's batch
  * interface in one JSONL file and one batch, recorded beside the verdicts file
  * (`<verdicts>.batch.json`) before anything is waited for; the same command run again finds the batch
  * there and collects it instead of submitting another. Collected replies are judged by the live compare
@@ -28,6 +28,9 @@ export interface CompareBatchOptions {
   recordFile: string;
   pairs: readonly ComparePair[];
   style: CompareStyle;
+  /** Each pair in one order or both (two requests per pair); the reasoning asked or not. */
+  orders: Orders;
+  reasoning: ReasoningAsk;
   seed: number;
   concurrency: number;
   /** Client settings and endpoint, as for the live judge. */
@@ -65,7 +68,7 @@ export async function compareInBatches(o: CompareBatchOptions): Promise<CompareB
   const { api, structured } = batchApiFor(o.key.judge, o.params, o.endpoint);
   const now = o.now ?? (() => new Date());
   const out: CompareBatchResult = { result: null, fromBatch: 0, live: 0, batchUsage: { prompt: 0, completion: 0 }, liveUsage: { prompt: 0, completion: 0 }, ended: new Map() };
-  const requests = naturalnessBatchRequests(o.pairs, presentationOrder(o.pairs.length, o.seed), o.style);
+  const requests = naturalnessBatchRequests(o.pairs, presentations(o.pairs.length, o.seed, o.orders), o.style, o.reasoning);
   const byId = new Map(requests.map((r) => [r.customId, r]));
 
   const pending = () => readRecord(o.recordFile).filter((b) => sameComparison(b, o.key) && !b.collectedAt).sort((x, y) => x.round - y.round);
@@ -129,7 +132,7 @@ export async function compareInBatches(o: CompareBatchOptions): Promise<CompareB
 
   const client = new BatchAnsweredClient(o.client, requests, answers, batches[0]!.structured === 'prompt' ? leniently : undefined);
   try {
-    out.result = await comparePairs(o.pairs, client, { seed: o.seed, concurrency: o.concurrency, style: o.style, signal: o.signal, ...(o.onProgress ? { onProgress: o.onProgress } : {}) });
+    out.result = await comparePairs(o.pairs, client, { seed: o.seed, concurrency: o.concurrency, style: o.style, orders: o.orders, reasoning: o.reasoning, signal: o.signal, ...(o.onProgress ? { onProgress: o.onProgress } : {}) });
   } catch (err) {
     if (!o.signal.aborted) throw err;
   }

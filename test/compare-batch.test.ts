@@ -30,7 +30,8 @@ const copyOfRun = (name: string) => {
   cpSync(base, dir, { recursive: true });
   return dir;
 };
-const args = (dir: string, judge: string, extra: string[] = []) => ['compare', dir, dir, '--mode-a', 'script', '--mode-b', 'agents', '--judge', judge, ...extra];
+// One order per pair here (three requests); the last test batches both orders.
+const args = (dir: string, judge: string, extra: string[] = [], orders = 'one') => ['compare', dir, dir, '--mode-a', 'script', '--mode-b', 'agents', '--judge', judge, '--orders', orders, ...extra];
 
 async function compareCli(argv: string[]) {
   const cli = parley(argv, { env: cleanEnv(server.env()) });
@@ -152,6 +153,25 @@ describe('parley compare --batch', () => {
     expect(liveRequests().length).toBe(liveBefore2);
     expect(record(dir2).batches.map((b) => [b.round, b.customIds.length, !!b.collectedAt])).toEqual([[0, 3, true], [1, 1, true]]);
     expect(verdicts(dir2).every((v) => v.ok)).toBe(true);
+  });
+
+  it('--orders both batches two requests per pair, one in each order, and writes the verdicts of a live compare', async () => {
+    const dir = copyOfRun('both');
+    const batchesBefore = server.batches.batches.length;
+    const liveBefore = liveRequests().length;
+    const r = await compareCli([...args(dir, 'openai:gpt-4', [], 'both'), '--batch', '--batch-poll', '0.05']);
+    expect(r.code, r.out).toBe(0);
+    const mine = server.batches.batches.slice(batchesBefore);
+    expect(mine).toHaveLength(1);
+    expect(record(dir).batches[0]!.customIds).toHaveLength(6);
+    expect(liveRequests().length).toBe(liveBefore);
+    const batched = verdicts(dir) as unknown as { presentations: { aShownFirst: boolean }[] }[];
+    expect(batched.map((v) => v.presentations.map((p) => p.aShownFirst).sort())).toEqual(batched.map(() => [false, true]));
+    const liveDir = copyOfRun('both-live');
+    const live = await compareCli(args(liveDir, 'openai:gpt-4', [], 'both'));
+    expect(live.code, live.out).toBe(0);
+    expect(liveRequests().length - liveBefore).toBe(6);
+    expect(verdicts(liveDir)).toEqual(batched);
   });
 
   it('refuses --batch-retry without --batch, and a bad --batch-poll, before reading anything', async () => {

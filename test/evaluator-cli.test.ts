@@ -163,7 +163,7 @@ describe('parley eval / report / export', () => {
   it('compare: asks which episode reads more natural and reports a Wilson interval', async () => {
     server.enqueue(reply.json({ reasoning: 'first is smoother', more_natural: '1' }), reply.json({ reasoning: 'second', more_natural: '2' }), reply.json({ reasoning: 'first', more_natural: '1' }));
     const out = path.join(dir, 'cmp.jsonl');
-    const r = await parley(['compare', dir, dir, '--judge', 'openai:gpt-4', '--mode-a', 'agents', '--mode-b', 'agents', '--concurrency', '1', '--out', out], server.env());
+    const r = await parley(['compare', dir, dir, '--judge', 'openai:gpt-4', '--mode-a', 'agents', '--mode-b', 'agents', '--concurrency', '1', '--orders', 'one', '--out', out], server.env());
     expect(r.code, r.stderr).toBe(0);
     // the failed script episode is not a candidate; the three ok agents episodes pair with themselves
     expect(r.stdout).toMatch(/judged more natural in \d\/3 pairs: .*95% Wilson/);
@@ -172,6 +172,35 @@ describe('parley eval / report / export', () => {
     const bad = await parley(['compare', dir, dir, '--judge', 'openai:gpt-4'], server.env());
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('choose one with --mode-a');
+    const badOrders = await parley(['compare', dir, dir, '--judge', 'openai:gpt-4', '--mode-a', 'agents', '--mode-b', 'agents', '--orders', 'three', '--out', path.join(dir, 'never.jsonl')], server.env());
+    expect(badOrders.code).toBe(2);
+    expect(badOrders.stderr).toContain('--orders must be one or both');
+  });
+
+  it('compare --orders both (issue 42, contract 3): two requests per pair, one in each order; a first-position judge has consistency 0 and no wins', async () => {
+    const before = server.requests.length;
+    // Whatever it is shown, this judge says the first conversation is the more natural.
+    for (let i = 0; i < 6; i++) server.enqueue(reply.json({ reasoning: 'the first one', more_natural: '1' }));
+    // The default file, which the report reads.
+    const out = path.join(dir, 'compare-agents-vs-agents.jsonl');
+    const r = await parley(['compare', dir, dir, '--judge', 'openai:gpt-4', '--mode-a', 'agents', '--mode-b', 'agents', '--concurrency', '1', '--orders', 'both'], server.env());
+    expect(r.code, r.stderr).toBe(0);
+    const sent = server.requests.slice(before);
+    expect(sent).toHaveLength(6);
+    const verdicts = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(verdicts).toHaveLength(3);
+    for (const v of verdicts) {
+      expect(v.presentations.map((p: { aShownFirst: boolean }) => p.aShownFirst).sort()).toEqual([false, true]);
+      expect(v.winner).toBe('tie');
+    }
+    expect(r.stdout).toContain('judged more natural in 0/3 pairs');
+    expect(r.stdout).toMatch(/position consistency 0\.0% \[[^\]]+\] of 3 pairs/);
+    expect(r.stdout).toMatch(/first position won 100\.0% \[[^\]]+\] of 6 presentations/);
+    // The report shows the same figures.
+    const rep = await parley(['report', dir], server.env());
+    expect(rep.code, rep.stderr).toBe(0);
+    const md = await readFile(path.join(dir, 'report.md'), 'utf8');
+    expect(md).toMatch(/\| both \| 3 \| 0 \| 0 \| 3 \| [^|]+ \| 0\.0% \[[^\]]+\] of 3 \| 100\.0% \[[^\]]+\] of 6 \|/);
   });
 
   it('fails clearly without a judge or a key', async () => {

@@ -5,7 +5,8 @@ import type { Mode } from '../../protocol/index.js';
 import { MODES } from '../../protocol/index.js';
 import { terminalSafe } from '../../text/terminal.js';
 import type { LlmClient } from '../../llm/types.js';
-import { comparePairs, matchEpisodes } from '../../evaluator/compare/naturalness.js';
+import { comparePairs, matchEpisodes, ORDERS, type Orders, type ReasoningAsk } from '../../evaluator/compare/naturalness.js';
+import { positionBiasText } from '../../evaluator/compare/position-bias.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { compareBatchesFile, compareVerdictsName } from '../../run-dir/index.js';
 import { lockRunDir, runDirHolding, writeOutputFile } from '../run-dir-lock.js';
@@ -23,9 +24,12 @@ export const spec: CommandSpec = {
   usage: 'parley compare DIR_A DIR_B --judge SPEC [options]',
   summary:
     'For each scenario run in both directories (matched by scenario, character pair and repeat), asks the judge\n' +
-    'which of the two conversations reads more like a natural interaction, showing them in a seeded random\n' +
-    "order, and reports A's win rate with a 95% Wilson interval. Verdicts go to a JSONL file (and into\n" +
-    "DIR_A's report, by `parley report`).\n" +
+    'which of the two conversations reads more like a natural interaction. --orders both (the default) asks\n' +
+    'twice per pair, in a seeded random order and swapped, and counts a win only when both answers agree\n' +
+    "(else a tie); --orders one asks once, in the seeded random order, as the paper did. Reports A's win rate\n" +
+    'with a 95% Wilson interval, the position consistency (pairs whose two answers agree) and the share of\n' +
+    "answers won by the conversation shown first. Verdicts go to a JSONL file (and into DIR_A's report, by\n" +
+    '`parley report`).\n' +
     "--batch sends the naturalness requests through the provider's batch interface (half price, results\n" +
     'within a day): one JSONL upload and one batch, its id recorded beside the verdicts file in\n' +
     '<verdicts>.batch.json before the command waits; it polls until the batch ends, printing its status and\n' +
@@ -38,6 +42,8 @@ export const spec: CommandSpec = {
     'mode-b': { type: 'string', metavar: 'MODE', describe: 'which episodes of DIR_B; likewise' },
     protocol: { type: 'string', metavar: 'paper|parley', describe: "paper: the paper's question (appendix E) with the annotators' context (backgrounds and goals), no further criterion; parley: the public setting and naturalness cues (default: DIR_A's run.json protocol, else parley)" },
     seed: { type: 'number', describe: 'seed of the presentation order (default 1)' },
+    orders: { type: 'string', metavar: 'one|both', describe: "both: each pair judged in both presentation orders, a win only when they agree (default); one: one seeded random order per pair (the paper's design)" },
+    reasoning: { type: 'string', metavar: 'ask|omit', describe: "ask: the judge writes a reasoning before its choice (default); omit: only the choice, as the paper's annotators answered" },
     concurrency: { type: 'number', describe: 'pairs judged at once (default 4)' },
     out: { type: 'string', metavar: 'FILE', describe: 'verdicts (default DIR_A/compare-<mode-a>-vs-<mode-b>.jsonl)' },
     'base-url': { type: 'string', metavar: 'URL', describe: 'provider base URL' },
@@ -86,9 +92,13 @@ export async function run(argv: string[]): Promise<number> {
   const args = parseCommand(spec, argv);
   if (!args) return 0;
   const { positionals } = args;
-  type Flags = { judge?: string; protocol?: string; 'mode-a'?: string; 'mode-b'?: string; out?: string; 'base-url'?: string; 'api-key-env'?: string; seed?: number; param?: string[]; batch?: boolean; 'batch-retry'?: string; 'batch-poll'?: number };
+  type Flags = { judge?: string; protocol?: string; orders?: string; reasoning?: string; 'mode-a'?: string; 'mode-b'?: string; out?: string; 'base-url'?: string; 'api-key-env'?: string; seed?: number; param?: string[]; batch?: boolean; 'batch-retry'?: string; 'batch-poll'?: number };
   const values = args.flags as Flags;
   if (!values.judge) throw new UsageError('--judge SPEC is required (e.g. --judge openai:gpt-4)');
+  const orders = values.orders ?? 'both';
+  if (!(ORDERS as readonly string[]).includes(orders)) throw new UsageError(`--orders must be one or both (got '${orders}')`);
+  const reasoning = values.reasoning ?? 'ask';
+  if (reasoning !== 'ask' && reasoning !== 'omit') throw new UsageError(`--reasoning must be ask or omit (got '${reasoning}')`);
   const seed = values.seed ?? 1;
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got ${seed})`);
   const concurrency = positiveInt(args.flags, 'concurrency', 4);
@@ -130,7 +140,7 @@ export async function run(argv: string[]): Promise<number> {
   } catch (err) {
     throw new UsageError(`judge ${values.judge}: ${(err as Error).message}`);
   }
-  console.error(`parley compare: ${pairs.length} pairs, A = ${a.dir} (${modeA}), B = ${b.dir} (${modeB}), judge ${values.judge}, question ${style}`);
+  console.error(`parley compare: ${pairs.length} pairs, A = ${a.dir} (${modeA}), B = ${b.dir} (${modeB}), judge ${values.judge}, question ${style}, ${orders === 'both' ? 'both orders' : 'one order'} per pair`);
   const out = values.out ?? path.join(a.dir, compareVerdictsName(modeA, modeB));
   // Writing inside a run: take its lock for each write (the judging, and a batch's wait, need none).
   const inside = runDirHolding(out, [a.dir, b.dir]);
@@ -147,17 +157,20 @@ export async function run(argv: string[]): Promise<number> {
   try {
     let result: CompareResult;
     if (values.batch) {
-      const batched = await compareBatched({ judge: values.judge, a, b, modeA, modeB, style, seed, concurrency, params, endpoint, client, retry, pollMs, out, pairs, withWriteLock, onProgress });
+      const batched = await compareBatched({ judge: values.judge, a, b, modeA, modeB, style, orders: orders as Orders, reasoning, seed, concurrency, params, endpoint, client, retry, pollMs, out, pairs, withWriteLock, onProgress });
       if (batched === null) return 130;
       result = batched;
     } else {
-      result = await comparePairs(pairs, client, { seed, concurrency, style, onProgress });
+      result = await comparePairs(pairs, client, { seed, concurrency, style, orders: orders as Orders, reasoning, onProgress });
       await withWriteLock((write) => write(out, verdictsText(result)));
     }
     const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
     console.log(
       `A (${modeA}) judged more natural in ${result.winsA}/${result.n} pairs: ${pct(result.rate.p)} [95% Wilson ${pct(result.rate.lo)}, ${pct(result.rate.hi)}]` +
+        `; B in ${result.winsB}` +
+        (orders === 'both' ? `; ties (the two orders disagreed) ${result.ties}` : '') +
         (result.errors ? `; ${result.errors} pairs not judged (evaluation errors)` : '') +
+        `\n${positionBiasText(result.position)}` +
         `\nwrote ${out}`,
     );
     return result.n === 0 ? 1 : 0;
@@ -184,6 +197,8 @@ async function compareBatched(o: {
   modeA: string;
   modeB: string;
   style: 'paper' | 'parley';
+  orders: Orders;
+  reasoning: ReasoningAsk;
   seed: number;
   concurrency: number;
   params: Record<string, unknown>;
@@ -212,6 +227,8 @@ async function compareBatched(o: {
       recordFile,
       pairs: o.pairs,
       style: o.style,
+      orders: o.orders,
+      reasoning: o.reasoning,
       seed: o.seed,
       concurrency: o.concurrency,
       params: o.params,

@@ -69,8 +69,9 @@ describe('parley report', () => {
     expect(md).toMatch(/\| agents \| openai:gpt-4 blind \| 0 \|.*\| 4\.00 \(2\) \|$/m);
     expect(md).toMatch(/\| agents \| openai:gpt-4 full \| 0 \|.*\| 8\.00 \(2\) \|$/m);
     expect(md).toContain('## Naturalness verdicts (parley compare)');
-    expect(md).toMatch(/\| script \| agents \| openai:gpt-4-0613, paper question \| 3 \| 2 \| 66\.7% \[/);
-    expect(md).toMatch(/\| mindreaders \| agents \| — \| 1 \| 0 \| 0\.0% \[/);
+    // Files from before both orders: one order, wins of A and B, no ties, no consistency figure.
+    expect(md).toMatch(/\| script \| agents \| openai:gpt-4-0613, paper question \| one \| 3 \| 2 \| 1 \| 0 \| 66\.7% \[[^|]+\| — \(one order\) \|/);
+    expect(md).toMatch(/\| mindreaders \| agents \| — \| one \| 1 \| 0 \| 1 \| 0 \| 0\.0% \[/);
   });
 
   it('--human: the study beside the LLM judge verdicts of RUN_A, with their agreement', async () => {

@@ -7,11 +7,14 @@ import { renderTranscript } from '../judge/transcript.js';
 import type { RunDir } from '../run-dir.js';
 import { seededRandom } from '../stats/rng.js';
 import { wilson } from '../stats/wilson.js';
+import { positionBias, type PositionBias } from './position-bias.js';
 
 /**
  * Pairwise naturalness (the paper's human/LLM preference check): for each scenario run in both
- * directories, the judge reads the two conversations — in a seeded random order, so position bias
- * cannot favour one side — and says which reads more like a natural interaction between real people.
+ * directories, the judge reads the two conversations and says which reads more like a natural
+ * interaction between real people. `orders: 'one'` shows each pair once, in a seeded random order (the
+ * paper's design); `orders: 'both'` shows it in that order and swapped, and counts a win only when both
+ * presentations agree (LLM judges favour a position: Shi et al. 2024, "Judging the Judges").
  */
 
 export const NATURALNESS_SCHEMA: Record<string, unknown> = {
@@ -22,6 +25,13 @@ export const NATURALNESS_SCHEMA: Record<string, unknown> = {
   },
   required: ['reasoning', 'more_natural'],
   additionalProperties: false,
+};
+
+/** The schema without the reasoning (`reasoning: 'omit'`). */
+const CHOICE_SCHEMA: Record<string, unknown> = {
+  ...NATURALNESS_SCHEMA,
+  properties: { more_natural: (NATURALNESS_SCHEMA['properties'] as Record<string, unknown>)['more_natural'] },
+  required: ['more_natural'],
 };
 
 export interface ComparePair {
@@ -46,7 +56,27 @@ interface VerdictBase {
   question: CompareStyle;
 }
 
-export type PairVerdict = (VerdictBase & { ok: true; winner: 'A' | 'B'; reasoning: string }) | (VerdictBase & { ok: false; error: EvaluationError });
+/** One presentation of a pair: which side was shown first and what the judge said of it. */
+export type PresentationVerdict = ({ aShownFirst: boolean; ok: true; winner: 'A' | 'B'; reasoning: string }) | { aShownFirst: boolean; ok: false; error: EvaluationError };
+
+/**
+ * A pair's verdict. With one order, `winner` is the one presentation's answer. With both orders
+ * (`orders: 'both'`, `presentations` holds the two answers) the winner is the side both answers chose,
+ * else `tie`; a pair with an unanswered presentation is not judged (`ok: false`), the answered one kept.
+ */
+export type PairVerdict =
+  | (VerdictBase & { ok: true; winner: 'A' | 'B' | 'tie'; reasoning: string; orders?: Orders; presentations?: PresentationVerdict[] })
+  | (VerdictBase & { ok: false; error: EvaluationError; orders?: Orders; presentations?: PresentationVerdict[] });
+
+/** How many presentation orders each pair is judged in: the paper's one random order, or both. */
+export type Orders = 'one' | 'both';
+export const ORDERS: readonly Orders[] = ['one', 'both'];
+
+/**
+ * Whether the judge is asked for a reasoning before its choice. `ask` (default; kept in the verdicts for
+ * audit), `omit`: only the choice, as the paper's annotators answered (appendix E: "1 or 2").
+ */
+export type ReasoningAsk = 'ask' | 'omit';
 
 /**
  * Matches episodes of A and B by (scenarioId, pairId, repeat); when B has no episode with the same repeat,
@@ -80,7 +110,7 @@ export const PAPER_NATURALNESS_QUESTION = 'Which of the two interactions sounds 
  * backgrounds and goals, as SOTOPIA rendered them; no judge-only text), the two interactions, and appendix E's question —
  * nothing else (no naturalness cues, no visibility notes). One user message, format asked in the text.
  */
-function paperPrompt(first: string, second: string, scenario: Scenario | undefined): string {
+function paperPrompt(first: string, second: string, scenario: Scenario | undefined, reasoning: ReasoningAsk): string {
   return [
     scenario ? paperBackground(scenario, { judgeOnly: false }) : '',
     'Interaction 1:',
@@ -89,13 +119,16 @@ function paperPrompt(first: string, second: string, scenario: Scenario | undefin
     'Interaction 2:',
     second,
     '',
-    `${PAPER_NATURALNESS_QUESTION} Answer with JSON: {"reasoning": "...", "more_natural": "1" or "2"}.`,
+    `${PAPER_NATURALNESS_QUESTION} ${answerFormat(reasoning)}`,
   ]
     .filter((l, i) => l !== '' || i > 0)
     .join('\n');
 }
 
-function prompt(first: string, second: string, scenario: Scenario | undefined): string {
+/** The answer's format, asked in the prompt. */
+const answerFormat = (reasoning: ReasoningAsk) => (reasoning === 'ask' ? 'Answer with JSON: {"reasoning": "...", "more_natural": "1" or "2"}.' : 'Answer with JSON: {"more_natural": "1" or "2"}.');
+
+function prompt(first: string, second: string, scenario: Scenario | undefined, reasoning: ReasoningAsk): string {
   const setting = scenario ? scenario.narrative.filter((n) => n.visibleTo === 'all').map((n) => n.text).join(' ') : '';
   return [
     setting ? `Setting: ${setting}` : '',
@@ -107,7 +140,7 @@ function prompt(first: string, second: string, scenario: Scenario | undefined): 
     '',
     'Which conversation reads more like a natural interaction between real people in this setting? Consider how people actually talk: ' +
       'length of turns, repetition, over-politeness, information appearing without having been shared, and whether the exchange flows. ' +
-      'Answer with JSON: {"reasoning": "...", "more_natural": "1" or "2"}.',
+      answerFormat(reasoning),
   ]
     .filter((l, i) => l !== '' || i > 0)
     .join('\n');
@@ -118,19 +151,19 @@ function prompt(first: string, second: string, scenario: Scenario | undefined): 
  * compare sends it (twice at most), `compare --batch` puts it in the batch's input file, so both ask the
  * very same thing and a batch reply is matched to its request by these messages.
  */
-export function naturalnessRequest(pair: ComparePair, aShownFirst: boolean, style: CompareStyle = 'parley'): ChatRequest {
+export function naturalnessRequest(pair: ComparePair, aShownFirst: boolean, style: CompareStyle = 'parley', reasoning: ReasoningAsk = 'ask'): ChatRequest {
   const render = style === 'paper' ? paperConversation : renderTranscript;
   const ta = render(pair.a, pair.scenario);
   const tb = render(pair.b, pair.scenario);
   return {
     messages: style === 'paper'
-      ? [{ role: 'user', content: paperPrompt(aShownFirst ? ta : tb, aShownFirst ? tb : ta, pair.scenario) }]
+      ? [{ role: 'user', content: paperPrompt(aShownFirst ? ta : tb, aShownFirst ? tb : ta, pair.scenario, reasoning) }]
       : [
           { role: 'system', content: 'You compare two conversations for naturalness. Reply with a single JSON object and nothing else.' },
-          { role: 'user', content: prompt(aShownFirst ? ta : tb, aShownFirst ? tb : ta, pair.scenario) },
+          { role: 'user', content: prompt(aShownFirst ? ta : tb, aShownFirst ? tb : ta, pair.scenario, reasoning) },
         ],
     // Under paper the format is asked in the prompt only (no response_format), as SOTOPIA's calls did.
-    ...(style === 'paper' ? {} : { json: { name: 'naturalness', schema: NATURALNESS_SCHEMA } }),
+    ...(style === 'paper' ? {} : { json: { name: 'naturalness', schema: reasoning === 'ask' ? NATURALNESS_SCHEMA : CHOICE_SCHEMA } }),
     temperature: 0,
   };
 }
@@ -141,14 +174,32 @@ export function presentationOrder(pairs: number, seed: number): boolean[] {
   return Array.from({ length: pairs }, () => rand() < 0.5);
 }
 
-/** Asks the judge about one pair; retried once on a provider error or unusable reply. */
-export async function judgePair(pair: ComparePair, aShownFirst: boolean, client: LlmClient, signal?: AbortSignal, style: CompareStyle = 'parley'): Promise<PairVerdict> {
-  const base: VerdictBase = { key: pair.key, scenarioId: pair.scenarioId, episodeA: pair.a.episodeId, episodeB: pair.b.episodeId, aShownFirst, judge: `${client.provider}:${client.model}`, question: style };
+/**
+ * Every presentation of every pair, in the order they are asked: per pair, the seeded coin's order, then
+ * (both orders) the swapped one. With one order this is presentationOrder, so the paper's single-order
+ * requests are unchanged.
+ */
+export function presentations(pairs: number, seed: number, orders: Orders): boolean[][] {
+  return presentationOrder(pairs, seed).map((first) => (orders === 'both' ? [first, !first] : [first]));
+}
+
+/** Asks the judge about one pair in one order; retried once on a provider error or unusable reply. */
+export async function judgePair(pair: ComparePair, aShownFirst: boolean, client: LlmClient, signal?: AbortSignal, style: CompareStyle = 'parley', reasoning: ReasoningAsk = 'ask'): Promise<PairVerdict> {
+  const base = verdictBase(pair, aShownFirst, client, style);
+  const { aShownFirst: _, ...said } = await judgePresentation(pair, aShownFirst, client, signal, style, reasoning);
+  return { ...base, ...said };
+}
+
+function verdictBase(pair: ComparePair, aShownFirst: boolean, client: LlmClient, style: CompareStyle): VerdictBase {
+  return { key: pair.key, scenarioId: pair.scenarioId, episodeA: pair.a.episodeId, episodeB: pair.b.episodeId, aShownFirst, judge: `${client.provider}:${client.model}`, question: style };
+}
+
+async function judgePresentation(pair: ComparePair, aShownFirst: boolean, client: LlmClient, signal: AbortSignal | undefined, style: CompareStyle, reasoning: ReasoningAsk): Promise<PresentationVerdict> {
   let error: EvaluationError = { code: JudgeErrorCode.ProviderError, message: 'not run', attempts: 0 };
   for (let attempt = 1; attempt <= 2; attempt++) {
     let content: string;
     try {
-      const res = await client.chat(naturalnessRequest(pair, aShownFirst, style), signal);
+      const res = await client.chat(naturalnessRequest(pair, aShownFirst, style, reasoning), signal);
       content = res.content;
     } catch (err) {
       if (signal?.aborted) throw err;
@@ -168,16 +219,33 @@ export async function judgePair(pair: ComparePair, aShownFirst: boolean, client:
       continue;
     }
     const firstWins = choice === '1';
-    return { ...base, ok: true, winner: firstWins === aShownFirst ? 'A' : 'B', reasoning: typeof data.reasoning === 'string' ? data.reasoning : '' };
+    return { aShownFirst, ok: true, winner: firstWins === aShownFirst ? 'A' : 'B', reasoning: typeof data.reasoning === 'string' ? data.reasoning : '' };
   }
-  return { ...base, ok: false, error };
+  return { aShownFirst, ok: false, error };
+}
+
+/** Both orders of one pair, combined: a win only when the two answers agree, else a tie. */
+async function judgeBothOrders(pair: ComparePair, order: readonly boolean[], client: LlmClient, signal: AbortSignal | undefined, style: CompareStyle, reasoning: ReasoningAsk): Promise<PairVerdict> {
+  const said: PresentationVerdict[] = [];
+  for (const aShownFirst of order) said.push(await judgePresentation(pair, aShownFirst, client, signal, style, reasoning));
+  const base = { ...verdictBase(pair, order[0]!, client, style), orders: 'both' as const, presentations: said };
+  const failed = said.find((p) => !p.ok);
+  if (failed && !failed.ok) return { ...base, ok: false, error: failed.error };
+  const winners = said.map((p) => (p.ok ? p.winner : null));
+  const winner = winners.every((w) => w === winners[0]) ? winners[0]! : 'tie';
+  return { ...base, ok: true, winner, reasoning: said.map((p) => (p.ok ? p.reasoning : '')).filter(Boolean).join('\n---\n') };
 }
 
 export interface CompareResult {
   verdicts: PairVerdict[];
   winsA: number;
+  /** Pairs won by B, and (both orders) pairs whose two presentations disagreed. */
+  winsB: number;
+  ties: number;
   n: number;
   errors: number;
+  /** Position consistency and the first position's win rate, with intervals (position-bias.ts). */
+  position: PositionBias;
   /** A's win rate with its 95% Wilson interval; null when no pair was judged. */
   rate: { p: number | null; lo: number | null; hi: number | null };
 }
@@ -186,9 +254,11 @@ export interface CompareResult {
 export async function comparePairs(
   pairs: readonly ComparePair[],
   client: LlmClient,
-  opts: { seed: number; concurrency: number; signal?: AbortSignal; onProgress?: (done: number, total: number) => void; style?: CompareStyle },
+  opts: { seed: number; concurrency: number; signal?: AbortSignal; onProgress?: (done: number, total: number) => void; style?: CompareStyle; orders?: Orders; reasoning?: ReasoningAsk },
 ): Promise<CompareResult> {
-  const order = presentationOrder(pairs.length, opts.seed);
+  const order = presentations(pairs.length, opts.seed, opts.orders ?? 'one');
+  const style = opts.style ?? 'parley';
+  const reasoning = opts.reasoning ?? 'ask';
   const verdicts: PairVerdict[] = new Array(pairs.length);
   let next = 0;
   let done = 0;
@@ -196,12 +266,18 @@ export async function comparePairs(
     while (next < pairs.length) {
       if (opts.signal?.aborted) return;
       const i = next++;
-      verdicts[i] = await judgePair(pairs[i]!, order[i]!, client, opts.signal, opts.style ?? 'parley');
+      verdicts[i] = order[i]!.length === 1 ? await judgePair(pairs[i]!, order[i]![0]!, client, opts.signal, style, reasoning) : await judgeBothOrders(pairs[i]!, order[i]!, client, opts.signal, style, reasoning);
       opts.onProgress?.(++done, pairs.length);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, pairs.length || 1)) }, worker));
-  const judged = verdicts.filter((v): v is Extract<PairVerdict, { ok: true }> => !!v && v.ok);
-  const winsA = judged.filter((v) => v.winner === 'A').length;
-  return { verdicts: verdicts.filter(Boolean), winsA, n: judged.length, errors: verdicts.filter((v) => v && !v.ok).length, rate: wilson(winsA, judged.length) };
+  return summariseVerdicts(verdicts.filter(Boolean));
+}
+
+/** Wins, ties, A's win rate and the position figures of a set of verdicts (a compare's, or a file's). */
+export function summariseVerdicts(verdicts: PairVerdict[]): CompareResult {
+  const judged = verdicts.filter((v): v is Extract<PairVerdict, { ok: true }> => v.ok);
+  const count = (w: string) => judged.filter((v) => v.winner === w).length;
+  const winsA = count('A');
+  return { verdicts, winsA, winsB: count('B'), ties: count('tie'), n: judged.length, errors: verdicts.length - judged.length, rate: wilson(winsA, judged.length), position: positionBias(verdicts) };
 }

@@ -1,3 +1,4 @@
+import { positionBiasOfPairs, type PositionBias } from '../compare/position-bias.js';
 import { wilson } from '../stats/wilson.js';
 import { latestAnswers, type Annotation } from './annotation.js';
 import { cohenKappa, fleissKappa } from './kappa.js';
@@ -6,7 +7,8 @@ import { cohenKappa, fleissKappa } from './kappa.js';
 export interface JudgeVerdict {
   key: string;
   ok: boolean;
-  winner?: 'A' | 'B';
+  /** `tie`: judged in both orders, the two answers disagreed (counted as the judge preferring neither). */
+  winner?: 'A' | 'B' | 'tie';
 }
 
 /** What `compare --human` and `report` print about a human study. */
@@ -18,6 +20,8 @@ export interface HumanSummary {
   answers: number;
   /** Share of answers preferring RUN_A, with its 95% Wilson interval. */
   winA: { wins: number; n: number; p: number | null; lo: number | null; hi: number | null };
+  /** Share of answers that chose the transcript shown first (0.5: no position preference), 95% Wilson. */
+  firstWins: PositionBias['firstWins'];
   /** Agreement between annotators on pairs answered by two or more. */
   fleiss: { kappa: number | null; items: number };
   /** With exactly two annotators on common pairs: Cohen's kappa between them. */
@@ -70,6 +74,8 @@ export function summariseHuman(all: readonly Annotation[], verdicts: readonly Ju
     pairs: byPair.size,
     answers: answers.length,
     winA: { wins, n: answers.length, ...wilson(wins, answers.length) },
+    // Each answer is its own presentation (annotators see a pair once, in a salted random order).
+    firstWins: positionBiasOfPairs(answers.map((a) => [{ aShownFirst: a.aShownFirst, winner: a.winner }])).firstWins,
     fleiss: { kappa: fleiss.kappa, items: fleiss.items },
     cohen,
     judge,
@@ -85,6 +91,7 @@ export function humanSummaryLines(s: HumanSummary): string[] {
     `human naturalness study: ${s.answers} answer(s) from ${s.annotators} annotator(s) on ${s.pairs} pair(s)`,
     `  A (${s.runA}) more natural: ${s.winA.wins}/${s.winA.n} = ${pct(s.winA.p)} [95% Wilson ${pct(s.winA.lo)}, ${pct(s.winA.hi)}]`,
     `  B (${s.runB}) more natural: ${s.winA.n - s.winA.wins}/${s.winA.n} = ${pct(s.winA.p === null ? null : 1 - s.winA.p)} [95% Wilson ${pct(s.winA.hi === null ? null : 1 - s.winA.hi)}, ${pct(s.winA.lo === null ? null : 1 - s.winA.lo)}]`,
+    `  the transcript shown first chosen: ${s.firstWins.wins}/${s.firstWins.presentations} = ${pct(s.firstWins.p)} [95% Wilson ${pct(s.firstWins.lo)}, ${pct(s.firstWins.hi)}] (50%: no position preference)`,
     `  agreement between annotators: Fleiss' kappa ${num(s.fleiss.kappa)} over ${s.fleiss.items} pair(s) with 2+ answers`,
   ];
   if (s.cohen) lines.push(`  Cohen's kappa (the two annotators): ${num(s.cohen.kappa)} over ${s.cohen.items} common pair(s)`);

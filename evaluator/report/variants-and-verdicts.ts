@@ -10,6 +10,7 @@ import { judgeVariants, readEvaluation } from '../evaluation.js';
 import { isSotopia } from '../rubric/builtin.js';
 import type { RunDir } from '../run-dir.js';
 import { wilson } from '../stats/wilson.js';
+import { positionBias, rateText } from '../compare/position-bias.js';
 import { mdCell } from './card.js';
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
@@ -60,26 +61,35 @@ export function compareVerdictsMarkdown(runs: readonly RunDir[]): string[] {
   for (const run of runs) {
     for (const { file, modeA: a, modeB: b } of listCompareVerdicts(run.dir)) {
       const read = readCompareVerdicts(file);
-      const verdicts = read.values as { ok?: boolean; winner?: string; judge?: unknown; question?: unknown }[];
+      const verdicts = read.values as { ok?: boolean; winner?: string; judge?: unknown; question?: unknown; orders?: unknown }[];
       // The one rule of every reader of these files: a bad line is left out and said, never dropped silently.
       if (read.badLines.length) unreadable.push(`\`${mdCell(path.basename(file))}\` (${mdCell(path.basename(path.resolve(run.dir)))}): unreadable line(s) ${read.badLines.map((l) => l.line).join(', ')} left out.`);
       const judged = verdicts.filter((v) => v.ok === true);
       const winsA = judged.filter((v) => v.winner === 'A').length;
+      const winsB = judged.filter((v) => v.winner === 'B').length;
+      const orders = [...new Set(verdicts.map((v) => (v.orders === 'both' ? 'both' : 'one')))].join(', ');
+      const position = positionBias(verdicts);
       const r = wilson(winsA, judged.length);
       const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
       // Who judged and which question (files written before verdicts recorded it say so by a dash).
       const asked = [...new Set(verdicts.map((v) => (typeof v.judge === 'string' ? `${v.judge}, ${typeof v.question === 'string' ? v.question : '?'} question` : '—')))].sort().join('; ');
-      rows.push(`| ${mdCell(path.basename(path.resolve(run.dir)))} | ${mdCell(a)} | ${mdCell(b)} | ${mdCell(asked)} | ${judged.length} | ${winsA} | ${pct(r.p)} [${pct(r.lo)}, ${pct(r.hi)}] | ${verdicts.length - judged.length} |`);
+      const consistency = position.consistency.pairs ? rateText(position.consistency, position.consistency.pairs) : '— (one order)';
+      rows.push(
+        `| ${mdCell(path.basename(path.resolve(run.dir)))} | ${mdCell(a)} | ${mdCell(b)} | ${mdCell(asked)} | ${orders} | ${judged.length} | ${winsA} | ${winsB} | ${judged.length - winsA - winsB} | ${pct(r.p)} [${pct(r.lo)}, ${pct(r.hi)}] | ${consistency} | ${rateText(position.firstWins, position.firstWins.presentations)} | ${verdicts.length - judged.length} |`,
+      );
     }
   }
   if (!rows.length) return [];
   return [
     '## Naturalness verdicts (parley compare)',
     '',
-    "Pairwise judgements of which conversation reads more natural, from each run's `compare-*.jsonl`: A's win rate with its 95% Wilson interval.",
+    "Pairwise judgements of which conversation reads more natural, from each run's `compare-*.jsonl`: A's win rate with its 95% Wilson interval. " +
+      'Judged in both orders, a pair is a win only when both answers chose the same conversation, else a tie. ' +
+      'Position consistency: the share of pairs judged in both orders whose two answers agree (95% Wilson). ' +
+      'First position won: the share of answers that chose the conversation shown first (0.5 = no position preference; 95% Wilson, or a bootstrap over pairs when pairs were asked twice).',
     '',
-    '| run (A) | mode A | mode B | judge, question | pairs judged | A more natural | rate [95% CI] | not judged |',
-    '|---|---|---|---|---|---|---|---|',
+    '| run (A) | mode A | mode B | judge, question | orders | pairs judged | A more natural | B more natural | ties | A rate [95% CI] | position consistency [95% CI] | first position won [95% CI] | not judged |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
     ...(unreadable.length ? [...unreadable, ''] : []),

@@ -109,7 +109,7 @@ describeWithData(data, "the paper's grid at full size, end to end (issue 28)", (
   }, 960_000);
 
   it('compare --protocol paper and export --format openai-chat, exit 0', async () => {
-    const c = await step('compare', ['compare', out, out, '--mode-a', 'script', '--mode-b', 'agents', '--protocol', 'paper', '--judge', JUDGE, '--concurrency', '16'], 600_000);
+    const c = await step('compare', ['compare', out, out, '--mode-a', 'script', '--mode-b', 'agents', '--protocol', 'paper', '--orders', 'one', '--judge', JUDGE, '--concurrency', '16'], 600_000);
     expect(c.code, c.output.slice(-2000)).toBe(0);
     const x = await step('export', ['export', out, '--format', 'openai-chat', '--out', join(tmp.path, 'ft.jsonl')], 300_000);
     expect(x.code, x.output.slice(-2000)).toBe(0);
