@@ -95,10 +95,7 @@ export async function run(argv: string[]): Promise<number> {
   type Flags = { judge?: string; protocol?: string; orders?: string; reasoning?: string; 'mode-a'?: string; 'mode-b'?: string; out?: string; 'base-url'?: string; 'api-key-env'?: string; seed?: number; param?: string[]; batch?: boolean; 'batch-retry'?: string; 'batch-poll'?: number };
   const values = args.flags as Flags;
   if (!values.judge) throw new UsageError('--judge SPEC is required (e.g. --judge openai:gpt-4)');
-  const orders = values.orders ?? 'both';
-  if (!(ORDERS as readonly string[]).includes(orders)) throw new UsageError(`--orders must be one or both (got '${orders}')`);
-  const reasoning = values.reasoning ?? 'ask';
-  if (reasoning !== 'ask' && reasoning !== 'omit') throw new UsageError(`--reasoning must be ask or omit (got '${reasoning}')`);
+  const { orders, reasoning } = askedHow(values);
   const seed = values.seed ?? 1;
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got ${seed})`);
   const concurrency = positiveInt(args.flags, 'concurrency', 4);
@@ -157,28 +154,41 @@ export async function run(argv: string[]): Promise<number> {
   try {
     let result: CompareResult;
     if (values.batch) {
-      const batched = await compareBatched({ judge: values.judge, a, b, modeA, modeB, style, orders: orders as Orders, reasoning, seed, concurrency, params, endpoint, client, retry, pollMs, out, pairs, withWriteLock, onProgress });
+      const batched = await compareBatched({ judge: values.judge, a, b, modeA, modeB, style, orders, reasoning, seed, concurrency, params, endpoint, client, retry, pollMs, out, pairs, withWriteLock, onProgress });
       if (batched === null) return 130;
       result = batched;
     } else {
-      result = await comparePairs(pairs, client, { seed, concurrency, style, orders: orders as Orders, reasoning, onProgress });
+      result = await comparePairs(pairs, client, { seed, concurrency, style, orders, reasoning, onProgress });
       await withWriteLock((write) => write(out, verdictsText(result)));
     }
-    const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
-    console.log(
-      `A (${modeA}) judged more natural in ${result.winsA}/${result.n} pairs: ${pct(result.rate.p)} [95% Wilson ${pct(result.rate.lo)}, ${pct(result.rate.hi)}]` +
-        `; B in ${result.winsB}` +
-        (orders === 'both' ? `; ties (the two orders disagreed) ${result.ties}` : '') +
-        (result.errors ? `; ${result.errors} pairs not judged (evaluation errors)` : '') +
-        `\n${positionBiasText(result.position)}` +
-        `\nwrote ${out}`,
-    );
+    console.log(`${resultText(result, modeA, orders)}\nwrote ${out}`);
     return result.n === 0 ? 1 : 0;
   } catch (err) {
     if (!(err instanceof RunDirBusy)) throw err;
     console.error(`parley compare: ${err.message}`);
     return 1;
   }
+}
+
+/** `--orders` (default both) and `--reasoning` (default ask), checked. */
+function askedHow(values: { orders?: string; reasoning?: string }): { orders: Orders; reasoning: ReasoningAsk } {
+  const orders = values.orders ?? 'both';
+  if (!(ORDERS as readonly string[]).includes(orders)) throw new UsageError(`--orders must be one or both (got '${orders}')`);
+  const reasoning = values.reasoning ?? 'ask';
+  if (reasoning !== 'ask' && reasoning !== 'omit') throw new UsageError(`--reasoning must be ask or omit (got '${reasoning}')`);
+  return { orders: orders as Orders, reasoning };
+}
+
+/** The comparison's outcome: A's wins and rate, B's wins, ties (both orders), errors, then the position figures. */
+function resultText(result: CompareResult, modeA: string, orders: Orders): string {
+  const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
+  return (
+    `A (${modeA}) judged more natural in ${result.winsA}/${result.n} pairs: ${pct(result.rate.p)} [95% Wilson ${pct(result.rate.lo)}, ${pct(result.rate.hi)}]` +
+    `; B in ${result.winsB}` +
+    (orders === 'both' ? `; ties (the two orders disagreed) ${result.ties}` : '') +
+    (result.errors ? `; ${result.errors} pairs not judged (evaluation errors)` : '') +
+    `\n${positionBiasText(result.position)}`
+  );
 }
 
 /** Another command holds the run directory the verdicts go into (and did not let go within 15 s). */

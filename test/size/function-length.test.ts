@@ -23,7 +23,7 @@ const NOT_YET_SPLIT: Record<string, number> = {
   'agent-node/policies/bot/mutual-friends/belief.ts:buildBelief': 99,
   'cli/plan/run-config.ts:buildRunConfig': 95,
   'evaluator/report/xml.ts:xmlWellFormedError': 95,
-  'cli/commands/compare.ts:run': 90,
+  'cli/commands/compare.ts:run': 86,
   'testkit/fake-llm-finetune.ts:fakeFineTuning': 90,
   'cli/eval-batch.ts:judgeInBatches': 82,
 };
