@@ -8,11 +8,13 @@
  *  - `--agent1 replay:R` (or agent2, script-writer) means "this seat as it was recorded in R": R's
  *    policy for that seat, answered from R's cassettes. Seats then record the original provider and model.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { policySpecOf, type PolicyConfig } from '../protocol/index.js';
 import type { RunConfigInput } from '../orchestrator/run-config.js';
+import { readRegularFile, RUN_FILE_CAPS } from '../disk/regular-file.js';
 import { RunPaths } from '../run-dir/index.js';
+import { consentProblem, type RunDirConsent } from './run-dir-consent.js';
 
 type Input = Partial<RunConfigInput>;
 
@@ -20,10 +22,13 @@ type Input = Partial<RunConfigInput>;
 function recordedConfig(dir: string): { ok: true; config: Record<string, unknown> } | { ok: false; message: string } {
   const file = new RunPaths(dir).runJson;
   if (!existsSync(file)) return { ok: false, message: `${dir} is not a recorded run (no run.json)` };
+  // Read as every run directory is: a regular file of bounded size (no symlink, FIFO or device).
+  const read = readRegularFile(file, RUN_FILE_CAPS.runJson, resolve(dir));
+  if (!read.ok) return { ok: false, message: read.message };
   try {
-    const run = JSON.parse(readFileSync(file, 'utf8')) as { config?: Record<string, unknown> };
-    if (!run.config) return { ok: false, message: `${file} records no config` };
-    return { ok: true, config: run.config };
+    const run = JSON.parse(read.text) as { config?: unknown };
+    if (!run.config || typeof run.config !== 'object' || Array.isArray(run.config)) return { ok: false, message: `${file} records no config` };
+    return { ok: true, config: run.config as Record<string, unknown> };
   } catch (err) {
     return { ok: false, message: `${file}: not JSON (${(err as Error).message})` };
   }
@@ -42,7 +47,7 @@ const NOT_INHERITED = new Set(['out', 'concurrency', 'pool', 'retryFailed', 'rep
  * Rewrites a run config's replay settings as described above. `given`: the settings the user set
  * (flags or experiment file); the others may be inherited from the recorded run.
  */
-export function applyReplay(input: Input, given: ReadonlySet<string>): { ok: true; input: Input } | { ok: false; message: string } {
+export function applyReplay(input: Input, given: ReadonlySet<string>, consent: RunDirConsent = { endpoints: [], keyEnvs: [], paths: [] }): { ok: true; input: Input } | { ok: false; message: string } {
   const out: Input = { ...input };
   // Seat policies `replay:R`: that seat's recorded policy in R.
   const seatReplay = (p: PolicyConfig | undefined, pick: (c: Record<string, unknown>) => unknown, what: string): { ok: true; p?: PolicyConfig } | { ok: false; message: string } => {
@@ -91,6 +96,14 @@ export function applyReplay(input: Input, given: ReadonlySet<string>): { ok: tru
       (out as Record<string, unknown>)[k] = c[k];
     }
     // A scenario file that has moved since: the recorded run keeps every scenario it used.
+    // The recorded run is untrusted: a judge it names is called live, so its endpoint, key variable and
+    // rubric need the user's consent; a replayed seat's prompt directory is a path it picks.
+    const refused = consentProblem(`${out.replay}/run.json`, [
+      ...(!given.has('judge') ? [{ where: 'the judge', policy: c.judge as PolicyConfig | undefined }] : []),
+      ...(given.has('agents') ? [] : (out.agents ?? []).map((p, i) => ({ where: `agent${i + 1}`, policy: { promptDir: (p as PolicyConfig).promptDir } }))),
+      ...(given.has('scriptWriter') ? [] : [{ where: 'the script writer', policy: { promptDir: (out.scriptWriter as PolicyConfig | undefined)?.promptDir } }]),
+    ], consent, given.has('rubric') ? [] : [{ where: 'the rubric file', path: typeof c.rubric === 'string' ? c.rubric : undefined }]);
+    if (refused) return { ok: false, message: `--replay: ${refused}` };
     if (!given.has('scenarios') && typeof c.scenarios === 'string' && c.scenarios !== 'builtin' && !c.scenarios.startsWith('builtin:') && !existsSync(c.scenarios)) {
       out.scenarios = new RunPaths(out.replay).scenariosJsonl;
     }

@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { jsonlLines } from '../disk/jsonl-lines.js';
+import { readRegularFile, RUN_FILE_CAPS } from '../disk/regular-file.js';
 import { ErrorCode } from '../protocol/index.js';
 import { isLlmError, LlmError, LlmErrorCode } from './errors.js';
 import type { ChatRequest, ChatResponse, LlmClient } from './types.js';
@@ -62,7 +63,10 @@ export function cassetteRoot(runDir: string): string {
  */
 export function readCassette(file: string, onTorn: (file: string, message: string) => void = warnTornOnce): CassetteEntry[] | null {
   if (!existsSync(file)) return null;
-  const { lines, tornBytes, tornLine } = jsonlLines(readFileSync(file, 'utf8'));
+  // A replay reads another run's cassettes: a regular file of bounded size only (no symlink, no FIFO).
+  const read = readRegularFile(file, RUN_FILE_CAPS.jsonl);
+  if (!read.ok) throw new LlmError(LlmErrorCode.BadSpec, read.message);
+  const { lines, tornBytes, tornLine } = jsonlLines(read.text);
   const entries: CassetteEntry[] = [];
   for (const { line, text } of lines) {
     try {

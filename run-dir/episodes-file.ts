@@ -1,5 +1,6 @@
-import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
+import { readRegularFile, RUN_FILE_CAPS } from '../disk/regular-file.js';
 import { jsonlLines } from '../disk/jsonl-lines.js';
 import { EpisodeRecord } from '../protocol/index.js';
 import type { RunPaths } from './paths.js';
@@ -32,6 +33,8 @@ export interface EpisodesRead {
   duplicates: number;
   /** Bytes after the last newline (an interrupted append), or 0. */
   tornBytes: number;
+  /** Why the file could not be read at all (not a regular file, over its size cap): then no rows. */
+  unreadable?: string;
 }
 
 function where(issues: readonly { path: PropertyKey[]; message: string }[]): string {
@@ -44,7 +47,12 @@ function where(issues: readonly { path: PropertyKey[]; message: string }[]): str
 export function readEpisodes(paths: RunPaths): EpisodesRead {
   const out: EpisodesRead = { rows: [], badLines: [], duplicates: 0, tornBytes: 0 };
   if (!existsSync(paths.episodesJsonl)) return out;
-  const { lines, tornBytes } = jsonlLines(readFileSync(paths.episodesJsonl, 'utf8'));
+  const read = readRegularFile(paths.episodesJsonl, RUN_FILE_CAPS.jsonl, paths.dir);
+  if (!read.ok) {
+    out.badLines.push({ line: 0, message: read.message });
+    return { ...out, unreadable: read.message };
+  }
+  const { lines, tornBytes } = jsonlLines(read.text);
   out.tornBytes = tornBytes;
   const byId = new Map<string, EpisodeRow>();
   for (const { line, text } of lines) {

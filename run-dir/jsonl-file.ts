@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readRegularFile, RUN_FILE_CAPS } from '../disk/regular-file.js';
 import type { z } from 'zod';
 import { jsonlLines } from '../disk/jsonl-lines.js';
 import { RunErrorCode } from '../protocol/index.js';
@@ -14,9 +14,12 @@ export type JsonlRead<T> = { ok: true; values: T[]; tornBytes: number } | { ok: 
  * checked against `schema`; blank lines are skipped, a torn tail (a crash mid-append) is left out. An
  * error names the file, the line and the field.
  */
-export function readJsonlFile<S extends z.ZodType>(file: string, schema: S): JsonlRead<z.infer<S>> {
+export function readJsonlFile<S extends z.ZodType>(file: string, schema: S, root?: string): JsonlRead<z.infer<S>> {
   const values: z.infer<S>[] = [];
-  const { lines, tornBytes } = jsonlLines(readFileSync(file, 'utf8'));
+  // Only a regular file, reached without symlinks from `root` (the run directory), of bounded size.
+  const read = readRegularFile(file, RUN_FILE_CAPS.jsonl, root);
+  if (!read.ok) return { ok: false, code: RunErrorCode.BadRecord, message: read.message };
+  const { lines, tornBytes } = jsonlLines(read.text);
   for (const { line: n, text } of lines) {
     let raw: unknown;
     try {

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readRegularFile, RUN_FILE_CAPS } from '../disk/regular-file.js';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
 import { Mode, OwnCodeField, PolicyConfig, RunErrorCode, SimulationProtocol, Total, Usage } from '../protocol/index.js';
@@ -143,9 +144,12 @@ export type RunJsonRead = { ok: true; run: RunJson | null } | { ok: false; code:
 export function readRunJson(paths: RunPaths): RunJsonRead {
   const file = paths.runJson;
   if (!existsSync(file)) return { ok: true, run: null };
+  // A run directory may come from someone else: a plain file of bounded size, or refused.
+  const read = readRegularFile(file, RUN_FILE_CAPS.runJson, paths.dir);
+  if (!read.ok) return { ok: false, code: RunErrorCode.BadRunJson, message: read.message };
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(read.text);
   } catch (err) {
     return { ok: false, code: RunErrorCode.BadJson, message: `${file}: not JSON (${(err as Error).message})` };
   }

@@ -19,7 +19,7 @@ export function readRunScenarios(paths: RunPaths): RunScenariosRead {
   const scenarios = new Map<string, Scenario>();
   const file = paths.scenariosJsonl;
   if (!existsSync(file)) return { ok: true, scenarios };
-  const read = readJsonlFile(file, Scenario);
+  const read = readJsonlFile(file, Scenario, paths.dir);
   if (!read.ok) return read;
   for (const s of read.values) scenarios.set(s.id, s);
   return { ok: true, scenarios };

@@ -10,6 +10,7 @@ import type { FlagSpecs } from '../args.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { parseForkTurns } from '../fork/fork-at.js';
 import { buildForkConfig } from '../fork/fork-config.js';
+import { consentFromFlags, consentProblem, CONSENT_FLAGS } from '../run-dir-consent.js';
 import { CONFIG_FLAGS, exitWithLauncher, interruptSignal, keyPreflight, reportRun, RUN_FLAGS, stdoutTerminal } from './run.js';
 
 /**
@@ -34,6 +35,7 @@ const FORK_FLAGS: FlagSpecs = {
   replay: { type: 'string', metavar: 'RUNDIR', describe: 'answer the live turns\' LLM calls from the cassettes of a recorded fork run' },
   extend: { ...CONFIG_FLAGS.extend!, describe: 'add fork turns (--at) or repeats to the fork run already in DIR (recorded in run.json history)' },
   'retry-failed': RUN_FLAGS['retry-failed']!,
+  ...CONSENT_FLAGS,
   // Settings that shape the replayed prefix: accepted only to be refused with a clear line when they differ.
   scenarios: { ...CONFIG_FLAGS.scenarios!, describe: 'refused unless it is the parent\'s: a fork keeps the scenario of the episode it replays' },
   subset: { ...CONFIG_FLAGS.subset!, describe: 'refused unless it is the parent\'s' },
@@ -58,7 +60,10 @@ export const spec: CommandSpec = {
     'names its parent run, episode and fork turn; run.json names the parent. --at 2,4,6 or all forks at\n' +
     'several turns; parley report DIR --parent RUN compares the forks with the parent.\n' +
     'Refused with one line, exit status 2 and nothing written: a fork turn past the episode\'s end, an\n' +
-    'unknown episode, a parent without ledgers, or a change that would alter the replayed prefix.',
+    'unknown episode, a parent without ledgers, or a change that would alter the replayed prefix.\n' +
+    'The parent is untrusted input: a base URL, key variable, prompt directory or rubric its run.json gives a\n' +
+    'policy is refused unless allowed (--allow-endpoint, --allow-key-env, --allow-path); its files are read\n' +
+    'only as regular files (no symlink, FIFO or device) of bounded size.',
   flags: FORK_FLAGS,
   positionals: { min: 2, max: 2, names: 'RUN EPISODE (a run directory and one of its episode ids)' },
 };
@@ -80,6 +85,13 @@ export async function planFork(positionals: readonly string[], flags: Record<str
   const built = buildForkConfig(parent, flags as never, turns, revealTexts);
   if (!built.ok) throw new UsageError(built.message);
   let config = built.config;
+  // The parent's run.json is untrusted: an endpoint, key variable or path it names is used only with consent.
+  const refused = consentProblem(`${runDir}/run.json`, [
+    ...config.agents.map((policy, i) => ({ where: `agent${i + 1}`, policy })),
+    { where: 'the script writer', policy: config.scriptWriter },
+    { where: 'the judge', policy: config.judge },
+  ], consentFromFlags(flags), [{ where: 'the rubric file', path: config.rubric }]);
+  if (refused) throw new UsageError(refused);
   // The run's own checks (parent readable, each fork turn replays exactly), made now so a refusal writes nothing.
   const check = async (c: RunConfig) => {
     const inputs = await loadRunInputs(c);

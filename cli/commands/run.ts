@@ -1,4 +1,5 @@
 import { ALLOW_ORIGIN_FLAG, allowOrigins } from '../allow-origin.js';
+import { CONSENT_FLAGS } from '../run-dir-consent.js';
 import { resolve } from 'node:path';
 import { missingKeys } from '../../llm/preflight.js';
 import { policyKind, type PolicyConfig } from '../../protocol/index.js';
@@ -78,6 +79,7 @@ export const RUN_FLAGS: FlagSpecs = {
   judge: { type: 'string', metavar: 'SPEC', describe: 'judge model recorded with the run (evaluation: parley eval)' },
   'judge-view': { type: 'string', metavar: 'paper|parley', describe: "what the judge is shown, recorded with the run as parley eval's default (default: paper for --protocol paper runs, else parley)" },
   replay: { type: 'string', metavar: 'RUNDIR', describe: 'answer every LLM call from the cassettes of a recorded run' },
+  ...CONSENT_FLAGS,
   multiplex: { type: 'boolean', describe: 'let one agent process host seats of different episodes at once (never two of one episode)' },
   'seats-per-process': { type: 'number', metavar: 'N', describe: 'with --multiplex: seats one agent process may host at once (default 8)' },
   'retry-failed': { type: 'boolean', describe: 'rerun episodes recorded as failed in DIR' },

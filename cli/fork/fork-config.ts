@@ -29,6 +29,7 @@ const RUN_CONFIG_FLAGS = [
   'out', 'max-turns', 'turn-deadline-ms', 'repeats', 'concurrency', 'agent1', 'agent2', 'judge', 'replay',
   'retry-failed', 'stop-rule', 'on-unparsable', 'reformat-model',
   'scenarios', 'subset', 'seed', 'protocol', 'backgrounds', 'script-format', 'leak-judge-only', 'show-relationship-story',
+  'allow-endpoint', 'allow-key-env', 'allow-path',
 ] as const;
 
 export type ForkConfig = { ok: true; config: RunConfig } | { ok: false; message: string };

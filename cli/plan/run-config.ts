@@ -4,6 +4,7 @@ import type { FlagValue } from '../args.js';
 import { loadExperiment } from '../experiment.js';
 import { outDirProblem } from '../out-guard.js';
 import { applyReplay } from '../replay-config.js';
+import { consentFromFlags, type RunDirConsent } from '../run-dir-consent.js';
 import { applyRateLimits, badLimit, type RateLimits } from '../rate-limits.js';
 
 /*
@@ -123,7 +124,13 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
   if (badRate) return { ok: false, message: badRate };
   const limited = applyRateLimits(applyRateLimits(input, fileLimits, false), { rpm: flags.rpm as number | undefined, tpm: flags.tpm as number | undefined }, true);
   const given = new Set(Object.keys(limited).filter((k) => !(k in defaults) || (limited as Record<string, unknown>)[k] !== (defaults as Record<string, unknown>)[k]));
-  const replay = applyReplay(limited, given);
+  let consent: RunDirConsent;
+  try {
+    consent = consentFromFlags(flags);
+  } catch (err) {
+    return { ok: false, message: (err as Error).message };
+  }
+  const replay = applyReplay(limited, given, consent);
   if (!replay.ok) return replay;
   const parsed = RunConfig.safeParse(replay.input);
   if (!parsed.success) {

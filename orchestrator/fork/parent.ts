@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { regularFileProblem } from '../../disk/regular-file.js';
 import { resolve } from 'node:path';
 import { OrchestratorFrame, type EpisodeRecord } from '../../protocol/index.js';
 import { readEpisodes, readJsonlFile, readRunJson, readRunScenarios, RunPaths } from '../../run-dir/index.js';
@@ -41,7 +41,9 @@ export function readForkParent(dir: string, episodeId: string): ForkParentRead {
   if (!run.run) return { ok: false, message: `${dir} is not a run directory (no run.json)` };
   const config = RunConfig.safeParse(run.run.config);
   if (!config.success) return { ok: false, message: `${dir}/run.json: its config is not one this version can fork (${config.error.issues[0]?.path.join('.') || 'config'}: ${config.error.issues[0]?.message})` };
-  const rows = readEpisodes(paths).rows;
+  const episodes = readEpisodes(paths);
+  if (episodes.unreadable) return { ok: false, message: episodes.unreadable };
+  const rows = episodes.rows;
   const row = rows.find((r) => r.record.episodeId === episodeId);
   if (!row) {
     const shown = JSON.stringify(episodeId.slice(0, 120));
@@ -58,7 +60,10 @@ export function readForkParent(dir: string, episodeId: string): ForkParentRead {
   if (JSON.stringify(record.seats.map((s) => s.seat)) !== JSON.stringify(seats)) return { ok: false, message: `episode ${record.episodeId}'s seats do not match its scenario's` };
   for (const seat of seats) {
     if (!SAFE_ID.test(seat)) return { ok: false, message: `${dir}: seat id ${JSON.stringify(seat.slice(0, 64))} is not a safe name` };
-    if (!existsSync(paths.ledgerFile(record.episodeId, seat))) {
+    const ledger = regularFileProblem(paths.ledgerFile(record.episodeId, seat), paths.dir);
+    // A ledger that is a symlink, a FIFO or a directory is refused by name, never followed or waited on.
+    if (ledger?.reason === 'not_regular') return { ok: false, message: ledger.message };
+    if (ledger) {
       return { ok: false, message: `${dir} keeps no ledger for seat ${seat} of episode ${record.episodeId}: a fork replays what each seat was told, so it needs the parent's ledgers` };
     }
   }
@@ -67,7 +72,8 @@ export function readForkParent(dir: string, episodeId: string): ForkParentRead {
 
 /** A seat's ledger in the parent run, every line checked against the frame schema. */
 export function readParentLedger(parent: ForkParent, seat: string): { ok: true; frames: OrchestratorFrame[] } | { ok: false; message: string } {
-  const read = readJsonlFile(new RunPaths(parent.dir).ledgerFile(parent.record.episodeId, seat), OrchestratorFrame);
+  const paths = new RunPaths(parent.dir);
+  const read = readJsonlFile(paths.ledgerFile(parent.record.episodeId, seat), OrchestratorFrame, paths.dir);
   return read.ok ? { ok: true, frames: read.values } : { ok: false, message: read.message };
 }
 
