@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { checkJudgeEndpoint } from '../judge-preflight.js';
+import { consentFromFlags, consentProblem, CONSENT_FLAGS } from '../run-dir-consent.js';
 import { parseCommand, parseParam, positiveInt, UsageError, type CommandSpec } from '../command.js';
 import type { LlmClient } from '../../llm/types.js';
 import { evaluateRun, type EvaluateProgress, type EvaluateRunResult } from '../../evaluator/evaluate-run.js';
@@ -45,11 +46,13 @@ export const spec: CommandSpec = {
     concurrency: { type: 'number', describe: 'episodes judged at once (default 4)' },
     missing: { type: 'boolean', describe: 'only episodes not yet scored by each judge on this rubric, or whose evaluation failed' },
     'no-wait': { type: 'boolean', describe: 'if another command is writing DIR, stop at once naming it (default: wait)' },
-    'base-url': { type: 'string', metavar: 'URL', describe: "provider base URL (else the run's judge's baseURL, else OPENAI_BASE_URL / MISTRAL_BASE_URL)" },
-    'api-key-env': { type: 'string', metavar: 'VAR', describe: "env variable holding the key (else the run's judge's apiKeyEnv, else OPENAI_API_KEY / MISTRAL_API_KEY)" },
+    'base-url': { type: 'string', metavar: 'URL', describe: "provider base URL (else the run's judge's baseURL if --allow-endpoint allows it, else OPENAI_BASE_URL / MISTRAL_BASE_URL)" },
+    'api-key-env': { type: 'string', metavar: 'VAR', describe: "env variable holding the key (else the run's judge's apiKeyEnv if --allow-key-env allows it, else OPENAI_API_KEY / MISTRAL_API_KEY)" },
     param: { type: 'string', multiple: true, metavar: 'KEY=VALUE', describe: 'client setting or sampling param (repeatable), e.g. structuredOutput=json_object' },
     batch: { type: 'boolean', describe: "judge through the provider's Batch API at half price; resumable from run.json (see above)" },
     ...BATCH_RETRY_FLAGS,
+    'allow-endpoint': CONSENT_FLAGS['allow-endpoint']!,
+    'allow-key-env': CONSENT_FLAGS['allow-key-env']!,
   },
   positionals: { min: 1, max: 1, names: 'one run directory' },
 };
@@ -157,6 +160,18 @@ async function evaluateLocked(lock: RunLock, dir: string, values: EvalFlags, con
   delete params['temperature'];
   // Loaded only now: the provider SDKs take a while to load, and argument errors should not wait for them.
   const { createClient } = await import('../../llm/index.js');
+  // run.json is untrusted: the endpoint and key variable it gives the judge (and its reformat model) are
+  // used only when the user repeats them (--base-url, --api-key-env) or allows them by flag.
+  const recordedReformat = values['reformat-model'] === undefined ? fromRun?.reformat : undefined;
+  const refused = consentProblem(`${dir}/run.json`, [{
+    where: 'the judge',
+    policy: {
+      ...(values['base-url'] === undefined && fromRun?.baseURL !== undefined ? { baseURL: fromRun.baseURL } : {}),
+      ...(values['api-key-env'] === undefined && fromRun?.apiKeyEnv !== undefined ? { apiKeyEnv: fromRun.apiKeyEnv } : {}),
+      ...(recordedReformat ? { reformat: recordedReformat } : {}),
+    },
+  }], consentFromFlags(values as Record<string, unknown>));
+  if (refused) throw new UsageError(refused);
   const baseURL = values['base-url'] ?? fromRun?.baseURL;
   const apiKeyEnv = values['api-key-env'] ?? fromRun?.apiKeyEnv;
   const endpoint = { ...(baseURL ? { baseURL } : {}), ...(apiKeyEnv ? { apiKeyEnv } : {}) };

@@ -62,6 +62,19 @@ describe('red team: fork of a tampered parent run', () => {
     expect(attacker.requests[0]!.headers.authorization).toBe(`Bearer ${SECRET}`);
   }, 90_000);
 
+  it("parley eval does not judge at run.json's endpoint with its key variable unless allowed", async () => {
+    const dir = join(tmp.path, 'E');
+    cpSync(parent, dir, { recursive: true });
+    const json = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
+    json.config.judge = { spec: 'openai:gpt-4o', baseURL: attacker.openaiBaseURL, apiKeyEnv: 'VICTIM_SECRET', params: {} };
+    writeFileSync(join(dir, 'run.json'), JSON.stringify(json));
+    const before = attacker.requests.length;
+    const e = await parleyCli(['eval', dir], cleanEnv({ VICTIM_SECRET: SECRET }));
+    expect(e.code, e.stderr).toBe(2);
+    expect(e.stderr).toMatch(/the judge the base URL .*--allow-endpoint/);
+    expect(attacker.requests.length).toBe(before);
+  }, 60_000);
+
   it('refuses a ledger that is a symlink out of the run (without quoting it) or a FIFO (without hanging)', async () => {
     const copy = (name: string) => {
       const dir = join(tmp.path, name);
