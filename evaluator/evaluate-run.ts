@@ -1,8 +1,8 @@
 import type { LlmClient } from '../llm/types.js';
-import { judgeVariant, judgeVariants, readEvaluation, withJudgement, type Evaluation, type JudgeVisibility } from './evaluation.js';
+import { judgeVariant, judgeVariants, readEvaluation, withJudgement, type EpisodeJudgement, type Evaluation, type JudgeVisibility } from './evaluation.js';
 import { judgeEpisode } from './judge/judge.js';
 import type { JudgeView } from './judge/prompt.js';
-import { rewriteEpisodes, type RunLock } from '../run-dir/index.js';
+import { appendJudgement, clearJudgementJournal, rewriteEpisodes, type RunLock } from '../run-dir/index.js';
 import type { RunDir } from './run-dir.js';
 import type { Rubric } from './rubric/rubric.js';
 
@@ -34,7 +34,10 @@ export interface EvaluateRunOptions {
    */
   checkpointMs?: number;
   onProgress?: (p: EvaluateProgress) => void;
+  /** Stop: no episode is started after it fires; the ones being judged finish and are recorded. */
   signal?: AbortSignal;
+  /** Abandon: the calls in flight are cut short and their episodes are left unjudged (a stop's bound ran out). */
+  abandon?: AbortSignal;
   now?: () => Date;
 }
 
@@ -87,13 +90,14 @@ export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promis
   const checkpointMs = opts.checkpointMs ?? 2_000;
   let sinceCheckpoint = 0;
   let lastCheckpoint = performance.now();
-  let writing: Promise<void> = Promise.resolve();
+  // One synchronous step: the file then holds every judgement so far, so the journal can go.
   const checkpoint = () => {
     lastCheckpoint = performance.now();
-    const rows = run.episodes.map((e) => e.raw);
-    writing = writing.then(() => rewriteEpisodes(opts.lock, rows));
-    return writing;
+    rewriteEpisodes(opts.lock, run.episodes.map((e) => e.raw));
+    clearJudgementJournal(opts.lock);
   };
+  // Judgements a stopped eval left in the journal (already applied by loadRunDir) go into the file first.
+  if (run.journalled) checkpoint();
   let next = 0;
   const usage = { prompt: 0, completion: 0 };
   const worker = async () => {
@@ -102,12 +106,22 @@ export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promis
       const index = todo[next++]!;
       const loaded = run.episodes[index]!;
       const record = loaded.record;
-      const judgement = await judgeEpisode(record, run.scenarios.get(record.scenarioId), opts);
+      let judgement: EpisodeJudgement;
+      try {
+        // Stopping (`signal`) lets this call finish; only `abandon` cuts it short, and then it is not recorded.
+        judgement = await judgeEpisode(record, run.scenarios.get(record.scenarioId), { ...opts, ...(opts.abandon ? { signal: opts.abandon } : {}) });
+      } catch (err) {
+        if (opts.abandon?.aborted) return;
+        throw err;
+      }
+      if (opts.abandon?.aborted) return;
       const previous = readEvaluation(record.evaluation);
       // A judge variant is added next to the others (a blind judge never replaces the full one).
       const evaluation: Evaluation = withJudgement(previous, judgement);
       record.evaluation = evaluation;
       loaded.raw = { ...loaded.raw, evaluation };
+      // Durable now: whatever stops this process next, the judgement is on disk.
+      appendJudgement(opts.lock, { episodeId: record.episodeId, evaluation });
       result.judged++;
       result.formatFallbacks += judgement.formatFallbacks ?? 0;
       usage.prompt += judgement.usage.prompt;
@@ -122,11 +136,11 @@ export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promis
       opts.onProgress?.({ done: result.judged, total: todo.length, scoredSeats: result.scoredSeats, errorSeats: result.errorSeats, lastEpisode: record.episodeId, usage: { ...usage } });
       if (++sinceCheckpoint >= checkpointEvery && performance.now() - lastCheckpoint >= checkpointMs) {
         sinceCheckpoint = 0;
-        await checkpoint();
+        checkpoint();
       }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, todo.length || 1)) }, worker));
-  await checkpoint();
+  checkpoint();
   return result;
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { RunErrorCode, type EpisodeRecord } from '../protocol/index.js';
-import { missingScenarioIds, missingScenariosMessage, readEpisodes, readRunJson, readRunScenarios, RunPaths, type RunJson } from '../run-dir/index.js';
+import { missingScenarioIds, missingScenariosMessage, readEpisodes, readJudgementJournal, readRunJson, readRunScenarios, RunPaths, type JournalLine, type RunJson } from '../run-dir/index.js';
 import type { Scenario } from '../scenarios/model.js';
 
 /** A failure to read a run directory, naming the file, line and field. */
@@ -25,6 +25,8 @@ export interface RunDir {
   episodes: LoadedEpisode[];
   /** Bytes of a torn last line (an append cut short by a crash) that were skipped: not a record. */
   tornBytes: number;
+  /** Judgements read from the journal (an eval stopped before writing them into episodes.jsonl) and applied. */
+  journalled?: number;
 }
 
 export type LoadResult = { ok: true; run: RunDir } | { ok: false; error: RunDirError };
@@ -57,5 +59,23 @@ export async function loadRunDir(dir: string): Promise<LoadResult> {
     const source = (run.run?.['config'] as { scenarios?: unknown } | undefined)?.scenarios;
     return { ok: false, error: { code: RunErrorCode.MissingScenarios, message: missingScenariosMessage(paths, missing, source) } };
   }
-  return { ok: true, run: { dir, run: run.run, scenarios: scenarios.scenarios, episodes: episodes.rows, tornBytes: episodes.tornBytes } };
+  const journal = readJudgementJournal(paths);
+  if (!journal.ok) return { ok: false, error: { code: journal.code, message: journal.message } };
+  const journalled = applyJournal(episodes.rows, journal.values);
+  return { ok: true, run: { dir, run: run.run, scenarios: scenarios.scenarios, episodes: episodes.rows, tornBytes: episodes.tornBytes, journalled } };
+}
+
+/** Each journalled evaluation over its record, in order (the last of an episode wins); returns how many applied. */
+function applyJournal(rows: LoadedEpisode[], lines: readonly JournalLine[]): number {
+  const byId = new Map(rows.map((r) => [r.record.episodeId, r]));
+  let applied = 0;
+  for (const { episodeId, evaluation } of lines) {
+    const row = byId.get(episodeId);
+    // A line for an episode the file does not hold is not ours to add: records come from the run.
+    if (!row || evaluation === undefined) continue;
+    row.record.evaluation = evaluation;
+    row.raw = { ...row.raw, evaluation };
+    applied++;
+  }
+  return applied;
 }

@@ -6,6 +6,7 @@ export const RUN_DIR_NAMES = {
   runJson: 'run.json',
   scenarios: 'scenarios.jsonl',
   episodes: 'episodes.jsonl',
+  judgements: 'judgements.journal.jsonl',
   ledgers: 'ledgers',
   cassettes: CASSETTES_DIR,
   lock: '.parley-run.lock',
@@ -29,6 +30,10 @@ export class RunPaths {
   /** One record per episode (`episodes-file.ts`). */
   get episodesJsonl(): string {
     return join(this.dir, RUN_DIR_NAMES.episodes);
+  }
+  /** Judgements appended as each returns, until `eval` writes them into episodes.jsonl (`judgement-journal.ts`). */
+  get judgementsJournal(): string {
+    return join(this.dir, RUN_DIR_NAMES.judgements);
   }
   /** Who is writing the run directory (`lock.ts`). */
   get lockFile(): string {

@@ -1,3 +1,4 @@
+import { interruptStages, STOP_BOUND_MS } from '../interrupt-stages.js';
 import { existsSync } from 'node:fs';
 import { checkJudgeEndpoint } from '../judge-preflight.js';
 import { consentFromFlags, consentProblem, CONSENT_FLAGS } from '../run-dir-consent.js';
@@ -191,20 +192,26 @@ async function evaluateLocked(lock: RunLock, dir: string, values: EvalFlags, con
   const rubricNote = rubric === SOTOPIA_RUBRIC ? '' : `, rubric ${terminalSafe(rubric.name)} ${rubric.hash.slice(0, 12)}`;
   console.error(`parley eval: ${total} episodes in ${dir}, judge ${specs.join(' + ')} (${visibility}, ${view} view${rubricNote}), concurrency ${concurrency}`);
   const tty = process.stderr.isTTY;
-  const controller = new AbortController();
   const resume = `parley eval ${dir}${specs.map((s) => ` --judge ${s}`).join('')}${values.rubric ? ` --rubric ${values.rubric}` : ''} --judge-view ${view}${values.blind ? ' --blind' : ''}${values.batch ? ' --batch' : ''} --missing`;
-  const onSigint = () => {
-    if (controller.signal.aborted) process.exit(130);
-    process.stderr.write(`${tty ? '\n' : ''}interrupted: finishing the episodes being judged (Ctrl-C again to quit now); resume with: ${resume}\n`);
-    controller.abort();
-  };
-  process.on('SIGINT', onSigint);
+  // Every judgement is in the journal the moment it returns (evaluator/evaluate-run.ts), so neither Ctrl-C loses one.
+  let judgedEarlier = 0;
+  let judgedNow = 0;
+  const saved = () => `${judgedEarlier + judgedNow} judged and saved; resume with \`--missing\`: ${resume}`;
+  const stop = interruptStages({
+    first: () => process.stderr.write(`${tty ? '\n' : ''}interrupted: no new judge calls; the ones in flight finish (at most ${STOP_BOUND_MS / 1000} s; Ctrl-C again to quit now, losing nothing already returned)\n`),
+    second: () => {
+      process.stderr.write(`${tty ? '\n' : ''}${saved()}\n`);
+      process.exit(130);
+    },
+  });
   let failedJudges = 0;
   try {
     // The judges of a panel run one after the other: each is its own variant on the records, and an
     // interrupted panel resumes with --missing judge by judge.
     for (const judgeSpec of specs) {
-      if (controller.signal.aborted) break;
+      if (stop.signal.aborted) break;
+      judgedEarlier += judgedNow;
+      judgedNow = 0;
       const client = clients.get(judgeSpec)!;
       // SOTOPIA sent its one reformat request to gpt-3.5-turbo; same endpoint and key as the judge unless the
       // run's judge names its reformat model with its own (experiment file `judge: { reformat: … }`).
@@ -223,6 +230,7 @@ async function evaluateLocked(lock: RunLock, dir: string, values: EvalFlags, con
       const startedAt = Date.now();
       if (specs.length > 1) console.log(`judge ${judgeSpec}:`);
       const onProgress = (p: EvaluateProgress) => {
+        judgedNow = p.done;
         const line = evalProgressLine(p, Date.now() - startedAt, costOf(provider, model, p.usage, values.batch === true));
         if (tty) process.stderr.write(`\r\u001b[2K${line}`);
         else console.error(line);
@@ -243,7 +251,7 @@ async function evaluateLocked(lock: RunLock, dir: string, values: EvalFlags, con
           concurrency,
           retry: batchRetryOf(values),
           pollMs: batchPollMsOf(values),
-          signal: controller.signal,
+          signal: stop.signal,
           log: (line) => console.error(line),
           onProgress,
         });
@@ -257,7 +265,7 @@ async function evaluateLocked(lock: RunLock, dir: string, values: EvalFlags, con
             `${batched.live} sent live (${usdText(liveUsd)}: failed batch requests, retries, reformat requests)`,
         );
       } else {
-        result = await evaluateRun(loaded.run, { lock, client, spec: judgeSpec, visibility, view, rubric, ...(reformatClient ? { reformatClient } : {}), concurrency, missingOnly: values.missing === true, signal: controller.signal, onProgress });
+        result = await evaluateRun(loaded.run, { lock, client, spec: judgeSpec, visibility, view, rubric, ...(reformatClient ? { reformatClient } : {}), concurrency, missingOnly: values.missing === true, signal: stop.signal, abandon: stop.abandon, onProgress });
       }
       if (tty) process.stderr.write('\n');
       const errs = Object.entries(result.errors).map(([c, n]) => `${c} ×${n}`).join(', ');
@@ -271,13 +279,13 @@ async function evaluateLocked(lock: RunLock, dir: string, values: EvalFlags, con
       // Evaluation errors are recorded results; but a judge that never answered usably is a failed command.
       if (result.errorSeats > 0 && result.scoredSeats === 0) failedJudges++;
     }
-    if (controller.signal.aborted) {
-      console.error(`interrupted; resume with: ${resume}`);
+    if (stop.signal.aborted) {
+      console.error(saved());
       return 130;
     }
     return failedJudges > 0 ? 1 : 0;
   } finally {
-    process.off('SIGINT', onSigint);
+    stop.dispose();
   }
 }
 
