@@ -6,10 +6,15 @@ import { leakSentence } from './leak-words.js';
 
 let n = 0;
 /** The fields the leak effect reads of one episode: mode, kind, status, goal score, success, first mention. */
-function ep(mode: Mode, goal: number | null, opts: { kind?: EpisodeMetrics['kind']; status?: 'ok' | 'failed'; success?: boolean; first?: number | null } = {}): EpisodeMetrics {
+function ep(mode: Mode, goal: number | null, opts: { kind?: EpisodeMetrics['kind']; status?: 'ok' | 'failed'; success?: boolean; first?: number | null; instance?: number } = {}): EpisodeMetrics {
   const kind = opts.kind ?? 'mutual_friends';
+  const id = n++;
   return {
-    episodeId: `e${n++}`,
+    episodeId: `e${id}`,
+    // The instance it plays (the same in every run and mode): given, else its own.
+    scenarioId: opts.instance === undefined ? `own-${id}` : `s${opts.instance}`,
+    pairId: 'p',
+    repeat: 0,
     mode,
     kind,
     status: opts.status ?? 'ok',
@@ -18,11 +23,13 @@ function ep(mode: Mode, goal: number | null, opts: { kind?: EpisodeMetrics['kind
     judge: goal === null ? null : { info: { spec: 'openai:gpt-4', view: 'paper' }, seats: { a: { ok: true, scores: { goal } }, b: { ok: true, scores: { goal } } } },
   } as unknown as EpisodeMetrics;
 }
-const goals = (mode: Mode, values: number[]) => values.map((v) => ep(mode, v));
+/** Episodes of one mode, the i-th value playing instance i. */
+const goals = (mode: Mode, values: number[]) => values.map((v, i) => ep(mode, v, { instance: i }));
 
 describe('leak effect (explained share of a mode\'s MutualFriends advantage)', () => {
-  const leaky = [...goals('script', [8, 9, 10, 9]), ...goals('agents', [5, 6, 7, 6])];
-  const corrected = [...goals('script', [6, 7, 8, 7]), ...goals('agents', [5, 6, 7, 6])];
+  // Per instance the leaky advantage is 2, 3, 3, 4 and the corrected one 1, 2, 1, 0: neither is the same everywhere.
+  const leaky = [...goals('script', [8, 9, 10, 9]), ...goals('agents', [6, 6, 7, 5])];
+  const corrected = [...goals('script', [6, 8, 8, 6]), ...goals('agents', [5, 6, 7, 6])];
 
   it('computes both advantages, the drop and the share, with seeded bootstrap intervals around them', () => {
     const e = leakEffect(leaky, corrected, 'script', 'goal', 7);
@@ -76,14 +83,15 @@ describe('leak effect (explained share of a mode\'s MutualFriends advantage)', (
   });
 
   it('counts an earlier first mention as the advantage, and reads success as a rate', () => {
-    const withFirst = (mode: Mode, firsts: number[]) => firsts.map((f) => ep(mode, null, { first: f, success: true }));
+    const withFirst = (mode: Mode, firsts: number[]) => firsts.map((f, i) => ep(mode, null, { first: f, success: true, instance: i }));
     const l = [...withFirst('mindreaders', [0.1, 0.2, 0.1]), ...withFirst('agents', [0.5, 0.6, 0.4])];
     const c = [...withFirst('mindreaders', [0.4, 0.5, 0.3]), ...withFirst('agents', [0.5, 0.6, 0.4])];
     const first = leakEffect(l, c, 'mindreaders', 'firstMention');
     expect(first.leaky!.value).toBeCloseTo(0.5 - 0.4 / 3);
     expect(first.corrected!.value).toBeCloseTo(0.1);
     expect(leakSentence(first)).toContain('mindreaders mode names the shared friend earlier than agents mode by 0.37');
-    const succ = leakEffect([ep('script', null, { success: true }), ep('script', null, { success: true }), ep('agents', null, { success: false }), ep('agents', null, { success: true })], [ep('script', null, { success: true }), ep('script', null, { success: false }), ep('agents', null, { success: false }), ep('agents', null, { success: true })], 'script', 'success');
+    const s = (mode: Mode, success: boolean, instance: number) => ep(mode, null, { success, instance });
+    const succ = leakEffect([s('script', true, 0), s('script', true, 1), s('agents', false, 0), s('agents', true, 1)], [s('script', true, 0), s('script', false, 1), s('agents', false, 0), s('agents', true, 1)], 'script', 'success');
     expect(succ.leaky!.value).toBeCloseTo(0.5);
     expect(succ.corrected!.value).toBeCloseTo(0);
     expect(succ.share!.value).toBeCloseTo(1);
@@ -93,6 +101,33 @@ describe('leak effect (explained share of a mode\'s MutualFriends advantage)', (
     const noise = [ep('script', 0, { status: 'failed' }), ep('script', 0, { kind: 'craigslist' }), ep('agents', 10, { kind: 'open' })];
     expect(leakEffect([...leaky, ...noise], corrected, 'script', 'goal', 7)).toEqual(leakEffect(leaky, corrected, 'script', 'goal', 7));
     expect(leakEffects(leaky, corrected).map((e) => `${e.mode}:${e.metric}`)).toEqual(['script:goal', 'script:success', 'script:firstMention', 'mindreaders:goal', 'mindreaders:success', 'mindreaders:firstMention']);
+  });
+});
+
+describe('paired resampling (issue 42): instances, not the four groups, are resampled', () => {
+  // Instances differ a lot (a base of 0, 3, 6, 9), the leaky script episode of an instance scores 2 above its
+  // agents episode and the corrected one 1 above: every instance says the same, so the paired intervals are points.
+  const base = [0, 3, 6, 9];
+  const leaky = [...goals('script', base.map((b) => b + 2)), ...goals('agents', base)];
+  const corrected = [...goals('script', base.map((b) => b + 1)), ...goals('agents', base)];
+
+  it('gives the interval the shared instances warrant', () => {
+    const e = leakEffect(leaky, corrected, 'script', 'goal', 3);
+    expect([e.leaky!.value, e.leaky!.lo, e.leaky!.hi]).toEqual([2, 2, 2]);
+    expect([e.drop!.value, e.drop!.lo, e.drop!.hi]).toEqual([1, 1, 1]);
+    expect([e.share!.lo, e.share!.hi]).toEqual([0.5, 0.5]);
+  });
+
+  it('is wider when the same values play unrelated instances (what resampling the groups apart assumed)', () => {
+    const shuffled = [...goals('script', base.map((b) => b + 2)), ...goals('agents', [...base].reverse())];
+    const e = leakEffect(shuffled, corrected, 'script', 'goal', 3);
+    expect(e.leaky!.value).toBe(2);
+    expect(e.leaky!.hi! - e.leaky!.lo!).toBeGreaterThan(3);
+  });
+
+  it('matches instances across runs and modes by scenario, pair and repeat, whatever the order of the records', () => {
+    const e = leakEffect([...leaky].reverse(), corrected, 'script', 'goal', 3);
+    expect([e.leaky!.lo, e.leaky!.hi]).toEqual([2, 2]);
   });
 });
 

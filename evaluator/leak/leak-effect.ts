@@ -14,8 +14,12 @@ import { BOOTSTRAP_RESAMPLES, mean, quantile } from '../stats/summary.js';
  *   explained share = (advantage(leaky) − advantage(corrected)) / advantage(leaky)
  *
  * For the first mention a smaller value is the advantage (the friend named earlier), so its advantage
- * is agents − mode. The interval is a percentile bootstrap over episodes: each of the four cells
- * (leaky/corrected × mode/agents) is resampled on its own, seeded, and the statistics recomputed.
+ * is agents − mode. The interval is a paired percentile bootstrap over instances: the four cells
+ * (leaky/corrected × mode/agents) play the same MutualFriends instances (scenario, character pair,
+ * repeat), so a resample draws instances with replacement and each cell's mean is taken over the drawn
+ * instances it has a value for. Resampling the cells on their own would treat the instance-to-instance
+ * spread as noise four times over and give intervals wider than the data warrant. A resample in which a
+ * cell has no value is drawn again (at most `resamples` more times), so every draw is a full one.
  */
 
 /** The metrics the leak can move: the judge's goal score, appendix G's success and its first mention. */
@@ -66,17 +70,50 @@ export interface LeakEffect {
 
 /** The metric's values over ok MutualFriends episodes of one mode. */
 export function cellValues(metrics: readonly EpisodeMetrics[], mode: Mode, metric: LeakMetric): number[] {
-  return metrics
-    .filter((m) => m.status === 'ok' && m.kind === 'mutual_friends' && m.mode === mode)
-    .map((m) => metricValue(m, metric))
-    .filter((v): v is number => v !== null);
+  return [...cellByInstance(metrics, mode, metric).values()].flat();
 }
 
-/** A resample with replacement of `values`, summarised by its mean. */
-function resampledMean(values: readonly number[], rand: Random): number {
-  let s = 0;
-  for (let i = 0; i < values.length; i++) s += values[Math.floor(rand() * values.length)]!;
-  return s / values.length;
+/** Which instance an episode plays: the same key in every run and mode of one grid. */
+export const instanceKey = (m: Pick<EpisodeMetrics, 'scenarioId' | 'pairId' | 'repeat'>) => `${m.scenarioId}\u0000${m.pairId}\u0000${m.repeat}`;
+
+/** The metric's values over ok MutualFriends episodes of one mode, by instance (a list: a run may hold an instance twice). */
+function cellByInstance(metrics: readonly EpisodeMetrics[], mode: Mode, metric: LeakMetric): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const m of metrics) {
+    if (m.status !== 'ok' || m.kind !== 'mutual_friends' || m.mode !== mode) continue;
+    const v = metricValue(m, metric);
+    if (v === null) continue;
+    const key = instanceKey(m);
+    out.set(key, [...(out.get(key) ?? []), v]);
+  }
+  return out;
+}
+
+/** Each cell's values laid out by instance: `cells[c][i]` is the list of cell c's values for instance i. */
+interface PairedCells {
+  instances: number;
+  cells: number[][][];
+}
+
+function pairCells(cells: readonly Map<string, number[]>[]): PairedCells {
+  const keys = [...new Set(cells.flatMap((c) => [...c.keys()]))].sort();
+  return { instances: keys.length, cells: cells.map((c) => keys.map((k) => c.get(k) ?? [])) };
+}
+
+/** One paired resample: instances drawn with replacement, each cell's mean over what it holds of them; null if a cell got nothing. */
+function resampledMeans(p: PairedCells, rand: Random): number[] | null {
+  const sums = p.cells.map(() => 0);
+  const counts = p.cells.map(() => 0);
+  for (let d = 0; d < p.instances; d++) {
+    const i = Math.floor(rand() * p.instances);
+    p.cells.forEach((cell, c) => {
+      for (const v of cell[i]!) {
+        sums[c] = sums[c]! + v;
+        counts[c] = counts[c]! + 1;
+      }
+    });
+  }
+  return counts.every((n) => n > 0) ? sums.map((s, c) => s / counts[c]!) : null;
 }
 
 const advantageOf = (metric: LeakMetric, mode: number, agents: number) => (LOWER_IS_BETTER.has(metric) ? agents - mode : mode - agents);
@@ -91,12 +128,9 @@ function interval(draws: number[]): { lo: number; hi: number } {
  * `seed` fixes the resamples; `resamples` defaults to the report's count.
  */
 export function leakEffect(leakyRun: readonly EpisodeMetrics[], correctedRun: readonly EpisodeMetrics[], mode: LeakedMode, metric: LeakMetric, seed = 1, resamples = BOOTSTRAP_RESAMPLES): LeakEffect {
-  const cells = {
-    leakyMode: cellValues(leakyRun, mode, metric),
-    leakyAgents: cellValues(leakyRun, 'agents', metric),
-    correctedMode: cellValues(correctedRun, mode, metric),
-    correctedAgents: cellValues(correctedRun, 'agents', metric),
-  };
+  const byInstance = [cellByInstance(leakyRun, mode, metric), cellByInstance(leakyRun, 'agents', metric), cellByInstance(correctedRun, mode, metric), cellByInstance(correctedRun, 'agents', metric)];
+  const [leakyMode, leakyAgents, correctedMode, correctedAgents] = byInstance.map((c) => [...c.values()].flat()) as [number[], number[], number[], number[]];
+  const cells = { leakyMode, leakyAgents, correctedMode, correctedAgents };
   const point = (m: number[], a: number[]) => (m.length && a.length ? advantageOf(metric, mean(m), mean(a)) : null);
   const leakyValue = point(cells.leakyMode, cells.leakyAgents);
   const correctedValue = point(cells.correctedMode, cells.correctedAgents);
@@ -120,14 +154,18 @@ export function leakEffect(leakyRun: readonly EpisodeMetrics[], correctedRun: re
     };
   }
   const rand = seededRandom(seed);
+  const paired = pairCells(byInstance);
   const leakyDraws: number[] = [];
   const correctedDraws: number[] = [];
   const dropDraws: number[] = [];
   const shareDraws: number[] = [];
   let nonPositive = 0;
-  for (let b = 0; b < resamples; b++) {
-    const l = advantageOf(metric, resampledMean(cells.leakyMode, rand), resampledMean(cells.leakyAgents, rand));
-    const c = advantageOf(metric, resampledMean(cells.correctedMode, rand), resampledMean(cells.correctedAgents, rand));
+  for (let b = 0, tries = 0; b < resamples && tries < 2 * resamples; tries++) {
+    const means = resampledMeans(paired, rand);
+    if (!means) continue;
+    b++;
+    const l = advantageOf(metric, means[0]!, means[1]!);
+    const c = advantageOf(metric, means[2]!, means[3]!);
     leakyDraws.push(l);
     correctedDraws.push(c);
     dropDraws.push(l - c);
