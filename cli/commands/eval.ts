@@ -117,6 +117,26 @@ function judgesOf(values: EvalFlags, config: RunJudgeConfig | undefined): { spec
   return { specs, runParams: config?.judge?.params ?? {}, ...(config?.judge ? { fromRun: config.judge } : {}) };
 }
 
+/**
+ * run.json is untrusted: the endpoint and key variable it gives the judge (and its reformat model) are
+ * used only when the user repeats them (--base-url, --api-key-env) or allows them by flag.
+ */
+function judgeEndpoint(dir: string, values: EvalFlags, fromRun: Partial<PolicyConfig> | undefined): { baseURL?: string; apiKeyEnv?: string } {
+  const recordedReformat = values['reformat-model'] === undefined ? fromRun?.reformat : undefined;
+  const refused = consentProblem(`${dir}/run.json`, [{
+    where: 'the judge',
+    policy: {
+      ...(values['base-url'] === undefined && fromRun?.baseURL !== undefined ? { baseURL: fromRun.baseURL } : {}),
+      ...(values['api-key-env'] === undefined && fromRun?.apiKeyEnv !== undefined ? { apiKeyEnv: fromRun.apiKeyEnv } : {}),
+      ...(recordedReformat ? { reformat: recordedReformat } : {}),
+    },
+  }], consentFromFlags(values as Record<string, unknown>));
+  if (refused) throw new UsageError(refused);
+  const baseURL = values['base-url'] ?? fromRun?.baseURL;
+  const apiKeyEnv = values['api-key-env'] ?? fromRun?.apiKeyEnv;
+  return { ...(baseURL ? { baseURL } : {}), ...(apiKeyEnv ? { apiKeyEnv } : {}) };
+}
+
 /** What the full judge is shown: --judge-view, else the run's judgeView (run.json), else paper for paper-protocol runs. */
 function viewOf(values: EvalFlags, loaded: RunDir): JudgeView {
   const config = loaded.run?.['config'] as RunJudgeConfig | undefined;
@@ -161,21 +181,7 @@ async function evaluateLocked(lock: RunLock, dir: string, values: EvalFlags, con
   delete params['temperature'];
   // Loaded only now: the provider SDKs take a while to load, and argument errors should not wait for them.
   const { createClient } = await import('../../llm/index.js');
-  // run.json is untrusted: the endpoint and key variable it gives the judge (and its reformat model) are
-  // used only when the user repeats them (--base-url, --api-key-env) or allows them by flag.
-  const recordedReformat = values['reformat-model'] === undefined ? fromRun?.reformat : undefined;
-  const refused = consentProblem(`${dir}/run.json`, [{
-    where: 'the judge',
-    policy: {
-      ...(values['base-url'] === undefined && fromRun?.baseURL !== undefined ? { baseURL: fromRun.baseURL } : {}),
-      ...(values['api-key-env'] === undefined && fromRun?.apiKeyEnv !== undefined ? { apiKeyEnv: fromRun.apiKeyEnv } : {}),
-      ...(recordedReformat ? { reformat: recordedReformat } : {}),
-    },
-  }], consentFromFlags(values as Record<string, unknown>));
-  if (refused) throw new UsageError(refused);
-  const baseURL = values['base-url'] ?? fromRun?.baseURL;
-  const apiKeyEnv = values['api-key-env'] ?? fromRun?.apiKeyEnv;
-  const endpoint = { ...(baseURL ? { baseURL } : {}), ...(apiKeyEnv ? { apiKeyEnv } : {}) };
+  const endpoint = judgeEndpoint(dir, values, fromRun);
   const clients = new Map<string, LlmClient>();
   for (const judgeSpec of specs) {
     try {

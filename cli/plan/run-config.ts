@@ -123,14 +123,7 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
   const badRate = badLimit('--rpm', flags.rpm) ?? badLimit('--tpm', flags.tpm);
   if (badRate) return { ok: false, message: badRate };
   const limited = applyRateLimits(applyRateLimits(input, fileLimits, false), { rpm: flags.rpm as number | undefined, tpm: flags.tpm as number | undefined }, true);
-  const given = new Set(Object.keys(limited).filter((k) => !(k in defaults) || (limited as Record<string, unknown>)[k] !== (defaults as Record<string, unknown>)[k]));
-  let consent: RunDirConsent;
-  try {
-    consent = consentFromFlags(flags);
-  } catch (err) {
-    return { ok: false, message: (err as Error).message };
-  }
-  const replay = applyReplay(limited, given, consent);
+  const replay = replayWithConsent(limited, defaults, flags);
   if (!replay.ok) return replay;
   const parsed = RunConfig.safeParse(replay.input);
   if (!parsed.success) {
@@ -139,4 +132,19 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
     return { ok: false, message: `${FLAG_OF[key] ?? (key || 'config')}: ${issue.message}` };
   }
   return { ok: true, config: parsed.data };
+}
+
+/**
+ * `applyReplay` over the settings the user gave (those not at their default), with the consent flags (a
+ * recorded run is untrusted: cli/run-dir-consent.ts).
+ */
+function replayWithConsent(input: Partial<RunConfigInput>, defaults: Partial<RunConfigInput>, flags: Record<string, FlagValue>): ReturnType<typeof applyReplay> {
+  const given = new Set(Object.keys(input).filter((k) => !(k in defaults) || (input as Record<string, unknown>)[k] !== (defaults as Record<string, unknown>)[k]));
+  let consent: RunDirConsent;
+  try {
+    consent = consentFromFlags(flags);
+  } catch (err) {
+    return { ok: false, message: (err as Error).message };
+  }
+  return applyReplay(input, given, consent);
 }
