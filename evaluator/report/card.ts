@@ -1,7 +1,9 @@
 import type { Mode } from '../../protocol/index.js';
 import { RELATIONSHIP_NAMES } from '../../protocol/index.js';
 import type { RunDir } from '../run-dir.js';
-import { readEvaluation } from '../evaluation.js';
+import path from 'node:path';
+import { judgeVariants, readEvaluation } from '../evaluation.js';
+import { isSotopia } from '../rubric/builtin.js';
 import { mdCode, mdText } from './markdown-text.js';
 
 /**
@@ -48,7 +50,8 @@ export interface SimulationCard {
   /** Fine-tuned models with the training data their run's experiment file records (policy spec → description). */
   trainingData: Record<string, string>;
   /** `view`: what the full judge was shown (absent on records written before views: Parley's). */
-  judges: { spec: string; model: string | null; visibility: 'full' | 'blind'; view: 'paper' | 'parley'; temperature: number; promptVersion: string; seatsScored: number; seatErrors: number }[];
+  /** Every judge of every panel (each rubric, visibility and view apart), in first-seen order. */
+  judges: { spec: string; model: string | null; visibility: 'full' | 'blind'; view: 'paper' | 'parley'; rubric: string; temperature: number; promptVersion: string; seatsScored: number; seatErrors: number }[];
   scenarioSet: { count: number; sources: Record<string, number>; kinds: Record<string, number>; subsets: Record<string, number>; relationships: Record<string, number> };
   counts: { mode: Mode; episodes: number; ok: number; failed: number }[];
   terminations: Record<string, number>;
@@ -109,6 +112,15 @@ function mindreadText(value: unknown): string {
   return edges.length ? `; mindreaders mode reads only along \`--mindread\`: ${edges.join('; ')}` : '';
 }
 
+/**
+ * A file named on the card: an absolute path is shown by its file name (the machine's folders are not
+ * the reader's, and a shared card must not carry them); a relative name or `builtin` as it is.
+ */
+function shownPath(p: string | null | undefined): string | null {
+  if (p === undefined || p === null) return null;
+  return path.isAbsolute(p) ? path.basename(p) : p;
+}
+
 /** Builds the card from one or more loaded run directories. */
 export function buildCard(runs: readonly RunDir[]): SimulationCard {
   const card: SimulationCard = {
@@ -132,10 +144,11 @@ export function buildCard(runs: readonly RunDir[]): SimulationCard {
     const r = run.run;
     const firstEpisode = run.episodes[0]?.record;
     card.runs.push({
-      dir: run.dir,
+      // The folder's name only: a card is shared (reports, packs) and a local path says nothing elsewhere.
+      dir: path.basename(path.resolve(run.dir)),
       runId: str(pick(r, 'runId', 'id')) ?? firstEpisode?.runId ?? '?',
       codeVersion: str(pick(r, 'codeVersion', 'code.git', 'code.commit', 'code.version', 'version', 'git')) ?? null,
-      scenarios: str(pick(r, 'config.scenarios', 'scenarios')) ?? null,
+      scenarios: shownPath(str(pick(r, 'config.scenarios', 'scenarios'))),
       seed: (pick(r, 'config.seed', 'seed') as number | undefined) ?? null,
       maxTurns: (pick(r, 'config.maxTurns', 'maxTurns') as number | undefined) ?? null,
       createdAt: str(pick(r, 'createdAt', 'startedAt')) ?? null,
@@ -187,12 +200,13 @@ export function buildCard(runs: readonly RunDir[]): SimulationCard {
         const entry = generators.get(key) ?? generators.set(key, { mode: e.mode, ...g, episodes: 0 }).get(key)!;
         entry.episodes++;
       }
-      const j = readEvaluation(e.evaluation)?.judge;
-      if (j) {
-        const key = JSON.stringify([j.judge.spec, j.judge.visibility, j.judge.view, j.judge.promptVersion]);
+      // Every judgement on the episode, not only the main one: a panel's judges and a blind variant each have a line.
+      for (const j of judgeVariants(readEvaluation(e.evaluation)).values()) {
+        const rubric = isSotopia(j.judge.rubric) ? 'sotopia' : `${j.judge.rubric!.name} (${j.judge.rubric!.hash.slice(0, 12)})`;
+        const key = JSON.stringify([j.judge.spec, j.judge.visibility, j.judge.view, j.judge.promptVersion, rubric]);
         const entry =
           judges.get(key) ??
-          judges.set(key, { spec: j.judge.spec, model: j.judge.model ?? null, visibility: j.judge.visibility, view: j.judge.view ?? 'parley', temperature: j.judge.temperature, promptVersion: j.judge.promptVersion, seatsScored: 0, seatErrors: 0 }).get(key)!;
+          judges.set(key, { spec: j.judge.spec, model: j.judge.model ?? null, visibility: j.judge.visibility, view: j.judge.view ?? 'parley', rubric, temperature: j.judge.temperature, promptVersion: j.judge.promptVersion, seatsScored: 0, seatErrors: 0 }).get(key)!;
         for (const s of Object.values(j.seats)) {
           if (s.ok) entry.seatsScored++;
           else {
@@ -216,7 +230,7 @@ function trainingDataText(policy: unknown): { spec: string; text: string } | nul
   const p = policy as { spec?: unknown; trainingData?: Record<string, unknown> } | undefined;
   const t = p?.trainingData;
   if (typeof p?.spec !== 'string' || !t || typeof t.file !== 'string') return null;
-  const parts = [`trained on ${mdCode(t.file)}`];
+  const parts = [`trained on ${mdCode(shownPath(t.file) ?? '')}`];
   if (typeof t.from === 'string') parts.push(`from ${mdText(t.from)}`);
   if (typeof t.base === 'string') parts.push(`base model ${mdText(t.base)}`);
   if (typeof t.job === 'string') parts.push(`job ${mdText(t.job)}`);
@@ -247,7 +261,7 @@ export function cardMarkdown(card: SimulationCard): string[] {
     lines.push('', '**Fine-tuned models and their training data**', '');
     for (const [spec, text] of tuned) lines.push(`- ${mdCode(spec)}: ${text}`);
   }
-  lines.push('', '**Judge**', '');
+  lines.push('', card.judges.length > 1 ? '**Judges**' : '**Judge**', '');
   if (!card.judges.length) lines.push('- none: no episode has judge scores (run `parley eval DIR --judge …`).');
   for (const j of card.judges) {
     const sees = j.visibility === 'blind'
@@ -255,7 +269,7 @@ export function cardMarkdown(card: SimulationCard): string[] {
       : j.view === 'paper'
         ? "the paper view: SOTOPIA's judge information only (scenario with judge-only text, both bios with secrets, both goals, Turn #k transcript)"
         : "Parley's full view: both goals and secrets, the relationship and its story, every profile field, private task data and judge-only text (more than SOTOPIA's judge had)";
-    lines.push(`- ${mdCode(j.spec)}${j.model ? ` (model ${mdText(j.model)})` : ''}, temperature ${mdText(j.temperature)}, prompt ${mdText(j.promptVersion)}; sees ${sees}; ${j.seatsScored} seats scored, ${j.seatErrors} evaluation errors`);
+    lines.push(`- ${mdCode(j.spec)}${j.model ? ` (model ${mdText(j.model)})` : ''}, rubric ${mdText(j.rubric)}, temperature ${mdText(j.temperature)}, prompt ${mdText(j.promptVersion)}; sees ${sees}; ${j.seatsScored} seats scored, ${j.seatErrors} evaluation errors`);
   }
   const s = card.scenarioSet;
   lines.push('', '**Scenario set**', '', `- ${s.count} scenarios; sources: ${counted(s.sources)}; kinds: ${counted(s.kinds)}; subsets: ${counted(s.subsets)}; relationships: ${counted(s.relationships)}`);

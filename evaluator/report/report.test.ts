@@ -92,7 +92,7 @@ describe('writeReport', () => {
     expect(md).toContain('| script − agents | goal | 1 | 6.00 | 1.000 |');
     expect(md).toContain('## Simulation card');
     expect(md).toContain('`mindreaders`: As agents, plus');
-    expect(md).toContain('`openai:gpt-4` (model gpt-4), temperature 0');
+    expect(md).toContain('`openai:gpt-4` (model gpt-4), rubric sotopia, temperature 0');
     expect(md).toContain('policy_error ×1');
     const html = await readFile(path.join(run.dir, 'report.html'), 'utf8');
     expect(html.startsWith('<!DOCTYPE html>')).toBe(true);

@@ -9,6 +9,7 @@ import { BOOTSTRAP_RESAMPLES, type Summary } from '../stats/summary.js';
 import { writeFileAtomic } from '../../disk/atomic-write.js';
 import type { RunDir } from '../run-dir.js';
 import { buildCard, cardMarkdown, mdCell } from './card.js';
+import { citeFooter } from './cite.js';
 import { groupTasksMarkdown, seatRoleChart, seatRolesMarkdown } from './seat-roles.js';
 import { buildCharts, type Chart } from './charts.js';
 import { markdownToHtml } from './markdown-html.js';
@@ -133,7 +134,7 @@ export function reportMarkdown(runs: readonly RunDir[], metrics: readonly Episod
   lines.push('## Charts', '');
   for (const c of charts) lines.push(`### ${mdText(c.title)}`, '', mdText(c.caption), '', `![${mdText(c.title)}](charts/${c.file})`, '');
   lines.push(...transcriptsMarkdown(groupEpisodes(runs)));
-  lines.push(...cardMarkdown(buildCard(runs)), '');
+  lines.push(...cardMarkdown(buildCard(runs)), '', ...citeFooter());
   return lines.join('\n');
 }
 
