@@ -3,7 +3,8 @@ import { parseYamlWith } from '../text/yaml.js';
 import { z } from 'zod';
 import { CLIENT_SETTING_KEYS, splitParams } from '../llm/options.js';
 import { unknownSamplingKey } from '../llm/sampling-keys.js';
-import { BackgroundsRule, JudgeOnlyLeakTarget, JudgeView, llmProviderOf, Mode, MODES, OnUnparsable, parsePolicySpec, PolicyConfig, PROTOCOL_NAMES, ScriptFormat, StopRule } from '../protocol/index.js';
+import { llmProviderOf, Mode, MODES, parsePolicySpec, PolicyConfig } from '../protocol/index.js';
+import { experimentSettingsShape, SETTING_KEYS } from '../simulation/index.js';
 import type { RunConfigInput } from '../orchestrator/run-config.js';
 import type { RateLimits } from './rate-limits.js';
 
@@ -52,9 +53,6 @@ const ModesInput = z.union([z.array(ModeName).min(1), z.string().transform((s, c
   return modes as Mode[];
 })]);
 
-/** The two simulation protocols (`--protocol`), as protocol/ defines them. */
-export const PROTOCOLS = PROTOCOL_NAMES;
-
 /** What an arm may set: who plays (per seat, script writer, judge) and the limits. */
 const ArmFields = {
   modes: ModesInput,
@@ -67,8 +65,8 @@ const ArmFields = {
   agent2: PolicyInput,
   scriptWriter: PolicyInput,
   judge: PolicyInput,
-  /** What the judge is shown (`paper` or `parley`): recorded in run.json, `parley eval`'s default. */
-  judgeView: z.enum(JudgeView.options, { error: (iss) => `'${String(iss.input)}' is not a judge view (allowed: ${JudgeView.options.join(', ')})` }),
+  /** The simulation settings an arm may set apart (simulation/settings.ts: the judge view). */
+  ...experimentSettingsShape(true),
   /** The rubric `parley eval` scores this run on (a YAML file or sotopia/goal); checked when the run starts. */
   rubric: z.string().min(1),
 };
@@ -92,21 +90,14 @@ export const Experiment = z
     subset: z.string().min(1),
     out: z.string().min(1),
     concurrency: z.number().int().positive(),
-    protocol: z.enum(PROTOCOLS, { error: (iss) => `'${String(iss.input)}' is not a protocol (allowed: ${PROTOCOLS.join(', ')})` }),
     replay: z.string().min(1),
     multiplex: z.boolean(),
     pool: z.object({ multiplex: z.boolean().optional(), seatsPerProcess: z.number().int().positive().optional() }).strict(),
     retryFailed: z.boolean(),
     seed: z.number().int(),
     arms: z.record(z.string().regex(ArmName, 'an arm name is a directory name: letters, digits, . _ -'), Arm).refine((a) => Object.keys(a).length > 0, 'at least one arm'),
-    backgrounds: BackgroundsRule,
-    scriptFormat: ScriptFormat,
-    stopRule: StopRule,
-    leakJudgeOnly: z.array(JudgeOnlyLeakTarget),
-    showRelationshipStory: z.boolean(),
-    onUnparsable: OnUnparsable,
-    /** `mindreaders` mode: `all` or a map such as `agent1<-agent2;agent2<-agent1` (as `--mindread`). */
-    mindread: z.string().min(1).max(2000),
+    /** The run-wide simulation settings (simulation/settings.ts): the protocol, its switches, `mindread`. */
+    ...experimentSettingsShape(false),
     /** Requests / tokens per minute for every LLM seat (a seat's own params win); shared by all workers under --queue. */
     rpm: z.number().int().nonnegative(),
     tpm: z.number().int().nonnegative(),
@@ -170,10 +161,10 @@ export function toRunConfigInput(e: Omit<Experiment, 'arms'>): Partial<RunConfig
   const policy = (p: z.infer<typeof PolicyInput>) => (typeof p === 'string' ? { spec: p } : p);
   const out: Partial<RunConfigInput> = {};
   const copy = [
-    'scenarios', 'subset', 'modes', 'out', 'maxTurns', 'turnDeadlineMs', 'repeats', 'concurrency', 'limit', 'replay', 'retryFailed', 'seed',
-    'protocol', 'backgrounds', 'scriptFormat', 'stopRule', 'leakJudgeOnly', 'showRelationshipStory', 'onUnparsable', 'judgeView', 'rubric', 'mindread',
+    'scenarios', 'subset', 'modes', 'out', 'maxTurns', 'turnDeadlineMs', 'repeats', 'concurrency', 'limit', 'replay', 'retryFailed', 'seed', 'rubric',
   ] as const;
   for (const k of copy) if (e[k] !== undefined) (out as Record<string, unknown>)[k] = e[k];
+  for (const k of SETTING_KEYS) if ((e as Record<string, unknown>)[k] !== undefined) (out as Record<string, unknown>)[k] = (e as Record<string, unknown>)[k];
   const agents = e.agents?.map(policy) ?? [];
   if (e.agent1 !== undefined) agents[0] = policy(e.agent1);
   if (e.agent2 !== undefined) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveJudgeView } from '../protocol/index.js';
+import { resolveJudgeView } from '../simulation/index.js';
 import { parseExperiment } from './experiment.js';
 import { buildRunConfig } from './plan/run-config.js';
 import { planLines, type ArmPlan } from './plan/dry-run.js';

@@ -1,4 +1,5 @@
-import { ErrorCode, type EpisodeRecord, type Limits, type SeatJoin, type SeatRecovery, type SimulationProtocol } from '../protocol/index.js';
+import { ErrorCode, type EpisodeRecord, type Limits, type SeatJoin, type SeatRecovery } from '../protocol/index.js';
+import { definitionOf, type SimulationProtocol } from '../simulation/index.js';
 import type { Clock, TimerHandle } from './clock.js';
 import type { EngineHooks, EngineResult, EpisodeError } from './engine/engine-types.js';
 import { runEngine } from './engine/run-engine.js';
@@ -168,7 +169,7 @@ export class Episode {
       ...(this.deps.reportedProvenance ? { provenance: this.deps.reportedProvenance } : {}),
       durationMs: Math.max(0, clock.now() - t0),
       extraErrors,
-      spokenMoves: this.world.protocol?.name === 'paper',
+      spokenMoves: definitionOf(this.world.protocol?.name).engine.spokenMoves,
       ...(this.liveFromLine ? { liveFromLine: this.liveFromLine } : {}),
     });
   }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { observationFrames, observe } from './observe.js';
 import { makeLimits, type World } from './world.js';
-import { PAPER_PROTOCOL, PARLEY_PROTOCOL, type Mode, type SimulationProtocol } from '../protocol/index.js';
+import { type Mode } from '../protocol/index.js';
+import { PAPER_PROTOCOL, PARLEY_PROTOCOL, type SimulationProtocol } from '../simulation/index.js';
 import { generateGroupScenarios } from '../scenarios/generate/groups.js';
 import type { Scenario } from '../scenarios/model.js';
 import { leakedRuns, ownSideTexts, stringsIn } from '../test/helpers/secret-runs.js';

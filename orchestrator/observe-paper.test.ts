@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CANARY, mutualFriendsFixture, openFixture } from '../test/fixtures/scenarios.js';
-import { PAPER_PROTOCOL, type Mode, type SimulationProtocol } from '../protocol/index.js';
+import { type Mode } from '../protocol/index.js';
+import { PAPER_PROTOCOL, type SimulationProtocol } from '../simulation/index.js';
 import type { Scenario } from '../scenarios/model.js';
 import { observationFrames, observe, receivesJudgeOnly } from './observe.js';
 import { makeLimits, SCRIPT_SEAT, type World } from './world.js';
@@ -50,9 +51,14 @@ describe('observe() under --protocol paper', () => {
     expect(o.peerStates[0]!.state.profile.secret).toBe(CANARY.secretB);
   });
 
-  it('tells the seat the protocol, and keeps the story with the judge', () => {
+  it('tells the seat the protocol and how to play it (its capabilities), and keeps the story with the judge', () => {
     const o = welcomeOf(world(openFixture(5), 'agents'), 'A');
-    expect(o.welcome.protocol).toEqual({ name: 'paper', backgrounds: 'code', scriptFormat: 'text' });
+    expect(o.welcome.protocol).toEqual({
+      name: 'paper',
+      backgrounds: 'code',
+      scriptFormat: 'text',
+      seat: { prompts: 'sotopia', replyFormat: 'in-prompt', taskMoves: false, reformat: 'sotopia', stripOwnName: true },
+    });
     expect(JSON.stringify(observationFrames(o))).not.toContain('STORY:');
   });
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { observationFrames, observe } from './observe.js';
 import { makeLimits } from './world.js';
-import { PAPER_PROTOCOL, PARLEY_PROTOCOL, type SimulationProtocol } from '../protocol/index.js';
+import { PAPER_PROTOCOL, PARLEY_PROTOCOL, type SimulationProtocol } from '../simulation/index.js';
 import { importSotopia } from '../scenarios/import/sotopia.js';
 import type { Scenario } from '../scenarios/model.js';
 import { describeWithData, sotopiaMiniDir, sotopiaData } from '../test/helpers/reference-data.js';

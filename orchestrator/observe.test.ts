@@ -3,7 +3,8 @@ import { CANARY, craigslistFixture, mutualFriendsFixture, openFixture } from '..
 import { observationFrames, observe } from './observe.js';
 import { makeLimits, SCRIPT_SEAT, type World } from './world.js';
 import type { Scenario } from '../scenarios/model.js';
-import { PARLEY_PROTOCOL, type Mode } from '../protocol/index.js';
+import { type Mode } from '../protocol/index.js';
+import { PARLEY_PROTOCOL } from '../simulation/index.js';
 
 const world = (scenario: Scenario, mode: Mode): World => ({ episodeId: 'ep-1', scenario, mode, limits: makeLimits(20, 1000) });
 const welcomeOf = (w: World, seat: string) => {

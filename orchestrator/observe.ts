@@ -1,16 +1,5 @@
-import {
-  protocolView,
-  readsMind,
-  type Body,
-  type PeerPrivateState,
-  type PeerState,
-  type PublicScenario,
-  type ScriptRequest,
-  type SeatWelcome,
-  type OrchestratorFrameBody,
-  type TurnEvent,
-  type TurnRecord,
-} from '../protocol/index.js';
+import { readsMind, type Body, type PeerPrivateState, type PeerState, type PublicScenario, type ScriptRequest, type SeatWelcome, type OrchestratorFrameBody, type TurnEvent, type TurnRecord } from '../protocol/index.js';
+import { protocolView } from '../simulation/index.js';
 import type { Scenario } from '../scenarios/model.js';
 import { relationshipBetween } from '../scenarios/relationships.js';
 import type { Reveal } from './fork/reveal.js';
@@ -51,7 +40,8 @@ export function observe(world: World, seat: string): Observation {
     partners: partnerViews(scenario, seat, protocol),
     limits: { ...world.limits, actions: [...world.limits.actions] },
   };
-  if (protocol.name !== 'parley') welcome.protocol = protocolView(protocol);
+  const told = protocolView(protocol);
+  if (told) welcome.protocol = told;
   return { kind: 'seat', seat, welcome, peerStates: peerStatesFor(world, seat) };
 }
 
@@ -179,6 +169,7 @@ function scriptRequest(world: World): Body<ScriptRequest> {
     limits: { ...world.limits, actions: [...world.limits.actions] },
     episodeId: world.episodeId,
   };
-  if (protocol.name !== 'parley') request.protocol = protocolView(protocol);
+  const told = protocolView(protocol);
+  if (told) request.protocol = told;
   return request;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PAPER_PROTOCOL, PARLEY_PROTOCOL, PROFILE_FIELD_NAMES, PROFILE_FIELDS, ProfileView, RELATIONSHIP_NAMES } from '../protocol/index.js';
+import { PROFILE_FIELD_NAMES, PROFILE_FIELDS, ProfileView, RELATIONSHIP_NAMES } from '../protocol/index.js';
+import { PAPER_PROTOCOL, PARLEY_PROTOCOL } from '../simulation/index.js';
 import { Character } from '../scenarios/model.js';
 import { fullProfile, ownProfile, profileAtLevel } from './profile-view.js';
 

@@ -1,14 +1,5 @@
-import {
-  PARLEY_PROTOCOL,
-  PROFILE_FIELD_NAMES,
-  PROFILE_FIELDS,
-  reaches,
-  type PartnerView,
-  type ProfileField,
-  type ProfileView,
-  type RelationshipLevel,
-  type SimulationProtocol,
-} from '../protocol/index.js';
+import { PROFILE_FIELD_NAMES, PROFILE_FIELDS, reaches, type PartnerView, type ProfileField, type ProfileView, type RelationshipLevel } from '../protocol/index.js';
+import { definitionOf, PARLEY_PROTOCOL, type SimulationProtocol } from '../simulation/index.js';
 import type { Character, Scenario, ScenarioSeat } from '../scenarios/model.js';
 import { relationshipBetween } from '../scenarios/relationships.js';
 
@@ -30,11 +21,11 @@ export function fullProfile(c: Character): ProfileView {
 
 /**
  * A character as its owner (or a mindreader, or the script writer) receives it under `protocol`:
- * in full under `parley`; under `paper` only the fields SOTOPIA's renderer shows (no Big Five, MBTI,
- * moral or Schwartz values, no separate decision style).
+ * in full where its definition shows every field (`parley`); else (`paper`) only the fields SOTOPIA's
+ * renderer shows (no Big Five, MBTI, moral or Schwartz values, no separate decision style).
  */
 export function ownProfile(c: Character, protocol: SimulationProtocol = PARLEY_PROTOCOL): ProfileView {
-  if (protocol.name === 'parley') return fullProfile(c);
+  if (definitionOf(protocol.name).profileFields === 'all') return fullProfile(c);
   return pick(c, (f) => PROFILE_FIELDS[f].visibility.paper.rendered);
 }
 
@@ -47,9 +38,10 @@ export function ownProfile(c: Character, protocol: SimulationProtocol = PARLEY_P
  * `relationship` → Parley's levels over the rendered fields. The secret never.
  */
 export function profileAtLevel(c: Character, level: RelationshipLevel, protocol: SimulationProtocol = PARLEY_PROTOCOL): ProfileView {
+  const every = definitionOf(protocol.name).profileFields === 'all';
   return pick(c, (f) => {
     const rule = PROFILE_FIELDS[f].visibility;
-    if (protocol.name === 'parley') return reaches(rule.parley, level);
+    if (every) return reaches(rule.parley, level);
     if (!rule.paper.rendered || f === 'secret') return false;
     if (f === 'name') return true;
     switch (protocol.backgrounds) {

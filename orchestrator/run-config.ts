@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { BackgroundsRule, JudgeOnlyLeakTarget, JudgeView, Mode, OnUnparsable, PolicyConfig, ProtocolName, ScriptFormat, StopRule } from '../protocol/index.js';
+import { Mode, PolicyConfig } from '../protocol/index.js';
+import { runConfigSettingsShape } from '../simulation/index.js';
 
 /**
  * Everything that defines a run. Built from CLI flags and/or an experiment YAML file (flags win),
@@ -24,11 +25,6 @@ export const RunConfig = z.object({
   agents: z.array(PolicyConfig).min(1).default([{ spec: 'bot', params: {} }]),
   scriptWriter: PolicyConfig.default({ spec: 'bot', params: {} }),
   judge: PolicyConfig.optional(),
-  /**
-   * What the judge is shown when `parley eval` judges this run without `--judge-view` (unset: the paper's
-   * view for paper runs, else Parley's). Recorded here so the run says how it is meant to be scored.
-   */
-  judgeView: JudgeView.optional(),
   /** What `parley eval` scores by default: a rubric file or a built-in name (sotopia, goal); absent = sotopia. */
   rubric: z.string().min(1).optional(),
   /** Re-run from a recorded run directory's cassettes, no network. */
@@ -42,24 +38,11 @@ export const RunConfig = z.object({
    */
   repairScenarios: z.boolean().optional(),
   /**
-   * Simulation protocol (docs/fidelity.md): `paper` reproduces SOTOPIA's prompts and stop rules, `parley`
-   * adds task moves. Unset: `paper` when every scenario comes from SOTOPIA, else `parley` (run/protocol.ts).
+   * The simulation settings (simulation/settings.ts declares each): `protocol` (unset: the protocol that
+   * claims the scenarios, run/protocol.ts), its switches, `mindread` and the judge view `parley eval` uses
+   * by default. Each unset one is the protocol's default.
    */
-  protocol: ProtocolName.optional(),
-  /** `paper` only: what an agent sees of the backgrounds (default `code`). */
-  backgrounds: BackgroundsRule.optional(),
-  /** `paper` only: the script writer's output format (default `text`, the paper's; `json` is Parley's). */
-  scriptFormat: ScriptFormat.optional(),
-  /** `paper` only: stop rules as SOTOPIA's code runs them (default `code`) or as the paper words them. */
-  stopRule: StopRule.optional(),
-  /** Reproduce what SOTOPIA's code sent these generators: its environment view, judge-only text included. */
-  leakJudgeOnly: z.array(JudgeOnlyLeakTarget).optional(),
-  /** Send the relationship's background story to agents and the script writer (it often names secrets). */
-  showRelationshipStory: z.boolean().optional(),
-  /** A reply still unreadable after one reformat request: a counted `none` (default under `paper`) or an explicit failure (default under `parley`). */
-  onUnparsable: OnUnparsable.optional(),
-  /** `mindreaders` mode: who reads whom, `all` (default) or `agent1<-agent2,agent3;agent2<-agent1` (checked against the scenarios' seats). */
-  mindread: z.string().max(2000).optional(),
+  ...runConfigSettingsShape,
   seed: z.number().int().default(1),
   /**
    * `parley fork`: this run's episodes are forks of one recorded episode. Each replays the parent's first

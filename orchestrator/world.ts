@@ -1,4 +1,5 @@
-import { ACTION_TYPES, PARLEY_PROTOCOL, type Limits, type Mode, type SimulationProtocol } from '../protocol/index.js';
+import { ACTION_TYPES, type Limits, type Mode } from '../protocol/index.js';
+import { PARLEY_PROTOCOL, type SimulationProtocol } from '../simulation/index.js';
 import type { Scenario } from '../scenarios/model.js';
 
 /** Seat id of the script writer in script mode (its ledger is `script.jsonl`). */

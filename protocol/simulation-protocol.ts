@@ -1,15 +1,10 @@
 import { z } from 'zod';
-import { MindreadGraph } from './mindread.js';
 
-/**
- * Which simulation protocol an episode follows (docs/fidelity.md lays them side by side).
- * `paper`: each generator gets exactly the information of SOTOPIA's prompts at the paper's tag
- * (agent_vs_storyteller_v1), episodes end by leave / turn limit / stale rule, the script writer writes
- * free text. `parley`: Parley's own protocol, with explicit task moves and task-end stops.
+/*
+ * What a seat's process is told of the simulation protocol, in `seat.welcome` and `script.request`. The
+ * protocols themselves (their rules, settings and defaults) are defined in simulation/, one file each; a
+ * seat reads only the capabilities below, never a protocol's name (issue 34).
  */
-export const PROTOCOL_NAMES = ['paper', 'parley'] as const;
-export const ProtocolName = z.enum(PROTOCOL_NAMES);
-export type ProtocolName = z.infer<typeof ProtocolName>;
 
 /**
  * Under `paper`, what an agent sees of the backgrounds. `code`: what SOTOPIA's renderer shows per
@@ -24,70 +19,34 @@ export const ScriptFormat = z.enum(['text', 'json']);
 export type ScriptFormat = z.infer<typeof ScriptFormat>;
 
 /**
- * Stop rules under `paper`. `code`: SOTOPIA's RuleBasedTerminatedEvaluator as run (turn numbers 0..maxTurns,
- * i.e. maxTurns + 1 moves; the stale count includes the masked `none` of the seat not on turn);
- * `paper`: as the paper words it (maxTurns moves; more than 2 consecutive `none` moves).
+ * How a seat is to play, stated by the protocol's definition (simulation/) and sent with the welcome, so
+ * an agent process, a bot, a person's terminal or the browser page acts on what it is told.
  */
-export const StopRule = z.enum(['code', 'paper']);
-export type StopRule = z.infer<typeof StopRule>;
+export const SeatCapabilities = z.object({
+  /** The prompt templates: SOTOPIA's at the paper's tag (`sotopia`), or Parley's own (`native`). */
+  prompts: z.enum(['sotopia', 'native']),
+  /** How a reply is asked for: the format written in the prompt with nothing constrained (`in-prompt`, as SOTOPIA), or a JSON schema (`schema`). */
+  replyFormat: z.enum(['in-prompt', 'schema']),
+  /** Whether the seat has task moves (select, offer/accept/reject/quit, propose); without them choices are said in words. */
+  taskMoves: z.boolean(),
+  /**
+   * Where the one reformat request for an unreadable reply goes when the seat names no reformat model:
+   * `sotopia` — SOTOPIA's model for an `openai:` seat, else the seat's model in a fresh request;
+   * `continue` — the seat's own client, the conversation continued.
+   */
+  reformat: z.enum(['sotopia', 'continue']),
+  /** Strip the seat's own name from the front of a reply, as SOTOPIA's agent did for one model (mixtral-prefix.ts). */
+  stripOwnName: z.boolean(),
+});
+export type SeatCapabilities = z.infer<typeof SeatCapabilities>;
+
+/** A protocol's name as a frame carries it: shown and recorded, never tested by a seat. */
+export const ProtocolLabel = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/);
 
 /**
- * What becomes of an agent's reply that is still unreadable after the one reformat request. `none`: the
- * turn is a `none` action that carries the failure (`TurnRecord.unparsable`) and the episode goes on, as
- * SOTOPIA's code did (the paper's default); `fail`: an explicit `policy/unparsable` error ends the episode
- * (Parley's default). A script writer's unreadable script follows the same switch (docs/fidelity.md).
+ * What a seat is told of the protocol: how to render its prompt (nothing about other seats). `seat` is
+ * absent in frames of orchestrators older than it; simulation/seat-capabilities.ts then reads the
+ * capabilities of the named protocol.
  */
-export const OnUnparsable = z.enum(['none', 'fail']);
-export type OnUnparsable = z.infer<typeof OnUnparsable>;
-
-/** Generators that may be sent judge-only text to reproduce what SOTOPIA's code sent them. */
-export const JudgeOnlyLeakTarget = z.enum(['script', 'mindreaders']);
-export type JudgeOnlyLeakTarget = z.infer<typeof JudgeOnlyLeakTarget>;
-
-/** The protocol of a run, resolved (recorded in run.json and on the simulation card). */
-export const SimulationProtocol = z.object({
-  name: ProtocolName,
-  backgrounds: BackgroundsRule.default('code'),
-  scriptFormat: ScriptFormat,
-  stopRule: StopRule.default('code'),
-  /** Reproduce SOTOPIA's environment view for these generators (judge-only text included). */
-  leakJudgeOnly: z.array(JudgeOnlyLeakTarget).default([]),
-  /** Send the relationship's background story to the agents (SOTOPIA's stories often name secrets). */
-  showRelationshipStory: z.boolean().default(false),
-  /** Absent in run.json files written before the switch existed: those runs failed such turns. */
-  onUnparsable: OnUnparsable.default('fail'),
-  /** `mindreaders` mode: who reads whose private state (`--mindread`); absent = everyone reads everyone. */
-  mindread: MindreadGraph.optional(),
-});
-export type SimulationProtocol = z.infer<typeof SimulationProtocol>;
-
-/** What a seat is told of the protocol: how to render its prompt (nothing about other seats). */
-export const ProtocolView = z.object({ name: ProtocolName, backgrounds: BackgroundsRule, scriptFormat: ScriptFormat });
+export const ProtocolView = z.object({ name: ProtocolLabel, backgrounds: BackgroundsRule, scriptFormat: ScriptFormat, seat: SeatCapabilities.optional() });
 export type ProtocolView = z.infer<typeof ProtocolView>;
-
-/** Today's behaviour: the protocol of runs that do not choose one and of the built-in bot demo. */
-export const PARLEY_PROTOCOL: SimulationProtocol = Object.freeze({
-  name: 'parley',
-  backgrounds: 'relationship',
-  scriptFormat: 'json',
-  stopRule: 'code',
-  leakJudgeOnly: [],
-  showRelationshipStory: false,
-  onUnparsable: 'fail',
-}) as SimulationProtocol;
-
-/** The paper protocol with its defaults. */
-export const PAPER_PROTOCOL: SimulationProtocol = Object.freeze({
-  name: 'paper',
-  backgrounds: 'code',
-  scriptFormat: 'text',
-  stopRule: 'code',
-  leakJudgeOnly: [],
-  showRelationshipStory: false,
-  onUnparsable: 'none',
-}) as SimulationProtocol;
-
-/** The seat-facing part of a protocol. */
-export function protocolView(p: SimulationProtocol): ProtocolView {
-  return { name: p.name, backgrounds: p.backgrounds, scriptFormat: p.scriptFormat };
-}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { EpisodeRecord, Mode, PolicyConfig, SimulationProtocol } from '../protocol/index.js';
+import { EpisodeRecord, Mode, PolicyConfig } from '../protocol/index.js';
+import { SimulationProtocol } from '../simulation/index.js';
 import { Scenario } from '../scenarios/model.js';
 
 /**

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validReply } from '../evaluator/testing/fake-judge.js';
 import { episode, mfScenario, type MoveSpec, writeRunDir } from '../evaluator/testing/fixtures.js';
-import { PAPER_PROTOCOL, type Mode } from '../protocol/index.js';
+import { type Mode } from '../protocol/index.js';
+import { PAPER_PROTOCOL } from '../simulation/index.js';
 import type { Scenario } from '../scenarios/model.js';
 import { parley, tempDir, within } from './helpers/processes.js';
 

@@ -1,6 +1,7 @@
 import { createInterface, type Interface } from 'node:readline';
 import { ACTION_TYPES, ErrorCode, moveAction, RELATIONSHIP_NAMES, type Action, type ActionType, type ProfileView, type TaskPrivate, type TurnEvent } from '../../protocol/index.js';
 import { outcomeText } from '../../seat-client/outcome.js';
+import { seatCapabilities } from '../../simulation/index.js';
 import type { MoveResult, Policy, SeatView } from '../policy.js';
 import { originLine } from '../../text/terminal.js';
 
@@ -78,8 +79,8 @@ export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: 
         print(peer.seat, `Their goal: ${peer.goal}`);
         if (peer.task) for (const line of taskLines(peer.task)) print(peer.seat, line);
       }
-      // Under `paper` there are no task moves (as in the paper): choices are said in the conversation.
-      if (w.protocol?.name !== 'paper') {
+      // Without task moves (`paper`, as in the paper) choices are said in the conversation.
+      if (seatCapabilities(w.protocol).taskMoves) {
         if (w.self.task?.kind === 'mutual_friends') print('parley', 'To choose the shared friend: action type `action`, text `select <name>` (or type `select <name>` at the action prompt).');
         if (w.self.task?.kind === 'craigslist') print('parley', 'Task moves at the action prompt: `offer <price>`, `accept`, `reject`, `quit`.');
         if (w.self.task?.kind === 'auction') print('parley', 'Task moves at the action prompt: `offer <price>` (a bid), `accept` (the seller sells to the highest bid), `quit` (the seller stops).');
@@ -101,7 +102,7 @@ export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: 
         let type: ActionType | undefined;
         while (!type) {
           const typed = (await ask(`${originLine('parley', '')}Your turn ${request.turn} (${Math.round(request.deadlineMs / 1000)} s). Action [${allowed.join(' / ')}] (Enter = speak): `, signal)).trim();
-          const move = view.welcome.protocol?.name === 'paper' ? null : taskMove(typed);
+          const move = seatCapabilities(view.welcome.protocol).taskMoves ? taskMove(typed) : null;
           if (move && allowed.includes('action')) return { ok: true, action: move, meta: meta() };
           const answer = typed.toLowerCase();
           const chosen = answer === '' ? 'speak' : SHORTCUTS[answer] ?? (ACTION_TYPES as readonly string[]).find((t) => t === answer);

@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { forkSettings } from '../plan/setting-flags.js';
+import { SETTINGS } from '../../simulation/index.js';
 import { readForkParent, playedTurns } from '../../orchestrator/fork/parent.js';
 import { parseReveals } from '../../orchestrator/fork/reveal.js';
 import type { RunConfig } from '../../orchestrator/run-config.js';
@@ -27,8 +29,8 @@ const FORK_FLAGS: FlagSpecs = {
   reveal: { type: 'string', multiple: true, metavar: 'FROM.FIELD:TO', describe: 'deliver private fields (goal, secret, hints, task, profile; joined with +) of one seat to another at the fork turn, as a logged peer.state frame, e.g. agent2.goal:agent1' },
   'max-turns': { ...CONFIG_FLAGS['max-turns']!, describe: "turn limit of the forks (default: the parent's); the prefix must fit under it" },
   'turn-deadline-ms': { ...CONFIG_FLAGS['turn-deadline-ms']!, describe: "time a seat has for one live move (default: the parent's)" },
-  'stop-rule': CONFIG_FLAGS['stop-rule']!,
-  'on-unparsable': CONFIG_FLAGS['on-unparsable']!,
+  // The simulation settings of the live turns only (simulation/settings.ts, `fork: 'live'`).
+  ...Object.fromEntries(forkSettings('live').map((k) => [SETTINGS[k].flag, CONFIG_FLAGS[SETTINGS[k].flag]!])),
   'reformat-model': CONFIG_FLAGS['reformat-model']!,
   judge: RUN_FLAGS.judge!,
   concurrency: RUN_FLAGS.concurrency!,
@@ -41,11 +43,8 @@ const FORK_FLAGS: FlagSpecs = {
   subset: { ...CONFIG_FLAGS.subset!, describe: 'refused unless it is the parent\'s' },
   modes: { ...CONFIG_FLAGS.modes!, describe: 'refused unless it is the parent episode\'s mode' },
   seed: { ...CONFIG_FLAGS.seed!, describe: 'refused unless it is the parent\'s' },
-  protocol: { ...CONFIG_FLAGS.protocol!, describe: 'refused unless it is the parent\'s: the protocol shapes every prompt of the prefix' },
-  backgrounds: { ...CONFIG_FLAGS.backgrounds!, describe: 'refused unless it is the parent\'s' },
-  'script-format': { ...CONFIG_FLAGS['script-format']!, describe: 'refused unless it is the parent\'s' },
-  'leak-judge-only': { ...CONFIG_FLAGS['leak-judge-only']!, describe: 'refused unless it is the parent\'s' },
-  'show-relationship-story': { ...CONFIG_FLAGS['show-relationship-story']!, describe: 'refused unless it is the parent\'s' },
+  // The simulation settings that shape the prefix (simulation/settings.ts, `fork: 'prefix'`).
+  ...Object.fromEntries(forkSettings('prefix').map((k) => [SETTINGS[k].flag, { ...CONFIG_FLAGS[SETTINGS[k].flag]!, describe: k === 'protocol' ? 'refused unless it is the parent\'s: the protocol shapes every prompt of the prefix' : 'refused unless it is the parent\'s' }])),
 };
 
 /** `parley fork`'s command line. */

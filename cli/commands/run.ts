@@ -13,6 +13,7 @@ import { planArm, planLines } from '../plan/dry-run.js';
 import { loadRubric } from '../../evaluator/rubric/load-rubric.js';
 import { BUILTIN_RUBRICS } from '../../evaluator/rubric/builtin.js';
 import { buildRunConfig } from '../plan/run-config.js';
+import { settingFlagSpecs } from '../plan/setting-flags.js';
 import { watchLauncher } from '../launcher-watch.js';
 
 /** Flags shared by `run`, `serve` and `demo` that shape a RunConfig. */
@@ -27,15 +28,9 @@ export const CONFIG_FLAGS: FlagSpecs = {
   limit: { type: 'number', describe: 'run at most N episodes' },
   seed: { type: 'number', describe: 'seed of the built-in scenario set (default 1)' },
   experiment: { type: 'string', metavar: 'FILE', describe: 'experiment YAML; flags override its values' },
-  protocol: { type: 'string', metavar: 'paper|parley', describe: 'paper: SOTOPIA\'s prompts and stop rules (default for SOTOPIA scenarios); parley: task moves (default otherwise)' },
-  backgrounds: { type: 'string', metavar: 'code|appendix|relationship', describe: 'paper: backgrounds an agent sees (default code: SOTOPIA\'s renderer per relationship)' },
-  'script-format': { type: 'string', metavar: 'text|json', describe: 'paper: the script writer\'s output (default text, the paper\'s free-text script)' },
-  'stop-rule': { type: 'string', metavar: 'code|paper', describe: 'paper: turn limit and stale rule as SOTOPIA\'s code runs them (default) or as the paper words them' },
-  mindread: { type: 'string', metavar: 'all|MAP', describe: "mindreaders mode: who reads whose private state, 'all' (default) or e.g. 'agent1<-agent2,agent3;agent2<-agent1'" },
-  'leak-judge-only': { type: 'list', metavar: 'script,mindreaders', describe: 'reproduce SOTOPIA\'s environment view (judge-only text, e.g. the MutualFriends answer) for these generators' },
-  'show-relationship-story': { type: 'boolean', describe: 'send the relationship background story to the generators (LEAKS: SOTOPIA\'s stories often name secrets)' },
+  // The simulation settings (simulation/settings.ts): --protocol and each protocol switch.
+  ...settingFlagSpecs('config'),
   'reformat-model': { type: 'string', metavar: 'SPEC', describe: 'the model asked once to reformat an unreadable generator reply (default under paper: openai:gpt-3.5-turbo for openai: seats, as SOTOPIA, else the seat\'s own model; on the seat\'s endpoint and key)' },
-  'on-unparsable': { type: 'string', metavar: 'none|fail', describe: 'an agent reply (or script) still unreadable after one reformat request: a counted none turn and the episode goes on (default under paper, as SOTOPIA) or an explicit policy/unparsable failure (default under parley)' },
   extend: { type: 'boolean', describe: 'add scenarios, modes or repeats to the experiment already in DIR (recorded in run.json history)' },
   'repair-scenarios': { type: 'boolean', describe: "put back into DIR/scenarios.jsonl the scenarios its recorded episodes use and it lacks, from --scenarios (whole set, no subset)" },
 };
@@ -77,7 +72,7 @@ export const RUN_FLAGS: FlagSpecs = {
   ...groupSeatFlags(false),
   'script-writer': { type: 'string', metavar: 'SPEC', describe: 'policy of the script writer in script mode (default bot)' },
   judge: { type: 'string', metavar: 'SPEC', describe: 'judge model recorded with the run (evaluation: parley eval)' },
-  'judge-view': { type: 'string', metavar: 'paper|parley', describe: "what the judge is shown, recorded with the run as parley eval's default (default: paper for --protocol paper runs, else parley)" },
+  ...settingFlagSpecs('run'),
   replay: { type: 'string', metavar: 'RUNDIR', describe: 'answer every LLM call from the cassettes of a recorded run' },
   ...CONSENT_FLAGS,
   multiplex: { type: 'boolean', describe: 'let one agent process host seats of different episodes at once (never two of one episode)' },

@@ -7,30 +7,28 @@ import type { RunConfig, RunConfigInput } from '../../orchestrator/run-config.js
 import type { FlagValue } from '../args.js';
 import { parseParam } from '../command.js';
 import { buildRunConfig } from '../plan/run-config.js';
+import { forkSettings } from '../plan/setting-flags.js';
+import { flagOf, SETTINGS } from '../../simulation/index.js';
 
 /**
  * Settings that shape what a seat is told before the fork turn (its welcome, partner states, prompts):
  * a fork keeps its parent's, so the replayed prefix is the parent's. Given with another value, they are
  * refused, each with its flag.
  */
-const PREFIX_SETTINGS = [
+const PREFIX_SETTINGS: readonly (readonly [keyof RunConfig, string])[] = [
   ['scenarios', '--scenarios'],
   ['subset', '--subset'],
   ['seed', '--seed'],
-  ['protocol', '--protocol'],
-  ['backgrounds', '--backgrounds'],
-  ['scriptFormat', '--script-format'],
-  ['leakJudgeOnly', '--leak-judge-only'],
-  ['showRelationshipStory', '--show-relationship-story'],
-] as const;
+  ...forkSettings('prefix').map((k) => [k, flagOf(k)] as const),
+];
 
 /** The flags of `parley run` a fork passes on to the run config (the rest are the fork's own). */
 const RUN_CONFIG_FLAGS = [
   'out', 'max-turns', 'turn-deadline-ms', 'repeats', 'concurrency', 'agent1', 'agent2', 'judge', 'replay',
-  'retry-failed', 'stop-rule', 'on-unparsable', 'reformat-model',
-  'scenarios', 'subset', 'seed', 'protocol', 'backgrounds', 'script-format', 'leak-judge-only', 'show-relationship-story',
+  'retry-failed', 'reformat-model', 'scenarios', 'subset', 'seed',
   'allow-endpoint', 'allow-key-env', 'allow-path',
-] as const;
+  ...[...forkSettings('live'), ...forkSettings('prefix')].map((k) => SETTINGS[k].flag),
+];
 
 export type ForkConfig = { ok: true; config: RunConfig } | { ok: false; message: string };
 

@@ -1,5 +1,6 @@
 import { estimateCost } from '../../llm/cost.js';
-import { defaultJudgeView, mindreadKey, type JudgeView, type Mode, type PolicyConfig } from '../../protocol/index.js';
+import { mindreadKey, type JudgeView, type Mode, type PolicyConfig } from '../../protocol/index.js';
+import { defaultJudgeView, definitionOf, settingWords } from '../../simulation/index.js';
 import type { RunConfig } from '../../orchestrator/run-config.js';
 import { planEpisodes } from '../../orchestrator/run/plan.js';
 import { resolveProtocol } from '../../orchestrator/run/protocol.js';
@@ -52,7 +53,7 @@ export async function planArm(name: string, config: RunConfig, protocol?: string
   const generators = [...(config.modes.some((m) => m !== 'script') ? config.agents : []), ...(config.modes.includes('script') ? [config.scriptWriter] : [])];
   const reformat: Record<string, string> = {};
   for (const g of generators.filter((p) => LLM.test(p.spec))) {
-    const target = reformatTarget(g, resolved.name === 'paper');
+    const target = reformatTarget(g, definitionOf(resolved.name).seat.reformat);
     reformat[g.spec] = target === null ? 'the same model, the conversation continued' : target === 'own' ? 'the same model, in a fresh request' : target.spec;
   }
   const plan: ArmPlan = {
@@ -115,10 +116,10 @@ export function planLines(arms: ArmPlan[]): string[] {
     const fixes = Object.entries(a.reformat).map(([spec, to]) => `${spec} → ${to}`).join('; ');
     lines.push(
       `  an unreadable reply gets one reformat request${fixes ? ` (${fixes})` : ''}; ` +
-        (a.onUnparsable === 'none' ? 'still unreadable, the turn is a counted none and the episode goes on (an empty script for a script writer) (--on-unparsable none)' : 'still unreadable, the episode fails (--on-unparsable fail)'),
+        settingWords('onUnparsable', a.onUnparsable),
     );
     if (a.judge) {
-      const view = a.judge.view === 'paper' ? "the paper view (SOTOPIA's judge information only)" : "Parley's view (relationship, every profile field, task data)";
+      const view = settingWords('judgeView', a.judge.view);
       lines.push(`  judge ${a.judge.spec} (parley eval): ${view}, ${a.judge.recorded ? 'as judgeView sets it' : "the protocol's default (judgeView)"}`);
     }
     for (const [spec, m] of Object.entries(a.models)) {

@@ -1,4 +1,5 @@
-import { parseMindread, BackgroundsRule, JudgeOnlyLeakTarget, JudgeView, llmProviderOf, Mode, MODES, OnUnparsable, parsePolicySpec, ProtocolName, ScriptFormat, StopRule } from '../../protocol/index.js';
+import { llmProviderOf, Mode, MODES, parsePolicySpec } from '../../protocol/index.js';
+import { SETTING_FLAG_OF, settingsFromFlags } from './setting-flags.js';
 import { RunConfig, type RunConfigInput } from '../../orchestrator/run-config.js';
 import type { FlagValue } from '../args.js';
 import { loadExperiment } from '../experiment.js';
@@ -19,20 +20,8 @@ const FLAG_OF: Record<string, string> = {
   scenarios: '--scenarios', subset: '--subset', modes: '--modes', out: '--out', maxTurns: '--max-turns',
   turnDeadlineMs: '--turn-deadline-ms', repeats: '--repeats', concurrency: '--concurrency', limit: '--limit',
   agents: '--agent1/--agent2', scriptWriter: '--script-writer', judge: '--judge', replay: '--replay', seed: '--seed',
-  protocol: '--protocol', backgrounds: '--backgrounds', scriptFormat: '--script-format', stopRule: '--stop-rule',
-  mindread: '--mindread', leakJudgeOnly: '--leak-judge-only', showRelationshipStory: '--show-relationship-story', onUnparsable: '--on-unparsable',
-  judgeView: '--judge-view',
+  ...SETTING_FLAG_OF,
 };
-
-/** The flags with a fixed set of values (the protocol settings and the judge view): [flag, RunConfig key, allowed values]. */
-const CHOICE_FLAGS = [
-  ['protocol', 'protocol', ProtocolName.options],
-  ['backgrounds', 'backgrounds', BackgroundsRule.options],
-  ['script-format', 'scriptFormat', ScriptFormat.options],
-  ['stop-rule', 'stopRule', StopRule.options],
-  ['on-unparsable', 'onUnparsable', OnUnparsable.options],
-  ['judge-view', 'judgeView', JudgeView.options],
-] as const;
 
 /**
  * RunConfig from an experiment file (if `--experiment`) overlaid with flags, plus per-command defaults
@@ -63,30 +52,14 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
   set('replay', flags.replay);
   if (flags['retry-failed'] === true) input.retryFailed = true;
   if (flags['repair-scenarios'] === true) input.repairScenarios = true;
-  for (const [flag, key, options] of CHOICE_FLAGS) {
-    const v = flags[flag];
-    if (v === undefined) continue;
-    if (!(options as readonly string[]).includes(String(v))) return { ok: false, message: `--${flag}: '${String(v)}' is not one of ${options.join(', ')}` };
-    set(key, v);
-  }
-  if (flags['leak-judge-only'] !== undefined) {
-    const targets = flags['leak-judge-only'] as string[];
-    const bad = targets.find((t) => !JudgeOnlyLeakTarget.safeParse(t).success);
-    if (bad) return { ok: false, message: `--leak-judge-only: '${bad}' is not one of ${JudgeOnlyLeakTarget.options.join(', ')}` };
-    input.leakJudgeOnly = targets as JudgeOnlyLeakTarget[];
-  }
-  if (flags['show-relationship-story'] !== undefined) input.showRelationshipStory = flags['show-relationship-story'] === true;
+  const settings = settingsFromFlags(flags);
+  if (!settings.ok) return settings;
+  Object.assign(input, settings.values);
   if (flags.modes !== undefined) {
     const modes = flags.modes as string[];
     const bad = modes.find((m) => !Mode.safeParse(m).success);
     if (bad) return { ok: false, message: `--modes: unknown mode '${bad}' (choose from ${MODES.join(', ')})` };
     input.modes = modes as Mode[];
-  }
-  if (flags.mindread !== undefined) {
-    // The grammar now; the seat names once the scenarios are loaded (orchestrator/run/protocol.ts).
-    const parsed = parseMindread(String(flags.mindread));
-    if (!parsed.ok) return { ok: false, message: `--mindread: ${parsed.message}` };
-    input.mindread = String(flags.mindread).trim();
   }
   const seatFlags = Object.keys(flags).filter((f) => /^agent[0-9]+$/.test(f)).sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)));
   for (const [flag, value] of [...seatFlags.map((f) => [f, flags[f]] as const), ['script-writer', flags['script-writer']], ['judge', flags.judge]] as const) {

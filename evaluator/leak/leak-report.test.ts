@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PAPER_PROTOCOL } from '../../protocol/index.js';
+import { PAPER_PROTOCOL } from '../../simulation/index.js';
 import type { EpisodeMetrics } from '../metrics/episode-metrics.js';
 import type { RunDir } from '../run-dir.js';
 import { leakCaveats } from './leak-report.js';

@@ -1,4 +1,5 @@
 import type { Mode } from '../../protocol/index.js';
+import { protocolCardLine } from '../../simulation/index.js';
 import { RELATIONSHIP_NAMES } from '../../protocol/index.js';
 import type { RunDir } from '../run-dir.js';
 import path from 'node:path';
@@ -85,31 +86,9 @@ function paramsText(params: Record<string, unknown> | undefined): string {
   return Object.entries(params).map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join(', ');
 }
 
-/** run.json's resolved `protocol` in words, every switch that departs from the paper named. */
+/** run.json's resolved `protocol` in words, every switch that departs from the paper named (simulation/ says them). */
 export function protocolText(value: unknown): string | null {
-  if (!value || typeof value !== 'object') return null;
-  const p = value as Record<string, unknown>;
-  const leak = Array.isArray(p.leakJudgeOnly) && p.leakJudgeOnly.length ? `judge-only text sent to ${p.leakJudgeOnly.map(mdText).join(', ')} (as SOTOPIA's code did)` : 'judge-only text to the judge only';
-  const story = p.showRelationshipStory === true ? 'relationship story sent to the generators (it may name secrets)' : 'relationship story to the judge only';
-  // Absent in run.json files from before the switch: those runs failed an unreadable reply.
-  const unparsable = p.onUnparsable === 'none'
-    ? 'a reply unreadable after one reformat request becomes a counted `none` turn (an unreadable script: an empty one) and the episode goes on (`--on-unparsable none`)'
-    : 'a reply unreadable after one reformat request fails the episode (`--on-unparsable fail`)';
-  const mind = mindreadText(p.mindread);
-  if (p.name === 'paper') {
-    return `paper — SOTOPIA's prompts; backgrounds ${mdText(p.backgrounds)}, script format ${mdText(p.scriptFormat)}, stop rules as the ${p.stopRule === 'paper' ? 'paper words them' : 'code runs them'}; ${leak}; ${story}; ${unparsable}${mind}`;
-  }
-  return `parley — explicit task moves with task-end stops; ${leak}; ${story}; ${unparsable}${mind}`;
-}
-
-/** A `--mindread` map (who reads whose private state in mindreaders mode) in words; '' when everyone reads everyone. */
-function mindreadText(value: unknown): string {
-  if (!value || typeof value !== 'object') return '';
-  const edges = Object.entries(value as Record<string, unknown>)
-    .filter((e): e is [string, string[]] => Array.isArray(e[1]))
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([reader, sources]) => `${mdText(reader)} reads ${sources.map(mdText).join(', ')}`);
-  return edges.length ? `; mindreaders mode reads only along \`--mindread\`: ${edges.join('; ')}` : '';
+  return protocolCardLine(value, mdText);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PAPER_PROTOCOL, PARLEY_PROTOCOL, type ScriptTurn } from '../../protocol/index.js';
+import { type ScriptTurn } from '../../protocol/index.js';
+import { PAPER_PROTOCOL, PARLEY_PROTOCOL } from '../../simulation/index.js';
 import { openFixture } from '../../test/fixtures/scenarios.js';
 import { validateScript } from './script-validate.js';
 

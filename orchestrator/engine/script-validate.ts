@@ -1,4 +1,5 @@
-import type { ScriptTurn, SimulationProtocol, TurnRecord } from '../../protocol/index.js';
+import type { ScriptTurn, TurnRecord } from '../../protocol/index.js';
+import { definitionOf, type SimulationProtocol } from '../../simulation/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import { terminationAfter, type Termination } from './termination.js';
 
@@ -33,7 +34,7 @@ export function validateScript(
     if (provenance.provider !== undefined) record.provider = provenance.provider;
     if (provenance.model !== undefined) record.model = provenance.model;
     turns.push(record);
-    if (protocol?.name === 'paper') continue;
+    if (!definitionOf(protocol?.name).engine.cutScripts) continue;
     const end = terminationAfter(scenario, turns, maxTurns, protocol);
     if (end) return { ok: true, turns, termination: end, dropped: script.length - turns.length };
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PAPER_PROTOCOL, type Action, type TurnRecord } from '../../protocol/index.js';
+import { type Action, type TurnRecord } from '../../protocol/index.js';
+import { PAPER_PROTOCOL } from '../../simulation/index.js';
 import { craigslistFixture, mutualFriendsFixture, openFixture } from '../../test/fixtures/scenarios.js';
 import { terminationAfter, turnCap } from './termination.js';
 

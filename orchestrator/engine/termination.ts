@@ -1,4 +1,5 @@
-import { PARLEY_PROTOCOL, parseMove, type SimulationProtocol, type Termination, type TurnRecord } from '../../protocol/index.js';
+import { parseMove, type Termination, type TurnRecord } from '../../protocol/index.js';
+import { definitionOf, PARLEY_PROTOCOL, type SimulationProtocol } from '../../simulation/index.js';
 import { auctionOutcome, sellerOf, splitOutcome } from '../../scenarios/group-outcome.js';
 import type { Scenario } from '../../scenarios/model.js';
 import { seatsThatLeft } from './turn-order.js';
@@ -15,7 +16,7 @@ export const MAX_CONSECUTIVE_NONE = 2;
  * `--protocol paper` follows the code unless `--stop-rule paper`; `parley` keeps maxTurns.
  */
 export function turnCap(maxTurns: number, protocol: SimulationProtocol = PARLEY_PROTOCOL): number {
-  return protocol.name === 'paper' && protocol.stopRule === 'code' ? maxTurns + 1 : maxTurns;
+  return definitionOf(protocol.name).engine.turnCap(maxTurns, protocol);
 }
 
 /**
@@ -53,12 +54,13 @@ export function terminationAfter(
   maxTurns: number,
   protocol: SimulationProtocol = PARLEY_PROTOCOL,
 ): Termination | null {
-  const cap = turnCap(maxTurns, protocol);
+  const rules = definitionOf(protocol.name).engine;
+  const cap = rules.turnCap(maxTurns, protocol);
   const last = turns[turns.length - 1];
   if (!last?.action) return turns.length >= cap ? { reason: 'max_turns' } : null;
   // Two seats: the first leave ends it (SOTOPIA). Groups: the others talk on until one is left alone.
   if (last.action.type === 'leave' && seatsThatLeft(turns).size >= scenario.seats.length - 1) return { reason: 'leave', seat: last.seat };
-  if (protocol.name === 'paper' && protocol.stopRule === 'code') {
+  if (rules.staleCount(protocol) === 'masked') {
     const stale = codeStaleCount(scenario.seats.map((s) => s.seat), turns);
     if (stale > MAX_CONSECUTIVE_NONE) return { reason: 'idle', detail: `${stale} consecutive none actions, masked ones included (SOTOPIA's code)` };
   } else {
@@ -66,7 +68,7 @@ export function terminationAfter(
     for (let i = turns.length - 1; i >= 0 && turns[i]!.action?.type === 'none'; i--) nones++;
     if (nones > MAX_CONSECUTIVE_NONE) return { reason: 'idle', detail: `${nones} consecutive none actions` };
   }
-  if (protocol.name === 'parley') {
+  if (rules.taskEndStops) {
     const move = parseMove(last.action);
     if (scenario.kind === 'craigslist' && move && (move.move === 'accept' || move.move === 'quit')) {
       return { reason: 'task_end', detail: move.move, seat: last.seat };

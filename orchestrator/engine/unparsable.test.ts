@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode, PAPER_PROTOCOL, PARLEY_PROTOCOL, type Action } from '../../protocol/index.js';
+import { ErrorCode, type Action } from '../../protocol/index.js';
+import { PAPER_PROTOCOL, PARLEY_PROTOCOL } from '../../simulation/index.js';
 import { openFixture } from '../../test/fixtures/scenarios.js';
 import { fakeAgent } from '../testing/fake-agent.js';
 import { harness } from '../testing/harness.js';

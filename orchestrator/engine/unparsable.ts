@@ -1,4 +1,5 @@
-import { ErrorCode, type Action, type FailureInfo, type SimulationProtocol } from '../../protocol/index.js';
+import { ErrorCode, type Action, type FailureInfo } from '../../protocol/index.js';
+import { type SimulationProtocol } from '../../simulation/index.js';
 
 /**
  * `--on-unparsable none` (the `paper` default): SOTOPIA's code turned an agent reply it still could not

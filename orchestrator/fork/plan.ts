@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SimulationProtocol } from '../../protocol/index.js';
+import type { SimulationProtocol } from '../../simulation/index.js';
 import type { EpisodePlan } from '../episode-plan.js';
 import type { RunConfig } from '../run-config.js';
 import { seatPolicies } from '../run/plan.js';

@@ -1,5 +1,6 @@
 import { hostname, networkInterfaces } from 'node:os';
-import type { EpisodeRecord, PolicyConfig, SimulationProtocol } from '../../protocol/index.js';
+import type { EpisodeRecord, PolicyConfig } from '../../protocol/index.js';
+import type { SimulationProtocol } from '../../simulation/index.js';
 import { RunPaths } from '../../run-dir/index.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { EngineHooks } from '../engine/engine-types.js';

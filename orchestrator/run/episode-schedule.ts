@@ -1,4 +1,5 @@
-import { policyKind, type EpisodeRecord, type PolicyConfig, type SimulationProtocol } from '../../protocol/index.js';
+import { policyKind, type EpisodeRecord, type PolicyConfig } from '../../protocol/index.js';
+import { type SimulationProtocol } from '../../simulation/index.js';
 import type { Clock } from '../clock.js';
 import type { Episode } from '../episode.js';
 import type { EpisodePlan } from '../episode-plan.js';

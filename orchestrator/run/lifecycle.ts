@@ -10,6 +10,7 @@ import { checkExperimentIdentity, protocolChange, type HistoryEntry } from './ex
 import { finishRun } from './finish.js';
 import { ProgressReporter, type StatusTerminal } from './progress-reporter.js';
 import { protocolKey, recordedProtocolKey, resolveProtocol } from './protocol.js';
+import { definitionOf } from '../../simulation/index.js';
 import { missingCassettes, replayedSeats } from './replay-preflight.js';
 import { prepareResume } from './resume.js';
 import { writeManifest, type RunManifest } from './run-manifest.js';
@@ -155,7 +156,7 @@ interface Resolved {
 function startRun(lock: RunLock, r: Resolved, executor: RunExecutor<object>, opts: LifecycleOptions): { manifest: RunManifest; pending: EpisodePlan[] } {
   const { protocol } = r;
   const { paths } = lock;
-  opts.log(`protocol: ${protocolKey(protocol)}${protocol.name === 'parley' ? " (Parley's task moves and task-end stops; --protocol paper reproduces the paper)" : " (SOTOPIA's prompts and stop rules; docs/fidelity.md)"}`);
+  opts.log(`protocol: ${protocolKey(protocol)} (${definitionOf(protocol.name).logLine})`);
   const plans = r.plans.map((p) => executor.adaptPlan?.(p) ?? p);
   const { pending } = prepareResume(lock, plans, { retryFailed: r.config.retryFailed, log: opts.log });
   const skipped = plans.length - pending.length;

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { Mode, PolicyConfig, SimulationProtocol } from '../../protocol/index.js';
+import type { Mode, PolicyConfig } from '../../protocol/index.js';
+import type { SimulationProtocol } from '../../simulation/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { EpisodePlan } from '../episode-plan.js';
 import type { RunConfig } from '../run-config.js';
 import { SCRIPT_SEAT } from '../world.js';
-import { isDefaultParley, protocolKey } from './protocol.js';
+import { isDefaultProtocol, protocolKey } from './protocol.js';
 
 /**
  * Deterministic episode id from what defines an episode: scenario, character pair, mode, the policy
@@ -38,7 +39,7 @@ export function seatPolicies(scenario: Scenario, mode: Mode, config: Pick<RunCon
  */
 export function planEpisodes(scenarios: readonly Scenario[], config: RunConfig, protocol?: SimulationProtocol): EpisodePlan[] {
   const plans: EpisodePlan[] = [];
-  const protocolPart = protocol && !isDefaultParley(protocol) ? { protocol: protocolKey(protocol) } : {};
+  const protocolPart = protocol && !isDefaultProtocol(protocol) ? { protocol: protocolKey(protocol) } : {};
   for (const scenario of scenarios) {
     for (const mode of config.modes) {
       const policies = seatPolicies(scenario, mode, config);

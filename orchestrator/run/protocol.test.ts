@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mutualFriendsFixture } from '../../test/fixtures/scenarios.js';
 import { RunConfig } from '../run-config.js';
 import { episodeId } from './plan.js';
-import { isDefaultParley, protocolKey, resolveProtocol } from './protocol.js';
+import { isDefaultProtocol, protocolKey, resolveProtocol } from './protocol.js';
 
 const sotopia = { ...mutualFriendsFixture(), source: 'sotopia' };
 const builtin = { ...mutualFriendsFixture(), source: 'builtin' };
@@ -32,7 +32,7 @@ describe('resolveProtocol', () => {
     expect(protocolKey(resolveProtocol(config({ protocol: 'paper' }), [sotopia]))).toBe('paper/code/text/code');
     expect(protocolKey(paperFail)).toBe('paper/code/text/code/unparsable:fail');
     expect(protocolKey(parleyNone)).toBe('parley/unparsable:none');
-    expect(isDefaultParley(parleyNone)).toBe(false);
+    expect(isDefaultProtocol(parleyNone)).toBe(false);
   });
 
   it('a paper-only setting under parley is an error naming the flag, never silently ignored', () => {
@@ -41,7 +41,7 @@ describe('resolveProtocol', () => {
 
   it('episode ids stay as they were under default parley, and differ per protocol otherwise', () => {
     const base = { scenarioId: 's', pairId: 'p', mode: 'agents' as const, specs: ['bot', 'bot'], repeat: 0 };
-    expect(isDefaultParley(resolveProtocol(config(), [builtin]))).toBe(true);
+    expect(isDefaultProtocol(resolveProtocol(config(), [builtin]))).toBe(true);
     expect(episodeId({ ...base, protocol: 'paper/code/text/code' })).not.toBe(episodeId(base));
     expect(episodeId(base)).toBe('s.agents.r0.' + episodeId(base).split('.').pop());
   });

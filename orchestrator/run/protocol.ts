@@ -1,38 +1,31 @@
-import { mindreadKey, mindreadSeats, parseMindread, type MindreadGraph, PAPER_PROTOCOL, PARLEY_PROTOCOL, SimulationProtocol as SimulationProtocolSchema, type SimulationProtocol } from '../../protocol/index.js';
+import { mindreadSeats, parseMindread, type MindreadGraph } from '../../protocol/index.js';
+import { claimedDefinition, definitionOf, flagOf, isDefaultProtocol, protocolKey, RECORDED_KEYS, recordedProtocolKey, SETTINGS, type SettingKey, type SimulationProtocol } from '../../simulation/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { RunConfig } from '../run-config.js';
 import { RunError, RunErrorCode } from './run-error.js';
 
-type ProtocolConfig = Pick<RunConfig, 'protocol' | 'backgrounds' | 'scriptFormat' | 'stopRule' | 'leakJudgeOnly' | 'showRelationshipStory' | 'onUnparsable' | 'mindread'> & { modes?: RunConfig['modes'] };
+type ProtocolConfig = Pick<RunConfig, SettingKey> & { modes?: RunConfig['modes'] };
 
 /**
- * The run's protocol, resolved: `--protocol` when given, else `paper` for a scenario set that comes
- * wholly from SOTOPIA and `parley` otherwise (the built-in bot demo). Settings that only exist under
- * `paper` are an error under `parley`, so a run never silently ignores a flag.
+ * The run's protocol, resolved: `--protocol` when given, else the protocol whose definition claims the
+ * scenario set (`paper` for one wholly from SOTOPIA), else the default (`parley`: the built-in bot demo).
+ * Each setting is the user's, else the protocol's default; a setting another protocol owns is an error,
+ * so a run never silently ignores a flag.
  */
 export function resolveProtocol(config: ProtocolConfig, scenarios: readonly Scenario[]): SimulationProtocol {
-  const name = config.protocol ?? (scenarios.length > 0 && scenarios.every((s) => s.source === 'sotopia') ? 'paper' : 'parley');
-  const shared = {
-    leakJudgeOnly: [...new Set(config.leakJudgeOnly ?? [])],
-    showRelationshipStory: config.showRelationshipStory ?? false,
-    // Each protocol's own default: SOTOPIA's code went on with `none`; Parley fails the turn.
-    onUnparsable: config.onUnparsable ?? (name === 'paper' ? PAPER_PROTOCOL : PARLEY_PROTOCOL).onUnparsable,
-    ...mindreadOf(config, scenarios),
-  };
-  if (name === 'parley') {
-    const paperOnly = (['backgrounds', 'scriptFormat', 'stopRule'] as const).filter((k) => config[k] !== undefined);
-    if (paperOnly.length) {
-      throw new RunError(RunErrorCode.BadConfig, `${paperOnly.map(flagOf).join(', ')} only apply under --protocol paper (this run uses parley)`);
-    }
-    return { ...PARLEY_PROTOCOL, ...shared };
+  const definition = config.protocol !== undefined ? definitionOf(config.protocol) : claimedDefinition(scenarios);
+  const foreign = RECORDED_KEYS.filter((k) => config[k] !== undefined && SETTINGS[k].only && !(SETTINGS[k].only as readonly string[]).includes(definition.name));
+  if (foreign.length) {
+    const owners = [...new Set(foreign.flatMap((k) => SETTINGS[k].only ?? []))];
+    throw new RunError(RunErrorCode.BadConfig, `${foreign.map(flagOf).join(', ')} only apply under --protocol ${owners.join('|')} (this run uses ${definition.name})`);
   }
-  return {
-    ...PAPER_PROTOCOL,
-    backgrounds: config.backgrounds ?? PAPER_PROTOCOL.backgrounds,
-    scriptFormat: config.scriptFormat ?? PAPER_PROTOCOL.scriptFormat,
-    stopRule: config.stopRule ?? PAPER_PROTOCOL.stopRule,
-    ...shared,
-  };
+  const resolved: Record<string, unknown> = { name: definition.name };
+  for (const k of RECORDED_KEYS) {
+    if (k === 'mindread') continue;
+    resolved[k] = config[k] ?? definition.defaults[k];
+  }
+  resolved.leakJudgeOnly = [...new Set(resolved.leakJudgeOnly as string[])];
+  return { ...(resolved as SimulationProtocol), ...mindreadOf(config, scenarios) };
 }
 
 /**
@@ -58,29 +51,4 @@ export function mindreadProblem(graph: MindreadGraph, scenarios: readonly Scenar
   return null;
 }
 
-/** Whether the protocol is today's behaviour exactly (episode ids then stay as they were). */
-export function isDefaultParley(p: SimulationProtocol): boolean {
-  return p.name === 'parley' && p.leakJudgeOnly.length === 0 && !p.showRelationshipStory && p.onUnparsable === PARLEY_PROTOCOL.onUnparsable && !p.mindread;
-}
-
-/** A short stable description for episode ids and the card, e.g. `paper/code/text/code`. */
-export function protocolKey(p: SimulationProtocol): string {
-  const parts: string[] = p.name === 'paper' ? [p.name, p.backgrounds, p.scriptFormat, p.stopRule] : [p.name];
-  if (p.leakJudgeOnly.length) parts.push(`leak:${[...p.leakJudgeOnly].sort().join('+')}`);
-  if (p.showRelationshipStory) parts.push('story');
-  // Only a departure from the protocol's own default is named, so the ids of runs from before the switch stay as they were.
-  const usual = (p.name === 'paper' ? PAPER_PROTOCOL : PARLEY_PROTOCOL).onUnparsable;
-  if (p.onUnparsable !== usual) parts.push(`unparsable:${p.onUnparsable}`);
-  if (p.mindread) parts.push(`mindread:${mindreadKey(p.mindread)}`);
-  return parts.join('/');
-}
-
-function flagOf(k: 'backgrounds' | 'scriptFormat' | 'stopRule'): string {
-  return { backgrounds: '--backgrounds', scriptFormat: '--script-format', stopRule: '--stop-rule' }[k];
-}
-
-/** The key of a protocol recorded in run.json, or null when none is (a run from before protocols). */
-export function recordedProtocolKey(value: unknown): string | null {
-  const parsed = SimulationProtocolSchema.safeParse(value);
-  return parsed.success ? protocolKey(parsed.data) : null;
-}
+export { isDefaultProtocol, protocolKey, recordedProtocolKey };

@@ -1,4 +1,4 @@
-import type { SimulationProtocol } from '../../protocol/index.js';
+import type { SimulationProtocol } from '../../simulation/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { EpisodePlan } from '../episode-plan.js';
 import { readForkParent } from '../fork/parent.js';

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
-import type { RunErrorCode, SimulationProtocol } from '../../protocol/index.js';
+import type { RunErrorCode } from '../../protocol/index.js';
+import type { SimulationProtocol } from '../../simulation/index.js';
 import { readRunJson, writeRunJson, type RunJson, type RunLock } from '../../run-dir/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { EpisodePlan } from '../episode-plan.js';

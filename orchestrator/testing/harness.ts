@@ -1,4 +1,5 @@
-import type { Mode, SimulationProtocol } from '../../protocol/index.js';
+import type { Mode } from '../../protocol/index.js';
+import type { SimulationProtocol } from '../../simulation/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import { Episode } from '../episode.js';
 import type { ForkPlan } from '../episode-plan.js';

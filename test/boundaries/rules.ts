@@ -32,6 +32,12 @@ export const LAYERS: readonly Layer[] = [
   },
   { module: 'random', rank: 0, imports: [], why: 'the one seeded generator: pure, used by scenarios, bots and statistics' },
   { module: 'testkit', rank: 0, imports: [], why: 'fakes (LLM server, processes, Redis) shared by tests and bench/, depending on nothing of the product' },
+  {
+    module: 'simulation',
+    rank: 1,
+    imports: ['protocol'],
+    why: 'one definition per simulation protocol and the settings every run is shaped by: pure, read by every process, the CLI and the pages (issue 34)',
+  },
   { module: 'llm', rank: 1, imports: ['protocol', 'disk'], why: 'provider clients and cassettes, a library below the three processes' },
   {
     module: 'seat-client',
@@ -42,24 +48,24 @@ export const LAYERS: readonly Layer[] = [
   {
     module: 'web',
     rank: 2,
-    imports: ['protocol', 'seat-client', { module: 'disk', only: ['disk/package-root', 'disk/bundle-cache'] }],
+    imports: ['protocol', 'simulation', 'seat-client', { module: 'disk', only: ['disk/package-root', 'disk/bundle-cache'] }],
     why: 'the browser pages speak frames only; web/assets.ts (server side, bundles the pages) sits here with them so the orchestrator serves them from below, finds their files through the package root (a bundled CLI runs from a build cache), and bundles them with the same zod plugin as every other bundle',
   },
   { module: 'scenarios', rank: 2, imports: ['protocol', 'seat-client', 'disk', 'random', 'llm'], why: 'scenario model, files and generators; its CLI lives in cli/scenarios/' },
   {
     module: 'agent-node',
     rank: 2,
-    imports: ['protocol', 'text', 'seat-client', 'llm', 'disk', 'random'],
+    imports: ['protocol', 'simulation', 'text', 'seat-client', 'llm', 'disk', 'random'],
     why: 'an agent knows only what its frames told it (its SeatView), never the scenario files, the run directory or the world',
   },
-  { module: 'run-dir', rank: 3, imports: ['protocol', 'text', 'disk', 'scenarios', 'llm'], why: 'the run directory format, shared by the orchestrator and the evaluator, so it imports neither' },
+  { module: 'run-dir', rank: 3, imports: ['protocol', 'simulation', 'text', 'disk', 'scenarios', 'llm'], why: 'the run directory format, shared by the orchestrator and the evaluator, so it imports neither' },
   {
     module: 'orchestrator',
     rank: 4,
-    imports: ['protocol', 'text', 'disk', 'random', 'llm', 'web', 'scenarios', 'run-dir'],
+    imports: ['protocol', 'simulation', 'text', 'disk', 'random', 'llm', 'web', 'scenarios', 'run-dir'],
     why: 'talks to agents only through frames (the agent entry is the package.json import `#agent-entry`, never a source import)',
   },
-  { module: 'evaluator', rank: 4, imports: ['protocol', 'text', 'disk', 'random', 'llm', 'scenarios', 'run-dir'], why: 'reads a run directory; shares nothing with the processes that wrote it' },
+  { module: 'evaluator', rank: 4, imports: ['protocol', 'simulation', 'text', 'disk', 'random', 'llm', 'scenarios', 'run-dir'], why: 'reads a run directory; shares nothing with the processes that wrote it' },
   {
     module: 'training',
     rank: 5,
@@ -68,6 +74,7 @@ export const LAYERS: readonly Layer[] = [
     // loads the LLM policy and its provider clients), and nothing else of the engine.
     imports: [
       'protocol',
+      'simulation',
       'llm',
       'scenarios',
       'run-dir',
@@ -81,19 +88,19 @@ export const LAYERS: readonly Layer[] = [
     rank: 5,
     // Issue 22, Contract 2: the queue is one executor of the run lifecycle; it sees the orchestrator only
     // through the run's public entry, never its internal modules.
-    imports: ['protocol', 'disk', 'llm', 'scenarios', 'run-dir', { module: 'orchestrator', only: ['orchestrator/run/index'] }],
+    imports: ['protocol', 'simulation', 'disk', 'llm', 'scenarios', 'run-dir', { module: 'orchestrator', only: ['orchestrator/run/index'] }],
     why: 'runs episodes of the orchestrator on Redis-fed workers, through orchestrator/run/index.ts only',
   },
   {
     module: 'cli',
     rank: 6,
-    imports: ['protocol', 'text', 'disk', 'random', 'llm', 'scenarios', 'agent-node', 'run-dir', 'orchestrator', 'evaluator', 'training', 'queue'],
+    imports: ['protocol', 'simulation', 'text', 'disk', 'random', 'llm', 'scenarios', 'agent-node', 'run-dir', 'orchestrator', 'evaluator', 'training', 'queue'],
     why: 'wires everything together; nothing imports it',
   },
   {
     module: 'bench',
     rank: 7,
-    imports: ['protocol', 'llm', 'scenarios', 'run-dir', 'orchestrator', 'queue', 'cli', 'testkit'],
+    imports: ['protocol', 'simulation', 'llm', 'scenarios', 'run-dir', 'orchestrator', 'queue', 'cli', 'testkit'],
     why: '`npm run bench` drives the product with the fakes of testkit/, never the test suite',
   },
 ];

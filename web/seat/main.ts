@@ -6,6 +6,7 @@ import { OrchestratorFrame, type SeatWelcome, type TurnEvent, type TurnRequest }
 import { SeatClientState } from '../../seat-client/state.js';
 import { moveAction, type TaskMove } from '../../protocol/moves.js';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
+import { seatCapabilities } from '../../simulation/seat-capabilities.js';
 import { goalCard, mindreaderPanel, partnerCard, selfCard } from './cards.js';
 import { el, fill, section } from './dom.js';
 import { messageItem } from './messages.js';
@@ -189,8 +190,8 @@ function renderWelcome(w: SeatWelcome, act: (a: Action) => void): void {
     b.addEventListener('click', () => act(moveAction({ move: 'select', name })));
     return b;
   };
-  // Under `paper` there are no task moves (as in the paper): choices are said in the conversation.
-  const taskMoves = w.protocol?.name !== 'paper';
+  // Without task moves (`paper`, as in the paper) choices are said in the conversation.
+  const taskMoves = seatCapabilities(w.protocol).taskMoves;
   fill($('scenario'), section('Scenario', el('p', {}, w.scenario.text), el('p', { class: 'meta' }, `Mode: ${w.mode}. Turn limit: ${w.limits.maxTurns}.`)));
   fill($('goal'), goalCard(w.self));
   fill($('self'), ...selfCard(w.self, taskMoves && w.self.task?.kind === 'mutual_friends' ? select : null));

@@ -1,4 +1,5 @@
 import { BotErrorCode, ErrorCode, type Action, type FailureInfo, type ScriptRequest, type ScriptTurn, type TurnRequest } from '../../../protocol/index.js';
+import { seatCapabilities } from '../../../simulation/index.js';
 import type { MoveResult, Policy, ScriptResult, SeatView } from '../../policy.js';
 import { fitAllowed } from './conversation.js';
 import { paperBotMove, paperBotScript } from './spoken-moves.js';
@@ -57,8 +58,8 @@ export function botPolicy(spec: string, decide: Decide, writeScript?: WriteScrip
       if (options.delayMs) await sleep(options.delayMs, signal);
       if (signal.aborted) return { ok: false, error: { code: ErrorCode.DeadlineMissed, message: 'aborted before the bot ran' }, meta: meta() };
       try {
-        // Under --protocol paper there are no task moves: the bot says its choices (spoken-moves.ts).
-        const chosen = view.welcome.protocol?.name === 'paper' ? paperBotMove(view, (v) => decide(v, request)) : decide(view, request);
+        // Without task moves (--protocol paper) the bot says its choices (spoken-moves.ts).
+        const chosen = seatCapabilities(view.welcome.protocol).taskMoves ? decide(view, request) : paperBotMove(view, (v) => decide(v, request));
         const action = fitAllowed(chosen, request.actions);
         return { ok: true, action, meta: meta() };
       } catch (err) {
@@ -73,7 +74,7 @@ export function botPolicy(spec: string, decide: Decide, writeScript?: WriteScrip
         try {
           const draft = writeScript(request);
           const { kind, seats } = request.background.scenario;
-          const result = draft.ok && request.protocol?.name === 'paper' ? { ok: true as const, turns: paperBotScript(kind, seats, draft.turns) } : draft;
+          const result = draft.ok && !seatCapabilities(request.protocol).taskMoves ? { ok: true as const, turns: paperBotScript(kind, seats, draft.turns) } : draft;
           return { ...result, meta: { policy: spec, latencyMs: performance.now() - started } };
         } catch (err) {
           const code = err instanceof BotError ? err.code : ErrorCode.PolicyFailed;

@@ -1,4 +1,5 @@
-import { ErrorCode, type ActionType, type PolicyConfig, type ReformatConfig, type ScriptRequest, type TurnMeta, type TurnRequest } from '../../../protocol/index.js';
+import { ErrorCode, type ActionType, type PolicyConfig, type ReformatConfig, type ScriptRequest, type SeatCapabilities, type TurnMeta, type TurnRequest } from '../../../protocol/index.js';
+import { seatCapabilities } from '../../../simulation/index.js';
 import { createClient, createProviderClient, parseSpec, replaySource, splitParams, warmProvider, type ChatMessage, type ChatRequest, type LlmClient, type Tape } from '../../../llm/index.js';
 import type { MoveResult, Policy, ScriptResult, SeatView } from '../../policy.js';
 import { askWithRepair, newTally, type ReformatRoute, type Tally } from './ladder.js';
@@ -52,17 +53,19 @@ export class LlmPolicy implements Policy {
       client = this.clientFor(tape);
       const allowed = request.actions as ActionType[];
       const messages = seatPromptMessages(this.templates, view, request);
-      // Under `paper`, as SOTOPIA: the format instructions sit in the one user message and nothing is
-      // constrained (no response_format); `parley` keeps the structured-output ladder.
-      const paper = view.welcome.protocol?.name === 'paper';
-      const ask: ChatRequest = { messages, ...(paper ? {} : { json: actionJsonSchema(allowed) }), params: this.sampling };
+      // What the seat was told (simulation/): with the format `in-prompt`, as SOTOPIA, the instructions sit
+      // in the one user message and nothing is constrained (no response_format); `schema` keeps the
+      // structured-output ladder.
+      const caps = seatCapabilities(view.welcome.protocol);
+      const inPrompt = caps.replyFormat === 'in-prompt';
+      const ask: ChatRequest = { messages, ...(inPrompt ? {} : { json: actionJsonSchema(allowed) }), params: this.sampling };
       const parleyReformat = (problem: string) => fillTemplate(this.templates.reformat, { problem, shape: ACTION_SHAPE });
-      const route = this.reformatRoute(paper, tape, ask, parleyReformat, paper ? (bad) => paperReformatMessages(this.templates.reformat_paper, bad, allowed) : null);
+      const route = this.reformatRoute(caps.reformat, tape, ask, parleyReformat, inPrompt ? (bad) => paperReformatMessages(this.templates.reformat_paper, bad, allowed) : null);
       const result = await askWithRepair(client, ask, (content) => parseAction(content, allowed), parleyReformat, tally, signal, route);
       const meta = this.meta(client, tally, started, route);
       if (!result.ok) return { ok: false, error: result.error, meta };
-      // Under `paper`, what SOTOPIA's agent did to one model's output (agent-node/policies/llm/mixtral-prefix.ts).
-      const action = view.welcome.protocol?.name === 'paper' ? stripOwnNamePrefix(result.value, client.model, view.welcome.self.profile.name) : result.value;
+      // When told to, what SOTOPIA's agent did to one model's output (agent-node/policies/llm/mixtral-prefix.ts).
+      const action = caps.stripOwnName ? stripOwnNamePrefix(result.value, client.model, view.welcome.self.profile.name) : result.value;
       return { ok: true, action, meta };
     } catch (err) {
       // A bug or I/O failure (e.g. an unreadable cassette): still a result, never a throw.
@@ -79,18 +82,18 @@ export class LlmPolicy implements Policy {
       const tape = { episodeId, seat: SCRIPT_TAPE_SEAT };
       client = this.clientFor(tape);
       const seats = request.background.seats.map((s) => s.seat);
-      const paper = request.protocol?.name === 'paper';
+      const caps = seatCapabilities(request.protocol);
       const parleyReformat = (problem: string) => fillTemplate(this.templates.reformat, { problem, shape: SCRIPT_SHAPE });
       let result;
       let route: ReformatRoute | undefined;
-      if (paper && request.protocol?.scriptFormat === 'text') {
+      if (caps.prompts === 'sotopia' && request.protocol?.scriptFormat === 'text') {
         // The paper's script writer answers in free text: no JSON schema is asked for.
         const ask: ChatRequest = { messages: paperScriptMessages(this.templates.script_paper, request), params: this.sampling };
-        route = this.reformatRoute(true, tape, ask, parleyReformat, (bad) => paperScriptReformatMessages(this.templates.reformat_script_paper, bad, request));
+        route = this.reformatRoute(caps.reformat, tape, ask, parleyReformat, (bad) => paperScriptReformatMessages(this.templates.reformat_script_paper, bad, request));
         result = await askWithRepair(client, ask, (content) => parseScriptText(content, request), parleyReformat, tally, signal, route);
       } else {
         const ask: ChatRequest = { messages: scriptMessages(this.templates.script, request), json: scriptJsonSchema(seats, request.limits.actions), params: this.sampling };
-        route = this.reformatRoute(paper, tape, ask, parleyReformat, null);
+        route = this.reformatRoute(caps.reformat, tape, ask, parleyReformat, null);
         result = await askWithRepair(client, ask, (content) => parseScript(content, request), parleyReformat, tally, signal, route);
       }
       const meta = this.meta(client, tally, started, route);
@@ -115,8 +118,8 @@ export class LlmPolicy implements Policy {
    * (the conversation continued with the reply and the problem). Undefined: Parley's way on the seat's
    * own client, today's behaviour.
    */
-  private reformatRoute(paper: boolean, tape: Tape, ask: ChatRequest, parleyMessages: (problem: string) => ChatMessage[], fresh: ((unreadable: string) => ChatMessage[]) | null): ReformatRoute | undefined {
-    const target = reformatTarget(this.config, paper);
+  private reformatRoute(told: SeatCapabilities['reformat'], tape: Tape, ask: ChatRequest, parleyMessages: (problem: string) => ChatMessage[], fresh: ((unreadable: string) => ChatMessage[]) | null): ReformatRoute | undefined {
+    const target = reformatTarget(this.config, told);
     if (!target) return undefined;
     const { client, sampling } = this.reformatClientFor(tape, target);
     return {

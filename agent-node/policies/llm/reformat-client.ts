@@ -1,12 +1,9 @@
 import { createClient, parseSpec, replaySource, splitParams, type LlmClient, type Tape } from '../../../llm/index.js';
-import type { PolicyConfig, ReformatConfig } from '../../../protocol/index.js';
+import type { PolicyConfig, ReformatConfig, SeatCapabilities } from '../../../protocol/index.js';
+import { SOTOPIA_REFORMAT_SPEC, sotopiaReformatFor } from '../../../simulation/index.js';
 
-/**
- * SOTOPIA's reformat model: `format_bad_output` and `format_bad_output_for_script` default to
- * gpt-3.5-turbo (its code pins that name to gpt-3.5-turbo-0613, which OpenAI has since retired; name
- * the dated model with `--reformat-model` where it is still served). The same default as `parley eval`.
- */
-export const SOTOPIA_REFORMAT_SPEC = 'openai:gpt-3.5-turbo';
+/** SOTOPIA's reformat model, defined with the protocols (simulation/judge-views.ts). The same default as `parley eval`. */
+export { SOTOPIA_REFORMAT_SPEC };
 
 /** The sampling temperature of SOTOPIA's reformat request (its `obtain_chain` default). */
 export const REFORMAT_TEMPERATURE = 0.7;
@@ -17,15 +14,17 @@ export function reformatTape(tape: Tape): Tape {
 }
 
 /**
- * The reformat model a generator uses: its own setting, else the protocol's default — under `paper`,
- * SOTOPIA's model for an `openai:` seat (its endpoint and key, as `parley eval` does for the judge) and
- * the seat's own model otherwise. Null: Parley's way (the seat's own client, the conversation continued).
+ * The reformat model a generator uses: its own setting, else the route its seat was told
+ * (`SeatCapabilities.reformat`) — `sotopia`: SOTOPIA's model for an `openai:` seat (its endpoint and key,
+ * as `parley eval` does for the judge) and the seat's own model otherwise; `continue` gives null:
+ * Parley's way (the seat's own client, the conversation continued).
  */
-export function reformatTarget(config: PolicyConfig, paper: boolean): ReformatConfig | 'own' | null {
+export function reformatTarget(config: PolicyConfig, route: SeatCapabilities['reformat']): ReformatConfig | 'own' | null {
   if (config.reformat) return config.reformat;
-  if (!paper) return null;
+  if (route === 'continue') return null;
   if (replaySource(config)) return 'own';
-  return parseSpec(config.spec).provider === 'openai' ? { spec: SOTOPIA_REFORMAT_SPEC } : 'own';
+  const sotopia = sotopiaReformatFor(config.spec);
+  return sotopia ? { spec: sotopia } : 'own';
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ScriptRequest } from '../../../protocol/index.js';
+import { seatCapabilities } from '../../../simulation/index.js';
 import type { ChatMessage } from '../../../llm/index.js';
 import {
   quotedList,
@@ -51,8 +52,8 @@ export function scriptValues(request: ScriptRequest): Record<string, string | nu
     scenario: background.scenario.text.trim() || '(No description of the situation was given.)',
     characters,
     relationship: relationship.join('\n') || 'Not specified.',
-    // Under `paper` (with --script-format json) there are no task moves.
-    task_moves: request.protocol?.name === 'paper' ? '' : renderTaskMoves(background.scenario.kind, limits.actions, true),
+    // A protocol without task moves (paper, with --script-format json) names none.
+    task_moves: seatCapabilities(request.protocol).taskMoves ? renderTaskMoves(background.scenario.kind, limits.actions, true) : '',
     max_turns: limits.maxTurns,
     seats: quotedList(background.seats.map((s) => s.seat)),
     actions: quotedList(limits.actions),

@@ -1,20 +1,25 @@
 import type { ChatMessage } from '../../../llm/index.js';
-import type { TurnRequest } from '../../../protocol/index.js';
+import type { SeatCapabilities, TurnRequest } from '../../../protocol/index.js';
+import { seatCapabilities } from '../../../simulation/index.js';
 import type { SeatView } from '../../policy.js';
 import { agentMessages } from './agent-prompt.js';
 import { paperAgentMessages } from './paper-prompt.js';
 import type { Templates } from './templates.js';
 
-/** The two agent templates a seat's prompt can come from (`agent.md` under `parley`, `agent-paper.md` under `paper`). */
+/** The two agent templates a seat's prompt can come from (`agent.md`, Parley's own; `agent-paper.md`, SOTOPIA's). */
 export type AgentTemplates = Pick<Templates, 'agent' | 'agent_paper'>;
 
+/** Each prompt set a seat can be told to use (`SeatCapabilities.prompts`), and how it renders a turn. */
+const PROMPT_SETS: Record<SeatCapabilities['prompts'], (templates: AgentTemplates, view: SeatView, request: TurnRequest) => ChatMessage[]> = {
+  sotopia: (templates, view, request) => paperAgentMessages(templates.agent_paper, view, request),
+  native: (templates, view, request) => agentMessages(templates.agent, view, request),
+};
+
 /**
- * The messages an LLM seat is sent for one turn. The protocol named in the seat's own welcome picks the
+ * The messages an LLM seat is sent for one turn. The prompt set the seat's own welcome tells it picks the
  * prompt. The live LLM policy and the fine-tuning export (training/) both call this one function, so an
  * exported example is the request the seat was sent, byte for byte.
  */
 export function seatPromptMessages(templates: AgentTemplates, view: SeatView, request: TurnRequest): ChatMessage[] {
-  return view.welcome.protocol?.name === 'paper'
-    ? paperAgentMessages(templates.agent_paper, view, request)
-    : agentMessages(templates.agent, view, request);
+  return PROMPT_SETS[seatCapabilities(view.welcome.protocol).prompts](templates, view, request);
 }

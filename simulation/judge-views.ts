@@ -1,0 +1,45 @@
+import { JudgeView } from '../protocol/index.js';
+import { definitionOf } from './protocols.js';
+
+/**
+ * SOTOPIA's reformat model: `format_bad_output` and `format_bad_output_for_script` default to
+ * gpt-3.5-turbo (its code pins that name to gpt-3.5-turbo-0613, which OpenAI has since retired; name
+ * the dated model with `--reformat-model` where it is still served). Generators under a protocol whose
+ * seats reformat the SOTOPIA way, and judges in a view that repairs replies, use it by default.
+ */
+export const SOTOPIA_REFORMAT_SPEC = 'openai:gpt-3.5-turbo';
+
+/**
+ * SOTOPIA's reformat model for a model spec: its own for an `openai:` model (on that model's endpoint and
+ * key), else null (the model itself reformats: SOTOPIA's default only exists on OpenAI's API).
+ */
+export function sotopiaReformatFor(spec: string): string | null {
+  return spec.startsWith('openai:') ? SOTOPIA_REFORMAT_SPEC : null;
+}
+
+/** What each judge view does besides what it shows (evaluator/judge/prompt.ts builds the requests). */
+export const JUDGE_VIEWS: Readonly<Record<JudgeView, { readonly words: string; readonly reformat: boolean }>> = {
+  // The paper's judge replies in free text that SOTOPIA repaired with one reformat request.
+  paper: { words: "the paper view (SOTOPIA's judge information only)", reformat: true },
+  // Parley's judge answers with structured output: nothing to repair.
+  parley: { words: "Parley's view (relationship, every profile field, task data)", reformat: false },
+};
+
+/** The view a judge uses when nothing chose one: the run protocol's scoring default. */
+export function defaultJudgeView(protocol: unknown): JudgeView {
+  return definitionOf(protocol).scoring.judgeView;
+}
+
+/**
+ * The view `parley eval` uses: the flag, else the one the run recorded (run.json's `config.judgeView`),
+ * else the run protocol's default. A flag that names no view is refused (null); a recorded value that
+ * names none (a hand-edited run.json) is ignored like an absent one.
+ */
+export function resolveJudgeView(flag: string | undefined, recorded: unknown, protocol: unknown): JudgeView | null {
+  if (flag !== undefined) {
+    const chosen = JudgeView.safeParse(flag);
+    return chosen.success ? chosen.data : null;
+  }
+  const fromRun = JudgeView.safeParse(recorded);
+  return fromRun.success ? fromRun.data : defaultJudgeView(protocol);
+}

@@ -1,0 +1,31 @@
+import type { ProtocolDefinition } from './definition.js';
+
+/**
+ * `--protocol paper`: the paper's simulation as SOTOPIA's code (tag agent_vs_storyteller_v1) ran it.
+ * Each generator gets exactly the information of SOTOPIA's prompts; episodes end by leave, the turn limit
+ * or the stale rule (no task move ends one); the script writer writes free text; an unreadable reply gets
+ * one reformat request and then becomes a counted `none`. docs/fidelity.md lays it beside the paper.
+ */
+export const PAPER = {
+  name: 'paper' as const,
+  summary: "SOTOPIA's prompts and stop rules (default for SOTOPIA scenarios)",
+  logLine: "SOTOPIA's prompts and stop rules; docs/fidelity.md",
+  // A scenario set wholly from SOTOPIA is run as the paper ran it unless the user chooses otherwise.
+  claims: (scenarios) => scenarios.length > 0 && scenarios.every((s) => s.source === 'sotopia'),
+  seat: { prompts: 'sotopia', replyFormat: 'in-prompt', taskMoves: false, reformat: 'sotopia', stripOwnName: true },
+  announced: true,
+  profileFields: 'rendered',
+  engine: {
+    // SOTOPIA's code stops only after turn #maxTurns (`turn_number > max_turn_number`): maxTurns + 1 moves.
+    turnCap: (maxTurns, p) => (p.stopRule === 'code' ? maxTurns + 1 : maxTurns),
+    staleCount: (p) => (p.stopRule === 'code' ? 'masked' : 'plain'),
+    taskEndStops: false,
+    cutScripts: false,
+    spokenMoves: true,
+  },
+  defaults: { backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'none' },
+  scoring: { judgeView: 'paper', naturalness: 'paper', mutualFriendsSuccess: 'paper', besideThePaper: true },
+  keyParts: (p) => [p.backgrounds, p.scriptFormat, p.stopRule],
+  cardHead: (p, esc) =>
+    `paper — SOTOPIA's prompts; backgrounds ${esc(p.backgrounds)}, script format ${esc(p.scriptFormat)}, stop rules as the ${p.stopRule === 'paper' ? 'paper words them' : 'code runs them'}`,
+} satisfies ProtocolDefinition;

@@ -1,0 +1,229 @@
+import { z } from 'zod';
+import { BackgroundsRule, JudgeView, MindreadGraph, mindreadKey, parseMindread, ScriptFormat } from '../protocol/index.js';
+import { DEFINITIONS, PROTOCOL_NAMES, ProtocolName } from './protocols.js';
+import { JUDGE_VIEWS } from './judge-views.js';
+import type { ProtocolDefaults, ProtocolDefinition } from './definition.js';
+import { JudgeOnlyLeakTarget, OnUnparsable, StopRule } from './values.js';
+
+/**
+ * Every simulation setting a user can give, declared once (issue 34). The flags of `run`/`serve`/`demo`
+ * (and `fork`'s), the experiment file's keys, the run config recorded in run.json, the resolved protocol's
+ * schema, the episode-id key, the dry run's and the card's words are all generated from these
+ * declarations: a new setting is one entry here (plus the code that acts on it).
+ */
+export interface SettingDeclaration<C extends z.ZodType = z.ZodType, R extends z.ZodType | undefined = z.ZodType | undefined> {
+  /** The command-line flag, without `--`. */
+  flag: string;
+  /** How the flag is given: one of `choices`, a comma list of them, a switch, or free text. */
+  kind: 'choice' | 'list' | 'boolean' | 'text';
+  /** The values a `choice` or `list` setting accepts. */
+  choices?: readonly string[];
+  metavar?: string;
+  describe: string;
+  /** Which commands take the flag: all that shape a run (`config`: run, serve, demo) or `parley run` only (`run`). */
+  flags: 'config' | 'run';
+  /** The value as the run config (run.json's `config`) and an experiment file hold it. */
+  config: C;
+  /** The experiment file's schema, when its error should say more than `config`'s. */
+  experiment?: z.ZodType;
+  /** Whether one arm of an experiment may set it apart from the others (else it is the whole run's). */
+  arm?: boolean;
+  /** A setting of the resolved protocol (run.json's `protocol`): its recorded schema, defaults for older files. */
+  recorded?: R;
+  /** The protocols that have this setting; a run of another protocol refuses it, naming the flag. */
+  only?: readonly ProtocolName[];
+  /** A check of the flag's text beyond its kind (the value kept is the trimmed text): a message, or null. */
+  check?: (text: string) => string | null;
+  /** How `parley fork` treats the setting: it shapes the replayed prefix (must equal the parent's) or only the live turns. */
+  fork?: 'prefix' | 'live';
+  /** The episode-id key's part for a resolved value that departs from the protocol's default; null adds none. */
+  idPart?: (value: unknown, defaults: ProtocolDefaults) => string | null;
+  /** The simulation card's words for a recorded (untrusted) value; `esc` escapes a datum for Markdown. '' says nothing. */
+  card?: (value: unknown, esc: (v: unknown) => string) => string;
+  /** Words for each value: the dry run's and the card's. */
+  words?: Readonly<Record<string, string>>;
+}
+
+function setting<C extends z.ZodType, R extends z.ZodType | undefined = undefined>(d: SettingDeclaration<C, R>): SettingDeclaration<C, R> {
+  return d;
+}
+
+const choiceError = (what: string, options: readonly string[]) => (iss: { input: unknown }) => `'${String(iss.input)}' is not ${what} (allowed: ${options.join(', ')})`;
+
+const UNPARSABLE_WORDS = {
+  none: 'a reply unreadable after one reformat request becomes a counted `none` turn (an unreadable script: an empty one) and the episode goes on (`--on-unparsable none`)',
+  fail: 'a reply unreadable after one reformat request fails the episode (`--on-unparsable fail`)',
+} as const;
+
+export const SETTINGS = {
+  protocol: setting({
+    flag: 'protocol',
+    kind: 'choice',
+    choices: PROTOCOL_NAMES,
+    metavar: PROTOCOL_NAMES.join('|'),
+    describe: DEFINITIONS.map((d) => `${d.name}: ${d.summary}`).join('; '),
+    flags: 'config',
+    config: ProtocolName,
+    experiment: z.enum(PROTOCOL_NAMES, { error: choiceError('a protocol', PROTOCOL_NAMES) }),
+    fork: 'prefix',
+  }),
+  backgrounds: setting({
+    flag: 'backgrounds',
+    kind: 'choice',
+    choices: BackgroundsRule.options,
+    metavar: BackgroundsRule.options.join('|'),
+    describe: "paper: backgrounds an agent sees (default code: SOTOPIA's renderer per relationship)",
+    flags: 'config',
+    config: BackgroundsRule,
+    recorded: BackgroundsRule.default('code'),
+    only: ['paper'],
+    fork: 'prefix',
+  }),
+  scriptFormat: setting({
+    flag: 'script-format',
+    kind: 'choice',
+    choices: ScriptFormat.options,
+    metavar: ScriptFormat.options.join('|'),
+    describe: "paper: the script writer's output (default text, the paper's free-text script)",
+    flags: 'config',
+    config: ScriptFormat,
+    recorded: ScriptFormat,
+    only: ['paper'],
+    fork: 'prefix',
+  }),
+  stopRule: setting({
+    flag: 'stop-rule',
+    kind: 'choice',
+    choices: StopRule.options,
+    metavar: StopRule.options.join('|'),
+    describe: "paper: turn limit and stale rule as SOTOPIA's code runs them (default) or as the paper words them",
+    flags: 'config',
+    config: StopRule,
+    recorded: StopRule.default('code'),
+    only: ['paper'],
+    fork: 'live',
+  }),
+  leakJudgeOnly: setting({
+    flag: 'leak-judge-only',
+    kind: 'list',
+    choices: JudgeOnlyLeakTarget.options,
+    metavar: JudgeOnlyLeakTarget.options.join(','),
+    describe: "reproduce SOTOPIA's environment view (judge-only text, e.g. the MutualFriends answer) for these generators",
+    flags: 'config',
+    config: z.array(JudgeOnlyLeakTarget),
+    recorded: z.array(JudgeOnlyLeakTarget).default([]),
+    fork: 'prefix',
+    idPart: (v) => (Array.isArray(v) && v.length ? `leak:${[...v].sort().join('+')}` : null),
+    card: (v, esc) => (Array.isArray(v) && v.length ? `judge-only text sent to ${v.map(esc).join(', ')} (as SOTOPIA's code did)` : 'judge-only text to the judge only'),
+  }),
+  showRelationshipStory: setting({
+    flag: 'show-relationship-story',
+    kind: 'boolean',
+    describe: "send the relationship background story to the generators (LEAKS: SOTOPIA's stories often name secrets)",
+    flags: 'config',
+    config: z.boolean(),
+    recorded: z.boolean().default(false),
+    fork: 'prefix',
+    idPart: (v) => (v === true ? 'story' : null),
+    card: (v) => (v === true ? 'relationship story sent to the generators (it may name secrets)' : 'relationship story to the judge only'),
+  }),
+  onUnparsable: setting({
+    flag: 'on-unparsable',
+    kind: 'choice',
+    choices: OnUnparsable.options,
+    metavar: OnUnparsable.options.join('|'),
+    describe: 'an agent reply (or script) still unreadable after one reformat request: a counted none turn and the episode goes on (default under paper, as SOTOPIA) or an explicit policy/unparsable failure (default under parley)',
+    flags: 'config',
+    config: OnUnparsable,
+    // Absent in run.json files written before the switch existed: those runs failed such turns.
+    recorded: OnUnparsable.default('fail'),
+    fork: 'live',
+    // Only a departure from the protocol's own default is named, so the ids of runs from before the switch stay as they were.
+    idPart: (v, d) => (v !== d.onUnparsable ? `unparsable:${String(v)}` : null),
+    card: (v) => (v === 'none' ? UNPARSABLE_WORDS.none : UNPARSABLE_WORDS.fail),
+    words: {
+      none: 'still unreadable, the turn is a counted none and the episode goes on (an empty script for a script writer) (--on-unparsable none)',
+      fail: 'still unreadable, the episode fails (--on-unparsable fail)',
+    },
+  }),
+  mindread: setting({
+    flag: 'mindread',
+    kind: 'text',
+    metavar: 'all|MAP',
+    describe: "mindreaders mode: who reads whose private state, 'all' (default) or e.g. 'agent1<-agent2,agent3;agent2<-agent1'",
+    flags: 'config',
+    config: z.string().max(2000),
+    experiment: z.string().min(1).max(2000),
+    // Resolved against the scenarios' seats by the run (orchestrator/run/protocol.ts); absent: everyone reads everyone.
+    recorded: MindreadGraph.optional(),
+    // The grammar now; the seat names once the scenarios are loaded.
+    check: (text) => {
+      const parsed = parseMindread(text);
+      return parsed.ok ? null : parsed.message;
+    },
+    idPart: (v) => (v && typeof v === 'object' ? `mindread:${mindreadKey(v as MindreadGraph)}` : null),
+    card: (v, esc) => {
+      if (!v || typeof v !== 'object') return '';
+      const edges = Object.entries(v as Record<string, unknown>)
+        .filter((e): e is [string, string[]] => Array.isArray(e[1]))
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([reader, sources]) => `${esc(reader)} reads ${sources.map(esc).join(', ')}`);
+      return edges.length ? `mindreaders mode reads only along \`--mindread\`: ${edges.join('; ')}` : '';
+    },
+  }),
+  judgeView: setting({
+    flag: 'judge-view',
+    kind: 'choice',
+    choices: JudgeView.options,
+    metavar: JudgeView.options.join('|'),
+    describe: "what the judge is shown, recorded with the run as parley eval's default (default: paper for --protocol paper runs, else parley)",
+    flags: 'run',
+    config: JudgeView,
+    experiment: z.enum(JudgeView.options, { error: choiceError('a judge view', JudgeView.options) }),
+    arm: true,
+    words: Object.fromEntries(Object.entries(JUDGE_VIEWS).map(([view, v]) => [view, v.words])),
+  }),
+};
+
+export type Settings = typeof SETTINGS;
+export type SettingKey = keyof Settings;
+export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
+
+/** The settings recorded in the resolved protocol (all but the protocol's own name and the judge view). */
+type RecordedKey = { [K in SettingKey]: [Exclude<Settings[K]['recorded'], undefined>] extends [never] ? never : K }[SettingKey];
+type RecordedShape = { [K in RecordedKey]: Exclude<Settings[K]['recorded'], undefined> };
+
+const recordedShape = Object.fromEntries(SETTING_KEYS.flatMap((k) => (SETTINGS[k].recorded ? [[k, SETTINGS[k].recorded]] : []))) as RecordedShape;
+
+/** The settings' fields of the run config (orchestrator/run-config.ts): each optional, unset = the protocol's default. */
+export const runConfigSettingsShape = Object.fromEntries(SETTING_KEYS.map((k) => [k, SETTINGS[k].config.optional()])) as {
+  [K in SettingKey]: z.ZodOptional<Settings[K]['config']>;
+};
+
+/** An experiment file's keys for the settings, run-wide ones and per-arm ones apart (cli/experiment.ts). */
+export function experimentSettingsShape(arm: boolean): Record<string, z.ZodType> {
+  return Object.fromEntries(SETTING_KEYS.filter((k) => (SETTINGS[k].arm === true) === arm).map((k) => [k, SETTINGS[k].experiment ?? SETTINGS[k].config]));
+}
+
+/** The flag of a setting's key, e.g. `--script-format` for `scriptFormat`. */
+export function flagOf(key: SettingKey): string {
+  return `--${SETTINGS[key].flag}`;
+}
+
+/**
+ * The protocol of a run, resolved and recorded in run.json (`protocol`) and on the simulation card: the
+ * protocol's name and every setting of the protocol, each the user's or the protocol's default.
+ */
+export const SimulationProtocol = z.object({ name: ProtocolName, ...recordedShape });
+export type SimulationProtocol = z.infer<typeof SimulationProtocol>;
+
+/** The words of one value of a setting (the dry run and the card say them). */
+export function settingWords(key: SettingKey, value: string): string {
+  const words: Readonly<Record<string, string>> | undefined = SETTINGS[key].words;
+  return words?.[value] ?? value;
+}
+
+/** Settings of the resolved protocol, in declaration order (the episode id and the card list them in it). */
+export const RECORDED_KEYS = SETTING_KEYS.filter((k) => SETTINGS[k].recorded) as RecordedKey[];
+
+export type { ProtocolDefinition };

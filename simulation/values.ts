@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/*
+ * The values of the protocol settings that only the run's side reads (run config, run.json, the engine,
+ * the card). The two a seat is told, `BackgroundsRule` and `ScriptFormat`, are frame values and live in
+ * protocol/simulation-protocol.ts with the frame that carries them.
+ */
+
+/**
+ * Stop rules under `paper`. `code`: SOTOPIA's RuleBasedTerminatedEvaluator as run (turn numbers 0..maxTurns,
+ * i.e. maxTurns + 1 moves; the stale count includes the masked `none` of the seat not on turn);
+ * `paper`: as the paper words it (maxTurns moves; more than 2 consecutive `none` moves).
+ */
+export const StopRule = z.enum(['code', 'paper']);
+export type StopRule = z.infer<typeof StopRule>;
+
+/**
+ * What becomes of an agent's reply that is still unreadable after the one reformat request. `none`: the
+ * turn is a `none` action that carries the failure (`TurnRecord.unparsable`) and the episode goes on, as
+ * SOTOPIA's code did (the paper's default); `fail`: an explicit `policy/unparsable` error ends the episode
+ * (Parley's default). A script writer's unreadable script follows the same switch (docs/fidelity.md).
+ */
+export const OnUnparsable = z.enum(['none', 'fail']);
+export type OnUnparsable = z.infer<typeof OnUnparsable>;
+
+/** Generators that may be sent judge-only text to reproduce what SOTOPIA's code sent them. */
+export const JudgeOnlyLeakTarget = z.enum(['script', 'mindreaders']);
+export type JudgeOnlyLeakTarget = z.infer<typeof JudgeOnlyLeakTarget>;
