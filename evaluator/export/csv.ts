@@ -1,7 +1,7 @@
 import { DIMENSION_NAMES } from '../dimensions.js';
 import { isSotopia } from '../rubric/builtin.js';
 import { episodeMetrics, type EpisodeMetrics } from '../metrics/episode-metrics.js';
-import { isPaperRun } from '../paper/beside.js';
+import { runProtocol } from '../run-protocol.js';
 import type { RunDir } from '../run-dir.js';
 import { csvField } from './csv-field.js';
 import { tableCsv, type Cell, type ColumnType, type Table } from './table.js';
@@ -63,8 +63,8 @@ export function csvColumnType(name: string): ColumnType {
 /** Every episode of the runs with its metrics (the rows of the per-seat tables come from these). */
 export function runsEpisodeMetrics(runs: readonly RunDir[]): { record: RunDir['episodes'][number]['record']; m: EpisodeMetrics }[] {
   return runs.flatMap((run) => {
-    const protocol = isPaperRun(run) ? 'paper' : 'parley';
-    return run.episodes.map(({ record }) => ({ record, m: episodeMetrics(record, run.scenarios.get(record.scenarioId), { protocol }) }));
+    const mutualFriendsSuccess = runProtocol(run).scoring.mutualFriendsSuccess;
+    return run.episodes.map(({ record }) => ({ record, m: episodeMetrics(record, run.scenarios.get(record.scenarioId), { mutualFriendsSuccess }) }));
   });
 }
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { EpisodeMetrics } from '../metrics/episode-metrics.js';
 import { runMetrics } from '../metrics/run-metrics.js';
-import { isPaperRun } from '../paper/beside.js';
+import { runProtocol } from '../run-protocol.js';
 import { mdText } from '../report/markdown-text.js';
 import type { RunDir } from '../run-dir.js';
 import { terminalSafe } from '../../text/terminal.js';
@@ -47,7 +47,7 @@ export function leakCaveats(leaky: RunDir, corrected: RunDir, leakyMetrics: read
     else if (closed?.includes(mode)) caveats.notALeakComparison.push({ mode, why: `the corrected run also sent the answer to ${who} (leakJudgeOnly: [${closed.join(', ')}]).` });
   }
   if (!sent) caveats.other.push('the leaky run does not record which generators got the judge-only text (run.json has no protocol).');
-  if (isPaperRun(leaky) !== isPaperRun(corrected)) caveats.other.push('the two runs follow different protocols, so MutualFriends success is read by different rules.');
+  if (runProtocol(leaky) !== runProtocol(corrected)) caveats.other.push('the two runs follow different protocols, so MutualFriends success is read by different rules.');
   const [jl, jc] = [judgesOf(leakyMetrics), judgesOf(correctedMetrics)];
   if (jl.length && jc.length && JSON.stringify(jl) !== JSON.stringify(jc)) {
     caveats.other.push(`the two runs were judged differently (${jl.join(', ')} against ${jc.join(', ')}): goal differences mix the leak with the judge.`);
@@ -78,7 +78,7 @@ export function leakReport(leaky: RunDir, corrected: RunDir, seed = 1): LeakRepo
   const caveats = leakCaveats(leaky, corrected, lm, cm);
   const name = (r: RunDir) => mdText(path.basename(path.resolve(r.dir)));
   const markdown = leakSectionLines(effects, caveats, `Run ${name(leaky)}`, `run ${name(corrected)}`, BOOTSTRAP_RESAMPLES);
-  const paper = isPaperRun(leaky) ? paperAdvantages(lm) : [];
+  const paper = runProtocol(leaky).scoring.besideThePaper ? paperAdvantages(lm) : [];
   if (paper.length) markdown.splice(markdown.length - 1, 0, ...paper.map((s) => `- ${mdText(s)}`));
   const sentences = [
     ...caveats.notALeakComparison.map((c) => terminalSafe(`not a leak comparison for ${c.mode}: ${c.why}`)),

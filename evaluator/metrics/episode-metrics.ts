@@ -5,7 +5,7 @@ import type { DimensionName } from '../dimensions.js';
 import { isSotopia } from '../rubric/builtin.js';
 import { judgeVariants, readEvaluation, type EpisodeJudgement, type Evaluation, type EvaluationError, type JudgeInfo } from '../evaluation.js';
 import { craigslistMetrics, type CraigslistMetrics } from './craigslist.js';
-import { mutualFriendsMetrics, type MutualFriendsMetrics } from './mutual-friends.js';
+import { mutualFriendsMetrics, type MutualFriendsMetrics, type MutualFriendsSuccessRule } from './mutual-friends.js';
 import { allSeatMetrics, type SeatMetrics } from './seat-metrics.js';
 
 /** A seat's judge result as the report reads it. */
@@ -105,14 +105,14 @@ function meanOf(values: (number | null)[]): number | null {
 
 /** How an episode's run was simulated, as far as the metrics care. */
 export interface EpisodeMetricsOptions {
-  /** The run's simulation protocol; `paper` reads MutualFriends success the paper's way (see `MutualFriendsSuccessRule`). */
-  protocol?: 'paper' | 'parley';
+  /** How MutualFriends success is read: the run protocol's scoring default (`paper`: the friend named; see `MutualFriendsSuccessRule`). */
+  mutualFriendsSuccess?: MutualFriendsSuccessRule;
 }
 
 /** Computes every rule metric (and reads the stored judge scores) of one episode. */
 export function episodeMetrics(episode: EpisodeRecord, scenario: Scenario | undefined, options: EpisodeMetricsOptions = {}): EpisodeMetrics {
   const seats = allSeatMetrics(episode);
-  const mf = mutualFriendsMetrics(episode, scenario, options.protocol === 'paper' ? 'paper' : 'moves');
+  const mf = mutualFriendsMetrics(episode, scenario, options.mutualFriendsSuccess ?? 'moves');
   const cl = craigslistMetrics(episode, scenario);
   const evaluation = readEvaluation(episode.evaluation);
   const judge: EpisodeMetrics['judge'] = evaluation?.judge ? judgementView(evaluation.judge) : null;

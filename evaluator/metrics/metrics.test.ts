@@ -100,10 +100,10 @@ describe('MutualFriends metrics', () => {
     const named = episode({ scenario: s, moves: [['a', 'speak', 'do you know anyone at the gym?'], ['b', 'speak', 'Jane Doe goes there'], ['a', 'speak', 'me too']] });
     const never = episode({ scenario: s, moves: [['a', 'speak', 'I know Tom Lee'], ['b', 'speak', 'Jane Doelittle']] });
     expect(episodeMetrics(named, s).success).toBe(false); // parley rule: both must select
-    const paper = episodeMetrics(named, s, { protocol: 'paper' });
+    const paper = episodeMetrics(named, s, { mutualFriendsSuccess: 'paper' });
     expect(paper.success).toBe(true);
     expect(paper.mutualFriends).toMatchObject({ success: true, successRule: 'paper', firstMentionTurn: 1, firstMentionPosition: 0.5, firstMentionSeat: 'b' });
-    expect(episodeMetrics(never, s, { protocol: 'paper' }).success).toBe(false);
+    expect(episodeMetrics(never, s, { mutualFriendsSuccess: 'paper' }).success).toBe(false);
     // the paper rule ignores selections: a select that names the friend counts only as a mention
     const selected = episode({ scenario: s, moves: [['a', 'action', 'select Jane Doe'], ['b', 'action', 'select Jane Doe']], outcome: { kind: 'mutual_friends', selections: { a: 'Jane Doe', b: 'Jane Doe' }, answer: 'Jane Doe', success: true } });
     expect(mutualFriendsMetrics(selected, s, 'paper')).toMatchObject({ success: true, successRule: 'paper', firstMentionTurn: 0 });

@@ -51,7 +51,7 @@ export function mutualFriendsMetrics(episode: EpisodeRecord, scenario: Scenario 
   const index = moves.findIndex((t) => mentions(t.action!.argument, answer));
   const found = index >= 0;
   return {
-    success: rule === 'paper' ? found : episode.outcome.success,
+    success: rule === 'moves' ? episode.outcome.success : found,
     successRule: rule,
     answer,
     firstMentionTurn: found ? index : null,

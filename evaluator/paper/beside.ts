@@ -47,12 +47,6 @@ export function paperNumberFor(published: PublishedNumbers, metric: PaperMetric,
   );
 }
 
-/** Whether a run directory holds a `paper`-protocol run (run.json's resolved protocol, or the protocol its config asked for). */
-export function isPaperRun(run: RunDir): boolean {
-  const config = run.run?.['config'] as { protocol?: unknown } | undefined;
-  return run.run?.protocol?.name === 'paper' || config?.protocol === 'paper';
-}
-
 function verdictOf(parley: Summary, paper: PublishedNumber | null): BesideRow['verdict'] {
   if (!paper || parley.mean === null) return null;
   if (paper.lo !== undefined && paper.hi !== undefined) return { inside: parley.mean >= paper.lo && parley.mean <= paper.hi, against: 'paper interval' };

@@ -4,7 +4,7 @@ import { DIMENSION_NAMES } from '../dimensions.js';
 import { episodeMetrics, type EpisodeMetrics } from '../metrics/episode-metrics.js';
 import type { RunDir } from '../run-dir.js';
 import { summarize, type Summary } from '../stats/summary.js';
-import { isPaperRun } from '../paper/beside.js';
+import { runProtocol } from '../run-protocol.js';
 
 /**
  * `parley report F --parent R`: the forks of a fork run (`parley fork`) beside the parent episode's own
@@ -46,7 +46,7 @@ export type ForkComparisonResult = { ok: true; comparison: ForkComparison } | { 
 const RULE_METRICS: MetricName[] = ['success', 'turns', 'wordsPerTurn', 'deal'];
 
 function metricsOf(run: RunDir, record: RunDir['episodes'][number]['record']): EpisodeMetrics {
-  return episodeMetrics(record, run.scenarios.get(record.scenarioId), { protocol: isPaperRun(run) ? 'paper' : 'parley' });
+  return episodeMetrics(record, run.scenarios.get(record.scenarioId), { mutualFriendsSuccess: runProtocol(run).scoring.mutualFriendsSuccess });
 }
 
 /** A metric of one episode by key: a MetricName, or `goal:<seat>` (one seat's goal score). */

@@ -16,7 +16,8 @@ import { markdownToHtml } from './markdown-html.js';
 import { mdText } from './markdown-text.js';
 import { reportCsp } from './csp.js';
 import { esc, xmlWellFormedError } from './xml.js';
-import { besideThePaper, isPaperRun } from '../paper/beside.js';
+import { besideThePaper } from '../paper/beside.js';
+import { runProtocol } from '../run-protocol.js';
 import { besideMarkdown } from '../paper/beside-markdown.js';
 import { loadPublished } from '../paper/published.js';
 import { compareVerdictsMarkdown, judgeVariantsMarkdown } from './variants-and-verdicts.js';
@@ -163,9 +164,9 @@ export function rubricTablesMarkdown(rows: readonly GroupRow[]): string[] {
   return lines;
 }
 
-/** For a paper run, the section beside the paper's published numbers; a broken data file is reported in the section. */
+/** For a run whose protocol is scored beside the paper, the section beside the paper's published numbers; a broken data file is reported in the section. */
 function paperSection(runs: readonly RunDir[], rows: readonly GroupRow[]): string[] | undefined {
-  if (!runs.some(isPaperRun)) return undefined;
+  if (!runs.some((r) => runProtocol(r).scoring.besideThePaper)) return undefined;
   try {
     const published = loadPublished();
     return besideMarkdown(besideThePaper(rows, published), published);
