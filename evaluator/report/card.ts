@@ -100,6 +100,27 @@ function shownPath(p: string | null | undefined): string | null {
   return path.isAbsolute(p) ? path.basename(p) : p;
 }
 
+/**
+ * Adds an episode's judgements to the card's judges: every judgement on it, not only the main one, so
+ * each judge of a panel and a blind variant has a line (per spec, visibility, view, prompt and rubric).
+ */
+function countJudges(evaluation: unknown, judges: Map<string, SimulationCard['judges'][number]>, judgeErrors: Record<string, number>): void {
+  for (const j of judgeVariants(readEvaluation(evaluation)).values()) {
+    const rubric = isSotopia(j.judge.rubric) ? 'sotopia' : `${j.judge.rubric!.name} (${j.judge.rubric!.hash.slice(0, 12)})`;
+    const key = JSON.stringify([j.judge.spec, j.judge.visibility, j.judge.view, j.judge.promptVersion, rubric]);
+    const entry =
+      judges.get(key) ??
+      judges.set(key, { spec: j.judge.spec, model: j.judge.model ?? null, visibility: j.judge.visibility, view: j.judge.view ?? 'parley', rubric, temperature: j.judge.temperature, promptVersion: j.judge.promptVersion, seatsScored: 0, seatErrors: 0 }).get(key)!;
+    for (const s of Object.values(j.seats)) {
+      if (s.ok) entry.seatsScored++;
+      else {
+        entry.seatErrors++;
+        bump(judgeErrors, s.error.code);
+      }
+    }
+  }
+}
+
 /** Builds the card from one or more loaded run directories. */
 export function buildCard(runs: readonly RunDir[]): SimulationCard {
   const card: SimulationCard = {
@@ -179,21 +200,7 @@ export function buildCard(runs: readonly RunDir[]): SimulationCard {
         const entry = generators.get(key) ?? generators.set(key, { mode: e.mode, ...g, episodes: 0 }).get(key)!;
         entry.episodes++;
       }
-      // Every judgement on the episode, not only the main one: a panel's judges and a blind variant each have a line.
-      for (const j of judgeVariants(readEvaluation(e.evaluation)).values()) {
-        const rubric = isSotopia(j.judge.rubric) ? 'sotopia' : `${j.judge.rubric!.name} (${j.judge.rubric!.hash.slice(0, 12)})`;
-        const key = JSON.stringify([j.judge.spec, j.judge.visibility, j.judge.view, j.judge.promptVersion, rubric]);
-        const entry =
-          judges.get(key) ??
-          judges.set(key, { spec: j.judge.spec, model: j.judge.model ?? null, visibility: j.judge.visibility, view: j.judge.view ?? 'parley', rubric, temperature: j.judge.temperature, promptVersion: j.judge.promptVersion, seatsScored: 0, seatErrors: 0 }).get(key)!;
-        for (const s of Object.values(j.seats)) {
-          if (s.ok) entry.seatsScored++;
-          else {
-            entry.seatErrors++;
-            bump(card.failures.judgeErrors, s.error.code);
-          }
-        }
-      }
+      countJudges(e.evaluation, judges, card.failures.judgeErrors);
     }
   }
   const order: Mode[] = ['script', 'agents', 'mindreaders'];
