@@ -1,5 +1,6 @@
 import type { FlagSpecs } from './args.js';
 import { UsageError } from './command.js';
+import { MAX_RETRY_ROUNDS, type BatchRetry } from '../evaluator/batch/retry.js';
 
 /**
  * The flags `eval --batch` and `compare --batch` share beside `--batch` itself: what happens to requests a
@@ -7,11 +8,6 @@ import { UsageError } from './command.js';
  * help and errors say the same thing.
  */
 
-/** `--batch-retry`: what happens to requests the batch failed or expired. */
-export type BatchRetry = 'live' | 'batch';
-
-/** Retry batches after the first under `--batch-retry batch`; what fails after that is retried live. */
-export const MAX_RETRY_ROUNDS = 2;
 
 export const BATCH_RETRY_FLAGS: FlagSpecs = {
   'batch-retry': { type: 'string', metavar: 'live|batch', describe: `requests a batch failed or expired: sent live (default), or in a new batch (up to ${MAX_RETRY_ROUNDS} more; then live)` },

@@ -4,10 +4,11 @@
  */
 import { ZodError } from 'zod';
 import { UsageError } from './command.js';
+import { SettingsError } from '../evaluator/settings-error.js';
 import { RunError, RunErrorCode } from '../orchestrator/run/run-error.js';
 
 export function describeFailure(err: unknown): { message: string; exitCode: number } {
-  if (err instanceof UsageError) return { message: err.message, exitCode: 2 };
+  if (err instanceof UsageError || err instanceof SettingsError) return { message: err.message, exitCode: 2 };
   // Settings that do not fit the scenarios (a `--mindread` seat no scenario has, a paper-only flag under parley) are bad arguments too.
   if (err instanceof RunError && err.code === RunErrorCode.BadConfig) return { message: err.message, exitCode: 2 };
   if (err instanceof ZodError) {

@@ -15,7 +15,7 @@ import { parseAnnotations } from '../../evaluator/human/annotation.js';
 import { humanSummaryLines, summariseHuman, type JudgeVerdict } from '../../evaluator/human/summary.js';
 import type { CompareResult } from '../../evaluator/compare/naturalness.js';
 import { BATCH_RETRY_FLAGS, batchPollMsOf, batchRetryOf } from '../batch-flags.js';
-import type { WriteFile } from '../compare-batch.js';
+import type { WriteFile } from '../../evaluator/batch/compare-batch.js';
 import { usdOf } from '../plan/judge-estimate.js';
 
 /** `parley compare`'s command line. */
@@ -197,7 +197,7 @@ class RunDirBusy extends Error {}
 const verdictsText = (result: CompareResult) => result.verdicts.map((v) => JSON.stringify(v) + '\n').join('');
 
 /**
- * `compare --batch`: judges through a batch (cli/compare-batch.ts), then writes the verdicts and marks the
+ * `compare --batch`: judges through a batch (evaluator/batch/compare-batch.ts), then writes the verdicts and marks the
  * batch collected under one lock. Null when Ctrl-C stopped it first: the batch stays recorded, pending.
  */
 async function compareBatched(o: {
@@ -221,7 +221,7 @@ async function compareBatched(o: {
   withWriteLock: <T>(fn: (write: WriteFile) => Promise<T>) => Promise<T>;
   onProgress: (d: number, t: number) => void;
 }): Promise<CompareResult | null> {
-  const { compareInBatches, markCollected } = await import('../compare-batch.js');
+  const { compareInBatches, markCollected } = await import('../../evaluator/batch/compare-batch.js');
   const key = { judge: o.judge, question: o.style, seed: o.seed, runA: path.resolve(o.a.dir), runB: path.resolve(o.b.dir), modeA: o.modeA, modeB: o.modeB };
   const recordFile = compareBatchesFile(o.out);
   const controller = new AbortController();

@@ -1,6 +1,6 @@
 import { interruptStages, STOP_BOUND_MS } from '../interrupt-stages.js';
 import { existsSync } from 'node:fs';
-import { checkJudgeEndpoint } from '../judge-preflight.js';
+import { checkJudgeEndpoint } from '../../evaluator/judge-preflight.js';
 import { consentFromFlags, consentProblem, CONSENT_FLAGS } from '../run-dir-consent.js';
 import { parseCommand, parseParam, positiveInt, UsageError, type CommandSpec } from '../command.js';
 import type { LlmClient } from '../../llm/types.js';
@@ -18,7 +18,7 @@ import { resolveJudgeView } from '../../simulation/index.js';
 import { readRunJson, RunPaths, type RunLock } from '../../run-dir/index.js';
 import { BATCH_PRICE_FACTOR, judgePlanLines } from '../plan/judge-estimate.js';
 import { lockRunDir } from '../run-dir-lock.js';
-import { judgeInBatches } from '../eval-batch.js';
+import { judgeInBatches } from '../../evaluator/batch/eval-batch.js';
 import { BATCH_RETRY_FLAGS, batchPollMsOf, batchRetryOf } from '../batch-flags.js';
 
 /** `parley eval`'s command line. */

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { evalProgressLine } from '../../cli/commands/eval.js';
-import { checkJudgeEndpoint, judgeBaseUrl } from '../../cli/judge-preflight.js';
+import { checkJudgeEndpoint, judgeBaseUrl } from '../../evaluator/judge-preflight.js';
 
 describe('judge endpoint preflight', () => {
   it('names the URL when nothing listens there', async () => {

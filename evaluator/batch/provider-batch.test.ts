@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BatchApi, BatchState } from '../llm/openai-batch.js';
-import { batchPollMsOf, batchRetryOf } from './batch-flags.js';
-import { UsageError } from './command.js';
+import type { BatchApi, BatchState } from '../../llm/openai-batch.js';
 import { batchProgressLine, pollBatch } from './provider-batch.js';
 
 /** The wait both `eval --batch` and `compare --batch` share, against an in-memory batch API. */
@@ -46,17 +44,5 @@ describe('pollBatch', () => {
 
   it('makes ids and specs from the provider safe to print', () => {
     expect(batchProgressLine('openai:gpt-4', { id: 'batch\u001b[2J\nfake', status: 'completed', counts: { total: 1, completed: 1, failed: 0 } })).not.toMatch(/[\u0000-\u001f]/);
-  });
-});
-
-describe('--batch-retry and --batch-poll', () => {
-  it('default to live and 30 s, and are refused when they make no sense', () => {
-    expect(batchRetryOf({ batch: true })).toBe('live');
-    expect(batchRetryOf({ batch: true, 'batch-retry': 'batch' })).toBe('batch');
-    expect(batchPollMsOf({})).toBe(30_000);
-    expect(batchPollMsOf({ 'batch-poll': 0.05 })).toBe(50);
-    expect(() => batchRetryOf({ 'batch-retry': 'batch' })).toThrow(UsageError);
-    expect(() => batchRetryOf({ batch: true, 'batch-retry': 'later' })).toThrow(/live or batch/);
-    expect(() => batchPollMsOf({ 'batch-poll': -1 })).toThrow(/positive number/);
   });
 });

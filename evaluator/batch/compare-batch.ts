@@ -1,12 +1,12 @@
-import { BatchAnsweredClient } from '../evaluator/batch/batch-answered-client.js';
-import { readBatchOutput, type BatchAnswer, type BatchOutput } from '../evaluator/batch/batch-results.js';
-import { naturalnessBatchRequests, type NaturalnessBatchRequest } from '../evaluator/compare/naturalness-batch.js';
-import { comparePairs, presentations, type ComparePair, type CompareResult, type CompareStyle, type Orders, type ReasoningAsk } from '../evaluator/compare/naturalness.js';
-import { leniently } from '../llm/structured-ladder.js';
-import type { LlmClient } from '../llm/types.js';
-import { terminalSafe } from '../text/terminal.js';
-import { compareBatchesText, readCompareBatches, sameComparison, type CompareBatch, type ComparisonKey } from '../run-dir/index.js';
-import { MAX_RETRY_ROUNDS, type BatchRetry } from './batch-flags.js';
+import { BatchAnsweredClient } from './batch-answered-client.js';
+import { readBatchOutput, type BatchAnswer, type BatchOutput } from './batch-results.js';
+import { naturalnessBatchRequests, type NaturalnessBatchRequest } from '../compare/naturalness-batch.js';
+import { comparePairs, presentations, type ComparePair, type CompareResult, type CompareStyle, type Orders, type ReasoningAsk } from '../compare/naturalness.js';
+import { leniently } from '../../llm/structured-ladder.js';
+import type { LlmClient } from '../../llm/types.js';
+import { terminalSafe } from '../../text/terminal.js';
+import { compareBatchesText, readCompareBatches, sameComparison, type CompareBatch, type ComparisonKey } from '../../run-dir/index.js';
+import { MAX_RETRY_ROUNDS, type BatchRetry } from './retry.js';
 import { batchApiFor, pollBatch } from './provider-batch.js';
 
 /**

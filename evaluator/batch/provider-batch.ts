@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BATCH_TERMINAL, openAiBatchApi, type BatchApi, type BatchState } from '../llm/openai-batch.js';
-import { mistralBatchApi } from '../llm/mistral-batch.js';
-import { mistralServerURL, resolveProvider } from '../llm/create-client.js';
-import type { StructuredMode } from '../llm/options.js';
-import { terminalSafe } from '../text/terminal.js';
+import { BATCH_TERMINAL, openAiBatchApi, type BatchApi, type BatchState } from '../../llm/openai-batch.js';
+import { mistralBatchApi } from '../../llm/mistral-batch.js';
+import { mistralServerURL, resolveProvider } from '../../llm/create-client.js';
+import type { StructuredMode } from '../../llm/options.js';
+import { terminalSafe } from '../../text/terminal.js';
 
 /**
  * What `eval --batch` and `compare --batch` share about a provider's batch interface: which API a judge

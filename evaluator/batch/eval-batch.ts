@@ -1,15 +1,15 @@
-import { BatchAnsweredClient } from '../evaluator/batch/batch-answered-client.js';
-import { batchEpisodes, batchJudgeRequests, type BatchSelection } from '../evaluator/batch/batch-requests.js';
-import { readBatchOutput, type BatchOutput } from '../evaluator/batch/batch-results.js';
-import { evaluateRun, type EvaluateProgress, type EvaluateRunResult } from '../evaluator/evaluate-run.js';
-import type { RunDir } from '../evaluator/run-dir.js';
-import type { BatchApi } from '../llm/openai-batch.js';
-import { leniently } from '../llm/structured-ladder.js';
-import type { LlmClient } from '../llm/types.js';
-import { readRunJson, sameJudging, writeRunJson, type EvalBatch, type RunLock } from '../run-dir/index.js';
-import { terminalSafe } from '../text/terminal.js';
-import { UsageError } from './command.js';
-import { MAX_RETRY_ROUNDS, type BatchRetry } from './batch-flags.js';
+import { BatchAnsweredClient } from './batch-answered-client.js';
+import { batchEpisodes, batchJudgeRequests, type BatchSelection } from './batch-requests.js';
+import { readBatchOutput, type BatchOutput } from './batch-results.js';
+import { evaluateRun, type EvaluateProgress, type EvaluateRunResult } from '../evaluate-run.js';
+import type { RunDir } from '../run-dir.js';
+import type { BatchApi } from '../../llm/openai-batch.js';
+import { leniently } from '../../llm/structured-ladder.js';
+import type { LlmClient } from '../../llm/types.js';
+import { readRunJson, sameJudging, writeRunJson, type EvalBatch, type RunLock } from '../../run-dir/index.js';
+import { terminalSafe } from '../../text/terminal.js';
+import { SettingsError } from '../settings-error.js';
+import { MAX_RETRY_ROUNDS, type BatchRetry } from './retry.js';
 import { batchApiFor, pollBatch } from './provider-batch.js';
 
 /**
@@ -70,7 +70,7 @@ export async function judgeInBatches(o: BatchJudgeOptions): Promise<BatchJudgeRe
   const readBatches = (): { runId: string; batches: EvalBatch[] } => {
     const read = readRunJson(paths);
     if (!read.ok) throw new Error(read.message);
-    if (!read.run) throw new UsageError(`--batch: ${o.dir} has no run.json to record the batch in`);
+    if (!read.run) throw new SettingsError(`--batch: ${o.dir} has no run.json to record the batch in`);
     return { runId: read.run.runId, batches: read.run.evalBatches ?? [] };
   };
   // Each change is written at once: run.json is what a restarted command resumes from.
