@@ -21,7 +21,6 @@ const NOT_YET_SPLIT: Record<string, number> = {
   'scenarios/import/json-syntax.ts:jsonErrorOffset': 101,
   'evaluator/report/card.ts:buildCard': 100,
   'agent-node/policies/bot/mutual-friends/belief.ts:buildBelief': 99,
-  'cli/plan/run-config.ts:buildRunConfig': 96,
   'evaluator/report/xml.ts:xmlWellFormedError': 95,
   'cli/commands/compare.ts:run': 86,
   'testkit/fake-llm-finetune.ts:fakeFineTuning': 90,
