@@ -19,7 +19,7 @@ const NOT_YET_SPLIT: Record<string, number> = {
   'web/seat/main.ts:connect': 112,
   'orchestrator/engine/turn-loop.ts:runTurnLoop': 103,
   'scenarios/import/json-syntax.ts:jsonErrorOffset': 101,
-  'evaluator/report/card.ts:buildCard': 102,
+  'evaluator/report/card.ts:buildCard': 88,
   'agent-node/policies/bot/mutual-friends/belief.ts:buildBelief': 99,
   'evaluator/report/xml.ts:xmlWellFormedError': 95,
   'cli/commands/compare.ts:run': 86,
