@@ -3,14 +3,16 @@ import { parseYamlWith } from '../text/yaml.js';
 import { z } from 'zod';
 import { CLIENT_SETTING_KEYS, splitParams } from '../llm/options.js';
 import { unknownSamplingKey } from '../llm/sampling-keys.js';
-import { llmProviderOf, Mode, MODES, parsePolicySpec, PolicyConfig } from '../protocol/index.js';
+import { checkPolicySpec, llmSpecProblem } from '../llm/spec.js';
+import { providerNamed } from '../llm/providers/registry.js';
+import { llmProviderOf, Mode, MODES, PolicyConfig } from '../protocol/index.js';
 import { experimentSettingsShape, SETTING_KEYS } from '../simulation/index.js';
 import type { RunConfigInput } from '../orchestrator/run-config.js';
 import type { RateLimits } from './rate-limits.js';
 
-/** A policy spec string, checked by the one parser (protocol/policy-spec.ts). */
+/** A policy spec string, checked by the one parser (protocol/policy-spec.ts) and the provider registry. */
 const Spec = z.string().superRefine((s, ctx) => {
-  const parsed = parsePolicySpec(s);
+  const parsed = checkPolicySpec(s);
   if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.message });
 });
 
@@ -22,8 +24,11 @@ const Spec = z.string().superRefine((s, ctx) => {
 const PolicyInput = z.union([
   Spec,
   PolicyConfig.extend({ spec: Spec }).strict().superRefine((p, ctx) => {
+    const reformatProblem = p.reformat ? llmSpecProblem(p.reformat.spec) : null;
+    if (reformatProblem) ctx.addIssue({ code: 'custom', path: ['reformat', 'spec'], message: reformatProblem });
     const provider = llmProviderOf(p.spec);
-    if (!provider) return;
+    // An unregistered provider was refused by `Spec` already.
+    if (!provider || !providerNamed(provider)) return;
     // A client setting the provider cannot honour (`transport: completion` on mistral) fails here, before any episode.
     if (p.params?.transport !== undefined) {
       try {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { packagePath } from '../disk/package-root.js';
 import type { Usage } from '../protocol/index.js';
+import { allProviders } from './providers/registry.js';
 
 /** US$ per million tokens for one model. */
 export interface Price {
@@ -15,30 +15,41 @@ export interface Price {
 /** `provider:model` (exact) or `provider:prefix*` → price. Keys starting with `_` are comments. */
 export type PriceTable = Record<string, Price>;
 
-/** The editable table shipped with Parley. */
-export const DEFAULT_PRICES_FILE = packagePath('llm', 'prices.json');
-
 /**
- * Loads a price table: `file`, else `$PARLEY_PRICES`, else the shipped `llm/prices.json`.
+ * Loads a price table: `file`, else `$PARLEY_PRICES` (keys `provider:model`), else the union of the
+ * registered providers' own tables (llm/providers/<name>.prices.json, keys `model`).
  * Throws naming the file and key when an entry is not a price (an edit gone wrong must not price at 0).
  */
-export function loadPrices(file: string = process.env.PARLEY_PRICES || DEFAULT_PRICES_FILE): PriceTable {
+export function loadPrices(file: string | undefined = process.env.PARLEY_PRICES || undefined): PriceTable {
+  if (file) return checkedTable(readJson(file), `price table ${file}`, '');
+  const table: PriceTable = {};
+  for (const p of allProviders()) {
+    const where = typeof p.prices === 'string' ? `price table ${p.prices}` : `price table of provider ${p.name}`;
+    Object.assign(table, checkedTable(typeof p.prices === 'string' ? readJson(p.prices) : p.prices, where, `${p.name}:`));
+  }
+  return table;
+}
+
+function readJson(file: string): unknown {
   if (!existsSync(file)) throw new Error(`price table ${file} does not exist`);
-  let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    return JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
     throw new Error(`price table ${file} is not valid JSON`, { cause: err });
   }
+}
+
+/** The prices of `raw`, each key prefixed with `prefix`; keys starting with `_` are comments. */
+function checkedTable(raw: unknown, where: string, prefix: string): PriceTable {
   const table: PriceTable = {};
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
     if (key.startsWith('_')) continue;
     const p = value as Partial<Price> | null;
     const ok = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n >= 0;
     if (!p || !ok(p.prompt) || !ok(p.completion) || (p.cached !== undefined && !ok(p.cached)) || (p.training !== undefined && !ok(p.training))) {
-      throw new Error(`price table ${file}: '${key}' needs non-negative numbers prompt, completion (and optional cached, training)`);
+      throw new Error(`${where}: '${key}' needs non-negative numbers prompt, completion (and optional cached, training)`);
     }
-    table[key] = {
+    table[`${prefix}${key}`] = {
       prompt: p.prompt!,
       completion: p.completion!,
       ...(p.cached !== undefined ? { cached: p.cached } : {}),
@@ -48,10 +59,12 @@ export function loadPrices(file: string = process.env.PARLEY_PRICES || DEFAULT_P
   return table;
 }
 
-let cached: PriceTable | undefined;
+/** The default table, rebuilt when the registry's providers change (a provider registered later brings its prices). */
+let cached: { providers: string; table: PriceTable } | undefined;
 function defaultTable(): PriceTable {
-  cached ??= loadPrices();
-  return cached;
+  const providers = allProviders().map((p) => p.name).join(',');
+  if (cached?.providers !== providers) cached = { providers, table: loadPrices() };
+  return cached.table;
 }
 
 /** The price of a model: the exact key, else the longest matching `prefix*` key; undefined when unknown. */

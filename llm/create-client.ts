@@ -1,18 +1,12 @@
 import type { PolicyConfigInput } from '../protocol/index.js';
 import { cassettePath, cassetteRoot, RecordingClient, ReplayClient, type Tape } from './cassette.js';
 import { LlmError, LlmErrorCode } from './errors.js';
-import { createMistralClient } from './mistral-client.js';
-import { createOpenAiClient } from './openai-client.js';
 import { splitParams } from './options.js';
+import type { Provider } from './providers/provider.js';
+import { providerOrThrow } from './providers/registry.js';
 import type { RetryDeps } from './retry.js';
-import { parseSpec, type LlmProvider } from './spec.js';
+import { parseSpec } from './spec.js';
 import type { LlmClient, ModelSpec } from './types.js';
-
-/** Default env variables per provider (overridable per seat with `apiKeyEnv` / `baseURL`). */
-export const PROVIDER_ENV = {
-  openai: { key: 'OPENAI_API_KEY', baseURL: 'OPENAI_BASE_URL' },
-  mistral: { key: 'MISTRAL_API_KEY', baseURL: 'MISTRAL_BASE_URL' },
-} as const;
 
 /** The key sent to a server reached by base URL with no key configured. */
 const KEYLESS = 'no-key';
@@ -38,7 +32,8 @@ export interface CreateClientOptions {
 }
 
 interface Normalised {
-  provider: LlmProvider;
+  /** A registered provider's name, or `replay`. */
+  provider: string;
   model: string;
   baseURL?: string;
   apiKeyEnv?: string;
@@ -59,25 +54,16 @@ function normalise(config: ClientConfig): Normalised {
   return out;
 }
 
-/** The Mistral SDK appends `/v1/…` itself; accept a base URL written either way. */
-export function mistralServerURL(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  return url.replace(/\/+$/, '').replace(/\/v1$/, '');
-}
-
-/**
- * A live client for `openai:` or `mistral:` (no cassettes). Throws `llm/no_key` naming the variable when
- * the key is missing, and `llm/bad_spec` for anything else.
- */
 /**
  * A live config's provider, model, key, base URL and split params, as the clients use them (the batch
  * interface, llm/openai-batch.ts, reaches the same endpoint with the same key). Throws `llm/no_key` naming
  * the variable when the key is missing.
  */
-export function resolveProvider(config: ClientConfig, env: NodeJS.ProcessEnv = process.env): { provider: 'openai' | 'mistral'; model: string; apiKey: string; baseURL: string | undefined } & ReturnType<typeof splitParams> {
+export function resolveProvider(config: ClientConfig, env: NodeJS.ProcessEnv = process.env): { provider: Provider; model: string; apiKey: string; baseURL: string | undefined } & ReturnType<typeof splitParams> {
   const c = normalise(config);
-  if (c.provider === 'replay') throw new LlmError(LlmErrorCode.BadSpec, 'a replay client needs a tape (episode and seat)');
-  const names = PROVIDER_ENV[c.provider];
+  if (replaySource(config)) throw new LlmError(LlmErrorCode.BadSpec, 'a replay client needs a tape (episode and seat)');
+  const provider = providerOrThrow(c.provider);
+  const names = provider.env;
   const keyVar = c.apiKeyEnv ?? names.key;
   const baseURL = c.baseURL ?? (env[names.baseURL] || undefined);
   // A seat given its own base URL and no key variable is a keyless local server (vLLM, Ollama,
@@ -85,16 +71,16 @@ export function resolveProvider(config: ClientConfig, env: NodeJS.ProcessEnv = p
   // from the environment (OPENAI_BASE_URL) usually names a proxy that does want the usual key.
   const apiKey = env[keyVar] || (c.baseURL && !c.apiKeyEnv ? KEYLESS : undefined);
   if (!apiKey) throw new LlmError(LlmErrorCode.NoKey, `${c.provider}:${c.model} needs an API key in $${keyVar}`);
-  return { provider: c.provider, model: c.model, apiKey, baseURL, ...splitParams(c.provider, c.params) };
+  return { provider, model: c.model, apiKey, baseURL, ...splitParams(provider.name, c.params) };
 }
 
+/**
+ * A live client of a registered provider (no cassettes). Throws `llm/no_key` naming the variable when
+ * the key is missing, and `llm/bad_spec` for a replay or an unknown provider.
+ */
 export function createProviderClient(config: ClientConfig, options: CreateClientOptions = {}): LlmClient {
-  const c = normalise(config);
-  const { apiKey, baseURL, options: clientOptions, sampling } = resolveProvider(config, options.env ?? process.env);
-  if (c.provider === 'openai') {
-    return createOpenAiClient({ model: c.model, apiKey, baseURL, options: clientOptions, sampling }, options.retryDeps);
-  }
-  return createMistralClient({ model: c.model, apiKey, serverURL: mistralServerURL(baseURL), options: clientOptions, sampling }, options.retryDeps);
+  const { provider, model, apiKey, baseURL, options: clientOptions, sampling } = resolveProvider(config, options.env ?? process.env);
+  return provider.client({ model, apiKey, baseURL, options: clientOptions, sampling }, options.retryDeps);
 }
 
 /**
@@ -109,10 +95,8 @@ export function replaySource(config: ClientConfig): string | undefined {
 
 /**
  * The provider-neutral client for a seat, judge or generator.
- *  - `openai:<model>` — the `openai` SDK, key `OPENAI_API_KEY` (or `apiKeyEnv`), base URL `baseURL` /
- *    `OPENAI_BASE_URL` (include `/v1`), any OpenAI-compatible server.
- *  - `mistral:<model>` — the `@mistralai/mistralai` SDK, `MISTRAL_API_KEY`, `baseURL` / `MISTRAL_BASE_URL`
- *    (without `/v1`).
+ *  - `<provider>:<model>` — the registered provider's client (llm/providers/), its key from its key
+ *    variable (or `apiKeyEnv`), its base URL from `baseURL` or its base-URL variable.
  *  - with `options.tape`: recorded to `cassetteDir/<episode>/<seat>.jsonl`; with `replayDir` or
  *    `replay:<dir>`, answered from `<dir>/cassettes/<episode>/<seat>.jsonl` with no network.
  * Client settings (`structuredOutput`, `timeoutMs`, `maxRetries`, `maxConcurrent`, `rpm`, `stream`…) ride

@@ -9,6 +9,8 @@ import { structuredLadder } from './structured-ladder.js';
 import type { ChatRequest } from './types.js';
 
 export interface OpenAiSettings {
+  /** The provider name its calls are recorded under (`openai`, or a registered provider on the same wire). */
+  name?: string;
   model: string;
   apiKey: string;
   /** Base URL including `/v1` (the SDK appends `/chat/completions`); undefined = api.openai.com. */
@@ -33,7 +35,8 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
       maxRetries: 0,
       timeout: settings.options.timeoutMs,
     })));
-  const label = `openai:${settings.model}`;
+  const name = settings.name ?? 'openai';
+  const label = `${name}:${settings.model}`;
 
 
   const send = async (req: ChatRequest, signal: AbortSignal, structured: StructuredMode): Promise<AttemptResult> => {
@@ -79,8 +82,8 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
   };
 
   // A server that rejects a response_format gets the next rung down, remembered for this model.
-  const attempt = structuredLadder(`openai ${settings.baseURL ?? 'default'} ${settings.model}`, settings.options.structuredOutput, send);
-  return new SdkClient('openai', settings.model, attempt, settings.options, settings.baseURL ?? 'default', deps, sdkClient, settings.apiKey);
+  const attempt = structuredLadder(`${name} ${settings.baseURL ?? 'default'} ${settings.model}`, settings.options.structuredOutput, send);
+  return new SdkClient(name, settings.model, attempt, settings.options, settings.baseURL ?? 'default', deps, sdkClient, settings.apiKey);
 }
 
 /** `response_format` for the configured structured-output mode, or undefined when none is wanted. */

@@ -1,3 +1,4 @@
+import { providerOrThrow } from './providers/registry.js';
 import { unknownSamplingKey } from './sampling-keys.js';
 
 /**
@@ -43,6 +44,9 @@ export interface ClientOptions {
   transport: 'chat' | 'completion';
 }
 
+/** The policy kind answered from recorded cassettes (`replay:<run-dir>`), which reads params like a provider. */
+const REPLAY = 'replay';
+
 const CLIENT_KEYS = [
   'structuredOutput',
   'timeoutMs',
@@ -57,10 +61,13 @@ const CLIENT_KEYS = [
   'transport',
 ] as const;
 
-/** Per-provider defaults: OpenAI (and most compatible servers) accept JSON schemas; Mistral's JSON mode works on every model. */
+/**
+ * A provider's defaults: its structured-output rung (llm/providers/), the rest shared. `replay` sends
+ * nothing (cassettes answer), so it has no rung. Throws `llm/bad_spec` for an unknown provider.
+ */
 export function defaultOptions(provider: string): ClientOptions {
   return {
-    structuredOutput: provider === 'openai' ? 'json_schema' : 'json_object',
+    structuredOutput: provider === REPLAY ? 'off' : providerOrThrow(provider).structuredOutput,
     timeoutMs: 60_000,
     maxRetries: 4,
     retryBaseMs: 500,
@@ -98,8 +105,7 @@ export function splitParams(
       options.structuredOutput = value;
     } else if (key === 'transport') {
       if (value !== 'chat' && value !== 'completion') throw new TypeError(`params.transport must be chat or completion (got ${JSON.stringify(value)})`);
-      // Only the OpenAI SDK path has a completion call; Mistral's API serves chat only.
-      if (value === 'completion' && provider !== 'openai') throw new TypeError(`params.transport: completion needs an openai:<model> spec on a server with /v1/completions (Together, vLLM), not ${provider}`);
+      if (value === 'completion' && (provider === REPLAY || !providerOrThrow(provider).completionTransport)) throw new TypeError(`params.transport: completion needs an openai:<model> spec (or another provider with a completion transport) on a server with /v1/completions (Together, vLLM), not ${provider}`);
       options.transport = value;
     } else if (key === 'stream') {
       options.stream = value === true || value === 'true';

@@ -1,7 +1,5 @@
-import { llmProviderOf, type LlmProviderName, type PolicyConfig } from '../protocol/index.js';
-
-/** Default key variable per provider prefix of a policy spec. */
-const DEFAULT_KEY_ENV: Record<LlmProviderName, string> = { openai: 'OPENAI_API_KEY', mistral: 'MISTRAL_API_KEY' };
+import { llmProviderOf, type PolicyConfig } from '../protocol/index.js';
+import { providerOrThrow } from './providers/registry.js';
 
 export interface MissingKey {
   spec: string;
@@ -27,8 +25,8 @@ export function missingKeys(configs: PolicyConfig[], env: NodeJS.ProcessEnv = pr
     if (config.replayDir) continue;
     const provider = llmProviderOf(config.spec);
     if (!provider) continue;
-    const variable = config.apiKeyEnv ?? DEFAULT_KEY_ENV[provider];
-    if (!variable) continue;
+    // An unknown provider is refused (llm/bad_spec), never checked as some other provider's key.
+    const variable = config.apiKeyEnv ?? providerOrThrow(provider).env.key;
     // A seat's own base URL without a named key variable is a keyless local server (see createProviderClient).
     if (config.baseURL && !config.apiKeyEnv) continue;
     if (!env[variable] && !missing.some((m) => m.variable === variable)) missing.push({ spec: config.spec, variable });

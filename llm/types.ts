@@ -52,7 +52,8 @@ export interface LlmClient {
 
 /** `openai:gpt-4` → { provider: 'openai', model: 'gpt-4' }. */
 export interface ModelSpec {
-  provider: 'openai' | 'mistral' | 'replay';
+  /** A registered provider's name (llm/providers/), or `replay`. */
+  provider: string;
   model: string;
   baseURL?: string;
   apiKeyEnv?: string;

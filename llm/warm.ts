@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createProviderClient, replaySource, type ClientConfig } from './create-client.js';
+import { providerNamed } from './providers/registry.js';
 import { parseSpec } from './spec.js';
 
 /** A minimal chat completion, in the shape both SDKs validate. */
@@ -26,7 +27,8 @@ function completion(model: string): string {
 export async function warmProvider(config: ClientConfig): Promise<void> {
   if (replaySource(config)) return;
   const spec = 'spec' in config ? parseSpec(config.spec) : { provider: config.provider, model: config.model };
-  if (spec.provider !== 'openai' && spec.provider !== 'mistral') return;
+  const provider = providerNamed(spec.provider);
+  if (!provider) return;
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(completion(spec.model)));
@@ -37,7 +39,7 @@ export async function warmProvider(config: ClientConfig): Promise<void> {
     const { port } = server.address() as AddressInfo;
     const base = `http://127.0.0.1:${port}`;
     const client = createProviderClient(
-      { spec: `${spec.provider}:${spec.model}`, baseURL: spec.provider === 'openai' ? `${base}/v1` : base, apiKeyEnv: 'PARLEY_WARM_UP_KEY', params: { maxRetries: 0, timeoutMs: 5_000 } },
+      { spec: `${spec.provider}:${spec.model}`, baseURL: provider.baseURLAt(base), apiKeyEnv: 'PARLEY_WARM_UP_KEY', params: { maxRetries: 0, timeoutMs: 5_000 } },
       { env: { PARLEY_WARM_UP_KEY: 'warm-up' } },
     );
     await client.chat({ messages: [{ role: 'user', content: 'warm-up' }] });

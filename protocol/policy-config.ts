@@ -29,7 +29,7 @@ export type TrainingData = z.infer<typeof TrainingData>;
  */
 export const ReformatConfig = z
   .object({
-    spec: z.string().min(1).refine((s) => llmProviderOf(s) !== undefined, 'must be an LLM spec: openai:<model> or mistral:<model>'),
+    spec: z.string().min(1).refine((s) => llmProviderOf(s) !== undefined, 'must be an LLM spec: <provider>:<model>'),
     baseURL: z.string().optional(),
     apiKeyEnv: z.string().optional(),
     /** Sampling params for the reformat request (default: temperature 0.7, SOTOPIA's). */
@@ -43,13 +43,13 @@ export type ReformatConfig = z.infer<typeof ReformatConfig>;
  * The supervisor hands it to local agent processes; a remote agent builds its own from its CLI flags.
  * Keys are never in here: each process reads its own provider key from its environment.
  *
- * spec grammar (parsed only by `parsePolicySpec`, protocol/policy-spec.ts): `bot` | `bot:<name>` | `openai:<model>` | `mistral:<model>` | `replay:<run-dir>` | `human`
+ * spec grammar (parsed only by `parsePolicySpec`, protocol/policy-spec.ts): `bot` | `bot:<name>` | `<provider>:<model>` (a provider registered in llm/providers/) | `replay:<run-dir>` | `human`
  */
 export const PolicyConfig = z.object({
   spec: z.string().min(1),
-  /** Provider base URL override (else OPENAI_BASE_URL / MISTRAL_BASE_URL). */
+  /** Provider base URL override (else the provider's base-URL variable, e.g. OPENAI_BASE_URL). */
   baseURL: z.string().optional(),
-  /** Name of the env variable holding the key (default OPENAI_API_KEY / MISTRAL_API_KEY). */
+  /** Name of the env variable holding the key (default: the provider's, e.g. OPENAI_API_KEY). */
   apiKeyEnv: z.string().optional(),
   /** Sampling params passed to the provider (the paper: temperature 0.7 for agents). */
   params: z.record(z.string(), z.unknown()).default({}),

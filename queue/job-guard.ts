@@ -1,5 +1,5 @@
 import { ErrorCode, MODES, type PolicyConfig } from '../protocol/index.js';
-import { parseSpec } from '../llm/spec.js';
+import { llmSpecForms, parseSpec } from '../llm/spec.js';
 import type { EpisodeJob, RunSpec } from './jobs.js';
 
 /**
@@ -46,7 +46,7 @@ export function checkPolicy(p: PolicyConfig, trust: WorkerTrust, where: string):
     try {
       provider = parseSpec(p.spec).provider;
     } catch {
-      return bad(`policy spec ${JSON.stringify(p.spec.slice(0, 80))} is not one a worker runs (bot, bot:<name>, openai:<model>, mistral:<model>)`);
+      return bad(`policy spec ${JSON.stringify(p.spec.slice(0, 80))} is not one a worker runs (bot, bot:<name>, ${llmSpecForms()})`);
     }
     // A replay spec names a directory on the worker's disk: never from a job.
     if (provider === 'replay') return bad('replay policies do not run on queue workers');

@@ -50,7 +50,7 @@ export const RunStats = z.object({
   unparsableScripts: Total.default(0),
   /** Token usage by `provider:model`. */
   usage: z.record(z.string(), Usage.extend({ calls: Total })),
-  /** Estimated US$ cost of that usage from the editable price table (llm/prices.json or $PARLEY_PRICES). */
+  /** Estimated US$ cost of that usage from the editable price table (llm/providers/<provider>.prices.json or $PARLEY_PRICES). */
   cost: RunCost,
   /**
    * Calls answered from a recorded run's cassettes (a replay): the recorded usage and what it cost when

@@ -7,14 +7,17 @@ import { definitionOf } from './protocols.js';
  * the dated model with `--reformat-model` where it is still served). Generators under a protocol whose
  * seats reformat the SOTOPIA way, and judges in a view that repairs replies, use it by default.
  */
-export const SOTOPIA_REFORMAT_SPEC = 'openai:gpt-3.5-turbo';
+export const SOTOPIA_REFORMAT_MODEL = 'gpt-3.5-turbo';
+export const SOTOPIA_REFORMAT_SPEC = `openai:${SOTOPIA_REFORMAT_MODEL}`;
 
 /**
- * SOTOPIA's reformat model for a model spec: its own for an `openai:` model (on that model's endpoint and
- * key), else null (the model itself reformats: SOTOPIA's default only exists on OpenAI's API).
+ * SOTOPIA's reformat model for a seat or judge of `provider` (an LLM provider's registry entry,
+ * llm/providers/): that model on the provider's own endpoint and key when the provider serves it
+ * (`paperReformat: 'sotopia-model'`, OpenAI's API), else null (the model itself reformats: SOTOPIA's
+ * default only exists on OpenAI's API). Which provider serves it is the registry's to say, not a name test.
  */
-export function sotopiaReformatFor(spec: string): string | null {
-  return spec.startsWith('openai:') ? SOTOPIA_REFORMAT_SPEC : null;
+export function sotopiaReformatFor(provider: { readonly name: string; readonly paperReformat: 'sotopia-model' | 'own' }): string | null {
+  return provider.paperReformat === 'sotopia-model' ? `${provider.name}:${SOTOPIA_REFORMAT_MODEL}` : null;
 }
 
 /** What each judge view does besides what it shows (evaluator/judge/prompt.ts builds the requests). */

@@ -1,4 +1,5 @@
 import { priceOf, type PriceTable } from '../llm/index.js';
+import { modelRefOf } from '../protocol/index.js';
 import type { TrainingExample } from './examples.js';
 import { ESTIMATE, type TokenCounter } from './tokens.js';
 
@@ -24,8 +25,8 @@ function median(sorted: readonly number[]): number {
 export function summarize(examples: readonly TrainingExample[], base: string, epochs: number, prices?: PriceTable, counter: TokenCounter = ESTIMATE): ExportSummary {
   const tokens = examples.map((e) => counter.count(e.messages)).sort((a, b) => a - b);
   const trainingTokens = tokens.reduce((a, b) => a + b, 0);
-  const [provider, ...rest] = base.split(':');
-  const price = priceOf(provider ?? '', rest.join(':'), prices);
+  const ref = modelRefOf(base);
+  const price = ref ? priceOf(ref.provider, ref.model, prices) : undefined;
   return {
     examples: examples.length,
     episodes: new Set(examples.map((e) => `${e.runDir}\u0000${e.episodeId}`)).size,

@@ -1,4 +1,5 @@
-import type { ChatMessage } from '../llm/index.js';
+import { providerNamed, type ChatMessage } from '../llm/index.js';
+import { modelRefOf } from '../protocol/index.js';
 
 /** Counts the tokens of a chat example for a base model: exactly where Parley has the model's tokenizer. */
 export interface TokenCounter {
@@ -17,14 +18,10 @@ export const ESTIMATE: TokenCounter = {
   count: (messages) => messages.reduce((n, m) => n + PER_MESSAGE + 1 + Math.ceil(m.content.length / 4), PRIMING),
 };
 
-/** OpenAI's encoding for a model: o200k for the GPT-4o / 4.1 / o-series families, cl100k for GPT-3.5 and GPT-4. */
+/** The encoding Parley ships for a `provider:model` base (its provider's `tokenEncoding`), or null. */
 function encodingFor(base: string): 'cl100k_base' | 'o200k_base' | null {
-  const [provider, ...rest] = base.split(':');
-  const model = rest.join(':').replace(/^ft:/, '');
-  if (provider !== 'openai') return null;
-  if (/^(gpt-4o|gpt-4\.1|gpt-5|o\d)/.test(model)) return 'o200k_base';
-  if (/^(gpt-3\.5|gpt-4)/.test(model)) return 'cl100k_base';
-  return null;
+  const ref = modelRefOf(base);
+  return (ref && providerNamed(ref.provider)?.tokenEncoding(ref.model)) ?? null;
 }
 
 /** Entries kept by `memoized` before it starts over (a bound on memory, not on correctness). */

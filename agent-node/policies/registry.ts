@@ -1,22 +1,26 @@
-import { parsePolicySpec, POLICY_SPEC_FORMS, type PolicyConfig } from '../../protocol/index.js';
+import { checkPolicySpec, policySpecForms } from '../../llm/spec.js';
+import type { PolicyConfig } from '../../protocol/index.js';
 import type { Policy } from '../policy.js';
 import { botOptions } from './bot/bot-policy.js';
 import { BOT_NAMES, createBotPolicy, type BotName } from './bot/index.js';
 import { PolicyConfigCode, PolicyConfigError } from './errors.js';
 import { createHumanPolicy } from './human.js';
 
-/** The spec forms `createPolicy` understands, for error messages and `--help`. */
-export const POLICY_SPECS: readonly string[] = ['bot', ...BOT_NAMES.map((n) => `bot:${n}`), ...POLICY_SPEC_FORMS.filter((f) => f !== 'bot' && f !== 'bot:<name>')];
+/** The spec forms `createPolicy` understands (the providers registered now), for error messages. */
+export const policySpecs = (): string[] => ['bot', ...BOT_NAMES.map((n) => `bot:${n}`), ...policySpecForms().filter((f) => f !== 'bot' && f !== 'bot:<name>')];
+
+/** The spec forms for `--help`: the built-in providers. */
+export const POLICY_SPECS: readonly string[] = policySpecs();
 
 /**
  * Builds the policy a seat is played with. Bots and the human policy live here; LLM policies
- * (`openai:`, `mistral:`, `replay:`) are loaded on demand from `./llm/index.js`, so a bot-only agent
- * never loads an SDK. Rejects with a PolicyConfigError (with a code) for an unknown or unavailable spec.
+ * (a registered provider's `<provider>:`, `replay:`) are loaded on demand from `./llm/index.js`, so a
+ * bot-only agent never loads an SDK. An unregistered provider is refused here, never played as another. Rejects with a PolicyConfigError (with a code) for an unknown or unavailable spec.
  */
 export async function createPolicy(config: PolicyConfig): Promise<Policy> {
   const spec = config.spec.trim();
-  const parsed = parsePolicySpec(spec);
-  if (!parsed.ok) throw new PolicyConfigError(PolicyConfigCode.UnknownSpec, `unknown policy '${spec}'; expected one of: ${POLICY_SPECS.join(', ')}`);
+  const parsed = checkPolicySpec(spec);
+  if (!parsed.ok) throw new PolicyConfigError(PolicyConfigCode.UnknownSpec, `unknown policy '${spec}'; expected one of: ${policySpecs().join(', ')}`);
   const s = parsed.spec;
   switch (s.kind) {
     case 'bot':

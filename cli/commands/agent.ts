@@ -1,4 +1,5 @@
-import { llmProviderOf, type PolicyConfig } from '../../protocol/index.js';
+import type { PolicyConfig } from '../../protocol/index.js';
+import { llmSpecProblem } from '../../llm/spec.js';
 import { POLICY_SPECS } from '../../agent-node/policies/registry.js';
 import { AgentExit, runAgent } from '../../agent-node/run-agent.js';
 import { parseCommand, parseParam, UsageError, type CommandSpec } from '../command.js';
@@ -45,7 +46,8 @@ export async function run(argv: string[]): Promise<number> {
     params[key] = value;
   }
   const reformat = values['reformat-model'];
-  if (reformat !== undefined && !llmProviderOf(reformat)) problems.push(`--reformat-model: '${reformat}' is not an LLM spec (openai:<model> or mistral:<model>)`);
+  const reformatProblem = reformat === undefined ? null : llmSpecProblem(reformat);
+  if (reformatProblem) problems.push(`--reformat-model: ${reformatProblem}`);
   if (problems.length) throw new UsageError(problems.join('; '));
   const policy: PolicyConfig = {
     spec: values.policy ?? 'bot',

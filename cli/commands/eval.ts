@@ -13,8 +13,9 @@ import { SOTOPIA_RUBRIC } from '../../evaluator/rubric/builtin.js';
 import { loadRubric } from '../../evaluator/rubric/load-rubric.js';
 import type { Rubric } from '../../evaluator/rubric/rubric.js';
 import { terminalSafe } from '../../text/terminal.js';
-import { type PolicyConfig } from '../../protocol/index.js';
-import { resolveJudgeView } from '../../simulation/index.js';
+import { modelRefOf, type PolicyConfig } from '../../protocol/index.js';
+import { resolveJudgeView, sotopiaReformatFor } from '../../simulation/index.js';
+import { llmSpecProblem, parseLlmSpec } from '../../llm/spec.js';
 import { readRunJson, RunPaths, type RunLock } from '../../run-dir/index.js';
 import { BATCH_PRICE_FACTOR, judgePlanLines } from '../plan/judge-estimate.js';
 import { lockRunDir } from '../run-dir-lock.js';
@@ -155,7 +156,10 @@ async function dryRun(dir: string, values: EvalFlags, rubric: Rubric): Promise<n
     return 1;
   }
   const { specs } = judgesOf(values, loaded.run.run?.['config'] as RunJudgeConfig | undefined);
-  for (const s of specs) if (!/^[a-z]+:.+/.test(s)) throw new UsageError(`--judge ${s}: expected PROVIDER:MODEL, e.g. openai:gpt-4`);
+  for (const s of specs) {
+    const problem = llmSpecProblem(s);
+    if (problem) throw new UsageError(`--judge ${s}: ${problem}`);
+  }
   const visibility = values.blind ? 'blind' : 'full';
   const view = viewOf(values, loaded.run);
   const plans = planJudging(loaded.run, { specs, rubric, visibility, view, missingOnly: values.missing === true });
@@ -223,7 +227,7 @@ async function evaluateLocked(lock: RunLock, dir: string, values: EvalFlags, con
       // SOTOPIA sent its one reformat request to gpt-3.5-turbo; same endpoint and key as the judge unless the
       // run's judge names its reformat model with its own (experiment file `judge: { reformat: … }`).
       const recorded = values['reformat-model'] === undefined ? fromRun?.reformat : undefined;
-      const reformatSpec = values['reformat-model'] ?? recorded?.spec ?? (judgeSpec.startsWith('openai:') ? 'openai:gpt-3.5-turbo' : judgeSpec);
+      const reformatSpec = values['reformat-model'] ?? recorded?.spec ?? sotopiaReformatFor(parseLlmSpec(judgeSpec).provider) ?? judgeSpec;
       const reformatEndpoint = { ...endpoint, ...(recorded?.baseURL ? { baseURL: recorded.baseURL } : {}), ...(recorded?.apiKeyEnv ? { apiKeyEnv: recorded.apiKeyEnv } : {}) };
       let reformatClient: LlmClient | undefined;
       if (view === 'paper' && (reformatSpec !== judgeSpec || recorded)) {
@@ -233,7 +237,7 @@ async function evaluateLocked(lock: RunLock, dir: string, values: EvalFlags, con
           throw new UsageError(`reformat model ${reformatSpec}: ${(err as Error).message}`);
         }
       }
-      const [provider, model] = [judgeSpec.slice(0, judgeSpec.indexOf(':')), judgeSpec.slice(judgeSpec.indexOf(':') + 1)];
+      const { provider, model } = modelRefOf(judgeSpec) ?? { provider: '', model: judgeSpec };
       const startedAt = Date.now();
       if (specs.length > 1) console.log(`judge ${judgeSpec}:`);
       const onProgress = (p: EvaluateProgress) => {

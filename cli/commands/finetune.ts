@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { PROVIDER_ENV } from '../../llm/index.js';
+import { allProviders, providerNamed, type FinetuneApi, type FinetuneJob, type Provider } from '../../llm/index.js';
 import { experimentArm, fineTunedSpec } from '../../training/finetune/arm.js';
-import { FINETUNE_PROVIDERS, type FinetuneApi, type FinetuneJob, type FinetuneProvider } from '../../training/finetune/job.js';
 import type { FlagSpecs } from '../args.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 
@@ -39,15 +38,21 @@ const fail = (message: string, code = 2): number => {
   return code;
 };
 
-async function apiFor(provider: FinetuneProvider): Promise<FinetuneApi | string> {
-  const env = PROVIDER_ENV[provider];
-  const apiKey = process.env[env.key];
-  if (!apiKey) return `${provider} needs an API key in $${env.key}`;
-  const baseURL = process.env[env.baseURL] || undefined;
-  const access = { apiKey, ...(baseURL ? { baseURL } : {}) };
-  return provider === 'openai'
-    ? (await import('../../training/finetune/openai.js')).openAiFinetune(access)
-    : (await import('../../training/finetune/mistral.js')).mistralFinetune(access);
+/** The registered providers that offer fine-tuning (llm/providers/). */
+const finetuneProviders = (): Provider[] => allProviders().filter((p) => p.finetune);
+
+/** `--provider`'s provider when it offers fine-tuning (else a usage error naming those that do). */
+function finetuneProvider(name: string | undefined): Provider & { finetune: NonNullable<Provider['finetune']> } {
+  const p = name === undefined ? undefined : providerNamed(name);
+  if (!p?.finetune) throw new UsageError(`--provider must be one of ${finetuneProviders().map((f) => f.name).join(', ')}`);
+  return p as Provider & { finetune: NonNullable<Provider['finetune']> };
+}
+
+async function apiFor(provider: Provider & { finetune: NonNullable<Provider['finetune']> }): Promise<FinetuneApi | string> {
+  const apiKey = process.env[provider.env.key];
+  if (!apiKey) return `${provider.name} needs an API key in $${provider.env.key}`;
+  const baseURL = process.env[provider.env.baseURL] || undefined;
+  return provider.finetune.api({ apiKey, ...(baseURL ? { baseURL } : {}) });
 }
 
 /** Checks every line is `{"messages": [...]}` with an assistant message, naming the first bad line. */
@@ -74,8 +79,7 @@ function describe(job: FinetuneJob): string {
 }
 
 async function submit(file: string, flags: Record<string, unknown>): Promise<number> {
-  const provider = flags.provider as FinetuneProvider | undefined;
-  if (!provider || !FINETUNE_PROVIDERS.includes(provider)) return fail(`--provider must be one of ${FINETUNE_PROVIDERS.join(', ')}`);
+  const provider = finetuneProvider(flags.provider as string | undefined);
   const model = flags.model as string | undefined;
   if (!model) return fail('--model BASE is required (e.g. gpt-3.5-turbo-0125)');
   const validation = flags.validation as string | undefined;
@@ -94,13 +98,12 @@ async function submit(file: string, flags: Record<string, unknown>): Promise<num
   }
   const job = await api.create({ baseModel: model, trainingFile: training.id, ...(validationId ? { validationFile: validationId } : {}), ...(flags.suffix ? { suffix: flags.suffix as string } : {}) });
   console.log(describe(job));
-  console.log(`follow it with: parley finetune status ${job.id} --provider ${provider}`);
+  console.log(`follow it with: parley finetune status ${job.id} --provider ${provider.name}`);
   return 0;
 }
 
 async function status(jobId: string, flags: Record<string, unknown>): Promise<number> {
-  const provider = (flags.provider as FinetuneProvider | undefined) ?? (jobId.startsWith('ftjob-') ? 'openai' : undefined);
-  if (!provider || !FINETUNE_PROVIDERS.includes(provider)) return fail(`--provider must be one of ${FINETUNE_PROVIDERS.join(', ')}`);
+  const provider = finetuneProvider((flags.provider as string | undefined) ?? finetuneProviders().find((p) => p.finetune!.ownsJobId(jobId))?.name);
   const interval = (flags.interval as number | undefined) ?? 30;
   if (!(interval >= 0)) return fail('--interval must be a number of seconds ≥ 0');
   const api = await apiFor(provider);

@@ -1,5 +1,5 @@
 import { estimateCost } from '../../llm/cost.js';
-import { mindreadKey, type JudgeView, type Mode, type PolicyConfig } from '../../protocol/index.js';
+import { mindreadKey, modelRefOf, type JudgeView, type Mode, type PolicyConfig } from '../../protocol/index.js';
 import { defaultJudgeView, definitionOf, settingWords } from '../../simulation/index.js';
 import type { RunConfig } from '../../orchestrator/run-config.js';
 import { planEpisodes } from '../../orchestrator/run/plan.js';
@@ -87,8 +87,8 @@ export async function planArm(name: string, config: RunConfig, protocol?: string
   for (const [spec, m] of Object.entries(plan.models)) {
     m.prompt = Math.round(m.prompt);
     m.completion = Math.round(m.completion);
-    const colon = spec.indexOf(':');
-    m.usd = estimateCost(spec.slice(0, colon), spec.slice(colon + 1), { prompt: m.prompt, completion: m.completion, cached: 0 });
+    const ref = modelRefOf(spec);
+    m.usd = ref ? estimateCost(ref.provider, ref.model, { prompt: m.prompt, completion: m.completion, cached: 0 }) : null;
   }
   return plan;
 }
@@ -129,6 +129,6 @@ export function planLines(arms: ArmPlan[]): string[] {
     }
   }
   lines.push(`total: ${fmt(total)} planned episodes in ${arms.length} arm(s); estimated cost ${usd(cost)}${unpriced.size ? ` plus unpriced ${[...unpriced].join(', ')}` : ''}`);
-  lines.push('(estimate: every episode at its turn limit, ~4 characters per token, prices from llm/prices.json or $PARLEY_PRICES; dry run: nothing was called)');
+  lines.push('(estimate: every episode at its turn limit, ~4 characters per token, prices from llm/providers/<provider>.prices.json or $PARLEY_PRICES; dry run: nothing was called)');
   return lines;
 }

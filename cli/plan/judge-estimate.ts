@@ -2,6 +2,7 @@ import { estimateCost } from '../../llm/cost.js';
 import type { JudgePlan } from '../../evaluator/plan-judging.js';
 import type { Rubric } from '../../evaluator/rubric/rubric.js';
 import { terminalSafe } from '../../text/terminal.js';
+import { modelRefOf } from '../../protocol/index.js';
 import { ESTIMATE, type TokenEstimate } from './token-estimate.js';
 
 /** Reply tokens per (seat, dimension) answer: `run --dry-run`'s judge reply figure is for seven dimensions × two seats. */
@@ -20,9 +21,10 @@ export const BATCH_PRICE_FACTOR = 0.5;
 
 /** US$ from the price table (at the batch price when `batch`), or null when the model has no price there. */
 export function usdOf(spec: string, t: TokenEstimate, batch = false): number | null {
-  const colon = spec.indexOf(':');
+  const ref = modelRefOf(spec);
+  if (!ref) return null;
   try {
-    const usd = estimateCost(spec.slice(0, colon), spec.slice(colon + 1), { prompt: t.prompt, completion: t.completion, cached: 0 });
+    const usd = estimateCost(ref.provider, ref.model, { prompt: t.prompt, completion: t.completion, cached: 0 });
     return usd === null ? null : usd * (batch ? BATCH_PRICE_FACTOR : 1);
   } catch {
     return null;

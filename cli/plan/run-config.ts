@@ -1,6 +1,7 @@
-import { llmProviderOf, Mode, MODES, parsePolicySpec } from '../../protocol/index.js';
+import { llmProviderOf, Mode, MODES } from '../../protocol/index.js';
 import { SETTING_FLAG_OF, settingsFromFlags } from './setting-flags.js';
 import { RunConfig, type RunConfigInput } from '../../orchestrator/run-config.js';
+import { checkPolicySpec, llmSpecProblem } from '../../llm/spec.js';
 import type { FlagValue } from '../args.js';
 import { loadExperiment } from '../experiment.js';
 import { outDirProblem } from '../out-guard.js';
@@ -63,7 +64,7 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
   }
   const seatFlags = Object.keys(flags).filter((f) => /^agent[0-9]+$/.test(f)).sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)));
   for (const [flag, value] of [...seatFlags.map((f) => [f, flags[f]] as const), ['script-writer', flags['script-writer']], ['judge', flags.judge]] as const) {
-    const parsed = typeof value === 'string' ? parsePolicySpec(value) : undefined;
+    const parsed = typeof value === 'string' ? checkPolicySpec(value) : undefined;
     if (parsed && !parsed.ok) return { ok: false, message: `--${flag}: ${parsed.message}` };
   }
   if (seatFlags.some((f) => typeof flags[f] === 'string')) {
@@ -78,7 +79,8 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
   if (flags['reformat-model'] !== undefined) {
     // Every LLM generator's reformat model (the judge's is `parley eval --reformat-model`).
     const spec = String(flags['reformat-model']);
-    if (!llmProviderOf(spec)) return { ok: false, message: `--reformat-model: '${spec}' is not an LLM spec (openai:<model> or mistral:<model>)` };
+    const problem = llmSpecProblem(spec);
+    if (problem) return { ok: false, message: `--reformat-model: ${problem}` };
     const withReformat = <P extends { spec: string }>(p: P): P => (llmProviderOf(p.spec) ? { ...p, reformat: { spec } } : p);
     if (input.agents) input.agents = input.agents.map(withReformat);
     if (input.scriptWriter) input.scriptWriter = withReformat(input.scriptWriter);

@@ -1,13 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BATCH_TERMINAL, openAiBatchApi, type BatchApi, type BatchState } from '../../llm/openai-batch.js';
-import { mistralBatchApi } from '../../llm/mistral-batch.js';
-import { mistralServerURL, resolveProvider } from '../../llm/create-client.js';
+import { BATCH_TERMINAL, type BatchApi, type BatchState } from '../../llm/openai-batch.js';
+import { resolveProvider } from '../../llm/create-client.js';
 import type { StructuredMode } from '../../llm/options.js';
 import { terminalSafe } from '../../text/terminal.js';
 
 /**
  * What `eval --batch` and `compare --batch` share about a provider's batch interface: which API a judge
- * spec talks to (OpenAI's files and batches, or Mistral's batch jobs, on the judge's own endpoint and key)
+ * spec talks to (its provider's, llm/providers/, on the judge's own endpoint and key)
  * and how a submitted batch is waited for. Each command keeps its own record of what it submitted.
  */
 
@@ -15,8 +14,7 @@ import { terminalSafe } from '../../text/terminal.js';
 export function batchApiFor(spec: string, params: Record<string, unknown>, endpoint: { baseURL?: string; apiKeyEnv?: string }): { api: BatchApi; structured: StructuredMode } {
   const resolved = resolveProvider({ spec, params, ...endpoint });
   const structured = resolved.options.structuredOutput;
-  const settings = { apiKey: resolved.apiKey, timeoutMs: resolved.options.timeoutMs, model: resolved.model, sampling: resolved.sampling, structured };
-  const api = resolved.provider === 'openai' ? openAiBatchApi({ ...settings, baseURL: resolved.baseURL }) : mistralBatchApi({ ...settings, baseURL: mistralServerURL(resolved.baseURL) });
+  const api = resolved.provider.batchApi({ apiKey: resolved.apiKey, baseURL: resolved.baseURL, timeoutMs: resolved.options.timeoutMs, model: resolved.model, sampling: resolved.sampling, structured });
   return { api, structured };
 }
 

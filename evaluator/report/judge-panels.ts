@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { EpisodeRecord } from '../../protocol/index.js';
+import { modelRefOf, type EpisodeRecord } from '../../protocol/index.js';
 import { judgeVariants, readEvaluation, type JudgeInfo } from '../evaluation.js';
 import { SOTOPIA_RUBRIC } from '../rubric/builtin.js';
 import { rubricRef, type RubricRef } from '../rubric/rubric.js';
@@ -53,15 +53,15 @@ function generatorModels(e: EpisodeRecord): Set<string> {
   const out = new Set<string>();
   for (const w of who) {
     if (w.model) out.add(w.model);
-    const colon = w.policy.indexOf(':');
-    if (colon > 0) out.add(w.policy.slice(colon + 1));
+    const ref = modelRefOf(w.policy);
+    if (ref) out.add(ref.model);
   }
   return out;
 }
 
 /** The judge's own model name (`gpt-4` of `openai:gpt-4`). */
 function judgeModel(info: JudgeInfo): string {
-  return info.model ?? info.spec.slice(info.spec.indexOf(':') + 1);
+  return info.model ?? modelRefOf(info.spec)?.model ?? info.spec;
 }
 
 /** Every panel over the ok episodes of the runs, in a stable order (default rubric first). */

@@ -1,4 +1,4 @@
-import type { EpisodeRecord, Usage } from '../../protocol/index.js';
+import { splitModelKey, type EpisodeRecord, type Usage } from '../../protocol/index.js';
 import { estimateTotalCost } from '../../llm/cost.js';
 import type { RunCost, RunStats } from '../../run-dir/index.js';
 
@@ -8,8 +8,7 @@ export type ReplayedSeat = (episodeId: string, seat: string) => boolean;
 /** The run's estimated cost; a broken price table is reported, never fatal at the end of a run. */
 function runCost(usage: RunStats['usage']): RunCost {
   const items = Object.entries(usage).map(([key, u]) => {
-    const colon = key.indexOf(':');
-    return { provider: key.slice(0, colon), model: key.slice(colon + 1), usage: u };
+    return { ...splitModelKey(key), usage: u };
   });
   try {
     return estimateTotalCost(items);

@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
 import type { TrainingData } from '../../protocol/index.js';
-import type { FinetuneJob } from './job.js';
+import type { FinetuneJob } from '../../llm/finetune-api.js';
 
 /** The policy spec that plays a seat with a fine-tuned model (`openai:ft:…`). */
 export function fineTunedSpec(job: FinetuneJob): string | null {

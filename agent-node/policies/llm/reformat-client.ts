@@ -1,4 +1,4 @@
-import { createClient, parseSpec, replaySource, splitParams, type LlmClient, type Tape } from '../../../llm/index.js';
+import { createClient, parseLlmSpec, parseSpec, replaySource, splitParams, type LlmClient, type Tape } from '../../../llm/index.js';
 import type { PolicyConfig, ReformatConfig, SeatCapabilities } from '../../../protocol/index.js';
 import { SOTOPIA_REFORMAT_SPEC, sotopiaReformatFor } from '../../../simulation/index.js';
 
@@ -15,7 +15,7 @@ export function reformatTape(tape: Tape): Tape {
 
 /**
  * The reformat model a generator uses: its own setting, else the route its seat was told
- * (`SeatCapabilities.reformat`) — `sotopia`: SOTOPIA's model for an `openai:` seat (its endpoint and key,
+ * (`SeatCapabilities.reformat`) — `sotopia`: SOTOPIA's model for a seat whose provider serves it (its endpoint and key,
  * as `parley eval` does for the judge) and the seat's own model otherwise; `continue` gives null:
  * Parley's way (the seat's own client, the conversation continued).
  */
@@ -23,7 +23,7 @@ export function reformatTarget(config: PolicyConfig, route: SeatCapabilities['re
   if (config.reformat) return config.reformat;
   if (route === 'continue') return null;
   if (replaySource(config)) return 'own';
-  const sotopia = sotopiaReformatFor(config.spec);
+  const sotopia = sotopiaReformatFor(parseLlmSpec(config.spec).provider);
   return sotopia ? { spec: sotopia } : 'own';
 }
 

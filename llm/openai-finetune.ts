@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { FinetuneApi, FinetuneJob, ProviderAccess } from './job.js';
+import type { FinetuneApi, FinetuneJob, ProviderAccess } from './finetune-api.js';
 
 type OpenAiJob = { id: string; status: string; model: string; fine_tuned_model: string | null; training_file: string; validation_file: string | null; error?: { message?: string } | null };
 

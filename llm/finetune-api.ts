@@ -1,10 +1,12 @@
-/** Providers Parley can submit fine-tuning jobs to. */
-export const FINETUNE_PROVIDERS = ['openai', 'mistral'] as const;
-export type FinetuneProvider = (typeof FINETUNE_PROVIDERS)[number];
+/**
+ * The fine-tuning side of a provider (llm/providers/): which providers offer it is a property of their
+ * registry entry (`Provider.finetune`), not a list kept here.
+ */
 
 /** A fine-tuning job as Parley reports it, whatever the provider's own shape. */
 export interface FinetuneJob {
-  provider: FinetuneProvider;
+  /** The registry name of the provider that runs the job. */
+  provider: string;
   id: string;
   /** The provider's status, normalised. */
   status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
@@ -28,7 +30,7 @@ export interface UploadedFile {
 
 /** A provider's files and fine-tuning APIs, as `parley finetune` uses them. */
 export interface FinetuneApi {
-  readonly provider: FinetuneProvider;
+  readonly provider: string;
   upload(file: string): Promise<UploadedFile>;
   create(o: { baseModel: string; trainingFile: string; validationFile?: string; suffix?: string }): Promise<FinetuneJob>;
   get(jobId: string): Promise<FinetuneJob>;

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { FinetuneApi, FinetuneJob, ProviderAccess } from './job.js';
+import type { FinetuneApi, FinetuneJob, ProviderAccess } from './finetune-api.js';
 
 type MistralJob = { id: string; status: string; model: string; fine_tuned_model?: string | null; training_files?: string[]; validation_files?: string[] | null; message?: string | null };
 
