@@ -10,6 +10,7 @@ import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { writeReport } from '../../evaluator/report/report.js';
 import { filtered, filterSlug, type Filters } from '../report-filters.js';
 import { reportAgainst } from './report-against.js';
+import { reportPaired } from './report-paired.js';
 import { judgePanelLines } from '../../evaluator/report/judge-panels-markdown.js';
 import { compareForks, type ForkComparison } from '../../evaluator/report/forks.js';
 import { forksSummaryLines } from '../../evaluator/report/forks-markdown.js';
@@ -17,7 +18,7 @@ import { forksSummaryLines } from '../../evaluator/report/forks-markdown.js';
 /** `parley report`'s command line. */
 export const spec: CommandSpec = {
   name: 'report',
-  usage: 'parley report DIR... [--out FOLDER] [--mode M,…] [--subset NAME] [--model TEXT] [--parent RUN] [--against CORRECTED_DIR] [options]',
+  usage: 'parley report DIR... [--out FOLDER] [--mode M,…] [--subset NAME] [--model TEXT] [--parent RUN] [--against CORRECTED_DIR] [--paired [--by episode|scenario|seat]] [options]',
   summary:
     'Writes report.md, report.html (a transcript page per episode, side by side by mode) and charts/*.svg:\n' +
     'success, turns and words per turn by mode (with 95% bootstrap CIs), judge scores per rubric and every\n' +
@@ -27,7 +28,10 @@ export const spec: CommandSpec = {
     'own report; --out FOLDER combines them into one.\n' +
     'With a filter and no --out, a run\'s report goes to DIR/reports/<filter>/.\n' +
     'parley report F --parent R: F is a fork run (parley fork); its forks\' outcomes and judge scores are shown\n' +
-    'beside the parent episode\'s own, per fork turn, with intervals and a chart of the effect against the fork turn.',
+    'beside the parent episode\'s own, per fork turn, with intervals and a chart of the effect against the fork turn.\n' +
+    'parley report A B --paired [--by scenario] --out DIR: one report comparing run A with run B pair by pair\n' +
+    '(same scenario, character pair, mode and repeat; or per scenario, or per seat): A − B per metric and judge\n' +
+    'dimension with a bootstrap interval and a permutation p-value, and a chart.',
   flags: {
     out: { type: 'string', metavar: 'FOLDER', describe: 'write one report combining every DIR into FOLDER (default: each run its own report)' },
     mode: { type: 'list', metavar: 'M1,M2', describe: 'only episodes of these modes' },
@@ -36,6 +40,8 @@ export const spec: CommandSpec = {
     seed: { type: 'number', describe: 'seed of the bootstrap and permutation resampling (default 1)' },
     title: { type: 'string', metavar: 'TEXT', describe: 'report title' },
     human: { type: 'string', metavar: 'FILE', describe: 'add the human naturalness study of `parley annotate` (win rates, kappa) as a section' },
+    paired: { type: 'boolean', describe: 'DIR... is two runs over the same scenarios: one report of their paired differences (A − B), in --out (default A/reports/paired-<B>)' },
+    by: { type: 'string', metavar: 'episode|scenario|seat', describe: 'with --paired: what a pair is (default episode: same scenario, character pair, mode and repeat)' },
     parent: { type: 'string', metavar: 'RUN', describe: 'DIR is a fork run of RUN (parley fork): compare the forks with the parent episode, per fork turn' },
     against: {
       type: 'string',
@@ -54,7 +60,7 @@ export async function run(argv: string[]): Promise<number> {
   const args = parseCommand(spec, argv);
   if (!args) return 0;
   const { positionals } = args;
-  const values = args.flags as { out?: string; seed?: number; title?: string; mode?: string[]; subset?: string; model?: string; human?: string; parent?: string; against?: string };
+  const values = args.flags as { out?: string; seed?: number; title?: string; mode?: string[]; subset?: string; model?: string; human?: string; parent?: string; against?: string; paired?: boolean; by?: string };
   const seed = values.seed ?? 1;
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got ${seed})`);
   const bad = values.mode?.find((m) => !(MODES as readonly string[]).includes(m));
@@ -79,6 +85,8 @@ export async function run(argv: string[]): Promise<number> {
     return filtered(loaded.run, filters);
   };
   const human = values.human ? humanStudy(values.human) : undefined;
+  if (values.by !== undefined && !values.paired) throw new UsageError('--by is for --paired (what a pair of the two runs is)');
+  if (values.paired) return reportPaired(positionals, { ...values, seed, filters, load });
   if (values.against !== undefined) return reportAgainst(positionals[0]!, values.against, { load, slug, seed, ...(values.out ? { out: values.out } : {}), ...(values.title ? { title: values.title } : {}), ...(human ? { human } : {}) });
   const runs: RunDir[] = [];
   for (const dir of positionals) runs.push(await load(dir));
