@@ -6,11 +6,14 @@ import { ZodError } from 'zod';
 import { UsageError } from './command.js';
 import { SettingsError } from '../evaluator/settings-error.js';
 import { RunError, RunErrorCode } from '../orchestrator/run/run-error.js';
+import { ScenarioError, ScenarioErrorCode } from '../scenarios/errors.js';
 
 export function describeFailure(err: unknown): { message: string; exitCode: number } {
   if (err instanceof UsageError || err instanceof SettingsError) return { message: err.message, exitCode: 2 };
   // Settings that do not fit the scenarios (a `--mindread` seat no scenario has, a paper-only flag under parley) are bad arguments too.
   if (err instanceof RunError && err.code === RunErrorCode.BadConfig) return { message: err.message, exitCode: 2 };
+  // A scenario file that does not validate (FILE, line, field) is a refused input, like a bad flag; not an I/O failure.
+  if (err instanceof RunError && err.code === RunErrorCode.ScenarioLoad && err.cause instanceof ScenarioError && err.cause.code !== ScenarioErrorCode.Io) return { message: err.message, exitCode: 2 };
   if (err instanceof ZodError) {
     const issue = err.issues[0];
     const where = issue?.path.length ? `${issue.path.map(String).join('.')}: ` : '';

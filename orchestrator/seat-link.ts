@@ -121,7 +121,8 @@ export class SeatLink {
       for (const body of this.opts.initialFrames) this.send(body.type === 'seat.welcome' ? { ...body, resume: secret } : body);
     } else {
       this.knowledge.forEach((text, i) => {
-        this.write(conn, i === 0 && this.welcome ? JSON.stringify({ ...this.welcome, resume: secret }) : text);
+        if (i === 0 && this.welcome) this.write(conn, JSON.stringify({ ...this.welcome, resume: secret }), this.withheld(this.welcome));
+        else this.write(conn, text);
       });
     }
     if (first) this.resolveJoined(conn.client);
@@ -188,8 +189,20 @@ export class SeatLink {
     // Kept even when the seat is away: it is part of what a rejoining process must be told.
     if (knowledge && this.lifecycle.phase !== 'ended') this.knowledge.push(text);
     if (!conn) return null;
-    this.write(conn, text);
+    this.write(conn, text, frame.type === 'seat.welcome' && frame.resume !== undefined ? this.withheld(frame) : text);
     return frame;
+  }
+
+  /** Welcomes ledgered so far (each carried a fresh resume secret). */
+  private welcomesLedgered = 0;
+
+  /**
+   * A welcome as its ledger line: the resume secret is a credential (whoever holds it takes the seat over),
+   * and ledgers are read by watchers and shared with run directories, so the line says which issued secret
+   * this was (`withheld1`, `withheld2`, … per rejoin) instead of the secret itself.
+   */
+  private withheld(welcome: OrchestratorFrame): string {
+    return JSON.stringify({ ...welcome, resume: `withheld${++this.welcomesLedgered}` });
   }
 
   /** Lines appended to the seat's ledger so far (a fork records where its live part begins). */
@@ -197,8 +210,8 @@ export class SeatLink {
     return this.ledgered;
   }
 
-  private write(conn: SeatConnection, text: string): void {
-    this.opts.ledger.append(text);
+  private write(conn: SeatConnection, text: string, ledgered = text): void {
+    this.opts.ledger.append(ledgered);
     this.ledgered++;
     conn.sendText(text);
   }

@@ -20,5 +20,6 @@ export * from './error-frame.js';
 export * from './browser-transport.js';
 export * from './one-line.js';
 export * from './mindread.js';
+export * from './seat-id.js';
 export * from './judge-view.js';
 export * from './code-schema.js';

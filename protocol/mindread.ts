@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SeatId, seatIdProblem } from './seat-id.js';
 
 /**
  * Who reads whose mind in `mindreaders` mode: reader seat → the seats whose private state it receives
@@ -6,10 +7,9 @@ import { z } from 'zod';
  * the paper's mindreaders). Directed and partial: `agent1<-agent2` lets agent1 read agent2 and nobody
  * read agent1.
  */
-export const MindreadGraph = z.record(z.string(), z.array(z.string()));
+export const MindreadGraph = z.record(SeatId, z.array(SeatId));
 export type MindreadGraph = z.infer<typeof MindreadGraph>;
 
-const SEAT = /^[A-Za-z0-9_-]{1,32}$/;
 /** A map is short: a dozen seats at most (scenarios/seat-structure.ts), each reading the others. */
 const MAX_SPEC = 2000;
 
@@ -22,14 +22,18 @@ export function parseMindread(spec: string): { ok: true; graph: MindreadGraph | 
   const text = spec.trim();
   if (text === 'all') return { ok: true, graph: null };
   if (text.length === 0 || text.length > MAX_SPEC) return { ok: false, message: `expected 'all' or reader<-seat,seat;reader<-seat (at most ${MAX_SPEC} characters)` };
-  const graph: MindreadGraph = {};
+  // Keyed by seat ids: no prototype, so no id can reach an inherited member.
+  const graph: MindreadGraph = Object.create(null) as MindreadGraph;
   for (const part of text.split(';').map((p) => p.trim()).filter((p) => p !== '')) {
     const arrow = part.indexOf('<-');
     if (arrow < 0) return { ok: false, message: `'${cut(part)}' has no '<-' (write reader<-seat,seat)` };
     const reader = part.slice(0, arrow).trim();
     const sources = part.slice(arrow + 2).split(',').map((s) => s.trim());
-    for (const seat of [reader, ...sources]) if (!SEAT.test(seat)) return { ok: false, message: `'${cut(seat)}' is not a seat id (letters, digits, _ and -)` };
-    if (graph[reader]) return { ok: false, message: `${reader} is named as a reader twice` };
+    for (const seat of [reader, ...sources]) {
+      const problem = seatIdProblem(seat);
+      if (problem) return { ok: false, message: problem.startsWith('a seat id') ? `'${cut(seat)}' is not a seat id (letters, digits, _ and -)` : problem };
+    }
+    if (Object.hasOwn(graph, reader)) return { ok: false, message: `${reader} is named as a reader twice` };
     if (sources.includes(reader)) return { ok: false, message: `${reader} cannot read its own mind` };
     graph[reader] = [...new Set(sources)].sort();
   }
@@ -44,7 +48,7 @@ export function mindreadKey(graph: MindreadGraph): string {
 
 /** Whether `reader` is sent `source`'s private state: always without a graph, else only along an edge. */
 export function readsMind(graph: MindreadGraph | undefined, reader: string, source: string): boolean {
-  return !graph || (graph[reader]?.includes(source) ?? false);
+  return !graph || (Object.hasOwn(graph, reader) && (graph[reader]?.includes(source) ?? false));
 }
 
 /** Every seat a graph names, readers and sources. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkEpisodeJob, checkPolicy, normaliseEndpoint, type WorkerTrust } from './job-guard.js';
+import { checkEpisodeJob, checkJobSeats, checkPolicy, normaliseEndpoint, type WorkerTrust } from './job-guard.js';
 import type { EpisodeJob } from './jobs.js';
 
 const none: WorkerTrust = { endpoints: [], keyEnvs: [] };
@@ -22,6 +22,14 @@ describe('a worker checks each job against the grammar the coordinator writes', 
   it.each(['../../x/escaped', `${ep}/..`, '/etc/passwd', `../${ep}`, 'a'.repeat(300), ''])('refuses the episode id %j', (episodeId) => {
     const c = checkEpisodeJob(job({ episodeId }), none);
     expect(c).toMatchObject({ ok: false, code: 'queue/bad_job' });
+  });
+
+  it('refuses a job that lacks a policy for a seat, or names one the episode does not have (issue 35)', () => {
+    expect(checkJobSeats(job(), ['a', 'b'])).toEqual({ ok: true });
+    expect(checkJobSeats(job(), ['a', 'b', 'c'])).toMatchObject({ ok: false, code: 'queue/bad_job', message: expect.stringMatching(/no policy for seat c/) });
+    expect(checkJobSeats(job(), ['a'])).toMatchObject({ ok: false, message: expect.stringMatching(/a policy for seat "b" the episode does not have/) });
+    expect(checkEpisodeJob(job({ policies: JSON.parse('{"__proto__":{"spec":"bot","params":{}}}') }), none).ok).toBe(false);
+    expect(checkEpisodeJob(job({ policies: { constructor: { spec: 'bot', params: {} } } }), none).ok).toBe(false);
   });
 
   it('refuses an id whose mode or repeat disagrees with the job', () => {

@@ -1,4 +1,4 @@
-import { ErrorCode, MODES, type PolicyConfig } from '../protocol/index.js';
+import { ErrorCode, MODES, RESERVED_SEAT_IDS, type PolicyConfig } from '../protocol/index.js';
 import { llmSpecForms, parseSpec } from '../llm/spec.js';
 import type { EpisodeJob, RunSpec } from './jobs.js';
 
@@ -81,11 +81,25 @@ export function checkEpisodeJob(job: EpisodeJob, trust: WorkerTrust): JobCheck {
   if (!m) return bad(`job: malformed episode id ${JSON.stringify(job.episodeId.slice(0, 120))}`);
   if (m[1] !== job.mode || Number(m[2]) !== job.repeat) return bad(`job ${job.episodeId}: mode or repeat disagree with its id`);
   for (const [seat, p] of Object.entries(job.policies)) {
-    if (!/^[A-Za-z0-9_-]{1,40}$/.test(seat)) return bad(`job ${job.episodeId}: malformed seat name`);
+    if (!/^[A-Za-z0-9_-]{1,40}$/.test(seat) || RESERVED_SEAT_IDS.has(seat)) return bad(`job ${job.episodeId}: malformed seat name`);
     const c = checkPolicy(p, trust, `job ${job.episodeId}, seat ${seat}`);
     if (!c.ok) return c;
   }
   return { ok: true };
+}
+
+/**
+ * Checks that a job names a policy for every seat of its episode and for nothing else (`seats`: the
+ * scenario's seat ids, or the script writer's in script mode): a job lacking one would hold a worker slot
+ * until the seat's join deadline, and one naming more would start a process for no seat.
+ */
+export function checkJobSeats(job: EpisodeJob, seats: readonly string[]): JobCheck {
+  const named = Object.keys(job.policies);
+  const missing = seats.filter((s) => !Object.hasOwn(job.policies, s));
+  const extra = named.filter((s) => !seats.includes(s));
+  if (!missing.length && !extra.length) return { ok: true };
+  const what = [missing.length ? `no policy for seat ${missing.slice(0, 4).join(', ')}` : '', extra.length ? `a policy for seat ${extra.slice(0, 4).map((s) => JSON.stringify(s.slice(0, 40))).join(', ')} the episode does not have` : ''].filter(Boolean).join(' and ');
+  return { ok: false, code: ErrorCode.BadJob, message: `job ${job.episodeId}: ${what}` };
 }
 
 /**

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { ErrorCode, type PolicyConfig } from '../protocol/index.js';
-import { codeVersion, EpisodeHost, type EpisodePlan } from '../orchestrator/run/index.js';
+import { codeVersion, EpisodeHost, SCRIPT_SEAT, type EpisodePlan } from '../orchestrator/run/index.js';
 import { EpisodeJob, EpisodeResult, QUEUE_NAME, RunSpec, runSpecKey } from './jobs.js';
 import { bullConnection, redactUrl } from './redis-url.js';
 import { RedisOutage } from './redis-outage.js';
-import { checkEpisodeJob, checkRunSpec, type WorkerTrust } from './job-guard.js';
+import { checkEpisodeJob, checkJobSeats, checkRunSpec, type WorkerTrust } from './job-guard.js';
 import { SHARED_LIMIT_ENV } from '../llm/shared-limit.js';
 import { readEpisodeFiles, RunPaths } from '../run-dir/index.js';
 
@@ -116,11 +116,13 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
     const spec = await specOf(data.runKey);
     const scenario = spec.scenarios.find((s) => s.id === data.scenarioId);
     if (!scenario) throw new Error(`run ${data.runKey}: scenario ${data.scenarioId} is not in its configuration`);
+    const seated = checkJobSeats(data, data.mode === 'script' ? [SCRIPT_SEAT] : scenario.seats.map((s) => s.seat));
+    if (!seated.ok) throw new UnrecoverableError(`${seated.code}: ${seated.message}`);
     const h = await hostFor(spec);
     const scratch = mkdtempSync(join(scratchRoot, 'job-'));
     try {
       const cassetteDir = new RunPaths(scratch).cassettesDir;
-      const policies: Record<string, PolicyConfig> = {};
+      const policies: Record<string, PolicyConfig> = Object.create(null) as Record<string, PolicyConfig>;
       for (const [seat, p] of Object.entries(data.policies)) policies[seat] = { ...p, cassetteDir };
       const plan: EpisodePlan = { episodeId: data.episodeId, scenario, mode: data.mode, repeat: data.repeat, policies };
       const record = await h.run(plan, { runId: spec.runId, dir: scratch, maxTurns: spec.maxTurns, turnDeadlineMs: spec.turnDeadlineMs, protocol: spec.protocol, signal: stopping.signal });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Hint, RelationshipLevel, TaskKind, TaskPrivate } from '../protocol/index.js';
+import { Hint, RelationshipLevel, SeatId, TaskKind, TaskPrivate } from '../protocol/index.js';
 
 /**
  * The full scenario model: the world as the orchestrator and the judge know it. Agents never receive
@@ -45,7 +45,7 @@ export const SharedField = z.enum(['goal', 'secret', 'task']);
 
 export const ScenarioSeat = z.object({
   /** Stable seat id, used in frames, records and ledger file names. */
-  seat: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/),
+  seat: SeatId,
   character: Character,
   /** The seat's goal without its private hints. Owner only (partners see it only as mindreaders). */
   goal: z.string(),

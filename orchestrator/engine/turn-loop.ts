@@ -23,7 +23,7 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
   const startedAt = clock.now();
   const turns: TurnRecord[] = [];
   const errors: EpisodeError[] = [];
-  const seatProvenance: Record<string, SeatProvenance> = {};
+  const seatProvenance: Record<string, SeatProvenance> = Object.create(null) as Record<string, SeatProvenance>;
   const watch = new SeatWatch(ctx);
   const allowed = new Set<string>(actions);
   const hooks = ctx.hooks;

@@ -12,3 +12,4 @@ export { EpisodeHost, type EpisodeHostOptions, type EpisodeRunSettings } from '.
 export { runLifecycle, RunDirConflict, type LifecycleOptions, type OpenRun, type RunExecutor, type RunResult } from './lifecycle.js';
 export { type StatusTerminal } from './progress-reporter.js';
 export { resolveProtocol } from './protocol.js';
+export { SCRIPT_SEAT } from '../world.js';

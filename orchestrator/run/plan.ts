@@ -26,7 +26,8 @@ export function episodeId(p: { scenarioId: string; pairId: string; mode: Mode; s
 /** Policy of each live seat: agent1 plays the first scenario seat, agent2 the second (the last config repeats). */
 export function seatPolicies(scenario: Scenario, mode: Mode, config: Pick<RunConfig, 'agents' | 'scriptWriter'>): Record<string, PolicyConfig> {
   if (mode === 'script') return { [SCRIPT_SEAT]: config.scriptWriter };
-  const out: Record<string, PolicyConfig> = {};
+  // Keyed by seat id: no prototype, so an id never reads an inherited member (protocol/seat-id.ts).
+  const out: Record<string, PolicyConfig> = Object.create(null) as Record<string, PolicyConfig>;
   scenario.seats.forEach((s, i) => {
     out[s.seat] = config.agents[Math.min(i, config.agents.length - 1)]!;
   });
