@@ -114,10 +114,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
     const checked = checkEpisodeJob(data, trust);
     if (!checked.ok) throw new UnrecoverableError(`${checked.code}: ${checked.message}`);
     const spec = await specOf(data.runKey);
-    const scenario = spec.scenarios.find((s) => s.id === data.scenarioId);
-    if (!scenario) throw new Error(`run ${data.runKey}: scenario ${data.scenarioId} is not in its configuration`);
-    const seated = checkJobSeats(data, data.mode === 'script' ? [SCRIPT_SEAT] : scenario.seats.map((s) => s.seat));
-    if (!seated.ok) throw new UnrecoverableError(`${seated.code}: ${seated.message}`);
+    const scenario = jobScenario(data, spec);
     const h = await hostFor(spec);
     const scratch = mkdtempSync(join(scratchRoot, 'job-'));
     try {
@@ -222,3 +219,14 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * The job's scenario from its run spec, with a policy for exactly its seats (a job lacking one would hold
+ * a worker slot until the seat's join deadline): refused unrun otherwise.
+ */
+function jobScenario(data: EpisodeJob, spec: RunSpec): RunSpec['scenarios'][number] {
+  const scenario = spec.scenarios.find((s) => s.id === data.scenarioId);
+  if (!scenario) throw new Error(`run ${data.runKey}: scenario ${data.scenarioId} is not in its configuration`);
+  const seated = checkJobSeats(data, data.mode === 'script' ? [SCRIPT_SEAT] : scenario.seats.map((s) => s.seat));
+  if (!seated.ok) throw new UnrecoverableError(`${seated.code}: ${seated.message}`);
+  return scenario;
+}
