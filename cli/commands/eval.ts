@@ -1,10 +1,8 @@
 import { interruptStages, STOP_BOUND_MS } from '../interrupt-stages.js';
 import { existsSync } from 'node:fs';
-import { checkJudgeEndpoint } from '../../evaluator/judge-preflight.js';
 import { consentFromFlags, consentProblem, CONSENT_FLAGS } from '../run-dir-consent.js';
 import { parseCommand, parseParam, positiveInt, UsageError, type CommandSpec } from '../command.js';
-import type { LlmClient } from '../../llm/types.js';
-import { evaluateRun, type EvaluateProgress, type EvaluateRunResult } from '../../evaluator/evaluate-run.js';
+import type { EvaluateProgress, EvaluateRunResult } from '../../evaluator/evaluate-run.js';
 import { estimateCost } from '../../llm/cost.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { planJudging } from '../../evaluator/plan-judging.js';
@@ -14,12 +12,13 @@ import { loadRubric } from '../../evaluator/rubric/load-rubric.js';
 import type { Rubric } from '../../evaluator/rubric/rubric.js';
 import { terminalSafe } from '../../text/terminal.js';
 import { modelRefOf, type PolicyConfig } from '../../protocol/index.js';
-import { resolveJudgeView, sotopiaReformatFor } from '../../simulation/index.js';
-import { llmSpecProblem, parseLlmSpec } from '../../llm/spec.js';
+import { resolveJudgeView } from '../../simulation/index.js';
+import { llmSpecProblem } from '../../llm/spec.js';
 import { readRunJson, RunPaths, type RunLock } from '../../run-dir/index.js';
 import { BATCH_PRICE_FACTOR, judgePlanLines } from '../plan/judge-estimate.js';
 import { lockRunDir } from '../run-dir-lock.js';
-import { judgeInBatches } from '../../evaluator/batch/eval-batch.js';
+import type { BatchJudgeResult } from '../../evaluator/batch/eval-batch.js';
+import { judgePanel, type JudgePanelEvents } from '../../evaluator/judge-panel.js';
 import { BATCH_RETRY_FLAGS, batchPollMsOf, batchRetryOf } from '../batch-flags.js';
 
 /** `parley eval`'s command line. */
@@ -184,114 +183,27 @@ async function evaluateLocked(lock: RunLock, dir: string, values: EvalFlags, con
   }
   // The judge's temperature is fixed at 0; a sampling param cannot override it.
   delete params['temperature'];
-  // Loaded only now: the provider SDKs take a while to load, and argument errors should not wait for them.
-  const { createClient } = await import('../../llm/index.js');
   const endpoint = judgeEndpoint(dir, values, fromRun);
-  const clients = new Map<string, LlmClient>();
-  for (const judgeSpec of specs) {
-    try {
-      clients.set(judgeSpec, createClient({ spec: judgeSpec, params, ...endpoint }));
-    } catch (err) {
-      throw new UsageError(`judge ${judgeSpec}: ${(err as Error).message}`);
-    }
-  }
-  for (const judgeSpec of specs) {
-    const unreachable = await checkJudgeEndpoint(judgeSpec, endpoint);
-    if (unreachable) throw new Error(unreachable);
-  }
-  const total = loaded.run.episodes.length;
   const rubricNote = rubric === SOTOPIA_RUBRIC ? '' : `, rubric ${terminalSafe(rubric.name)} ${rubric.hash.slice(0, 12)}`;
-  console.error(`parley eval: ${total} episodes in ${dir}, judge ${specs.join(' + ')} (${visibility}, ${view} view${rubricNote}), concurrency ${concurrency}`);
-  const tty = process.stderr.isTTY;
+  const header = `parley eval: ${loaded.run.episodes.length} episodes in ${dir}, judge ${specs.join(' + ')} (${visibility}, ${view} view${rubricNote}), concurrency ${concurrency}`;
   const resume = `parley eval ${dir}${specs.map((s) => ` --judge ${s}`).join('')}${values.rubric ? ` --rubric ${values.rubric}` : ''} --judge-view ${view}${values.blind ? ' --blind' : ''}${values.batch ? ' --batch' : ''} --missing`;
-  // Every judgement is in the journal the moment it returns (evaluator/evaluate-run.ts), so neither Ctrl-C loses one.
-  let judgedEarlier = 0;
-  let judgedNow = 0;
-  const saved = () => `${judgedEarlier + judgedNow} judged and saved; resume with \`--missing\`: ${resume}`;
-  const stop = interruptStages({
-    first: () => process.stderr.write(`${tty ? '\n' : ''}interrupted: no new judge calls; the ones in flight finish (at most ${STOP_BOUND_MS / 1000} s; Ctrl-C again to quit now, losing nothing already returned)\n`),
-    second: () => {
-      process.stderr.write(`${tty ? '\n' : ''}${saved()}\n`);
-      process.exit(130);
-    },
-  });
-  let failedJudges = 0;
+  const printer = panelPrinter(dir, specs.length > 1, values.batch === true, resume);
+  const stop = printer.interruptStages();
   try {
-    // The judges of a panel run one after the other: each is its own variant on the records, and an
-    // interrupted panel resumes with --missing judge by judge.
-    for (const judgeSpec of specs) {
-      if (stop.signal.aborted) break;
-      judgedEarlier += judgedNow;
-      judgedNow = 0;
-      const client = clients.get(judgeSpec)!;
-      // SOTOPIA sent its one reformat request to gpt-3.5-turbo; same endpoint and key as the judge unless the
-      // run's judge names its reformat model with its own (experiment file `judge: { reformat: … }`).
-      const recorded = values['reformat-model'] === undefined ? fromRun?.reformat : undefined;
-      const reformatSpec = values['reformat-model'] ?? recorded?.spec ?? sotopiaReformatFor(parseLlmSpec(judgeSpec).provider) ?? judgeSpec;
-      const reformatEndpoint = { ...endpoint, ...(recorded?.baseURL ? { baseURL: recorded.baseURL } : {}), ...(recorded?.apiKeyEnv ? { apiKeyEnv: recorded.apiKeyEnv } : {}) };
-      let reformatClient: LlmClient | undefined;
-      if (view === 'paper' && (reformatSpec !== judgeSpec || recorded)) {
-        try {
-          reformatClient = createClient({ spec: reformatSpec, ...reformatEndpoint });
-        } catch (err) {
-          throw new UsageError(`reformat model ${reformatSpec}: ${(err as Error).message}`);
-        }
-      }
-      const { provider, model } = modelRefOf(judgeSpec) ?? { provider: '', model: judgeSpec };
-      const startedAt = Date.now();
-      if (specs.length > 1) console.log(`judge ${judgeSpec}:`);
-      const onProgress = (p: EvaluateProgress) => {
-        judgedNow = p.done;
-        const line = evalProgressLine(p, Date.now() - startedAt, costOf(provider, model, p.usage, values.batch === true));
-        if (tty) process.stderr.write(`\r\u001b[2K${line}`);
-        else console.error(line);
-      };
-      let result: EvaluateRunResult;
-      if (values.batch) {
-        const batched = await judgeInBatches({
-          dir,
-          lock,
-          run: loaded.run,
-          spec: judgeSpec,
-          params,
-          endpoint,
-          client,
-          ...(reformatClient ? { reformatClient } : {}),
-          selection: { spec: judgeSpec, visibility, view, rubric },
-          missingOnly: values.missing === true,
-          concurrency,
-          retry: batchRetryOf(values),
-          pollMs: batchPollMsOf(values),
-          signal: stop.signal,
-          log: (line) => console.error(line),
-          onProgress,
-        });
-        if (!batched.result) continue; // interrupted while the batch was pending: it stays in run.json
-        result = batched.result;
-        const batchUsd = costOf(provider, model, batched.batchUsage, true);
-        const liveUsd = costOf(provider, model, batched.liveUsage);
-        const usdText = (v: number | null) => (v === null ? 'unpriced' : `~$${v.toFixed(4)}`);
-        console.log(
-          `judge requests: ${batched.fromBatch} answered by the batch (${usdText(batchUsd)} at the batch price), ` +
-            `${batched.live} sent live (${usdText(liveUsd)}: failed batch requests, retries, reformat requests)`,
-        );
-      } else {
-        result = await evaluateRun(loaded.run, { lock, client, spec: judgeSpec, visibility, view, rubric, ...(reformatClient ? { reformatClient } : {}), concurrency, missingOnly: values.missing === true, signal: stop.signal, abandon: stop.abandon, onProgress });
-      }
-      if (tty) process.stderr.write('\n');
-      const errs = Object.entries(result.errors).map(([c, n]) => `${c} ×${n}`).join(', ');
-      console.log(
-        `evaluated ${result.judged} episodes: ${result.scoredSeats} seats scored, ${result.errorSeats} evaluation errors${errs ? ` (${errs})` : ''}` +
-          (result.skippedFailed ? `; ${result.skippedFailed} failed episodes not judged` : '') +
-          (result.skippedDone ? `; ${result.skippedDone} already scored` : '') +
-          (result.formatFallbacks ? `; ${result.formatFallbacks} judge calls without response_format (schema in the prompt or JSON mode: the server rejected it)` : '') +
-          `\nwrote ${dir}/episodes.jsonl`,
-      );
-      // Evaluation errors are recorded results; but a judge that never answered usably is a failed command.
-      if (result.errorSeats > 0 && result.scoredSeats === 0) failedJudges++;
-    }
+    const { failedJudges } = await judgePanel(
+      {
+        dir, lock, run: loaded.run, specs, params, endpoint, visibility, view, rubric, concurrency,
+        ...(values['reformat-model'] !== undefined ? { reformatFlag: values['reformat-model'] } : {}),
+        ...(fromRun?.reformat ? { recordedReformat: fromRun.reformat } : {}),
+        missingOnly: values.missing === true,
+        ...(values.batch ? { batch: { retry: batchRetryOf(values), pollMs: batchPollMsOf(values) } } : {}),
+        signal: stop.signal,
+        abandon: stop.abandon,
+      },
+      { ...printer.events, ready: () => console.error(header) },
+    );
     if (stop.signal.aborted) {
-      console.error(saved());
+      console.error(printer.saved());
       return 130;
     }
     return failedJudges > 0 ? 1 : 0;
@@ -300,8 +212,75 @@ async function evaluateLocked(lock: RunLock, dir: string, values: EvalFlags, con
   }
 }
 
+/**
+ * What `parley eval` prints while its panel judges: the progress line (rewritten in place on a terminal),
+ * each judge's summary, and on Ctrl-C how many judgements are saved and the command that resumes. Every
+ * judgement is in the journal the moment it returns (evaluator/evaluate-run.ts), so neither Ctrl-C loses one.
+ */
+function panelPrinter(dir: string, panel: boolean, batch: boolean, resume: string) {
+  const tty = process.stderr.isTTY;
+  let judgedEarlier = 0;
+  let judgedNow = 0;
+  let startedAt = Date.now();
+  const saved = () => `${judgedEarlier + judgedNow} judged and saved; resume with \`--missing\`: ${resume}`;
+  const events: JudgePanelEvents = {
+    judgeStarts(spec) {
+      judgedEarlier += judgedNow;
+      judgedNow = 0;
+      startedAt = Date.now();
+      if (panel) console.log(`judge ${spec}:`);
+    },
+    progress(spec, p) {
+      judgedNow = p.done;
+      const line = evalProgressLine(p, Date.now() - startedAt, costOf(spec, p.usage, batch));
+      if (tty) process.stderr.write(`\r\u001b[2K${line}`);
+      else console.error(line);
+    },
+    log: (line) => console.error(line),
+    judged(spec, result, batched) {
+      if (batched) console.log(batchSummaryLine(spec, batched));
+      if (tty) process.stderr.write('\n');
+      console.log(resultLines(dir, result));
+    },
+  };
+  return {
+    events,
+    saved,
+    interruptStages: () =>
+      interruptStages({
+        first: () => process.stderr.write(`${tty ? '\n' : ''}interrupted: no new judge calls; the ones in flight finish (at most ${STOP_BOUND_MS / 1000} s; Ctrl-C again to quit now, losing nothing already returned)\n`),
+        second: () => {
+          process.stderr.write(`${tty ? '\n' : ''}${saved()}\n`);
+          process.exit(130);
+        },
+      }),
+  };
+}
+
+/** `judge requests: N answered by the batch (~$…), M sent live (~$…)`: the two prices of a batch judge. */
+function batchSummaryLine(spec: string, batched: BatchJudgeResult): string {
+  const usdText = (v: number | null) => (v === null ? 'unpriced' : `~$${v.toFixed(4)}`);
+  return (
+    `judge requests: ${batched.fromBatch} answered by the batch (${usdText(costOf(spec, batched.batchUsage, true))} at the batch price), ` +
+    `${batched.live} sent live (${usdText(costOf(spec, batched.liveUsage))}: failed batch requests, retries, reformat requests)`
+  );
+}
+
+/** One judge's summary: episodes judged, seats scored, evaluation errors by code, what was skipped. */
+function resultLines(dir: string, result: EvaluateRunResult): string {
+  const errs = Object.entries(result.errors).map(([c, n]) => `${c} ×${n}`).join(', ');
+  return (
+    `evaluated ${result.judged} episodes: ${result.scoredSeats} seats scored, ${result.errorSeats} evaluation errors${errs ? ` (${errs})` : ''}` +
+    (result.skippedFailed ? `; ${result.skippedFailed} failed episodes not judged` : '') +
+    (result.skippedDone ? `; ${result.skippedDone} already scored` : '') +
+    (result.formatFallbacks ? `; ${result.formatFallbacks} judge calls without response_format (schema in the prompt or JSON mode: the server rejected it)` : '') +
+    `\nwrote ${dir}/episodes.jsonl`
+  );
+}
+
 /** Estimated US$ of judge usage (at the batch price under --batch), or null when the price table has no price for the model. */
-function costOf(provider: string, model: string, usage: { prompt: number; completion: number }, batch = false): number | null {
+function costOf(spec: string, usage: { prompt: number; completion: number }, batch = false): number | null {
+  const { provider, model } = modelRefOf(spec) ?? { provider: '', model: spec };
   try {
     const usd = estimateCost(provider, model, { prompt: usage.prompt, completion: usage.completion, cached: 0 });
     return usd === null ? null : usd * (batch ? BATCH_PRICE_FACTOR : 1);

@@ -11,7 +11,6 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const NOT_YET_SPLIT: Record<string, number> = {
   'testkit/fake-llm-server.ts:startFakeLlmServer': 206,
   'queue/worker.ts:startQueueWorker': 141,
-  'cli/commands/eval.ts:evaluateLocked': 132,
   'cli/commands/export-chat.ts:runChatExport': 121,
   'testkit/fake-llm-batches.ts:fakeBatches': 116,
   'agent-node/policies/human.ts:createHumanPolicy': 115,
