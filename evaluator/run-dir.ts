@@ -5,7 +5,7 @@ import type { Scenario } from '../scenarios/model.js';
 
 /** A failure to read a run directory, naming the file, line and field. */
 export interface RunDirError {
-  code: typeof RunErrorCode.MissingFile | typeof RunErrorCode.BadJson | typeof RunErrorCode.BadRecord | typeof RunErrorCode.BadRunJson | typeof RunErrorCode.MissingScenarios;
+  code: typeof RunErrorCode.MissingFile | typeof RunErrorCode.BadJson | typeof RunErrorCode.BadRecord | typeof RunErrorCode.BadEvaluation | typeof RunErrorCode.BadRunJson | typeof RunErrorCode.MissingScenarios;
   message: string;
 }
 
@@ -49,8 +49,9 @@ export async function loadRunDir(dir: string): Promise<LoadResult> {
   if (!scenarios.ok) return { ok: false, error: { code: scenarios.code, message: scenarios.message } };
   const bad = episodes.badLines[0];
   if (bad) {
-    const code = bad.message.startsWith('not JSON') ? RunErrorCode.BadJson : RunErrorCode.BadRecord;
-    return { ok: false, error: { code, message: `${paths.episodesJsonl}:${bad.line}: ${bad.message}` } };
+    // The code rides in the message too: every command prints the message, and a malformed evaluation
+    // (`run/bad_evaluation`) must read differently from a broken record.
+    return { ok: false, error: { code: bad.code, message: `${paths.episodesJsonl}:${bad.line}: ${bad.code}: ${bad.message}` } };
   }
   // Episodes whose scenario the file lacks would fail one seat at a time in the judge: the run is refused
   // once, naming them and how to put them back.

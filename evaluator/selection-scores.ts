@@ -1,4 +1,4 @@
-import { judgeVariants, readEvaluation } from './evaluation.js';
+import { judgeVariants, readEvaluation, type Evaluation } from './evaluation.js';
 
 /** One seat's scores by dimension name, or its evaluation error's code (the shape training/ selects on). */
 export type SelectionSeatScores = { ok: true; scores: Record<string, number> } | { ok: false; code: string };
@@ -9,7 +9,7 @@ export type SelectionSeatScores = { ok: true; scores: Record<string, number> } |
  * it, else from the first other full-background judgement that did — so `--min warmth=3` finds a rubric
  * file's dimension next to SOTOPIA-EVAL's. A dimension's value is always one judgement's, never a mix.
  */
-export function selectionScores(evaluation: unknown): Record<string, SelectionSeatScores> | null {
+export function selectionScores(evaluation: Evaluation | undefined): Record<string, SelectionSeatScores> | null {
   const ev = readEvaluation(evaluation);
   const main = ev?.judge;
   if (!main) return null;

@@ -188,6 +188,8 @@ export const RunErrorCode = {
   BadJson: 'run/bad_json',
   /** A line of a JSONL file is JSON but not a valid record. */
   BadRecord: 'run/bad_record',
+  /** A record's `evaluation` (what `parley eval` stored) does not match its schema: named by file and line, never skipped. */
+  BadEvaluation: 'run/bad_evaluation',
   /** run.json is JSON but does not match its schema. */
   BadRunJson: 'run/bad_run_json',
   /** Recorded episodes use scenarios that scenarios.jsonl does not hold (restore: `run --extend --repair-scenarios`). */

@@ -22,4 +22,5 @@ export * from './one-line.js';
 export * from './mindread.js';
 export * from './seat-id.js';
 export * from './judge-view.js';
+export * from './evaluation.js';
 export * from './code-schema.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Action } from './action.js';
 import { OwnCodeField } from './code-schema.js';
+import { Evaluation } from './evaluation.js';
 import { FailureInfo, TurnMeta } from './meta.js';
 import { Mode } from './modes.js';
 
@@ -224,7 +225,7 @@ export const EpisodeRecord = z.object({
   durationMs: z.number().nonnegative(),
   /** A forked episode: which parent episode's first turns it replayed, and from where it was live. */
   fork: ForkProvenance.optional(),
-  /** Filled by the evaluator (`parley eval`); absent until then. */
-  evaluation: z.unknown().optional(),
+  /** Filled by the evaluator (`parley eval`); absent until then. Validated with the record: a malformed one names its line. */
+  evaluation: Evaluation.optional(),
 });
 export type EpisodeRecord = z.infer<typeof EpisodeRecord>;

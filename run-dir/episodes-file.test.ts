@@ -70,10 +70,22 @@ describe('episodes.jsonl: appends, torn tails, one record per episode id', () =>
     appendEpisode(fixtureLock(f), record('b'));
     const read = readEpisodes(f);
     expect(read.badLines).toEqual([
-      { line: 2, message: expect.stringMatching(/^not JSON/) },
-      { line: 3, message: expect.stringContaining('field mode') },
+      { line: 2, code: 'run/bad_json', message: expect.stringMatching(/^not JSON/) },
+      { line: 3, code: 'run/bad_record', message: expect.stringContaining('field mode') },
     ]);
     expect(ids(f)).toEqual(['a', 'b']);
+  });
+
+  it('names a malformed evaluation by line and its own code, and keeps the episode (verbatim in raw) so a resume does not play it again', () => {
+    const f = files();
+    appendEpisode(fixtureLock(f), record('a'));
+    const malformed = { v: 1, judge: { judge: { spec: 'openai:gpt-4' }, seats: { a: { ok: true, scores: { goal: { score: 'ten' } } } } } };
+    appendFileSync(f.episodesJsonl, JSON.stringify({ ...record('c'), evaluation: malformed }) + '\n');
+    const read = readEpisodes(f);
+    expect(read.badLines).toEqual([{ line: 2, code: 'run/bad_evaluation', message: expect.stringContaining('field evaluation.judge') }]);
+    expect(ids(f)).toEqual(['a', 'c']);
+    expect(read.rows[1]!.record.evaluation).toBeUndefined();
+    expect(read.rows[1]!.raw['evaluation']).toEqual(malformed);
   });
 
   it('rewrites atomically from raw rows: fields this version does not know survive', () => {

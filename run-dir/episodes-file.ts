@@ -2,7 +2,7 @@ import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readSync, st
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
 import { readRegularFile, RUN_FILE_CAPS } from '../disk/regular-file.js';
 import { jsonlLines } from '../disk/jsonl-lines.js';
-import { EpisodeRecord } from '../protocol/index.js';
+import { EpisodeRecord, RunErrorCode } from '../protocol/index.js';
 import type { RunPaths } from './paths.js';
 import type { RunLock } from './lock.js';
 
@@ -24,11 +24,18 @@ export interface EpisodeRow {
   line: number;
 }
 
+/** A line of episodes.jsonl that is not a record: not JSON, not a record, or a record whose evaluation is malformed. */
+export interface BadLine {
+  line: number;
+  code: typeof RunErrorCode.BadJson | typeof RunErrorCode.BadRecord | typeof RunErrorCode.BadEvaluation;
+  message: string;
+}
+
 export interface EpisodesRead {
   /** One row per episode id, in file order; when an id appears more than once the last line wins. */
   rows: EpisodeRow[];
-  /** Lines that are not a valid record, with why (not counting a torn tail). */
-  badLines: { line: number; message: string }[];
+  /** Lines that are not a valid record, with why and its code (not counting a torn tail). */
+  badLines: BadLine[];
   /** Lines dropped because a later line has the same episode id. */
   duplicates: number;
   /** Bytes after the last newline (an interrupted append), or 0. */
@@ -49,7 +56,7 @@ export function readEpisodes(paths: RunPaths): EpisodesRead {
   if (!existsSync(paths.episodesJsonl)) return out;
   const read = readRegularFile(paths.episodesJsonl, RUN_FILE_CAPS.jsonl, paths.dir);
   if (!read.ok) {
-    out.badLines.push({ line: 0, message: read.message });
+    out.badLines.push({ line: 0, code: RunErrorCode.BadRecord, message: read.message });
     return { ...out, unreadable: read.message };
   }
   const { lines, tornBytes } = jsonlLines(read.text);
@@ -60,13 +67,21 @@ export function readEpisodes(paths: RunPaths): EpisodesRead {
     try {
       raw = JSON.parse(text);
     } catch (err) {
-      out.badLines.push({ line, message: `not JSON (${(err as Error).message})` });
+      out.badLines.push({ line, code: RunErrorCode.BadJson, message: `not JSON (${(err as Error).message})` });
       continue;
     }
-    const parsed = EpisodeRecord.safeParse(raw);
+    let parsed = EpisodeRecord.safeParse(raw);
     if (!parsed.success) {
-      out.badLines.push({ line, message: where(parsed.error.issues) });
-      continue;
+      const issues = parsed.error.issues;
+      // A malformed evaluation (what `parley eval` stored) has its own code. The episode itself is sound:
+      // its row is kept without the evaluation, so a resumed run does not play (and pay for) it again,
+      // while every reader of evaluations refuses the file naming this line.
+      const evaluationOnly = issues.every((i) => i.path[0] === 'evaluation');
+      out.badLines.push({ line, code: evaluationOnly ? RunErrorCode.BadEvaluation : RunErrorCode.BadRecord, message: where(issues) });
+      if (!evaluationOnly) continue;
+      const { evaluation: _malformed, ...rest } = raw as Record<string, unknown>;
+      parsed = EpisodeRecord.safeParse(rest);
+      if (!parsed.success) continue;
     }
     if (byId.delete(parsed.data.episodeId)) out.duplicates += 1; // re-inserted: keeps file order of the survivors
     byId.set(parsed.data.episodeId, { record: parsed.data, raw: raw as Record<string, unknown>, line });

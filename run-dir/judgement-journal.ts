@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync, rmSync } from 'node:fs';
 import { z } from 'zod';
+import { Evaluation } from '../protocol/index.js';
 import { readJsonlFile, type JsonlRead } from './jsonl-file.js';
 import type { RunLock } from './lock.js';
 import type { RunPaths } from './paths.js';
@@ -12,7 +13,7 @@ import type { RunPaths } from './paths.js';
  * lines, in order, over the records (the last line of an episode wins): evaluations are whole, so a line
  * applied twice changes nothing.
  */
-export const JournalLine = z.object({ episodeId: z.string().min(1).max(300), evaluation: z.unknown() });
+export const JournalLine = z.object({ episodeId: z.string().min(1).max(300), evaluation: Evaluation });
 export type JournalLine = z.infer<typeof JournalLine>;
 
 /** Appends one judgement as a single write of a whole line (the journal's commit point). */

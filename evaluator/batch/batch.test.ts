@@ -43,7 +43,7 @@ describe('batch judge requests', () => {
 
   it('leave out, with missingOnly, the episodes this judge already scored on this rubric', async () => {
     const done = await judgeEpisode(mfEpisode, mf, { client: new ScriptedClient((req) => answerFor(req)), ...sel });
-    const scored = { ...mfEpisode, evaluation: { v: 1, judge: done } };
+    const scored = { ...mfEpisode, evaluation: { v: 1 as const, judge: done } };
     const run = runOf([scored, clEpisode]);
     expect(batchEpisodes(run, { ...sel, missingOnly: true })).toEqual([clEpisode.episodeId]);
     expect(batchEpisodes(run, { ...sel, missingOnly: false })).toEqual([mfEpisode.episodeId, clEpisode.episodeId]);

@@ -3,7 +3,7 @@ import { protocolCardLine } from '../../simulation/index.js';
 import { RELATIONSHIP_NAMES } from '../../protocol/index.js';
 import type { RunDir } from '../run-dir.js';
 import path from 'node:path';
-import { judgeVariants, readEvaluation } from '../evaluation.js';
+import { judgeVariants, readEvaluation, type Evaluation } from '../evaluation.js';
 import { isSotopia } from '../rubric/builtin.js';
 import { mdCode, mdText } from './markdown-text.js';
 
@@ -104,7 +104,7 @@ function shownPath(p: string | null | undefined): string | null {
  * Adds an episode's judgements to the card's judges: every judgement on it, not only the main one, so
  * each judge of a panel and a blind variant has a line (per spec, visibility, view, prompt and rubric).
  */
-function countJudges(evaluation: unknown, judges: Map<string, SimulationCard['judges'][number]>, judgeErrors: Record<string, number>): void {
+function countJudges(evaluation: Evaluation | undefined, judges: Map<string, SimulationCard['judges'][number]>, judgeErrors: Record<string, number>): void {
   for (const j of judgeVariants(readEvaluation(evaluation)).values()) {
     const rubric = isSotopia(j.judge.rubric) ? 'sotopia' : `${j.judge.rubric!.name} (${j.judge.rubric!.hash.slice(0, 12)})`;
     const key = JSON.stringify([j.judge.spec, j.judge.visibility, j.judge.view, j.judge.promptVersion, rubric]);

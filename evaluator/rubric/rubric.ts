@@ -77,13 +77,9 @@ export interface Rubric {
   hash: string;
 }
 
-/** What every judgement records of its rubric: enough for the report to lay out columns and ranges. */
-export const RubricRef = z.object({
-  name: z.string(),
-  hash: z.string(),
-  dimensions: z.array(z.object({ name: z.string(), label: z.string().optional(), min: z.number().int(), max: z.number().int() })),
-});
-export type RubricRef = z.infer<typeof RubricRef>;
+/** What every judgement records of its rubric (its schema is part of the record: protocol/evaluation.ts). */
+export { RubricRef } from '../../protocol/evaluation.js';
+import type { RubricRef } from '../../protocol/evaluation.js';
 
 /** Builds a rubric (and its hash) from its name and dimensions. */
 export function makeRubric(name: string, dimensions: readonly RubricDimension[], description?: string): Rubric {

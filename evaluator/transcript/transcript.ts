@@ -5,7 +5,7 @@
  */
 import type { EpisodeRecord } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
-import { judgeVariants, readEvaluation } from '../evaluation.js';
+import { judgeVariants, readEvaluation, type Evaluation } from '../evaluation.js';
 import { isSotopia } from '../rubric/builtin.js';
 import { terminalSafe } from '../../text/terminal.js';
 
@@ -62,7 +62,7 @@ function outcomeText(r: EpisodeRecord, names: Map<string, string>): string {
 }
 
 /** Score lines of every judgement stored on the episode (a blind judgement next to the full one). */
-function scoreLines(evaluation: unknown, names: Map<string, string>): string[] {
+function scoreLines(evaluation: Evaluation | undefined, names: Map<string, string>): string[] {
   const judgements = [...judgeVariants(readEvaluation(evaluation)).values()];
   const lines: string[] = [];
   for (const j of judgements) {

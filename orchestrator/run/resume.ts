@@ -1,4 +1,4 @@
-import type { EpisodeRecord } from '../../protocol/index.js';
+import { RunErrorCode, type EpisodeRecord } from '../../protocol/index.js';
 import { discardEpisodeFiles, readEpisodes, repairTail, rewriteEpisodes, type RunLock } from '../../run-dir/index.js';
 import type { EpisodePlan } from '../episode-plan.js';
 
@@ -23,7 +23,11 @@ export function prepareResume(lock: RunLock, plans: readonly EpisodePlan[], o: {
   const torn = repairTail(lock);
   if (torn) o.log(`episodes.jsonl: removed a torn last line (${torn} bytes) left by an interrupted write; that episode runs again`);
   const previous = readEpisodes(paths);
-  if (previous.badLines.length) o.log(`episodes.jsonl: skipping unreadable line(s) ${previous.badLines.map((b) => b.line).join(', ')}`);
+  const unreadable = previous.badLines.filter((b) => b.code !== RunErrorCode.BadEvaluation);
+  const badEvaluations = previous.badLines.filter((b) => b.code === RunErrorCode.BadEvaluation);
+  if (unreadable.length) o.log(`episodes.jsonl: skipping unreadable line(s) ${unreadable.map((b) => b.line).join(', ')}`);
+  // The episode is kept (not played again); `parley eval` and `report` refuse the file until the line is fixed.
+  if (badEvaluations.length) o.log(`episodes.jsonl: ${RunErrorCode.BadEvaluation}: malformed evaluation on line(s) ${badEvaluations.map((b) => b.line).join(', ')} (episodes kept)`);
   let rows = previous.rows;
   let rewrite = false;
   if (previous.duplicates) {
