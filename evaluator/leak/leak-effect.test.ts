@@ -48,6 +48,16 @@ describe('leak effect (explained share of a mode\'s MutualFriends advantage)', (
     expect(leakSentence(e)).toMatch(/The leaked answer explains 67% \[-?\d+%, \d+%\] of the advantage\./);
   });
 
+  it('reads a negative advantage as "below", never "above … by -3.60"', () => {
+    const behind = [...goals('script', [3, 4, 3, 2]), ...goals('agents', [7, 7, 6, 7])];
+    const e = leakEffect(behind, corrected, 'script', 'goal', 7);
+    expect(e.leaky!.value).toBeCloseTo(-3.75);
+    const text = leakSentence(e);
+    expect(text).toMatch(/with the leaked answer script mode scores below agents mode by 3\.75 \[\d\.\d\d, \d\.\d\d\]/);
+    expect(text).toMatch(/and without it script mode scores above agents mode by 1\.00/);
+    expect(text).not.toMatch(/by -\d/);
+  });
+
   it('says "not defined" when the leaky run has no advantage to explain', () => {
     const flat = [...goals('script', [6, 6, 7, 5]), ...goals('agents', [6, 7, 5, 6])];
     const e = leakEffect(flat, corrected, 'script', 'goal');

@@ -23,11 +23,21 @@ function withInterval(e: Estimate, f: (v: number) => string = num): string {
   return e.lo !== null && e.hi !== null ? `${f(e.value)} [${f(e.lo)}, ${f(e.hi)}]` : f(e.value);
 }
 
-/** What the mode's advantage is, in the metric's own direction. */
+/** The estimate with its sign turned: a negative advantage is said as the other way by a positive amount. */
+function flipped(e: Estimate): Estimate {
+  return { ...e, value: -e.value, lo: e.hi === null ? null : -e.hi, hi: e.lo === null ? null : -e.lo };
+}
+
+/**
+ * What the mode's advantage is, in the metric's own direction, with the sign read into the words: a
+ * negative advantage is "below … by 3.60", never "above … by -3.60".
+ */
 function advantagePhrase(metric: LeakMetric, mode: LeakedMode, e: Estimate): string {
-  if (metric === 'firstMention') return `${MODE_WORDS[mode]} names the shared friend earlier than agents mode by ${withInterval(e)} of the conversation`;
-  if (metric === 'success') return `${MODE_WORDS[mode]}'s success rate is above agents mode's by ${withInterval(e)}`;
-  return `${MODE_WORDS[mode]} scores above agents mode by ${withInterval(e)}`;
+  const behind = e.value < 0;
+  const amount = withInterval(behind ? flipped(e) : e);
+  if (metric === 'firstMention') return `${MODE_WORDS[mode]} names the shared friend ${behind ? 'later' : 'earlier'} than agents mode by ${amount} of the conversation`;
+  if (metric === 'success') return `${MODE_WORDS[mode]}'s success rate is ${behind ? 'below' : 'above'} agents mode's by ${amount}`;
+  return `${MODE_WORDS[mode]} scores ${behind ? 'below' : 'above'} agents mode by ${amount}`;
 }
 
 /** One sentence (a few clauses) for one mode and metric. */
@@ -38,7 +48,11 @@ export function leakSentence(e: LeakEffect): string {
   if (!e.leaky) return head + missing('leaky');
   const leaky = `with the leaked answer ${advantagePhrase(e.metric, e.mode, e.leaky)} (${e.leaky.nMode} ${e.mode}, ${e.leaky.nAgents} agents episodes)`;
   if (!e.corrected) return `${head}${leaky}; the explained share is ${missing('corrected')}`;
-  const corrected = `without it by ${withInterval(e.corrected)} (${e.corrected.nMode}, ${e.corrected.nAgents})`;
+  // The same direction as the leaky clause when the signs agree; else said in full, so no "by -1.00" is left.
+  const sameWay = (e.corrected.value < 0) === (e.leaky.value < 0);
+  const corrected = sameWay
+    ? `without it by ${withInterval(e.leaky.value < 0 ? flipped(e.corrected) : e.corrected)} (${e.corrected.nMode}, ${e.corrected.nAgents})`
+    : `without it ${advantagePhrase(e.metric, e.mode, e.corrected)} (${e.corrected.nMode}, ${e.corrected.nAgents})`;
   const parts = [`${head}${leaky}, and ${corrected}.`];
   if (e.drop) {
     const d = e.drop;

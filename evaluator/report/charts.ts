@@ -74,37 +74,40 @@ const pct = (v: number) => `${Math.round(v * 100)}%`;
 
 /** The report's charts, from the aggregated rows and the per-episode metrics. */
 export function buildCharts(rows: readonly GroupRow[], metrics: readonly EpisodeMetrics[]): Chart[] {
+  // A chart is drawn only over data: an empty one says nothing ("no task scenarios") and, on a run judged
+  // on another rubric only, an empty goal chart read as if the run had not been judged.
   const charts: Chart[] = [];
+  const has = (x: { groups: readonly BarGroup[] }) => x.groups.some((g) => g.bars.some((b) => b.value !== null));
   const goal = metricBySubset(rows, 'goal');
-  charts.push({
+  if (has(goal)) charts.push({
     file: 'goal-by-mode.svg',
     title: 'Goal completion by mode and subset',
     caption: 'Judge goal score [0, 10], mean over seats per episode (the paper\'s Figure 2).',
-    svg: barChart({ title: 'Goal completion by mode and subset', yLabel: 'goal (0–10)', ...goal, yMin: 0, yMax: 10, emptyNote: 'no judge scores yet: run parley eval DIR --judge …' }),
+    svg: barChart({ title: 'Goal completion by mode and subset', yLabel: 'goal (0–10)', ...goal, yMin: 0, yMax: 10, emptyNote: 'no SOTOPIA-EVAL goal scores' }),
   });
   const success = metricBySubset(rows, 'success');
-  charts.push({
+  if (has(success)) charts.push({
     file: 'success-by-mode.svg',
     title: 'Task success by mode and subset',
     caption: 'MutualFriends: both selected the shared friend (protocol parley) or the shared friend was named (protocol paper, the paper\'s appendix G); Craigslist: a deal was reached. Open scenarios have no task success (docs/metrics.md).',
     svg: barChart({ title: 'Task success by mode and subset', yLabel: 'success rate', ...success, yMin: 0, yMax: 1, format: pct, emptyNote: 'no task scenarios' }),
   });
   const words = metricBySubset(rows, 'wordsPerTurn');
-  charts.push({
+  if (has(words)) charts.push({
     file: 'words-per-turn.svg',
     title: 'Words per turn by mode',
     caption: 'Words per speech turn, mean over seats per episode (the paper\'s Figure 4).',
     svg: barChart({ title: 'Words per turn by mode', yLabel: 'words per turn', ...words, emptyNote: 'no speech' }),
   });
   const fm = firstMentionDistribution(metrics);
-  charts.push({
+  if (has(fm)) charts.push({
     file: 'first-mention.svg',
     title: 'Where the shared friend is first named',
     caption: 'MutualFriends: share of episodes by relative position of the first move naming the shared friend (0 = first move, 1 = last), and never named (the paper\'s Figures 10/12).',
     svg: barChart({ title: 'Where the shared friend is first named', yLabel: 'share of episodes', groups: fm.groups, series: fm.series, yMin: 0, yMax: 1, format: pct, emptyNote: 'no MutualFriends episodes', footnote: `bars: share of each mode's MutualFriends episodes (${fm.series.map((k) => `${k} n=${fm.n.get(k)}`).join(', ')}); numbers under bars: episodes in the bin` }),
   });
   const deal = metricBySubset(rows, 'deal');
-  charts.push({
+  if (has(deal)) charts.push({
     file: 'deal-rate.svg',
     title: 'Craigslist deal rate by mode',
     caption: 'Share of Craigslist episodes ending in a deal: explicit moves, or the judge\'s reading of the dialogue when it found one (the paper\'s Figure 11).',
@@ -123,7 +126,7 @@ export function rubricCharts(rows: readonly GroupRow[]): Chart[] {
   const rubrics = new Map<string, GroupRow['rubrics'][number]['rubric']>();
   for (const r of all) for (const g of r.rubrics) rubrics.set(`${g.rubric.name}@${g.rubric.hash}`, g.rubric);
   const name = seriesNamer(all);
-  return [...rubrics].map(([key, rubric]) => {
+  return [...rubrics].flatMap(([key, rubric]) => {
     const used = all.filter((r) => r.rubrics.some((g) => `${g.rubric.name}@${g.rubric.hash}` === key));
     const groups = rubric.dimensions.map((d) => ({
       label: `${d.label ?? d.name} [${d.min}, ${d.max}]`,
@@ -132,12 +135,13 @@ export function rubricCharts(rows: readonly GroupRow[]): Chart[] {
         return { series: name(r), value: s.mean, lo: s.lo, hi: s.hi, n: s.n };
       }),
     }));
+    if (!groups.some((g) => g.bars.some((b) => b.value !== null))) return [];
     const title = `Rubric ${rubric.name}: judge scores by mode`;
-    return {
+    return [{
       file: `rubric-${rubric.name.replace(/[^A-Za-z0-9._-]/g, '_')}-${rubric.hash.slice(0, 8)}.svg`,
       title,
       caption: `Judge scores on the rubric ${rubric.name}, mean over seats per episode, per dimension (its range in the label).`,
       svg: barChart({ title, yLabel: 'score', groups, series: orderedSeries(used, name), yMin: Math.min(0, ...rubric.dimensions.map((d) => d.min)), yMax: Math.max(0, ...rubric.dimensions.map((d) => d.max)), emptyNote: 'no scores on this rubric' }),
-    };
+    }];
   });
 }

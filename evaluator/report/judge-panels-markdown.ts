@@ -7,9 +7,13 @@ const f2 = (v: number | null) => (v === null ? '—' : v.toFixed(2));
 const alphaText = (a: Panel['agreement'][number]['alpha']) =>
   a.alpha === null ? '— (undefined: no variation)' : `${a.alpha.toFixed(3)}${a.lo !== null && a.hi !== null ? ` [${a.lo.toFixed(2)}, ${a.hi.toFixed(2)}]` : ''}`;
 
-/** Panels worth a section: two or more judges, or a judge scoring its own model's episodes. */
+/**
+ * Panels worth a section: two or more judges that scored the same seats, or a judge scoring its own
+ * model's episodes. Judges that never scored a seat in common (a combined report of runs judged by
+ * different models) are no panel: there is no agreement to state.
+ */
 function shown(panels: readonly Panel[]): Panel[] {
-  return panels.filter((p) => p.judges.length >= 2 || p.judges.some((j) => j.selfEvaluated > 0));
+  return panels.filter((p) => p.agreement.length > 0 || p.judges.some((j) => j.selfEvaluated > 0));
 }
 
 /** The report's section: per rubric, each judge's provenance and means, the panel mean, and agreement per dimension. */
@@ -33,7 +37,7 @@ export function judgePanelsMarkdown(panels: readonly Panel[]): string[] {
         `| ${mdCell(j.info.spec)} | ${mdCell(j.info.provider ?? '—')} | ${mdCell(j.info.model ?? '—')} | ${mdCell(j.info.promptVersion)} | ${mdCell((j.info.rubric?.hash ?? p.rubric.hash).slice(0, 12))} | ${j.seatsScored} | ${j.errors} | ${self} | ${dims.map((d) => f2(j.means[d.name] ?? null)).join(' | ')} |`,
       );
     }
-    if (p.judges.length >= 2) lines.push(`| panel mean | | | | | | | | ${dims.map((d) => f2(p.panelMeans[d.name] ?? null)).join(' | ')} |`);
+    if (p.agreement.length) lines.push(`| panel mean | | | | | | | | ${dims.map((d) => f2(p.panelMeans[d.name] ?? null)).join(' | ')} |`);
     lines.push('');
     if (p.agreement.length) {
       lines.push('| dimension | seats (two or more judges) | Krippendorff\'s alpha (interval) [95% CI] | mean absolute difference |', '|---|---|---|---|');

@@ -39,7 +39,7 @@ export interface Panel {
   judges: PanelJudge[];
   /** Per dimension: the mean over seats of the judges' mean score of the seat. */
   panelMeans: Record<string, number | null>;
-  /** Per dimension, when two or more judges. */
+  /** Per dimension, when two or more judges scored the same seats (empty otherwise). */
   agreement: DimensionAgreement[];
 }
 
@@ -123,7 +123,8 @@ export function judgePanels(runs: readonly RunDir[], seed = 1): Panel[] {
     for (const d of p.rubric.dimensions) {
       const units = [...(p.units.get(d.name)?.values() ?? [])].map((m) => [...m.values()]);
       panelMeans[d.name] = mean(units.map((u) => mean(u)!));
-      if (judges.length >= 2) agreement.push({ dimension: d.name, alpha: alphaWithInterval(units, seed), mad: meanAbsoluteDifference(units) });
+      // Agreement needs seats two judges both scored: judges of different runs (a combined report) share none.
+      if (judges.length >= 2 && units.some((u) => u.length >= 2)) agreement.push({ dimension: d.name, alpha: alphaWithInterval(units, seed), mad: meanAbsoluteDifference(units) });
     }
     out.push({ rubric: p.rubric, visibility: p.visibility, view: p.view, judges, panelMeans, agreement });
   }

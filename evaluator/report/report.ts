@@ -10,6 +10,7 @@ import { writeFileAtomic } from '../../disk/atomic-write.js';
 import type { RunDir } from '../run-dir.js';
 import { buildCard, cardMarkdown, mdCell } from './card.js';
 import { citeFooter } from './cite.js';
+import { tableJudgesLine } from './table-judges.js';
 import { groupTasksMarkdown, seatRoleChart, seatRolesMarkdown } from './seat-roles.js';
 import { buildCharts, type Chart } from './charts.js';
 import { markdownToHtml } from './markdown-html.js';
@@ -95,11 +96,12 @@ export function reportMarkdown(runs: readonly RunDir[], metrics: readonly Episod
   }
   lines.push('', `success: task success from explicit moves (in \`paper\` runs MutualFriends success is the paper's own rule, the shared friend named: docs/metrics.md); turns: moves per episode; words/turn: words per speech turn; repetition: share of repeated word ${REPETITION_N}-grams; friend named / first mention: MutualFriends, whether and where (0 = first move, 1 = last) the shared friend is first named; deal rate and seller utility: Craigslist.`, '');
   const judged = rows.some((r) => r.judgedSeats + r.judgeErrors > 0);
-  const otherRubrics = rubricTablesMarkdown(rows);
+  const otherRubrics = rubricTablesMarkdown(rows, metrics);
   lines.push('## Judge scores (SOTOPIA-EVAL)', '');
   if (!judged) {
     lines.push(otherRubrics.length ? 'No SOTOPIA-EVAL scores in these runs; the scores of other rubrics follow.' : 'No judge scores in these runs. Run `parley eval DIR --judge openai:gpt-4` to add them.', '');
   } else {
+    lines.push(tableJudgesLine(metrics, null), '');
     lines.push(`| mode | models | subset | seats scored | evaluation errors | ${DIMENSION_NAMES.map((d) => METRIC_LABELS[d]).join(' | ')} |`);
     lines.push(`|---|---|---|---|---|${DIMENSION_NAMES.map(() => '---').join('|')}|`);
     for (const r of rows) {
@@ -144,14 +146,14 @@ export function reportMarkdown(runs: readonly RunDir[], metrics: readonly Episod
  * rubric), with a column per dimension; each rubric's scores are summarised on their own, never averaged
  * with another rubric's.
  */
-export function rubricTablesMarkdown(rows: readonly GroupRow[]): string[] {
+export function rubricTablesMarkdown(rows: readonly GroupRow[], metrics: readonly EpisodeMetrics[] = []): string[] {
   const keys = new Map<string, RubricGroup['rubric']>();
   for (const r of rows) for (const g of r.rubrics) keys.set(`${g.rubric.name}@${g.rubric.hash}`, g.rubric);
   const lines: string[] = [];
   for (const [key, rubric] of keys) {
     const dims = rubric.dimensions;
     lines.push(`## Judge scores (rubric ${mdText(rubric.name)})`, '');
-    lines.push(`Rubric \`${rubric.hash.slice(0, 12)}\` (sha256 of its text). Cells as above, per episode the mean over its scored seats.`, '');
+    lines.push(`${tableJudgesLine(metrics, rubric)} Rubric \`${rubric.hash.slice(0, 12)}\` is the sha256 of its text. Cells as above, per episode the mean over its scored seats.`, '');
     lines.push(`| mode | models | subset | seats scored | evaluation errors | ${dims.map((d) => mdCell(d.label ?? d.name)).join(' | ')} |`);
     lines.push(`|---|---|---|---|---|${dims.map(() => '---').join('|')}|`);
     for (const r of rows) {

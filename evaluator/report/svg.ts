@@ -120,7 +120,7 @@ export function barChart(spec: BarChartSpec): string {
   out.push(`<text transform="translate(14 ${m.top + plotH / 2}) rotate(-90)" text-anchor="middle">${esc(spec.yLabel)}</text>`);
   const hasData = values.length > 0;
   if (!hasData) {
-    out.push(`<text x="${m.left + plotW / 2}" y="${m.top + plotH / 2}" text-anchor="middle" fill="#888888">${esc(spec.emptyNote ?? 'no data')}</text>`);
+    out.push(`<text x="${m.left + plotW / 2}" y="${m.top + plotH / 2}" class="no-data" text-anchor="middle" fill="#888888">${esc(spec.emptyNote ?? 'no data')}</text>`);
   }
   const groupW = plotW / Math.max(1, spec.groups.length);
   const barW = Math.min(30, (groupW - 16) / Math.max(1, spec.series.length));

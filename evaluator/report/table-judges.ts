@@ -1,0 +1,21 @@
+import { isSotopia } from '../rubric/builtin.js';
+import type { EpisodeMetrics, JudgementView } from '../metrics/episode-metrics.js';
+import { mdCode, mdText } from './markdown-text.js';
+
+/**
+ * The sentence under a score table's heading that names whose scores it shows: the judges (spec,
+ * visibility, view) whose judgements fill it and on how many episodes each, and the rubric. A table that
+ * does not say its judge cannot be compared with another report's.
+ */
+export function tableJudgesLine(metrics: readonly EpisodeMetrics[], rubric: { name: string; hash: string } | null): string {
+  const counts = new Map<string, number>();
+  for (const m of metrics) {
+    const j: JudgementView | null | undefined = rubric === null ? (m.judge && isSotopia(m.judge.info.rubric) ? m.judge : null) : m.otherRubrics.find((x) => x.info.rubric?.name === rubric.name && x.info.rubric.hash === rubric.hash);
+    if (!j) continue;
+    const who = `${mdCode(j.info.spec)} (${j.info.visibility}${j.info.view === 'paper' ? ', paper view' : ''})`;
+    counts.set(who, (counts.get(who) ?? 0) + 1);
+  }
+  const judges = [...counts].map(([who, n]) => `${who} on ${n} episode${n === 1 ? '' : 's'}`).join(', ');
+  const name = rubric === null ? 'sotopia (SOTOPIA-EVAL)' : `${mdText(rubric.name)} \`${rubric.hash.slice(0, 12)}\``;
+  return `Judge: ${judges || 'none'}; rubric ${name}.`;
+}
