@@ -1,5 +1,5 @@
 import type { ReformatConfig } from '../protocol/index.js';
-import { sotopiaReformatFor } from '../simulation/index.js';
+import { JUDGE_VIEW_FACTS, sotopiaReformatFor } from '../simulation/index.js';
 import { parseLlmSpec } from '../llm/spec.js';
 import type { LlmClient } from '../llm/types.js';
 import type { RunLock } from '../run-dir/index.js';
@@ -123,7 +123,7 @@ async function judgeClients(o: JudgePanelOptions): Promise<Map<string, LlmClient
 async function reformatClientFor(o: JudgePanelOptions, judgeSpec: string): Promise<LlmClient | undefined> {
   const recorded = o.reformatFlag === undefined ? o.recordedReformat : undefined;
   const reformatSpec = o.reformatFlag ?? recorded?.spec ?? sotopiaReformatFor(parseLlmSpec(judgeSpec).provider) ?? judgeSpec;
-  if (o.view !== 'paper' || (reformatSpec === judgeSpec && !recorded)) return undefined;
+  if (!JUDGE_VIEW_FACTS[o.view].reformat || (reformatSpec === judgeSpec && !recorded)) return undefined;
   const endpoint = { ...o.endpoint, ...(recorded?.baseURL ? { baseURL: recorded.baseURL } : {}), ...(recorded?.apiKeyEnv ? { apiKeyEnv: recorded.apiKeyEnv } : {}) };
   const { createClient } = await import('../llm/index.js');
   try {

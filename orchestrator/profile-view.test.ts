@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PROFILE_FIELD_NAMES, PROFILE_FIELDS, ProfileView, RELATIONSHIP_NAMES } from '../protocol/index.js';
-import { PAPER_PROTOCOL, PARLEY_PROTOCOL } from '../simulation/index.js';
+import { definitionOf, PAPER_PROTOCOL, PARLEY_PROTOCOL } from '../simulation/index.js';
 import { Character } from '../scenarios/model.js';
 import { fullProfile, ownProfile, profileAtLevel } from './profile-view.js';
 
@@ -37,7 +37,7 @@ describe('profile fields: one definition, a visibility rule each (issue 12, Cont
         expect(seen.secret).toBeUndefined();
         for (const key of Object.keys(seen)) {
           const v = PROFILE_FIELDS[key as keyof typeof PROFILE_FIELDS].visibility;
-          if (protocol.name === 'parley') expect(v.parley !== 'never' && level >= v.parley, `${key} at ${level}`).toBe(true);
+          if (definitionOf(protocol.name).profileFields === 'all') expect(v.parley !== 'never' && level >= v.parley, `${key} at ${level}`).toBe(true);
           else expect(v.paper.rendered, `${key} under paper`).toBe(true);
         }
       }

@@ -1,4 +1,5 @@
 import { JudgeView } from '../protocol/index.js';
+import type { NaturalnessForm } from './definition.js';
 import { definitionOf } from './protocols.js';
 
 /**
@@ -20,12 +21,47 @@ export function sotopiaReformatFor(provider: { readonly name: string; readonly p
   return provider.paperReformat === 'sotopia-model' ? `${provider.name}:${SOTOPIA_REFORMAT_MODEL}` : null;
 }
 
-/** What each judge view does besides what it shows (evaluator/judge/prompt.ts builds the requests). */
-export const JUDGE_VIEWS: Readonly<Record<JudgeView, { readonly words: string; readonly reformat: boolean }>> = {
+/** What each judge view is (evaluator/judge/prompt.ts builds the requests from it). */
+export interface JudgeViewFacts {
+  /** SOTOPIA's judge information and form: one user message, the format asked in the text, no structured output. */
+  readonly sotopia: boolean;
+  /** Whether an unreadable reply gets one reformat request (SOTOPIA's `format_bad_output`); structured output needs none. */
+  readonly reformat: boolean;
+  /** The dry run's words for it. */
+  readonly words: string;
+  /** What the simulation card says a full-background judge in this view sees. */
+  readonly sees: string;
+  /** The tag of a panel judged in this view, beside its spec in tables; null for the run's own view. */
+  readonly tag: string | null;
+}
+
+export const JUDGE_VIEW_FACTS: Readonly<Record<JudgeView, JudgeViewFacts>> = {
   // The paper's judge replies in free text that SOTOPIA repaired with one reformat request.
-  paper: { words: "the paper view (SOTOPIA's judge information only)", reformat: true },
+  paper: {
+    sotopia: true,
+    reformat: true,
+    words: "the paper view (SOTOPIA's judge information only)",
+    sees: "the paper view: SOTOPIA's judge information only (scenario with judge-only text, both bios with secrets, both goals, Turn #k transcript)",
+    tag: 'paper view',
+  },
   // Parley's judge answers with structured output: nothing to repair.
-  parley: { words: "Parley's view (relationship, every profile field, task data)", reformat: false },
+  parley: {
+    sotopia: false,
+    reformat: false,
+    words: "Parley's view (relationship, every profile field, task data)",
+    sees: "Parley's full view: both goals and secrets, the relationship and its story, every profile field, private task data and judge-only text (more than SOTOPIA's judge had)",
+    tag: null,
+  },
+};
+
+/**
+ * The naturalness question's forms (`parley compare`, the annotation page), named like the judge views:
+ * `paper` asks appendix E's question with the context the paper's annotators had, in SOTOPIA's transcript
+ * form, one user message with the format in the text; `parley` asks Parley's question with structured output.
+ */
+export const NATURALNESS_FORMS: Readonly<Record<NaturalnessForm, { readonly appendixE: boolean }>> = {
+  paper: { appendixE: true },
+  parley: { appendixE: false },
 };
 
 /** The view a judge uses when nothing chose one: the run protocol's scoring default. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BackgroundsRule, JudgeView, MindreadGraph, mindreadKey, parseMindread, ScriptFormat } from '../protocol/index.js';
 import { DEFINITIONS, PROTOCOL_NAMES, ProtocolName } from './protocols.js';
-import { JUDGE_VIEWS } from './judge-views.js';
+import { JUDGE_VIEW_FACTS } from './judge-views.js';
 import type { ProtocolDefaults, ProtocolDefinition } from './definition.js';
 import { JudgeOnlyLeakTarget, OnUnparsable, StopRule } from './values.js';
 
@@ -181,7 +181,7 @@ export const SETTINGS = {
     config: JudgeView,
     experiment: z.enum(JudgeView.options, { error: choiceError('a judge view', JudgeView.options) }),
     arm: true,
-    words: Object.fromEntries(Object.entries(JUDGE_VIEWS).map(([view, v]) => [view, v.words])),
+    words: Object.fromEntries(Object.entries(JUDGE_VIEW_FACTS).map(([view, v]) => [view, v.words])),
   }),
 };
 

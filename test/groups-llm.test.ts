@@ -1,3 +1,4 @@
+import { findDefinition } from '../simulation/index.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,7 +56,7 @@ describe.each(['parley', 'paper'] as const)('groups with LLM seats under --proto
       const cast = casts.find((names) => names.some((n) => prompt.includes(`You are ${n}`) || prompt.includes(`Your character is ${n}`)) && names.every((n) => prompt.includes(n)));
       expect(cast, prompt.slice(0, 400)).toBeDefined();
       const [a, b, c] = cast!;
-      if (protocol === 'paper') expect(prompt).toContain(`Participants: ${a}, ${b} and ${c}`);
+      if (findDefinition(protocol)!.seat.prompts === 'sotopia') expect(prompt).toContain(`Participants: ${a}, ${b} and ${c}`);
       else expect(prompt).toMatch(new RegExp(`Participants, in turn order: ${a}( \\(you\\))?, ${b}( \\(you\\))? and ${c}( \\(you\\))?\\.`));
     }
     // Agents mode: each partner's goal is unknown to the seat.

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { recordedDefinition } from '../../simulation/index.js';
 import { MODES, type Mode } from '../../protocol/index.js';
 import { terminalSafe } from '../../text/terminal.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
@@ -74,8 +75,8 @@ export async function run(argv: string[]): Promise<number> {
     links = Object.entries(secrets.tokens);
     if (!links.length) throw new UsageError(`--annotators NAME,NAME… is required: each annotator gets a token (none in ${secretsFile(resolve(out))} yet)`);
     study = new Study(a, modeA as Mode, b, modeB as Mode, resolve(out), secrets);
-    // Under --protocol paper the page shows what the paper's annotators saw and nothing more.
-    if (a.run?.protocol?.name === 'paper') study.view = 'paper';
+    // The form of run A's protocol: under --protocol paper the page shows what the paper's annotators saw and nothing more.
+    study.view = recordedDefinition(a.run).scoring.naturalness;
   } catch (err) {
     if (err instanceof UsageError) throw err;
     console.error(terminalSafe(`parley annotate: ${(err as Error).message}`));

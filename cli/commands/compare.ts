@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { findDefinition, PROTOCOL_NAMES, recordedDefinition } from '../../simulation/index.js';
 import path from 'node:path';
 import { parseCommand, parseParam, positiveInt, UsageError, type CommandSpec } from '../command.js';
 import type { Mode } from '../../protocol/index.js';
@@ -121,8 +122,10 @@ export async function run(argv: string[]): Promise<number> {
   const modeA = chooseMode(a, values['mode-a'], 'a');
   const modeB = chooseMode(b, values['mode-b'], 'b');
   for (const m of [modeA, modeB]) if (!(MODES as readonly string[]).includes(m)) throw new UsageError(m);
-  const style = values.protocol ?? (a.run?.protocol?.name === 'paper' || (a.run?.['config'] as { protocol?: unknown } | undefined)?.protocol === 'paper' ? 'paper' : 'parley');
-  if (style !== 'paper' && style !== 'parley') throw new UsageError(`--protocol must be paper or parley (got '${style}')`);
+  // The naturalness form of the protocol named, else of the protocol run A followed (simulation/).
+  const named = values.protocol === undefined ? recordedDefinition(a.run) : findDefinition(values.protocol);
+  if (!named) throw new UsageError(`--protocol must be ${PROTOCOL_NAMES.join(' or ')} (got '${values.protocol}')`);
+  const style = named.scoring.naturalness;
   const pairs = matchEpisodes(a, modeA as Mode, b, modeB as Mode);
   if (pairs.length === 0) {
     console.error(`parley compare: no scenario was run (ok) in both ${a.dir} (${modeA}) and ${b.dir} (${modeB})`);

@@ -1,4 +1,5 @@
 import { JudgeErrorCode, type EpisodeRecord, type Mode } from '../../protocol/index.js';
+import { NATURALNESS_FORMS, type NaturalnessForm } from '../../simulation/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { ChatRequest, LlmClient } from '../../llm/types.js';
 import type { EvaluationError } from '../evaluation.js';
@@ -100,7 +101,7 @@ export function matchEpisodes(a: RunDir, modeA: Mode, b: RunDir, modeB: Mode): C
  * `paper`: the paper's annotation question (appendix E) with the context its annotators had — the
  * scenario, both characters' backgrounds and goals — and no further criterion (no leakage cue).
  */
-export type CompareStyle = 'parley' | 'paper';
+export type CompareStyle = NaturalnessForm;
 
 /** Appendix E's question, in Parley's words with the same meaning. */
 export const PAPER_NATURALNESS_QUESTION = 'Which of the two interactions sounds more like a natural interaction that two people would have in this scenario?';
@@ -152,18 +153,19 @@ function prompt(first: string, second: string, scenario: Scenario | undefined, r
  * very same thing and a batch reply is matched to its request by these messages.
  */
 export function naturalnessRequest(pair: ComparePair, aShownFirst: boolean, style: CompareStyle = 'parley', reasoning: ReasoningAsk = 'ask'): ChatRequest {
-  const render = style === 'paper' ? paperConversation : renderTranscript;
+  const appendixE = NATURALNESS_FORMS[style].appendixE;
+  const render = appendixE ? paperConversation : renderTranscript;
   const ta = render(pair.a, pair.scenario);
   const tb = render(pair.b, pair.scenario);
   return {
-    messages: style === 'paper'
+    messages: appendixE
       ? [{ role: 'user', content: paperPrompt(aShownFirst ? ta : tb, aShownFirst ? tb : ta, pair.scenario, reasoning) }]
       : [
           { role: 'system', content: 'You compare two conversations for naturalness. Reply with a single JSON object and nothing else.' },
           { role: 'user', content: prompt(aShownFirst ? ta : tb, aShownFirst ? tb : ta, pair.scenario, reasoning) },
         ],
-    // Under paper the format is asked in the prompt only (no response_format), as SOTOPIA's calls did.
-    ...(style === 'paper' ? {} : { json: { name: 'naturalness', schema: reasoning === 'ask' ? NATURALNESS_SCHEMA : CHOICE_SCHEMA } }),
+    // In appendix E's form the format is asked in the prompt only (no response_format), as SOTOPIA's calls did.
+    ...(appendixE ? {} : { json: { name: 'naturalness', schema: reasoning === 'ask' ? NATURALNESS_SCHEMA : CHOICE_SCHEMA } }),
     temperature: 0,
   };
 }

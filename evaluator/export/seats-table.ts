@@ -1,4 +1,5 @@
 import { judgeVariants, readEvaluation, type EpisodeJudgement } from '../evaluation.js';
+import { JUDGE_VIEW_FACTS } from '../../simulation/index.js';
 import { SOTOPIA_RUBRIC } from '../rubric/builtin.js';
 import type { RunDir } from '../run-dir.js';
 import { csvColumnType, runsEpisodeMetrics, seatCells, SEAT_COLUMNS } from './csv.js';
@@ -20,7 +21,7 @@ function judgeLabel(j: EpisodeJudgement['judge']): string {
 
 /** What sets a panel apart from the full-background one in the run's own view. */
 function panelTags(j: EpisodeJudgement['judge']): string[] {
-  return [...(j.visibility === 'blind' ? ['blind'] : []), ...(j.view === 'paper' ? ['paper view'] : [])];
+  return [...(j.visibility === 'blind' ? ['blind'] : []), ...(j.view && JUDGE_VIEW_FACTS[j.view].tag ? [JUDGE_VIEW_FACTS[j.view].tag!] : [])];
 }
 
 interface ScoreColumn {

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { NATURALNESS_FORMS, type NaturalnessForm } from '../../simulation/index.js';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
@@ -61,7 +62,7 @@ export class Study {
    * What the page shows. `paper`: appendix E's question, SOTOPIA's context rendering and transcript form,
    * nothing more (no cue about information nobody shared). `parley`: Parley's question and layout.
    */
-  view: 'paper' | 'parley' = 'parley';
+  view: NaturalnessForm = 'parley';
   readonly pairs: ComparePair[];
   private readonly answered = new Set<string>();
 
@@ -178,7 +179,7 @@ export class Study {
   }
 
   private item(pair: ComparePair, annotator: string): StudyItem {
-    const paper = this.view === 'paper';
+    const paper = NATURALNESS_FORMS[this.view].appendixE;
     const render = paper ? paperConversation : renderTranscript;
     const ta = render(pair.a, pair.scenario);
     const tb = render(pair.b, pair.scenario);

@@ -1,4 +1,5 @@
 import { JudgeView as JudgeViewName, type EpisodeRecord } from '../../protocol/index.js';
+import { JUDGE_VIEW_FACTS } from '../../simulation/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { ChatMessage } from '../../llm/types.js';
 import type { JudgeVisibility } from '../evaluation.js';
@@ -43,7 +44,7 @@ export interface JudgeCall {
  * only the public transcript and that seat's goal. Craigslist episodes get a separate deal call.
  */
 export function judgeCalls(episode: EpisodeRecord, scenario: Scenario, visibility: JudgeVisibility, view: JudgeView = 'parley', rubric: Rubric = SOTOPIA_RUBRIC): JudgeCall[] {
-  if (view === 'paper' && visibility === 'full') return paperJudgeCalls(episode, scenario, rubric);
+  if (JUDGE_VIEW_FACTS[view].sotopia && visibility === 'full') return paperJudgeCalls(episode, scenario, rubric);
   const transcript = renderTranscript(episode, scenario);
   const names = seatNames(episode, scenario);
   const dims = rubricDims(episode, scenario, rubric);
@@ -146,7 +147,7 @@ export function schemaName(rubric: Rubric): string {
  */
 function askLine(rubric: Rubric, view: JudgeView): string {
   if (BUILTIN_RUBRICS.get(rubric.name) === rubric) {
-    return view === 'paper' ? 'Given the interaction above, rate how well each participant reached their goals.' : 'Based on the interaction above, evaluate how well the participants achieved their goals.';
+    return JUDGE_VIEW_FACTS[view].sotopia ? 'Given the interaction above, rate how well each participant reached their goals.' : 'Based on the interaction above, evaluate how well the participants achieved their goals.';
   }
   return 'Based on the interaction above, score each participant on every dimension of the schema below, following the description given for that dimension.';
 }

@@ -1,5 +1,6 @@
 import type { Mode } from '../../protocol/index.js';
-import { protocolCardLine } from '../../simulation/index.js';
+import { JUDGE_VIEW_FACTS, protocolCardLine } from '../../simulation/index.js';
+import type { JudgeView } from '../../protocol/index.js';
 import { RELATIONSHIP_NAMES } from '../../protocol/index.js';
 import type { RunDir } from '../run-dir.js';
 import path from 'node:path';
@@ -52,7 +53,7 @@ export interface SimulationCard {
   trainingData: Record<string, string>;
   /** `view`: what the full judge was shown (absent on records written before views: Parley's). */
   /** Every judge of every panel (each rubric, visibility and view apart), in first-seen order. */
-  judges: { spec: string; model: string | null; visibility: 'full' | 'blind'; view: 'paper' | 'parley'; rubric: string; temperature: number; promptVersion: string; seatsScored: number; seatErrors: number }[];
+  judges: { spec: string; model: string | null; visibility: 'full' | 'blind'; view: JudgeView; rubric: string; temperature: number; promptVersion: string; seatsScored: number; seatErrors: number }[];
   scenarioSet: { count: number; sources: Record<string, number>; kinds: Record<string, number>; subsets: Record<string, number>; relationships: Record<string, number> };
   counts: { mode: Mode; episodes: number; ok: number; failed: number }[];
   terminations: Record<string, number>;
@@ -252,9 +253,7 @@ export function cardMarkdown(card: SimulationCard): string[] {
   for (const j of card.judges) {
     const sees = j.visibility === 'blind'
       ? "blind: the public transcript and the evaluated seat's own goal only"
-      : j.view === 'paper'
-        ? "the paper view: SOTOPIA's judge information only (scenario with judge-only text, both bios with secrets, both goals, Turn #k transcript)"
-        : "Parley's full view: both goals and secrets, the relationship and its story, every profile field, private task data and judge-only text (more than SOTOPIA's judge had)";
+      : JUDGE_VIEW_FACTS[j.view].sees;
     lines.push(`- ${mdCode(j.spec)}${j.model ? ` (model ${mdText(j.model)})` : ''}, rubric ${mdText(j.rubric)}, temperature ${mdText(j.temperature)}, prompt ${mdText(j.promptVersion)}; sees ${sees}; ${j.seatsScored} seats scored, ${j.seatErrors} evaluation errors`);
   }
   const s = card.scenarioSet;

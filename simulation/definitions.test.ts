@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { ProtocolView } from '../protocol/index.js';
+import { claimedDefinition, DEFAULT_DEFINITION, DEFINITIONS, definitionOf, findDefinition, recordedDefinition } from './protocols.js';
+import { defaultProtocol, isDefaultProtocol, PAPER_PROTOCOL, PARLEY_PROTOCOL, protocolCardLine, protocolKey, protocolView } from './resolved.js';
+import { seatCapabilities } from './seat-capabilities.js';
+import { RECORDED_KEYS, SETTINGS, SimulationProtocol } from './settings.js';
+
+describe('simulation protocol definitions', () => {
+  it('each definition is found by its name, and its defaults are a valid recorded protocol', () => {
+    for (const d of DEFINITIONS) {
+      expect(findDefinition(d.name)).toBe(d);
+      expect(SimulationProtocol.parse(defaultProtocol(d))).toEqual(defaultProtocol(d));
+    }
+    expect(findDefinition('third')).toBeNull();
+    expect(definitionOf('third')).toBe(DEFAULT_DEFINITION);
+    expect(definitionOf(undefined)).toBe(DEFAULT_DEFINITION);
+  });
+
+  it('keeps the episode-id keys of every earlier run (ids are pinned)', () => {
+    expect(protocolKey(PAPER_PROTOCOL)).toBe('paper/code/text/code');
+    expect(protocolKey(PARLEY_PROTOCOL)).toBe('parley');
+    expect(protocolKey({ ...PAPER_PROTOCOL, onUnparsable: 'fail', leakJudgeOnly: ['script'], showRelationshipStory: true })).toBe('paper/code/text/code/leak:script/story/unparsable:fail');
+    expect(protocolKey({ ...PARLEY_PROTOCOL, mindread: { agent1: ['agent2'] } })).toBe('parley/mindread:agent1<-agent2');
+    expect(isDefaultProtocol(PARLEY_PROTOCOL)).toBe(true);
+    expect(isDefaultProtocol({ ...PARLEY_PROTOCOL, onUnparsable: 'none' })).toBe(false);
+    expect(isDefaultProtocol(PAPER_PROTOCOL)).toBe(false);
+  });
+
+  it('a run that names no protocol follows the one that claims its scenarios', () => {
+    expect(claimedDefinition([{ source: 'sotopia' }, { source: 'sotopia' }]).name).toBe('paper');
+    expect(claimedDefinition([{ source: 'sotopia' }, { source: 'builtin' }]).name).toBe('parley');
+    expect(claimedDefinition([]).name).toBe('parley');
+  });
+
+  it('reads the protocol a run directory recorded (resolved first, then the config), untrusted values included', () => {
+    expect(recordedDefinition({ protocol: { name: 'paper' } }).name).toBe('paper');
+    expect(recordedDefinition({ config: { protocol: 'paper' } }).name).toBe('paper');
+    expect(recordedDefinition({ protocol: 'paper', config: 7 }).name).toBe('parley');
+    expect(recordedDefinition(null).name).toBe('parley');
+  });
+
+  it('tells a seat its capabilities; the protocol seats assume when told none is not announced', () => {
+    const paper = protocolView(PAPER_PROTOCOL)!;
+    expect(ProtocolView.parse(paper)).toEqual(paper);
+    expect(paper.seat).toEqual({ prompts: 'sotopia', replyFormat: 'in-prompt', taskMoves: false, reformat: 'sotopia', stripOwnName: true });
+    expect(protocolView(PARLEY_PROTOCOL)).toBeUndefined();
+    // A seat reads the capabilities it was sent, else the named protocol's, else the default's.
+    expect(seatCapabilities(undefined)).toEqual(definitionOf('parley').seat);
+    expect(seatCapabilities({ name: 'paper', backgrounds: 'code', scriptFormat: 'text' })).toEqual(paper.seat);
+    const told = { ...paper.seat!, taskMoves: true };
+    expect(seatCapabilities({ name: 'third', backgrounds: 'code', scriptFormat: 'text', seat: told })).toBe(told);
+  });
+
+  it('every setting of the resolved protocol is declared once, with a default in every definition', () => {
+    for (const d of DEFINITIONS) for (const k of RECORDED_KEYS) if (k !== 'mindread') expect(d.defaults[k], `${d.name}.${k}`).toBeDefined();
+    expect(Object.keys(SimulationProtocol.shape).sort()).toEqual(['name', ...RECORDED_KEYS].sort());
+    expect(SETTINGS.protocol.choices).toEqual(DEFINITIONS.map((d) => d.name));
+  });
+
+  it("says the card's line from the definition and the settings, escaping recorded values", () => {
+    const esc = (v: unknown) => `<${String(v)}>`;
+    expect(protocolCardLine({ name: 'paper', backgrounds: 'appendix', scriptFormat: 'text', stopRule: 'paper', onUnparsable: 'none' }, esc)).toBe(
+      "paper — SOTOPIA's prompts; backgrounds <appendix>, script format <text>, stop rules as the paper words them; judge-only text to the judge only; relationship story to the judge only; a reply unreadable after one reformat request becomes a counted `none` turn (an unreadable script: an empty one) and the episode goes on (`--on-unparsable none`)",
+    );
+    expect(protocolCardLine({ name: 'parley', mindread: { b: ['a'] } }, esc)).toContain('; mindreaders mode reads only along `--mindread`: <b> reads <a>');
+    expect(protocolCardLine('paper', esc)).toBeNull();
+  });
+});
