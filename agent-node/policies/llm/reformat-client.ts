@@ -1,9 +1,6 @@
 import { createClient, parseLlmSpec, parseSpec, replaySource, splitParams, type LlmClient, type Tape } from '../../../llm/index.js';
 import type { PolicyConfig, ReformatConfig, SeatCapabilities } from '../../../protocol/index.js';
-import { SOTOPIA_REFORMAT_SPEC, sotopiaReformatFor } from '../../../simulation/index.js';
-
-/** SOTOPIA's reformat model, defined with the protocols (simulation/judge-views.ts). The same default as `parley eval`. */
-export { SOTOPIA_REFORMAT_SPEC };
+import { sotopiaReformatFor } from '../../../simulation/index.js';
 
 /** The sampling temperature of SOTOPIA's reformat request (its `obtain_chain` default). */
 export const REFORMAT_TEMPERATURE = 0.7;
