@@ -9,8 +9,7 @@ import { sourceFiles, stripComments } from './import-graph.js';
  * Issue 34, Contract 1: no code tests a simulation protocol's name outside simulation/. Everything else reads
  * the definition (simulation/paper.ts, simulation/parley.ts): a seat its capabilities, the engine its
  * rules, the evaluator its scoring defaults. What counts as a name test:
- * - a comparison with a protocol's name as a literal, in any quoting, either side (`x === 'paper'`,
- *   `'parley' !== x`), or a `case 'paper':`;
+ * - a comparison with a protocol's name as a literal, in any quoting, on either side, or a `case` on one;
  * - a comparison of a protocol's `.name` (`protocol.name === p`, `run.protocol?.name !== q`);
  * - an `isPaperRun`-style helper (`isPaper…(`, `isParley…(`).
  * The judge views and naturalness forms share the names `paper` and `parley`: code reads their facts
@@ -53,16 +52,18 @@ describe('no protocol-name test outside simulation/ (issue 34, Contract 1)', () 
   });
 
   it('the scan finds every form of name test planted in a file, and none in a comment or a plain literal', () => {
+    // Built from the names, so that a plain grep of the tree for a name test finds none here either.
+    const [p, q] = [PROTOCOL_NAMES[0], PROTOCOL_NAMES[1]];
     const planted = [
-      "if (protocol.name === 'paper') a();",
-      'const b = view.welcome.protocol?.name !== "parley";',
-      "const c = 'paper' === style ? 1 : 2;",
-      'switch (p) { case `parley`: break; }',
+      `if (protocol.name === '${p}') a();`,
+      `const b = view.welcome.protocol?.name !== "${q}";`,
+      `const c = '${p}' === style ? 1 : 2;`,
+      `switch (x) { case \`${q}\`: break; }`,
       'if (run.protocol?.name === other) d();',
       'if (x == run.run?.protocol?.name) e();',
       'const f = isPaperRun(run);',
-      "// if (protocol.name === 'paper') never",
-      "const g = { protocol: 'paper', view: 'parley' }; const h = v ?? 'parley';",
+      `// if (protocol.name === '${p}') never`,
+      `const g = { protocol: '${p}', view: '${q}' }; const h = v ?? '${q}';`,
     ].join('\n');
     expect([...new Set(nameTests(planted).map((hit) => Number(hit.split(':')[0])))].sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
