@@ -1,3 +1,4 @@
+import { JUDGE_VIEW_FACTS } from '../../simulation/index.js';
 import { isSotopia } from '../rubric/builtin.js';
 import type { EpisodeMetrics, JudgementView } from '../metrics/episode-metrics.js';
 import { mdCode, mdText } from './markdown-text.js';
@@ -12,7 +13,8 @@ export function tableJudgesLine(metrics: readonly EpisodeMetrics[], rubric: { na
   for (const m of metrics) {
     const j: JudgementView | null | undefined = rubric === null ? (m.judge && isSotopia(m.judge.info.rubric) ? m.judge : null) : m.otherRubrics.find((x) => x.info.rubric?.name === rubric.name && x.info.rubric.hash === rubric.hash);
     if (!j) continue;
-    const who = `${mdCode(j.info.spec)} (${j.info.visibility}${j.info.view === 'paper' ? ', paper view' : ''})`;
+    const tag = j.info.view ? JUDGE_VIEW_FACTS[j.info.view].tag : null;
+    const who = `${mdCode(j.info.spec)} (${j.info.visibility}${tag ? `, ${tag}` : ''})`;
     counts.set(who, (counts.get(who) ?? 0) + 1);
   }
   const judges = [...counts].map(([who, n]) => `${who} on ${n} episode${n === 1 ? '' : 's'}`).join(', ');
