@@ -19,10 +19,24 @@ export interface CommandSpec {
   positionals?: { min: number; max: number; names: string };
 }
 
+/** A subcommand (`parley scenarios import`): its spec, from which its help is generated, and its body. */
+export interface Subcommand {
+  spec: CommandSpec;
+  run(argv: string[]): Promise<number>;
+}
+
 /** A usage mistake (bad flag, missing argument, out-of-range value): printed as one line, exit 2. */
 export class UsageError extends Error {
   override name = 'UsageError';
 }
+
+/** The values a parse of these flags gives, typed by their declarations (`as const` flag specs). */
+export type FlagValuesOf<F extends FlagSpecs> = {
+  [K in keyof F]?: F[K]['type'] extends 'boolean' ? boolean : F[K]['multiple'] extends true ? string[] : F[K]['type'] extends 'number' ? number : string;
+};
+
+/** Positional arguments a command checks itself (with its own messages), so the parser lets any number through. */
+export const OWN_POSITIONALS = { min: 0, max: Number.POSITIVE_INFINITY, names: '' } as const;
 
 export interface Parsed {
   flags: Record<string, FlagValue>;
@@ -51,6 +65,21 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[], print: 
   delete result.flags.help;
   checkPositionals(spec, result.positionals);
   return { flags: result.flags, positionals: result.positionals };
+}
+
+/** parseCommand for a caller that answered `--help` itself: the flags typed by their declarations. */
+export function parseFlags<F extends FlagSpecs>(spec: CommandSpec & { flags: F }, argv: readonly string[]): { values: FlagValuesOf<F>; positionals: string[] } {
+  const parsed = parseCommand(spec, argv, () => undefined) ?? { flags: { help: true }, positionals: [] };
+  return { values: parsed.flags as FlagValuesOf<F>, positionals: parsed.positionals };
+}
+
+/**
+ * A spec from a help text written as a `usage: …` line, a blank line and the summary (the form of the
+ * `parley scenarios` subcommands), whose positional arguments the command checks with its own messages.
+ */
+export function specOfHelp<F extends FlagSpecs>(name: string, text: string, flags: F): CommandSpec & { flags: F } {
+  const [first = '', ...rest] = text.split('\n');
+  return { name, usage: first.replace(/^usage: /, ''), summary: rest.join('\n').replace(/^\n/, ''), flags, positionals: OWN_POSITIONALS };
 }
 
 /** Positional count against the spec, with the expected arguments named. */

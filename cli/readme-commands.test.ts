@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { parseArgs } from './args.js';
 import { checkPositionals, commandHelp, type CommandSpec } from './command.js';
 import { COMMANDS } from './main.js';
-import { optionSpecs } from './scenarios/common.js';
 import { subcommands } from './commands/scenarios.js';
 
 /**
@@ -38,8 +37,7 @@ async function checkLine(line: string): Promise<string | null> {
     const [subName, ...rest] = argv;
     const sub = subcommands()[subName!];
     if (!sub) return `unknown scenarios subcommand '${subName}'`;
-    if (!sub.options) return `scenarios ${subName} declares no options (Subcommand.options in cli/scenarios/common.ts)`;
-    const parsed = parseArgs(rest, optionSpecs(sub.options));
+    const parsed = parseArgs(rest, { ...sub.spec.flags, help: { type: 'boolean', describe: '' } });
     return parsed.ok ? null : parsed.message;
   }
   // A command with several forms (`export`: run formats and fine-tuning formats) lists them all in `specs`.
@@ -90,10 +88,10 @@ describe('--help', () => {
       const mod = await c.load();
       if (name === 'scenarios') {
         for (const [subName, sub] of Object.entries(subcommands())) {
-          // The options section is generated from the very options the parser accepts.
-          expect(sub.options, `scenarios ${subName} declares its options`).toBeDefined();
-          for (const flag of Object.keys(sub.options ?? {})) expect(sub.help, `scenarios ${subName} --help names --${flag}`).toMatch(new RegExp(`^  --${flag}\\b`, 'm'));
-          for (const m of sub.help.matchAll(/^  --([a-z-]+)/gm)) expect([...Object.keys(sub.options ?? {}), 'help'], `scenarios ${subName} accepts --${m[1]}`).toContain(m[1]);
+          // The options section is generated from the very flags the parser accepts.
+          const help = commandHelp(sub.spec);
+          for (const flag of Object.keys(sub.spec.flags)) expect(help, `scenarios ${subName} --help names --${flag}`).toMatch(new RegExp(`^  --${flag}\\b`, 'm'));
+          for (const m of help.matchAll(/^  --([a-z-]+)/gm)) expect([...Object.keys(sub.spec.flags), 'help'], `scenarios ${subName} accepts --${m[1]}`).toContain(m[1]);
         }
         continue;
       }

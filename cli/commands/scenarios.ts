@@ -1,4 +1,5 @@
-import { runSubcommand, type Subcommand } from '../scenarios/common.js';
+import { commandHelp, UsageError, type Subcommand } from '../command.js';
+import { ScenarioError } from '../../scenarios/errors.js';
 import { fetchCommand } from '../scenarios/fetch.js';
 import { generateCommand } from '../scenarios/generate.js';
 import { importCommand } from '../scenarios/import.js';
@@ -40,4 +41,27 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   return runSubcommand(name, sub.command(), rest);
+}
+
+/** Runs a subcommand, printing data errors (file, line, field) and usage errors the same way everywhere. */
+export async function runSubcommand(name: string, sub: Subcommand, argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(commandHelp(sub.spec));
+    return 0;
+  }
+  try {
+    return await sub.run(argv);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      // The parser already names the help (cli/command.ts); a subcommand's own usage errors get it here.
+      const hint = ` (see parley scenarios ${name} --help)`;
+      console.error(`parley scenarios ${name}: ${err.message.endsWith(hint) ? err.message : err.message + hint}`);
+      return 2;
+    }
+    if (err instanceof ScenarioError) {
+      console.error(`parley scenarios ${name}: ${err.message} [${err.code}]`);
+      return 1;
+    }
+    throw err;
+  }
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run } from '../commands/scenarios.js';
 import type { ChatResponse, LlmClient } from '../../llm/types.js';
 import { loadScenarioFile } from '../../scenarios/load.js';
-import { runSubcommand } from './common.js';
+import { runSubcommand } from '../commands/scenarios.js';
 import { generateCommand } from './generate.js';
 import { cocoaData, describeWithData, itWithData, sotopiaMiniDir, sotopiaData } from '../../test/helpers/reference-data.js';
 

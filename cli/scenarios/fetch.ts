@@ -1,6 +1,7 @@
 import { fetchSotopia } from '../../scenarios/fetch/sotopia-fetch.js';
 import { writeScenarioFile } from '../../scenarios/load.js';
-import { EXIT, parse, subcommandHelp, UsageError, type Subcommand } from './common.js';
+import { parseFlags, specOfHelp, type Subcommand } from '../command.js';
+import { EXIT, UsageError } from './common.js';
 
 const FETCH_OPTIONS = {
   from: { type: 'string', metavar: 'URL|DIR', describe: 'a base URL (or local directory) holding the five files (environment_profiles.jsonl, agent_profiles.jsonl, relationship_profiles.jsonl, env_agent_combo_storages.jsonl, env_ids.json)' },
@@ -8,7 +9,7 @@ const FETCH_OPTIONS = {
   refresh: { type: 'boolean', describe: 'download again even if the cache holds a verified copy' },
 } as const;
 
-const HELP = subcommandHelp(`usage: parley scenarios fetch sotopia [--from URL|DIR] [--out FILE] [--refresh]
+const SPEC = specOfHelp('scenarios fetch', `usage: parley scenarios fetch sotopia [--from URL|DIR] [--out FILE] [--refresh]
 
 Downloads SOTOPIA's public benchmark profiles, verifies them (every record, and the published counts:
 90 scenarios, 40 characters, 120 relationships, 450 character pairs) and imports them into a Parley
@@ -18,10 +19,9 @@ cached under $PARLEY_CACHE (default ~/.cache/parley) and reused. On any failure 
 
 /** `parley scenarios fetch sotopia`: download, verify, cache, import. */
 export const fetchCommand: Subcommand = {
-  options: FETCH_OPTIONS,
-  help: HELP,
+  spec: SPEC,
   async run(argv) {
-    const { values, positionals } = parse(argv, FETCH_OPTIONS);
+    const { values, positionals } = parseFlags(SPEC, argv);
     if (positionals.length !== 1 || positionals[0] !== 'sotopia') throw new UsageError(`expected the data set name 'sotopia'${positionals[0] ? ` (got '${positionals[0]}')` : ''}`);
     const out = values.out ?? 'S.jsonl';
     const r = await fetchSotopia({ ...(values.from !== undefined ? { from: values.from } : {}), refresh: values.refresh === true, log: (l) => console.log(l) });

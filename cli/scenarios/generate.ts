@@ -6,7 +6,8 @@ import { BUILTIN_INSPIRATIONS } from '../../scenarios/generate/inspirations.js';
 import { exampleFromScenario, generateWithLlm, type GeneratedTask } from '../../scenarios/generate/llm-tasks.js';
 import { loadScenarios, writeScenarioFile } from '../../scenarios/load.js';
 import { parseParam } from '../command.js';
-import { EXIT, intOption, parse, subcommandHelp, UsageError, type Subcommand } from './common.js';
+import { parseFlags, specOfHelp, type Subcommand } from '../command.js';
+import { EXIT, intOption, UsageError } from './common.js';
 
 const TEXT = `usage: parley scenarios generate --n N --model SPEC --out FILE [options]
 
@@ -32,7 +33,7 @@ const OPTIONS = {
   param: { type: 'string', multiple: true, metavar: 'KEY=VALUE', describe: 'client setting or sampling param (repeatable), e.g. temperature=0.9' },
 } as const;
 
-const HELP = subcommandHelp(TEXT, OPTIONS);
+const SPEC = specOfHelp('scenarios generate', TEXT, OPTIONS);
 
 /** Reads inspiration prompts from a text file (one per line) or a JSON list of strings. */
 export async function readInspirations(file: string): Promise<string[]> {
@@ -67,10 +68,9 @@ const defaultFactory: ClientFactory = (spec, baseURL, apiKeyEnv, params) =>
 
 export function generateCommand(factory: ClientFactory = defaultFactory): Subcommand {
   return {
-    help: HELP,
-    options: OPTIONS,
+    spec: SPEC,
     async run(argv) {
-      const { values } = parse(argv, OPTIONS);
+      const { values } = parseFlags(SPEC, argv);
       if (!values.n) throw new UsageError('--n N is required');
       if (!values.model) throw new UsageError('--model SPEC is required');
       if (!values.out) throw new UsageError('--out FILE is required');

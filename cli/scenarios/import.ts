@@ -3,7 +3,8 @@ import { importCocoaMutualFriends } from '../../scenarios/import/cocoa-mutualfri
 import { importSotopia } from '../../scenarios/import/sotopia.js';
 import { writeScenarioFile } from '../../scenarios/load.js';
 import type { Scenario } from '../../scenarios/model.js';
-import { EXIT, intOption, parse, subcommandHelp, UsageError, type Subcommand } from './common.js';
+import { parseFlags, specOfHelp, type Subcommand } from '../command.js';
+import { EXIT, intOption, UsageError } from './common.js';
 
 const TEXT = `usage: parley scenarios import FORMAT SOURCE --out FILE [--seed N]
 
@@ -24,7 +25,7 @@ const OPTIONS = {
   seed: { type: 'string', metavar: 'N', describe: 'cocoa formats: seed for assigning Parley\'s characters (default 1)' },
 } as const;
 
-const HELP = subcommandHelp(TEXT, OPTIONS);
+const SPEC = specOfHelp('scenarios import', TEXT, OPTIONS);
 
 /** Distinct envIds per subset, as "hard 14, mutual_friends 10, …". */
 function subsetSummary(scenarios: Scenario[], names: string[]): string {
@@ -35,10 +36,9 @@ function subsetSummary(scenarios: Scenario[], names: string[]): string {
 
 
 export const importCommand: Subcommand = {
-  help: HELP,
-  options: OPTIONS,
+  spec: SPEC,
   async run(argv) {
-    const { values, positionals } = parse(argv, OPTIONS);
+    const { values, positionals } = parseFlags(SPEC, argv);
     const [format, source] = positionals;
     if (!format || !source || positionals.length !== 2) throw new UsageError('expected FORMAT and SOURCE');
     if (!values.out) throw new UsageError('--out FILE is required');

@@ -1,7 +1,8 @@
 import { checkScenario } from '../../scenarios/check.js';
 import { filterSubset, loadScenarios } from '../../scenarios/load.js';
 import type { Scenario } from '../../scenarios/model.js';
-import { EXIT, parse, quietOnClosedPipe, subcommandHelp, UsageError, type Subcommand } from './common.js';
+import { parseFlags, specOfHelp, type Subcommand } from '../command.js';
+import { EXIT, quietOnClosedPipe, UsageError } from './common.js';
 
 const FILE_NOTE = 'FILE is a Parley scenario file (JSONL) or `builtin` (`builtin:SEED` for another seed).';
 
@@ -19,14 +20,15 @@ const oneLine = (text: string, max: number) => {
 
 const LIST_OPTIONS = { subset: { type: 'string', metavar: 'NAME', describe: 'only scenarios tagged NAME (e.g. hard, mutual_friends, craigslist_bargains)' } } as const;
 
-export const listCommand: Subcommand = {
-  options: LIST_OPTIONS,
-  help: subcommandHelp(`usage: parley scenarios list FILE [--subset NAME]
+const LIST_SPEC = specOfHelp('scenarios list', `usage: parley scenarios list FILE [--subset NAME]
 
 Prints one line per scenario — instances of one situation (SOTOPIA's character pairs) grouped by their
-envId — and the count at the end. ${FILE_NOTE}`, LIST_OPTIONS),
+envId — and the count at the end. ${FILE_NOTE}`, LIST_OPTIONS);
+
+export const listCommand: Subcommand = {
+  spec: LIST_SPEC,
   async run(argv) {
-    const { values, positionals } = parse(argv, LIST_OPTIONS);
+    const { values, positionals } = parseFlags(LIST_SPEC, argv);
     if (positionals.length !== 1) throw new UsageError('expected one FILE');
     quietOnClosedPipe();
     const scenarios = filterSubset(await loadScenarios(positionals[0]!, values.subset), values.subset);
@@ -42,13 +44,14 @@ envId — and the count at the end. ${FILE_NOTE}`, LIST_OPTIONS),
   },
 };
 
-export const showCommand: Subcommand = {
-  options: {},
-  help: `usage: parley scenarios show FILE ID
+const SHOW_SPEC = specOfHelp('scenarios show', `usage: parley scenarios show FILE ID
 
-Prints the full record(s) whose id, envId or codename is ID, as JSON. ${FILE_NOTE}`,
+Prints the full record(s) whose id, envId or codename is ID, as JSON. ${FILE_NOTE}`, {});
+
+export const showCommand: Subcommand = {
+  spec: SHOW_SPEC,
   async run(argv) {
-    const { positionals } = parse(argv, {});
+    const { positionals } = parseFlags(SHOW_SPEC, argv);
     if (positionals.length !== 2) throw new UsageError('expected FILE and ID');
     const [file, id] = positionals as [string, string];
     const scenarios = await loadScenarios(file);
@@ -63,15 +66,16 @@ Prints the full record(s) whose id, envId or codename is ID, as JSON. ${FILE_NOT
   },
 };
 
-export const validateCommand: Subcommand = {
-  options: {},
-  help: `usage: parley scenarios validate FILE
+const VALIDATE_SPEC = specOfHelp('scenarios validate', `usage: parley scenarios validate FILE
 
 Checks every record against the Scenario schema (naming the line and field of the first bad one) and for
 consistency: judge-only text absent from what seats see, task data matching the truth, one buyer and one
-seller, secrets matching characters. Exits 1 on any problem. ${FILE_NOTE}`,
+seller, secrets matching characters. Exits 1 on any problem. ${FILE_NOTE}`, {});
+
+export const validateCommand: Subcommand = {
+  spec: VALIDATE_SPEC,
   async run(argv) {
-    const { positionals } = parse(argv, {});
+    const { positionals } = parseFlags(VALIDATE_SPEC, argv);
     if (positionals.length !== 1) throw new UsageError('expected one FILE');
     const scenarios = await loadScenarios(positionals[0]!);
     const problems = scenarios.flatMap(checkScenario);

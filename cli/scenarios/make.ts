@@ -6,7 +6,8 @@ import { deriveSeed } from '../../scenarios/rng.js';
 import { loadFriendPools, loadListings } from '../../scenarios/generate/sources.js';
 import { writeScenarioFile } from '../../scenarios/load.js';
 import type { Scenario } from '../../scenarios/model.js';
-import { EXIT, intOption, parse, subcommandHelp, UsageError, type Subcommand } from './common.js';
+import { parseFlags, specOfHelp, type Subcommand } from '../command.js';
+import { EXIT, intOption, UsageError } from './common.js';
 
 const TEXT = `usage: parley scenarios make KIND --out FILE [--n N] [--seed S] [options]
 
@@ -31,14 +32,13 @@ const OPTIONS = {
   'id-prefix': { type: 'string', metavar: 'P', describe: 'scenario ids are P-01, P-02, … (default mf / cl; groups: P-mf-01, P-auction-01, P-split-01, default group)' },
 } as const;
 
-const HELP = subcommandHelp(TEXT, OPTIONS);
+const SPEC = specOfHelp('scenarios make', TEXT, OPTIONS);
 
 
 export const makeCommand: Subcommand = {
-  help: HELP,
-  options: OPTIONS,
+  spec: SPEC,
   async run(argv) {
-    const { values, positionals } = parse(argv, OPTIONS);
+    const { values, positionals } = parseFlags(SPEC, argv);
     if (positionals.length !== 1) throw new UsageError('expected KIND');
     if (!values.out) throw new UsageError('--out FILE is required');
     const n = intOption('n', values.n, 10);
