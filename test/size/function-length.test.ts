@@ -21,7 +21,7 @@ const NOT_YET_SPLIT: Record<string, number> = {
   'evaluator/report/card.ts:buildCard': 88,
   'agent-node/policies/bot/mutual-friends/belief.ts:buildBelief': 99,
   'evaluator/report/xml.ts:xmlWellFormedError': 95,
-  'cli/commands/compare.ts:run': 86,
+  'cli/commands/compare.ts:run': 88,
   'testkit/fake-llm-finetune.ts:fakeFineTuning': 90,
   'evaluator/batch/eval-batch.ts:judgeInBatches': 82,
 };
