@@ -36,6 +36,7 @@ export function attachWatchEndpoint(browser: BrowserEndpoint, hub: WatchHub, gat
     const sink: WatchSink = {
       // Packets socket.io has handed to the engine and the engine has not written yet.
       backlog: () => (socket.conn as unknown as { writeBuffer?: unknown[] }).writeBuffer?.length ?? 0,
+      backlogBytes: () => queuedBytes(socket),
       send: (m) => void socket.emit(WATCH_EVENT, m),
       close: (reason) => {
         socket.emit(WATCH_CLOSED_EVENT, reason);
@@ -69,8 +70,39 @@ export function attachWatchEndpoint(browser: BrowserEndpoint, hub: WatchHub, gat
         if (++ignored > MAX_IGNORED_EVENTS) drop('a watch page only reads');
       });
     });
+    // The engine wrote its buffer, or the transport its last send: the opened episode's next chunk may go.
+    const drained = () => guarded(() => hub.drained(sink));
+    const conn = socket.conn as unknown as EngineConn;
+    conn.on('drain', drained);
+    conn.transport?.on('drain', drained);
+    conn.on('upgrade', (transport: EngineTransport) => transport.on('drain', drained));
     socket.on('disconnect', () => hub.detach(sink));
     socket.on('error', (err) => opts.log?.(`watch socket error: ${err.message}`));
     guarded(() => void hub.attach(sink));
   });
+}
+
+/** The parts of engine.io's connection the watch feed measures (not in its public types). */
+interface EngineTransport {
+  on(event: 'drain', fn: () => void): void;
+  /** The `ws` socket of a websocket transport. */
+  socket?: { bufferedAmount?: number };
+}
+interface EngineConn {
+  writeBuffer?: Array<{ data?: unknown }>;
+  transport?: EngineTransport;
+  on(event: 'drain', fn: () => void): void;
+  on(event: 'upgrade', fn: (transport: EngineTransport) => void): void;
+}
+
+/**
+ * Bytes queued to a watcher in serve's memory: packets in the engine's write buffer, and what the
+ * websocket has accepted but not yet handed to the kernel.
+ */
+function queuedBytes(socket: Socket): number {
+  const conn = socket.conn as unknown as EngineConn;
+  let bytes = 0;
+  for (const p of conn.writeBuffer ?? []) bytes += typeof p.data === 'string' ? p.data.length : ((p.data as { byteLength?: number } | undefined)?.byteLength ?? 0);
+  const ws = conn.transport?.socket;
+  return bytes + (typeof ws?.bufferedAmount === 'number' ? ws.bufferedAmount : 0);
 }

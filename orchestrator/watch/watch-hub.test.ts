@@ -9,10 +9,24 @@ class FakeSink implements WatchSink {
   closed: string | null = null;
   queued = 0;
   backlog = () => this.queued;
+  queuedBytes = 0;
+  backlogBytes = () => this.queuedBytes;
   send = (m: WatchMessage) => void this.got.push(m);
   close = (reason: string) => void (this.closed = reason);
   of<T extends WatchMessage['type']>(type: T) {
     return this.got.filter((m): m is Extract<WatchMessage, { type: T }> => m.type === type);
+  }
+  /** An episode as the page builds it: the last header, then the turns and ledger lines sent after it. */
+  view(episodeId: string) {
+    const at = this.got.findLastIndex((m) => m.type === 'episode' && m.episodeId === episodeId);
+    const header = this.got[at] as Extract<WatchMessage, { type: 'episode' }>;
+    const turns = [...header.turns];
+    const ledgers: Record<string, string[]> = { ...header.ledgers };
+    for (const m of this.got.slice(at + 1)) {
+      if (m.type === 'turn' && m.episodeId === episodeId) turns.push(m.turn);
+      if (m.type === 'ledger' && m.episodeId === episodeId) (ledgers[m.seat] ??= []).push(...m.lines);
+    }
+    return { note: header.note, turns, ledgers };
   }
 }
 
@@ -51,20 +65,25 @@ describe('WatchHub', () => {
     const w = new FakeSink();
     hub.attach(w);
     hub.open(w, 'e0');
-    expect(w.of('episode')[0]).toMatchObject({ episodeId: 'e0', ledgers: { agent1: ['L1'] }, turns: [expect.objectContaining({ turn: 0, action: { type: 'speak', argument: 'first' } })] });
+    expect(w.view('e0')).toMatchObject({ ledgers: { agent1: ['L1'] }, turns: [expect.objectContaining({ turn: 0, action: { type: 'speak', argument: 'first' } })] });
     hub.turn('e0', turn(1, 'agent2', 'second'));
     hub.ledgerLine('e0', 'agent2', 'L2');
     hub.turn('e1', turn(0, 'agent1', 'elsewhere'));
     hub.ledgerLine('e1', 'agent1', 'L3');
-    expect(w.of('turn').map((m) => m.turn.action?.argument)).toEqual(['second']);
-    expect(w.of('ledger')).toEqual([{ type: 'ledger', episodeId: 'e0', seat: 'agent2', lines: ['L2'] }]);
+    expect(w.of('turn').map((m) => m.turn.action?.argument)).toEqual(['first', 'second']);
+    expect(w.of('ledger').at(-1)).toEqual({ type: 'ledger', episodeId: 'e0', seat: 'agent2', lines: ['L2'] });
+    expect(w.view('e0').ledgers).toEqual({ agent1: ['L1'], agent2: ['L2'] });
     // Unknown ids are ignored (a watcher asks for what it likes; only listed episodes answer).
     hub.open(w, 'nope');
     expect(w.of('episode')).toHaveLength(1);
+    // Opening the episode already open sends nothing again (issue 35: 30 opens once queued 30 copies).
+    const sent = w.got.length;
+    for (let i = 0; i < 30; i++) hub.open(w, 'e0');
+    expect(w.got.length).toBe(sent);
   });
 
-  it('drops a watcher whose socket falls behind instead of queueing more for it', () => {
-    const hub = new WatchHub('run1', { schedule: noTimer, limits: { maxBacklog: 5 } });
+  it("paces an opened episode by the bytes its watcher's socket holds, and drops a watcher that falls behind on rows", () => {
+    const hub = new WatchHub('run1', { schedule: noTimer, limits: { maxBacklog: 5, chunkBytes: 100 } });
     hub.plan(plan(1));
     hub.prepared('e0');
     const slow = new FakeSink();
@@ -73,13 +92,24 @@ describe('WatchHub', () => {
     hub.attach(fast);
     hub.open(slow, 'e0');
     hub.open(fast, 'e0');
-    slow.queued = 6;
+    // The slow watcher's socket holds a chunk already: nothing more is queued to it, whatever happens.
+    slow.queuedBytes = 100;
     const before = slow.got.length;
     for (let i = 0; i < 100; i++) hub.ledgerLine('e0', 'agent1', `line ${i}`);
     expect(slow.got.length).toBe(before);
+    expect(fast.view('e0').ledgers.agent1).toHaveLength(100);
+    // Once it has written, it gets the lines in chunks of about chunkBytes.
+    slow.queuedBytes = 0;
+    hub.drained(slow);
+    expect(slow.view('e0').ledgers.agent1).toEqual(fast.view('e0').ledgers.agent1);
+    expect(slow.of('ledger').length).toBeGreaterThan(1);
+    for (const m of slow.of('ledger')) expect(m.lines.join('').length).toBeLessThanOrEqual(100);
+    // Too many packets (or bytes) waiting when rows are sent: dropped rather than buffered.
+    slow.queued = 6;
+    hub.finished(record('e0', []));
+    hub.flush();
     expect(slow.closed).toMatch(/fell behind/);
     expect(hub.watchers).toBe(1);
-    expect(fast.of('ledger')).toHaveLength(100);
   });
 
   it('keeps turns and ledgers only for the latest finished episodes, and caps each episode', () => {
@@ -91,11 +121,11 @@ describe('WatchHub', () => {
     const w = new FakeSink();
     hub.attach(w);
     hub.open(w, 'e0');
-    expect(w.of('episode')[0]).toMatchObject({ turns: [], ledgers: {}, note: expect.stringMatching(/latest finished/) });
+    expect(w.view('e0')).toMatchObject({ turns: [], ledgers: {}, note: expect.stringMatching(/latest finished/) });
     hub.open(w, 'e2');
-    expect(w.of('episode')[1]!.turns).toHaveLength(1);
+    expect(w.view('e2').turns).toHaveLength(1);
     hub.open(w, 'e3');
-    const e3 = w.of('episode')[2]!;
+    const e3 = w.view('e3');
     expect(e3.ledgers.agent1!.join('').length).toBeLessThanOrEqual(100);
     expect(e3.note).toMatch(/cut at/);
     hub.flush();

@@ -6,6 +6,8 @@ import { callCost, pricedCalls, type PricedCall } from '../run/episode-cost.js';
 export interface WatchSink {
   /** Packets queued to this watcher and not yet written (its socket's buffer). */
   backlog(): number;
+  /** Bytes queued to this watcher and not yet written: the engine's write buffer and the socket's buffered amount. */
+  backlogBytes(): number;
   send(message: WatchMessage): void;
   /** Disconnects the watcher, telling it why. */
   close(reason: string): void;
@@ -19,6 +21,17 @@ export interface WatchSink {
 export const WATCH_LIMITS = {
   /** A watcher whose socket has this many packets waiting is too slow: dropped (a reload catches up) rather than buffered without end. */
   maxBacklog: 256,
+  /**
+   * The same in bytes (a packet may be large): with 16 watchers, at most 16 × 4 MB queued in serve. Row
+   * lists (2,700 episodes ≈ 600 KB) fit; an opened episode never counts here, it is paced (`chunkBytes`).
+   */
+  maxBacklogBytes: 4 * 1024 * 1024,
+  /**
+   * An opened episode's turns and ledger lines go out in messages of about this size, the next one only
+   * while less than this is queued to the watcher: a watcher that stops reading holds one chunk, not the
+   * episode (30 opens of a 2 MB episode once queued 60 MB; issue 35).
+   */
+  chunkBytes: 64 * 1024,
   /** Watchers at once (a researcher and a few colleagues). */
   maxWatchers: 16,
   /** Finished episodes whose turns and ledgers stay viewable. */
@@ -44,6 +57,17 @@ interface Detail {
   unpriced: boolean;
 }
 
+/** How far an opened episode's detail has been sent to one watcher: turns and lines per seat. */
+interface Cursor {
+  turns: number;
+  lines: Map<string, number>;
+}
+
+interface SinkState {
+  open: string | null;
+  cursor: Cursor | null;
+}
+
 /** Where a planned episode comes from: its id, mode, scenario name and turn limit. */
 export interface WatchPlan {
   episodeId: string;
@@ -64,7 +88,7 @@ export class WatchHub {
   private readonly details = new Map<string, Detail>();
   private readonly finishedOrder: string[] = [];
   private readonly dirty = new Set<string>();
-  private readonly sinks = new Map<WatchSink, { open: string | null }>();
+  private readonly sinks = new Map<WatchSink, SinkState>();
   private total = 0;
   private ended = false;
   private flushPending = false;
@@ -111,7 +135,7 @@ export class WatchHub {
     const lines = d.ledgers.get(seat) ?? [];
     lines.push(line);
     d.ledgers.set(seat, lines);
-    this.toOpeners(episodeId, { type: 'ledger', episodeId, seat, lines: [line] });
+    this.pumpOpeners(episodeId);
   }
 
   /** A turn was played (or failed) in a live episode. */
@@ -122,7 +146,7 @@ export class WatchHub {
     d.turns.push(turn);
     this.addCost(d, record);
     this.update(episodeId, { state: 'playing', turns: record.turn + 1, tokens: d.tokens, costUsd: d.unpriced && d.usd === 0 ? null : d.usd });
-    this.toOpeners(episodeId, { type: 'turn', episodeId, turn });
+    this.pumpOpeners(episodeId);
   }
 
   /** An episode was recorded: its final turn count, cost and ending. */
@@ -134,11 +158,8 @@ export class WatchHub {
     const d = this.details.get(r.episodeId);
     // Script mode has no live turns: the written dialogue arrives with the record.
     if (d && !d.turns.length && r.turns.length) {
-      for (const t of r.turns) {
-        const turn = watchTurn(t);
-        d.turns.push(turn);
-        this.toOpeners(r.episodeId, { type: 'turn', episodeId: r.episodeId, turn });
-      }
+      for (const t of r.turns) d.turns.push(watchTurn(t));
+      this.pumpOpeners(r.episodeId);
     }
     this.finishedOrder.push(r.episodeId);
     while (this.finishedOrder.length > this.limits.keepFinished) this.details.delete(this.finishedOrder.shift()!);
@@ -157,7 +178,7 @@ export class WatchHub {
       sink.close(`too many watchers (${this.limits.maxWatchers}); close another watch page first`);
       return false;
     }
-    this.sinks.set(sink, { open: null });
+    this.sinks.set(sink, { open: null, cursor: null });
     this.deliver(sink, this.runMessage());
     const rows = [...this.rows.values()];
     for (let i = 0; i < rows.length || i === 0; i += this.limits.rowsPerMessage) this.deliver(sink, { type: 'rows', rows: rows.slice(i, i + this.limits.rowsPerMessage) });
@@ -169,16 +190,27 @@ export class WatchHub {
     this.sinks.delete(sink);
   }
 
-  /** A watcher opens an episode: it gets what is known so far, then each new turn and ledger line. */
+  /**
+   * A watcher opens an episode: a short header, then what is known so far and each new turn and ledger
+   * line, paced by what its socket has written (`pump`). Opening the episode already open does nothing:
+   * its detail is sent once per open, however often a watcher asks.
+   */
   open(sink: WatchSink, episodeId: string): void {
     const state = this.sinks.get(sink);
-    if (!state || !this.rows.has(episodeId)) return;
+    if (!state || !this.rows.has(episodeId) || state.open === episodeId) return;
     state.open = episodeId;
     const d = this.details.get(episodeId);
+    state.cursor = d ? { turns: 0, lines: new Map() } : null;
     const note = !d
       ? (this.rows.get(episodeId)!.state === 'queued' ? 'Not started yet.' : `Details are kept for the ${this.limits.keepFinished} latest finished episodes only: see ledgers/${episodeId}/ in the run directory.`)
       : d.cut ? `Ledgers cut at ${Math.round(this.limits.maxDetailBytes / 1024)} KB here: the full ones are in ledgers/${episodeId}/ in the run directory.` : undefined;
-    this.deliver(sink, { type: 'episode', episodeId, turns: d?.turns ?? [], ledgers: Object.fromEntries(d?.ledgers ?? []), ...(note ? { note } : {}) });
+    this.deliver(sink, { type: 'episode', episodeId, turns: [], ledgers: {}, ...(note ? { note } : {}) });
+    this.pump(sink);
+  }
+
+  /** A watcher's socket wrote what was queued: the opened episode's next chunks follow. */
+  drained(sink: WatchSink): void {
+    this.pump(sink);
   }
 
   /** Sends the coalesced row changes now (normally on a short timer). */
@@ -219,14 +251,45 @@ export class WatchHub {
     for (const sink of [...this.sinks.keys()]) this.deliver(sink, m);
   }
 
-  private toOpeners(episodeId: string, m: WatchMessage): void {
-    for (const [sink, s] of [...this.sinks]) if (s.open === episodeId) this.deliver(sink, m);
+  private pumpOpeners(episodeId: string): void {
+    for (const [sink, s] of [...this.sinks]) if (s.open === episodeId) this.pump(sink);
+  }
+
+  /**
+   * Sends the opened episode's detail the watcher has not had yet, a chunk at a time, while less than
+   * `chunkBytes` is queued to it; the rest waits for `drained` or new detail. What a watcher is owed
+   * stays in the hub's one copy (capped by `maxDetailBytes`), never in its socket.
+   */
+  private pump(sink: WatchSink): void {
+    const state = this.sinks.get(sink);
+    const cursor = state?.cursor;
+    if (!state || !cursor || state.open === null) return;
+    const episodeId = state.open;
+    const d = this.details.get(episodeId);
+    if (!d) {
+      state.cursor = null;
+      return;
+    }
+    while (this.sinks.has(sink) && sink.backlogBytes() < this.limits.chunkBytes) {
+      if (cursor.turns < d.turns.length) {
+        sink.send({ type: 'turn', episodeId, turn: d.turns[cursor.turns++]! });
+        continue;
+      }
+      const next = [...d.ledgers].find(([seat, lines]) => (cursor.lines.get(seat) ?? 0) < lines.length);
+      if (!next) return;
+      const [seat, lines] = next;
+      const from = cursor.lines.get(seat) ?? 0;
+      let to = from;
+      for (let bytes = 0; to < lines.length && (to === from || bytes + lines[to]!.length <= this.limits.chunkBytes); to++) bytes += lines[to]!.length;
+      cursor.lines.set(seat, to);
+      sink.send({ type: 'ledger', episodeId, seat, lines: lines.slice(from, to) });
+    }
   }
 
   /** Sends to one watcher, or drops it when its socket has fallen too far behind (memory stays bounded). */
   private deliver(sink: WatchSink, m: WatchMessage): void {
     if (!this.sinks.has(sink)) return;
-    if (sink.backlog() > this.limits.maxBacklog) {
+    if (sink.backlog() > this.limits.maxBacklog || sink.backlogBytes() > this.limits.maxBacklogBytes) {
       this.sinks.delete(sink);
       sink.close('this page fell behind the run; reload it to catch up');
       return;

@@ -42,7 +42,8 @@ function upsert(row: WatchRow): void {
   }
   entry.row = row;
   const button = el('button', { type: 'button', class: 'open', 'aria-label': `Open ${row.scenario} (${row.mode})`, 'aria-pressed': String(opened === row.episodeId) }, row.scenario);
-  button.addEventListener('click', () => open(row.episodeId));
+  // The server sends an episode once per open: clicking the open one again keeps what is shown.
+  button.addEventListener('click', () => opened !== row.episodeId && open(row.episodeId));
   fill(entry.tr,
     el('td', {}, button),
     el('td', {}, row.mode),
