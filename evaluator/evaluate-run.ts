@@ -65,9 +65,14 @@ export interface EvaluateRunResult {
   formatFallbacks: number;
 }
 
-/** Whether this judge already scored every seat of the record on this rubric without error (`--missing`). */
-export function alreadyDone(evaluation: Evaluation | null, spec: string, visibility: JudgeVisibility, rubric: Rubric | undefined): boolean {
+/**
+ * Whether `--missing` leaves the record to this judge's earlier work: it scored every seat without error,
+ * or it judged a draw that the selection rule has since superseded (`run --redraw` re-drew it because it
+ * could not be scored: judging it again would be paying twice for an episode that no longer counts).
+ */
+export function alreadyDone(evaluation: Evaluation | null, spec: string, visibility: JudgeVisibility, rubric: Rubric | undefined, selection?: { status?: string }): boolean {
   const j = judgeVariants(evaluation).get(judgeVariant({ spec, visibility, rubric }));
+  if (j && selection?.status === 'superseded') return true;
   return !!j && Object.values(j.seats).every((s) => s.ok);
 }
 
@@ -83,7 +88,7 @@ export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promis
   run.episodes.forEach((e, i) => {
     if (opts.only && !opts.only.has(e.record.episodeId)) return;
     if (e.record.status === 'failed') result.skippedFailed++;
-    else if (opts.missingOnly && alreadyDone(readEvaluation(e.record.evaluation), opts.spec, opts.visibility, opts.rubric)) result.skippedDone++;
+    else if (opts.missingOnly && alreadyDone(readEvaluation(e.record.evaluation), opts.spec, opts.visibility, opts.rubric, e.record.selection)) result.skippedDone++;
     else todo.push(i);
   });
   const checkpointEvery = opts.checkpointEvery ?? 20;

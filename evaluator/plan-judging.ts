@@ -42,7 +42,8 @@ export function planJudging(run: RunDir, opts: PlanJudgingOptions): JudgePlan[] 
         continue;
       }
       const done = judgeVariants(readEvaluation(record.evaluation)).get(key);
-      if (opts.missingOnly && done && Object.values(done.seats).every((s) => s.ok)) {
+      // As evaluate-run.ts alreadyDone: a superseded draw this judge tried is not judged again.
+      if (opts.missingOnly && done && (record.selection?.status === 'superseded' || Object.values(done.seats).every((s) => s.ok))) {
         plan.skippedDone++;
         continue;
       }

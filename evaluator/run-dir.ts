@@ -25,6 +25,13 @@ export interface RunDir {
   episodes: LoadedEpisode[];
   /** Bytes of a torn last line (an append cut short by a crash) that were skipped: not a record. */
   tornBytes: number;
+  /**
+   * Every draw of the run when `episodes` holds only the counted ones (`parley report` under the
+   * `first-valid` selection, cli/report-filters.ts): what the report's draw counts are read from.
+   */
+  allDraws?: LoadedEpisode[];
+  /** Which draws `episodes` holds, when a selection was applied. */
+  selection?: 'first-valid' | 'all';
   /** Judgements read from the journal (an eval stopped before writing them into episodes.jsonl) and applied. */
   journalled?: number;
 }

@@ -13,6 +13,10 @@ export interface EpisodePlan {
    * seats. Remote seats (`parley serve`) have none: their policy is what the agent reports at join.
    */
   policies?: Record<string, PolicyConfig>;
+  /** Which draw of its instance (selection `first-valid` re-draws short or unscored episodes); absent: 0. */
+  draw?: number;
+  /** What the episode id was made of besides the plan's own fields, so a re-draw's id is made the same way. */
+  idKey?: { specs: readonly string[]; protocol?: string };
   /** A fork of a recorded episode: its first turns are the parent's, replayed. */
   fork?: ForkPlan;
 }

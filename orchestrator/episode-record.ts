@@ -67,6 +67,7 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
     scenarioId: plan.scenario.id,
     pairId: plan.scenario.pairId,
     repeat: plan.repeat,
+    ...(plan.draw ? { draw: plan.draw } : {}),
     mode: plan.mode,
     seats,
     turns: result.turns,

@@ -33,6 +33,12 @@ export const RunConfig = z.object({
   pool: z.object({ multiplex: z.boolean().default(false), seatsPerProcess: z.number().int().positive().default(1) }).default({ multiplex: false, seatsPerProcess: 1 }),
   retryFailed: z.boolean().default(false),
   /**
+   * `--redraw` (after `parley eval`): under the `first-valid` selection, the counted draws the judge could
+   * not score are marked superseded and re-drawn (orchestrator/run/selection.ts). Operational: the rule is
+   * the protocol's; this says when to apply its eval-time half.
+   */
+  redraw: z.boolean().optional(),
+  /**
    * `--repair-scenarios`: recorded episodes whose scenario scenarios.jsonl lacks take it from this run's
    * scenario source (orchestrator/run/kept-scenarios.ts). Operational: it changes no episode.
    */

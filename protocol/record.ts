@@ -199,6 +199,18 @@ export const ForkProvenance = z.object({
 export type ForkProvenance = z.infer<typeof ForkProvenance>;
 
 /** One line of `episodes.jsonl`. */
+/**
+ * Whether a draw counts under the `first-valid` selection rule (simulation-protocol.ts `Selection`):
+ * `counted`, `superseded` by the next draw of its instance (`short`: 5 or fewer moves; `unscored`: the
+ * judge could not score it), or `exhausted` (invalid, and the last draw the bound allows: the instance has
+ * no counted episode). Absent: counted (runs under `all`, and runs from before the rule).
+ */
+export const SelectionMark = z.object({
+  status: z.enum(['counted', 'superseded', 'exhausted']),
+  reason: z.enum(['short', 'unscored']).optional(),
+});
+export type SelectionMark = z.infer<typeof SelectionMark>;
+
 export const EpisodeRecord = z.object({
   episodeId: z.string(),
   runId: z.string(),
@@ -206,6 +218,10 @@ export const EpisodeRecord = z.object({
   /** Character pair key (SOTOPIA combo or builtin pairing), part of the deterministic episode id. */
   pairId: z.string(),
   repeat: z.number().int().nonnegative(),
+  /** Which draw of its instance this is (0, absent: the first; `first-valid` re-draws are 1, 2, …). */
+  draw: z.number().int().nonnegative().optional(),
+  /** Set under the `first-valid` selection rule. */
+  selection: SelectionMark.optional(),
   mode: Mode,
   seats: z.array(SeatRecord),
   /** Script mode: the process that wrote the dialogue. */

@@ -45,6 +45,8 @@ export const EpisodeJob = z.object({
   scenarioId: z.string(),
   mode: Mode,
   repeat: z.number().int().nonnegative(),
+  /** Which draw of its instance (selection first-valid); absent: the first. */
+  draw: z.number().int().positive().max(100).optional(),
   /** Policy per live seat, as the coordinator planned it (cassette paths are the worker's business). */
   policies: z.record(z.string(), PolicyConfig),
 });

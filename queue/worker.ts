@@ -121,7 +121,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
       const cassetteDir = new RunPaths(scratch).cassettesDir;
       const policies: Record<string, PolicyConfig> = Object.create(null) as Record<string, PolicyConfig>;
       for (const [seat, p] of Object.entries(data.policies)) policies[seat] = { ...p, cassetteDir };
-      const plan: EpisodePlan = { episodeId: data.episodeId, scenario, mode: data.mode, repeat: data.repeat, policies };
+      const plan: EpisodePlan = { episodeId: data.episodeId, scenario, mode: data.mode, repeat: data.repeat, ...(data.draw ? { draw: data.draw } : {}), policies };
       const record = await h.run(plan, { runId: spec.runId, dir: scratch, maxTurns: spec.maxTurns, turnDeadlineMs: spec.turnDeadlineMs, protocol: spec.protocol, signal: stopping.signal });
       if (stopping.signal.aborted) throw new Error('worker stopped mid-episode; the episode runs again elsewhere');
       const pids = [...record.seats, ...(record.scriptWriter ? [record.scriptWriter] : [])].flatMap((s) => s.pids ?? (s.pid !== null ? [s.pid] : []));

@@ -17,3 +17,4 @@ export { writeRunDirFile } from './added-file.js';
 export { compareVerdictsName, listCompareVerdicts, readCompareVerdicts, type CompareVerdictsFile, type CompareVerdictsRead } from './compare-verdicts.js';
 export { discardEpisodeFiles, isEpisodeFile, readEpisodeFiles, writeEpisodeFile, type EpisodeFile } from './episode-files.js';
 export { CompareBatch, ComparisonKey, compareBatchesFile, compareBatchesText, readCompareBatches, sameComparison } from './compare-batches.js';
+export { drawCountLines, drawCounts, generatorLabel, type DrawCounts } from './draw-counts.js';

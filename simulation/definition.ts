@@ -1,6 +1,6 @@
 import type { JudgeView } from '../protocol/judge-view.js';
 import type { BackgroundsRule, ScriptFormat, SeatCapabilities } from '../protocol/simulation-protocol.js';
-import type { JudgeOnlyLeakTarget, OnUnparsable, StopRule } from './values.js';
+import type { JudgeOnlyLeakTarget, OnUnparsable, Selection, StopRule } from './values.js';
 
 /**
  * The settings of a resolved protocol a definition gives defaults for (settings.ts declares each one;
@@ -13,6 +13,8 @@ export interface ProtocolDefaults {
   leakJudgeOnly: JudgeOnlyLeakTarget[];
   showRelationshipStory: boolean;
   onUnparsable: OnUnparsable;
+  /** Which draws count: the first valid draw of each instance (SOTOPIA re-drew short and unscored episodes) or every one. */
+  selection: Selection;
 }
 
 /** The settings a definition's rules read (a resolved protocol, simulation/resolved.ts). */
@@ -58,7 +60,6 @@ export interface ProtocolDefinition {
     readonly cutScripts: boolean;
     /** Whether outcomes are read from what seats say (no task moves) rather than from their moves. */
     readonly spokenMoves: boolean;
-    // Issue 42 adds the selection rule here: which episodes count (SOTOPIA re-drew short and unscored ones).
   };
 
   /** The settings' defaults under this protocol (a user's setting overrides each). */

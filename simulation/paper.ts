@@ -23,7 +23,7 @@ export const PAPER = {
     cutScripts: false,
     spokenMoves: true,
   },
-  defaults: { backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'none' },
+  defaults: { backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'none', selection: 'first-valid' },
   scoring: { judgeView: 'paper', naturalness: 'paper', mutualFriendsSuccess: 'paper', besideThePaper: true },
   keyParts: (p) => [p.backgrounds, p.scriptFormat, p.stopRule],
   cardHead: (p, esc) =>

@@ -3,7 +3,7 @@ import { BackgroundsRule, JudgeView, MindreadGraph, mindreadKey, parseMindread, 
 import { DEFINITIONS, PROTOCOL_NAMES, ProtocolName } from './protocols.js';
 import { JUDGE_VIEW_FACTS } from './judge-views.js';
 import type { ProtocolDefaults, ProtocolDefinition } from './definition.js';
-import { JudgeOnlyLeakTarget, OnUnparsable, StopRule } from './values.js';
+import { JudgeOnlyLeakTarget, OnUnparsable, Selection, StopRule } from './values.js';
 
 /**
  * Every simulation setting a user can give, declared once (issue 34). The flags of `run`/`serve`/`demo`
@@ -144,6 +144,27 @@ export const SETTINGS = {
     words: {
       none: 'still unreadable, the turn is a counted none and the episode goes on (an empty script for a script writer) (--on-unparsable none)',
       fail: 'still unreadable, the episode fails (--on-unparsable fail)',
+    },
+  }),
+  selection: setting({
+    flag: 'selection',
+    kind: 'choice',
+    choices: Selection.options,
+    metavar: Selection.options.join('|'),
+    describe:
+      "which draws count: first-valid (default under paper, SOTOPIA's procedure) re-draws an episode of 5 or fewer moves or script turns, and with --redraw one the judge could not score, " +
+      'with the next draw (at most 5 draws; every draw kept in episodes.jsonl, marked counted or superseded); all (default under parley) counts every episode',
+    flags: 'config',
+    config: Selection,
+    // Absent in run.json files written before the rule existed: every episode of those runs counted.
+    recorded: Selection.default('all'),
+    // A fork's episodes are forks of one recorded episode: none is re-drawn (orchestrator/run/selection.ts).
+    fork: 'live',
+    // Which draws count does not change what an episode is: ids stay as they were (a re-draw adds its draw number itself).
+    card: (v) => (v === 'first-valid' ? 'counted: the first valid draw of each instance, short and unscored draws re-drawn (`selection: first-valid`)' : ''),
+    words: {
+      'first-valid': "the first valid draw of each instance counts: an episode of 5 or fewer moves or script turns is re-drawn (SOTOPIA's procedure; --selection first-valid)",
+      all: 'every episode counts (--selection all)',
     },
   }),
   mindread: setting({

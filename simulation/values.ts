@@ -23,6 +23,23 @@ export type StopRule = z.infer<typeof StopRule>;
 export const OnUnparsable = z.enum(['none', 'fail']);
 export type OnUnparsable = z.infer<typeof OnUnparsable>;
 
+/**
+ * Which episodes count (issue 42). `first-valid`: SOTOPIA's experiment procedure at the paper's tag
+ * (`scripts/exp_instruction.md`, `examples/fix_missing_episodes_with_tag.py`) deleted and re-ran every
+ * episode with 5 or fewer moves or script turns and every one its judge could not score, so the paper's
+ * numbers are over the first valid draw of each instance; Parley re-draws such an episode with the next
+ * draw (a new episode id, so new randomness), keeps every draw, and counts the first valid one
+ * (orchestrator/run/selection.ts). `all`: every episode counts as it came.
+ */
+export const Selection = z.enum(['first-valid', 'all']);
+export type Selection = z.infer<typeof Selection>;
+
+/** Draws per instance under `first-valid` (the first and up to four re-draws); SOTOPIA re-ran without a bound. */
+export const MAX_DRAWS = 5;
+
+/** The short rule of SOTOPIA's fix script: an episode with at most this many moves (or script turns) is re-drawn. */
+export const SHORT_EPISODE_MOVES = 5;
+
 /** Generators that may be sent judge-only text to reproduce what SOTOPIA's code sent them. */
 export const JudgeOnlyLeakTarget = z.enum(['script', 'mindreaders']);
 export type JudgeOnlyLeakTarget = z.infer<typeof JudgeOnlyLeakTarget>;

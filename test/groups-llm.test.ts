@@ -26,7 +26,7 @@ describe.each(['parley', 'paper'] as const)('groups with LLM seats under --proto
   beforeAll(async () => {
     server = await startFakeLlmServer();
     const run = await parleyRun(
-      ['--scenarios', 'builtin', '--subset', 'groups', '--modes', 'agents,mindreaders', '--agent1', 'openai:gpt-3.5-turbo', '--max-turns', '8', '--concurrency', '2', '--protocol', protocol, '--out', out],
+      ['--scenarios', 'builtin', '--subset', 'groups', '--modes', 'agents,mindreaders', '--agent1', 'openai:gpt-3.5-turbo', '--max-turns', '8', '--concurrency', '2', '--protocol', protocol, '--selection', 'all', '--out', out],
       cleanEnv(server.env()),
       120_000,
     );

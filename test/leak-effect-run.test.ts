@@ -60,7 +60,7 @@ describe('the leak report over two real paper runs (issue 20)', () => {
     for (const [name, leak] of [['leaky', ['--leak-judge-only', 'script,mindreaders']], ['corrected', []]] as const) {
       const out = join(tmp.path, name);
       const run = await parleyRun([
-        '--scenarios', scenarios, '--subset', 'mutual_friends', '--protocol', 'paper', '--modes', 'script,agents,mindreaders', '--repeats', '2',
+        '--scenarios', scenarios, '--subset', 'mutual_friends', '--protocol', 'paper', '--selection', 'all', '--modes', 'script,agents,mindreaders', '--repeats', '2',
         '--max-turns', '4', '--concurrency', '2', '--agent1', 'openai:gpt-3.5-turbo-0613', '--agent2', 'openai:gpt-3.5-turbo-0613',
         '--script-writer', 'openai:gpt-3.5-turbo-0613', '--judge', 'openai:gpt-4-0613', ...leak, '--out', out,
       ], env, 120_000);

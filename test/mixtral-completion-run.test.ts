@@ -30,7 +30,7 @@ describe('Mixtral arm on the completion transport', () => {
       `  baseURL: ${server.openaiBaseURL}`,
       '  params: { temperature: 0.7, top_p: 0.7, top_k: 50, max_tokens: 1024, transport: completion }',
     ];
-    writeFileSync(file, ['protocol: paper', 'modes: agents', 'limit: 1', 'agent1:', ...seat, 'agent2:', ...seat, ''].join('\n'));
+    writeFileSync(file, ['protocol: paper', 'selection: all', 'modes: agents', 'limit: 1', 'agent1:', ...seat, 'agent2:', ...seat, ''].join('\n'));
     const out = join(dir.path, 'run');
     const run = await parleyRun([...SMALL, '--experiment', file, '--out', out], cleanEnv({ OPENAI_API_KEY: 'x' }));
     expect(run.code, run.stderr).toBe(0);

@@ -33,7 +33,7 @@ describe('--protocol paper on the SOTOPIA-shaped fixture (every clone)', () => {
     const file = join(tmp.path, 'S.jsonl');
     expect(await parley(['scenarios', 'import', 'sotopia', sotopiaMiniDir(), '--out', file]).exited).toBe(0);
     const run = await parleyRun([
-      '--scenarios', file, '--protocol', 'paper', '--modes', 'agents,mindreaders,script',
+      '--scenarios', file, '--protocol', 'paper', '--selection', 'all', '--modes', 'agents,mindreaders,script',
       '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--script-writer', 'openai:gpt-3.5-turbo', '--concurrency', '4', '--out', out,
     ], cleanEnv(server.env()), 120_000);
     code = run.code;

@@ -39,7 +39,7 @@ describeWithData(data, '--protocol paper on SOTOPIA MutualFriends with openai: s
     const file = join(tmp.path, 'S.jsonl');
     expect(await parley(['scenarios', 'import', 'sotopia', SOTOPIA, '--out', file]).exited).toBe(0);
     const run = await parleyRun([
-      '--scenarios', file, '--subset', 'mutual_friends', '--protocol', 'paper', '--modes', 'agents,mindreaders,script',
+      '--scenarios', file, '--subset', 'mutual_friends', '--protocol', 'paper', '--selection', 'all', '--modes', 'agents,mindreaders,script',
       '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--script-writer', 'openai:gpt-3.5-turbo', '--concurrency', '4', '--out', out,
     ], cleanEnv(server.env()), 300_000);
     code = run.code;

@@ -55,7 +55,7 @@ describe.skipIf(!hasSotopia)('--protocol paper scoring: judge and naturalness re
     writeFileSync(file, pick.map((s) => JSON.stringify(s)).join('\n') + '\n');
     const env = cleanEnv(server.env());
     const run = await parleyRun([
-      '--scenarios', file, '--protocol', 'paper', '--modes', 'agents,mindreaders,script', '--max-turns', '6',
+      '--scenarios', file, '--protocol', 'paper', '--selection', 'all', '--modes', 'agents,mindreaders,script', '--max-turns', '6',
       '--agent1', 'openai:gpt-3.5-turbo-0613', '--agent2', 'openai:gpt-3.5-turbo-0613', '--script-writer', 'openai:gpt-3.5-turbo-0613', '--concurrency', '2', '--out', out,
     ], env, 240_000);
     codes['run'] = run;

@@ -54,7 +54,7 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
   });
 
   const run = (out: string, extra: string[] = []) => parleyRun([
-    '--scenarios', scenarios, '--protocol', 'paper', '--modes', 'agents', '--limit', '1', '--concurrency', '1', '--max-turns', '6',
+    '--scenarios', scenarios, '--protocol', 'paper', '--selection', 'all', '--modes', 'agents', '--limit', '1', '--concurrency', '1', '--max-turns', '6',
     '--agent1', 'openai:gpt-4-0613', '--agent2', 'openai:gpt-4-0613', ...extra, '--out', out,
   ], cleanEnv(server.env()), 90_000);
 
@@ -133,7 +133,7 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
     server.setDefault((q) => reply.text(isReformat(q) ? STILL_PROSE : 'INT. A PARTY. The two talk for a while and part as friends.'));
     const out = join(tmp.path, 'script');
     const result = await parleyRun([
-      '--scenarios', scenarios, '--protocol', 'paper', '--modes', 'script', '--limit', '1', '--script-writer', 'openai:gpt-4-0613', '--out', out,
+      '--scenarios', scenarios, '--protocol', 'paper', '--selection', 'all', '--modes', 'script', '--limit', '1', '--script-writer', 'openai:gpt-4-0613', '--out', out,
     ], cleanEnv(server.env()), 90_000);
     expect(result.code, result.stderr).toBe(0);
     const [episode] = readEpisodes(out);

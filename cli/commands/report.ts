@@ -38,6 +38,7 @@ export const spec: CommandSpec = {
     subset: { type: 'string', metavar: 'NAME', describe: 'only scenarios tagged with this subset (e.g. hard, mutual_friends)' },
     model: { type: 'string', metavar: 'TEXT', describe: 'only episodes where a seat or the script writer is played by a model or policy containing TEXT' },
     seed: { type: 'number', describe: 'seed of the bootstrap and permutation resampling (default 1)' },
+    selection: { type: 'string', metavar: 'first-valid|all', describe: "which draws count: first-valid (the first valid draw of each instance, SOTOPIA's procedure) or all (every draw, re-drawn short and unscored ones too); default: the run's protocol setting" },
     title: { type: 'string', metavar: 'TEXT', describe: 'report title' },
     human: { type: 'string', metavar: 'FILE', describe: 'add the human naturalness study of `parley annotate` (win rates, kappa) as a section' },
     paired: { type: 'boolean', describe: 'DIR... is two runs over the same scenarios: one report of their paired differences (A − B), in --out (default A/reports/paired-<B>)' },
@@ -60,12 +61,13 @@ export async function run(argv: string[]): Promise<number> {
   const args = parseCommand(spec, argv);
   if (!args) return 0;
   const { positionals } = args;
-  const values = args.flags as { out?: string; seed?: number; title?: string; mode?: string[]; subset?: string; model?: string; human?: string; parent?: string; against?: string; paired?: boolean; by?: string };
+  const values = args.flags as { out?: string; seed?: number; title?: string; mode?: string[]; subset?: string; model?: string; human?: string; parent?: string; against?: string; paired?: boolean; by?: string; selection?: string };
+  if (values.selection !== undefined && values.selection !== 'first-valid' && values.selection !== 'all') throw new UsageError(`--selection must be first-valid or all (got '${values.selection}')`);
   const seed = values.seed ?? 1;
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got ${seed})`);
   const bad = values.mode?.find((m) => !(MODES as readonly string[]).includes(m));
   if (bad) throw new UsageError(`--mode: unknown mode '${bad}' (choose from ${MODES.join(', ')})`);
-  const filters: Filters = { ...(values.mode ? { mode: values.mode } : {}), ...(values.subset ? { subset: values.subset } : {}), ...(values.model ? { model: values.model } : {}) };
+  const filters: Filters = { ...(values.mode ? { mode: values.mode } : {}), ...(values.subset ? { subset: values.subset } : {}), ...(values.model ? { model: values.model } : {}), ...(values.selection ? { selection: values.selection as 'first-valid' | 'all' } : {}) };
   const slug = filterSlug(filters);
   if (values.out && positionals.length > 1 && positionals.some((d) => path.resolve(d) === path.resolve(values.out!))) {
     throw new UsageError(`--out ${values.out} is one of the runs: a combined report would overwrite that run's own report; name another folder`);

@@ -5,7 +5,7 @@ import { missingKeys } from '../../llm/preflight.js';
 import { policyKind, type PolicyConfig } from '../../protocol/index.js';
 import type { RunConfig } from '../../orchestrator/run-config.js';
 import { runExperiment, type RunResult } from '../../orchestrator/run/driver.js';
-import { summaryLines } from '../../orchestrator/run/summary.js';
+import { selectionLines, summaryLines } from '../../orchestrator/run/summary.js';
 import type { FlagSpecs, FlagValue } from '../args.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { buildArms, type BuiltArm } from '../plan/arms.js';
@@ -31,6 +31,7 @@ export const CONFIG_FLAGS: FlagSpecs = {
   // The simulation settings (simulation/settings.ts): --protocol and each protocol switch.
   ...settingFlagSpecs('config'),
   'reformat-model': { type: 'string', metavar: 'SPEC', describe: 'the model asked once to reformat an unreadable generator reply (default under paper: openai:gpt-3.5-turbo for openai: seats, as SOTOPIA, else the seat\'s own model; on the seat\'s endpoint and key)' },
+  redraw: { type: 'boolean', describe: 'after parley eval, under --selection first-valid: re-draw the counted episodes the judge could not score (then eval --missing judges only the new draws)' },
   extend: { type: 'boolean', describe: 'add scenarios, modes or repeats to the experiment already in DIR (recorded in run.json history)' },
   'repair-scenarios': { type: 'boolean', describe: "put back into DIR/scenarios.jsonl the scenarios its recorded episodes use and it lacks, from --scenarios (whole set, no subset)" },
 };
@@ -111,7 +112,7 @@ export function reportRun(result: RunResult, print: (line: string) => void): num
   const earlier = result.records.length - result.ran.length;
   print(`run ${result.runId}: ${result.stats.episodes.total} episode(s) recorded in ${result.dir}` +
     (earlier ? ` (${earlier} from an earlier invocation)` : ''));
-  for (const line of summaryLines(result.records)) print(`  ${line}`);
+  for (const line of [...summaryLines(result.records), ...selectionLines(result.records)]) print(`  ${line}`);
   const replayed = result.stats.replayed;
   if (replayed) {
     const tokens = Object.values(replayed.usage).reduce((n, u) => n + u.prompt + u.completion, 0);

@@ -24,6 +24,9 @@ const FLAG_OF: Record<string, string> = {
   ...SETTING_FLAG_OF,
 };
 
+/** Operational switches: [flag, RunConfig key]. */
+const SWITCHES = [['retry-failed', 'retryFailed'], ['repair-scenarios', 'repairScenarios'], ['redraw', 'redraw']] as const;
+
 /**
  * RunConfig from an experiment file (if `--experiment`) overlaid with flags, plus per-command defaults
  * underneath both. Every error names the flag or the file line.
@@ -51,8 +54,7 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
   set('limit', flags.limit);
   set('seed', flags.seed);
   set('replay', flags.replay);
-  if (flags['retry-failed'] === true) input.retryFailed = true;
-  if (flags['repair-scenarios'] === true) input.repairScenarios = true;
+  for (const [flag, key] of SWITCHES) if (flags[flag] === true) input[key] = true;
   const settings = settingsFromFlags(flags);
   if (!settings.ok) return settings;
   Object.assign(input, settings.values);

@@ -27,7 +27,7 @@ export interface BatchSelection {
 /** The episodes a batch judges: as live eval, failed ones are left out, and with `missingOnly` those already scored. */
 export function batchEpisodes(run: RunDir, sel: BatchSelection & { missingOnly: boolean }): string[] {
   return run.episodes
-    .filter(({ record }) => record.status !== 'failed' && !(sel.missingOnly && alreadyDone(readEvaluation(record.evaluation), sel.spec, sel.visibility, sel.rubric)))
+    .filter(({ record }) => record.status !== 'failed' && !(sel.missingOnly && alreadyDone(readEvaluation(record.evaluation), sel.spec, sel.visibility, sel.rubric, record.selection)))
     .map(({ record }) => record.episodeId);
 }
 

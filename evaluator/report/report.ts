@@ -11,6 +11,7 @@ import type { RunDir } from '../run-dir.js';
 import { buildCard, cardMarkdown, mdCell } from './card.js';
 import { citeFooter } from './cite.js';
 import { tableJudgesLine } from './table-judges.js';
+import { drawsMarkdown } from './draws-markdown.js';
 import { groupTasksMarkdown, seatRoleChart, seatRolesMarkdown } from './seat-roles.js';
 import { buildCharts, type Chart } from './charts.js';
 import { markdownToHtml } from './markdown-html.js';
@@ -137,7 +138,7 @@ export function reportMarkdown(runs: readonly RunDir[], metrics: readonly Episod
   lines.push('## Charts', '');
   for (const c of charts) lines.push(`### ${mdText(c.title)}`, '', mdText(c.caption), '', `![${mdText(c.title)}](charts/${c.file})`, '');
   lines.push(...transcriptsMarkdown(groupEpisodes(runs)));
-  lines.push(...cardMarkdown(buildCard(runs)), '', ...citeFooter());
+  lines.push(...cardMarkdown(buildCard(runs)), ...drawsMarkdown(runs), '', ...citeFooter());
   return lines.join('\n');
 }
 

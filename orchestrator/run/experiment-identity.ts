@@ -10,7 +10,7 @@ import { RunConfig } from '../run-config.js';
 /** Settings that only select which episodes run: changing them adds episodes (allowed with --extend). */
 export const EXTENDABLE = ['scenarios', 'subset', 'modes', 'repeats', 'limit', 'forkAt'] as const;
 /** Settings of how the run is executed, not of what it measures: they may change between invocations. */
-export const OPERATIONAL = ['out', 'concurrency', 'pool', 'retryFailed', 'repairScenarios'] as const;
+export const OPERATIONAL = ['out', 'concurrency', 'pool', 'retryFailed', 'repairScenarios', 'redraw'] as const;
 /**
  * Every other setting (policies, judge, turn limit, deadline, seed, replay source, and any setting
  * added to RunConfig later) changes how an episode is played: never mixed in one run directory.

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { type EpisodeRecord } from '../../protocol/index.js';
+import type { EpisodeRecord } from '../../protocol/index.js';
 import { terminalSafe } from '../../text/terminal.js';
-import { acquireRunLock, appendEpisode, readEpisodes, readRunJson, RunPaths, runJsonSnapshot, undoRunStart, writeRunScenarios, type RunDirWriter, type RunJson, type RunLock, type RunStats } from '../../run-dir/index.js';
+import { acquireRunLock, appendEpisode, readEpisodes, rewriteEpisodes, readRunJson, RunPaths, runJsonSnapshot, undoRunStart, writeRunScenarios, type RunDirWriter, type RunJson, type RunLock, type RunStats } from '../../run-dir/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { EpisodePlan } from '../episode-plan.js';
 import type { RunConfig } from '../run-config.js';
@@ -10,12 +10,14 @@ import { checkExperimentIdentity, protocolChange, type HistoryEntry } from './ex
 import { finishRun } from './finish.js';
 import { ProgressReporter, type StatusTerminal } from './progress-reporter.js';
 import { protocolKey, recordedProtocolKey, resolveProtocol } from './protocol.js';
-import { definitionOf } from '../../simulation/index.js';
+import { definitionOf, MAX_DRAWS } from '../../simulation/index.js';
 import { missingCassettes, replayedSeats } from './replay-preflight.js';
 import { prepareResume } from './resume.js';
 import { writeManifest, type RunManifest } from './run-manifest.js';
 import { loadRunInputs } from './run-inputs.js';
 import { keptScenarios } from './kept-scenarios.js';
+import { RunError, RunErrorCode } from './run-error.js';
+import { markOnArrival, markUnscored, owedRedraws } from './selection.js';
 
 /** The run directory holds another experiment (see experiment-identity.ts); nothing was written. */
 export class RunDirConflict extends Error {
@@ -105,6 +107,7 @@ export async function runLifecycle<Outcome extends object>(input: RunConfig, exe
   const inputs = await loadRunInputs(config);
   const scenarios = inputs.scenarios;
   const protocol = resolveProtocol(config, scenarios);
+  if (config.redraw && protocol.selection !== 'first-valid') throw new RunError(RunErrorCode.BadConfig, `--redraw re-draws under --selection first-valid; this run counts ${protocol.selection} episodes`);
   const changed = protocolChange(previous.ok ? previous.run : null, protocolKey(protocol), recordedProtocolKey, paths.dir);
   if (changed) throw new RunDirConflict(changed);
   const plans = inputs.plan(protocol);
@@ -158,9 +161,14 @@ function startRun(lock: RunLock, r: Resolved, executor: RunExecutor<object>, opt
   const { paths } = lock;
   opts.log(`protocol: ${protocolKey(protocol)} (${definitionOf(protocol.name).logLine})`);
   const plans = r.plans.map((p) => executor.adaptPlan?.(p) ?? p);
-  const { pending } = prepareResume(lock, plans, { retryFailed: r.config.retryFailed, log: opts.log });
-  const skipped = plans.length - pending.length;
+  if (r.config.redraw) redrawUnscored(lock, opts.log);
+  const resumed = prepareResume(lock, plans, { retryFailed: r.config.retryFailed, log: opts.log });
+  const skipped = plans.length - resumed.pending.length;
   if (skipped) opts.log(`resuming: ${skipped} of ${plans.length} episode(s) already recorded`);
+  // Re-draws a killed run (or --redraw) left owed come after the first draws; they do not count against --limit.
+  const owed = owedRedraws(plans, new Map(resumed.kept.map((k) => [k.episodeId, k])));
+  if (owed.length) opts.log(`selection first-valid: ${owed.length} re-draw(s) owed (short or unscored draws superseded)`);
+  const pending = [...resumed.pending, ...owed];
   const read = readRunJson(paths);
   if (!read.ok) opts.log(`${read.message}; writing a new one`);
   const before = read.ok ? read.run : null;
@@ -204,16 +212,35 @@ async function playPending<Outcome extends object>(lock: RunLock, m: RunManifest
   });
   const ran: EpisodeRecord[] = [];
   const record = (r: EpisodeRecord) => {
-    appendEpisode(lock, r);
-    ran.push(r);
-    progress.episode(r);
+    // Marked as it is appended: a short draw under first-valid is superseded at once, so a kill after this line resumes its re-draw.
+    const marked = markOnArrival(r, m.protocol);
+    appendEpisode(lock, marked);
+    ran.push(marked);
+    progress.episode(marked);
   };
   try {
-    const outcome = await executor.execute({ paths: lock.paths, lock, manifest: m, pending, record, notice: (line) => progress.notice(line) });
+    let round: readonly EpisodePlan[] = pending;
+    let outcome: Outcome;
+    // Each round plays the re-draws the previous one made owed; draws only grow, so MAX_DRAWS rounds end it.
+    for (let n = 0; ; n++) {
+      outcome = await executor.execute({ paths: lock.paths, lock, manifest: m, pending: round, record, notice: (line) => progress.notice(line) });
+      if (opts.signal?.aborted || n >= MAX_DRAWS) break;
+      round = owedRedraws(m.plans, new Map(readEpisodes(lock.paths).rows.map((x) => [x.record.episodeId, x.record])));
+      if (!round.length) break;
+      progress.notice(`selection first-valid: re-drawing ${round.length} episode(s) with 5 or fewer moves`);
+      progress.addPlanned(round.length);
+    }
     return { ran, outcome };
   } finally {
     progress.close();
   }
+}
+
+/** `--redraw`: counted draws the judge could not score become superseded, so their re-draws are owed. */
+function redrawUnscored(lock: RunLock, log: (line: string) => void): void {
+  const { raws, changed } = markUnscored(readEpisodes(lock.paths).rows);
+  if (changed) rewriteEpisodes(lock, raws);
+  log(`--redraw: ${changed} counted episode(s) the judge could not score marked superseded`);
 }
 
 function uniqueScenarios(plans: readonly EpisodePlan[]): Scenario[] {

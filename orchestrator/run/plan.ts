@@ -12,14 +12,16 @@ import { isDefaultProtocol, protocolKey } from './protocol.js';
  * specs playing it, and the repeat index. A rerun with the same `--out` finds the same ids, which is
  * what makes runs resumable. Readable prefix, hash suffix (the prefix alone is not unique).
  */
-export function episodeId(p: { scenarioId: string; pairId: string; mode: Mode; specs: readonly string[]; repeat: number; protocol?: string }): string {
-  // The protocol joins the key only when it is not today's default, so existing run directories keep their ids.
-  const key = [p.scenarioId, p.pairId, p.mode, [...p.specs], p.repeat, ...(p.protocol ? [p.protocol] : [])];
+export function episodeId(p: { scenarioId: string; pairId: string; mode: Mode; specs: readonly string[]; repeat: number; protocol?: string; draw?: number }): string {
+  // The protocol joins the key only when it is not today's default, so existing run directories keep their ids;
+  // a re-draw (selection first-valid) adds its draw number, so the first draw keeps the id it always had.
+  const key = [p.scenarioId, p.pairId, p.mode, [...p.specs], p.repeat, ...(p.protocol ? [p.protocol] : []), ...(p.draw ? [{ draw: p.draw }] : [])];
   const hash = createHash('sha256')
     .update(JSON.stringify(key))
     .digest('hex')
     .slice(0, 12);
   const slug = p.scenarioId.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 48);
+  // The same shape for every draw (readers and the queue check it); the record says which draw it is.
   return `${slug}.${p.mode}.r${p.repeat}.${hash}`;
 }
 
@@ -52,6 +54,7 @@ export function planEpisodes(scenarios: readonly Scenario[], config: RunConfig, 
           mode,
           repeat,
           policies,
+          idKey: { specs, ...protocolPart },
         });
       }
     }

@@ -63,6 +63,11 @@ export class ProgressReporter {
   private readonly timer: NodeJS.Timeout;
   private closed = false;
 
+  /** Re-draws added after the start (selection first-valid): the total grows by them. */
+  addPlanned(n: number): void {
+    this.o.total += n;
+  }
+
   constructor(private readonly o: ProgressOptions) {
     this.now = o.now ?? Date.now;
     this.startedAt = this.now();

@@ -12,13 +12,13 @@ describe('resolveProtocol', () => {
   it('defaults: paper for SOTOPIA scenario sets, parley for anything else (the bot demo)', () => {
     expect(resolveProtocol(config(), [sotopia]).name).toBe('paper');
     expect(resolveProtocol(config(), [sotopia, builtin]).name).toBe('parley');
-    expect(resolveProtocol(config(), [builtin])).toEqual({ name: 'parley', backgrounds: 'relationship', scriptFormat: 'json', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'fail' });
+    expect(resolveProtocol(config(), [builtin])).toEqual({ name: 'parley', backgrounds: 'relationship', scriptFormat: 'json', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'fail', selection: 'all' });
   });
 
   it('paper defaults and overrides', () => {
-    expect(resolveProtocol(config({ protocol: 'paper' }), [builtin])).toEqual({ name: 'paper', backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'none' });
+    expect(resolveProtocol(config({ protocol: 'paper' }), [builtin])).toEqual({ name: 'paper', backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'none', selection: 'first-valid' });
     const p = resolveProtocol(config({ backgrounds: 'appendix', scriptFormat: 'json', stopRule: 'paper', leakJudgeOnly: ['script', 'script'], showRelationshipStory: true }), [sotopia]);
-    expect(p).toEqual({ name: 'paper', backgrounds: 'appendix', scriptFormat: 'json', stopRule: 'paper', leakJudgeOnly: ['script'], showRelationshipStory: true, onUnparsable: 'none' });
+    expect(p).toEqual({ name: 'paper', backgrounds: 'appendix', scriptFormat: 'json', stopRule: 'paper', leakJudgeOnly: ['script'], showRelationshipStory: true, onUnparsable: 'none', selection: 'first-valid' });
     expect(protocolKey(p)).toBe('paper/appendix/json/paper/leak:script/story');
   });
 
@@ -28,6 +28,10 @@ describe('resolveProtocol', () => {
     const paperFail = resolveProtocol(config({ protocol: 'paper', onUnparsable: 'fail' }), [sotopia]);
     const parleyNone = resolveProtocol(config({ protocol: 'parley', onUnparsable: 'none' }), [builtin]);
     expect([paperFail.onUnparsable, parleyNone.onUnparsable]).toEqual(['fail', 'none']);
+    // The selection rule (issue 42): SOTOPIA's first valid draw under paper, every episode under parley, either overridable.
+    expect([paperFail.selection, parleyNone.selection]).toEqual(['first-valid', 'all']);
+    expect(resolveProtocol(config({ protocol: 'paper', selection: 'all' }), [sotopia]).selection).toBe('all');
+    expect(resolveProtocol(config({ protocol: 'parley', selection: 'first-valid' }), [builtin]).selection).toBe('first-valid');
     // The defaults keep the keys (and so the episode ids) of runs from before the switch.
     expect(protocolKey(resolveProtocol(config({ protocol: 'paper' }), [sotopia]))).toBe('paper/code/text/code');
     expect(protocolKey(paperFail)).toBe('paper/code/text/code/unparsable:fail');

@@ -1,6 +1,13 @@
 import { MODES, type EpisodeRecord } from '../../protocol/index.js';
+import { drawCountLines, drawCounts } from '../../run-dir/index.js';
 
 const pct = (n: number, d: number) => (d ? `${Math.round((100 * n) / d)}%` : 'n/a');
+
+/** Under the `first-valid` selection (any record marked): per mode and models, the draws the counted episodes took. */
+export function selectionLines(records: readonly EpisodeRecord[]): string[] {
+  if (!records.some((r) => r.selection)) return [];
+  return ['selection first-valid (every draw kept in episodes.jsonl, marked counted or superseded):', ...drawCountLines(drawCounts(records)).map((l) => `  ${l}`)];
+}
 
 /**
  * The end-of-run table: per mode, the number of episodes (ok / failed) and the task success rate —

@@ -35,7 +35,7 @@ describeWithData(data, "the paper's grid at full size, end to end (issue 28)", (
   let env: NodeJS.ProcessEnv;
   const steps: Step[] = [];
   const runArgs = () => [
-    'run', '--scenarios', scenarios, '--protocol', 'paper', '--modes', 'script,agents,mindreaders',
+    'run', '--scenarios', scenarios, '--protocol', 'paper', '--selection', 'all', '--modes', 'script,agents,mindreaders',
     '--agent1', MODEL, '--agent2', MODEL, '--script-writer', MODEL, '--concurrency', '50', '--multiplex', '--out', out,
   ];
 
