@@ -8,7 +8,7 @@ import { drawOf, isUnscored, markOnArrival, markUnscored, owedRedraws } from './
 
 const scenario = { id: 'mf-1', pairId: 'p1' } as Scenario;
 const first: EpisodePlan = { episodeId: episodeId({ scenarioId: 'mf-1', pairId: 'p1', mode: 'agents', specs: ['bot', 'bot'], repeat: 0 }), scenario, mode: 'agents', repeat: 0, idKey: { specs: ['bot', 'bot'] } };
-const rec = (moves: number, over: Partial<EpisodeRecord> = {}) => ({ episodeId: 'e', status: 'ok', turns: Array.from({ length: moves }, () => ({})), ...over }) as unknown as EpisodeRecord;
+const rec = (moves: number, over: Record<string, unknown> = {}) => ({ episodeId: 'e', status: 'ok', turns: Array.from({ length: moves }, () => ({})), ...over }) as unknown as EpisodeRecord;
 
 describe('the first-valid selection rule', () => {
   it('marks 5 or fewer moves superseded (short), more counted, and nothing under all', () => {
