@@ -1,4 +1,5 @@
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadExperiment } from './experiment.js';
@@ -8,9 +9,24 @@ import { loadRubric } from '../evaluator/rubric/load-rubric.js';
 describe('examples/*.yaml', () => {
   const dir = join(import.meta.dirname, '..', 'examples');
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml'))) {
-    it(`${file} is a valid experiment`, () => {
-      const result = loadExperiment(join(dir, file));
-      expect(result.ok ? 'ok' : result.message).toBe('ok');
+    it(`${file} is a valid experiment${file === 'agents-ft.yaml' ? ' once its placeholder model ids are filled in' : ''}`, () => {
+      const text = readFileSync(join(dir, file), 'utf8');
+      if (!text.includes('REPLACE-ME')) {
+        const result = loadExperiment(join(dir, file));
+        expect(result.ok ? 'ok' : result.message).toBe('ok');
+        return;
+      }
+      // As shipped, the placeholder is refused (issue 37: it would run as a model id); filled in, valid.
+      const shipped = loadExperiment(join(dir, file));
+      expect(shipped.ok ? 'ok' : shipped.message).toMatch(/agent1\.spec: '.*REPLACE-ME' still holds the example's placeholder model id/);
+      const tmp = mkdtempSync(join(tmpdir(), 'parley-example-'));
+      try {
+        writeFileSync(join(tmp, file), text.replaceAll('REPLACE-ME', 'abc123'));
+        const filled = loadExperiment(join(tmp, file));
+        expect(filled.ok ? 'ok' : filled.message).toBe('ok');
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
     });
   }
 });

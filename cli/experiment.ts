@@ -9,11 +9,15 @@ import { llmProviderOf, Mode, MODES, PolicyConfig } from '../protocol/index.js';
 import { experimentSettingsShape, SETTING_KEYS } from '../simulation/index.js';
 import type { RunConfigInput } from '../orchestrator/run-config.js';
 import type { RateLimits } from './rate-limits.js';
+import { nonLlmParamProblem } from './non-llm-params.js';
+import { placeholderSpecProblem } from './placeholder-spec.js';
 
 /** A policy spec string, checked by the one parser (protocol/policy-spec.ts) and the provider registry. */
 const Spec = z.string().superRefine((s, ctx) => {
   const parsed = checkPolicySpec(s);
   if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.message });
+  const placeholder = placeholderSpecProblem(s);
+  if (placeholder) ctx.addIssue({ code: 'custom', message: placeholder });
 });
 
 /**
@@ -27,8 +31,16 @@ const PolicyInput = z.union([
     const reformatProblem = p.reformat ? llmSpecProblem(p.reformat.spec) : null;
     if (reformatProblem) ctx.addIssue({ code: 'custom', path: ['reformat', 'spec'], message: reformatProblem });
     const provider = llmProviderOf(p.spec);
+    if (!provider) {
+      // A bot or person given sampling params would carry them and ignore them: refused.
+      for (const key of Object.keys(p.params ?? {})) {
+        const inert = nonLlmParamProblem(p.spec, key);
+        if (inert) ctx.addIssue({ code: 'custom', path: ['params', key], message: inert });
+      }
+      return;
+    }
     // An unregistered provider was refused by `Spec` already.
-    if (!provider || !providerNamed(provider)) return;
+    if (!providerNamed(provider)) return;
     // A client setting the provider cannot honour (`transport: completion` on mistral) fails here, before any episode.
     if (p.params?.transport !== undefined) {
       try {

@@ -18,6 +18,8 @@ export interface EvaluateRunOptions {
   rubric?: Rubric;
   /** Paper view: the client asked once to reformat an unreadable judge reply (default: the judge). */
   reformatClient?: LlmClient;
+  /** The judge's temperature (default 0, as SOTOPIA's); recorded with the scores. */
+  temperature?: number;
   /** Episodes judged at once. */
   concurrency: number;
   /** Only episodes without judge scores from this judge, or with an evaluation error (resume). */

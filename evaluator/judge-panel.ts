@@ -30,8 +30,10 @@ export interface JudgePanelOptions {
   lock: RunLock;
   run: RunDir;
   specs: readonly string[];
-  /** Client settings and sampling params of every judge (the temperature is fixed at 0 by the caller). */
+  /** Client settings and sampling params of every judge (the temperature apart: `temperature`). */
   params: Record<string, unknown>;
+  /** The judges' temperature on every request (`--param temperature=T`); absent: 0, SOTOPIA's. */
+  temperature?: number;
   endpoint: Endpoint;
   /** `--reformat-model`, else the run's judge's recorded reformat model (experiment file `judge: { reformat: … }`). */
   reformatFlag?: string;
@@ -70,6 +72,7 @@ export async function judgePanel(o: JudgePanelOptions, events: JudgePanelEvents)
     const reformatClient = await reformatClientFor(o, spec);
     events.judgeStarts?.(spec);
     const onProgress = (p: EvaluateProgress) => events.progress(spec, p);
+    const temperature = o.temperature !== undefined ? { temperature: o.temperature } : {};
     const common = { spec, client, ...(reformatClient ? { reformatClient } : {}), concurrency: o.concurrency, missingOnly: o.missingOnly, signal: o.signal, onProgress };
     if (o.batch) {
       const batched = await judgeInBatches({
@@ -79,7 +82,7 @@ export async function judgePanel(o: JudgePanelOptions, events: JudgePanelEvents)
         run: o.run,
         params: o.params,
         endpoint: o.endpoint,
-        selection: { spec, visibility: o.visibility, view: o.view, rubric: o.rubric },
+        selection: { spec, visibility: o.visibility, view: o.view, rubric: o.rubric, ...temperature },
         retry: o.batch.retry,
         pollMs: o.batch.pollMs,
         log: (line) => events.log(line),
@@ -89,7 +92,7 @@ export async function judgePanel(o: JudgePanelOptions, events: JudgePanelEvents)
       if (batched.result.errorSeats > 0 && batched.result.scoredSeats === 0) failedJudges++;
       continue;
     }
-    const result = await evaluateRun(o.run, { ...common, lock: o.lock, visibility: o.visibility, view: o.view, rubric: o.rubric, ...(o.abandon ? { abandon: o.abandon } : {}) });
+    const result = await evaluateRun(o.run, { ...common, ...temperature, lock: o.lock, visibility: o.visibility, view: o.view, rubric: o.rubric, ...(o.abandon ? { abandon: o.abandon } : {}) });
     events.judged(spec, result);
     // Evaluation errors are recorded results; but a judge that never answered usably is a failed command.
     if (result.errorSeats > 0 && result.scoredSeats === 0) failedJudges++;

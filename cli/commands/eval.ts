@@ -50,7 +50,7 @@ export const spec: CommandSpec = {
     'no-wait': { type: 'boolean', describe: 'if another command is writing DIR, stop at once naming it (default: wait)' },
     'base-url': { type: 'string', metavar: 'URL', describe: "provider base URL (else the run's judge's baseURL if --allow-endpoint allows it, else OPENAI_BASE_URL / MISTRAL_BASE_URL)" },
     'api-key-env': { type: 'string', metavar: 'VAR', describe: "env variable holding the key (else the run's judge's apiKeyEnv if --allow-key-env allows it, else OPENAI_API_KEY / MISTRAL_API_KEY)" },
-    param: { type: 'string', multiple: true, metavar: 'KEY=VALUE', describe: 'client setting or sampling param (repeatable), e.g. structuredOutput=json_object' },
+    param: { type: 'string', multiple: true, metavar: 'KEY=VALUE', describe: 'client setting or sampling param (repeatable), e.g. structuredOutput=json_object; temperature=T (0-2) replaces the judge\'s default 0 and is recorded with the scores' },
     batch: { type: 'boolean', describe: "judge through the provider's Batch API at half price; resumable from run.json (see above)" },
     ...BATCH_RETRY_FLAGS,
     'allow-endpoint': CONSENT_FLAGS['allow-endpoint']!,
@@ -181,7 +181,9 @@ async function evaluateLocked(lock: RunLock, dir: string, values: EvalFlags, con
     const [key, value] = parseParam(p);
     params[key] = value;
   }
-  // The judge's temperature is fixed at 0; a sampling param cannot override it.
+  // The judge's temperature goes on every judge request (default 0, SOTOPIA's), so it is taken out of the
+  // client's defaults, which a request's own temperature would override.
+  const temperature = judgeTemperature(params['temperature']);
   delete params['temperature'];
   const endpoint = judgeEndpoint(dir, values, fromRun);
   const rubricNote = rubric === SOTOPIA_RUBRIC ? '' : `, rubric ${terminalSafe(rubric.name)} ${rubric.hash.slice(0, 12)}`;
@@ -193,6 +195,7 @@ async function evaluateLocked(lock: RunLock, dir: string, values: EvalFlags, con
     const { failedJudges } = await judgePanel(
       {
         dir, lock, run: loaded.run, specs, params, endpoint, visibility, view, rubric, concurrency,
+        ...(temperature !== undefined ? { temperature } : {}),
         ...(values['reformat-model'] !== undefined ? { reformatFlag: values['reformat-model'] } : {}),
         ...(fromRun?.reformat ? { recordedReformat: fromRun.reformat } : {}),
         missingOnly: values.missing === true,
@@ -276,6 +279,13 @@ function resultLines(dir: string, result: EvaluateRunResult): string {
     (result.formatFallbacks ? `; ${result.formatFallbacks} judge calls without response_format (schema in the prompt or JSON mode: the server rejected it)` : '') +
     `\nwrote ${dir}/episodes.jsonl`
   );
+}
+
+/** `--param temperature=T` for the judge: a number from 0 to 2, else refused (undefined: not given). */
+function judgeTemperature(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 2) throw new UsageError(`--param temperature: expected a number from 0 to 2 (got ${JSON.stringify(value)})`);
+  return value;
 }
 
 /** Estimated US$ of judge usage (at the batch price under --batch), or null when the price table has no price for the model. */

@@ -84,7 +84,7 @@ export const RUN_FLAGS: FlagSpecs = {
   queue: { type: 'string', metavar: 'redis://HOST:PORT', describe: 'coordinate: enqueue the episodes on Redis for `parley worker`s and collect their results into DIR' },
   ...WATCH_FLAG,
   rpm: { type: 'number', metavar: 'N', describe: 'requests per minute per provider account for every LLM seat (under --queue: across all workers)' },
-  tpm: { type: 'number', metavar: 'N', describe: 'tokens per minute per provider account for every LLM seat (under --queue only)' },
+  tpm: { type: 'number', metavar: 'N', describe: 'tokens per minute per provider account for every LLM seat (with --queue only; refused without it)' },
   ...HUMAN_FLAGS,
 };
 
@@ -96,6 +96,20 @@ export function usedPolicies(config: RunConfig): PolicyConfig[] {
   if (config.judge) used.push(config.judge);
   if (config.replay) return used.map((p) => ({ ...p, replayDir: p.replayDir ?? resolve(config.replay!) }));
   return used;
+}
+
+/**
+ * A tokens-per-minute limit is held only through Redis, across a queue's workers (`--queue`); a local run
+ * has nothing that would hold it, so `--tpm` (or `tpm:` in the experiment file, or a seat's `params.tpm`)
+ * without `--queue` is refused rather than carried and ignored.
+ */
+export function unenforcedTpm(arms: readonly { name: string; config: RunConfig }[]): string | null {
+  for (const arm of arms) {
+    const policies = [...arm.config.agents, arm.config.scriptWriter, ...(arm.config.judge ? [arm.config.judge] : [])];
+    const limited = policies.find((p) => typeof p.params?.['tpm'] === 'number' && (p.params['tpm'] as number) > 0);
+    if (limited) return `--tpm (tokens per minute, here ${String(limited.params['tpm'])} for ${limited.spec}) is enforced only across the workers of --queue; without --queue nothing would hold it: drop it, or add --queue redis://HOST:PORT`;
+  }
+  return null;
 }
 
 /** Checks API keys before any episode: a run never half-completes for want of a key. */
@@ -181,7 +195,7 @@ export const spec: CommandSpec = {
 async function dryRun(arms: BuiltArm[]): Promise<number> {
   try {
     const plans = [];
-    for (const arm of arms) plans.push(await planArm(arm.name, arm.config, arm.protocol));
+    for (const arm of arms) plans.push({ ...(await planArm(arm.name, arm.config, arm.protocol)), seats: arm.seats });
     for (const line of planLines(plans)) console.log(line);
     return 0;
   } catch (err) {
@@ -206,6 +220,8 @@ export async function run(argv: string[]): Promise<number> {
     // Recorded as an absolute path, so `parley eval DIR` finds the file from any directory.
     if (!BUILTIN_RUBRICS.has(arm.config.rubric)) arm.config.rubric = resolve(arm.config.rubric);
   }
+  const unheld = typeof args.flags.queue === 'string' ? null : unenforcedTpm(built.arms);
+  if (unheld) throw new UsageError(unheld);
   if (args.flags['dry-run'] === true) return dryRun(built.arms);
   for (const arm of built.arms) {
     const keys = keyPreflight(arm.config);
@@ -237,6 +253,7 @@ export async function run(argv: string[]): Promise<number> {
     let code = 0;
     for (const arm of built.arms) {
       log(`parley run${built.fromArms ? ` (arm ${arm.name})` : ''} → ${resolve(arm.config.out)}`);
+      log(arm.seats);
       const tty = stdoutTerminal();
       const result = await runExperiment(arm.config, {
         log,

@@ -6,6 +6,7 @@ import type { ForkParent } from '../../orchestrator/fork/parent.js';
 import type { RunConfig, RunConfigInput } from '../../orchestrator/run-config.js';
 import type { FlagValue } from '../args.js';
 import { parseParam } from '../command.js';
+import { nonLlmParamProblem } from '../non-llm-params.js';
 import { buildRunConfig } from '../plan/run-config.js';
 import { forkSettings } from '../plan/setting-flags.js';
 import { flagOf, SETTINGS } from '../../simulation/index.js';
@@ -95,6 +96,8 @@ function applyParams(config: RunConfig, texts: readonly string[], seats: number)
     const policy: PolicyConfig = config.agents[i]!;
     // A misspelt key would be dropped or rejected mid-run: refused now, as in an experiment file.
     const provider = llmProviderOf(policy.spec);
+    const inert = provider ? null : nonLlmParamProblem(policy.spec, name);
+    if (inert) return { ok: false, message: `--param '${text}': ${who} ${inert}` };
     const bad = provider && !CLIENT_SETTING_KEYS.includes(name) ? unknownSamplingKey(provider, [name]) : null;
     if (bad) return { ok: false, message: `--param '${text}': '${name}' is not a ${provider} parameter (allowed: ${bad.allowed.join(', ')})` };
     config.agents[i] = { ...policy, params: { ...policy.params, [name]: value } };

@@ -3,12 +3,15 @@ import type { FlagValue } from '../args.js';
 import { buildRunConfig } from './run-config.js';
 import { applyRateLimits } from '../rate-limits.js';
 import { loadExperiment } from '../experiment.js';
+import { seatLine } from './seat-line.js';
 
 /** One run to make; `protocol` as the experiment or flags named it (read as a plain key: the run config owns it). */
 export interface BuiltArm {
   name: string;
   config: RunConfig;
   protocol?: string;
+  /** Who plays each seat, defaults marked (seat-line.ts): printed at the start and in the dry run. */
+  seats: string;
 }
 
 export type BuiltArms = { ok: true; arms: BuiltArm[]; fromArms: boolean } | { ok: false; message: string };
@@ -34,7 +37,7 @@ export function buildArms(flags: Record<string, FlagValue>): BuiltArms {
     const built = buildRunConfig(flags);
     if (!built.ok) return built;
     const protocol = protocolOf(flags, exp?.config as { protocol?: unknown } | undefined, built.config);
-    return { ok: true, arms: [{ name: 'run', config: built.config, ...(protocol ? { protocol } : {}) }], fromArms: false };
+    return { ok: true, arms: [{ name: 'run', config: built.config, seats: seatLine(built.config, built.seats), ...(protocol ? { protocol } : {}) }], fromArms: false };
   }
   const names = exp.arms.map((a) => a.name);
   const unknown = wanted?.find((w) => !names.includes(w));
@@ -49,7 +52,7 @@ export function buildArms(flags: Record<string, FlagValue>): BuiltArms {
     const built = buildRunConfig(rest, defaults);
     if (!built.ok) return { ok: false, message: `arm ${arm.name}: ${built.message}` };
     const protocol = protocolOf(flags, arm.config as { protocol?: unknown }, built.config);
-    arms.push({ name: arm.name, config: built.config, ...(protocol ? { protocol } : {}) });
+    arms.push({ name: arm.name, config: built.config, seats: seatLine(built.config, built.seats), ...(protocol ? { protocol } : {}) });
   }
   return { ok: true, arms, fromArms: true };
 }

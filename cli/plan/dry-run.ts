@@ -15,6 +15,8 @@ export interface ArmPlan {
   name: string;
   out: string;
   protocol: string | undefined;
+  /** Who plays each seat, defaults marked (seat-line.ts). */
+  seats?: string;
   /** Generators that receive the judge-only text (e.g. the MutualFriends answer): `leakJudgeOnly`. */
   judgeOnlyTo: string[];
   /** What becomes of a reply still unreadable after its one reformat request (`--on-unparsable`). */
@@ -106,6 +108,7 @@ export function planLines(arms: ArmPlan[]): string[] {
     total += a.episodes;
     const modes = Object.entries(a.byMode).map(([m, n]) => `${m} ${fmt(n)}`).join(', ');
     lines.push(`arm ${a.name} → ${a.out}${a.protocol ? ` (protocol ${a.protocol})` : ''}: ${fmt(a.episodes)} episodes over ${fmt(a.scenarios)} scenario instances (${modes})`);
+    if (a.seats) lines.push(`  ${a.seats}`);
     const to = a.judgeOnlyTo.map((t) => (t === 'script' ? 'the script writer' : 'the mindreaders'));
     lines.push(
       to.length

@@ -8,13 +8,15 @@ import { outDirProblem } from '../out-guard.js';
 import { applyReplay } from '../replay-config.js';
 import { consentFromFlags, type RunDirConsent } from '../run-dir-consent.js';
 import { applyRateLimits, badLimit, type RateLimits } from '../rate-limits.js';
+import { placeholderSpecProblem } from '../placeholder-spec.js';
+import { seatDefaults, type SeatDefaults } from './seat-line.js';
 
 /*
  * A RunConfig from flags and an experiment file. Its own module (not `commands/run.ts`) so that
  * `plan/arms.ts` can build each arm's config without importing the command that imports it back.
  */
 
-export type Built = { ok: true; config: RunConfig } | { ok: false; message: string };
+export type Built = { ok: true; config: RunConfig; seats: SeatDefaults } | { ok: false; message: string };
 
 /** Flag names by RunConfig field, to name the flag in validation errors. */
 const FLAG_OF: Record<string, string> = {
@@ -68,6 +70,8 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
   for (const [flag, value] of [...seatFlags.map((f) => [f, flags[f]] as const), ['script-writer', flags['script-writer']], ['judge', flags.judge]] as const) {
     const parsed = typeof value === 'string' ? checkPolicySpec(value) : undefined;
     if (parsed && !parsed.ok) return { ok: false, message: `--${flag}: ${parsed.message}` };
+    const placeholder = typeof value === 'string' ? placeholderSpecProblem(value) : null;
+    if (placeholder) return { ok: false, message: `--${flag}: ${placeholder}` };
   }
   if (seatFlags.some((f) => typeof flags[f] === 'string')) {
     const agents = [...(input.agents ?? [{ spec: 'bot' }])];
@@ -108,7 +112,7 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
     const key = String(issue.path[0] ?? '');
     return { ok: false, message: `${FLAG_OF[key] ?? (key || 'config')}: ${issue.message}` };
   }
-  return { ok: true, config: parsed.data };
+  return { ok: true, config: parsed.data, seats: seatDefaults(replay.input) };
 }
 
 /**

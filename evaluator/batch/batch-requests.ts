@@ -22,6 +22,8 @@ export interface BatchSelection {
   visibility: JudgeVisibility;
   view: JudgeView;
   rubric: Rubric;
+  /** The judge's temperature (`eval --param temperature=T`; default JUDGE_TEMPERATURE). */
+  temperature?: number;
 }
 
 /** The episodes a batch judges: as live eval, failed ones are left out, and with `missingOnly` those already scored. */
@@ -42,7 +44,7 @@ export function batchJudgeRequests(run: RunDir, episodeIds: readonly string[], s
     const scenario = run.scenarios.get(record.scenarioId);
     if (!scenario) continue;
     judgeCalls(record, scenario, sel.visibility, sel.view, sel.rubric).forEach((call, i) => {
-      const request: ChatRequest = { messages: call.messages, temperature: JUDGE_TEMPERATURE };
+      const request: ChatRequest = { messages: call.messages, temperature: sel.temperature ?? JUDGE_TEMPERATURE };
       if (call.structured) request.json = { name: schemaName(sel.rubric), schema: call.schema };
       out.push({ customId: customIdOf(record.episodeId, i), episodeId: record.episodeId, request });
     });

@@ -149,6 +149,7 @@ function evalOptions(o: BatchJudgeOptions, client: LlmClient, episodes: readonly
     visibility: o.selection.visibility,
     view: o.selection.view,
     rubric: o.selection.rubric,
+    ...(o.selection.temperature !== undefined ? { temperature: o.selection.temperature } : {}),
     ...(o.reformatClient ? { reformatClient: o.reformatClient } : {}),
     concurrency: o.concurrency,
     only: new Set(episodes),

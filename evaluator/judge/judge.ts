@@ -27,6 +27,8 @@ export interface JudgeOptions {
    * gpt-3.5-turbo by default there); absent = the judge itself.
    */
   reformatClient?: LlmClient;
+  /** `eval --param temperature=T`: the judge's sampling temperature (default JUDGE_TEMPERATURE, SOTOPIA's 0). */
+  temperature?: number;
   signal?: AbortSignal;
   /** Clock for `evaluatedAt` (injected in tests). */
   now?: () => Date;
@@ -81,7 +83,7 @@ async function runCall(call: JudgeCall, opts: JudgeOptions): Promise<CallResult>
     try {
       const client = reformat !== null ? (opts.reformatClient ?? opts.client) : opts.client;
       const messages = reformat !== null ? (call.answerForm === 'tags' ? reformatTagMessages(reformat) : reformatMessages(reformat, call.schema)) : call.messages;
-      const res = await client.chat({ messages, ...(call.structured ? { json: { name: schemaName(opts.rubric ?? SOTOPIA_RUBRIC), schema: call.schema } } : {}), temperature: JUDGE_TEMPERATURE }, opts.signal);
+      const res = await client.chat({ messages, ...(call.structured ? { json: { name: schemaName(opts.rubric ?? SOTOPIA_RUBRIC), schema: call.schema } } : {}), temperature: opts.temperature ?? JUDGE_TEMPERATURE }, opts.signal);
       out.prompt += res.usage.prompt;
       out.completion += res.usage.completion;
       out.latencyMs += res.latencyMs;
@@ -113,7 +115,7 @@ export async function judgeEpisode(episode: EpisodeRecord, scenario: Scenario | 
     provider: opts.client.provider,
     model: opts.client.model,
     visibility: opts.visibility,
-    temperature: JUDGE_TEMPERATURE,
+    temperature: opts.temperature ?? JUDGE_TEMPERATURE,
     promptVersion: JUDGE_PROMPT_VERSION,
     view: opts.view ?? 'parley',
     rubric: rubricRef(opts.rubric ?? SOTOPIA_RUBRIC),

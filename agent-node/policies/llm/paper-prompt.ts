@@ -43,6 +43,8 @@ export function agentContext(view: SeatView): string {
       lines.push(`${nameOf(seat)}'s background: ${paperBackground(profile, nameOf(seat))}`);
     }
   }
+  // --show-relationship-story: the story arrives only when the run opted in (orchestrator/profile-view.ts).
+  for (const p of welcome.partners) if (p.sharedHistory?.trim()) lines.push(historyLine(nameOf(welcome.seat), nameOf(p.seat), p.sharedHistory));
   for (const seat of seats) {
     if (seat === welcome.seat) {
       lines.push(`${nameOf(seat)}'s goal: ${paperGoal(welcome.self.goal, welcome.self.hints)}`);
@@ -54,6 +56,14 @@ export function agentContext(view: SeatView): string {
   // Groups only (two seats: SOTOPIA's context exactly): the leave rule differs when others remain.
   if (seats.length > 2) lines.push(GROUP_LEAVE_RULE);
   return lines.join('\n');
+}
+
+/**
+ * The relationship's background story, sent only with --show-relationship-story (SOTOPIA's prompts have no
+ * such line; the story is judge-only by default because it often names secrets).
+ */
+function historyLine(a: string, b: string, story: string): string {
+  return `${a} and ${b}'s shared history: ${story.trim()}`;
 }
 
 /** Placeholder values for the paper agent template, from the seat's view only. */
@@ -80,6 +90,16 @@ export function scriptContext(request: ScriptRequest): string {
   const name = (seat: string) => background.seats.find((s) => s.seat === seat)?.profile.name ?? seat;
   const lines = [`Scenario: ${background.scenario.text.trim() || '(none given)'}`, `Participants: ${listNames(background.seats.map((s) => name(s.seat)))}`];
   for (const s of background.seats) lines.push(`${name(s.seat)}'s background: ${paperBackground(s.profile, name(s.seat))}`);
+  // Each pair's story once (--show-relationship-story only), from the first seat's side.
+  const told = new Set<string>();
+  for (const s of background.seats) {
+    for (const p of s.partners) {
+      const pair = [s.seat, p.seat].sort().join('\u0000');
+      if (told.has(pair) || !p.sharedHistory?.trim()) continue;
+      told.add(pair);
+      lines.push(historyLine(name(s.seat), name(p.seat), p.sharedHistory));
+    }
+  }
   for (const s of background.seats) lines.push(`${name(s.seat)}'s goal: ${paperGoal(s.goal, s.hints)}`);
   if (background.seats.length > 2) lines.push(GROUP_LEAVE_RULE);
   return lines.join('\n');
