@@ -66,20 +66,8 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
     if (bad) return { ok: false, message: `--modes: unknown mode '${bad}' (choose from ${MODES.join(', ')})` };
     input.modes = modes as Mode[];
   }
-  const seatFlags = Object.keys(flags).filter((f) => /^agent[0-9]+$/.test(f)).sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)));
-  for (const [flag, value] of [...seatFlags.map((f) => [f, flags[f]] as const), ['script-writer', flags['script-writer']], ['judge', flags.judge]] as const) {
-    const parsed = typeof value === 'string' ? checkPolicySpec(value) : undefined;
-    if (parsed && !parsed.ok) return { ok: false, message: `--${flag}: ${parsed.message}` };
-    const placeholder = typeof value === 'string' ? placeholderSpecProblem(value) : null;
-    if (placeholder) return { ok: false, message: `--${flag}: ${placeholder}` };
-  }
-  if (seatFlags.some((f) => typeof flags[f] === 'string')) {
-    const agents = [...(input.agents ?? [{ spec: 'bot' }])];
-    for (const f of seatFlags) if (typeof flags[f] === 'string') agents[Number(f.slice(5)) - 1] = { spec: flags[f] as string };
-    // A gap (--agent3 without --agent2) plays as the seat before it, as seats past the list do (run/plan.ts).
-    for (let i = 0; i < agents.length; i++) agents[i] ??= agents[i - 1] ?? { spec: 'bot' };
-    input.agents = agents;
-  }
+  const seatProblem = applySeatFlags(flags, input);
+  if (seatProblem) return { ok: false, message: seatProblem };
   if (typeof flags['script-writer'] === 'string') input.scriptWriter = { spec: flags['script-writer'] };
   if (typeof flags.judge === 'string') input.judge = { spec: flags.judge };
   if (flags['reformat-model'] !== undefined) {
@@ -113,6 +101,28 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
     return { ok: false, message: `${FLAG_OF[key] ?? (key || 'config')}: ${issue.message}` };
   }
   return { ok: true, config: parsed.data, seats: seatDefaults(replay.input) };
+}
+
+/**
+ * `--agentN`, `--script-writer` and `--judge` checked (a spec the parser or the provider registry refuses,
+ * an example's placeholder model id) and the seat policies put into `input`; returns the refusal, if any.
+ */
+function applySeatFlags(flags: Record<string, FlagValue>, input: Partial<RunConfigInput>): string | null {
+  const seatFlags = Object.keys(flags).filter((f) => /^agent[0-9]+$/.test(f)).sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)));
+  for (const [flag, value] of [...seatFlags.map((f) => [f, flags[f]] as const), ['script-writer', flags['script-writer']], ['judge', flags.judge]] as const) {
+    const parsed = typeof value === 'string' ? checkPolicySpec(value) : undefined;
+    if (parsed && !parsed.ok) return `--${flag}: ${parsed.message}`;
+    const placeholder = typeof value === 'string' ? placeholderSpecProblem(value) : null;
+    if (placeholder) return `--${flag}: ${placeholder}`;
+  }
+  if (seatFlags.some((f) => typeof flags[f] === 'string')) {
+    const agents = [...(input.agents ?? [{ spec: 'bot' }])];
+    for (const f of seatFlags) if (typeof flags[f] === 'string') agents[Number(f.slice(5)) - 1] = { spec: flags[f] as string };
+    // A gap (--agent3 without --agent2) plays as the seat before it, as seats past the list do (run/plan.ts).
+    for (let i = 0; i < agents.length; i++) agents[i] ??= agents[i - 1] ?? { spec: 'bot' };
+    input.agents = agents;
+  }
+  return null;
 }
 
 /**
