@@ -113,8 +113,10 @@ function peerStatesFor(world: World, viewer: string): Body<PeerState>[] {
 
 /**
  * A fork's reveals (`parley fork --reveal`) as `peer.state` frames, per receiving seat: one frame per
- * partner revealed to it, carrying what the seat already knew of that partner (the relationship's view,
- * or the mindreaders / shared state) plus the revealed fields. Sent at the fork turn to that seat only.
+ * partner revealed to it, carrying what the seat already knew of that partner (the partner as its
+ * welcome showed it, by the pair's own relationship, or the mindreaders / shared state) plus exactly the
+ * revealed fields. `profile` is the partner's profile without its secret, which is a field of its own
+ * (`profile+secret` for both). Sent at the fork turn to that seat only.
  */
 export function revealFrames(world: World, reveals: readonly Reveal[]): Map<string, Body<PeerState>[]> {
   const { scenario } = world;
@@ -129,15 +131,21 @@ export function revealFrames(world: World, reveals: readonly Reveal[]): Map<stri
   for (const r of pairs.values()) {
     const partner = scenarioSeat(scenario, r.from);
     const known = peerStatesFor(world, r.to).find((f) => f.state.seat === r.from)?.state;
+    // Nothing known beyond the welcome: the partner exactly as the welcome showed it (per-pair relationship).
+    const welcomed = partnerViews(scenario, r.to, protocol).find((v) => v.seat === r.from)!.profile;
     const state: PeerPrivateState = known
       ? { ...known, profile: { ...known.profile }, hints: known.hints.map((h) => ({ ...h })) }
-      : { seat: r.from, profile: profileAtLevel(partner.character, scenario.relationship.level, protocol), goal: '', hints: [], task: null };
+      : { seat: r.from, profile: { ...welcomed }, goal: '', hints: [], task: null };
+    // `profile` first, so that a secret named beside it is added after, never dropped or implied.
+    if (r.fields.includes('profile')) {
+      const { secret: _secret, ...withoutSecret } = ownProfile(partner.character, protocol);
+      state.profile = { ...withoutSecret, ...(state.profile.secret !== undefined ? { secret: state.profile.secret } : {}) };
+    }
     for (const field of r.fields) {
       if (field === 'goal') state.goal = partner.goal;
       else if (field === 'secret') state.profile.secret = partner.character.secret;
       else if (field === 'hints') state.hints = partner.hints.map((h) => ({ ...h }));
       else if (field === 'task') state.task = partner.task;
-      else state.profile = ownProfile(partner.character, protocol);
     }
     const list = out.get(r.to) ?? [];
     list.push({ type: 'peer.state', reason: 'fork_reveal', state });

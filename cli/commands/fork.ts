@@ -26,7 +26,7 @@ const FORK_FLAGS: FlagSpecs = {
   agent1: { ...RUN_FLAGS.agent1!, describe: 'policy of the first seat from the fork turn on (default: the parent\'s)' },
   agent2: { ...RUN_FLAGS.agent2!, describe: 'policy of the second seat from the fork turn on (default: the parent\'s)' },
   param: { type: 'string', multiple: true, metavar: 'SEAT.KEY=V', describe: 'a sampling parameter of one seat\'s policy, e.g. agent2.temperature=0.2 (over the parent\'s)' },
-  reveal: { type: 'string', multiple: true, metavar: 'FROM.FIELD:TO', describe: 'deliver private fields (goal, secret, hints, task, profile; joined with +) of one seat to another at the fork turn, as a logged peer.state frame, e.g. agent2.goal:agent1' },
+  reveal: { type: 'string', multiple: true, metavar: 'FROM.FIELD:TO', describe: 'deliver private fields (goal, secret, hints, task, profile — without the secret; joined with +) of one seat to another at the fork turn, as a logged peer.state frame, e.g. agent2.goal:agent1' },
   'max-turns': { ...CONFIG_FLAGS['max-turns']!, describe: "turn limit of the forks (default: the parent's); the prefix must fit under it" },
   'turn-deadline-ms': { ...CONFIG_FLAGS['turn-deadline-ms']!, describe: "time a seat has for one live move (default: the parent's)" },
   // The simulation settings of the live turns only (simulation/settings.ts, `fork: 'live'`).

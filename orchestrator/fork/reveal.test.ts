@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CANARY, mutualFriendsFixture } from '../../test/fixtures/scenarios.js';
 import { makeLimits, type World } from '../world.js';
-import { revealFrames } from '../observe.js';
+import { observe, revealFrames } from '../observe.js';
+import { profileAtLevel } from '../profile-view.js';
+import { Scenario } from '../../scenarios/model.js';
 import { parseReveal } from './reveal.js';
 
 const SEATS = ['A', 'B'];
@@ -46,5 +48,35 @@ describe('revealFrames (observe.ts)', () => {
     const frames = revealFrames(world('agents'), [{ from: 'B', fields: ['goal'], to: 'A' }, { from: 'B', fields: ['task'], to: 'A' }]);
     expect(frames.get('A')).toHaveLength(1);
     expect(frames.get('A')![0]!.state.task).not.toBeNull();
+  });
+});
+
+describe('a reveal delivers exactly what it names (issue 35, contract 3)', () => {
+  // A group whose scenario-wide relationship is "friends" (3) while the A–B pair are strangers (0).
+  const scenario = (() => {
+    const s = JSON.parse(JSON.stringify(mutualFriendsFixture()));
+    s.relationship = { level: 3 };
+    s.relationships = [{ seats: ['A', 'B'], level: 0 }];
+    return Scenario.parse(s);
+  })();
+  const world: World = { episodeId: 'e', scenario, mode: 'agents', limits: makeLimits(6, 1000) };
+  const welcomed = observe(world, 'A');
+  const shown = welcomed.kind === 'seat' ? welcomed.welcome.partners.find((p) => p.seat === 'B')!.profile : null;
+
+  it("goal: the partner's goal and, of the partner, only what A's welcome showed (the pair's relationship, not the scenario's)", () => {
+    expect(shown).not.toBeNull();
+    const [frame] = revealFrames(world, [{ from: 'B', fields: ['goal'], to: 'A' }]).get('A')!;
+    expect(frame!.state).toEqual({ seat: 'B', profile: shown, goal: scenario.seats[1]!.goal, hints: [], task: null });
+    // Friends would have seen more of B (this is what the reveal once handed over).
+    expect(Object.keys(profileAtLevel(scenario.seats[1]!.character, 3)).length).toBeGreaterThan(Object.keys(shown!).length);
+  });
+
+  it('profile excludes the secret, which is a field of its own', () => {
+    const [profile] = revealFrames(world, [{ from: 'B', fields: ['profile'], to: 'A' }]).get('A')!;
+    expect(profile!.state.profile.secret).toBeUndefined();
+    expect(JSON.stringify(profile)).not.toContain(CANARY.secretB);
+    expect(profile!.state.profile.name).toBe(scenario.seats[1]!.character.name);
+    const [both] = revealFrames(world, [{ from: 'B', fields: ['secret', 'profile'], to: 'A' }]).get('A')!;
+    expect(both!.state.profile.secret).toBe(CANARY.secretB);
   });
 });
