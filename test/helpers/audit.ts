@@ -92,8 +92,9 @@ export function auditRun(dir: string): { violations: string[]; checked: { ledger
       if (ep.mode === 'agents') {
         const received = lines.map((l) => JSON.parse(l) as { type: string }).filter((f) => f.type !== 'turn.event').flatMap((f) => stringsIn(f));
         const partners = scenario.seats.filter((s) => s.seat !== seat);
-        // A secret a fork revealed to this seat is no leak (where it arrived is checked below).
-        const kept = partners.filter((p) => !['secret', 'profile'].some((f) => revealedFields(ep, p.seat, seat).has(f)));
+        // A secret a fork revealed to this seat is no leak (where it arrived is checked below); a revealed
+        // profile does not carry the secret (issue 35), so it excuses nothing.
+        const kept = partners.filter((p) => !revealedFields(ep, p.seat, seat).has('secret'));
         const runs = leakedRuns({ secrets: kept.map((p) => p.secret), allowed: ownSideTexts(scenario, seat) }, received);
         if (runs.length) violations.push(`${where}/${file}: runs of a partner's secret (paraphrase): ${runs.join(' | ')}`);
         checked.paraphraseSeats += 1;
