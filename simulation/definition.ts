@@ -71,6 +71,11 @@ export interface ProtocolDefinition {
     readonly judgeView: JudgeView;
     /** The form of `parley compare`'s naturalness question. */
     readonly naturalness: NaturalnessForm;
+    /**
+     * How many presentation orders `parley compare` asks each pair in when `--orders` is not given: `both`
+     * (a win only when the two answers agree; LLM judges favour a position) or `one` (one seeded random order).
+     */
+    readonly naturalnessOrders: 'one' | 'both';
     /** MutualFriends success: the paper's (the friend named in what was said) or a correct `select` move (`moves`). */
     readonly mutualFriendsSuccess: 'paper' | 'moves';
     /** Whether the report sets this run's figures beside the paper's published ones. */

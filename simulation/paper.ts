@@ -24,7 +24,8 @@ export const PAPER = {
     spokenMoves: true,
   },
   defaults: { backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'none', selection: 'first-valid' },
-  scoring: { judgeView: 'paper', naturalness: 'paper', mutualFriendsSuccess: 'paper', besideThePaper: true },
+  // Both orders by default (an LLM judge's position bias; issue 42); `compare --orders one` is the paper's single random order.
+  scoring: { judgeView: 'paper', naturalness: 'paper', naturalnessOrders: 'both', mutualFriendsSuccess: 'paper', besideThePaper: true },
   keyParts: (p) => [p.backgrounds, p.scriptFormat, p.stopRule],
   cardHead: (p, esc) =>
     `paper — SOTOPIA's prompts; backgrounds ${esc(p.backgrounds)}, script format ${esc(p.scriptFormat)}, stop rules as the ${p.stopRule === 'paper' ? 'paper words them' : 'code runs them'}`,

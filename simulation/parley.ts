@@ -22,7 +22,7 @@ export const PARLEY = {
     spokenMoves: false,
   },
   defaults: { backgrounds: 'relationship', scriptFormat: 'json', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'fail', selection: 'all' },
-  scoring: { judgeView: 'parley', naturalness: 'parley', mutualFriendsSuccess: 'moves', besideThePaper: false },
+  scoring: { judgeView: 'parley', naturalness: 'parley', naturalnessOrders: 'both', mutualFriendsSuccess: 'moves', besideThePaper: false },
   keyParts: () => [],
   cardHead: () => 'parley — explicit task moves with task-end stops',
 } satisfies ProtocolDefinition;

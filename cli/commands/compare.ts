@@ -96,7 +96,6 @@ export async function run(argv: string[]): Promise<number> {
   type Flags = { judge?: string; protocol?: string; orders?: string; reasoning?: string; 'mode-a'?: string; 'mode-b'?: string; out?: string; 'base-url'?: string; 'api-key-env'?: string; seed?: number; param?: string[]; batch?: boolean; 'batch-retry'?: string; 'batch-poll'?: number };
   const values = args.flags as Flags;
   if (!values.judge) throw new UsageError('--judge SPEC is required (e.g. --judge openai:gpt-4)');
-  const { orders, reasoning } = askedHow(values);
   const seed = values.seed ?? 1;
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got ${seed})`);
   const concurrency = positiveInt(args.flags, 'concurrency', 4);
@@ -126,6 +125,7 @@ export async function run(argv: string[]): Promise<number> {
   const named = values.protocol === undefined ? recordedDefinition(a.run) : findDefinition(values.protocol);
   if (!named) throw new UsageError(`--protocol must be ${PROTOCOL_NAMES.join(' or ')} (got '${values.protocol}')`);
   const style = named.scoring.naturalness;
+  const { orders, reasoning } = askedHow(values, named.scoring.naturalnessOrders);
   const pairs = matchEpisodes(a, modeA as Mode, b, modeB as Mode);
   if (pairs.length === 0) {
     console.error(`parley compare: no scenario was run (ok) in both ${a.dir} (${modeA}) and ${b.dir} (${modeB})`);
@@ -173,9 +173,9 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-/** `--orders` (default both) and `--reasoning` (default ask), checked. */
-function askedHow(values: { orders?: string; reasoning?: string }): { orders: Orders; reasoning: ReasoningAsk } {
-  const orders = values.orders ?? 'both';
+/** `--orders` (default: the protocol definition's, simulation/) and `--reasoning` (default ask), checked. */
+function askedHow(values: { orders?: string; reasoning?: string }, defaultOrders: Orders): { orders: Orders; reasoning: ReasoningAsk } {
+  const orders = values.orders ?? defaultOrders;
   if (!(ORDERS as readonly string[]).includes(orders)) throw new UsageError(`--orders must be one or both (got '${orders}')`);
   const reasoning = values.reasoning ?? 'ask';
   if (reasoning !== 'ask' && reasoning !== 'omit') throw new UsageError(`--reasoning must be ask or omit (got '${reasoning}')`);
