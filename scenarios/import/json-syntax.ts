@@ -4,103 +4,127 @@
  * Returns the offset of the first offending character (text.length for an unexpected end).
  */
 export function jsonErrorOffset(text: string): number {
-  let i = 0;
-  const ws = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
-  };
-  class Stop extends Error {}
-  const fail = (): never => {
-    throw new Stop();
-  };
-  const literal = (word: string) => {
-    if (text.startsWith(word, i)) i += word.length;
-    else fail();
-  };
-  const string = () => {
-    if (text[i] !== '"') fail();
-    i++;
-    while (i < text.length) {
-      const c = text[i]!;
-      if (c === '"') {
-        i++;
-        return;
-      }
-      if (c === '\\') {
-        const e = text[i + 1];
-        if (e === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
-            i += 2;
-            fail();
-          }
-          i += 6;
-        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i += 2;
-        else {
-          i++;
-          fail();
-        }
-      } else if (c.charCodeAt(0) < 0x20) fail();
-      else i++;
-    }
-    fail();
-  };
-  const number = () => {
-    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
-    if (!m) fail();
-    i += m![0].length;
-  };
-  const value = (): void => {
-    ws();
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      ws();
-      if (text[i] === '}') {
-        i++;
-        return;
-      }
-      for (;;) {
-        ws();
-        string();
-        ws();
-        if (text[i] !== ':') fail();
-        i++;
-        value();
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') {
-          i++;
-          return;
-        } else fail();
-      }
-    } else if (c === '[') {
-      i++;
-      ws();
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      for (;;) {
-        value();
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') {
-          i++;
-          return;
-        } else fail();
-      }
-    } else if (c === '"') string();
-    else if (c === 't') literal('true');
-    else if (c === 'f') literal('false');
-    else if (c === 'n') literal('null');
-    else number();
-  };
+  const scan = new JsonScan(text);
   try {
-    value();
-    ws();
-    if (i < text.length) fail();
+    scan.value();
+    scan.ws();
+    if (scan.i < text.length) scan.fail();
     return -1;
   } catch (err) {
-    if (err instanceof Stop) return Math.min(i, text.length);
+    if (err instanceof Stop) return Math.min(scan.i, text.length);
     throw err;
+  }
+}
+
+class Stop extends Error {}
+
+/** A recursive-descent reader of JSON's grammar that stops at the first character it cannot take. */
+class JsonScan {
+  i = 0;
+  constructor(private readonly text: string) {}
+
+  fail(): never {
+    throw new Stop();
+  }
+
+  ws(): void {
+    while (this.i < this.text.length && ' \t\n\r'.includes(this.text[this.i]!)) this.i++;
+  }
+
+  value(): void {
+    this.ws();
+    const c = this.text[this.i];
+    if (c === '{') this.object();
+    else if (c === '[') this.array();
+    else if (c === '"') this.string();
+    else if (c === 't') this.literal('true');
+    else if (c === 'f') this.literal('false');
+    else if (c === 'n') this.literal('null');
+    else this.number();
+  }
+
+  private literal(word: string): void {
+    if (this.text.startsWith(word, this.i)) this.i += word.length;
+    else this.fail();
+  }
+
+  private object(): void {
+    this.i++;
+    this.ws();
+    if (this.text[this.i] === '}') {
+      this.i++;
+      return;
+    }
+    for (;;) {
+      this.ws();
+      this.string();
+      this.ws();
+      if (this.text[this.i] !== ':') this.fail();
+      this.i++;
+      this.value();
+      if (this.closes('}')) return;
+    }
+  }
+
+  private array(): void {
+    this.i++;
+    this.ws();
+    if (this.text[this.i] === ']') {
+      this.i++;
+      return;
+    }
+    for (;;) {
+      this.value();
+      if (this.closes(']')) return;
+    }
+  }
+
+  /** After a member: a comma (more follow: false), the closing bracket (true), or anything else fails. */
+  private closes(close: string): boolean {
+    this.ws();
+    if (this.text[this.i] === ',') {
+      this.i++;
+      return false;
+    }
+    if (this.text[this.i] !== close) this.fail();
+    this.i++;
+    return true;
+  }
+
+  private string(): void {
+    if (this.text[this.i] !== '"') this.fail();
+    this.i++;
+    while (this.i < this.text.length) {
+      const c = this.text[this.i]!;
+      if (c === '"') {
+        this.i++;
+        return;
+      }
+      if (c === '\\') this.escape();
+      else if (c.charCodeAt(0) < 0x20) this.fail();
+      else this.i++;
+    }
+    this.fail();
+  }
+
+  private escape(): void {
+    const e = this.text[this.i + 1];
+    if (e === 'u') {
+      if (!/^[0-9a-fA-F]{4}$/.test(this.text.slice(this.i + 2, this.i + 6))) {
+        this.i += 2;
+        this.fail();
+      }
+      this.i += 6;
+    } else if (e !== undefined && '"\\/bfnrt'.includes(e)) this.i += 2;
+    else {
+      this.i++;
+      this.fail();
+    }
+  }
+
+  private number(): void {
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(this.text.slice(this.i));
+    if (!m) this.fail();
+    this.i += m[0].length;
   }
 }

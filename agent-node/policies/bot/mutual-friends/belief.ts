@@ -45,102 +45,98 @@ const speech = (type: string): boolean => type === 'speak' || type === 'non-verb
 /** Builds the belief from the seat's own task and the public events. */
 export function buildBelief(view: SeatView, task: MutualFriendsPrivate): Belief {
   const me = selfSeat(view);
-  const nameAttr = nameAttribute(task.attributes);
-  const vocabulary = uniqueTerms(task);
-  const lacks = new Set<string>();
-  const has = new Set<string>();
-  const asked = new Set<string>();
-  const askedCombos = new Set<string>();
-  const constraints: Belief['constraints'] = [];
-  const denied: string[][] = [];
-  const confirmed: string[][] = [];
+  const b: Belief = {
+    task, nameAttr: nameAttribute(task.attributes), vocabulary: uniqueTerms(task), lacks: new Set(), has: new Set(), denied: [], confirmed: [],
+    constraints: [], asked: new Set(), askedCombos: new Set(), candidates: [], mySelection: null, partnerSelection: null, toAnswer: [],
+  };
   let pending: Mention[][] = [];
-  let mySelection: string | null = null;
-  let partnerSelection: string | null = null;
-  let toAnswer: Clause[] = [];
-
   for (const event of orderedEvents(view)) {
     const mine = event.seat === me;
     const move = parseMove(event.action);
     if (move?.move === 'select') {
-      if (mine) mySelection = move.name;
-      else partnerSelection = move.name;
-      if (mine) toAnswer = [];
+      if (mine) b.mySelection = move.name;
+      else b.partnerSelection = move.name;
+      if (mine) b.toAnswer = [];
       continue;
     }
     if (!speech(event.action.type)) {
-      if (mine) toAnswer = [];
+      if (mine) b.toAnswer = [];
       continue;
     }
     const text = event.action.argument;
-    const mentions = findMentions(text, vocabulary);
+    const mentions = findMentions(text, b.vocabulary);
     const clauses = splitClauses(text, mentions);
     if (mine) {
       pending = askedGroups(clauses);
       for (const group of pending) {
-        if (group.length === 1) asked.add(termKey(group[0]!));
-        else askedCombos.add(group.map(termKey).sort().join('|'));
+        if (group.length === 1) b.asked.add(termKey(group[0]!));
+        else b.askedCombos.add(group.map(termKey).sort().join('|'));
       }
-      toAnswer = [];
+      b.toAnswer = [];
       continue;
     }
-    toAnswer = clauses;
-    for (const clause of clauses) {
-      const keys = clause.mentions.map(termKey);
-      const conjunction = new Set(clause.mentions.filter((m) => m.attr !== nameAttr).map((m) => m.attr)).size >= 2;
-      if (!clause.question && clause.negative) {
-        // "No, I don't know anyone who studied X and went to Y" denies the combination, not each value.
-        if (conjunction) denied.push(keys);
-        else keys.forEach((k) => lacks.add(k));
-        continue;
-      }
-      keys.forEach((k) => has.add(k));
-      // Asking about a whole description means the partner has a friend who fits it.
-      if (clause.question && conjunction) confirmed.push(keys.filter((_, i) => clause.mentions[i]!.attr !== nameAttr));
-      if (clause.question) continue;
-      for (const group of pending) {
-        if (group.length >= 2 && group.every((g) => keys.includes(termKey(g)))) confirmed.push(group.map(termKey));
-      }
-      // A detailed yes to one of our questions: the partner described all its friends with that value.
-      const answered = clause.mentions.filter((m) => pending.some((g) => g.length === 1 && termKey(g[0]!) === termKey(m)));
-      if (answered.length === 1) {
-        const asked1 = answered[0]!;
-        const allowed = new Map<string, Set<string>>();
-        for (const m of clause.mentions) {
-          if (m.attr === asked1.attr || m.attr === nameAttr) continue;
-          if (!allowed.has(m.attr)) allowed.set(m.attr, new Set());
-          allowed.get(m.attr)!.add(m.value.trim().toLowerCase());
-        }
-        if (allowed.size > 0) constraints.push({ key: termKey(asked1), allowed });
-      }
-    }
-    // A bare "yes"/"no" answers the questions whose values the reply does not name — but only when its
-    // first clause names nothing we know (else it answers something else), and a name is never confirmed
-    // by a bare yes (whoever knows the name says it).
-    const bare = clauses[0] && clauses[0].mentions.length === 0 ? leadingAnswer(text) : null;
-    const short = (clauses[0]?.text.split(/\s+/).length ?? 99) <= 8;
-    for (const group of pending) {
-      if (group.some((g) => mentions.some((m) => termKey(m) === termKey(g)))) continue;
-      const keys = group.map(termKey);
-      if (bare === 'no') {
-        if (keys.length === 1) lacks.add(keys[0]!);
-        else denied.push(keys);
-      } else if (bare === 'yes' && short && group.every((g) => g.attr !== nameAttr)) {
-        keys.forEach((k) => has.add(k));
-        if (keys.length > 1) confirmed.push(keys);
-      }
-    }
+    b.toAnswer = clauses;
+    for (const clause of clauses) readPartnerClause(b, clause, pending);
+    readBareAnswer(b, pending, clauses, text, mentions);
     pending = [];
   }
-  for (const key of lacks) has.delete(key);
+  for (const key of b.lacks) b.has.delete(key);
   // The partner does not know the friend we picked: that pick cannot be the shared friend, search on.
-  if (mySelection && nameAttr && lacks.has(termKey({ attr: nameAttr, value: mySelection }))) mySelection = null;
+  if (b.mySelection && b.nameAttr && b.lacks.has(termKey({ attr: b.nameAttr, value: b.mySelection }))) b.mySelection = null;
+  b.candidates = rankCandidates(b);
+  return b;
+}
 
-  const belief: Belief = {
-    task, nameAttr, vocabulary, lacks, has, denied, confirmed, constraints, asked, askedCombos, candidates: [], mySelection, partnerSelection, toAnswer,
-  };
-  belief.candidates = rankCandidates(belief);
-  return belief;
+/** What one clause of the partner says about their list, read against our questions still `pending`. */
+function readPartnerClause(b: Belief, clause: Clause, pending: readonly Mention[][]): void {
+  const { nameAttr } = b;
+  const keys = clause.mentions.map(termKey);
+  const conjunction = new Set(clause.mentions.filter((m) => m.attr !== nameAttr).map((m) => m.attr)).size >= 2;
+  if (!clause.question && clause.negative) {
+    // "No, I don't know anyone who studied X and went to Y" denies the combination, not each value.
+    if (conjunction) b.denied.push(keys);
+    else keys.forEach((k) => b.lacks.add(k));
+    return;
+  }
+  keys.forEach((k) => b.has.add(k));
+  // Asking about a whole description means the partner has a friend who fits it.
+  if (clause.question && conjunction) b.confirmed.push(keys.filter((_, i) => clause.mentions[i]!.attr !== nameAttr));
+  if (clause.question) return;
+  for (const group of pending) {
+    if (group.length >= 2 && group.every((g) => keys.includes(termKey(g)))) b.confirmed.push(group.map(termKey));
+  }
+  // A detailed yes to one of our questions: the partner described all its friends with that value.
+  const answered = clause.mentions.filter((m) => pending.some((g) => g.length === 1 && termKey(g[0]!) === termKey(m)));
+  if (answered.length !== 1) return;
+  const asked1 = answered[0]!;
+  const allowed = new Map<string, Set<string>>();
+  for (const m of clause.mentions) {
+    if (m.attr === asked1.attr || m.attr === nameAttr) continue;
+    if (!allowed.has(m.attr)) allowed.set(m.attr, new Set());
+    allowed.get(m.attr)!.add(m.value.trim().toLowerCase());
+  }
+  if (allowed.size > 0) b.constraints.push({ key: termKey(asked1), allowed });
+}
+
+/**
+ * A bare "yes"/"no" answers the questions whose values the reply does not name — but only when its
+ * first clause names nothing we know (else it answers something else), and a name is never confirmed
+ * by a bare yes (whoever knows the name says it).
+ */
+function readBareAnswer(b: Belief, pending: readonly Mention[][], clauses: readonly Clause[], text: string, mentions: readonly Mention[]): void {
+  const bare = clauses[0] && clauses[0].mentions.length === 0 ? leadingAnswer(text) : null;
+  const short = (clauses[0]?.text.split(/\s+/).length ?? 99) <= 8;
+  for (const group of pending) {
+    if (group.some((g) => mentions.some((m) => termKey(m) === termKey(g)))) continue;
+    const keys = group.map(termKey);
+    if (bare === 'no') {
+      if (keys.length === 1) b.lacks.add(keys[0]!);
+      else b.denied.push(keys);
+    } else if (bare === 'yes' && short && group.every((g) => g.attr !== b.nameAttr)) {
+      keys.forEach((k) => b.has.add(k));
+      if (keys.length > 1) b.confirmed.push(keys);
+    }
+  }
 }
 
 /** Friends consistent with what the partner said, best first; falls back to looser filters if none fit. */
