@@ -2,7 +2,7 @@ import type { ReformatConfig } from '../protocol/index.js';
 import { JUDGE_VIEW_FACTS, sotopiaReformatFor } from '../simulation/index.js';
 import { parseLlmSpec } from '../llm/spec.js';
 import type { LlmClient } from '../llm/types.js';
-import type { RunLock } from '../run-dir/index.js';
+import { recordJudgeFormatFallbacks, type RunLock } from '../run-dir/index.js';
 import { judgeInBatches, type BatchJudgeResult } from './batch/eval-batch.js';
 import type { BatchRetry } from './batch/retry.js';
 import type { JudgeVisibility } from './evaluation.js';
@@ -97,6 +97,8 @@ export async function judgePanel(o: JudgePanelOptions, events: JudgePanelEvents)
     // Evaluation errors are recorded results; but a judge that never answered usably is a failed command.
     if (result.errorSeats > 0 && result.scoredSeats === 0) failedJudges++;
   }
+  // Stopped or done: run.json counts every judge call that fell back, as the records do.
+  recordJudgeFormatFallbacks(o.lock, o.run.episodes.map((e) => e.record));
   return { failedJudges };
 }
 

@@ -9,6 +9,7 @@ export { RUN_JSON_VERSION, ModeStats, RecordedRunConfig, RunCost, RunJson, RunSt
 export { EvalBatch, sameJudging } from './eval-batches.js';
 export { appendEpisode, readEpisodes, repairTail, rewriteEpisodes, type EpisodeRow, type EpisodesRead } from './episodes-file.js';
 export { readJsonlFile, type JsonlRead } from './jsonl-file.js';
+export { judgeFormatFallbacks, recordJudgeFormatFallbacks } from './judge-fallbacks.js';
 export { appendJudgement, clearJudgementJournal, readJudgementJournal, type JournalLine } from './judgement-journal.js';
 export { missingScenarioIds, missingScenariosMessage, readRunScenarios, writeRunScenarios, type RunScenariosRead } from './scenarios-file.js';
 export { runJsonSnapshot, undoRunStart } from './run-start.js';

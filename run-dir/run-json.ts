@@ -40,7 +40,15 @@ export const RunStats = z.object({
   retries: Total,
   repairs: z.object({ lenient: Total, reformat: Total }),
   /** Structured-output ladder: LLM calls answered in JSON mode / with the schema in the prompt after a server rejected `response_format` (absent in runs written before the ladder). */
-  formatFallbacks: z.object({ rejected: Total, jsonMode: Total, prompt: Total }).default({ rejected: 0, jsonMode: 0, prompt: 0 }),
+  formatFallbacks: z
+    .object({
+      rejected: Total,
+      jsonMode: Total,
+      prompt: Total,
+      /** Judge calls (`parley eval`) answered below their rung, over every judge variant (run-dir/judge-fallbacks.ts). */
+      judge: Total.default(0),
+    })
+    .default({ rejected: 0, jsonMode: 0, prompt: 0, judge: 0 }),
   /**
    * `--on-unparsable none`: agent turns whose reply stayed unreadable after one reformat request and were
    * recorded as `none` (each carries `unparsable`), and scripts that became an empty dialogue the same way

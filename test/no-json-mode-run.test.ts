@@ -57,6 +57,12 @@ describe('GPT-4-0613 without JSON mode (issue 10, contract 2)', () => {
     expect(cli.stderr.join('\n')).toContain('(full, parley view)');
     const judged = server.requests.slice(before);
     expect(judged.length).toBeGreaterThan(0);
-    expect(judged.filter((q) => q.body.response_format === undefined).length).toBeGreaterThan(0);
+    const fellBack = judged.filter((q) => q.body.response_format === undefined).length;
+    expect(fellBack).toBeGreaterThan(0);
+    // Issue 37: run.json counts the judge's fallbacks too (stats.formatFallbacks.judge), one per call answered below its rung.
+    const printed = Number(/(\d+) judge calls without response_format/.exec(cli.stdout.join('\n'))?.[1]);
+    expect(printed).toBe(fellBack);
+    const stats = readRunJson(dir.path).stats as unknown as { formatFallbacks: { judge: number } };
+    expect(stats.formatFallbacks.judge).toBe(fellBack);
   });
 });

@@ -9,10 +9,15 @@ export interface PricedCall {
   usage?: Usage | undefined;
 }
 
-/** Every priced call of an episode: its turns (live modes) or the script writer's call. */
+/**
+ * Every call of an episode that run.json prices (stats.ts counts the same): its turns (live modes) or the
+ * script writer's call; not the turns a fork replayed from its parent (paid for there), and not a seat
+ * whose usage a remote agent only reported (`provenance: "reported"`: serve without --trust-remote-usage).
+ */
 export function pricedCalls(r: EpisodeRecord): PricedCall[] {
   if (r.mode === 'script') return r.scriptWriter ? [{ ...r.scriptWriter, seat: 'script' }] : [];
-  return r.turns;
+  const reported = new Set(r.seats.filter((s) => s.provenance === 'reported').map((s) => s.seat));
+  return r.turns.filter((t) => !reported.has(t.seat) && !(r.fork && t.turn < r.fork.at));
 }
 
 /**

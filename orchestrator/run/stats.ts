@@ -1,6 +1,6 @@
 import { splitModelKey, type EpisodeRecord, type Usage } from '../../protocol/index.js';
 import { estimateTotalCost } from '../../llm/cost.js';
-import type { RunCost, RunStats } from '../../run-dir/index.js';
+import { judgeFormatFallbacks, type RunCost, type RunStats } from '../../run-dir/index.js';
 
 /** Whether a seat's calls were answered from cassettes (seat `script` is the script writer). */
 export type ReplayedSeat = (episodeId: string, seat: string) => boolean;
@@ -19,7 +19,7 @@ function runCost(usage: RunStats['usage']): RunCost {
 
 /** Run statistics for run.json, computed from the records (so a resumed run counts everything). */
 export function computeStats(records: readonly EpisodeRecord[], isReplayed?: ReplayedSeat): RunStats {
-  const stats: RunStats = { episodes: { total: 0, ok: 0, failed: 0 }, byMode: {}, terminations: {}, recoveries: { seats: 0, episodes: 0 }, retries: 0, repairs: { lenient: 0, reformat: 0 }, formatFallbacks: { rejected: 0, jsonMode: 0, prompt: 0 }, unparsableTurns: 0, unparsableScripts: 0, usage: {}, cost: { usd: 0, unpriced: [] } };
+  const stats: RunStats = { episodes: { total: 0, ok: 0, failed: 0 }, byMode: {}, terminations: {}, recoveries: { seats: 0, episodes: 0 }, retries: 0, repairs: { lenient: 0, reformat: 0 }, formatFallbacks: { rejected: 0, jsonMode: 0, prompt: 0, judge: judgeFormatFallbacks(records) }, unparsableTurns: 0, unparsableScripts: 0, usage: {}, cost: { usd: 0, unpriced: [] } };
   const replayedUsage: RunStats['usage'] = {};
   let episodeId = '';
   const addUsage = (provider: string | undefined, model: string | undefined, usage: Usage | undefined, seat: string) => {
