@@ -64,7 +64,7 @@ export async function loadRunDir(dir: string): Promise<LoadResult> {
   // once, naming them and how to put them back.
   const missing = missingScenarioIds(episodes.rows.map((r) => r.record.scenarioId), scenarios.scenarios);
   if (missing.length) {
-    const source = (run.run?.['config'] as { scenarios?: unknown } | undefined)?.scenarios;
+    const source = run.run?.config.scenarios;
     return { ok: false, error: { code: RunErrorCode.MissingScenarios, message: missingScenariosMessage(paths, missing, source) } };
   }
   const journal = readJudgementJournal(paths);

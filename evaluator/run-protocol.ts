@@ -7,5 +7,5 @@ import type { RunDir } from './run-dir.js';
  * scoring defaults (MutualFriends success rule, beside-the-paper section) from it, never the name.
  */
 export function runProtocol(run: RunDir): ProtocolDefinition {
-  return recordedDefinition({ protocol: run.run?.protocol, config: run.run?.['config'] });
+  return recordedDefinition({ protocol: run.run?.protocol, config: run.run?.config });
 }

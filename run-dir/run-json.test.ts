@@ -26,6 +26,19 @@ describe('run.json: one schema to write and to read it back', () => {
     expect(readRunJson(p)).toMatchObject({ ok: false, code: 'run/bad_run_json' });
   });
 
+  it('types the recorded settings its readers use (protocol, judge view, rubric, leak targets): a malformed one names its field', () => {
+    const p = paths();
+    const config = { ...fixtureRunJson('r1', []).config, protocol: 'paper' as const, judgeView: 'paper' as const, rubric: 'goal', leakJudgeOnly: ['script' as const] };
+    const written = writeRunJson(fixtureLock(p), { ...fixtureRunJson('r1', []), config });
+    const read = readRunJson(p);
+    expect(read.ok && read.run?.config).toMatchObject({ protocol: 'paper', judgeView: 'paper', rubric: 'goal', leakJudgeOnly: ['script'] });
+    expect(read).toEqual({ ok: true, run: written });
+    for (const [field, value] of [['judgeView', 'sotopia'], ['protocol', 'telepathy'], ['leakJudgeOnly', 'script'], ['rubric', 3]] as const) {
+      writeFileSync(p.runJson, JSON.stringify({ ...written, config: { ...config, [field]: value } }));
+      expect(readRunJson(p)).toMatchObject({ ok: false, code: 'run/bad_run_json', message: expect.stringContaining(`field config.${field}`) });
+    }
+  });
+
   it('refuses to write a run.json its readers could not read', () => {
     const p = paths();
     expect(() => writeRunJson(fixtureLock(p), { ...fixtureRunJson('r1', []), hosting: 'cloud' as never })).toThrow();

@@ -3,7 +3,7 @@ import { readRegularFile, RUN_FILE_CAPS } from '../disk/regular-file.js';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
 import { Mode, OwnCodeField, PolicyConfig, RunErrorCode, Total, Usage } from '../protocol/index.js';
-import { SimulationProtocol } from '../simulation/index.js';
+import { runConfigSettingsShape, SimulationProtocol } from '../simulation/index.js';
 import type { RunLock } from './lock.js';
 import type { RunPaths } from './paths.js';
 import { EvalBatch } from './eval-batches.js';
@@ -70,9 +70,14 @@ export type RunStats = z.infer<typeof RunStats>;
 
 /**
  * The run's configuration as recorded. The orchestrator owns the full schema (orchestrator/run-config.ts)
- * and writes it whole; readers of a run directory rely on these fields, and the rest is kept as written.
+ * and writes it whole; readers of a run directory rely on these fields, typed here (a malformed one is
+ * `run/bad_run_json` naming the field, never read through a cast), and the rest is kept as written.
  */
 export const RecordedRunConfig = z.looseObject({
+  /** The simulation settings (simulation/settings.ts): protocol, its switches, leak targets, mindread, judge view; unset = the protocol's default. */
+  ...runConfigSettingsShape,
+  /** What `parley eval` scores by default: a rubric file or a built-in name; absent = sotopia. */
+  rubric: z.string().min(1).optional(),
   scenarios: z.string(),
   subset: z.string().optional(),
   modes: z.array(Mode),

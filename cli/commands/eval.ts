@@ -14,7 +14,7 @@ import { terminalSafe } from '../../text/terminal.js';
 import { modelRefOf, type PolicyConfig } from '../../protocol/index.js';
 import { resolveJudgeView } from '../../simulation/index.js';
 import { llmSpecProblem } from '../../llm/spec.js';
-import { readRunJson, RunPaths, type RunLock } from '../../run-dir/index.js';
+import { readRunJson, RunPaths, type RecordedRunConfig, type RunLock } from '../../run-dir/index.js';
 import { BATCH_PRICE_FACTOR, judgePlanLines } from '../plan/judge-estimate.js';
 import { lockRunDir } from '../run-dir-lock.js';
 import type { BatchJudgeResult } from '../../evaluator/batch/eval-batch.js';
@@ -89,12 +89,11 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 type EvalFlags = { batch?: boolean; 'batch-retry'?: string; 'batch-poll'?: number; judge?: string[]; rubric?: string; 'dry-run'?: boolean; 'judge-view'?: string; 'reformat-model'?: string; blind?: boolean; missing?: boolean; 'base-url'?: string; 'api-key-env'?: string; param?: string[] };
-type RunJudgeConfig = { judge?: Partial<PolicyConfig>; rubric?: string; protocol?: unknown; judgeView?: unknown };
 
 /** The run's recorded configuration (run.json), read without the lock: only its judge and rubric are used. */
-function runConfigOf(dir: string): RunJudgeConfig | undefined {
+function runConfigOf(dir: string): RecordedRunConfig | undefined {
   const read = readRunJson(new RunPaths(dir));
-  return read.ok ? (read.run?.['config'] as RunJudgeConfig | undefined) : undefined;
+  return read.ok ? (read.run?.config) : undefined;
 }
 
 /** `--rubric`, else the run's own (an experiment file's `rubric:`), else SOTOPIA-EVAL. A bad file is a usage error (exit 2). */
@@ -111,7 +110,7 @@ function rubricOf(flag: string | undefined, fromRun: string | undefined): Rubric
  * experiment file's `judge:` block, its endpoint, key variable and reformat model (`fromRun`); a --judge
  * replaces all of them.
  */
-function judgesOf(values: EvalFlags, config: RunJudgeConfig | undefined): { specs: string[]; runParams: Record<string, unknown>; fromRun?: Partial<PolicyConfig> } {
+function judgesOf(values: EvalFlags, config: RecordedRunConfig | undefined): { specs: string[]; runParams: Record<string, unknown>; fromRun?: Partial<PolicyConfig> } {
   const specs = values.judge?.length ? [...new Set(values.judge)] : config?.judge?.spec ? [config.judge.spec] : [];
   if (!specs.length) throw new UsageError('--judge SPEC is required (e.g. --judge openai:gpt-4); run.json names no judge');
   if (values.judge?.length) return { specs, runParams: {} };
@@ -140,7 +139,7 @@ function judgeEndpoint(dir: string, values: EvalFlags, fromRun: Partial<PolicyCo
 
 /** What the full judge is shown: --judge-view, else the run's judgeView (run.json), else paper for paper-protocol runs. */
 function viewOf(values: EvalFlags, loaded: RunDir): JudgeView {
-  const config = loaded.run?.['config'] as RunJudgeConfig | undefined;
+  const config = loaded.run?.config;
   const protocol = loaded.run?.protocol?.name ?? config?.protocol;
   const view = resolveJudgeView(values['judge-view'], config?.judgeView, protocol);
   if (!view) throw new UsageError(`--judge-view must be paper or parley (got '${values['judge-view']}')`);
@@ -154,7 +153,7 @@ async function dryRun(dir: string, values: EvalFlags, rubric: Rubric): Promise<n
     console.error(`parley eval: ${loaded.error.message}`);
     return 1;
   }
-  const { specs } = judgesOf(values, loaded.run.run?.['config'] as RunJudgeConfig | undefined);
+  const { specs } = judgesOf(values, loaded.run.run?.config);
   for (const s of specs) {
     const problem = llmSpecProblem(s);
     if (problem) throw new UsageError(`--judge ${s}: ${problem}`);
@@ -173,7 +172,7 @@ async function evaluateLocked(lock: RunLock, dir: string, values: EvalFlags, con
     return 1;
   }
   if (loaded.run.tornBytes) console.error(`parley eval: ${dir}/episodes.jsonl ends in a torn line (${loaded.run.tornBytes} bytes, an interrupted write): not a record, left out`);
-  const { specs, runParams, fromRun } = judgesOf(values, loaded.run.run?.['config'] as RunJudgeConfig | undefined);
+  const { specs, runParams, fromRun } = judgesOf(values, loaded.run.run?.config);
   const visibility = values.blind ? 'blind' : 'full';
   const view = viewOf(values, loaded.run);
   const params: Record<string, unknown> = { ...runParams };

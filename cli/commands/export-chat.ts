@@ -121,7 +121,7 @@ export async function runChatExport(argv: string[]): Promise<number> {
     run.episodes.map(({ record }) => ({ runDir: run.dir, record, scenario: run.scenarios.get(record.scenarioId) ?? null, scores: selectionScores(record.evaluation) })),
   );
   // The agent template each seat's prompts came from: --prompt-dir, else the run's own per seat, else built-in.
-  const promptDirOf = new Map(runs.map((r) => [r.dir, ((r.run?.config as { agents?: Array<{ promptDir?: string }> } | undefined)?.agents ?? []).map((a) => a.promptDir)]));
+  const promptDirOf = new Map(runs.map((r) => [r.dir, (r.run?.config.agents ?? []).map((a) => a.promptDir)]));
   const templates = new Map<string, ReturnType<typeof loadTemplates>>();
   const templateAt = (dir: string | undefined) => {
     const key = dir ?? '';

@@ -25,8 +25,8 @@ export interface LeakReport {
 function leakTargets(run: RunDir): string[] | null {
   const fromProtocol = run.run?.protocol?.leakJudgeOnly;
   if (fromProtocol) return [...fromProtocol];
-  const fromConfig = (run.run?.['config'] as { leakJudgeOnly?: unknown } | undefined)?.leakJudgeOnly;
-  return Array.isArray(fromConfig) ? fromConfig.map(String) : null;
+  const fromConfig = run.run?.config.leakJudgeOnly;
+  return fromConfig ? [...fromConfig] : null;
 }
 
 /** The judges (spec and view) that scored a run's MutualFriends episodes. */

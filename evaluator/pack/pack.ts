@@ -6,6 +6,7 @@ import { create } from 'tar';
 import { packageRoot } from '../../disk/package-root.js';
 import { packageVersion } from '../../disk/package-version.js';
 import { loadRunDir } from '../run-dir.js';
+import type { RecordedRunConfig } from '../../run-dir/index.js';
 import { buildCard, cardMarkdown } from '../report/card.js';
 import { writeReport } from '../report/report.js';
 import { MANIFEST_FILE, type Manifest } from './manifest.js';
@@ -58,11 +59,10 @@ function copyRunFiles(from: string, to: string, rel: string, leftOut: string[]):
 }
 
 /** The input files run.json names (scenario file, default rubric), where they exist here. */
-function namedInputs(runJson: Record<string, unknown> | null): { kind: 'scenarios' | 'rubrics'; file: string }[] {
-  const config = (runJson?.['config'] ?? {}) as Record<string, unknown>;
+function namedInputs(config: RecordedRunConfig | undefined): { kind: 'scenarios' | 'rubrics'; file: string }[] {
   const out: { kind: 'scenarios' | 'rubrics'; file: string }[] = [];
-  if (typeof config['scenarios'] === 'string' && config['scenarios'] !== 'builtin') out.push({ kind: 'scenarios', file: config['scenarios'] });
-  if (typeof config['rubric'] === 'string' && /\.(ya?ml|json)$/i.test(config['rubric'])) out.push({ kind: 'rubrics', file: config['rubric'] });
+  if (config && config.scenarios !== 'builtin') out.push({ kind: 'scenarios', file: config.scenarios });
+  if (config?.rubric && /\.(ya?ml|json)$/i.test(config.rubric)) out.push({ kind: 'rubrics', file: config.rubric });
   return out;
 }
 
@@ -94,7 +94,7 @@ export async function packRun(opts: PackOptions): Promise<PackResult> {
     // Inputs: each under inputs/<kind>/<file name>, and run.json's mention of it rewritten to that name.
     const replacements: PathReplacement[] = [{ from: dir, to: '.' }];
     const missingInputs: string[] = [];
-    for (const input of [...namedInputs(rawRunJson), ...opts.inputs]) {
+    for (const input of [...namedInputs(loaded.run.run?.config), ...opts.inputs]) {
       const abs = path.resolve(input.file);
       if (!existsSync(abs) || !statSync(abs).isFile() || lstatSync(abs).isSymbolicLink()) {
         missingInputs.push(input.file);

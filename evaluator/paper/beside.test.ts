@@ -32,7 +32,7 @@ function judged(goal: number) {
   };
 }
 
-async function paperRun(protocol: string | undefined): Promise<RunDir> {
+async function paperRun(protocol: 'paper' | 'parley' | undefined): Promise<RunDir> {
   const op = openScenario();
   const cl = clScenario();
   const models: [string, string] = ['openai:gpt-3.5-turbo-0613', 'openai:gpt-3.5-turbo-0613'];
