@@ -204,6 +204,9 @@ export const SETTINGS = {
     arm: true,
     words: Object.fromEntries(Object.entries(JUDGE_VIEW_FACTS).map(([view, v]) => [view, v.words])),
   }),
+  // A new setting is one more entry here (issue 42's selection rule and naturalness orders are meant to
+  // be): its flag, experiment key and run-config field follow; with `recorded`, its place in run.json's
+  // protocol, the episode id (`idPart`) and the card (`card`), and each definition gives its default.
 };
 
 export type Settings = typeof SETTINGS;
