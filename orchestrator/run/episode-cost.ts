@@ -16,7 +16,8 @@ export interface PricedCall {
  */
 export function pricedCalls(r: EpisodeRecord): PricedCall[] {
   if (r.mode === 'script') return r.scriptWriter ? [{ ...r.scriptWriter, seat: 'script' }] : [];
-  const reported = new Set(r.seats.filter((s) => s.provenance === 'reported').map((s) => s.seat));
+  // Partial records (the watch page's tests) may carry no seats: nothing reported then.
+  const reported = new Set((r.seats ?? []).filter((s) => s.provenance === 'reported').map((s) => s.seat));
   return r.turns.filter((t) => !reported.has(t.seat) && !(r.fork && t.turn < r.fork.at));
 }
 
