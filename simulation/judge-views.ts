@@ -27,6 +27,11 @@ export interface JudgeViewFacts {
   readonly sotopia: boolean;
   /** Whether an unreadable reply gets one reformat request (SOTOPIA's `format_bad_output`); structured output needs none. */
   readonly reformat: boolean;
+  /**
+   * The temperature of that reformat request: SOTOPIA's `format_bad_output` passes none, so its chain ran
+   * at `obtain_chain`'s default, 0.7 (the judge itself at 0); null: the judge's own temperature.
+   */
+  readonly reformatTemperature: number | null;
   /** The dry run's words for it. */
   readonly words: string;
   /** What the simulation card says a full-background judge in this view sees. */
@@ -40,6 +45,7 @@ export const JUDGE_VIEW_FACTS: Readonly<Record<JudgeView, JudgeViewFacts>> = {
   paper: {
     sotopia: true,
     reformat: true,
+    reformatTemperature: 0.7,
     words: "the paper view (SOTOPIA's judge information only)",
     sees: "the paper view: SOTOPIA's judge information only (scenario with judge-only text, both bios with secrets, both goals, Turn #k transcript)",
     tag: 'paper view',
@@ -48,6 +54,7 @@ export const JUDGE_VIEW_FACTS: Readonly<Record<JudgeView, JudgeViewFacts>> = {
   parley: {
     sotopia: false,
     reformat: false,
+    reformatTemperature: null,
     words: "Parley's view (relationship, every profile field, task data)",
     sees: "Parley's full view: both goals and secrets, the relationship and its story, every profile field, private task data and judge-only text (more than SOTOPIA's judge had)",
     tag: null,

@@ -6,6 +6,7 @@ import { parseJudgement, type ParsedJudgement } from './parse.js';
 import { DEAL_TAG_FORMAT, parseDealTags } from './deal-tags.js';
 import { JUDGE_PROMPT_VERSION, judgeCalls, schemaName, type JudgeCall, type JudgeView } from './prompt.js';
 import { SOTOPIA_RUBRIC } from '../rubric/builtin.js';
+import { JUDGE_VIEW_FACTS } from '../../simulation/index.js';
 import { rubricRef, type Rubric } from '../rubric/rubric.js';
 
 /** SOTOPIA's judge runs at temperature 0; so does Parley's. */
@@ -83,7 +84,9 @@ async function runCall(call: JudgeCall, opts: JudgeOptions): Promise<CallResult>
     try {
       const client = reformat !== null ? (opts.reformatClient ?? opts.client) : opts.client;
       const messages = reformat !== null ? (call.answerForm === 'tags' ? reformatTagMessages(reformat) : reformatMessages(reformat, call.schema)) : call.messages;
-      const res = await client.chat({ messages, ...(call.structured ? { json: { name: schemaName(opts.rubric ?? SOTOPIA_RUBRIC), schema: call.schema } } : {}), temperature: opts.temperature ?? JUDGE_TEMPERATURE }, opts.signal);
+      // The reformat request at its view's temperature (paper: SOTOPIA's 0.7), the judge's own otherwise.
+      const temperature = (reformat !== null ? JUDGE_VIEW_FACTS[opts.view ?? 'parley'].reformatTemperature : null) ?? opts.temperature ?? JUDGE_TEMPERATURE;
+      const res = await client.chat({ messages, ...(call.structured ? { json: { name: schemaName(opts.rubric ?? SOTOPIA_RUBRIC), schema: call.schema } } : {}), temperature }, opts.signal);
       out.prompt += res.usage.prompt;
       out.completion += res.usage.completion;
       out.latencyMs += res.latencyMs;

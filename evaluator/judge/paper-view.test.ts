@@ -123,6 +123,9 @@ describe('paper judge view', () => {
     expect(judge.requests).toHaveLength(1);
     expect(reformatter.requests).toHaveLength(1);
     expect(reformatter.requests[0]!.json).toBeUndefined();
+    // SOTOPIA's format_bad_output ran at obtain_chain's default temperature, 0.7; the judge itself at 0 (issue 42).
+    expect(reformatter.requests[0]!.temperature).toBe(0.7);
+    expect(judge.requests.every((r) => r.temperature === 0)).toBe(true);
     expect(reformatter.requests[0]!.messages[0]!.content).toContain('Text: I think they both did fine.');
     expect(j.seats['a']).toMatchObject({ ok: false, error: { code: 'judge/bad_json' } });
     expect(j.seats['b']).toMatchObject({ ok: false });
