@@ -10,6 +10,7 @@ export { EvalBatch, sameJudging } from './eval-batches.js';
 export { appendEpisode, readEpisodes, repairTail, rewriteEpisodes, type EpisodeRow, type EpisodesRead } from './episodes-file.js';
 export { readJsonlFile, type JsonlRead } from './jsonl-file.js';
 export { judgeFormatFallbacks, recordJudgeFormatFallbacks } from './judge-fallbacks.js';
+export { episodeMatchProblem, matchEpisodeId, type EpisodeMatch } from './episode-match.js';
 export { appendJudgement, clearJudgementJournal, readJudgementJournal, type JournalLine } from './judgement-journal.js';
 export { missingScenarioIds, missingScenariosMessage, readRunScenarios, writeRunScenarios, type RunScenariosRead } from './scenarios-file.js';
 export { runJsonSnapshot, undoRunStart } from './run-start.js';

@@ -153,8 +153,16 @@ describe('parley fork (issue 26: contracts 1 to 4)', () => {
     for (const dir of [sweep.path, r.path]) {
       const judged = await parleyCli(['eval', dir, '--judge', 'openai:gpt-4', '--concurrency', '1'], cleanEnv(server.env()));
       expect(judged.code, judged.stderr).toBe(0);
+      if (dir !== sweep.path) continue;
+      // Issue 38: without --parent the report takes the parent run.json names, and says the parent needs eval.
+      const own = await parleyCli(['report', sweep.path], cleanEnv());
+      expect(own.code, own.stderr).toBe(0);
+      expect(own.stdout).toContain(`forks of ${parent.runId}/${parent.episodeId} beside the parent's own continuation:`);
+      expect(own.stderr).toContain(`The parent episode of run ${parent.runId} has no judge scores`);
+      expect(readFileSync(join(sweep.path, 'report.md'), 'utf8')).toContain('has no judge scores, so the judge');
     }
     const report = await parleyCli(['report', sweep.path, '--parent', r.path], cleanEnv());
+    expect(report.stderr).not.toContain('has no judge scores');
     expect(report.stdout).toMatch(/fork turn 4 \(2 fork\(s\)\)/);
     expect(report.code, report.stderr).toBe(0);
     expect(report.stdout).toContain(`forks of ${parent.runId}/${parent.episodeId} beside the parent's own continuation:`);

@@ -64,7 +64,7 @@ export const spec: CommandSpec = {
     'policy is refused unless allowed (--allow-endpoint, --allow-key-env, --allow-path); its files are read\n' +
     'only as regular files (no symlink, FIFO or device) of bounded size.',
   flags: FORK_FLAGS,
-  positionals: { min: 2, max: 2, names: 'RUN EPISODE (a run directory and one of its episode ids)' },
+  positionals: { min: 2, max: 2, names: 'RUN EPISODE (a run directory and one of its episode ids, or a part of one only that episode has, as parley show takes)' },
 };
 
 /** Every check a fork makes before anything is written; a refusal is a UsageError (one line, exit 2). */

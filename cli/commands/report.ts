@@ -13,7 +13,7 @@ import { reportAgainst } from './report-against.js';
 import { reportPaired } from './report-paired.js';
 import { judgePanelLines } from '../../evaluator/report/judge-panels-markdown.js';
 import { compareForks, type ForkComparison } from '../../evaluator/report/forks.js';
-import { forksSummaryLines } from '../../evaluator/report/forks-markdown.js';
+import { forksSummaryLines, PARENT_NEEDS_EVAL } from '../../evaluator/report/forks-markdown.js';
 
 /** `parley report`'s command line. */
 export const spec: CommandSpec = {
@@ -95,16 +95,21 @@ export async function run(argv: string[]): Promise<number> {
   if (runs.every((r) => r.episodes.length === 0)) throw new Error(`no episode matches ${slug || 'these runs'}`);
   const title = values.title ?? (slug ? `Parley report: ${runs.map((r) => path.basename(path.resolve(r.dir))).join(', ')} (${slug})` : undefined);
   let forks: ForkComparison | undefined;
-  if (values.parent !== undefined) {
+  // A fork run's report compares it with its parent: the one given, else the one its run.json names.
+  const parentDir = values.parent ?? recordedParent(runs);
+  if (parentDir !== undefined) {
     if (runs.length !== 1) throw new UsageError('--parent compares one fork run with its parent: give one DIR');
-    const parent = await loadRunDir(values.parent);
-    if (!parent.ok) throw new Error(`--parent ${values.parent}: ${parent.error.message}`);
-    const compared = compareForks(runs[0]!, parent.run, seed);
-    if (!compared.ok) throw new UsageError(compared.message);
-    forks = compared.comparison;
-    // Run and episode ids come from the run directories' files: printed terminal-safe.
-    console.log(`forks of ${terminalSafe(forks.parentRun)}/${terminalSafe(forks.parentEpisode)} beside the parent's own continuation:`);
-    for (const l of forksSummaryLines(forks)) console.log(`  ${terminalSafe(l)}`);
+    const compared = await compareWithParent(runs[0]!, parentDir, seed);
+    if (!compared.ok && values.parent !== undefined) throw compared.loadFailed ? new Error(`--parent ${values.parent}: ${compared.message}`) : new UsageError(compared.message);
+    // The parent run.json names may be gone or moved (a pack, another machine): said, and the report goes on without it.
+    if (!compared.ok) console.error(terminalSafe(`parley report: run.json names the parent run ${parentDir}, which cannot be compared here (${compared.message}); give --parent DIR to compare the forks with it`));
+    else {
+      forks = compared.comparison;
+      if (forks.parentNeedsEval) console.error(terminalSafe(`parley report: ${PARENT_NEEDS_EVAL(forks.parentRun)}`));
+      // Run and episode ids come from the run directories' files: printed terminal-safe.
+      console.log(`forks of ${terminalSafe(forks.parentRun)}/${terminalSafe(forks.parentEpisode)} beside the parent's own continuation:`);
+      for (const l of forksSummaryLines(forks)) console.log(`  ${terminalSafe(l)}`);
+    }
   }
   // Each run its own report unless a combined one was asked for (a multi-run report never lands in a run).
   const jobs = values.out ? [{ runs, outDir: values.out }] : runs.map((r) => ({ runs: [r], outDir: slug ? path.join(r.dir, 'reports', slug) : r.dir }));
@@ -139,4 +144,19 @@ function humanStudy(file: string): string[] {
   const lines = humanSummaryLines(summariseHuman(annotations, verdicts));
   for (const l of lines) console.log(l);
   return lines;
+}
+
+/** A fork run's parent as its run.json names it (`config.fork.parent`), when DIR is one fork run. */
+function recordedParent(runs: readonly RunDir[]): string | undefined {
+  if (runs.length !== 1) return undefined;
+  const parent = runs[0]!.run?.config.fork?.parent;
+  return typeof parent === 'string' && parent !== '' ? parent : undefined;
+}
+
+/** The forks beside their parent, or why not (`loadFailed`: the parent is not a readable run directory). */
+async function compareWithParent(forkRun: RunDir, parentDir: string, seed: number): Promise<{ ok: true; comparison: ForkComparison } | { ok: false; message: string; loadFailed: boolean }> {
+  const parent = await loadRunDir(parentDir);
+  if (!parent.ok) return { ok: false, message: parent.error.message, loadFailed: true };
+  const compared = compareForks(forkRun, parent.run, seed);
+  return compared.ok ? compared : { ok: false, message: compared.message, loadFailed: false };
 }

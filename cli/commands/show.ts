@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadRunDir, type LoadedEpisode } from '../../evaluator/run-dir.js';
-import { RunPaths } from '../../run-dir/index.js';
+import { episodeMatchProblem, matchEpisodeId, RunPaths } from '../../run-dir/index.js';
 import { buildTranscript, transcriptText } from '../../evaluator/transcript/transcript.js';
 import { frameText } from '../../evaluator/transcript/ledger-text.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
@@ -50,14 +50,11 @@ function applyFilters(episodes: LoadedEpisode[], filters: string[]): LoadedEpiso
   return kept;
 }
 
-/** An episode by exact id, else by a part of its id that only one episode has. */
+/** An episode by exact id, else by a part of its id that only one episode has (the rule `fork` follows too). */
 function pickEpisode(episodes: LoadedEpisode[], wanted: string): LoadedEpisode {
-  const exact = episodes.find((e) => e.record.episodeId === wanted);
-  if (exact) return exact;
-  const partial = episodes.filter((e) => e.record.episodeId.includes(wanted));
-  if (partial.length === 1) return partial[0]!;
-  if (partial.length === 0) throw new UsageError(`no episode '${wanted}' in this run (parley show RUN lists them)`);
-  throw new UsageError(`'${wanted}' matches ${partial.length} episodes (${partial.slice(0, 3).map((e) => e.record.episodeId).join(', ')}${partial.length > 3 ? ', …' : ''}); give more of the id`);
+  const match = matchEpisodeId(episodes.map((e) => e.record.episodeId), wanted);
+  if (match.ok) return episodes.find((e) => e.record.episodeId === match.id)!;
+  throw new UsageError(match.matches.length ? episodeMatchProblem(wanted, match.matches, 'this run') : `no episode '${wanted}' in this run (parley show RUN lists them)`);
 }
 
 const seatWanted = (flags: Record<string, unknown>) => typeof flags.seat === 'string';

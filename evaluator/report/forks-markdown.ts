@@ -14,6 +14,10 @@ function fmt(s: Summary | null, sign = false): string {
   return s.lo !== null && s.hi !== null ? `${v(s.mean)} [${v(s.lo)}, ${v(s.hi)}] (${s.n})` : `${v(s.mean)} (${s.n})`;
 }
 
+/** Said when the forks were judged and the parent episode was not. */
+export const PARENT_NEEDS_EVAL = (parentRun: string) =>
+  `The parent episode of run ${parentRun} has no judge scores, so the judge's parent and effect cells are —: run parley eval on the parent run with the forks' judge, then report again.`;
+
 /** One cell as text: forks, the parent, and the effect. */
 export function forkCellText(c: ForkCell): string {
   return `forks ${fmt(c.forks)} · parent ${c.parent === null ? '—' : f2(c.parent)} · effect ${fmt(c.effect, true)}`;
@@ -31,6 +35,7 @@ export function forksMarkdown(c: ForkComparison): string[] {
   );
   lines.push(`Changes from the parent: ${c.changes.length ? c.changes.map((x) => mdText(x)).join('; ') : 'none (a control: the parent\'s own settings)'}.`, '');
   if (c.parentStatus === 'failed') lines.push("The parent episode failed: it has no outcome to compare with (parent and effect are —).", '');
+  if (c.parentNeedsEval) lines.push(`${PARENT_NEEDS_EVAL(mdText(c.parentRun))}`, '');
   lines.push('| fork turn | episodes | failed | metric | forks | parent | effect |', '|---|---|---|---|---|---|---|');
   for (const r of c.rows) {
     for (const m of c.metrics) {

@@ -38,6 +38,8 @@ export interface ForkComparison {
   rows: ForkRow[];
   /** What the forks changed from the parent run's settings (`agent2: openai:a → openai:b`, reveals, limits). */
   changes: string[];
+  /** Forks were judged but the parent episode was not: its judge cells are empty until `parley eval` scores it. */
+  parentNeedsEval: boolean;
 }
 
 export type ForkComparisonResult = { ok: true; comparison: ForkComparison } | { ok: false; message: string };
@@ -96,7 +98,8 @@ export function compareForks(forks: RunDir, parent: RunDir, seed = 1): ForkCompa
     }
     return { at, episodes: here.length, failed: here.length - ok.length, cells };
   });
-  return { ok: true, comparison: { parentRun: runs[0]!, parentEpisode: episodes[0]!, parentStatus: parentRow.record.status, metrics, rows, changes: changesFrom(parent, forks, seats) } };
+  const parentNeedsEval = parentRow.record.status === 'ok' && !parentMetrics.judge && forkMetrics.some((f) => f.m.judge);
+  return { ok: true, comparison: { parentRun: runs[0]!, parentEpisode: episodes[0]!, parentStatus: parentRow.record.status, metrics, rows, changes: changesFrom(parent, forks, seats), parentNeedsEval } };
 }
 
 /** The settings a fork run changed from its parent's, as recorded in both run.json files (read loosely: untrusted). */

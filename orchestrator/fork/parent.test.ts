@@ -42,6 +42,14 @@ describe('readForkParent: the parent of a fork, from untrusted files', () => {
     expect(read.parent).toMatchObject({ runId: 'R', record: { episodeId: 'ep-1' }, scenario: { id: scenario.id }, config: { maxTurns: 8 } });
   });
 
+  it('takes a part of an episode id only one episode has, as parley show does, and names the episodes a shared part matches', () => {
+    const dir = parentDir(fresh(), [record(), record({ episodeId: 'ep-22' })], ['ep-1', 'ep-22']);
+    const read = readForkParent(dir, 'p-1');
+    if (!read.ok) throw new Error(read.message);
+    expect(read.parent.record.episodeId).toBe('ep-1');
+    expect(readForkParent(dir, 'ep-')).toMatchObject({ ok: false, message: expect.stringContaining('"ep-" matches 2 episodes (ep-1, ep-22); give more of the id') });
+  });
+
   it('refuses, in one line, a directory that is no run, an unknown episode, a script episode, missing ledgers, unsafe ids', () => {
     const empty = fresh();
     mkdirSync(empty.dir, { recursive: true });

@@ -1,7 +1,7 @@
 import { regularFileProblem } from '../../disk/regular-file.js';
 import { resolve } from 'node:path';
 import { OrchestratorFrame, type EpisodeRecord } from '../../protocol/index.js';
-import { readEpisodes, readJsonlFile, readRunJson, readRunScenarios, RunPaths } from '../../run-dir/index.js';
+import { episodeMatchProblem, matchEpisodeId, readEpisodes, readJsonlFile, readRunJson, readRunScenarios, RunPaths } from '../../run-dir/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import { RunConfig } from '../run-config.js';
 
@@ -44,10 +44,11 @@ export function readForkParent(dir: string, episodeId: string): ForkParentRead {
   const episodes = readEpisodes(paths);
   if (episodes.unreadable) return { ok: false, message: episodes.unreadable };
   const rows = episodes.rows;
-  const row = rows.find((r) => r.record.episodeId === episodeId);
+  // The episode as `parley show` finds it: its exact id, or a part of it only one episode has.
+  const match = matchEpisodeId(rows.map((r) => r.record.episodeId), episodeId);
+  const row = match.ok ? rows.find((r) => r.record.episodeId === match.id) : undefined;
   if (!row) {
-    const shown = JSON.stringify(episodeId.slice(0, 120));
-    return { ok: false, message: `${dir} has no episode ${shown} (${rows.length} recorded; parley show ${dir} lists them)` };
+    return { ok: false, message: `${episodeMatchProblem(episodeId, match.ok ? [] : match.matches, dir)} (${rows.length} recorded; parley show ${dir} lists them)` };
   }
   const record = row.record;
   if (!SAFE_ID.test(record.episodeId)) return { ok: false, message: `${dir}: episode id ${JSON.stringify(record.episodeId.slice(0, 120))} is not a safe name` };
