@@ -12,14 +12,12 @@ const NOT_YET_SPLIT: Record<string, number> = {
   'testkit/fake-llm-server.ts:startFakeLlmServer': 206,
   'queue/worker.ts:startQueueWorker': 141,
   'cli/commands/export-chat.ts:runChatExport': 121,
-  'testkit/fake-llm-batches.ts:fakeBatches': 116,
   'agent-node/policies/human.ts:createHumanPolicy': 115,
   'orchestrator/net/socketio-endpoint.ts:attachBrowserEndpoint': 113,
   'web/seat/main.ts:connect': 112,
   'orchestrator/engine/turn-loop.ts:runTurnLoop': 103,
   'evaluator/report/card.ts:buildCard': 88,
   'cli/commands/compare.ts:run': 88,
-  'testkit/fake-llm-finetune.ts:fakeFineTuning': 90,
   'evaluator/batch/eval-batch.ts:judgeInBatches': 82,
 };
 
