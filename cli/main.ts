@@ -4,16 +4,24 @@
  * command ends here as one line, `parley <cmd>: <what is wrong>` (exit 2 for usage, 1 otherwise), never
  * a stack trace (set PARLEY_DEBUG=1 to see one).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { packagePath } from '../disk/package-root.js';
-import type { CommandSpec } from './command.js';
+import { commandHelp, type CommandSpec } from './command.js';
 import { describeFailure } from './failure.js';
 
 /** A command module: its body, and the spec(s) its parser uses (for help and the README test). */
-export type CommandModule = { run(argv: string[]): Promise<number>; spec?: CommandSpec; specs?: CommandSpec[] };
+export type CommandModule = {
+  run(argv: string[]): Promise<number>;
+  spec?: CommandSpec;
+  /** A command with several forms (`export`, `compare`) lists them all: its --help shows every one. */
+  specs?: CommandSpec[];
+  /** Its line in `parley --help` when that is generated from what it accepts (subcommands, formats). */
+  summaryLine?: () => string;
+};
 
 /** Every command, by name. */
-export const COMMANDS: Record<string, { describe: string; load: () => Promise<CommandModule> }> = {
+export const COMMANDS: Record<string, { describe: string; generated?: true; load: () => Promise<CommandModule> }> = {
   demo: { describe: 'offline demo: built-in scenarios, all three modes, bots', load: () => import('./commands/demo.js') },
   run: { describe: 'run episodes and write a run directory', load: () => import('./commands/run.js') },
   fork: { describe: 'what if: replay a recorded episode up to turn T, then play on with other policies or knowledge', load: () => import('./commands/fork.js') },
@@ -21,14 +29,14 @@ export const COMMANDS: Record<string, { describe: string; load: () => Promise<Co
   worker: { describe: 'take episodes from a Redis queue (parley run --queue) and run them here', load: () => import('./commands/worker.js') },
   agent: { describe: 'play one seat: connect to an orchestrator with a token', load: () => import('./commands/agent.js') },
   show: { describe: 'print episodes of a run as transcripts (or what one seat received)', load: () => import('./commands/show.js') },
-  scenarios: { describe: 'import | list | show | validate | make | generate scenarios', load: () => import('./commands/scenarios.js') },
+  scenarios: { describe: 'scenario files', generated: true, load: () => import('./commands/scenarios.js') },
   eval: { describe: 're-evaluate a finished run with a judge', load: () => import('./commands/eval.js') },
   report: { describe: 'write report.md / report.html with charts and transcripts for runs', load: () => import('./commands/report.js') },
   compare: { describe: 'pairwise naturalness judgement between two runs', load: () => import('./commands/compare.js') },
   annotate: { describe: 'serve the human pairwise naturalness study of two runs to annotators', load: () => import('./commands/annotate.js') },
   pack: { describe: "pack a run for a paper's supplement: files, report, card, inputs and a SHA-256 manifest in one .tar.gz", load: () => import('./commands/pack.js') },
   verify: { describe: 'check a pack made by parley pack against its manifest', load: () => import('./commands/verify.js') },
-  export: { describe: 'export a run (sotopia | csv | openai-chat | mistral-chat fine-tuning data)', load: () => import('./commands/export.js') },
+  export: { describe: 'export a run', generated: true, load: () => import('./commands/export.js') },
   finetune: { describe: 'submit a fine-tuning job | status of one (openai, mistral)', load: () => import('./commands/finetune.js') },
 };
 
@@ -38,8 +46,16 @@ export function version(): string {
   return pkg.version;
 }
 
-function usage(): string {
-  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.describe}`);
+/**
+ * `parley --help`: one line per command; a command whose line depends on what it accepts (the
+ * subcommands of scenarios, the formats of export) generates it, so the list cannot fall behind.
+ */
+export async function usage(): Promise<string> {
+  const rows: string[] = [];
+  for (const [name, c] of Object.entries(COMMANDS)) {
+    const line = c.generated ? ((await c.load()).summaryLine?.() ?? c.describe) : c.describe;
+    rows.push(`  ${name.padEnd(10)} ${line}`);
+  }
   return ['usage: parley <command> [options]', '', 'commands:', ...rows, '', 'parley <command> --help for its options; parley --version'].join('\n');
 }
 
@@ -72,7 +88,7 @@ export async function main(argv: string[]): Promise<number> {
   tolerateClosedOutput();
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    console.log(usage());
+    console.log(await usage());
     return name ? 0 : 2;
   }
   if (name === '--version' || name === '-v' || name === 'version') {
@@ -86,6 +102,11 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     const mod = await command.load();
+    // A command of several forms: its --help shows each form (each generated from its own flags).
+    if (mod.specs && mod.specs.length > 1 && rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h')) {
+      console.log(mod.specs.map(commandHelp).join('\n\n'));
+      return 0;
+    }
     const code = await mod.run(rest);
     return stdoutClosed && code === 0 ? EXIT_OUTPUT_CLOSED : code;
   } catch (err) {
@@ -96,8 +117,22 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * Whether this file is the program (`tsx cli/main.ts …`, npm start) rather than an import: compared as
+ * real paths, so a checkout reached through a symlink, or a path with spaces, still runs.
+ */
+function isEntry(): boolean {
+  const entry = process.argv[1];
+  if (!entry) return false;
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
 // `tsx cli/main.ts …` (npm start) runs this file directly.
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isEntry()) {
   main(process.argv.slice(2)).then(
     (code) => { process.exitCode = code; },
     (err) => { console.error(`parley: ${describeFailure(err).message}`); process.exitCode = 1; },

@@ -104,3 +104,23 @@ describe('--help', () => {
     }
   });
 });
+
+describe('parley --help', () => {
+  it('is generated from what the commands accept: every scenarios subcommand, every export format', async () => {
+    const { usage } = await import('./main.js');
+    const { EXPORT_FORMATS } = await import('./commands/export.js');
+    const text = await usage();
+    const line = (name: string) => text.split('\n').find((l) => l.startsWith(`  ${name} `)) ?? '';
+    for (const sub of Object.keys(subcommands())) expect(line('scenarios')).toMatch(new RegExp(`\\b${sub}\\b`));
+    expect(line('scenarios')).toMatch(/\bfetch\b/);
+    for (const f of EXPORT_FORMATS) expect(line('export')).toContain(f);
+    for (const name of Object.keys(COMMANDS)) expect(line(name), name).not.toBe('');
+  });
+  it("a command of several forms shows each form's flags (compare: --human and --verdicts)", async () => {
+    const mod = await COMMANDS.compare!.load();
+    const help = mod.specs!.map(commandHelp).join('\n\n');
+    expect(help).toMatch(/^ {2}--human\b/m);
+    expect(help).toMatch(/^ {2}--verdicts\b/m);
+    expect(help).toMatch(/^ {2}--judge\b/m);
+  });
+});

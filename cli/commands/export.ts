@@ -11,6 +11,12 @@ import { lockRunDir, runDirHolding, writeOutputFile } from '../run-dir-lock.js';
 // The fine-tuning formats' own command line and body (training/).
 import { chatSpec, runChatExport } from './export-chat.js';
 
+/** Every format `parley export` writes: the run formats here, the fine-tuning ones in export-chat.ts. */
+export const EXPORT_FORMATS = ['sotopia', 'csv', 'parquet', 'openai-chat', 'mistral-chat'] as const;
+
+/** `parley --help`'s line for export, from the formats it accepts. */
+export const summaryLine = () => `export a run (${EXPORT_FORMATS.join(' | ')})`;
+
 /** `parley export`'s command line. */
 export const spec: CommandSpec = {
   name: 'export',
@@ -46,7 +52,7 @@ export async function run(argv: string[]): Promise<number> {
   const { positionals } = args;
   const values = args.flags as { format?: string; out?: string; table?: string };
   if (values.format !== 'sotopia' && values.format !== 'csv' && values.format !== 'parquet') {
-    throw new UsageError(`--format must be sotopia, csv or parquet${values.format ? ` (got '${values.format}')` : ''}`);
+    throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}${values.format ? ` (got '${values.format}')` : ''}`);
   }
   if (values.table !== undefined && !(TABLES as readonly string[]).includes(values.table)) {
     throw new UsageError(`--table must be one of ${TABLES.join(', ')} (got '${values.table}')`);

@@ -141,7 +141,7 @@ function humanStudy(file: string): string[] {
       console.error(`parley report: cannot read the judge verdicts ${found}: ${(err as Error).message} (humans vs judge left out)`);
     }
   }
-  const lines = humanSummaryLines(summariseHuman(annotations, verdicts));
+  const lines = humanSummaryLines(summariseHuman(annotations, verdicts), 'report');
   for (const l of lines) console.log(l);
   return lines;
 }

@@ -28,6 +28,9 @@ export function subcommands(): Record<string, Subcommand> {
 }
 
 /** Entry of `parley scenarios`. */
+/** `parley --help`'s line for scenarios, from the subcommands it accepts. */
+export const summaryLine = () => `${Object.keys(subcommands()).join(' | ')} scenarios`;
+
 export async function run(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {

@@ -32,7 +32,7 @@ export const spec: CommandSpec = {
     `Filter keys: ${Object.keys(FILTERS).join(', ')} (e.g. --filter mode=agents,success=false).`,
   flags: {
     filter: { type: 'list', metavar: 'KEY=VALUE,…', describe: 'only episodes matching every KEY=VALUE' },
-    seat: { type: 'string', metavar: 'SEAT', describe: "print the frames this seat's ledger holds (agent1, agent2, script-writer, …)" },
+    seat: { type: 'string', metavar: 'SEAT', describe: "print the frames this seat's ledger holds (agent1, agent2, …; script for the script writer)" },
   },
   positionals: { min: 1, max: 2, names: 'RUN [EPISODE]' },
 };

@@ -85,8 +85,12 @@ export function summariseHuman(all: readonly Annotation[], verdicts: readonly Ju
 const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
 const num = (v: number | null) => (v === null ? 'undefined' : v.toFixed(2));
 
-/** The summary as lines of text (compare --human, report). */
-export function humanSummaryLines(s: HumanSummary): string[] {
+/**
+ * The summary as lines of text (compare --human, report). Without judge verdicts, the line says how to
+ * get them with a command the caller accepts: `compare --human` takes `--verdicts FILE`; `report` only
+ * finds them in RUN_A, where `parley compare RUN_A RUN_B --judge SPEC` writes them.
+ */
+export function humanSummaryLines(s: HumanSummary, caller: 'compare' | 'report' = 'compare'): string[] {
   const lines = [
     `human naturalness study: ${s.answers} answer(s) from ${s.annotators} annotator(s) on ${s.pairs} pair(s)`,
     `  A (${s.runA}) more natural: ${s.winA.wins}/${s.winA.n} = ${pct(s.winA.p)} [95% Wilson ${pct(s.winA.lo)}, ${pct(s.winA.hi)}]`,
@@ -96,6 +100,13 @@ export function humanSummaryLines(s: HumanSummary): string[] {
   ];
   if (s.cohen) lines.push(`  Cohen's kappa (the two annotators): ${num(s.cohen.kappa)} over ${s.cohen.items} common pair(s)`);
   if (s.judge) lines.push(`  humans vs LLM judge: ${pct(s.judge.agreement)} agreement, Cohen's kappa ${num(s.judge.kappa)} over ${s.judge.items} pair(s)`);
-  else lines.push('  humans vs LLM judge: no judge verdicts (run parley compare --judge, then pass --verdicts FILE)');
+  else {
+    const make = `parley compare ${s.runA || 'RUN_A'} ${s.runB || 'RUN_B'} --judge SPEC`;
+    lines.push(
+      caller === 'compare'
+        ? `  humans vs LLM judge: no judge verdicts (run ${make} first, or pass --verdicts FILE)`
+        : `  humans vs LLM judge: no judge verdicts (run ${make} first; report reads them from ${s.runA || 'RUN_A'})`,
+    );
+  }
   return lines;
 }

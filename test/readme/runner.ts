@@ -1,0 +1,220 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { directiveFor, type ShellBlock, type ShellCommand } from '../../testkit/readme-blocks.js';
+import type { Sandbox } from './sandbox.js';
+
+/**
+ * Runs the shell blocks of README.md and docs/*.md as a reader would: in order, each command in bash in
+ * the sandbox, one shell state carried from command to command (exported variables, the directory).
+ *
+ * Placeholders such as `<that-dir>` are filled from what earlier commands printed (PLACEHOLDERS: the
+ * latest match wins). A command must exit 0, unless its comment says `fails: TEXT`: then it must exit
+ * non-zero and print TEXT. A failure names the file, line, block and command, with the output's end.
+ */
+
+/** `<name>` in a command → the pattern whose first group, in the latest output that has it, fills it. */
+export const PLACEHOLDERS: Record<string, RegExp> = {
+  // `npm start` / `parley run`: "… recorded in /…/runs/<dir>"
+  'that-dir': /(?:run directory:|recorded in) (?:\S*\/)?runs\/([^\s/]+)/g,
+  'episode-id': /\b([a-z0-9][\w-]*\.(?:script|agents|mindreaders)\.r\d+\.[0-9a-f]{12})\b/g,
+  // `parley finetune submit`: the job id the provider gave
+  job: /\b(ftjob-[\w-]+)/g,
+  // `parley serve` / `run --watch`
+  T: /\btoken ([\w-]{16,})/g,
+  T1: /seat agent1 token ([\w-]+)/g,
+  T2: /seat agent2 token ([\w-]+)/g,
+  K: /[?&]key=([\w-]+)/g,
+};
+
+/** `<name>` in a command → the environment variable a reader sets it from (the test's fake server's key). */
+export const ENV_PLACEHOLDERS: Record<string, string> = {
+  'your-openai-key': 'OPENAI_API_KEY',
+  'your-mistral-key': 'MISTRAL_API_KEY',
+};
+
+export interface CommandOutcome {
+  code: number | null;
+  output: string;
+}
+
+export class ReadmeFailure extends Error {}
+
+interface Background {
+  command: ShellCommand;
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
+
+export class ReadmeRunner {
+  /** Every command's output so far, oldest first (for placeholders). */
+  readonly outputs: string[] = [];
+  /** Commands a directive kept from running, with the reason. */
+  readonly notRun: Array<{ where: string; command: string; reason: string }> = [];
+  private readonly stateFile: string;
+  private readonly cwdFile: string;
+
+  constructor(
+    private readonly sandbox: Sandbox,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly timeoutMs = 180_000,
+    /** One line per command as it ends (where, exit status, seconds): for following a long run. */
+    private readonly progress: (line: string) => void = () => {},
+  ) {
+    this.stateFile = join(sandbox.state, 'shell-state.sh');
+    this.cwdFile = join(sandbox.state, 'shell-cwd');
+  }
+
+  /** Fills `<name>` placeholders from earlier output; throws naming any it cannot fill. */
+  fill(code: string): string {
+    return code.replace(/<([A-Za-z][\w-]*)>/g, (whole, name: string) => {
+      const fromEnv = ENV_PLACEHOLDERS[name];
+      if (fromEnv && this.env[fromEnv]) return this.env[fromEnv];
+      const re = PLACEHOLDERS[name];
+      if (!re) throw new ReadmeFailure(`no rule fills the placeholder ${whole} (known: ${Object.keys(PLACEHOLDERS).map((k) => `<${k}>`).join(', ')}; test/readme/runner.ts)`);
+      for (let i = this.outputs.length - 1; i >= 0; i--) {
+        const all = [...this.outputs[i]!.matchAll(re)];
+        if (all.length) return all[all.length - 1]![1]!;
+      }
+      throw new ReadmeFailure(`no earlier command printed a value for ${whole}`);
+    });
+  }
+
+  /** Runs one block; throws a ReadmeFailure naming the block and the command that failed. */
+  async runBlock(block: ShellBlock): Promise<void> {
+    const background: Background[] = [];
+    const where = (c: ShellCommand) => `${block.file}:${c.line} (block ${block.index} of ${block.file}, opened at line ${block.line})`;
+    try {
+      for (const command of block.commands) {
+        const directive = directiveFor(block, command);
+        if (directive?.kind === 'skip') {
+          this.notRun.push({ where: where(command), command: command.source, reason: directive.reason });
+          continue;
+        }
+        let code: string;
+        try {
+          code = this.fill(command.code);
+        } catch (err) {
+          throw new ReadmeFailure(`${where(command)}: ${(err as Error).message}\n  command: ${command.source}`);
+        }
+        if (directive?.kind === 'background') {
+          background.push(await this.startBackground(command, code, directive.until, where(command)));
+          continue;
+        }
+        const t0 = Date.now();
+        const outcome = await this.exec(code);
+        this.progress(`${where(command)}: exit ${outcome.code} in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${command.code}`);
+        this.outputs.push(outcome.output);
+        this.check(command, outcome, where(command));
+      }
+      for (const b of background) {
+        const code = await this.stopBackground(b);
+        this.outputs.push(b.output());
+        if (code !== null && code !== 0) this.check(b.command, { code, output: b.output() }, where(b.command));
+      }
+    } finally {
+      for (const b of background) killGroup(b.child, 'SIGKILL');
+    }
+  }
+
+  private check(command: ShellCommand, outcome: CommandOutcome, where: string): void {
+    const output = outcome.output.replace(ANSI, '');
+    const tail = output.split('\n').slice(-40).join('\n');
+    if (command.fails !== undefined) {
+      if (outcome.code === 0) throw new ReadmeFailure(`${where}: meant to fail (# fails: ${command.fails}) but exited 0\n  command: ${command.source}\n--- output (end) ---\n${tail}`);
+      if (!output.includes(command.fails)) throw new ReadmeFailure(`${where}: failed (exit ${outcome.code}) without printing "${command.fails}"\n  command: ${command.source}\n--- output (end) ---\n${tail}`);
+      return;
+    }
+    if (outcome.code !== 0) throw new ReadmeFailure(`${where}: exit ${outcome.code ?? 'killed'}\n  command: ${command.source}\n--- output (end) ---\n${tail}`);
+  }
+
+  /** The bash script for one command: the previous command's state in, this one's state out. */
+  private script(code: string): string {
+    return [
+      'set -o pipefail',
+      `[ -f "${this.stateFile}" ] && . "${this.stateFile}"`,
+      `[ -f "${this.cwdFile}" ] && cd "$(cat "${this.cwdFile}")"`,
+      `trap 'export -p > "${this.stateFile}"; pwd > "${this.cwdFile}"' EXIT`,
+      code,
+    ].join('\n');
+  }
+
+  private spawn(code: string): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+    const child = spawn('bash', ['-c', this.script(code)], {
+      cwd: this.sandbox.cwd,
+      env: { ...this.env, PATH: this.sandbox.path },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    const exited = once(child, 'close').then(([c]) => c as number | null);
+    return { child, output: () => out, exited };
+  }
+
+  /** Runs one command to its end (killed with its process group after the timeout). */
+  async exec(code: string): Promise<CommandOutcome> {
+    const { child, output, exited } = this.spawn(code);
+    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), this.timeoutMs);
+    try {
+      const c = await exited;
+      return { code: c, output: output() + (c === null ? `\n(killed after ${this.timeoutMs} ms)` : '') };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async startBackground(command: ShellCommand, code: string, until: string, where: string): Promise<Background> {
+    const { child, output, exited } = this.spawn(code);
+    const started = Date.now();
+    const b: Background = { command, child, output, exited };
+    for (;;) {
+      if (output().replace(ANSI, '').includes(until)) return b;
+      const ended = await Promise.race([exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 50))]);
+      if (ended && !output().replace(ANSI, '').includes(until)) {
+        throw new ReadmeFailure(`${where}: the server exited (${child.exitCode}) before printing "${until}"\n  command: ${command.source}\n--- output (end) ---\n${output().split('\n').slice(-40).join('\n')}`);
+      }
+      if (Date.now() - started > 60_000) {
+        killGroup(child, 'SIGKILL');
+        throw new ReadmeFailure(`${where}: no "${until}" within 60 s\n  command: ${command.source}\n--- output (end) ---\n${output().split('\n').slice(-40).join('\n')}`);
+      }
+    }
+  }
+
+  /** Waits up to 60 s for a background command to end by itself, else stops it (SIGINT, as Ctrl-C). */
+  private async stopBackground(b: Background): Promise<number | null> {
+    const timeout = <T>(p: Promise<T>, ms: number) => Promise.race([p, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), ms))]);
+    const first = await timeout(b.exited, 60_000);
+    if (first !== 'timeout') return first;
+    killGroup(b.child, 'SIGINT');
+    if ((await timeout(b.exited, 15_000)) === 'timeout') killGroup(b.child, 'SIGKILL');
+    await b.exited;
+    return null;
+  }
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** The Markdown files whose shell blocks the README test runs, in order: README.md, then docs/*.md. */
+export function readmeFiles(repo: string): string[] {
+  const docs = join(repo, 'docs');
+  const files = ['README.md'];
+  if (existsSync(docs)) {
+    for (const f of readdirSync(docs).filter((f) => f.endsWith('.md')).sort()) files.push(join('docs', f));
+  }
+  return files;
+}
+
+export const readText = (repo: string, file: string) => readFileSync(join(repo, file), 'utf8');
