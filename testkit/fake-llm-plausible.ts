@@ -115,11 +115,22 @@ export function plausibleReply(body: ChatBody, leaveFrom?: number): string {
   return isScriptRequest(body) ? plausibleScript(body) : plausibleAction(body, leaveFrom);
 }
 
+/**
+ * JSON mode (Mistral's judge): the schema follows "… valid against this schema):" with no name; named
+ * here after what it asks for, so a move or a script is still answered as one.
+ */
+function unnamedSchemaInPrompt(last: string): [string, string, string] | null {
+  const m = /valid against this schema\):\n(\{[\s\S]*\})\s*$/.exec(last);
+  if (!m) return null;
+  const name = /^\{"type":"object","properties":\{"action_type"/.test(m[1]!) ? 'parley_action' : /^\{"type":"object","properties":\{"turns"/.test(m[1]!) ? 'parley_script' : 'prompt_schema';
+  return [m[0], name, m[1]!];
+}
+
 /** The schema a prompt-only JSON request wrote into its last message (`… JSON schema named "X":\n{…}`). */
 export function schemaInPrompt(body: ChatBody): { name: string; schema: Record<string, unknown> } | undefined {
   const last = body.messages?.at(-1)?.content;
   if (typeof last !== 'string') return undefined;
-  const m = /JSON schema named "([^"]+)":\n(\{[\s\S]*\})\s*$/.exec(last);
+  const m = /JSON schema named "([^"]+)":\n(\{[\s\S]*\})\s*$/.exec(last) ?? unnamedSchemaInPrompt(last);
   if (!m) return undefined;
   try {
     return { name: m[1]!, schema: JSON.parse(m[2]!) as Record<string, unknown> };
