@@ -28,6 +28,7 @@ export const COMMANDS: Record<string, { describe: string; generated?: true; load
   serve: { describe: 'open seats for remote agents and run their episodes', load: () => import('./commands/serve.js') },
   worker: { describe: 'take episodes from a Redis queue (parley run --queue) and run them here', load: () => import('./commands/worker.js') },
   agent: { describe: 'play one seat: connect to an orchestrator with a token', load: () => import('./commands/agent.js') },
+  watch: { describe: 'serve the watch page of a finished run', load: () => import('./commands/watch.js') },
   show: { describe: 'print episodes of a run as transcripts (or what one seat received)', load: () => import('./commands/show.js') },
   scenarios: { describe: 'scenario files', generated: true, load: () => import('./commands/scenarios.js') },
   eval: { describe: 're-evaluate a finished run with a judge', load: () => import('./commands/eval.js') },

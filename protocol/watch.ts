@@ -49,9 +49,21 @@ export const WatchTurn = z.object({
 });
 export type WatchTurn = z.infer<typeof WatchTurn>;
 
+/** How a run ended, sent with its last `run` message: what the page shows in place of the live view. */
+export const WatchSummary = z.object({
+  done: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  /** Planned episodes that never finished (an interrupted run). */
+  unfinished: z.number().int().nonnegative(),
+  tokens: z.number().nonnegative(),
+  /** Null when some cost could not be priced (unknown models, remote-reported usage). */
+  costUsd: z.number().nonnegative().nullable(),
+});
+export type WatchSummary = z.infer<typeof WatchSummary>;
+
 export const WatchMessage = z.discriminatedUnion('type', [
   /** The run: its id, planned episodes, and whether it has ended (the page stops expecting updates). */
-  z.object({ type: z.literal('run'), runId: z.string(), total: z.number().int().nonnegative(), ended: z.boolean() }),
+  z.object({ type: z.literal('run'), runId: z.string(), total: z.number().int().nonnegative(), ended: z.boolean(), summary: WatchSummary.optional() }),
   /** Rows added or changed since the last one (all of them on connect). */
   z.object({ type: z.literal('rows'), rows: z.array(WatchRow) }),
   /** The opened episode so far: its turns and each seat's ledger lines (frames as the seat received them). */

@@ -83,6 +83,7 @@ export const RUN_FLAGS: FlagSpecs = {
   arm: { type: 'list', metavar: 'A1,A2', describe: 'run only these arms of the experiment file (default all, one after another)' },
   queue: { type: 'string', metavar: 'redis://HOST:PORT', describe: 'coordinate: enqueue the episodes on Redis for `parley worker`s and collect their results into DIR' },
   ...WATCH_FLAG,
+  'watch-port': { type: 'number', metavar: 'N', describe: 'with --watch: the port the watch page (and the seats\' server) listens on (default: any free port)' },
   rpm: { type: 'number', metavar: 'N', describe: 'requests per minute per provider account for every LLM seat (under --queue: across all workers)' },
   tpm: { type: 'number', metavar: 'N', describe: 'tokens per minute per provider account for every LLM seat (with --queue only; refused without it)' },
   ...HUMAN_FLAGS,
@@ -179,6 +180,15 @@ export function interruptSignal(log: (l: string) => void): { signal: AbortSignal
   };
 }
 
+/** `--watch-port N`: a port number, and only with `--watch` (a setting that would do nothing is refused). */
+export function watchPortFlag(flags: Record<string, FlagValue>): number | undefined {
+  const v = flags['watch-port'];
+  if (v === undefined) return undefined;
+  if (flags.watch !== true) throw new UsageError('--watch-port needs --watch');
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 65535) throw new UsageError(`--watch-port must be an integer in 0..65535 (got ${String(v)})`);
+  return v;
+}
+
 /** `parley run`'s command line: flags, positionals and help, in one place. */
 export const spec: CommandSpec = {
   name: 'run',
@@ -246,6 +256,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     return code;
   }
+  const watchPort = watchPortFlag(args.flags);
   const log = (l: string) => console.log(l);
   const interrupt = interruptSignal(log);
   const unwatch = exitWithLauncher();
@@ -264,6 +275,7 @@ export async function run(argv: string[]): Promise<number> {
         ...(human.ms !== undefined ? { humanDeadlineMs: human.ms } : {}),
         allowOrigins: allowOrigins(args.flags),
         watch: args.flags.watch === true,
+        ...(watchPort !== undefined ? { port: watchPort } : {}),
       });
       if (interrupt.signal.aborted) {
         log(`interrupted after ${result.ran.length} episode(s); rerun with the same --out to resume`);

@@ -135,6 +135,7 @@ export async function scheduleEpisodes(pending: readonly EpisodePlan[], ctx: Sch
     }
   } finally {
     hub?.end();
+    await hub?.settled();
     await host.close();
   }
 }

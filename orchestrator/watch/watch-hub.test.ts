@@ -143,4 +143,20 @@ describe('WatchHub', () => {
     expect(a.of('run').at(-1)).toMatchObject({ ended: true });
     expect(b.got).toEqual([]);
   });
+
+  it("ends with the run's summary, and serves a finished episode's details from an archive", () => {
+    const archive = (id: string) => (id === 'e0' ? { turns: [turn(0, 'agent1', 'from disk')], ledgers: { agent1: ['{"type":"seat.welcome"}'] }, cut: false } : null);
+    const hub = new WatchHub('run1', { schedule: noTimer, archive });
+    hub.plan(plan(3));
+    hub.finished(record('e0', [turn(0, 'agent1', 'a')]));
+    hub.finished({ ...record('e1', []), status: 'failed' } as EpisodeRecord);
+    hub.end();
+    const w = new FakeSink();
+    hub.attach(w);
+    expect(w.of('run')[0]).toMatchObject({ ended: true, summary: { done: 1, failed: 1, unfinished: 1, tokens: 1100 } });
+    hub.open(w, 'e0');
+    expect(w.of('episode')[0]).toMatchObject({ episodeId: 'e0', turns: [{ turn: 0, seat: 'agent1', action: { argument: 'from disk' } }], ledgers: { agent1: ['{"type":"seat.welcome"}'] } });
+    hub.open(w, 'e2');
+    expect(w.of('episode')[1]!.note).toBe('Not started yet.');
+  });
 });

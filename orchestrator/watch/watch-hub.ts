@@ -1,5 +1,5 @@
 import type { EpisodeRecord, TurnRecord } from '../../protocol/index.js';
-import type { WatchMessage, WatchRow, WatchTurn } from '../../protocol/watch.js';
+import type { WatchMessage, WatchRow, WatchSummary, WatchTurn } from '../../protocol/watch.js';
 import { callCost, pricedCalls, type PricedCall } from '../run/episode-cost.js';
 
 /** One watcher's connection, as the hub needs it (watch-endpoint.ts adapts a socket.io socket). */
@@ -68,6 +68,12 @@ interface SinkState {
   cursor: Cursor | null;
 }
 
+/**
+ * Where a finished run's details come from when no episode is in flight (`parley watch DIR`): an
+ * episode's turn records and each seat's ledger lines, at most `maxBytes` of them (`cut` when more).
+ */
+export type WatchArchive = (episodeId: string, maxBytes: number) => { turns: TurnRecord[]; ledgers: Record<string, string[]>; cut: boolean } | null;
+
 /** Where a planned episode comes from: its id, mode, scenario name and turn limit. */
 export interface WatchPlan {
   episodeId: string;
@@ -94,8 +100,11 @@ export class WatchHub {
   private flushPending = false;
   private readonly schedule: (fn: () => void, ms: number) => void;
 
-  constructor(private readonly runId: string, opts: { limits?: Partial<WatchLimits>; schedule?: (fn: () => void, ms: number) => void } = {}) {
+  private readonly archive: WatchArchive | undefined;
+
+  constructor(private readonly runId: string, opts: { limits?: Partial<WatchLimits>; schedule?: (fn: () => void, ms: number) => void ; archive?: WatchArchive } = {}) {
     this.limits = { ...WATCH_LIMITS, ...opts.limits };
+    this.archive = opts.archive;
     this.schedule = opts.schedule ?? ((fn, ms) => void setTimeout(fn, ms).unref());
   }
 
@@ -199,7 +208,7 @@ export class WatchHub {
     const state = this.sinks.get(sink);
     if (!state || !this.rows.has(episodeId) || state.open === episodeId) return;
     state.open = episodeId;
-    const d = this.details.get(episodeId);
+    const d = this.details.get(episodeId) ?? this.fromArchive(episodeId);
     state.cursor = d ? { turns: 0, lines: new Map() } : null;
     const note = !d
       ? (this.rows.get(episodeId)!.state === 'queued' ? 'Not started yet.' : `Details are kept for the ${this.limits.keepFinished} latest finished episodes only: see ledgers/${episodeId}/ in the run directory.`)
@@ -213,6 +222,20 @@ export class WatchHub {
     this.pump(sink);
   }
 
+  /**
+   * A finished episode's details read back from the run directory (`parley watch DIR`), capped as live
+   * ones and kept like the latest finished episodes (so memory stays bounded however many are opened).
+   */
+  private fromArchive(episodeId: string): Detail | undefined {
+    const a = this.archive?.(episodeId, this.limits.maxDetailBytes);
+    if (!a) return undefined;
+    const d: Detail = { turns: a.turns.map(watchTurn), ledgers: new Map(Object.entries(a.ledgers)), bytes: 0, cut: a.cut, tokens: 0, usd: 0, unpriced: false };
+    this.details.set(episodeId, d);
+    this.finishedOrder.push(episodeId);
+    while (this.finishedOrder.length > this.limits.keepFinished) this.details.delete(this.finishedOrder.shift()!);
+    return d;
+  }
+
   /** Sends the coalesced row changes now (normally on a short timer). */
   flush(): void {
     this.flushPending = false;
@@ -223,7 +246,29 @@ export class WatchHub {
   }
 
   private runMessage(): WatchMessage {
-    return { type: 'run', runId: this.runId, total: this.total, ended: this.ended };
+    return { type: 'run', runId: this.runId, total: this.total, ended: this.ended, ...(this.ended ? { summary: this.summary() } : {}) };
+  }
+
+  /** The run's outcome from its rows: episodes by how they ended, tokens and cost. */
+  private summary(): WatchSummary {
+    const s: WatchSummary = { done: 0, failed: 0, unfinished: 0, tokens: 0, costUsd: 0 };
+    for (const r of this.rows.values()) {
+      if (r.state === 'done') s.done += 1;
+      else if (r.state === 'failed') s.failed += 1;
+      else s.unfinished += 1;
+      s.tokens += r.tokens;
+      s.costUsd = r.costUsd === null || s.costUsd === null ? null : s.costUsd + r.costUsd;
+    }
+    return s;
+  }
+
+  /**
+   * Resolves once every watcher's socket has written what it was sent (or after `ms`): the run's end
+   * reaches the pages before the server closes, so they show it instead of a lost connection.
+   */
+  async settled(ms = 2000): Promise<void> {
+    const until = Date.now() + ms;
+    while ([...this.sinks.keys()].some((s) => s.backlog() > 0) && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
   }
 
   private update(episodeId: string, change: Partial<WatchRow>): void {

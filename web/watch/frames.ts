@@ -51,7 +51,9 @@ export function frameItem(line: string): HTMLLIElement {
   } catch {
     // shown raw
   }
-  return el('li', {},
+  // The turn a frame belongs to, so the ledger columns can follow a selected turn together.
+  const turn: Record<string, string> = typeof f?.turn === 'number' && Number.isInteger(f.turn) && f.turn >= 0 ? { 'data-turn': String(f.turn) } : {};
+  return el('li', turn,
     el('span', { class: 'ftype' }, f ? str(f.type) || 'frame' : 'unreadable line'),
     ...(f && summary(f) ? [el('span', {}, summary(f))] : []),
     el('details', {}, el('summary', {}, 'Frame'), el('pre', {}, pretty)));

@@ -1,6 +1,6 @@
 import { io } from 'socket.io-client';
 import { SOCKET_IO_PATH } from '../../protocol/browser-transport.js';
-import { WATCH_CLOSED_EVENT, WATCH_EVENT, WATCH_NAMESPACE, WATCH_OPEN_EVENT, WatchMessage, type WatchRow, type WatchTurn } from '../../protocol/watch.js';
+import { WATCH_CLOSED_EVENT, WATCH_EVENT, WATCH_NAMESPACE, WATCH_OPEN_EVENT, WatchMessage, type WatchRow, type WatchSummary, type WatchTurn } from '../../protocol/watch.js';
 import { el, fill } from '../shared/dom.js';
 import { frameItem, parseLine, welcomeName } from './frames.js';
 
@@ -22,6 +22,20 @@ const names = new Map<string, string>();
 function showError(message: string): void {
   $('error').hidden = false;
   $('error').textContent = message;
+}
+
+/**
+ * The run's end state: "Run finished" with its summary, and no error (the server closing after a run
+ * is the normal end, not a failure).
+ */
+function finished(s: WatchSummary | undefined): void {
+  setConn('Run finished');
+  $('error').hidden = true;
+  if (!s) return;
+  const parts = [`${s.done} done`, `${s.failed} failed`, ...(s.unfinished ? [`${s.unfinished} not played`] : [])];
+  const spent = s.costUsd === null ? `${s.tokens} tokens, partly unpriced` : `${s.tokens} tokens · $${s.costUsd.toFixed(4)}`;
+  $('summary').textContent = `Run finished: ${parts.join(', ')} · ${spent}`;
+  $('summary').hidden = false;
 }
 
 function setConn(text: string, live = false): void {
@@ -78,7 +92,24 @@ function turnItem(t: WatchTurn): HTMLLIElement {
   const what = t.action
     ? `${t.action.type}${t.action.argument ? `: ${t.action.argument}` : ''}`
     : `failed: ${t.error?.code ?? 'error'} ${t.error?.message ?? ''}`;
-  return el('li', t.action ? {} : { class: 'error' }, el('span', { class: 'who' }, `Turn ${t.turn + 1} · ${seatName(t.seat)} · ${(t.atMs / 1000).toFixed(1)} s`), what);
+  const label = `Turn ${t.turn + 1} · ${seatName(t.seat)} · ${(t.atMs / 1000).toFixed(1)} s`;
+  const button = el('button', { type: 'button', class: 'turn-select', 'aria-label': `Show what each seat was told at turn ${t.turn + 1}` }, label);
+  button.addEventListener('click', () => selectTurn(t.turn));
+  return el('li', { ...(t.action ? {} : { class: 'error' }), 'data-turn': String(t.turn) }, button, el('span', {}, what));
+}
+
+/**
+ * A turn picked in the turns list: every seat's ledger column scrolls to that turn's first frame, so
+ * the columns show side by side what each seat was told at that moment.
+ */
+function selectTurn(turn: number): void {
+  for (const li of $('turns').querySelectorAll('li')) li.classList.toggle('selected', li.getAttribute('data-turn') === String(turn));
+  for (const list of $('ledgers').querySelectorAll<HTMLElement>('ol.frames')) {
+    const items = [...list.querySelectorAll<HTMLElement>('li[data-turn]')];
+    const at = items.find((li) => Number(li.getAttribute('data-turn')) >= turn);
+    for (const li of items) li.classList.toggle('selected', li === at);
+    if (at) list.scrollTop = at.offsetTop - list.offsetTop;
+  }
 }
 
 /** A seat's ledger column (created on its first line). */
@@ -118,7 +149,7 @@ function handle(m: WatchMessage): void {
     case 'run':
       runEnded = m.ended;
       $('run').textContent = `run ${m.runId} · ${m.total} episode(s)${m.ended ? ' · finished' : ''}`;
-      if (m.ended) setConn('Run finished');
+      if (m.ended) finished(m.summary);
       return;
     case 'rows':
       for (const r of m.rows) upsert(r);
@@ -141,7 +172,7 @@ function handle(m: WatchMessage): void {
 
 const socket = io(WATCH_NAMESPACE, { path: SOCKET_IO_PATH, transports: ['websocket'], auth: { key }, reconnectionAttempts: 5 });
 socket.on('connect', () => {
-  setConn('Live', true);
+  if (!runEnded) setConn('Live', true);
   $('error').hidden = true;
   // A reconnect starts from a fresh snapshot: the server sends every row again.
   if (opened) open(opened);
