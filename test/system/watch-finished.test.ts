@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer, type FakeLlmServer } from '../../testkit/fake-llm-server.js';
+import { seriousViolations } from '../helpers/axe.js';
 import { hasChromium } from '../helpers/browser.js';
 import { testChromium } from '../helpers/test-browser.js';
 import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
@@ -74,7 +75,7 @@ describe.skipIf(!hasChromium)('the watch page at the end of a run, and parley wa
     await expect.poll(() => turns.locator('li').count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
     for (const s of ['agent1', 'agent2']) await page.getByRole('region', { name: `Ledger of ${s}` }).locator('li').first().waitFor({ timeout: 30_000 });
     // Picking a turn: each ledger column marks, and scrolls to, the first frame of that turn.
-    await page.getByRole('button', { name: 'Show what each seat was told at turn 3' }).click();
+    await page.getByRole('button', { name: /^Turn 3 · .*: show what each seat was told then$/ }).click();
     for (const s of ['agent1', 'agent2']) {
       const selected = page.getByRole('region', { name: `Ledger of ${s}` }).locator('li.selected');
       await expect(selected.getAttribute('data-turn')).resolves.toBe('2');
@@ -87,6 +88,8 @@ describe.skipIf(!hasChromium)('the watch page at the end of a run, and parley wa
       expect(inView, `${s}'s column shows turn 3`).toBe(true);
     }
     expect(await errorShown(page)).toBe(false);
+    // The finished page with a turn picked: no serious or critical axe-core violation.
+    expect(await seriousViolations(page)).toEqual([]);
     await page.close();
     watch.child.kill('SIGINT');
     expect(await within(watch.exited, 30_000, 'parley watch stops on Ctrl-C', [watch])).toBe(0);

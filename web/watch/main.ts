@@ -93,7 +93,7 @@ function turnItem(t: WatchTurn): HTMLLIElement {
     ? `${t.action.type}${t.action.argument ? `: ${t.action.argument}` : ''}`
     : `failed: ${t.error?.code ?? 'error'} ${t.error?.message ?? ''}`;
   const label = `Turn ${t.turn + 1} · ${seatName(t.seat)} · ${(t.atMs / 1000).toFixed(1)} s`;
-  const button = el('button', { type: 'button', class: 'turn-select', 'aria-label': `Show what each seat was told at turn ${t.turn + 1}` }, label);
+  const button = el('button', { type: 'button', class: 'turn-select', 'aria-label': `${label}: show what each seat was told then` }, label);
   button.addEventListener('click', () => selectTurn(t.turn));
   return el('li', { ...(t.action ? {} : { class: 'error' }), 'data-turn': String(t.turn) }, button, el('span', {}, what));
 }
@@ -183,6 +183,8 @@ socket.on(WATCH_EVENT, (raw: unknown) => {
 });
 socket.on(WATCH_CLOSED_EVENT, (reason: unknown) => showError(`The server closed this view: ${typeof reason === 'string' ? reason : 'no reason given'}.`));
 socket.on('connect_error', (err: Error) => {
+  // After the run's end, a server that went away is the normal end: the page keeps its final state.
+  if (runEnded) return setConn('Run finished');
   setConn('Not connected');
   if (err.message === 'forbidden') showError('The watch key was refused: open the watch url the run printed.');
   else if (!runEnded) showError('Cannot reach the run. It may have finished, or the server stopped.');
