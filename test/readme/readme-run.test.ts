@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directiveFor, needsOf, shellBlocks } from '../../testkit/readme-blocks.js';
+import { directiveFor, matches, needsOf, shellBlocks } from '../../testkit/readme-blocks.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../../testkit/fake-llm-server.js';
 import { REPO } from '../../testkit/processes.js';
 import { cleanEnv } from '../llm-run-helpers.js';
@@ -46,8 +46,15 @@ describe('README.md and docs/*.md shell blocks, run in order', () => {
     sandbox?.remove();
   });
 
-  it('finds the shell blocks of README.md and docs/*.md', () => {
+  it('finds the shell blocks of README.md and docs/*.md, and every directive names a command of its block', () => {
     expect(blocks.length).toBeGreaterThan(10);
+    // A directive left behind when its command changed would silently stop applying: it must match.
+    for (const b of blocks) {
+      for (const d of b.directives) {
+        if (d.kind === 'needs' || (d.kind === 'skip' && d.match === undefined)) continue;
+        expect(b.commands.some((c) => matches(c.code, d.match!)), `${b.file}:${b.line}: the directive "${d.match}" matches no command of its block`).toBe(true);
+      }
+    }
   });
 
   for (const block of blocks) {
