@@ -33,7 +33,7 @@ class FakeSink implements WatchSink {
 const noTimer = () => {};
 const plan = (n: number) => Array.from({ length: n }, (_, i) => ({ episodeId: `e${i}`, mode: 'agents', scenario: `s${i}`, maxTurns: 20 }));
 const turn = (t: number, seat: string, argument: string): TurnRecord => ({ turn: t, seat, action: { type: 'speak', argument }, atMs: 10 * t, provider: 'openai', model: 'gpt-3.5-turbo', usage: { prompt: 1000, completion: 100 } }) as TurnRecord;
-const record = (episodeId: string, turns: TurnRecord[]): EpisodeRecord => ({ episodeId, mode: 'agents', status: 'ok', turns, termination: { reason: 'max_turns' } }) as unknown as EpisodeRecord;
+const record = (episodeId: string, turns: TurnRecord[]): EpisodeRecord => ({ episodeId, mode: 'agents', status: 'ok', seats: [], turns, termination: { reason: 'max_turns' } }) as unknown as EpisodeRecord;
 
 describe('WatchHub', () => {
   it('lists planned episodes to a new watcher, then sends coalesced row changes on flush', () => {
