@@ -116,7 +116,7 @@ export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promis
       let judgement: EpisodeJudgement;
       try {
         // Stopping (`signal`) lets this call finish; only `abandon` cuts it short, and then it is not recorded.
-        judgement = await judgeEpisode(record, run.scenarios.get(record.scenarioId), { ...opts, ...(opts.abandon ? { signal: opts.abandon } : {}) });
+        judgement = await judgeEpisode(record, run.scenarios.get(record.scenarioId), { ...opts, client: clientFor(opts.client, record.episodeId), ...(opts.abandon ? { signal: opts.abandon } : {}) });
       } catch (err) {
         if (opts.abandon?.aborted) return;
         throw err;
@@ -150,4 +150,10 @@ export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promis
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, todo.length || 1)) }, worker));
   checkpoint();
   return result;
+}
+
+/** A client that answers each episode from its own requests (a collected batch: evaluator/batch/), else the client itself. */
+function clientFor(client: LlmClient, episodeId: string): LlmClient {
+  const scoped = client as LlmClient & { forEpisode?: (episodeId: string) => LlmClient };
+  return typeof scoped.forEpisode === 'function' ? scoped.forEpisode(episodeId) : client;
 }

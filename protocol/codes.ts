@@ -212,6 +212,8 @@ export const JudgeErrorCode = {
   ProviderError: 'judge/provider_error',
   MissingScenario: 'judge/missing_scenario',
   NoTranscript: 'judge/no_transcript',
+  /** A finished batch whose output could not be read (missing, refused, not the provider's): its requests count as failed. */
+  BatchOutput: 'judge/batch_output',
 } as const;
 export type JudgeErrorCode = (typeof JudgeErrorCode)[keyof typeof JudgeErrorCode];
 

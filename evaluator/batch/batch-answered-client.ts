@@ -39,9 +39,24 @@ export class BatchAnsweredClient implements LlmClient {
     }
   }
 
-  async chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
+  /**
+   * The client for judging one episode: it answers only from that episode's own requests (custom_id
+   * `<episode>#<call>`), so two episodes whose requests read the same (repeats with identical dialogues)
+   * each get their own verdict, whatever order they are judged in.
+   */
+  forEpisode(episodeId: string): LlmClient {
+    const prefix = `${episodeId}#`;
+    return { provider: this.provider, model: this.model, chat: (req, signal) => this.answer(req, signal, (id) => id.startsWith(prefix)) };
+  }
+
+  chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
+    return this.answer(req, signal, () => true);
+  }
+
+  private async answer(req: ChatRequest, signal: AbortSignal | undefined, mine: (customId: string) => boolean): Promise<ChatResponse> {
     const ids = this.byMessages.get(keyOf(req.messages));
-    const id = ids?.shift();
+    const at = ids?.findIndex(mine) ?? -1;
+    const id = at >= 0 ? ids!.splice(at, 1)[0] : undefined;
     const answer = id === undefined ? undefined : this.replies.get(id);
     if (!answer) {
       this.live++;

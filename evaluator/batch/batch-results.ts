@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { Usage } from '../../protocol/index.js';
+import { JudgeErrorCode, type Usage } from '../../protocol/index.js';
+import { terminalSafe } from '../../text/terminal.js';
 import { usageFrom } from '../../llm/sdk-client.js';
 
 /**
@@ -33,9 +34,39 @@ export interface BatchOutput {
   unknownIds: number;
   /** Lines that are not batch output lines. */
   unreadable: number;
+  /** Lines answering a custom_id already answered: that request counts as failed (which answer is its own?). */
+  duplicates?: number;
+  /** Why an output or error file could not be read at all (`judge/batch_output`): its requests count as failed. */
+  fileErrors?: string[];
 }
 
-/** Adds the lines of one output or error file to `into` (a custom_id seen twice keeps its first answer). */
+/** The part of a provider's batch interface that reads a finished batch's files. */
+interface BatchFiles {
+  content(fileId: string): Promise<string>;
+}
+
+/**
+ * Reads a finished batch's output and error files into one BatchOutput. A file that cannot be read (gone,
+ * an id the provider refuses) is reported with its code and leaves its requests unanswered, so they are
+ * retried live or in a new batch instead of wedging every rerun.
+ */
+export async function collectBatchOutput(api: BatchFiles, files: ReadonlyArray<string | null>, sent: ReadonlySet<string>): Promise<BatchOutput> {
+  const into: BatchOutput = { answers: new Map(), unknownIds: 0, unreadable: 0, duplicates: 0, fileErrors: [] };
+  for (const file of files) {
+    if (!file) continue;
+    let text: string;
+    try {
+      text = await api.content(file);
+    } catch (err) {
+      into.fileErrors!.push(`${JudgeErrorCode.BatchOutput}: output file ${JSON.stringify(file.slice(0, 100))} could not be read (${terminalSafe((err as Error).message).slice(0, 200)})`);
+      continue;
+    }
+    readBatchOutput(text, sent, into);
+  }
+  return into;
+}
+
+/** Adds the lines of one output or error file to `into`; a custom_id answered twice counts as failed. */
 export function readBatchOutput(text: string, sent: ReadonlySet<string>, into: BatchOutput = { answers: new Map(), unknownIds: 0, unreadable: 0 }): BatchOutput {
   for (const raw of text.split('\n')) {
     if (!raw.trim()) continue;
@@ -60,7 +91,10 @@ export function readBatchOutput(text: string, sent: ReadonlySet<string>, into: B
       into.unknownIds++;
       continue;
     }
-    if (!into.answers.has(id)) into.answers.set(id, answerOf(line.data));
+    if (into.answers.has(id)) {
+      into.duplicates = (into.duplicates ?? 0) + 1;
+      into.answers.set(id, { ok: false, message: 'the batch output answered this request more than once' });
+    } else into.answers.set(id, answerOf(line.data));
   }
   return into;
 }
@@ -76,4 +110,12 @@ function answerOf(line: z.infer<typeof OutputLine>): BatchAnswer {
   const content = body.success ? body.data.choices[0]!.message.content : undefined;
   if (!body.success || typeof content !== 'string') return { ok: false, message: 'batch request answered without message content' };
   return { ok: true, content, usage: usageFrom(body.data.usage), model: body.data.model ?? null };
+}
+
+/** One log line for what a batch's output held besides answers (unknown ids, unreadable or repeated lines, unreadable files). */
+export function reportOutput(log: (line: string) => void, batchId: string, output: BatchOutput): void {
+  for (const e of output.fileErrors ?? []) log(`batch ${terminalSafe(batchId)}: ${e}; its requests count as failed`);
+  if (output.unknownIds || output.unreadable || output.duplicates) {
+    log(`batch ${terminalSafe(batchId)}: ${output.unknownIds} lines with an unknown custom_id, ${output.unreadable} unreadable lines and ${output.duplicates ?? 0} repeated answers ignored (a request answered twice counts as failed)`);
+  }
 }

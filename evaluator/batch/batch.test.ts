@@ -7,7 +7,7 @@ import { requestedSeats, ScriptedClient, validReply } from '../testing/fake-judg
 import { clScenario, episode, mfScenario } from '../testing/fixtures.js';
 import { BatchAnsweredClient } from './batch-answered-client.js';
 import { batchEpisodes, batchJudgeRequests, type BatchSelection } from './batch-requests.js';
-import { readBatchOutput, type BatchAnswer } from './batch-results.js';
+import { collectBatchOutput, readBatchOutput, type BatchAnswer } from './batch-results.js';
 
 /** The batch path in memory: the requests it sends, how it reads the output file, and how replies reach the judge. */
 const mf = mfScenario();
@@ -61,13 +61,17 @@ describe('batch output', () => {
       outputLine('../../etc/passwd', 200, completion('x')),
       'not json',
       JSON.stringify({ custom_id: 5 }),
-      outputLine('e#0', 200, completion('second answer ignored')),
+      outputLine('e#0', 200, completion('a second answer')),
       '',
     ].join('\n');
     const out = readBatchOutput(text, sent);
     expect(out.unknownIds).toBe(1);
     expect(out.unreadable).toBe(2);
-    expect(out.answers.get('e#0')).toEqual({ ok: true, content: '{"ok":1}', usage: { prompt: 100, completion: 20, cached: 0 }, model: 'gpt-4-0613' });
+    // Answered twice: which is its own? Neither is used (issue 35); the request is judged again.
+    expect(out.answers.get('e#0')).toEqual({ ok: false, message: 'the batch output answered this request more than once' });
+    expect(out.duplicates).toBe(1);
+    const once = readBatchOutput(outputLine('e#0', 200, completion('{"ok":1}')), sent);
+    expect(once.answers.get('e#0')).toEqual({ ok: true, content: '{"ok":1}', usage: { prompt: 100, completion: 20, cached: 0 }, model: 'gpt-4-0613' });
     expect(out.answers.get('e#1')).toEqual({ ok: false, message: 'batch request failed: HTTP 500: boom' });
     expect(out.answers.get('e#2')).toEqual({ ok: false, message: 'batch request failed: batch_expired: expired' });
     expect(out.answers.get('e#3')?.ok).toBe(false);
@@ -108,5 +112,44 @@ describe('BatchAnsweredClient', () => {
     expect(Object.values(j.seats).every((s) => s.ok)).toBe(true);
     expect(j.deal?.ok).toBe(true);
     expect(j.calls).toBe(3);
+  });
+});
+
+describe('batch answers keyed by custom_id end to end (issue 35, contract 6)', () => {
+  // Two repeats with identical dialogues: their judge requests read the same, only their custom_ids differ.
+  const first = episode({ scenario: mf, repeat: 0, moves: [['a', 'speak', 'Do you know Jane Doe?'], ['b', 'action', 'select Jane Doe']] });
+  const second = episode({ scenario: mf, repeat: 1, moves: [['a', 'speak', 'Do you know Jane Doe?'], ['b', 'action', 'select Jane Doe']] });
+  const run = runOf([first, second]);
+  const requests = batchJudgeRequests(run, [first.episodeId, second.episodeId], sel);
+  const seats = requestedSeats(requests[0]!.request);
+  const scored = (n: number) => JSON.stringify(validReply(seats, { score: (d) => (d === 'goal' ? n : 0) }));
+  const goal = (j: Awaited<ReturnType<typeof judgeEpisode>>) => Object.values(j.seats).map((s) => (s.ok ? s.scores.goal?.score : null));
+
+  it("each episode gets its own batch verdict, even when the other's first reply is retried", async () => {
+    expect(requests.map((r) => r.request.messages)).toEqual([requests[0]!.request.messages, requests[0]!.request.messages]);
+    const answers = new Map<string, BatchAnswer>([
+      // The first episode's batch reply is out of range: its second attempt must go live, not take the second's.
+      [requests[0]!.customId, { ok: true, content: scored(99), usage: { prompt: 1, completion: 1, cached: 0 }, model: null }],
+      [requests[1]!.customId, { ok: true, content: scored(3), usage: { prompt: 1, completion: 1, cached: 0 }, model: null }],
+    ]);
+    const live = new ScriptedClient(() => scored(7));
+    const client = new BatchAnsweredClient(live, requests, answers);
+    const a = await judgeEpisode(first, mf, { client: client.forEpisode(first.episodeId), ...sel });
+    const b = await judgeEpisode(second, mf, { client: client.forEpisode(second.episodeId), ...sel });
+    expect(goal(a)).toEqual([7, 7]);
+    expect(goal(b)).toEqual([3, 3]);
+    expect(live.requests).toHaveLength(1);
+  });
+
+  it('a custom_id answered twice counts as failed; an unreadable output file is reported with its code', async () => {
+    const sent = new Set(requests.map((r) => r.customId));
+    const twice = [outputLine(requests[0]!.customId, 200, completion(scored(1))), outputLine(requests[0]!.customId, 200, completion(scored(2))), outputLine(requests[1]!.customId, 200, completion(scored(3)))].join('\n');
+    const out = readBatchOutput(twice, sent);
+    expect(out.duplicates).toBe(1);
+    expect(out.answers.get(requests[0]!.customId)).toMatchObject({ ok: false });
+    expect(out.answers.get(requests[1]!.customId)).toMatchObject({ ok: true });
+    const gone = await collectBatchOutput({ content: async () => { throw new Error('404 No such File object: ../x'); } }, ['../x', null], sent);
+    expect(gone.answers.size).toBe(0);
+    expect(gone.fileErrors).toEqual([expect.stringMatching(/^judge\/batch_output: output file "\.\.\/x" could not be read \(404/)]);
   });
 });

@@ -1,5 +1,6 @@
 import { BatchAnsweredClient } from './batch-answered-client.js';
-import { readBatchOutput, type BatchAnswer, type BatchOutput } from './batch-results.js';
+import { collectBatchOutput, reportOutput, type BatchAnswer } from './batch-results.js';
+
 import { naturalnessBatchRequests, type NaturalnessBatchRequest } from '../compare/naturalness-batch.js';
 import { comparePairs, presentations, type ComparePair, type CompareResult, type CompareStyle, type Orders, type ReasoningAsk } from '../compare/naturalness.js';
 import { leniently } from '../../llm/structured-ladder.js';
@@ -118,9 +119,8 @@ export async function compareInBatches(o: CompareBatchOptions): Promise<CompareB
     // Only the ids asked now count: a recorded request whose pair or text has changed since is asked live.
     const current = b.customIds.filter((id) => byId.has(id));
     if (current.length < b.customIds.length) o.log(`batch ${terminalSafe(b.id!)}: ${b.customIds.length - current.length} of its requests no longer match a pair of these runs (they changed since); those pairs are asked live`);
-    const read: BatchOutput = { answers: new Map(), unknownIds: 0, unreadable: 0 };
-    for (const file of [state.outputFileId, state.errorFileId]) if (file) readBatchOutput(await api.content(file), new Set(current), read);
-    if (read.unreadable) o.log(`batch ${terminalSafe(b.id!)}: ${read.unreadable} unreadable output lines ignored`);
+    const read = await collectBatchOutput(api, [state.outputFileId, state.errorFileId], new Set(current));
+    reportOutput(o.log, b.id!, read);
     // A later round answers what an earlier one failed.
     for (const [id, a] of read.answers) if (!answers.get(id)?.ok) answers.set(id, a);
     const failed = current.filter((id) => !answers.get(id)?.ok);

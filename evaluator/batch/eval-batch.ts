@@ -1,6 +1,6 @@
 import { BatchAnsweredClient } from './batch-answered-client.js';
 import { batchEpisodes, batchJudgeRequests, type BatchSelection } from './batch-requests.js';
-import { readBatchOutput, type BatchOutput } from './batch-results.js';
+import { collectBatchOutput, reportOutput } from './batch-results.js';
 import { evaluateRun, type EvaluateProgress, type EvaluateRunResult } from '../evaluate-run.js';
 import type { RunDir } from '../run-dir.js';
 import type { BatchApi } from '../../llm/openai-batch.js';
@@ -118,9 +118,11 @@ export async function judgeInBatches(o: BatchJudgeOptions): Promise<BatchJudgeRe
     batch = { ...batch, status: state.status, counts: state.counts };
     const requests = batchJudgeRequests(o.run, batch.episodes, o.selection);
     const sent = new Set(requests.map((r) => r.customId));
-    const output: BatchOutput = { answers: new Map(), unknownIds: 0, unreadable: 0 };
-    for (const file of [state.outputFileId, state.errorFileId]) if (file) readBatchOutput(await api.content(file), sent, output);
-    if (output.unknownIds || output.unreadable) o.log(`batch ${terminalSafe(batch.id!)}: ${output.unknownIds} lines with an unknown custom_id and ${output.unreadable} unreadable lines ignored`);
+    const output = await collectBatchOutput(api, [state.outputFileId, state.errorFileId], sent);
+    reportOutput(o.log, batch.id!, output);
+    // The counts run.json keeps are Parley's own, from the output it read, not the provider's claim.
+    const answered = requests.filter((r) => output.answers.get(r.customId)?.ok).length;
+    batch = { ...batch, counts: { total: requests.length, completed: answered, failed: requests.length - answered } };
     const failedEpisodes = new Set(requests.filter((r) => !output.answers.get(r.customId)?.ok).map((r) => r.episodeId));
     const again = o.retry === 'batch' && failedEpisodes.size > 0 && round < MAX_RETRY_ROUNDS && !o.signal.aborted;
     const judgeNow = again ? batch.episodes.filter((e) => !failedEpisodes.has(e)) : batch.episodes;
