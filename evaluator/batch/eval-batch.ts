@@ -1,6 +1,6 @@
 import { BatchAnsweredClient } from './batch-answered-client.js';
 import { batchEpisodes, batchJudgeRequests, type BatchSelection } from './batch-requests.js';
-import { collectBatchOutput, reportOutput } from './batch-results.js';
+import { collectBatchOutput, reportOutput, type BatchOutput } from './batch-results.js';
 import { evaluateRun, type EvaluateProgress, type EvaluateRunResult } from '../evaluate-run.js';
 import type { RunDir } from '../run-dir.js';
 import type { BatchApi } from '../../llm/openai-batch.js';
@@ -120,9 +120,7 @@ export async function judgeInBatches(o: BatchJudgeOptions): Promise<BatchJudgeRe
     const sent = new Set(requests.map((r) => r.customId));
     const output = await collectBatchOutput(api, [state.outputFileId, state.errorFileId], sent);
     reportOutput(o.log, batch.id!, output);
-    // The counts run.json keeps are Parley's own, from the output it read, not the provider's claim.
-    const answered = requests.filter((r) => output.answers.get(r.customId)?.ok).length;
-    batch = { ...batch, counts: { total: requests.length, completed: answered, failed: requests.length - answered } };
+    batch = { ...batch, counts: ownCounts(requests, output) };
     const failedEpisodes = new Set(requests.filter((r) => !output.answers.get(r.customId)?.ok).map((r) => r.episodeId));
     const again = o.retry === 'batch' && failedEpisodes.size > 0 && round < MAX_RETRY_ROUNDS && !o.signal.aborted;
     const judgeNow = again ? batch.episodes.filter((e) => !failedEpisodes.has(e)) : batch.episodes;
@@ -173,4 +171,10 @@ function add(a: EvaluateRunResult | null, b: EvaluateRunResult): EvaluateRunResu
     errors,
     formatFallbacks: a.formatFallbacks + b.formatFallbacks,
   };
+}
+
+/** The counts run.json keeps: Parley's own, from the output it read, not the provider's claim. */
+function ownCounts(requests: readonly { customId: string }[], output: BatchOutput): EvalBatch['counts'] {
+  const answered = requests.filter((r) => output.answers.get(r.customId)?.ok).length;
+  return { total: requests.length, completed: answered, failed: requests.length - answered };
 }
