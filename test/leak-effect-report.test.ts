@@ -100,6 +100,9 @@ describe('parley report LEAKY --against CORRECTED', () => {
     expect(md).toContain(`- ${scriptGoal}`);
     // Beside it, the advantage the paper printed for GPT-3.5 (runs with the leak), from published.json.
     expect(md).toContain("- The paper's own MutualFriends first mention advantage of script over agents (gpt-3.5-turbo, with the leak): 0.39 − 0.13 = 0.26, as printed (§4.4");
+    // Table 2's goal: its halves contradict §4.3's prose, so the report shows both readings and says so (issue 42).
+    expect(md).toContain("goal advantage of script over agents (gpt-3.5-turbo, with the leak): 7.6 − 5.86 = 1.74, as printed (Appendix D, Table 2");
+    expect(md).toMatch(/The paper contradicts that table's labels: .* the advantage is 7\.75 − 6 = 1\.75 .*both are shown, neither is chosen\./);
     expect(readFileSync(path.join(folder, 'report.html'), 'utf8')).toContain('What the leaked answer explains');
     // The run's own report is not replaced by the comparison.
     expect(existsSync(path.join(leaky, 'report.md'))).toBe(false);
