@@ -1,3 +1,4 @@
+import { mainJudgesLine } from './table-judges.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { EpisodeMetrics } from '../metrics/episode-metrics.js';
 import type { RunDir } from '../run-dir.js';
@@ -53,6 +54,8 @@ export function seatRolesMarkdown(runs: readonly RunDir[], metrics: readonly Epi
     '## Judge scores by seat role',
     '',
     'Every scored seat on its own, by its role in the scenario (a task role, else its position in the turn order): `mean (seats)`. In a group each of the three or more seats has a row.',
+    '',
+    mainJudgesLine(metrics),
     '',
     `| mode | seat role | ${columns.map(mdCell).join(' | ')} |`,
     `|---|---|${columns.map(() => '---').join('|')}|`,

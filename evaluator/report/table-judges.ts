@@ -21,3 +21,15 @@ export function tableJudgesLine(metrics: readonly EpisodeMetrics[], rubric: { na
   const name = rubric === null ? 'sotopia (SOTOPIA-EVAL)' : `${mdText(rubric.name)} \`${rubric.hash.slice(0, 12)}\``;
   return `Judge: ${judges || 'none'}; rubric ${name}.`;
 }
+
+/** The same sentence for a table of each episode's main judgement, whatever its rubric: judges and rubrics both named. */
+export function mainJudgesLine(metrics: readonly EpisodeMetrics[]): string {
+  const counts = new Map<string, number>();
+  for (const m of metrics) {
+    if (!m.judge || m.status !== 'ok') continue;
+    const r = m.judge.info.rubric;
+    const who = `${mdCode(m.judge.info.spec)} (${m.judge.info.visibility}${m.judge.info.view === 'paper' ? ', paper view' : ''}; rubric ${isSotopia(r) ? 'sotopia' : mdText(r!.name)})`;
+    counts.set(who, (counts.get(who) ?? 0) + 1);
+  }
+  return `Judge: ${[...counts].map(([who, n]) => `${who} on ${n} episode${n === 1 ? '' : 's'}`).join(', ') || 'none'}.`;
+}
