@@ -67,24 +67,12 @@ export async function judgeInBatches(o: BatchJudgeOptions): Promise<BatchJudgeRe
   const key = { judge: o.spec, rubricHash: o.selection.rubric.hash, visibility: o.selection.visibility, view: o.selection.view };
   const out: BatchJudgeResult = { result: null, fromBatch: 0, live: 0, batchUsage: { prompt: 0, completion: 0 }, liveUsage: { prompt: 0, completion: 0 } };
 
-  const readBatches = (): { runId: string; batches: EvalBatch[] } => {
-    const read = readRunJson(paths);
-    if (!read.ok) throw new Error(read.message);
-    if (!read.run) throw new SettingsError(`--batch: ${o.dir} has no run.json to record the batch in`);
-    return { runId: read.run.runId, batches: read.run.evalBatches ?? [] };
-  };
-  // Each change is written at once: run.json is what a restarted command resumes from.
-  const save = (b: EvalBatch) => {
-    const read = readRunJson(paths);
-    if (!read.ok || !read.run) throw new Error(read.ok ? `${paths.runJson}: gone` : read.message);
-    const rest = (read.run.evalBatches ?? []).filter((x) => x.inputFileId !== b.inputFileId);
-    writeRunJson(o.lock, { ...read.run, evalBatches: [...rest, b] });
-  };
+  const save = (b: EvalBatch) => saveBatch(o, b);
 
   let episodes: string[] | null = null;
   let round = 0;
   for (;;) {
-    const { runId, batches } = readBatches();
+    const { runId, batches } = recordedBatches(o);
     let batch = batches.find((b) => sameJudging(b, key) && !b.collectedAt);
     if (batch) {
       o.log(`resuming batch ${terminalSafe(batch.id ?? `(input file ${batch.inputFileId})`)} recorded in run.json (${batch.requests} requests, ${batch.episodes.length} episodes): not submitting another`);
@@ -127,17 +115,39 @@ export async function judgeInBatches(o: BatchJudgeOptions): Promise<BatchJudgeRe
     if (failedEpisodes.size) o.log(`batch ${terminalSafe(batch.id!)} ended ${state.status}: requests of ${failedEpisodes.size} episodes failed or went unanswered; ${again ? 'submitting them in a new batch' : 'retrying them live'}`);
     const client = new BatchAnsweredClient(o.client, requests, output.answers, batch.structured === 'prompt' ? leniently : undefined);
     out.result = add(out.result, await evaluateRun(o.run, evalOptions(o, client, judgeNow)));
-    out.fromBatch += client.answered;
-    out.live += client.live;
-    for (const k of ['prompt', 'completion'] as const) {
-      out.batchUsage[k] += client.batchUsage[k];
-      out.liveUsage[k] += client.liveUsage[k];
-    }
+    count(out, client);
     if (o.signal.aborted) return out; // judged in part: not collected, the same command collects it again
     save({ ...batch, collectedAt: now().toISOString() });
     if (!again) return out;
     episodes = [...failedEpisodes];
     round++;
+  }
+}
+
+/** The batches run.json records (a run directory without run.json has nowhere to record one: refused). */
+function recordedBatches(o: BatchJudgeOptions): { runId: string; batches: EvalBatch[] } {
+  const read = readRunJson(o.lock.paths);
+  if (!read.ok) throw new Error(read.message);
+  if (!read.run) throw new SettingsError(`--batch: ${o.dir} has no run.json to record the batch in`);
+  return { runId: read.run.runId, batches: read.run.evalBatches ?? [] };
+}
+
+/** Each change is written at once: run.json is what a restarted command resumes from. */
+function saveBatch(o: BatchJudgeOptions, b: EvalBatch): void {
+  const paths = o.lock.paths;
+  const read = readRunJson(paths);
+  if (!read.ok || !read.run) throw new Error(read.ok ? `${paths.runJson}: gone` : read.message);
+  const rest = (read.run.evalBatches ?? []).filter((x) => x.inputFileId !== b.inputFileId);
+  writeRunJson(o.lock, { ...read.run, evalBatches: [...rest, b] });
+}
+
+/** Adds what a batch-answered client did (requests and tokens, batched and live) to the result. */
+function count(out: BatchJudgeResult, client: BatchAnsweredClient): void {
+  out.fromBatch += client.answered;
+  out.live += client.live;
+  for (const k of ['prompt', 'completion'] as const) {
+    out.batchUsage[k] += client.batchUsage[k];
+    out.liveUsage[k] += client.liveUsage[k];
   }
 }
 

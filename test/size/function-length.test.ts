@@ -18,7 +18,6 @@ const NOT_YET_SPLIT: Record<string, number> = {
   'orchestrator/engine/turn-loop.ts:runTurnLoop': 103,
   'evaluator/report/card.ts:buildCard': 88,
   'cli/commands/compare.ts:run': 88,
-  'evaluator/batch/eval-batch.ts:judgeInBatches': 82,
 };
 
 describe('function length (issue 34, Contract 4)', () => {
