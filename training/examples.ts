@@ -1,4 +1,5 @@
 import type { Action, Limits } from '../protocol/index.js';
+import type { SimulationProtocol } from '../simulation/index.js';
 import type { ChatMessage } from '../llm/index.js';
 import { seatPromptMessages, type AgentTemplates } from '../agent-node/policies/llm/seat-prompt.js';
 import type { LedgerReader, LimitsOf } from './source.js';
@@ -35,6 +36,11 @@ export interface BuildOptions {
   templateFor: (unit: Unit) => AgentTemplate;
   readLedger: LedgerReader;
   limitsOf: LimitsOf;
+  /**
+   * The simulation protocol the episode's run followed (its run.json), for script episodes: their turns
+   * are rendered as that protocol's agents were told (SOTOPIA's prompt under `paper`); absent: `parley`.
+   */
+  protocolOf?: (source: Unit['source']) => SimulationProtocol | undefined;
 }
 
 export type BuildResult = { ok: true; examples: TrainingExample[] } | { ok: false; message: string };
@@ -51,7 +57,7 @@ export function buildExamples(unit: Unit, opts: BuildOptions): BuildResult {
   if (record.mode === 'script') {
     const limits: Limits | null = opts.limitsOf(unit.source);
     if (!scenario || !limits) return { ok: false, message: `${runDir}: episode ${record.episodeId}: ${!scenario ? 'its scenario' : 'the script request (limits)'} is not in the run directory` };
-    turns = seatTurnsFromScript(record, scenario, limits, opts.view, unit.seat);
+    turns = seatTurnsFromScript(record, scenario, limits, opts.view, unit.seat, opts.protocolOf?.(unit.source));
   } else {
     const ledger = opts.readLedger(runDir, record.episodeId, unit.seat);
     if (!ledger.ok) return { ok: false, message: ledger.message };

@@ -1,4 +1,5 @@
 import { PROTOCOL_VERSION, type EpisodeRecord, type Limits, type TurnRequest } from '../protocol/index.js';
+import type { SimulationProtocol } from '../simulation/index.js';
 import type { Scenario } from '../scenarios/model.js';
 import { observe, observeTurn } from '../orchestrator/observe.js';
 import type { SeatTurn } from './seat-turns.js';
@@ -12,8 +13,9 @@ export type ScriptView = 'agents' | 'mindreaders';
  * projection (`observe`) from the scenario, so the partner's secret and goal (agents view) and judge-only
  * text never reach it — plus the public moves written before it.
  */
-export function seatTurnsFromScript(record: EpisodeRecord, scenario: Scenario, limits: Limits, view: ScriptView, seat: string): SeatTurn[] {
-  const world = { episodeId: record.episodeId, scenario, mode: view, limits };
+export function seatTurnsFromScript(record: EpisodeRecord, scenario: Scenario, limits: Limits, view: ScriptView, seat: string, protocol?: SimulationProtocol): SeatTurn[] {
+  // The run's protocol, as its live seats had it: under `paper`, SOTOPIA's prompt, not Parley's.
+  const world = { episodeId: record.episodeId, scenario, mode: view, limits, ...(protocol ? { protocol } : {}) };
   const observation = observe(world, seat);
   if (observation.kind !== 'seat') return [];
   // The frames a live seat would have been sent, shaped as on the wire (the envelope is not rendered).

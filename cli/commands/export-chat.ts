@@ -121,6 +121,7 @@ export async function runChatExport(argv: string[]): Promise<number> {
     run.episodes.map(({ record }) => ({ runDir: run.dir, record, scenario: run.scenarios.get(record.scenarioId) ?? null, scores: selectionScores(record.evaluation) })),
   );
   // The agent template each seat's prompts came from: --prompt-dir, else the run's own per seat, else built-in.
+  const protocolOfRun = new Map(runs.map((r) => [r.dir, r.run?.protocol]));
   const promptDirOf = new Map(runs.map((r) => [r.dir, (r.run?.config.agents ?? []).map((a) => a.promptDir)]));
   const templates = new Map<string, ReturnType<typeof loadTemplates>>();
   const templateAt = (dir: string | undefined) => {
@@ -151,6 +152,8 @@ export async function runChatExport(argv: string[]): Promise<number> {
       ...(fraction !== undefined ? { split: { fraction, seed } } : {}),
       readLedger: readSeatLedger,
       limitsOf: scriptLimits,
+      // Script episodes are rendered as the run's protocol told its agents (run.json, validated on read).
+      protocolOf: (source) => protocolOfRun.get(source.runDir),
       templateFor: (unit) => {
         if (f['prompt-dir']) return templateAt(f['prompt-dir'] as string);
         // Seat i was played by config.agents[i], the last entry repeating (orchestrator/run/plan.ts).
