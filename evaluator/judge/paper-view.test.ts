@@ -104,6 +104,12 @@ describe('paper judge view', () => {
     expect(paperTranscript(episode({ scenario: s, mode: 'script', moves }), s)).toBe('Ana Ruiz said: "Good morning."\nBen Cole left the conversation');
   });
 
+  it('drops every move whose text contains "did nothing", a speech included, as SOTOPIA\'s judge did (issue 42)', () => {
+    const s = fixture();
+    const moves: MoveSpec[] = [['a', 'speak', 'I did nothing wrong.'], ['b', 'speak', 'Fine.']];
+    expect(paperTranscript(episode({ scenario: s, moves }), s)).toBe('Turn #1\nTurn #2\nBen Cole said: "Fine."');
+  });
+
   it('sends the paper judge request without response_format and records the view', async () => {
     const s = fixture();
     const ep = checkScenario(s);

@@ -75,8 +75,10 @@ export function paperTranscript(episode: EpisodeRecord, scenario: Scenario | und
   for (const t of episode.turns) {
     if (!t.action) continue;
     if (turnLines) lines.push(`Turn #${++turn}`);
-    if (t.action.type === 'none') continue;
-    lines.push(`${names.get(t.seat) ?? t.seat} ${actionText(t.action)}`);
+    // SOTOPIA's judge drops every message whose text contains "did nothing": a `none`, and a move whose words say it (issue 42).
+    const text = actionText(t.action);
+    if (t.action.type === 'none' || text.includes('did nothing')) continue;
+    lines.push(`${names.get(t.seat) ?? t.seat} ${text}`);
   }
   return lines.join('\n');
 }

@@ -51,5 +51,8 @@ describe('parseScriptText: the paper\'s free-text script', () => {
 
   it('reads the `[speak] said:` slip SOTOPIA\'s parser also accepts', () => {
     expect(readScriptAction('[speak] said: "ok"')).toEqual({ type: 'speak', argument: 'ok' });
+    // SOTOPIA's parser tests "did nothing" first: a speech containing it is a none (issue 42).
+    expect(readScriptAction('said: "I did nothing wrong"')).toEqual({ type: 'none', argument: '' });
+    expect(readScriptAction('Did nothing.')).toEqual({ type: 'none', argument: '' });
   });
 });

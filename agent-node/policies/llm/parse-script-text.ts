@@ -47,7 +47,9 @@ const unquote = (s: string) => {
 /** One action as written after the name, in SOTOPIA's renderings (and a few common slips). */
 export function readScriptAction(rest: string): Action | null {
   const t = rest.trim();
-  if (/^(\[none\]\s*)?did nothing\.?$/i.test(t)) return { type: 'none', argument: '' };
+  // SOTOPIA's parse_single_dialogue tests `"did nothing" in action_content` before anything else: any action
+  // containing it, a speech included (`said: "I did nothing wrong"`), is a `none` (issue 42).
+  if (t.includes('did nothing') || /^(\[none\]\s*)?did nothing\.?$/i.test(t)) return { type: 'none', argument: '' };
   if (/^(\[leave\]\s*)?left the conversation\.?$/i.test(t) || /^\[leave\]/i.test(t)) return { type: 'leave', argument: '' };
   const said = /^(?:\[speak\]\s*)?(?:said|says|asked|asks)\s*:?\s*([\s\S]+)$/i.exec(t);
   if (said) return { type: 'speak', argument: unquote(said[1]!).slice(0, MAX_ARGUMENT) };
