@@ -180,23 +180,7 @@ export function buildCard(runs: readonly RunDir[]): SimulationCard {
       card.unparsable.turns += e.turns.filter((t) => t.unparsable).length;
       if (e.scriptWriter?.unparsable) card.unparsable.scripts++;
       for (const t of [...e.turns, ...(e.scriptWriter ? [e.scriptWriter] : [])]) if (t.reformatModel) bump(card.reformatModels, t.reformatModel);
-      const gens: { role: string; policy: string; model: string | null; params: string }[] = [];
-      if (e.mode === 'script') {
-        const w = e.scriptWriter;
-        const cfg = pick(r, 'config.scriptWriter.params') as Record<string, unknown> | undefined;
-        const transport = cfg?.transport;
-        const params = e.seats[0]?.params ?? cfg;
-        gens.push({ role: 'script writer', policy: w?.policy ?? '?', model: w?.model ?? null, params: paramsText(transport === undefined ? params : { ...params, transport }) });
-      } else {
-        // The transport is a client setting (not in the seat's sampling params): shown from run.json's config.
-        const agents = pick(r, 'config.agents') as Array<{ params?: { transport?: unknown } }> | undefined;
-        e.seats.forEach((s, i) => {
-          const transport = agents?.[i]?.params?.transport;
-          const params = transport === undefined ? s.params : { ...s.params, transport };
-          gens.push({ role: `seat ${i + 1} (${s.seat})`, policy: s.policy, model: s.model ?? null, params: paramsText(params) });
-        });
-      }
-      for (const g of gens) {
+      for (const g of generatorsOf(e, r)) {
         const key = JSON.stringify([e.mode, g.role, g.policy, g.model, g.params]);
         const entry = generators.get(key) ?? generators.set(key, { mode: e.mode, ...g, episodes: 0 }).get(key)!;
         entry.episodes++;
@@ -210,6 +194,24 @@ export function buildCard(runs: readonly RunDir[]): SimulationCard {
   card.judges = [...judges.values()];
   card.counts = [...counts.values()].sort((a, b) => order.indexOf(a.mode) - order.indexOf(b.mode));
   return card;
+}
+
+/** Who generated an episode's moves (the script writer, or each seat), with the params they used. */
+function generatorsOf(e: RunDir['episodes'][number]['record'], r: RunDir['run']): { role: string; policy: string; model: string | null; params: string }[] {
+  if (e.mode === 'script') {
+    const w = e.scriptWriter;
+    const cfg = pick(r, 'config.scriptWriter.params') as Record<string, unknown> | undefined;
+    const transport = cfg?.transport;
+    const params = e.seats[0]?.params ?? cfg;
+    return [{ role: 'script writer', policy: w?.policy ?? '?', model: w?.model ?? null, params: paramsText(transport === undefined ? params : { ...params, transport }) }];
+  }
+  // The transport is a client setting (not in the seat's sampling params): shown from run.json's config.
+  const agents = pick(r, 'config.agents') as Array<{ params?: { transport?: unknown } }> | undefined;
+  return e.seats.map((s, i) => {
+    const transport = agents?.[i]?.params?.transport;
+    const params = transport === undefined ? s.params : { ...s.params, transport };
+    return { role: `seat ${i + 1} (${s.seat})`, policy: s.policy, model: s.model ?? null, params: paramsText(params) };
+  });
 }
 
 /** `{spec, trainingData}` of a run.json policy → the card's words for it (null without training data). */
