@@ -1,4 +1,4 @@
-import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
+import { isNode, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import type { z } from 'zod';
 
 /**
@@ -17,7 +17,16 @@ export function parseYamlWith<S extends z.ZodType>(schema: S, text: string, file
     const line = e.linePos?.[0]?.line ?? (e.pos ? lineCounter.linePos(e.pos[0]).line : undefined) ?? null;
     return { ok: false, line, path: '', message: `${file}${line ? `:${line}` : ''}: invalid YAML (${e.message.split('\n')[0]})` };
   }
-  const data: unknown = doc.toJS() ?? {};
+  let data: unknown;
+  try {
+    // Aliases are expanded here; an alias bomb (aliases of aliases, billions of nodes) is stopped by the
+    // library's alias budget, and reported as any YAML mistake: the file, the line of its first alias.
+    data = doc.toJS() ?? {};
+  } catch (err) {
+    let line: number | null = null;
+    visit(doc, { Alias: (_key, node) => ((line = node.range ? lineCounter.linePos(node.range[0]).line : null), visit.BREAK) });
+    return { ok: false, line, path: '', message: `${file}${line ? `:${line}` : ''}: invalid YAML (${(err as Error).message.split('\n')[0]})` };
+  }
   const parsed = schema.safeParse(data);
   if (parsed.success) return { ok: true, data: parsed.data };
   const issue = specificIssue(parsed.error.issues[0]!);

@@ -129,8 +129,16 @@ export class Study {
    * false for other paths.
    */
   handle(req: IncomingMessage, res: ServerResponse): boolean {
-    const url = new URL(req.url ?? '/', 'http://localhost');
     const json = (status: number, body: unknown) => void res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost');
+    } catch {
+      // A path no URL can be made of (`GET //`): the client's mistake, answered as one, never a 500.
+      json(400, { error: 'not a request path' });
+      req.resume();
+      return true;
+    }
     const isNext = url.pathname === '/api/next' && req.method === 'GET';
     const isAnswer = url.pathname === '/api/answer' && req.method === 'POST';
     if (!isNext && !isAnswer) return false;

@@ -112,4 +112,19 @@ describe('parley annotate: annotation integrity', () => {
     expect(again.status).toBe(409);
     expect(lines()).toHaveLength(1);
   });
+
+  it('answers GET // (a path no URL can be made of) with 400, and keeps serving (issue 35)', async () => {
+    const { port, hostname } = new URL(base);
+    for (const path of ['//', '//x:y@', '///..']) {
+      const status = await new Promise<string>((resolve, reject) => {
+        const sock = connect(Number(port), hostname, () => sock.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`));
+        let got = '';
+        sock.on('data', (d) => (got += d.toString('utf8')));
+        sock.on('end', () => resolve(got.split('\r\n')[0]!));
+        sock.on('error', reject);
+      });
+      expect(status, path).toMatch(/^HTTP\/1\.1 (400|404)/);
+    }
+    expect((await fetch(`${base}api/next`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+  });
 });
