@@ -28,7 +28,8 @@ export function mainJudgesLine(metrics: readonly EpisodeMetrics[]): string {
   for (const m of metrics) {
     if (!m.judge || m.status !== 'ok') continue;
     const r = m.judge.info.rubric;
-    const who = `${mdCode(m.judge.info.spec)} (${m.judge.info.visibility}${m.judge.info.view === 'paper' ? ', paper view' : ''}; rubric ${isSotopia(r) ? 'sotopia' : mdText(r!.name)})`;
+    const tag = m.judge.info.view ? JUDGE_VIEW_FACTS[m.judge.info.view].tag : null;
+    const who = `${mdCode(m.judge.info.spec)} (${m.judge.info.visibility}${tag ? `, ${tag}` : ''}; rubric ${isSotopia(r) ? 'sotopia' : mdText(r!.name)})`;
     counts.set(who, (counts.get(who) ?? 0) + 1);
   }
   return `Judge: ${[...counts].map(([who, n]) => `${who} on ${n} episode${n === 1 ? '' : 's'}`).join(', ') || 'none'}.`;
