@@ -29,6 +29,9 @@ afterAll(async () => {
   tmp.remove();
 });
 
+/** Whether a protocol's agent prompt carries SOTOPIA's context block (a `Participants:` line). */
+const SOTOPIA_CONTEXT = { paper: true, parley: false } as const;
+
 const prompt = (messages: ChatLine['messages']) => JSON.stringify(messages.filter((m) => m.role !== 'assistant').map((m) => [m.role, m.content]));
 
 describe.each(['paper', 'parley'] as const)('export --format openai-chat under --protocol %s', (protocol) => {
@@ -62,7 +65,7 @@ describe.each(['paper', 'parley'] as const)('export --format openai-chat under -
       expect(prompt(line.messages)).toBe(prompt(first.request.messages as ChatLine['messages']));
     }
     // What tells the two protocols' prompts apart: SOTOPIA's `Participants:` context line is paper's alone.
-    for (const { line } of script) expect(prompt(line.messages).includes('Participants: ')).toBe(protocol === 'paper');
+    for (const { line } of script) expect(prompt(line.messages).includes('Participants: ')).toBe(SOTOPIA_CONTEXT[protocol]);
     expect(readdirSync(out())).toContain('cassettes');
   }, 240_000);
 });
