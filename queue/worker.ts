@@ -10,7 +10,7 @@ import { bullConnection, redactUrl } from './redis-url.js';
 import { RedisOutage } from './redis-outage.js';
 import { checkEpisodeJob, checkJobSeats, checkRunSpec, type WorkerTrust } from './job-guard.js';
 import { SHARED_LIMIT_ENV } from '../llm/shared-limit.js';
-import { readEpisodeFiles, RunPaths } from '../run-dir/index.js';
+import { acquireRunLock, readEpisodeFiles, RunPaths, type RunLock } from '../run-dir/index.js';
 
 export interface QueueWorkerOptions {
   url: string;
@@ -116,20 +116,17 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
     const spec = await specOf(data.runKey);
     const scenario = jobScenario(data, spec);
     const h = await hostFor(spec);
-    const scratch = mkdtempSync(join(scratchRoot, 'job-'));
-    try {
-      const cassetteDir = new RunPaths(scratch).cassettesDir;
+    return inScratchRun(scratchRoot, opts.log, async (lock) => {
+      const cassetteDir = lock.paths.cassettesDir;
       const policies: Record<string, PolicyConfig> = Object.create(null) as Record<string, PolicyConfig>;
       for (const [seat, p] of Object.entries(data.policies)) policies[seat] = { ...p, cassetteDir };
       const plan: EpisodePlan = { episodeId: data.episodeId, scenario, mode: data.mode, repeat: data.repeat, ...(data.draw ? { draw: data.draw } : {}), policies };
-      const record = await h.run(plan, { runId: spec.runId, dir: scratch, maxTurns: spec.maxTurns, turnDeadlineMs: spec.turnDeadlineMs, protocol: spec.protocol, signal: stopping.signal });
+      const record = await h.run(plan, { runId: spec.runId, lock, maxTurns: spec.maxTurns, turnDeadlineMs: spec.turnDeadlineMs, protocol: spec.protocol, signal: stopping.signal });
       if (stopping.signal.aborted) throw new Error('worker stopped mid-episode; the episode runs again elsewhere');
       const pids = [...record.seats, ...(record.scriptWriter ? [record.scriptWriter] : [])].flatMap((s) => s.pids ?? (s.pid !== null ? [s.pid] : []));
       opts.log(`done ${data.episodeId} (${record.status}; agent pids ${[...new Set(pids)].join(',')})`);
-      return { record, files: readEpisodeFiles(new RunPaths(scratch)), worker: { host: hostname(), pid: process.pid, agentPids: h.pids, code } };
-    } finally {
-      rmSync(scratch, { recursive: true, force: true });
-    }
+      return { record, files: readEpisodeFiles(lock.paths), worker: { host: hostname(), pid: process.pid, agentPids: h.pids, code } };
+    });
   };
 
   /** How long a graceful stop may take before the episodes in hand are abandoned (they run elsewhere later). */
@@ -229,4 +226,22 @@ function jobScenario(data: EpisodeJob, spec: RunSpec): RunSpec['scenarios'][numb
   const seated = checkJobSeats(data, data.mode === 'script' ? [SCRIPT_SEAT] : scenario.seats.map((s) => s.seat));
   if (!seated.ok) throw new UnrecoverableError(`${seated.code}: ${seated.message}`);
   return scenario;
+}
+
+/**
+ * Runs one job in a scratch copy of a run directory, removed afterwards: a run directory of its own, whose
+ * ledgers are written under its lock as a run's are (run-dir/ledger-file.ts).
+ */
+async function inScratchRun<T>(scratchRoot: string, log: (line: string) => void, job: (lock: RunLock) => Promise<T>): Promise<T> {
+  const scratch = mkdtempSync(join(scratchRoot, 'job-'));
+  try {
+    const lock = await acquireRunLock(new RunPaths(scratch), { command: 'worker', log });
+    try {
+      return await job(lock);
+    } finally {
+      lock.release();
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }

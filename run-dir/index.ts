@@ -16,6 +16,7 @@ export { missingScenarioIds, missingScenariosMessage, readRunScenarios, writeRun
 export { runJsonSnapshot, undoRunStart } from './run-start.js';
 export { acquireRunLock, describeHolder, RunDirBusyError, type LockHolder, type LockOptions, type RunDirWriter, type RunLock } from './lock.js';
 export { writeRunDirFile } from './added-file.js';
+export { openLedgerFile, type Ledger } from './ledger-file.js';
 export { compareVerdictsName, listCompareVerdicts, readCompareVerdicts, type CompareVerdictsFile, type CompareVerdictsRead } from './compare-verdicts.js';
 export { discardEpisodeFiles, isEpisodeFile, readEpisodeFiles, writeEpisodeFile, type EpisodeFile } from './episode-files.js';
 export { CompareBatch, ComparisonKey, compareBatchesFile, compareBatchesText, readCompareBatches, sameComparison } from './compare-batches.js';

@@ -52,7 +52,7 @@ function localExecutor(opts: DriverOptions, probes: RunProbes): RunExecutor {
       const record: typeof run.record = (r) => {
         if (!opts.signal?.aborted) run.record(r);
       };
-      await scheduleEpisodes(run.pending, { config: m.config, protocol: m.protocol, runId: m.runId, paths: run.paths, clock: probes.clock ?? systemClock, say: run.notice, record, probes }, opts);
+      await scheduleEpisodes(run.pending, { config: m.config, protocol: m.protocol, runId: m.runId, lock: run.lock, clock: probes.clock ?? systemClock, say: run.notice, record, probes }, opts);
       return {};
     },
   };

@@ -1,12 +1,11 @@
 import { hostname, networkInterfaces } from 'node:os';
 import type { EpisodeRecord, PolicyConfig } from '../../protocol/index.js';
 import type { SimulationProtocol } from '../../simulation/index.js';
-import { RunPaths } from '../../run-dir/index.js';
+import { openLedgerFile, type RunLock } from '../../run-dir/index.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { EngineHooks } from '../engine/engine-types.js';
 import { Episode, type EpisodeDeps } from '../episode.js';
 import type { EpisodePlan } from '../episode-plan.js';
-import { FileLedger } from '../ledger.js';
 import type { ConnectionOptions } from '../net/agent-connection.js';
 import { closeServer, createHttpServer, listen } from '../net/http-server.js';
 import type { BrowserEndpoint } from '../net/socketio-endpoint.js';
@@ -100,8 +99,8 @@ export interface EpisodeHostOptions {
 /** Where one episode's files go and what it runs under. */
 export interface EpisodeRunSettings {
   runId: string;
-  /** Directory receiving `ledgers/<episode>/<seat>.jsonl` (a run directory, or a worker's scratch copy). */
-  dir: string;
+  /** The lock of the directory receiving `ledgers/<episode>/<seat>.jsonl` (a run directory, or a worker's scratch copy). */
+  lock: RunLock;
   maxTurns: number;
   turnDeadlineMs: number;
   /** The simulation protocol the episode follows. */
@@ -239,7 +238,6 @@ export class EpisodeHost {
   prepare(plan: EpisodePlan, run: Omit<EpisodeRunSettings, 'signal'>): Episode {
     const o = this.o;
     const humanDeadlineMs = o.humanDeadlineMs;
-    const ledgers = new RunPaths(run.dir);
     const hub = o.watch?.hub;
     const deps: EpisodeDeps = {
       registry: this.registry,
@@ -252,7 +250,7 @@ export class EpisodeHost {
       ...(o.remote ? { reportedProvenance: o.trustRemoteUsage ? ('trusted' as const) : ('reported' as const) } : {}),
       // Watched: every line a seat's ledger gets is shown to the watchers too (what each seat was told).
       ledgerFor: (episodeId, seat) => {
-        const file = new FileLedger(ledgers.ledgerFile(episodeId, seat));
+        const file = openLedgerFile(run.lock, episodeId, seat);
         return hub ? teeLedger(file, (line) => hub.ledgerLine(episodeId, seat, line)) : file;
       },
       ...(humanDeadlineMs !== undefined ? { seatDeadlineMs: (p: EpisodePlan) => Object.fromEntries(openSeats(p).map((s) => [s, humanDeadlineMs])) } : {}),

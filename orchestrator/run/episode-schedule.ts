@@ -6,7 +6,7 @@ import type { EpisodePlan } from '../episode-plan.js';
 import type { RunConfig } from '../run-config.js';
 import { isOpen } from '../supervisor/seat-supervisor.js';
 import { liveSeats, makeLimits } from '../world.js';
-import type { RunPaths } from '../../run-dir/index.js';
+import type { RunLock } from '../../run-dir/index.js';
 import type { RunProbes } from './run-probes.js';
 import { EpisodeHost, openSeats, type HostPoolOptions } from './episode-host.js';
 import { WatchHub } from '../watch/watch-hub.js';
@@ -55,7 +55,8 @@ export interface ScheduleContext {
   /** The simulation protocol every episode follows (resolved: defaults filled in). */
   protocol: SimulationProtocol;
   runId: string;
-  paths: RunPaths;
+  /** The run directory's lock: the episodes' ledgers are written under it. */
+  lock: RunLock;
   clock: Clock;
   /** Notices (through the progress reporter, so they do not tear its status line). */
   say: (line: string) => void;
@@ -108,7 +109,7 @@ export async function scheduleEpisodes(pending: readonly EpisodePlan[], ctx: Sch
     if (opts.signal?.aborted) onAbort();
     else opts.signal?.addEventListener('abort', onAbort, { once: true });
   });
-  const run = { runId: ctx.runId, dir: ctx.paths.dir, maxTurns: config.maxTurns, turnDeadlineMs: config.turnDeadlineMs, protocol: ctx.protocol };
+  const run = { runId: ctx.runId, lock: ctx.lock, maxTurns: config.maxTurns, turnDeadlineMs: config.turnDeadlineMs, protocol: ctx.protocol };
   const record = (r: EpisodeRecord) => {
     ctx.record(r);
     hub?.finished(r);
