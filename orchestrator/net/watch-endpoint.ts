@@ -3,6 +3,7 @@ import { MAX_WATCH_ID, WATCH_CLOSED_EVENT, WATCH_EVENT, WATCH_NAMESPACE, WATCH_O
 import { systemClock, type Clock } from '../clock.js';
 import type { WatchHub, WatchSink } from '../watch/watch-hub.js';
 import { ByteBudget } from './byte-budget.js';
+import { RefusalLog } from './refusal-log.js';
 import type { BrowserEndpoint } from './socketio-endpoint.js';
 import type { WatchGate } from './web-routes.js';
 
@@ -25,10 +26,11 @@ const EPISODE_ID = new RegExp(`^[\\w.:-]{1,${MAX_WATCH_ID}}$`);
 export function attachWatchEndpoint(browser: BrowserEndpoint, hub: WatchHub, gate: WatchGate, opts: { clock?: Clock; log?: (line: string) => void } = {}): void {
   const clock = opts.clock ?? systemClock;
   const ns = browser.io.of(WATCH_NAMESPACE);
+  const refusals = opts.log ? new RefusalLog(opts.log, 'watch connection') : null;
   ns.use((socket, next) => {
     const key: unknown = (socket.handshake.auth as Record<string, unknown> | undefined)?.key;
     if (gate.allows(typeof key === 'string' ? key : null)) return next();
-    opts.log?.(`refused a watch connection from ${socket.handshake.address || 'unknown'}: no or wrong key`);
+    refusals?.refused(socket.handshake.address || 'unknown', 'no or wrong key');
     next(new Error('forbidden'));
   });
   ns.on('connection', (socket: Socket) => {
