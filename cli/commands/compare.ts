@@ -101,23 +101,10 @@ export async function run(argv: string[]): Promise<number> {
   const concurrency = positiveInt(args.flags, 'concurrency', 4);
   const retry = batchRetryOf(values);
   const pollMs = batchPollMsOf(values);
-  const params: Record<string, unknown> = {};
-  for (const p of values.param ?? []) {
-    const [key, value] = parseParam(p);
-    params[key] = value;
-  }
-  // The naturalness question is asked at temperature 0; a sampling param cannot override it.
-  delete params['temperature'];
-  const runs: RunDir[] = [];
-  for (const dir of positionals) {
-    const loaded = await loadRunDir(dir);
-    if (!loaded.ok) {
-      console.error(`parley compare: ${loaded.error.message}`);
-      return 1;
-    }
-    runs.push(loaded.run);
-  }
-  const [a, b] = runs as [RunDir, RunDir];
+  const params = judgeParamsOf(values.param ?? []);
+  const runs = await loadBothRuns(positionals);
+  if (!runs) return 1;
+  const [a, b] = runs;
   const modeA = chooseMode(a, values['mode-a'], 'a');
   const modeB = chooseMode(b, values['mode-b'], 'b');
   for (const m of [modeA, modeB]) if (!(MODES as readonly string[]).includes(m)) throw new UsageError(m);
@@ -134,25 +121,11 @@ export async function run(argv: string[]): Promise<number> {
   // Loaded only now: the provider SDKs take a while to load, and argument errors should not wait for them.
   const { createClient } = await import('../../llm/index.js');
   const endpoint = { ...(values['base-url'] ? { baseURL: values['base-url'] } : {}), ...(values['api-key-env'] ? { apiKeyEnv: values['api-key-env'] } : {}) };
-  let client: LlmClient;
-  try {
-    client = createClient({ spec: values.judge, ...(Object.keys(params).length ? { params } : {}), ...endpoint });
-  } catch (err) {
-    throw new UsageError(`judge ${values.judge}: ${(err as Error).message}`);
-  }
+  const client = judgeClientOf(createClient, values.judge, params, endpoint);
   console.error(`parley compare: ${pairs.length} pairs, A = ${a.dir} (${modeA}), B = ${b.dir} (${modeB}), judge ${values.judge}, question ${style}, ${orders === 'both' ? 'both orders' : 'one order'} per pair`);
   const out = values.out ?? path.join(a.dir, compareVerdictsName(modeA, modeB));
   // Writing inside a run: take its lock for each write (the judging, and a batch's wait, need none).
-  const inside = runDirHolding(out, [a.dir, b.dir]);
-  const withWriteLock = async <T>(fn: (write: WriteFile) => Promise<T>): Promise<T> => {
-    const locked = inside ? await lockRunDir(inside, 'compare', 15_000) : null;
-    if (locked && !locked.ok) throw new RunDirBusy(locked.message);
-    try {
-      return await fn((file, text) => writeOutputFile(locked?.ok ? locked.lock : null, file, text));
-    } finally {
-      if (locked?.ok) locked.lock.release();
-    }
-  };
+  const withWriteLock = writeLockFor(runDirHolding(out, [a.dir, b.dir]));
   const onProgress = (d: number, t: number) => console.error(`judged ${d}/${t} pairs`);
   try {
     let result: CompareResult;
@@ -171,6 +144,58 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`parley compare: ${err.message}`);
     return 1;
   }
+}
+
+/** The judge's `--param KEY=VALUE` settings; the naturalness question is asked at temperature 0, so a sampling param cannot override it. */
+function judgeParamsOf(given: string[]): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const p of given) {
+    const [key, value] = parseParam(p);
+    params[key] = value;
+  }
+  delete params['temperature'];
+  return params;
+}
+
+/** DIR_A and DIR_B loaded, or null (said on stderr) when either cannot be read. */
+async function loadBothRuns(dirs: string[]): Promise<[RunDir, RunDir] | null> {
+  const runs: RunDir[] = [];
+  for (const dir of dirs) {
+    const loaded = await loadRunDir(dir);
+    if (!loaded.ok) {
+      console.error(`parley compare: ${loaded.error.message}`);
+      return null;
+    }
+    runs.push(loaded.run);
+  }
+  return runs as [RunDir, RunDir];
+}
+
+/** The judge's client; a spec or setting it refuses is a usage error. */
+function judgeClientOf(
+  createClient: typeof import('../../llm/index.js').createClient,
+  judge: string,
+  params: Record<string, unknown>,
+  endpoint: { baseURL?: string; apiKeyEnv?: string },
+): LlmClient {
+  try {
+    return createClient({ spec: judge, ...(Object.keys(params).length ? { params } : {}), ...endpoint });
+  } catch (err) {
+    throw new UsageError(`judge ${judge}: ${(err as Error).message}`);
+  }
+}
+
+/** Runs a write with the lock of the run directory the verdicts go into, if they go into one (held only for the write). */
+function writeLockFor(inside: string | undefined) {
+  return async <T>(fn: (write: WriteFile) => Promise<T>): Promise<T> => {
+    const locked = inside ? await lockRunDir(inside, 'compare', 15_000) : null;
+    if (locked && !locked.ok) throw new RunDirBusy(locked.message);
+    try {
+      return await fn((file, text) => writeOutputFile(locked?.ok ? locked.lock : null, file, text));
+    } finally {
+      if (locked?.ok) locked.lock.release();
+    }
+  };
 }
 
 /** `--orders` (default: the protocol definition's, simulation/) and `--reasoning` (default ask), checked. */

@@ -16,7 +16,6 @@ const NOT_YET_SPLIT: Record<string, number> = {
   'orchestrator/net/socketio-endpoint.ts:attachBrowserEndpoint': 113,
   'web/seat/main.ts:connect': 112,
   'orchestrator/engine/turn-loop.ts:runTurnLoop': 103,
-  'cli/commands/compare.ts:run': 88,
 };
 
 describe('function length (issue 34, Contract 4)', () => {
