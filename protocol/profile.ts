@@ -69,5 +69,10 @@ export function reaches(reach: Reach, level: RelationshipLevel): boolean {
 
 /** Private goal hints, SOTOPIA's `<extra_info>`, `<strategy_hint>`, `<clarification_hint>`: owner only. */
 export const HintKind = z.enum(['extra_info', 'strategy_hint', 'clarification_hint']);
-export const Hint = z.object({ kind: HintKind, text: z.string() });
+export const Hint = z.object({
+  kind: HintKind,
+  text: z.string(),
+  /** The source wrapped the hint in parentheses (137 of SOTOPIA's 180 goals do): the paper's renderings keep them. */
+  parenthesized: z.boolean().optional(),
+});
 export type Hint = z.infer<typeof Hint>;

@@ -8,7 +8,7 @@ import { importSotopia } from '../../scenarios/import/sotopia.js';
 import { Scenario } from '../../scenarios/model.js';
 import { genderAdjective } from '../../text/gender-word.js';
 import { judgeEpisode } from './judge.js';
-import { paperBackground, paperTranscript } from './paper-view.js';
+import { paperBackground, paperGoal, paperTranscript } from './paper-view.js';
 import { judgeCalls } from './prompt.js';
 import { describeWithData, sotopiaData, sotopiaMiniDir } from '../../test/helpers/reference-data.js';
 
@@ -102,6 +102,12 @@ describe('paper judge view', () => {
     const moves: MoveSpec[] = [['a', 'speak', 'Good morning.'], ['b', 'none', ''], ['b', 'leave', '']];
     expect(paperTranscript(episode({ scenario: s, moves }), s)).toBe('Turn #1\nAna Ruiz said: "Good morning."\nTurn #2\nTurn #3\nBen Cole left the conversation');
     expect(paperTranscript(episode({ scenario: s, mode: 'script', moves }), s)).toBe('Ana Ruiz said: "Good morning."\nBen Cole left the conversation');
+  });
+
+  it('keeps the parentheses the source put around a hint, as SOTOPIA\'s renderer did (issue 42)', () => {
+    const seat = fixture().seats[0]!;
+    expect(paperGoal({ ...seat, goal: 'Divide fairly', hints: [{ kind: 'extra_info', text: 'Extra information: books 5.', parenthesized: true }] })).toBe('Divide fairly (Extra information: books 5.)');
+    expect(paperGoal({ ...seat, goal: 'Divide fairly', hints: [{ kind: 'extra_info', text: 'Extra information: books 5.' }] })).toBe('Divide fairly Extra information: books 5.');
   });
 
   it('drops every move whose text contains "did nothing", a speech included, as SOTOPIA\'s judge did (issue 42)', () => {

@@ -33,7 +33,8 @@ export function paperBio(c: Character): string {
 
 /** A goal as SOTOPIA rendered it for its environment: the goal, then its hint texts inline and unlabelled. */
 export function paperGoal(seat: ScenarioSeat): string {
-  return [seat.goal, ...seat.hints.map((h) => h.text)].filter((t) => t.trim() !== '').join(' ');
+  // In the parentheses the source put around a hint (SOTOPIA's renderer kept them as text).
+  return [seat.goal, ...seat.hints.map((h) => (h.parenthesized && h.text.trim() ? `(${h.text.trim()})` : h.text))].filter((t) => t.trim() !== '').join(' ');
 }
 
 /**

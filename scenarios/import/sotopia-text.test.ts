@@ -10,8 +10,11 @@ describe('SOTOPIA text conventions', () => {
       { kind: 'strategy_hint', text: 'Hint: stress sharing.' },
     ]);
     expect(splitGoal('Ask (<clarification_hint>Do not tell</clarification_hint>) politely')).toEqual({
-      goal: 'Ask politely', hints: [{ kind: 'clarification_hint', text: 'Do not tell' }],
+      goal: 'Ask politely', hints: [{ kind: 'clarification_hint', text: 'Do not tell', parenthesized: true }],
     });
+    // The pair kept only around a hint that fills it, not around nested hints (issue 42: SOTOPIA's renderer kept the parentheses as text).
+    expect(splitGoal('A (<extra_info>x <strategy_hint>y</strategy_hint></extra_info>) tail').hints.every((h) => !h.parenthesized)).toBe(true);
+    expect(splitGoal('A <extra_info>x</extra_info> (tail)').hints[0]!.parenthesized).toBeUndefined();
     expect(splitGoal('Plain goal')).toEqual({ goal: 'Plain goal', hints: [] });
     expect(splitGoal('Unclosed <extra_info>secret plan').hints).toEqual([{ kind: 'extra_info', text: 'secret plan' }]);
   });

@@ -28,8 +28,8 @@ const HINT_TAGS = ['extra_info', 'strategy_hint', 'clarification_hint'] as const
 export function splitGoal(raw: string): { goal: string; hints: Hint[] } {
   const text = unescapeQuotes(raw);
   const tag = /<(\/?)(extra_info|strategy_hint|clarification_hint)>/g;
-  const stack: { kind: Hint['kind']; text: string; order: number }[] = [];
-  const done: { kind: Hint['kind']; text: string; order: number }[] = [];
+  const stack: { kind: Hint['kind']; text: string; order: number; parenthesized: boolean }[] = [];
+  const done: { kind: Hint['kind']; text: string; order: number; parenthesized: boolean }[] = [];
   let goal = '';
   let last = 0;
   let opened = 0;
@@ -42,19 +42,27 @@ export function splitGoal(raw: string): { goal: string; hints: Hint[] } {
     last = m.index + m[0].length;
     const kind = m[2] as Hint['kind'];
     if (m[1] === '') {
-      stack.push({ kind, text: '', order: opened++ });
+      // A top-level hint right after `(` (and closed right before `)`, checked below): SOTOPIA's renderer keeps the pair.
+      // A hint opened inside another: the outer pair's parentheses hold both, which separate hints cannot show.
+      for (const outer of stack) outer.parenthesized = false;
+      stack.push({ kind, text: '', order: opened++, parenthesized: stack.length === 0 && /\(\s*$/.test(text.slice(0, m.index)) });
       if (stack.length === 1) goal += ' ';
     } else {
       // Close the matching open tag (and any unclosed ones inside it); a stray close tag is dropped.
       const at = stack.map((x) => x.kind).lastIndexOf(kind);
-      if (at >= 0) done.push(...stack.splice(at).reverse());
+      if (at >= 0) {
+        const closed = stack.splice(at).reverse();
+        // Kept only for a hint that is the pair's whole content (closed right before `)`).
+        for (const h of closed) if (h.parenthesized && !/^\s*\)/.test(text.slice(last))) h.parenthesized = false;
+        done.push(...closed);
+      }
     }
   }
   emit(text.slice(last));
   done.push(...stack.reverse());
   const hints = done
     .sort((a, b) => a.order - b.order)
-    .map((h) => ({ kind: h.kind, text: h.text.trim() }))
+    .map((h) => ({ kind: h.kind, text: h.text.trim(), ...(h.parenthesized ? { parenthesized: true } : {}) }))
     .filter((h) => h.text !== '');
   // Hints were often wrapped in parentheses: drop the empty pair left behind, then tidy whitespace.
   goal = goal.replace(/\(\s*\)/g, ' ').replace(/[ \t]+/g, ' ').replace(/\s*\n\s*/g, '\n').trim();

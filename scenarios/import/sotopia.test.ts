@@ -98,7 +98,7 @@ describeWithData(data, 'SOTOPIA import', () => {
     }
     expect(counts).toEqual({ extra_info: 154, strategy_hint: 25, clarification_hint: 2 });
     const divide = firstOfEach().find((s) => s.codename === 'divide_things' && s.seats[0]!.goal.includes('dividing'))!;
-    expect(divide.seats[0]!.hints[0]).toEqual({ kind: 'extra_info', text: expect.stringMatching(/^Extra information: Books give you 5 points/) });
+    expect(divide.seats[0]!.hints[0]).toEqual({ kind: 'extra_info', text: expect.stringMatching(/^Extra information: Books give you 5 points/), parenthesized: true });
   });
 
   it('builds characters with SOTOPIA profile fields and undoes escaped quotes', () => {

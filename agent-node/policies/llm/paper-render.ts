@@ -39,7 +39,13 @@ export function firstName(name: string): string {
  * the data wrote it (SOTOPIA's hints carry their own "Extra information:" label; none is added).
  */
 export function paperGoal(goal: string, hints: readonly Hint[]): string {
-  return [goal.trim(), ...hints.map((h) => h.text.trim())].filter(Boolean).join(' ') || '(no explicit goal)';
+  return [goal.trim(), ...hints.map(paperHint)].filter(Boolean).join(' ') || '(no explicit goal)';
+}
+
+/** A hint's text, in the parentheses the source put around it (SOTOPIA's renderer kept them as text). */
+export function paperHint(h: Hint): string {
+  const t = h.text.trim();
+  return t && h.parenthesized ? `(${t})` : t;
 }
 
 
