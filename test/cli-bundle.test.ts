@@ -120,7 +120,8 @@ describe('the cached CLI bundle (bin/cli-bundle.js, disk/bundle-cache.js)', () =
       // Allowed: resolving packages from here (createRequire(import.meta.url)) and disk/package-root.ts's fallback.
       for (const m of src.matchAll(/.*import\.meta\.(url|dirname|filename).*/g)) {
         if (/createrequire\(import\.meta\.url\)/i.test(m[0]) || rel === 'disk/package-root.ts') continue;
-        if (/import\.meta\.url === /.test(m[0])) continue; // "run as a script" guards compare, they locate nothing
+        // "Run as a script" guards compare the entry with this module (directly or through realpath): they locate nothing.
+        if (/import\.meta\.url === |=== realpathSync\(fileURLToPath\(import\.meta\.url\)\)/.test(m[0])) continue;
         located.push(`${rel}: ${m[0].trim()}`);
       }
     }
