@@ -25,6 +25,7 @@ export const COMMANDS: Record<string, { describe: string; generated?: true; load
   demo: { describe: 'offline demo: built-in scenarios, all three modes, bots', load: () => import('./commands/demo.js') },
   run: { describe: 'run episodes and write a run directory', load: () => import('./commands/run.js') },
   fork: { describe: 'what if: replay a recorded episode up to turn T, then play on with other policies or knowledge', load: () => import('./commands/fork.js') },
+  probe: { describe: "ask a seat what it believes at a turn, off the record, from its exact prompt then (the run is only read)", load: () => import('./commands/probe.js') },
   serve: { describe: 'open seats for remote agents and run their episodes', load: () => import('./commands/serve.js') },
   worker: { describe: 'take episodes from a Redis queue (parley run --queue) and run them here', load: () => import('./commands/worker.js') },
   agent: { describe: 'play one seat: connect to an orchestrator with a token', load: () => import('./commands/agent.js') },

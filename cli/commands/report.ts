@@ -11,6 +11,7 @@ import { writeReport } from '../../evaluator/report/report.js';
 import { filtered, filterSlug, type Filters } from '../report-filters.js';
 import { reportAgainst } from './report-against.js';
 import { reportPaired } from './report-paired.js';
+import { reportProbes } from './report-probes.js';
 import { judgePanelLines } from '../../evaluator/report/judge-panels-markdown.js';
 import { compareForks, type ForkComparison } from '../../evaluator/report/forks.js';
 import { forksSummaryLines, PARENT_NEEDS_EVAL } from '../../evaluator/report/forks-markdown.js';
@@ -43,6 +44,7 @@ export const spec: CommandSpec = {
     human: { type: 'string', metavar: 'FILE', describe: 'add the human naturalness study of `parley annotate` (win rates, kappa) as a section' },
     paired: { type: 'boolean', describe: 'DIR... is two runs over the same scenarios: one report of their paired differences (A − B), in --out (default A/reports/paired-<B>)' },
     by: { type: 'string', metavar: 'episode|scenario|seat', describe: 'with --paired: what a pair is (default episode: same scenario, character pair, mode and repeat)' },
+    probes: { type: 'string', metavar: 'FILE', describe: 'DIR is the run a `parley probe` file asked: belief accuracy against turn per mode, with intervals (probes.md and a chart per probe, in --out, default DIR/reports/probes-<FILE>)' },
     parent: { type: 'string', metavar: 'RUN', describe: 'DIR is a fork run of RUN (parley fork): compare the forks with the parent episode, per fork turn' },
     against: {
       type: 'string',
@@ -61,12 +63,13 @@ export async function run(argv: string[]): Promise<number> {
   const args = parseCommand(spec, argv);
   if (!args) return 0;
   const { positionals } = args;
-  const values = args.flags as { out?: string; seed?: number; title?: string; mode?: string[]; subset?: string; model?: string; human?: string; parent?: string; against?: string; paired?: boolean; by?: string; selection?: string };
+  const values = args.flags as { out?: string; seed?: number; title?: string; mode?: string[]; subset?: string; model?: string; human?: string; probes?: string; parent?: string; against?: string; paired?: boolean; by?: string; selection?: string };
   if (values.selection !== undefined && values.selection !== 'first-valid' && values.selection !== 'all') throw new UsageError(`--selection must be first-valid or all (got '${values.selection}')`);
   const seed = values.seed ?? 1;
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got ${seed})`);
   const bad = values.mode?.find((m) => !(MODES as readonly string[]).includes(m));
   if (bad) throw new UsageError(`--mode: unknown mode '${bad}' (choose from ${MODES.join(', ')})`);
+  if (values.probes !== undefined) return reportProbes(positionals, values.probes, { seed, ...(values.out ? { out: values.out } : {}) });
   const filters: Filters = { ...(values.mode ? { mode: values.mode } : {}), ...(values.subset ? { subset: values.subset } : {}), ...(values.model ? { model: values.model } : {}), ...(values.selection ? { selection: values.selection as 'first-valid' | 'all' } : {}) };
   const slug = filterSlug(filters);
   if (values.out && positionals.length > 1 && positionals.some((d) => path.resolve(d) === path.resolve(values.out!))) {

@@ -92,14 +92,33 @@ export const LAYERS: readonly Layer[] = [
     why: 'runs episodes of the orchestrator on Redis-fed workers, through orchestrator/run/index.ts only',
   },
   {
-    module: 'cli',
+    module: 'probes',
     rank: 6,
-    imports: ['protocol', 'simulation', 'text', 'disk', 'random', 'llm', 'scenarios', 'agent-node', 'run-dir', 'orchestrator', 'evaluator', 'training', 'queue'],
+    // A probe rebuilds a seat's exact prompt at a turn the way training/ does (its ledger replayed into the
+    // view, the live renderer), asks the seat's policy (a bot from its belief state), and reads the run
+    // directory as a fork's parent is read; its report uses the evaluator's statistics and chart; nothing else.
+    imports: [
+      'protocol',
+      'disk',
+      'llm',
+      'scenarios',
+      'run-dir',
+      { module: 'training', only: ['training/seat-turns'] },
+      { module: 'evaluator', only: ['evaluator/stats/wilson', 'evaluator/stats/summary', 'evaluator/report/svg', 'evaluator/report/markdown-text'] },
+      { module: 'orchestrator', only: ['orchestrator/run-config', 'orchestrator/fork/parent'] },
+      { module: 'agent-node', only: ['agent-node/policies/llm/seat-prompt', 'agent-node/policies/llm/templates', 'agent-node/policies/bot/probe-answer'] },
+    ],
+    why: 'belief probes (issue 36): a seat asked off the record from its replayed prompt; the run is only read',
+  },
+  {
+    module: 'cli',
+    rank: 7,
+    imports: ['protocol', 'simulation', 'text', 'disk', 'random', 'llm', 'scenarios', 'agent-node', 'run-dir', 'orchestrator', 'evaluator', 'training', 'queue', 'probes'],
     why: 'wires everything together; nothing imports it',
   },
   {
     module: 'bench',
-    rank: 7,
+    rank: 8,
     imports: ['protocol', 'simulation', 'llm', 'scenarios', 'run-dir', 'orchestrator', 'queue', 'cli', 'testkit'],
     why: '`npm run bench` drives the product with the fakes of testkit/, never the test suite',
   },
