@@ -1,0 +1,129 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCassette } from '../llm/index.js';
+import { reply, startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
+import { promptTurn, snapshot } from './fork-helpers.js';
+import { tempDir } from './helpers/processes.js';
+import { cleanEnv, parleyCli, parleyRun, readEpisodes } from './llm-run-helpers.js';
+
+const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+/** The off-record marker every probe message starts with (probes/definitions.ts). */
+const isProbe = (messages: Array<{ content?: unknown }>) => String(messages.at(-1)?.content ?? '').startsWith('[A question outside the conversation.');
+
+/** Issue 36, contracts 1 and 3: a bot run of MutualFriends in agents and mindreaders, and one of Craigslist. */
+describe('parley probe on bot runs (issue 36: contracts 1 and 3)', () => {
+  const r = tempDir('probe-mf');
+  const cl = tempDir('probe-cl');
+  const out = tempDir('probe-out');
+  beforeAll(async () => {
+    const mf = await parleyRun(['--scenarios', 'builtin', '--subset', 'mutual_friends', '--modes', 'agents,mindreaders', '--limit', '4', '--concurrency', '2', '--out', r.path], cleanEnv());
+    expect(mf.code, mf.stderr).toBe(0);
+    const c = await parleyRun(['--scenarios', 'builtin', '--subset', 'craigslist_bargains', '--modes', 'agents', '--limit', '1', '--out', cl.path], cleanEnv());
+    expect(c.code, c.stderr).toBe(0);
+  }, 120_000);
+  afterAll(() => [r, cl, out].forEach((d) => d.remove()));
+
+  it('contract 1: --probe shared-friend --seat agent1 --at all runs offline; the report shows accuracy by turn per mode, mindreaders >= agents at the last turn', async () => {
+    const before = snapshot(r.path);
+    const file = join(out.path, 'sf.jsonl');
+    const probe = await parleyCli(['probe', r.path, '--probe', 'shared-friend', '--seat', 'agent1', '--at', 'all', '--out', file], cleanEnv());
+    expect(probe.code, probe.stderr).toBe(0);
+    // The run is only read: every file byte-identical.
+    expect(snapshot(r.path)).toEqual(before);
+    const answers = lines(file);
+    const episodes = readEpisodes(r.path);
+    // One answer per turn agent1 was asked to move, in every episode (round robin: agent1 plays the even turns).
+    const expected = episodes.reduce((n, e) => n + e.turns.filter((t) => t.seat === 'agent1').length, 0);
+    expect(answers).toHaveLength(expected);
+    for (const a of answers) {
+      expect(a).toMatchObject({ probe: 'shared-friend', seat: 'agent1', model: 'bot', scorer: 'exact' });
+      expect(a.score).toBe(a.answer === a.truth ? 1 : 0);
+      expect(episodes.some((e) => e.episodeId === a.episode && e.mode === a.mode)).toBe(true);
+    }
+    const rep = await parleyCli(['report', r.path, '--probes', file, '--out', join(out.path, 'rep')], cleanEnv());
+    expect(rep.code, rep.stderr).toBe(0);
+    const last = (mode: string) => Number(new RegExp(`shared-friend\\s+${mode}\\s+last turn\\s+n=\\d+\\s+share correct ([\\d.]+)`).exec(rep.stdout)![1]);
+    for (const mode of ['agents', 'mindreaders']) {
+      const n = episodes.filter((e) => e.mode === mode).length;
+      expect(n).toBeGreaterThan(0);
+      expect(rep.stdout).toMatch(new RegExp(`shared-friend\\s+${mode}\\s+turn\\s+0\\s+n=${n}\\s+share correct`));
+    }
+    expect(last('mindreaders')).toBeGreaterThanOrEqual(last('agents'));
+    const md = readFileSync(join(out.path, 'rep', 'probes.md'), 'utf8');
+    expect(md).toMatch(/\| agents \| 0 \| \d+ \| [\d.]+ \[[\d.]+, [\d.]+\] \|/);
+    expect(readFileSync(join(out.path, 'rep', 'shared-friend.svg'), 'utf8')).toContain('<svg');
+    // Rerunning resumes: nothing asked again, nothing added.
+    const again = await parleyCli(['probe', r.path, '--probe', 'shared-friend', '--seat', 'agent1', '--at', 'all', '--out', file], cleanEnv());
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(`wrote 0 answer(s) to ${file} (${expected} already there`);
+    expect(lines(file)).toHaveLength(expected);
+  }, 60_000);
+
+  it('contract 3: shared-friend on Craigslist, --at 999 and an unknown seat each exit 2 with one line and write nothing', async () => {
+    const file = join(out.path, 'refused.jsonl');
+    const cases: Array<[string, string[], RegExp]> = [
+      [cl.path, ['--probe', 'shared-friend', '--at', 'all'], /no ground truth for craigslist/],
+      [r.path, ['--probe', 'shared-friend', '--at', '999'], /--at 999: past the end of every chosen episode/],
+      [r.path, ['--probe', 'shared-friend', '--at', '0', '--seat', 'agent9'], /unknown seat 'agent9'/],
+    ];
+    for (const [dir, args, message] of cases) {
+      const before = snapshot(dir);
+      const run = await parleyCli(['probe', dir, '--seat', 'agent1', ...args, '--out', file], cleanEnv());
+      expect(run.code).toBe(2);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toMatch(message);
+      expect(run.stdout).toBe('');
+      expect(existsSync(file)).toBe(false);
+      expect(snapshot(dir)).toEqual(before);
+    }
+  }, 60_000);
+});
+
+/** Issue 36, contract 2: an LLM run against the fake OpenAI-compatible server, then --probe partner-goal --at 2,4. */
+describe('parley probe on an LLM run (issue 36: contract 2)', () => {
+  let server: FakeLlmServer;
+  const r = tempDir('probe-llm');
+  const out = tempDir('probe-llm-out');
+  beforeAll(async () => {
+    server = await startFakeLlmServer({
+      default: (q) => (isProbe(q.body.messages ?? []) ? reply.text('They want to find the friend we share.') : reply.json({ action_type: 'speak', argument: `speaking at turn ${promptTurn(q)}` })),
+    });
+    const run = await parleyRun(['--scenarios', 'builtin', '--modes', 'agents', '--limit', '2', '--max-turns', '6', '--concurrency', '1', '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--out', r.path], cleanEnv(server.env()));
+    expect(run.code, run.stderr).toBe(0);
+  }, 60_000);
+  afterAll(async () => {
+    await server.close();
+    r.remove();
+    out.remove();
+  });
+
+  it('one request per (episode, turn), each the seat\'s exact prompt then the probe; none for the prefix; the run byte-identical', async () => {
+    const before = snapshot(r.path);
+    const sent = server.requests.length;
+    const file = join(out.path, 'goal.jsonl');
+    const probe = await parleyCli(['probe', r.path, '--probe', 'partner-goal', '--seat', 'agent1', '--at', '2,4', '--out', file], cleanEnv(server.env()));
+    expect(probe.code, probe.stderr).toBe(0);
+    expect(snapshot(r.path)).toEqual(before);
+    const episodes = readEpisodes(r.path);
+    expect(episodes).toHaveLength(2);
+    const fresh = server.requests.slice(sent);
+    // Exactly one request per (episode, turn), every one a probe: nothing re-sent for the replayed prefix.
+    expect(fresh).toHaveLength(episodes.length * 2);
+    expect(fresh.every((q) => isProbe(q.body.messages ?? []))).toBe(true);
+    const answers = lines(file);
+    expect(answers).toHaveLength(4);
+    for (const e of episodes) {
+      const cassette = readCassette(join(r.path, 'cassettes', e.episodeId, 'agent1.jsonl'))!;
+      for (const turn of [2, 4]) {
+        const recorded = cassette.find((c) => c.request.messages.some((m) => new RegExp(`You are at Turn #${turn}[.;]`).test(m.content)))!;
+        // The probe request is the seat's recorded prompt at that turn, message for message, plus the probe.
+        const match = fresh.find((q) => JSON.stringify(q.body.messages!.slice(0, -1)) === JSON.stringify(recorded.request.messages));
+        expect(match, `episode ${e.episodeId} turn ${turn}`).toBeDefined();
+        expect(String(match!.body.messages!.at(-1)!.content)).toContain('What do you believe your partner is trying to achieve');
+        const line = answers.find((a) => a.episode === e.episodeId && a.turn === turn)!;
+        expect(line).toMatchObject({ run: expect.any(String), seat: 'agent1', probe: 'partner-goal', model: 'openai:gpt-3.5-turbo', answer: 'They want to find the friend we share.', score: null });
+      }
+    }
+  }, 60_000);
+});
