@@ -77,59 +77,31 @@ function scoredDimensions(runs: readonly RunDir[]): Set<string> {
 /** `DIR/x.jsonl` → `DIR/x.<suffix>.jsonl`. */
 const beside = (file: string, suffix: string) => `${file.replace(/\.jsonl$/, '')}.${suffix}.jsonl`;
 
-/** `parley export DIR… --format openai-chat|mistral-chat …`. */
-export async function runChatExport(argv: string[]): Promise<number> {
-  const parsed = parseCommand(chatSpec, argv);
-  if (!parsed) return 0;
-  const f = parsed.flags;
+/** The export's settings from its flags, each checked (a bad one is a usage error: one line, exit 2). */
+function chatOptionsOf(f: Record<string, unknown>, dirs: readonly string[]) {
   const format = f.format as ChatFormat;
-  if (!CHAT_FORMATS.includes(format)) return fail(`--format must be one of ${CHAT_FORMATS.join(', ')}`);
-  const dirs = parsed.positionals;
-  if (dirs.length === 0) return fail('name at least one run directory');
+  if (!CHAT_FORMATS.includes(format)) fail(`--format must be one of ${CHAT_FORMATS.join(', ')}`);
+  if (dirs.length === 0) fail('name at least one run directory');
   const view = (f.view as string | undefined) ?? 'agents';
-  if (view !== 'agents' && view !== 'mindreaders') return fail(`--view must be agents or mindreaders (got '${view}')`);
+  if (view !== 'agents' && view !== 'mindreaders') fail(`--view must be agents or mindreaders (got '${view}')`);
   const modes = (f.mode as string[] | undefined) ?? [];
-  for (const m of modes) if (!Mode.safeParse(m).success) return fail(`--mode: unknown mode '${m}' (script, agents, mindreaders)`);
+  for (const m of modes) if (!Mode.safeParse(m).success) fail(`--mode: unknown mode '${m}' (script, agents, mindreaders)`);
   const min: Record<string, number> = {};
   for (const item of (f.min as string[] | undefined) ?? []) {
     const m = /^([a-z][a-z0-9_]*)=(-?\d+(?:\.\d+)?)$/.exec(item);
-    if (!m) return fail(`--min: expected DIM=X, e.g. goal=7 (got '${item}')`);
-    min[m[1]!] = Number(m[2]);
+    if (!m) fail(`--min: expected DIM=X, e.g. goal=7 (got '${item}')`);
+    min[m![1]!] = Number(m![2]);
   }
   const by = (f.by as string | undefined) ?? 'goal';
   const k = f['top-per-scenario'] as number | undefined;
-  if (k !== undefined && (!Number.isInteger(k) || k < 1)) return fail('--top-per-scenario must be a positive integer');
+  if (k !== undefined && (!Number.isInteger(k) || k < 1)) fail('--top-per-scenario must be a positive integer');
   const fraction = f.split as number | undefined;
-  if (fraction !== undefined && !(fraction > 0 && fraction < 1)) return fail('--split must be a fraction between 0 and 1, e.g. 0.9');
+  if (fraction !== undefined && !(fraction > 0 && fraction < 1)) fail('--split must be a fraction between 0 and 1, e.g. 0.9');
   const seed = (f.seed as number | undefined) ?? 1;
-  if (!Number.isInteger(seed)) return fail('--seed must be an integer');
+  if (!Number.isInteger(seed)) fail('--seed must be an integer');
   const epochs = (f.epochs as number | undefined) ?? 3;
-  if (!Number.isInteger(epochs) || epochs < 1) return fail('--epochs must be a positive integer');
+  if (!Number.isInteger(epochs) || epochs < 1) fail('--epochs must be a positive integer');
   const base = (f.base as string | undefined) ?? (format === 'openai-chat' ? 'openai:gpt-3.5-turbo-0125' : 'mistral:open-mistral-7b');
-
-  const runs: RunDir[] = [];
-  for (const dir of dirs) {
-    const loaded = await loadRunDir(dir);
-    if (!loaded.ok) return fail(loaded.error.message, 1);
-    runs.push(loaded.run);
-  }
-  // Any dimension a judge scored may be named: SOTOPIA-EVAL's seven, and every rubric's stored in the runs.
-  const dims = scoredDimensions(runs);
-  for (const d of Object.keys(min)) if (!dims.has(d)) return fail(`--min: no judge scored a dimension '${d}' in these runs (${[...dims].join(', ')})`);
-  if (!dims.has(by)) return fail(`--by: unknown dimension '${by}' (${[...dims].join(', ')})`);
-  const sources: SourceEpisode[] = runs.flatMap((run) =>
-    run.episodes.map(({ record }) => ({ runDir: run.dir, record, scenario: run.scenarios.get(record.scenarioId) ?? null, scores: selectionScores(record.evaluation) })),
-  );
-  // The agent template each seat's prompts came from: --prompt-dir, else the run's own per seat, else built-in.
-  const protocolOfRun = new Map(runs.map((r) => [r.dir, r.run?.protocol]));
-  const promptDirOf = new Map(runs.map((r) => [r.dir, (r.run?.config.agents ?? []).map((a) => a.promptDir)]));
-  const templates = new Map<string, ReturnType<typeof loadTemplates>>();
-  const templateAt = (dir: string | undefined) => {
-    const key = dir ?? '';
-    let t = templates.get(key);
-    if (!t) templates.set(key, (t = loadTemplates(dir)));
-    return t;
-  };
   const selection: Selection = {
     ...(modes.length ? { modes: modes as Mode[] } : {}),
     ...(f.model ? { models: f.model as string[] } : {}),
@@ -138,6 +110,87 @@ export async function runChatExport(argv: string[]): Promise<number> {
     ...(Object.keys(min).length ? { min } : {}),
     ...(k !== undefined ? { top: { k, by } } : {}),
   };
+  return { format, view: view as 'agents' | 'mindreaders', min, by, fraction, seed, epochs, base, selection };
+}
+
+/**
+ * The agent template each seat's prompts came from: --prompt-dir, else the run's own per seat, else built-in
+ * (each folder loaded once).
+ */
+function templateRouter(runs: readonly RunDir[], promptDir: string | undefined) {
+  const promptDirOf = new Map(runs.map((r) => [r.dir, (r.run?.config.agents ?? []).map((a) => a.promptDir)]));
+  const templates = new Map<string, ReturnType<typeof loadTemplates>>();
+  const templateAt = (dir: string | undefined) => {
+    const key = dir ?? '';
+    let t = templates.get(key);
+    if (!t) templates.set(key, (t = loadTemplates(dir)));
+    return t;
+  };
+  return (unit: { seat: string; source: SourceEpisode }) => {
+    if (promptDir) return templateAt(promptDir);
+    // Seat i was played by config.agents[i], the last entry repeating (orchestrator/run/plan.ts).
+    const dirs = promptDirOf.get(unit.source.runDir) ?? [];
+    const position = Math.min(unit.source.record.seats.findIndex((s) => s.seat === unit.seat), dirs.length - 1);
+    return templateAt(unit.source.record.mode === 'script' || position < 0 ? undefined : dirs[position]);
+  };
+}
+
+/** The runs named, loaded; null (said, exit 1) when one cannot be read. */
+async function loadRuns(dirs: readonly string[]): Promise<RunDir[] | null> {
+  const runs: RunDir[] = [];
+  for (const dir of dirs) {
+    const loaded = await loadRunDir(dir);
+    if (!loaded.ok) {
+      fail(loaded.error.message, 1);
+      return null;
+    }
+    runs.push(loaded.run);
+  }
+  return runs;
+}
+
+/**
+ * Writes each file and its index. Inside a run directory it takes its lock, as `export` and `eval` do (waits
+ * up to 15 s for another writer, then names it), so the files appear beside an `eval` rewriting that run,
+ * never under it. Returns what was written, or the lock's refusal.
+ */
+async function writeExportFiles(files: readonly ExportFile[], out: string, dirs: readonly string[]): Promise<{ written: string[] } | { busy: string }> {
+  const written: string[] = [];
+  const write = async (lock: RunLock | null, file: string, x: ExportFile) => {
+    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    await writeOutputFile(lock, file, x.text);
+    await writeOutputFile(lock, beside(file, 'index'), x.index);
+    written.push(`${file} (${x.examples.length} examples, ${new Set(x.examples.map((e) => e.scenarioId)).size} scenarios)`);
+  };
+  const inside = runDirHolding(out, dirs);
+  const locked = inside ? await lockRunDir(inside, 'export', 15_000) : null;
+  if (locked && !locked.ok) return { busy: locked.message };
+  try {
+    for (const x of files) await write(locked?.ok ? locked.lock : null, x.role === 'all' ? out : beside(out, x.role), x);
+  } finally {
+    if (locked?.ok) locked.lock.release();
+  }
+  return { written };
+}
+
+/** `parley export DIR… --format openai-chat|mistral-chat …`. */
+export async function runChatExport(argv: string[]): Promise<number> {
+  const parsed = parseCommand(chatSpec, argv);
+  if (!parsed) return 0;
+  const f = parsed.flags;
+  const dirs = parsed.positionals;
+  const { format, view, min, by, fraction, seed, epochs, base, selection } = chatOptionsOf(f, dirs);
+
+  const runs = await loadRuns(dirs);
+  if (!runs) return 1;
+  // Any dimension a judge scored may be named: SOTOPIA-EVAL's seven, and every rubric's stored in the runs.
+  const dims = scoredDimensions(runs);
+  for (const d of Object.keys(min)) if (!dims.has(d)) return fail(`--min: no judge scored a dimension '${d}' in these runs (${[...dims].join(', ')})`);
+  if (!dims.has(by)) return fail(`--by: unknown dimension '${by}' (${[...dims].join(', ')})`);
+  const sources: SourceEpisode[] = runs.flatMap((run) =>
+    run.episodes.map(({ record }) => ({ runDir: run.dir, record, scenario: run.scenarios.get(record.scenarioId) ?? null, scores: selectionScores(record.evaluation) })),
+  );
+  const protocolOfRun = new Map(runs.map((r) => [r.dir, r.run?.protocol]));
   let result;
   try {
     const tokens = await tokenCounterFor(base);
@@ -154,13 +207,7 @@ export async function runChatExport(argv: string[]): Promise<number> {
       limitsOf: scriptLimits,
       // Script episodes are rendered as the run's protocol told its agents (run.json, validated on read).
       protocolOf: (source) => protocolOfRun.get(source.runDir),
-      templateFor: (unit) => {
-        if (f['prompt-dir']) return templateAt(f['prompt-dir'] as string);
-        // Seat i was played by config.agents[i], the last entry repeating (orchestrator/run/plan.ts).
-        const dirs = promptDirOf.get(unit.source.runDir) ?? [];
-        const position = Math.min(unit.source.record.seats.findIndex((s) => s.seat === unit.seat), dirs.length - 1);
-        return templateAt(unit.source.record.mode === 'script' || position < 0 ? undefined : dirs[position]);
-      },
+      templateFor: templateRouter(runs, f['prompt-dir'] as string | undefined),
     });
   } catch (err) {
     return fail((err as Error).message, 1);
@@ -177,24 +224,9 @@ export async function runChatExport(argv: string[]): Promise<number> {
   };
   if (result.summary.examples === 0) return fail(`no examples selected, nothing written; ${excludedText()}`, 1);
   const out = (f.out as string | undefined) ?? path.join(dirs[0]!, `finetune.${format}.jsonl`);
-  const written: string[] = [];
-  const write = async (lock: RunLock | null, file: string, x: ExportFile) => {
-    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    await writeOutputFile(lock, file, x.text);
-    await writeOutputFile(lock, beside(file, 'index'), x.index);
-    written.push(`${file} (${x.examples.length} examples, ${new Set(x.examples.map((e) => e.scenarioId)).size} scenarios)`);
-  };
-  // Writing inside a run directory: take its lock, as `export` and `eval` do (waits up to 15 s for another
-  // writer, then names it), so the files appear beside an `eval` rewriting that run, never under it.
-  const inside = runDirHolding(out, dirs);
-  const locked = inside ? await lockRunDir(inside, 'export', 15_000) : null;
-  if (locked && !locked.ok) return fail(locked.message, 1);
-  try {
-    for (const x of result.files) await write(locked?.ok ? locked.lock : null, x.role === 'all' ? out : beside(out, x.role), x);
-  } finally {
-    if (locked?.ok) locked.lock.release();
-  }
-  for (const w of written) console.log(`wrote ${w}`);
+  const wrote = await writeExportFiles(result.files, out, dirs);
+  if ('busy' in wrote) return fail(wrote.busy, 1);
+  for (const w of wrote.written) console.log(`wrote ${w}`);
   for (const line of summaryLines(result.summary)) console.log(line);
   console.log(excludedText());
   for (const i of result.issues) console.log(`warning: ${i.message}`);
