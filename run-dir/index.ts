@@ -18,6 +18,7 @@ export { acquireRunLock, describeHolder, RunDirBusyError, type LockHolder, type 
 export { writeRunDirFile } from './added-file.js';
 export { openLedgerFile, type Ledger } from './ledger-file.js';
 export { compareVerdictsName, listCompareVerdicts, readCompareVerdicts, type CompareVerdictsFile, type CompareVerdictsRead } from './compare-verdicts.js';
+export { appendCompareVerdict, clearCompareJournal, compareJournalFile, readSavedVerdicts } from './compare-journal.js';
 export { discardEpisodeFiles, isEpisodeFile, readEpisodeFiles, writeEpisodeFile, type EpisodeFile } from './episode-files.js';
 export { CompareBatch, ComparisonKey, compareBatchesFile, compareBatchesText, readCompareBatches, sameComparison } from './compare-batches.js';
 export { drawCountLines, drawCounts, generatorLabel, type DrawCounts } from './draw-counts.js';

@@ -6,7 +6,7 @@ import type { Mode } from '../../protocol/index.js';
 import { MODES } from '../../protocol/index.js';
 import { terminalSafe } from '../../text/terminal.js';
 import type { LlmClient } from '../../llm/types.js';
-import { comparePairs, matchEpisodes, ORDERS, type Orders, type ReasoningAsk } from '../../evaluator/compare/naturalness.js';
+import { matchEpisodes, ORDERS, type Orders, type ReasoningAsk } from '../../evaluator/compare/naturalness.js';
 import { positionBiasText } from '../../evaluator/compare/position-bias.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { compareBatchesFile, compareVerdictsName } from '../../run-dir/index.js';
@@ -18,6 +18,7 @@ import type { CompareResult } from '../../evaluator/compare/naturalness.js';
 import { BATCH_RETRY_FLAGS, batchPollMsOf, batchRetryOf } from '../batch-flags.js';
 import type { WriteFile } from '../../evaluator/batch/compare-batch.js';
 import { usdOf } from '../plan/judge-estimate.js';
+import { compareLive, verdictsText } from '../compare-live.js';
 
 /** `parley compare`'s command line. */
 export const spec: CommandSpec = {
@@ -36,7 +37,11 @@ export const spec: CommandSpec = {
     '<verdicts>.batch.json before the command waits; it polls until the batch ends, printing its status and\n' +
     'request counts. Stopped (Ctrl-C, a crash) and started again, the same command collects the recorded\n' +
     "batch instead of submitting another. openai: judges (OpenAI and compatible servers with /v1/files and\n" +
-    "/v1/batches) and mistral: judges (Mistral's batch jobs).",
+    "/v1/batches) and mistral: judges (Mistral's batch jobs).\n" +
+    'Live judging appends each verdict to <verdicts>.journal the moment it returns. The first Ctrl-C starts no\n' +
+    'new pair, lets those in flight finish (at most 30 s), writes the verdicts file with every pair judged and\n' +
+    'exits 130, printing "N judged and saved; resume with `--missing`"; a second Ctrl-C quits at once, the\n' +
+    'journal keeping what returned. --missing then judges only the pairs without a verdict.',
   flags: {
     judge: { type: 'string', metavar: 'SPEC', describe: 'judge model, e.g. openai:gpt-4 (required)' },
     'mode-a': { type: 'string', metavar: 'MODE', describe: 'which episodes of DIR_A (script | agents | mindreaders); needed when DIR_A has several' },
@@ -51,6 +56,7 @@ export const spec: CommandSpec = {
     'api-key-env': { type: 'string', metavar: 'VAR', describe: 'env variable holding the key' },
     param: { type: 'string', multiple: true, metavar: 'KEY=VALUE', describe: 'client setting or sampling param (repeatable), e.g. structuredOutput=prompt; the temperature stays 0' },
     batch: { type: 'boolean', describe: "judge through the provider's Batch API at half price; resumable from <verdicts>.batch.json (see above)" },
+    missing: { type: 'boolean', describe: 'keep the verdicts already saved in the verdicts file (and the journal an interrupted compare left) and judge only the other pairs (live judging)' },
     ...BATCH_RETRY_FLAGS,
   },
   positionals: { min: 2, max: 2, names: 'two run directories DIR_A DIR_B' },
@@ -93,12 +99,13 @@ export async function run(argv: string[]): Promise<number> {
   const args = parseCommand(spec, argv);
   if (!args) return 0;
   const { positionals } = args;
-  type Flags = { judge?: string; protocol?: string; orders?: string; reasoning?: string; 'mode-a'?: string; 'mode-b'?: string; out?: string; 'base-url'?: string; 'api-key-env'?: string; seed?: number; param?: string[]; batch?: boolean; 'batch-retry'?: string; 'batch-poll'?: number };
+  type Flags = { judge?: string; protocol?: string; orders?: string; reasoning?: string; 'mode-a'?: string; 'mode-b'?: string; out?: string; 'base-url'?: string; 'api-key-env'?: string; seed?: number; param?: string[]; batch?: boolean; missing?: boolean; 'batch-retry'?: string; 'batch-poll'?: number };
   const values = args.flags as Flags;
   if (!values.judge) throw new UsageError('--judge SPEC is required (e.g. --judge openai:gpt-4)');
   const seed = values.seed ?? 1;
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got ${seed})`);
   const concurrency = positiveInt(args.flags, 'concurrency', 4);
+  if (values.missing && values.batch) throw new UsageError('--missing is for live judging: an interrupted --batch compare resumes by running the same command again');
   const retry = batchRetryOf(values);
   const pollMs = batchPollMsOf(values);
   const params = judgeParamsOf(values.param ?? []);
@@ -124,7 +131,7 @@ export async function run(argv: string[]): Promise<number> {
   const client = judgeClientOf(createClient, values.judge, params, endpoint);
   console.error(`parley compare: ${pairs.length} pairs, A = ${a.dir} (${modeA}), B = ${b.dir} (${modeB}), judge ${values.judge}, question ${style}, ${orders === 'both' ? 'both orders' : 'one order'} per pair`);
   const out = values.out ?? path.join(a.dir, compareVerdictsName(modeA, modeB));
-  // Writing inside a run: take its lock for each write (the judging, and a batch's wait, need none).
+  // Writing inside a run: take its lock (a live compare holds it throughout, as it journals each verdict; a batch's wait needs none).
   const withWriteLock = writeLockFor(runDirHolding(out, [a.dir, b.dir]));
   const onProgress = (d: number, t: number) => console.error(`judged ${d}/${t} pairs`);
   try {
@@ -134,8 +141,10 @@ export async function run(argv: string[]): Promise<number> {
       if (batched === null) return 130;
       result = batched;
     } else {
-      result = await comparePairs(pairs, client, { seed, concurrency, style, orders, reasoning, onProgress });
-      await withWriteLock((write) => write(out, verdictsText(result)));
+      const resume = resumeCommand(argv);
+      const live = await withWriteLock((write) => compareLive({ pairs, client, options: { seed, concurrency, style, orders, reasoning, onProgress }, out, missing: values.missing === true, resume, write }));
+      if (live === 130) return 130;
+      result = live;
     }
     console.log(`${resultText(result, modeA, orders)}\nwrote ${out}`);
     return result.n === 0 ? 1 : 0;
@@ -185,7 +194,7 @@ function judgeClientOf(
   }
 }
 
-/** Runs a write with the lock of the run directory the verdicts go into, if they go into one (held only for the write). */
+/** Runs `fn` with the lock of the run directory the verdicts go into, if they go into one (held while `fn` runs). */
 function writeLockFor(inside: string | undefined) {
   return async <T>(fn: (write: WriteFile) => Promise<T>): Promise<T> => {
     const locked = inside ? await lockRunDir(inside, 'compare', 15_000) : null;
@@ -196,6 +205,12 @@ function writeLockFor(inside: string | undefined) {
       if (locked?.ok) locked.lock.release();
     }
   };
+}
+
+/** This command again with `--missing` (printed when Ctrl-C stops it). */
+function resumeCommand(argv: readonly string[]): string {
+  const words = argv.includes('--missing') ? argv : [...argv, '--missing'];
+  return terminalSafe(`parley compare ${words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ')}`);
 }
 
 /** `--orders` (default: the protocol definition's, simulation/) and `--reasoning` (default ask), checked. */
@@ -222,7 +237,6 @@ function resultText(result: CompareResult, modeA: string, orders: Orders): strin
 /** Another command holds the run directory the verdicts go into (and did not let go within 15 s). */
 class RunDirBusy extends Error {}
 
-const verdictsText = (result: CompareResult) => result.verdicts.map((v) => JSON.stringify(v) + '\n').join('');
 
 /**
  * `compare --batch`: judges through a batch (evaluator/batch/compare-batch.ts), then writes the verdicts and marks the
@@ -286,7 +300,7 @@ async function compareBatched(o: {
     }
     // The verdicts first, then the mark: killed between the two, the next run collects the same batch again.
     await o.withWriteLock(async (write) => {
-      await write(o.out, verdictsText(result));
+      await write(o.out, verdictsText(result.verdicts));
       await markCollected(recordFile, key, batched.ended, write);
     });
     const usd = (v: number | null) => (v === null ? 'unpriced' : `~$${v.toFixed(4)}`);

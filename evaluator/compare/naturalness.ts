@@ -252,27 +252,57 @@ export interface CompareResult {
   rate: { p: number | null; lo: number | null; hi: number | null };
 }
 
-/** Judges every pair (order drawn from `seed`), `concurrency` at a time. */
-export async function comparePairs(
-  pairs: readonly ComparePair[],
-  client: LlmClient,
-  opts: { seed: number; concurrency: number; signal?: AbortSignal; onProgress?: (done: number, total: number) => void; style?: CompareStyle; orders?: Orders; reasoning?: ReasoningAsk },
-): Promise<CompareResult> {
+/** How `comparePairs` is run: the order's seed, how many pairs at once, and (for a resume or a stop) what it skips and when it stops. */
+export interface ComparePairsOptions {
+  seed: number;
+  concurrency: number;
+  /** Stop: no pair is started after it fires; the pairs being judged finish (unless `abandon` fires too). */
+  signal?: AbortSignal;
+  /** Abandon: the calls in flight are cut short and their pairs are left unjudged (a stop's bound ran out). */
+  abandon?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+  /** Called with each pair's verdict the moment it returns (before progress), so a caller can make it durable. */
+  onVerdict?: (verdict: PairVerdict) => void;
+  /** Verdicts already on disk by pair key (`compare --missing`): kept as they are, their pairs not asked again. */
+  judged?: ReadonlyMap<string, PairVerdict>;
+  style?: CompareStyle;
+  orders?: Orders;
+  reasoning?: ReasoningAsk;
+}
+
+/**
+ * Judges every pair (order drawn from `seed` over all of `pairs`, so a resume asks each pair as the first
+ * attempt would have), `concurrency` at a time. The result holds the verdicts in pair order, the kept ones
+ * included; a pair not judged (stopped) has none.
+ */
+export async function comparePairs(pairs: readonly ComparePair[], client: LlmClient, opts: ComparePairsOptions): Promise<CompareResult> {
   const order = presentations(pairs.length, opts.seed, opts.orders ?? 'one');
   const style = opts.style ?? 'parley';
   const reasoning = opts.reasoning ?? 'ask';
-  const verdicts: PairVerdict[] = new Array(pairs.length);
+  const verdicts: PairVerdict[] = pairs.map((p) => opts.judged?.get(p.key)) as PairVerdict[];
+  const todo = pairs.flatMap((_, i) => (verdicts[i] ? [] : [i]));
+  // Stopping lets a started pair finish; only abandoning cuts its calls short.
+  const callSignal = opts.abandon ?? opts.signal;
   let next = 0;
   let done = 0;
   const worker = async () => {
-    while (next < pairs.length) {
+    while (next < todo.length) {
       if (opts.signal?.aborted) return;
-      const i = next++;
-      verdicts[i] = order[i]!.length === 1 ? await judgePair(pairs[i]!, order[i]![0]!, client, opts.signal, style, reasoning) : await judgeBothOrders(pairs[i]!, order[i]!, client, opts.signal, style, reasoning);
-      opts.onProgress?.(++done, pairs.length);
+      const i = todo[next++]!;
+      let verdict: PairVerdict;
+      try {
+        verdict = order[i]!.length === 1 ? await judgePair(pairs[i]!, order[i]![0]!, client, callSignal, style, reasoning) : await judgeBothOrders(pairs[i]!, order[i]!, client, callSignal, style, reasoning);
+      } catch (err) {
+        if (opts.abandon?.aborted) return;
+        throw err;
+      }
+      if (opts.abandon?.aborted) return;
+      verdicts[i] = verdict;
+      opts.onVerdict?.(verdict);
+      opts.onProgress?.(++done, todo.length);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, pairs.length || 1)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, todo.length || 1)) }, worker));
   return summariseVerdicts(verdicts.filter(Boolean));
 }
 
