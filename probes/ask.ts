@@ -2,14 +2,12 @@ import { parsePolicySpec, type PolicyConfig } from '../protocol/index.js';
 import { createProviderClient, parseSpec, splitParams, type ChatMessage, type LlmClient } from '../llm/index.js';
 import { seatPromptMessages } from '../agent-node/policies/llm/seat-prompt.js';
 import { loadTemplates, type Templates } from '../agent-node/policies/llm/templates.js';
-import { botProbeAnswer, type BotProbeAsk } from '../agent-node/policies/bot/probe-answer.js';
+import { botProbeAnswer } from '../agent-node/policies/bot/probe-answer.js';
 import { probeMessage, type ProbeDefinition } from './definitions.js';
 import type { ProbeTarget } from './plan.js';
 
 /** The LLM policy's default sampling temperature (the paper's), applied when the seat's params set none. */
 const SEAT_TEMPERATURE = 0.7;
-
-const BOT_ASKS: readonly BotProbeAsk[] = ['shared-friend', 'reservation-price', 'partner-goal', 'partner-secret', 'aware'];
 
 export type Answer = { ok: true; answer: string } | { ok: false; message: string };
 
@@ -44,7 +42,7 @@ export function answererFor(policy: PolicyConfig): Answerer {
   if (parsed.ok && parsed.spec.kind === 'bot') {
     return {
       label: policy.spec,
-      ask: async (target, probe) => ({ ok: true, answer: botProbeAnswer(target.view, BOT_ASKS.find((a) => a === probe.name) ?? 'other') }),
+      ask: async (target, probe) => ({ ok: true, answer: botProbeAnswer(target.view, probe.botAsk) }),
     };
   }
   const { provider, model } = parseSpec(policy.spec);

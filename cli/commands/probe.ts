@@ -3,6 +3,7 @@ import { parseSpec } from '../../llm/index.js';
 import type { PolicyConfig } from '../../protocol/index.js';
 import { askProbe, BUILTIN_PROBES, type ProbeDefinition } from '../../probes/definitions.js';
 import { answererFor, unanswerable, type Answerer } from '../../probes/ask.js';
+import { readProbeDefinition } from '../../probes/definition-file.js';
 import { probeJudge } from '../../probes/judge.js';
 import { planTargets } from '../../probes/plan.js';
 import { readProbeRun } from '../../probes/probe-run.js';
@@ -14,7 +15,7 @@ import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { consentFromFlags, consentProblem, CONSENT_FLAGS } from '../run-dir-consent.js';
 
 const FLAGS: FlagSpecs = {
-  probe: { type: 'string', metavar: 'NAME', describe: `a built-in probe: ${Object.keys(BUILTIN_PROBES).join(', ')}` },
+  probe: { type: 'string', metavar: 'NAME|FILE', describe: `a built-in probe (${Object.keys(BUILTIN_PROBES).join(', ')}) or a probe file (YAML: name, question, format, scorer, truth)` },
   ask: { type: 'string', metavar: 'QUESTION', describe: 'a question of your own (recorded, not scored)' },
   seat: { type: 'string', metavar: 'SEAT', describe: 'the seat to ask (agent1, agent2, …)' },
   at: { type: 'string', metavar: 'T[,T…]|all', describe: 'turns (from 0) at which the seat is asked, each one it was asked to move at; all = every such turn' },
@@ -29,7 +30,7 @@ const FLAGS: FlagSpecs = {
 
 export const spec: CommandSpec = {
   name: 'probe',
-  usage: 'parley probe RUN --probe NAME|--ask QUESTION --seat SEAT --at T[,T…]|all --out FILE [options]',
+  usage: 'parley probe RUN --probe NAME|FILE|--ask QUESTION --seat SEAT --at T[,T…]|all --out FILE [options]',
   summary: [
     'Ask a seat what it believes, off the record: for each chosen episode and turn, the seat\'s exact prompt at',
     'that turn is rebuilt from its ledger (no call for it), the probe is added as one message outside the',
@@ -59,8 +60,12 @@ function chooseProbe(flags: Record<string, unknown>): ProbeDefinition {
     return askProbe(ask.trim());
   }
   const probe = BUILTIN_PROBES[name!];
-  if (!probe) throw new UsageError(`--probe: unknown probe '${name!.slice(0, 80)}' (${Object.keys(BUILTIN_PROBES).join(', ')})`);
-  return probe;
+  if (probe) return probe;
+  if (!/\.ya?ml$/i.test(name!)) throw new UsageError(`--probe: unknown probe '${name!.slice(0, 80)}' (${Object.keys(BUILTIN_PROBES).join(', ')}, or a probe file FILE.yaml)`);
+  const read = readProbeDefinition(name!);
+  if (!read.ok) throw new UsageError(`--probe: ${read.message}`);
+  if (BUILTIN_PROBES[read.probe.name] || read.probe.name === 'ask') throw new UsageError(`--probe ${name}: name '${read.probe.name}' is a built-in probe's; give yours another`);
+  return read.probe;
 }
 
 /** A model flag's policy, checked now (one line, exit 2) so nothing is asked with a bad spec. */

@@ -100,6 +100,7 @@ export const LAYERS: readonly Layer[] = [
     imports: [
       'protocol',
       'disk',
+      'text',
       'llm',
       'scenarios',
       'run-dir',
