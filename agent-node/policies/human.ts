@@ -11,17 +11,11 @@ const SHORTCUTS: Record<string, ActionType> = {
 };
 
 /**
- * A person at the terminal plays the seat: it shows the scenario, the seat's own goal and the conversation
- * so far, then asks for an action type and its text. Kept simple on purpose (the browser client is richer).
- * Every line printed starts with its origin (`parley`, `scene`, `you`, a partner's seat id) and all text
- * from the orchestrator or a partner is passed through `terminalSafe`: no escape sequence, control
- * character or line break of theirs reaches the terminal.
+ * Asks a question on `output` and answers with the next line typed on `input`. Lines typed ahead of a prompt
+ * are queued, not lost; an abort (the turn's deadline) ends the wait.
  */
-export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: NodeJS.WritableStream } = {}): Policy {
-  const input = io.input ?? process.stdin;
-  const output = io.output ?? process.stdout;
+function lineReader(input: NodeJS.ReadableStream, output: NodeJS.WritableStream) {
   let rl: Interface | null = null;
-  // Lines typed ahead of a prompt are queued, not lost.
   const lines: string[] = [];
   let wake: (() => void) | null = null;
   const ask = async (prompt: string, signal: AbortSignal): Promise<string> => {
@@ -47,6 +41,60 @@ export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: 
     }
     return lines.shift()!;
   };
+  return {
+    ask,
+    close() {
+      rl?.close();
+      rl = null;
+    },
+  };
+}
+
+/** What a seat is told once, before its first turn: the scene, who it is, its goal, its partners (and peers' minds). */
+function introduce(view: SeatView, print: (origin: string, text: string) => void): void {
+  const w = view.welcome;
+  print('parley', `=== ${w.scenario.id} (${w.mode}) — you are ${w.self.profile.name ?? w.seat} [${w.seat}]`);
+  for (const line of w.scenario.text.split('\n')) print('scene', line);
+  for (const line of profileLines(w.self.profile)) print('you', line);
+  print('you', `Your goal: ${w.self.goal}`);
+  for (const h of w.self.hints) print('you', `${h.kind.replace(/_/g, ' ')}: ${h.text}`);
+  if (w.self.task) for (const line of taskLines(w.self.task)) print('you', line);
+  if (w.scenario.seats.length > 2) {
+    // A group: who is here in turn order, and that a leave does not end it for the others.
+    print('scene', `${w.scenario.seats.length} participants, in turn order: ${w.scenario.seats.join(', ')}. Someone who leaves takes no more turns; the conversation goes on until only one is left.`);
+  }
+  for (const p of w.partners) {
+    // Origin `scene`: this is the orchestrator's description of the partner, not something they wrote.
+    print('scene', `Your partner [${p.seat}] (${RELATIONSHIP_NAMES[p.relationship] ?? p.relationship}):`);
+    for (const line of profileLines(p.profile)) print('scene', `  ${line}`);
+    if (p.sharedHistory) print('scene', `  Shared history: ${p.sharedHistory}`);
+  }
+  for (const peer of view.peers) {
+    print(peer.seat, `MINDREADERS MODE: ${peer.seat}'s private state:`);
+    for (const line of profileLines(peer.profile)) print(peer.seat, line);
+    print(peer.seat, `Their goal: ${peer.goal}`);
+    if (peer.task) for (const line of taskLines(peer.task)) print(peer.seat, line);
+  }
+  // Without task moves (`paper`, as in the paper) choices are said in the conversation.
+  if (seatCapabilities(w.protocol).taskMoves) {
+    if (w.self.task?.kind === 'mutual_friends') print('parley', 'To choose the shared friend: action type `action`, text `select <name>` (or type `select <name>` at the action prompt).');
+    if (w.self.task?.kind === 'craigslist') print('parley', 'Task moves at the action prompt: `offer <price>`, `accept`, `reject`, `quit`.');
+    if (w.self.task?.kind === 'auction') print('parley', 'Task moves at the action prompt: `offer <price>` (a bid), `accept` (the seller sells to the highest bid), `quit` (the seller stops).');
+    if (w.self.task?.kind === 'split') print('parley', 'Task moves at the action prompt: `propose 40/30/30` (shares in seat order), `accept`, `reject` (votes on the latest proposal).');
+  }
+}
+
+/**
+ * A person at the terminal plays the seat: it shows the scenario, the seat's own goal and the conversation
+ * so far, then asks for an action type and its text. Kept simple on purpose (the browser client is richer).
+ * Every line printed starts with its origin (`parley`, `scene`, `you`, a partner's seat id) and all text
+ * from the orchestrator or a partner is passed through `terminalSafe`: no escape sequence, control
+ * character or line break of theirs reaches the terminal.
+ */
+export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: NodeJS.WritableStream } = {}): Policy {
+  const input = io.input ?? process.stdin;
+  const output = io.output ?? process.stdout;
+  const reader = lineReader(input, output);
   let shownEvents = 0;
   let introduced = false;
   /** Prints one line marked with its origin; text from elsewhere is neutralised by `originLine`. */
@@ -55,37 +103,8 @@ export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: 
   const show = (view: SeatView) => {
     if (!introduced) {
       introduced = true;
-      const w = view.welcome;
       output.write('\n');
-      print('parley', `=== ${w.scenario.id} (${w.mode}) — you are ${w.self.profile.name ?? w.seat} [${w.seat}]`);
-      for (const line of w.scenario.text.split('\n')) print('scene', line);
-      for (const line of profileLines(w.self.profile)) print('you', line);
-      print('you', `Your goal: ${w.self.goal}`);
-      for (const h of w.self.hints) print('you', `${h.kind.replace(/_/g, ' ')}: ${h.text}`);
-      if (w.self.task) for (const line of taskLines(w.self.task)) print('you', line);
-      if (w.scenario.seats.length > 2) {
-        // A group: who is here in turn order, and that a leave does not end it for the others.
-        print('scene', `${w.scenario.seats.length} participants, in turn order: ${w.scenario.seats.join(', ')}. Someone who leaves takes no more turns; the conversation goes on until only one is left.`);
-      }
-      for (const p of w.partners) {
-        // Origin `scene`: this is the orchestrator's description of the partner, not something they wrote.
-        print('scene', `Your partner [${p.seat}] (${RELATIONSHIP_NAMES[p.relationship] ?? p.relationship}):`);
-        for (const line of profileLines(p.profile)) print('scene', `  ${line}`);
-        if (p.sharedHistory) print('scene', `  Shared history: ${p.sharedHistory}`);
-      }
-      for (const peer of view.peers) {
-        print(peer.seat, `MINDREADERS MODE: ${peer.seat}'s private state:`);
-        for (const line of profileLines(peer.profile)) print(peer.seat, line);
-        print(peer.seat, `Their goal: ${peer.goal}`);
-        if (peer.task) for (const line of taskLines(peer.task)) print(peer.seat, line);
-      }
-      // Without task moves (`paper`, as in the paper) choices are said in the conversation.
-      if (seatCapabilities(w.protocol).taskMoves) {
-        if (w.self.task?.kind === 'mutual_friends') print('parley', 'To choose the shared friend: action type `action`, text `select <name>` (or type `select <name>` at the action prompt).');
-        if (w.self.task?.kind === 'craigslist') print('parley', 'Task moves at the action prompt: `offer <price>`, `accept`, `reject`, `quit`.');
-        if (w.self.task?.kind === 'auction') print('parley', 'Task moves at the action prompt: `offer <price>` (a bid), `accept` (the seller sells to the highest bid), `quit` (the seller stops).');
-        if (w.self.task?.kind === 'split') print('parley', 'Task moves at the action prompt: `propose 40/30/30` (shares in seat order), `accept`, `reject` (votes on the latest proposal).');
-      }
+      introduce(view, print);
     }
     for (const e of view.events.slice(shownEvents)) print(e.seat === view.welcome.seat ? 'you' : e.seat, formatEvent(e, view.welcome.seat));
     shownEvents = view.events.length;
@@ -101,7 +120,7 @@ export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: 
         const allowed = request.actions;
         let type: ActionType | undefined;
         while (!type) {
-          const typed = (await ask(`${originLine('parley', '')}Your turn ${request.turn} (${Math.round(request.deadlineMs / 1000)} s). Action [${allowed.join(' / ')}] (Enter = speak): `, signal)).trim();
+          const typed = (await reader.ask(`${originLine('parley', '')}Your turn ${request.turn} (${Math.round(request.deadlineMs / 1000)} s). Action [${allowed.join(' / ')}] (Enter = speak): `, signal)).trim();
           const move = seatCapabilities(view.welcome.protocol).taskMoves ? taskMove(typed) : null;
           if (move && allowed.includes('action')) return { ok: true, action: move, meta: meta() };
           const answer = typed.toLowerCase();
@@ -109,7 +128,7 @@ export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: 
           if (chosen && allowed.includes(chosen as ActionType)) type = chosen as ActionType;
           else print('parley', `Please type one of: ${allowed.join(', ')}`);
         }
-        const argument = type === 'none' || type === 'leave' ? '' : (await ask('> ', signal)).trim();
+        const argument = type === 'none' || type === 'leave' ? '' : (await reader.ask('> ', signal)).trim();
         return { ok: true, action: { type, argument }, meta: meta() };
       } catch (err) {
         if (signal.aborted) return { ok: false, error: { code: ErrorCode.DeadlineMissed, message: 'no answer before the turn deadline' }, meta: meta() };
@@ -127,8 +146,7 @@ export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: 
       }
     },
     async close() {
-      rl?.close();
-      rl = null;
+      reader.close();
     },
   };
 }
