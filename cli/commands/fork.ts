@@ -128,7 +128,8 @@ export async function run(argv: string[]): Promise<number> {
     const tty = stdoutTerminal();
     const result = await runExperiment(config, { log, hosting: 'local', signal: interrupt.signal, extend: args.flags.extend === true, ...(tty ? { tty } : {}) });
     if (interrupt.signal.aborted) {
-      log(`interrupted after ${result.ran.length} episode(s); rerun the same command to resume`);
+      // Each fork is appended to episodes.jsonl as it ends; those cut short are not, and the same command plays them again.
+      log(`${result.ran.length} episodes recorded and saved; resume with the same command: parley fork ${argv.map((w) => terminalSafe(w)).join(' ')}`);
       return 130;
     }
     return reportRun(result, log);
