@@ -28,6 +28,71 @@ export interface BrowserEndpoint {
 }
 
 /**
+ * One browser's socket.io socket made an agent connection: its frames, its byte budget, its disconnect. A bug
+ * in handling its input closes this connection, never the process.
+ */
+function acceptSocket(
+  socket: Socket,
+  ctx: { connections: Set<AgentConnection>; pending: PendingConnections; registry: SeatRegistry; connectionOpts: ConnectionOptions },
+): void {
+  const { connections, pending, registry, connectionOpts } = ctx;
+  let closedByUs = false;
+  const conn = new AgentConnection(
+    {
+      remoteAddress: socket.handshake.address || 'unknown',
+      transport: 'socket.io',
+      countsBytes: true,
+      send: (text) => void socket.emit(FRAME_EVENT, text),
+      close: (code, reason) => {
+        closedByUs = true;
+        const close: BrowserClose = { code, reason };
+        socket.emit(CLOSE_EVENT, close);
+        // Flush the close event before disconnecting: socket.io drops queued packets on disconnect(true).
+        setImmediate(() => socket.disconnect(true));
+        connections.delete(conn);
+        conn.handleClose(code, reason);
+      },
+    },
+    registry,
+    connectionOpts,
+  );
+  connections.add(conn);
+  const engineSocket: object = socket.conn;
+  // Every inbound packet is counted against the connection's byte budget at the engine level, before
+  // socket.io decodes it: what a client sends costs it, whatever event it is dressed as.
+  socket.conn.on('packet', (packet: { type: string; data?: unknown }) => {
+    if (packet.type !== 'message') return;
+    guarded(() => conn.spend(typeof packet.data === 'string' ? Buffer.byteLength(packet.data) : 0));
+  });
+  /** Runs a handler on client input; a bug there closes this connection, never the process. */
+  const guarded = (fn: () => void) => {
+    try {
+      fn();
+      if (conn.seat) pending.release(engineSocket);
+    } catch (err) {
+      connectionOpts.log?.(`browser frame handling failed: ${(err as Error).message}`);
+      conn.close(CloseCode.ProtocolAbuse, 'internal error');
+    }
+  };
+  // A frame is exactly one string. Anything else is refused as a bad frame without being looked into
+  // (a 100,000-deep array is never serialised, walked or logged).
+  socket.on(FRAME_EVENT, (...args: unknown[]) => {
+    guarded(() => conn.handleMessage(args.length === 1 && typeof args[0] === 'string' ? args[0] : NOT_A_FRAME));
+  });
+  // Any other event name is a refused frame, counted like a bad frame on `ws`.
+  socket.onAny((event: unknown) => {
+    if (event !== FRAME_EVENT) guarded(() => conn.handleMessage(NOT_A_FRAME));
+  });
+  socket.on('disconnect', (reason) => {
+    pending.release(engineSocket);
+    connections.delete(conn);
+    // 1006 (abnormal) like a dropped WebSocket: the seat may rejoin within its grace.
+    if (!closedByUs) conn.handleClose(1006, String(reason));
+  });
+  socket.on('error', (err) => connectionOpts.log?.(`browser socket error: ${err.message}`));
+}
+
+/**
  * Serves browser seats over socket.io at `/socket.io/`, registered on the server's upgrade router next
  * to `ws`'s `/agent`. Each socket.io socket is adapted onto the same `AgentConnection` as a `ws`
  * socket — one-time tokens, resume secrets, the ledger, frame caps, byte budgets, strikes, heartbeat and
@@ -66,62 +131,7 @@ export function attachBrowserEndpoint(server: HttpServer, registry: SeatRegistry
   io.bind(engine);
   const connectionOpts: ConnectionOptions = { ...opts, joinLimiter: opts.joinLimiter ?? new JoinLimiter(opts.clock ?? systemClock) };
 
-  io.on('connection', (socket: Socket) => {
-    let closedByUs = false;
-    const conn = new AgentConnection(
-      {
-        remoteAddress: socket.handshake.address || 'unknown',
-        transport: 'socket.io',
-        countsBytes: true,
-        send: (text) => void socket.emit(FRAME_EVENT, text),
-        close: (code, reason) => {
-          closedByUs = true;
-          const close: BrowserClose = { code, reason };
-          socket.emit(CLOSE_EVENT, close);
-          // Flush the close event before disconnecting: socket.io drops queued packets on disconnect(true).
-          setImmediate(() => socket.disconnect(true));
-          connections.delete(conn);
-          conn.handleClose(code, reason);
-        },
-      },
-      registry,
-      connectionOpts,
-    );
-    connections.add(conn);
-    const engineSocket: object = socket.conn;
-    // Every inbound packet is counted against the connection's byte budget at the engine level, before
-    // socket.io decodes it: what a client sends costs it, whatever event it is dressed as.
-    socket.conn.on('packet', (packet: { type: string; data?: unknown }) => {
-      if (packet.type !== 'message') return;
-      guarded(() => conn.spend(typeof packet.data === 'string' ? Buffer.byteLength(packet.data) : 0));
-    });
-    /** Runs a handler on client input; a bug there closes this connection, never the process. */
-    const guarded = (fn: () => void) => {
-      try {
-        fn();
-        if (conn.seat) pending.release(engineSocket);
-      } catch (err) {
-        opts.log?.(`browser frame handling failed: ${(err as Error).message}`);
-        conn.close(CloseCode.ProtocolAbuse, 'internal error');
-      }
-    };
-    // A frame is exactly one string. Anything else is refused as a bad frame without being looked into
-    // (a 100,000-deep array is never serialised, walked or logged).
-    socket.on(FRAME_EVENT, (...args: unknown[]) => {
-      guarded(() => conn.handleMessage(args.length === 1 && typeof args[0] === 'string' ? args[0] : NOT_A_FRAME));
-    });
-    // Any other event name is a refused frame, counted like a bad frame on `ws`.
-    socket.onAny((event: unknown) => {
-      if (event !== FRAME_EVENT) guarded(() => conn.handleMessage(NOT_A_FRAME));
-    });
-    socket.on('disconnect', (reason) => {
-      pending.release(engineSocket);
-      connections.delete(conn);
-      // 1006 (abnormal) like a dropped WebSocket: the seat may rejoin within its grace.
-      if (!closedByUs) conn.handleClose(1006, String(reason));
-    });
-    socket.on('error', (err) => opts.log?.(`browser socket error: ${err.message}`));
-  });
+  io.on('connection', (socket: Socket) => acceptSocket(socket, { connections, pending, registry, connectionOpts }));
 
   engine.on('connection', (client: { request: IncomingMessage; on(event: 'close', fn: () => void): void }) => {
     // The engine socket now stands for the connection admitted with its request.

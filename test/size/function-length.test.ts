@@ -11,7 +11,6 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const NOT_YET_SPLIT: Record<string, number> = {
   'testkit/fake-llm-server.ts:startFakeLlmServer': 206,
   'queue/worker.ts:startQueueWorker': 138,
-  'orchestrator/net/socketio-endpoint.ts:attachBrowserEndpoint': 113,
   'web/seat/main.ts:connect': 112,
   'orchestrator/engine/turn-loop.ts:runTurnLoop': 103,
 };
