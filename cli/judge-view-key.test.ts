@@ -29,7 +29,7 @@ describe('judgeView: an experiment key and a run flag, recorded with the run, pa
   });
 
   it('the dry run names the judge and the view it will get', () => {
-    const arm = (judge: ArmPlan['judge']): ArmPlan => ({ name: 'a', out: 'runs/a', protocol: 'paper', judgeOnlyTo: [], onUnparsable: 'none', reformat: {}, judge, scenarios: 1, byMode: { agents: 1 }, episodes: 1, models: {} });
+    const arm = (judge: ArmPlan['judge']): ArmPlan => ({ name: 'a', out: 'runs/a', protocol: 'paper', judgeOnlyTo: [], onUnparsable: 'none', onProviderError: 'none', reformat: {}, judge, scenarios: 1, byMode: { agents: 1 }, episodes: 1, models: {} });
     expect(planLines([arm({ spec: 'openai:gpt-4-0613', view: 'paper', recorded: false })])).toContain("  judge openai:gpt-4-0613 (parley eval): the paper view (SOTOPIA's judge information only), the protocol's default (judgeView)");
     expect(planLines([arm({ spec: 'openai:gpt-4-0613', view: 'parley', recorded: true })])).toContain("  judge openai:gpt-4-0613 (parley eval): Parley's view (relationship, every profile field, task data), as judgeView sets it");
     expect(planLines([arm(null)]).some((l) => l.includes('judge openai'))).toBe(false);

@@ -96,6 +96,7 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
     const writerPids = input.pids?.get(SCRIPT_SEAT);
     if (writerPids?.length) writer.pids = [...writerPids];
     if (result.scriptUnparsable) writer.unparsable = result.scriptUnparsable;
+    if (result.scriptProviderError) writer.providerError = result.scriptProviderError;
     record.scriptWriter = meta ? { ...writer, ...turnProvenance(meta) } : writer;
   }
   return record;

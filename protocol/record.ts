@@ -41,6 +41,12 @@ export const TurnRecord = z.object({
    * (code and reason) is kept here, and run.json counts these turns (`stats.unparsableTurns`).
    */
   unparsable: FailureInfo.optional(),
+  /**
+   * `--on-provider-error none` (SOTOPIA's behaviour, the `paper` default): the seat's LLM call failed after
+   * its retries, so the orchestrator recorded a `none` and went on. The provider's failure (its `llm/*` code
+   * and message) is kept here, and run.json counts these turns (`stats.providerErrorTurns`).
+   */
+  providerError: FailureInfo.optional(),
   /** Milliseconds since the episode started when the move was accepted. */
   atMs: z.number().nonnegative(),
   ...TurnProvenance.shape,
@@ -174,6 +180,11 @@ export const ScriptWriterRecord = z.object({
    * run.json as `stats.unparsableScripts`).
    */
   unparsable: FailureInfo.optional(),
+  /**
+   * `--on-provider-error none`: the writer's LLM call failed after its retries and, as SOTOPIA's code did,
+   * the episode went on with an empty dialogue. The failure is kept here (`stats.providerErrorScripts`).
+   */
+  providerError: FailureInfo.optional(),
   ...TurnProvenance.shape,
 });
 export type ScriptWriterRecord = z.infer<typeof ScriptWriterRecord>;

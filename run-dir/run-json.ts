@@ -56,6 +56,13 @@ export const RunStats = z.object({
    */
   unparsableTurns: Total.default(0),
   unparsableScripts: Total.default(0),
+  /**
+   * `--on-provider-error none`: agent turns whose LLM call failed after its retries and were recorded as
+   * `none` (each carries `providerError`), and scripts that became empty the same way
+   * (`scriptWriter.providerError`). Absent in runs written before the switch (they had none).
+   */
+  providerErrorTurns: Total.default(0),
+  providerErrorScripts: Total.default(0),
   /** Token usage by `provider:model`. */
   usage: z.record(z.string(), Usage.extend({ calls: Total })),
   /** Estimated US$ cost of that usage from the editable price table (llm/providers/<provider>.prices.json or $PARLEY_PRICES). */

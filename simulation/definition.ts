@@ -1,6 +1,6 @@
 import type { JudgeView } from '../protocol/judge-view.js';
 import type { BackgroundsRule, ScriptFormat, SeatCapabilities } from '../protocol/simulation-protocol.js';
-import type { JudgeOnlyLeakTarget, OnUnparsable, Selection, StopRule } from './values.js';
+import type { JudgeOnlyLeakTarget, OnProviderError, OnUnparsable, Selection, StopRule } from './values.js';
 
 /**
  * The settings of a resolved protocol a definition gives defaults for (settings.ts declares each one;
@@ -13,6 +13,8 @@ export interface ProtocolDefaults {
   leakJudgeOnly: JudgeOnlyLeakTarget[];
   showRelationshipStory: boolean;
   onUnparsable: OnUnparsable;
+  /** A seat's LLM call failed after its retries: a counted `none` (SOTOPIA's code) or a failed episode. */
+  onProviderError: OnProviderError;
   /** Which draws count: the first valid draw of each instance (SOTOPIA re-drew short and unscored episodes) or every one. */
   selection: Selection;
 }

@@ -20,6 +20,8 @@ describe('simulation protocol definitions', () => {
     expect(protocolKey(PAPER_PROTOCOL)).toBe('paper/code/text/code');
     expect(protocolKey(PARLEY_PROTOCOL)).toBe('parley');
     expect(protocolKey({ ...PAPER_PROTOCOL, onUnparsable: 'fail', leakJudgeOnly: ['script'], showRelationshipStory: true })).toBe('paper/code/text/code/leak:script/story/unparsable:fail');
+    expect(protocolKey({ ...PAPER_PROTOCOL, onProviderError: 'fail' })).toBe('paper/code/text/code/provider-error:fail');
+    expect(protocolKey({ ...PARLEY_PROTOCOL, onProviderError: 'none' })).toBe('parley/provider-error:none');
     expect(protocolKey({ ...PARLEY_PROTOCOL, mindread: { agent1: ['agent2'] } })).toBe('parley/mindread:agent1<-agent2');
     expect(isDefaultProtocol(PARLEY_PROTOCOL)).toBe(true);
     expect(isDefaultProtocol({ ...PARLEY_PROTOCOL, onUnparsable: 'none' })).toBe(false);
@@ -59,9 +61,12 @@ describe('simulation protocol definitions', () => {
 
   it("says the card's line from the definition and the settings, escaping recorded values", () => {
     const esc = (v: unknown) => `<${String(v)}>`;
-    expect(protocolCardLine({ name: 'paper', backgrounds: 'appendix', scriptFormat: 'text', stopRule: 'paper', onUnparsable: 'none' }, esc)).toBe(
-      "paper — SOTOPIA's prompts; backgrounds <appendix>, script format <text>, stop rules as the paper words them; judge-only text to the judge only; relationship story to the judge only; a reply unreadable after one reformat request becomes a counted `none` turn (an unreadable script: an empty one) and the episode goes on (`--on-unparsable none`)",
+    expect(protocolCardLine({ name: 'paper', backgrounds: 'appendix', scriptFormat: 'text', stopRule: 'paper', onUnparsable: 'none', onProviderError: 'none' }, esc)).toBe(
+      "paper — SOTOPIA's prompts; backgrounds <appendix>, script format <text>, stop rules as the paper words them; judge-only text to the judge only; relationship story to the judge only; a reply unreadable after one reformat request becomes a counted `none` turn (an unreadable script: an empty one) and the episode goes on (`--on-unparsable none`)" +
+        "; an LLM call that failed after its retries becomes a counted `none` turn (a script writer's: an empty script) and the episode goes on (`--on-provider-error none`, as SOTOPIA's code)",
     );
+    // A run.json from before the switch records no onProviderError: such runs failed the episode, and the card says so.
+    expect(protocolCardLine({ name: 'paper', backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', onUnparsable: 'none' }, esc)).toMatch(/an LLM call that failed after its retries fails the episode \(`--on-provider-error fail`\)$/);
     expect(protocolCardLine({ name: 'parley', mindread: { b: ['a'] } }, esc)).toContain('; mindreaders mode reads only along `--mindread`: <b> reads <a>');
     expect(protocolCardLine('paper', esc)).toBeNull();
   });

@@ -3,7 +3,7 @@ import { BackgroundsRule, JudgeView, MindreadGraph, mindreadKey, parseMindread, 
 import { DEFINITIONS, PROTOCOL_NAMES, ProtocolName } from './protocols.js';
 import { JUDGE_VIEW_FACTS } from './judge-views.js';
 import type { ProtocolDefaults, ProtocolDefinition } from './definition.js';
-import { JudgeOnlyLeakTarget, OnUnparsable, Selection, StopRule } from './values.js';
+import { JudgeOnlyLeakTarget, OnProviderError, OnUnparsable, Selection, StopRule } from './values.js';
 
 /**
  * Every simulation setting a user can give, declared once (issue 34). The flags of `run`/`serve`/`demo`
@@ -53,6 +53,11 @@ const choiceError = (what: string, options: readonly string[]) => (iss: { input:
 const UNPARSABLE_WORDS = {
   none: 'a reply unreadable after one reformat request becomes a counted `none` turn (an unreadable script: an empty one) and the episode goes on (`--on-unparsable none`)',
   fail: 'a reply unreadable after one reformat request fails the episode (`--on-unparsable fail`)',
+} as const;
+
+const PROVIDER_ERROR_WORDS = {
+  none: 'an LLM call that failed after its retries becomes a counted `none` turn (a script writer\'s: an empty script) and the episode goes on (`--on-provider-error none`, as SOTOPIA\'s code)',
+  fail: 'an LLM call that failed after its retries fails the episode (`--on-provider-error fail`)',
 } as const;
 
 export const SETTINGS = {
@@ -144,6 +149,26 @@ export const SETTINGS = {
     words: {
       none: 'still unreadable, the turn is a counted none and the episode goes on (an empty script for a script writer) (--on-unparsable none)',
       fail: 'still unreadable, the episode fails (--on-unparsable fail)',
+    },
+  }),
+  onProviderError: setting({
+    flag: 'on-provider-error',
+    kind: 'choice',
+    choices: OnProviderError.options,
+    metavar: OnProviderError.options.join('|'),
+    describe:
+      "a seat's LLM call that still fails after the client's retries (HTTP error, rate limit, timeout, connection): a counted none turn, an empty script for a script writer, and the episode goes on (default under paper, as SOTOPIA's code) or the episode fails (default under parley)",
+    flags: 'config',
+    config: OnProviderError,
+    // Absent in run.json files written before the switch existed: those runs failed such episodes.
+    recorded: OnProviderError.default('fail'),
+    fork: 'live',
+    // Only a departure from the protocol's own default is named, so ids of runs from before the switch stay as they were.
+    idPart: (v, d) => (v !== d.onProviderError ? `provider-error:${String(v)}` : null),
+    card: (v) => (v === 'none' ? PROVIDER_ERROR_WORDS.none : PROVIDER_ERROR_WORDS.fail),
+    words: {
+      none: "an LLM call failed after its retries: the turn is a counted none (a script writer's: an empty script) and the episode goes on (--on-provider-error none)",
+      fail: 'an LLM call failed after its retries: the episode fails (--on-provider-error fail)',
     },
   }),
   selection: setting({

@@ -24,6 +24,18 @@ export const OnUnparsable = z.enum(['none', 'fail']);
 export type OnUnparsable = z.infer<typeof OnUnparsable>;
 
 /**
+ * What becomes of a seat's LLM call that still fails after the client's retries (a provider error: an
+ * HTTP error, a rate limit, a timeout, a refused connection, an unusable body). `none`: the turn is a
+ * `none` that carries the failure (`TurnRecord.providerError`) and the episode goes on; a script writer's
+ * failure becomes an empty script. SOTOPIA's code at `agent_vs_storyteller_v1` did this: `agenerate_action`
+ * catches every exception and returns a `none`, `agenerate_script` returns an empty interaction (the
+ * paper's default). `fail`: the failure ends the episode explicitly (Parley's default; `--retry-failed`
+ * reruns it).
+ */
+export const OnProviderError = z.enum(['none', 'fail']);
+export type OnProviderError = z.infer<typeof OnProviderError>;
+
+/**
  * Which episodes count (issue 42). `first-valid`: SOTOPIA's experiment procedure at the paper's tag
  * (`scripts/exp_instruction.md`, `examples/fix_missing_episodes_with_tag.py`) deleted and re-ran every
  * episode with 5 or fewer moves or script turns and every one its judge could not score, so the paper's

@@ -137,6 +137,8 @@ export function reportRun(result: RunResult, print: (line: string) => void): num
   }
   const { unparsableTurns, unparsableScripts } = result.stats;
   if (unparsableTurns || unparsableScripts) print(`  unreadable replies recorded as none (--on-unparsable none): ${unparsableTurns} agent turn(s), ${unparsableScripts} script(s) made empty`);
+  const { providerErrorTurns, providerErrorScripts } = result.stats;
+  if (providerErrorTurns || providerErrorScripts) print(`  failed LLM calls recorded as none (--on-provider-error none): ${providerErrorTurns} agent turn(s), ${providerErrorScripts} script(s) made empty`);
   const { total, failed } = result.stats.episodes;
   return total > 0 && failed === total ? 1 : 0;
 }

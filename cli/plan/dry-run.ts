@@ -21,6 +21,8 @@ export interface ArmPlan {
   judgeOnlyTo: string[];
   /** What becomes of a reply still unreadable after its one reformat request (`--on-unparsable`). */
   onUnparsable: 'none' | 'fail';
+  /** What becomes of a seat's LLM call that fails after its retries (`--on-provider-error`). */
+  onProviderError: 'none' | 'fail';
   /** `--mindread` map in canonical form, when mindreading is partial (absent: everyone reads everyone). */
   mindread?: string;
   /** LLM generator spec → where its reformat request goes. */
@@ -64,6 +66,7 @@ export async function planArm(name: string, config: RunConfig, protocol?: string
     protocol,
     judgeOnlyTo: [...(config.leakJudgeOnly ?? [])],
     onUnparsable: resolved.onUnparsable,
+    onProviderError: resolved.onProviderError,
     ...(resolved.mindread ? { mindread: mindreadKey(resolved.mindread) } : {}),
     reformat,
     judge: config.judge ? { spec: config.judge.spec, view: config.judgeView ?? defaultJudgeView(resolved.name), recorded: config.judgeView !== undefined } : null,
@@ -121,6 +124,7 @@ export function planLines(arms: ArmPlan[]): string[] {
       `  an unreadable reply gets one reformat request${fixes ? ` (${fixes})` : ''}; ` +
         settingWords('onUnparsable', a.onUnparsable),
     );
+    lines.push(`  ${settingWords('onProviderError', a.onProviderError)}`);
     if (a.judge) {
       const view = settingWords('judgeView', a.judge.view);
       lines.push(`  judge ${a.judge.spec} (parley eval): ${view}, ${a.judge.recorded ? 'as judgeView sets it' : "the protocol's default (judgeView)"}`);

@@ -55,7 +55,7 @@ export function turnsTable(runs: readonly RunDir[]): Table {
           text === null ? null : words(text).length,
           null,
           t.unparsable !== undefined,
-          t.error ? `${t.error.code}: ${t.error.message}` : t.unparsable ? `${t.unparsable.code}: ${t.unparsable.message}` : null,
+          t.error ? `${t.error.code}: ${t.error.message}` : t.unparsable ? `${t.unparsable.code}: ${t.unparsable.message}` : t.providerError ? `${t.providerError.code}: ${t.providerError.message}` : null,
           t.latencyMs ?? null,
           t.usage?.prompt ?? null,
           t.usage?.completion ?? null,

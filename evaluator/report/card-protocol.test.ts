@@ -3,9 +3,10 @@ import { protocolText } from './card.js';
 
 describe('the simulation card names the protocol and every switch from the paper', () => {
   it('paper with its defaults', () => {
-    const text = protocolText({ name: 'paper', backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'none' });
+    const text = protocolText({ name: 'paper', backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'none', onProviderError: 'none' });
     expect(text).toBe("paper — SOTOPIA's prompts; backgrounds code, script format text, stop rules as the code runs them; judge-only text to the judge only; relationship story to the judge only; " +
-      'a reply unreadable after one reformat request becomes a counted `none` turn (an unreadable script: an empty one) and the episode goes on (`--on-unparsable none`)');
+      'a reply unreadable after one reformat request becomes a counted `none` turn (an unreadable script: an empty one) and the episode goes on (`--on-unparsable none`); ' +
+      "an LLM call that failed after its retries becomes a counted `none` turn (a script writer's: an empty script) and the episode goes on (`--on-provider-error none`, as SOTOPIA's code)");
   });
 
   it('parley, and the leaks a run opted into', () => {

@@ -60,6 +60,8 @@ export interface SimulationCard {
   failures: { episodeErrors: Record<string, number>; turnErrors: Record<string, number>; judgeErrors: Record<string, number> };
   /** `--on-unparsable none`: agent turns recorded as `none` for an unreadable reply, and scripts that became empty. */
   unparsable: { turns: number; scripts: number };
+  /** `--on-provider-error none`: agent turns recorded as `none` for an LLM call that failed after its retries, and scripts made empty. */
+  providerErrors: { turns: number; scripts: number };
   /** Moves whose one reformat request went to a model other than the seat's conversation, by `provider:model`. */
   reformatModels: Record<string, number>;
 }
@@ -135,6 +137,7 @@ export function buildCard(runs: readonly RunDir[]): SimulationCard {
     terminations: {},
     failures: { episodeErrors: {}, turnErrors: {}, judgeErrors: {} },
     unparsable: { turns: 0, scripts: 0 },
+    providerErrors: { turns: 0, scripts: 0 },
     reformatModels: {},
   };
   const generators = new Map<string, CardGenerator>();
@@ -179,6 +182,8 @@ export function buildCard(runs: readonly RunDir[]): SimulationCard {
       for (const t of e.turns) if (t.error) bump(card.failures.turnErrors, t.error.code);
       card.unparsable.turns += e.turns.filter((t) => t.unparsable).length;
       if (e.scriptWriter?.unparsable) card.unparsable.scripts++;
+      card.providerErrors.turns += e.turns.filter((t) => t.providerError).length;
+      if (e.scriptWriter?.providerError) card.providerErrors.scripts++;
       for (const t of [...e.turns, ...(e.scriptWriter ? [e.scriptWriter] : [])]) if (t.reformatModel) bump(card.reformatModels, t.reformatModel);
       for (const g of generatorsOf(e, r)) {
         const key = JSON.stringify([e.mode, g.role, g.policy, g.model, g.params]);
@@ -266,6 +271,7 @@ export function cardMarkdown(card: SimulationCard): string[] {
   lines.push('', `- terminations: ${counted(card.terminations)}`);
   lines.push(`- episode errors: ${counted(card.failures.episodeErrors)}`, `- failed turns: ${counted(card.failures.turnErrors)}`, `- evaluation errors: ${counted(card.failures.judgeErrors)}`);
   lines.push(`- unreadable replies recorded as \`none\` (--on-unparsable none): ${card.unparsable.turns} agent turn(s), ${card.unparsable.scripts} script(s) made empty`);
+  lines.push(`- failed LLM calls recorded as \`none\` (--on-provider-error none): ${card.providerErrors.turns} agent turn(s), ${card.providerErrors.scripts} script(s) made empty`);
   lines.push(`- reformat requests sent to a reformat model (--reformat-model): ${counted(card.reformatModels)}`);
   return lines;
 }

@@ -115,7 +115,7 @@ export function changesFrom(parent: RunDir, forks: RunDir, seats: readonly strin
   seats.forEach((seat, i) => {
     if (policy(a, i) !== policy(b, i)) out.push(`${seat}: ${policy(a, i)} → ${policy(b, i)}`);
   });
-  for (const k of ['maxTurns', 'turnDeadlineMs', 'stopRule', 'onUnparsable']) {
+  for (const k of ['maxTurns', 'turnDeadlineMs', 'stopRule', 'onUnparsable', 'onProviderError']) {
     if (JSON.stringify(a[k]) !== JSON.stringify(b[k]) && b[k] !== undefined) out.push(`${k}: ${JSON.stringify(a[k] ?? null)} → ${JSON.stringify(b[k])}`);
   }
   const reveal = (b.fork as { reveal?: unknown } | undefined)?.reveal;

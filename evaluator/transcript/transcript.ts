@@ -17,7 +17,7 @@ export interface TranscriptLine {
   /** `speak`, `non-verbal communication`, `action`, `leave`, `none` (or a task move's type), or `error`. */
   kind: string;
   text: string;
-  /** Why the move is what it is when the seat did not choose it: an unreadable reply recorded as `none` (`--on-unparsable none`). */
+  /** Why the move is what it is when the seat did not choose it: an unreadable reply recorded as `none` (`--on-unparsable none`) or a failed LLM call (`--on-provider-error none`). */
   note?: string;
 }
 
@@ -86,6 +86,7 @@ export function buildTranscript(r: EpisodeRecord, scenario?: Scenario): Transcri
     kind: t.action ? t.action.type : 'error',
     text: t.action ? t.action.argument : `${t.error?.code ?? 'error'}: ${t.error?.message ?? ''}`,
     ...(t.unparsable ? { note: `unreadable reply recorded as none (${t.unparsable.code}: ${t.unparsable.message})` } : {}),
+    ...(t.providerError ? { note: `failed LLM call recorded as none (${t.providerError.code}: ${t.providerError.message})` } : {}),
   }));
   const term = r.termination;
   const end = `${term.reason}${term.detail ? ` (${term.detail})` : ''}${term.seat ? ` by ${names.get(term.seat) ?? term.seat}` : ''} after ${r.turns.length} turn(s)`;

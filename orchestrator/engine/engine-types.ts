@@ -64,6 +64,8 @@ export interface EngineResult {
   scriptMeta?: TurnMeta;
   /** Script mode, `--on-unparsable none`: the writer's unreadable-script failure that became an empty dialogue. */
   scriptUnparsable?: FailureInfo;
+  /** Script mode, `--on-provider-error none`: the writer's failed LLM call that became an empty dialogue. */
+  scriptProviderError?: FailureInfo;
   /** Clock time the engine started (turn `atMs` are relative to it). */
   startedAt: number;
 }

@@ -9,7 +9,7 @@ import { becomesNone } from './unparsable.js';
  * The `script` episode: the writer received `script.request` when it joined (from `observe()`); it has
  * one turn deadline to answer with `script.submit`, which is validated and turned into the same turn
  * records as a live episode. `script.fail` or an invalid script is an explicit error, never an empty
- * dialogue — except an unreadable script under `--on-unparsable none`: SOTOPIA's code then judged an empty
+ * dialogue — except an unreadable script under `--on-unparsable none` (or a failed LLM call under `--on-provider-error none`): SOTOPIA's code then judged an empty
  * interaction (`agenerate_script`'s default value), so the episode ends `ok` with no turns, and the
  * writer's failure is kept on the record (`scriptWriter.unparsable`) and counted.
  */
@@ -35,9 +35,14 @@ export async function runScriptEpisode(ctx: EngineContext): Promise<EngineResult
       return { ...base, turns: [], termination: { reason: 'disconnect', seat: got.seat, detail: got.detail }, status: 'failed' };
     }
     const { frame } = got;
-    if (frame.type === 'script.fail' && becomesNone(frame.error, protocolOf(world))) {
-      const termination = { reason: 'script_end' as const, seat: SCRIPT_SEAT, detail: `unreadable script after one reformat request: an empty dialogue (--on-unparsable none): ${frame.error.message}`.slice(0, 1000) };
-      return { ...base, turns: [], termination, status: 'ok', scriptMeta: frame.meta, scriptUnparsable: frame.error };
+    const asNone = frame.type === 'script.fail' ? becomesNone(frame.error, protocolOf(world)) : null;
+    if (frame.type === 'script.fail' && asNone) {
+      const why = asNone === 'unparsable'
+        ? 'unreadable script after one reformat request: an empty dialogue (--on-unparsable none)'
+        : `the writer's LLM call failed after its retries: an empty dialogue (--on-provider-error none): ${frame.error.code}`;
+      const termination = { reason: 'script_end' as const, seat: SCRIPT_SEAT, detail: `${why}: ${frame.error.message}`.slice(0, 1000) };
+      const kept = asNone === 'unparsable' ? { scriptUnparsable: frame.error } : { scriptProviderError: frame.error };
+      return { ...base, turns: [], termination, status: 'ok', scriptMeta: frame.meta, ...kept };
     }
     if (frame.type === 'script.fail') {
       errors.push({ ...frame.error, seat: SCRIPT_SEAT });

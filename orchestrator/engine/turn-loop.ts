@@ -91,9 +91,10 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
       }
       seatProvenance[seat] = provenanceOf(frame.meta);
       const atMs = clock.now() - startedAt;
-      // An unreadable reply under `--on-unparsable none` is played as a `none` that keeps its failure.
-      const unparsable = frame.type === 'turn.fail' && becomesNone(frame.error, protocol) && allowed.has(UNPARSABLE_NONE.type) ? frame.error : undefined;
-      if (frame.type === 'turn.fail' && !unparsable) {
+      // An unreadable reply under `--on-unparsable none`, or a provider's failure under `--on-provider-error
+      // none`, is played as a `none` that keeps its failure (under `unparsable` or `providerError`).
+      const asNone = frame.type === 'turn.fail' && allowed.has(UNPARSABLE_NONE.type) ? becomesNone(frame.error, protocol) : null;
+      if (frame.type === 'turn.fail' && !asNone) {
         keep(withMeta({ turn: t, seat, action: null, error: frame.error, atMs }, frame.meta));
         errors.push({ ...frame.error, seat, turn: t });
         return finish({ reason: 'policy_error', seat, detail: frame.error.code }, 'failed');
@@ -103,7 +104,7 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
         continue;
       }
       const action: Action = frame.type === 'turn.act' ? { type: frame.action.type, argument: frame.action.argument } : { ...UNPARSABLE_NONE };
-      const record = withMeta({ turn: t, seat, action, atMs, ...(unparsable ? { unparsable } : {}) }, frame.meta);
+      const record = withMeta({ turn: t, seat, action, atMs, ...(asNone && frame.type === 'turn.fail' ? { [asNone]: frame.error } : {}) }, frame.meta);
       keep(record);
       const event = observeTurn({ ...record, action });
       hold();

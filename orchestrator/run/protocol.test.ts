@@ -12,13 +12,13 @@ describe('resolveProtocol', () => {
   it('defaults: paper for SOTOPIA scenario sets, parley for anything else (the bot demo)', () => {
     expect(resolveProtocol(config(), [sotopia]).name).toBe('paper');
     expect(resolveProtocol(config(), [sotopia, builtin]).name).toBe('parley');
-    expect(resolveProtocol(config(), [builtin])).toEqual({ name: 'parley', backgrounds: 'relationship', scriptFormat: 'json', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'fail', selection: 'all' });
+    expect(resolveProtocol(config(), [builtin])).toEqual({ name: 'parley', backgrounds: 'relationship', scriptFormat: 'json', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'fail', onProviderError: 'fail', selection: 'all' });
   });
 
   it('paper defaults and overrides', () => {
-    expect(resolveProtocol(config({ protocol: 'paper' }), [builtin])).toEqual({ name: 'paper', backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'none', selection: 'first-valid' });
+    expect(resolveProtocol(config({ protocol: 'paper' }), [builtin])).toEqual({ name: 'paper', backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'none', onProviderError: 'none', selection: 'first-valid' });
     const p = resolveProtocol(config({ backgrounds: 'appendix', scriptFormat: 'json', stopRule: 'paper', leakJudgeOnly: ['script', 'script'], showRelationshipStory: true }), [sotopia]);
-    expect(p).toEqual({ name: 'paper', backgrounds: 'appendix', scriptFormat: 'json', stopRule: 'paper', leakJudgeOnly: ['script'], showRelationshipStory: true, onUnparsable: 'none', selection: 'first-valid' });
+    expect(p).toEqual({ name: 'paper', backgrounds: 'appendix', scriptFormat: 'json', stopRule: 'paper', leakJudgeOnly: ['script'], showRelationshipStory: true, onUnparsable: 'none', onProviderError: 'none', selection: 'first-valid' });
     expect(protocolKey(p)).toBe('paper/appendix/json/paper/leak:script/story');
   });
 
@@ -37,6 +37,16 @@ describe('resolveProtocol', () => {
     expect(protocolKey(paperFail)).toBe('paper/code/text/code/unparsable:fail');
     expect(protocolKey(parleyNone)).toBe('parley/unparsable:none');
     expect(isDefaultProtocol(parleyNone)).toBe(false);
+  });
+
+  it("--on-provider-error: none under paper (SOTOPIA's agenerate_action caught every exception) and fail under parley; either may be chosen; a departure is in the key", () => {
+    expect(resolveProtocol(config({ protocol: 'paper' }), [sotopia]).onProviderError).toBe('none');
+    expect(resolveProtocol(config({ protocol: 'parley' }), [builtin]).onProviderError).toBe('fail');
+    const paperFail = resolveProtocol(config({ protocol: 'paper', onProviderError: 'fail' }), [sotopia]);
+    const parleyNone = resolveProtocol(config({ protocol: 'parley', onProviderError: 'none' }), [builtin]);
+    expect([paperFail.onProviderError, parleyNone.onProviderError]).toEqual(['fail', 'none']);
+    expect(protocolKey(paperFail)).toBe('paper/code/text/code/provider-error:fail');
+    expect(protocolKey(parleyNone)).toBe('parley/provider-error:none');
   });
 
   it('a paper-only setting under parley is an error naming the flag, never silently ignored', () => {

@@ -19,7 +19,7 @@ function runCost(usage: RunStats['usage']): RunCost {
 
 /** Run statistics for run.json, computed from the records (so a resumed run counts everything). */
 export function computeStats(records: readonly EpisodeRecord[], isReplayed?: ReplayedSeat): RunStats {
-  const stats: RunStats = { episodes: { total: 0, ok: 0, failed: 0 }, byMode: {}, terminations: {}, recoveries: { seats: 0, episodes: 0 }, retries: 0, repairs: { lenient: 0, reformat: 0 }, formatFallbacks: { rejected: 0, jsonMode: 0, prompt: 0, judge: judgeFormatFallbacks(records) }, unparsableTurns: 0, unparsableScripts: 0, usage: {}, cost: { usd: 0, unpriced: [] } };
+  const stats: RunStats = { episodes: { total: 0, ok: 0, failed: 0 }, byMode: {}, terminations: {}, recoveries: { seats: 0, episodes: 0 }, retries: 0, repairs: { lenient: 0, reformat: 0 }, formatFallbacks: { rejected: 0, jsonMode: 0, prompt: 0, judge: judgeFormatFallbacks(records) }, unparsableTurns: 0, unparsableScripts: 0, providerErrorTurns: 0, providerErrorScripts: 0, usage: {}, cost: { usd: 0, unpriced: [] } };
   const replayedUsage: RunStats['usage'] = {};
   let episodeId = '';
   const addUsage = (provider: string | undefined, model: string | undefined, usage: Usage | undefined, seat: string) => {
@@ -64,6 +64,7 @@ export function computeStats(records: readonly EpisodeRecord[], isReplayed?: Rep
       stats.repairs.reformat += t.repairs?.reformat ?? 0;
       addFallbacks(t.fallbacks);
       if (t.unparsable) stats.unparsableTurns += 1;
+      if (t.providerError) stats.providerErrorTurns += 1;
       if (r.mode !== 'script' && !unverified.has(t.seat)) addUsage(t.provider, t.model, t.usage, t.seat);
     }
     if (r.scriptWriter) {
@@ -72,6 +73,7 @@ export function computeStats(records: readonly EpisodeRecord[], isReplayed?: Rep
       stats.repairs.reformat += r.scriptWriter.repairs?.reformat ?? 0;
       addFallbacks(r.scriptWriter.fallbacks);
       if (r.scriptWriter.unparsable) stats.unparsableScripts += 1;
+      if (r.scriptWriter.providerError) stats.providerErrorScripts += 1;
       addUsage(r.scriptWriter.provider, r.scriptWriter.model, r.scriptWriter.usage, 'script');
     }
   }
