@@ -46,6 +46,96 @@ export interface QueueWorker {
 const MAX_STALLED = 3;
 
 /**
+ * A run's configuration, read from Redis once per run and checked against what this worker trusts (a refused
+ * one fails its jobs unrecoverably; one not read is tried again by the next job).
+ */
+function runSpecCache(redis: Redis, trust: WorkerTrust): (runKey: string) => Promise<RunSpec> {
+  const specs = new Map<string, Promise<RunSpec>>();
+return (runKey: string): Promise<RunSpec> => {
+  let p = specs.get(runKey);
+  if (!p) {
+    p = redis.get(runSpecKey(runKey)).then((text) => {
+      if (text === null) throw new Error(`run ${runKey}: its configuration is not in Redis (deleted, or another Redis database)`);
+      const parsed = RunSpec.parse(JSON.parse(text));
+      const checked = checkRunSpec(parsed, trust);
+      if (!checked.ok) throw new UnrecoverableError(`${checked.code}: ${checked.message}`);
+      return parsed;
+    });
+    p.catch(() => specs.delete(runKey));
+    specs.set(runKey, p);
+  }
+  return p;
+};
+}
+
+/**
+ * Stopping: graceful (BullMQ takes no more jobs and waits for the ones in hand) or forced, and, once `stopMs`
+ * passes, a hard stop that does not wait for Redis.
+ */
+function stopControl(ctx: {
+  worker: Worker;
+  redis: Redis;
+  host: () => Promise<EpisodeHost> | null;
+  stopping: AbortController;
+  stopMs: number;
+  log: (line: string) => void;
+}): QueueWorker {
+  const { worker, redis, host, stopping, stopMs, log } = ctx;
+  let resolveDone!: () => void;
+  const done = new Promise<void>((r) => (resolveDone = r));
+  let closing: Promise<void> | null = null;
+  let deadline: NodeJS.Timeout | null = null;
+  /**
+   * The last resort once the stop deadline passes: BullMQ's close waits on Redis, which may be gone, so
+   * the episodes in hand are aborted (their jobs go back to the queue through the stalled check), the
+   * agent processes stopped, and every Redis connection dropped, without waiting for Redis.
+   */
+  const hardStop = async () => {
+    stopping.abort();
+    void worker.close(true).catch(() => {});
+    void worker.disconnect().catch(() => {});
+    redis.disconnect();
+    const h = await host()?.catch(() => null);
+    await h?.close().catch(() => {});
+    resolveDone();
+  };
+  return {
+    done,
+    stop(force = false) {
+      if (force) stopping.abort();
+      deadline ??= setTimeout(() => {
+        log(`stop: not finished within ${stopMs} ms; the episodes in hand go back to the queue`);
+        void hardStop();
+      }, force ? 0 : stopMs);
+      const previous = closing;
+      closing = (async () => {
+        // Graceful: BullMQ stops taking jobs and waits for the ones in hand. Forced: the episodes in
+        // hand are ended unrecorded and their jobs left to the stalled check (another worker reruns them).
+        await Promise.all([worker.close(force), previous]);
+        const h = await host()?.catch(() => null);
+        await h?.close();
+        redis.disconnect();
+        if (deadline) clearTimeout(deadline);
+        resolveDone();
+      })();
+      return Promise.race([closing, done]);
+    },
+  };
+}
+
+/** Says a Redis outage once (and its end), and each stalled or failed job. */
+function logWorkerEvents(worker: Worker, redis: Redis, url: string, log: (line: string) => void): void {
+  const outage = new RedisOutage('worker', redactUrl(url), log);
+  worker.on('error', (err) => outage.error(err));
+  redis.on('error', (err: Error) => outage.error(err));
+  redis.on('ready', () => outage.ready());
+  // BullMQ's blocking client reconnects by itself; its 'ready' is the sign that jobs flow again.
+  worker.on('ready', () => outage.ready());
+  worker.on('stalled', (jobId) => log(`job ${jobId} stalled (its worker stopped answering): back in the queue`));
+  worker.on('failed', (job, err) => log(`job ${job?.id ?? '?'} failed here: ${err.message}`));
+}
+
+/**
  * Takes episode jobs from the queue and runs each with every local guarantee: its seats on this
  * machine's agent processes (never two seats of one episode in one process), ledgers, crash recovery.
  * Each episode runs in a scratch directory of its own and its files travel back in the job's result,
@@ -58,26 +148,11 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
   const scratchRoot = prepareScratch();
   const trust: WorkerTrust = opts.trust ?? { endpoints: [], keyEnvs: [] };
   const redis = new Redis(opts.url, { maxRetriesPerRequest: 3 });
-  const specs = new Map<string, Promise<RunSpec>>();
   let host: Promise<EpisodeHost> | null = null;
   const stopping = new AbortController();
   const code = codeVersion();
 
-  const specOf = (runKey: string): Promise<RunSpec> => {
-    let p = specs.get(runKey);
-    if (!p) {
-      p = redis.get(runSpecKey(runKey)).then((text) => {
-        if (text === null) throw new Error(`run ${runKey}: its configuration is not in Redis (deleted, or another Redis database)`);
-        const parsed = RunSpec.parse(JSON.parse(text));
-        const checked = checkRunSpec(parsed, trust);
-        if (!checked.ok) throw new UnrecoverableError(`${checked.code}: ${checked.message}`);
-        return parsed;
-      });
-      p.catch(() => specs.delete(runKey));
-      specs.set(runKey, p);
-    }
-    return p;
-  };
+  const specOf = runSpecCache(redis, trust);
 
   const hostFor = (spec: RunSpec): Promise<EpisodeHost> => {
     host ??= EpisodeHost.start({
@@ -139,56 +214,10 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
     stalledInterval: lockMs,
     maxStalledCount: MAX_STALLED,
   });
-  const outage = new RedisOutage('worker', redactUrl(opts.url), opts.log);
-  worker.on('error', (err) => outage.error(err));
-  redis.on('error', (err: Error) => outage.error(err));
-  redis.on('ready', () => outage.ready());
-  // BullMQ's blocking client reconnects by itself; its 'ready' is the sign that jobs flow again.
-  worker.on('ready', () => outage.ready());
-  worker.on('stalled', (jobId) => opts.log(`job ${jobId} stalled (its worker stopped answering): back in the queue`));
-  worker.on('failed', (job, err) => opts.log(`job ${job?.id ?? '?'} failed here: ${err.message}`));
+  logWorkerEvents(worker, redis, opts.url, opts.log);
   await worker.waitUntilReady();
 
-  let resolveDone!: () => void;
-  const done = new Promise<void>((r) => (resolveDone = r));
-  let closing: Promise<void> | null = null;
-  let deadline: NodeJS.Timeout | null = null;
-  /**
-   * The last resort once the stop deadline passes: BullMQ's close waits on Redis, which may be gone, so
-   * the episodes in hand are aborted (their jobs go back to the queue through the stalled check), the
-   * agent processes stopped, and every Redis connection dropped, without waiting for Redis.
-   */
-  const hardStop = async () => {
-    stopping.abort();
-    void worker.close(true).catch(() => {});
-    void worker.disconnect().catch(() => {});
-    redis.disconnect();
-    const h = await host?.catch(() => null);
-    await h?.close().catch(() => {});
-    resolveDone();
-  };
-  return {
-    done,
-    stop(force = false) {
-      if (force) stopping.abort();
-      deadline ??= setTimeout(() => {
-        opts.log(`stop: not finished within ${stopMs} ms; the episodes in hand go back to the queue`);
-        void hardStop();
-      }, force ? 0 : stopMs);
-      const previous = closing;
-      closing = (async () => {
-        // Graceful: BullMQ stops taking jobs and waits for the ones in hand. Forced: the episodes in
-        // hand are ended unrecorded and their jobs left to the stalled check (another worker reruns them).
-        await Promise.all([worker.close(force), previous]);
-        const h = await host?.catch(() => null);
-        await h?.close();
-        redis.disconnect();
-        if (deadline) clearTimeout(deadline);
-        resolveDone();
-      })();
-      return Promise.race([closing, done]);
-    },
-  };
+  return stopControl({ worker, redis, host: () => host, stopping, stopMs, log: opts.log });
 }
 
 /**

@@ -10,7 +10,6 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
  */
 const NOT_YET_SPLIT: Record<string, number> = {
   'testkit/fake-llm-server.ts:startFakeLlmServer': 206,
-  'queue/worker.ts:startQueueWorker': 138,
   'web/seat/main.ts:connect': 112,
   'orchestrator/engine/turn-loop.ts:runTurnLoop': 103,
 };
