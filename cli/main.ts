@@ -36,6 +36,7 @@ export const COMMANDS: Record<string, { describe: string; generated?: true; load
   report: { describe: 'write report.md / report.html with charts and transcripts for runs', load: () => import('./commands/report.js') },
   compare: { describe: 'pairwise naturalness judgement between two runs', load: () => import('./commands/compare.js') },
   annotate: { describe: 'serve the human pairwise naturalness study of two runs to annotators', load: () => import('./commands/annotate.js') },
+  multiverse: { describe: 'does a claim survive its reasonable alternatives: every specification of a claim file, its curve and a verdict', load: () => import('./commands/multiverse.js') },
   pack: { describe: "pack a run for a paper's supplement: files, report, card, inputs and a SHA-256 manifest in one .tar.gz", load: () => import('./commands/pack.js') },
   verify: { describe: 'check a pack made by parley pack against its manifest', load: () => import('./commands/verify.js') },
   export: { describe: 'export a run', generated: true, load: () => import('./commands/export.js') },

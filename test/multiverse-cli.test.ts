@@ -1,0 +1,82 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parley, tempDir } from './helpers/processes.js';
+
+/**
+ * `parley multiverse` as a user runs it (issue 43, contract items 1 and 4, offline): a claim on the
+ * built-in bots over seed × protocol gives 8 specifications, a specification curve and the share line; the
+ * same command again starts no episode; a claim file with an unknown axis is refused with its line.
+ */
+const CLAIM = `name: bots-success
+claim:
+  metric: success
+  a: {modes: [script]}
+  b: {modes: [agents]}
+  expect: a > b
+base:
+  scenarios: builtin
+  limit: 2
+  maxTurns: 4
+axes:
+  seed: [1, 2, 3, 4]
+  protocol: [paper, parley]
+`;
+
+describe('parley multiverse CLAIM --out DIR (bots, offline)', () => {
+  const tmp = tempDir('multiverse');
+  const claim = join(tmp.path, 'claim.yaml');
+  const out = join(tmp.path, 'mv');
+  let first: { code: number | null; stdout: string[]; stderr: string[] };
+
+  beforeAll(async () => {
+    writeFileSync(claim, CLAIM);
+    const p = parley(['multiverse', claim, '--out', out]);
+    first = { code: await p.exited, stdout: p.stdout, stderr: p.stderr };
+    if (first.code !== 0) console.error(first.stderr.join('\n'));
+  }, 300_000);
+  afterAll(() => tmp.remove());
+
+  it('--dry-run prints specifications and episodes and writes nothing', async () => {
+    const dry = join(tmp.path, 'dry');
+    const p = parley(['multiverse', claim, '--out', dry, '--dry-run']);
+    expect(await p.exited).toBe(0);
+    // 8 specifications; 16 distinct arms (each side of each specification) of 2 episodes each.
+    expect(p.stdout.join('\n')).toMatch(/^8 specification\(s\), 16 distinct arm\(s\), 32 episode\(s\) planned/m);
+    expect(existsSync(dry)).toBe(false);
+  });
+
+  it('runs every arm once and writes multiverse.json, the report and the curve of 8 specifications', () => {
+    expect(first.code).toBe(0);
+    expect(first.stdout.join('\n')).toMatch(/multiverse: 32 episode\(s\) started, 0 already recorded, over 16 distinct arm\(s\) of 8 specification\(s\)/);
+    expect(readdirSync(join(out, 'arms'))).toHaveLength(16);
+    const json = JSON.parse(readFileSync(join(out, 'multiverse.json'), 'utf8'));
+    expect(json.specifications).toHaveLength(8);
+    for (const s of json.specifications) expect(s.pairs).toBe(2);
+    expect(['robust', 'fragile', 'reversed']).toContain(json.summary.verdict);
+    const svg = readFileSync(join(out, 'charts', 'curve.svg'), 'utf8');
+    // One point per specification (each has paired scenarios), and an indicator row per axis value.
+    expect(svg.match(/<circle /g)).toHaveLength(8);
+    for (const label of ['seed = 1', 'seed = 4', 'protocol = paper', 'protocol = parley']) expect(svg).toContain(label);
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md).toMatch(/The claim holds in sign in \d+% of 8 specifications/);
+    expect(md).toMatch(/\*\*Verdict: (robust|fragile|reversed)\*\* \(robust: ≥ 90%/);
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<svg');
+  });
+
+  it('the same command again starts no episode', async () => {
+    const p = parley(['multiverse', claim, '--out', out]);
+    expect(await p.exited).toBe(0);
+    expect(p.stdout.join('\n')).toMatch(/multiverse: 0 episode\(s\) started, 32 already recorded/);
+  }, 120_000);
+
+  it('an unknown axis key exits 2 with file:line and writes nothing', async () => {
+    const bad = join(tmp.path, 'bad.yaml');
+    writeFileSync(bad, CLAIM.replace('  protocol: [paper, parley]\n', '  protocol: [paper, parley]\n  temprature: [0.3, 0.7]\n'));
+    const dir = join(tmp.path, 'bad-out');
+    const p = parley(['multiverse', bad, '--out', dir]);
+    expect(await p.exited).toBe(2);
+    expect(p.stderr.join('\n')).toContain(`${bad}:14: axes.temprature: unknown key 'temprature'`);
+    expect(existsSync(dir)).toBe(false);
+  });
+});
