@@ -48,8 +48,14 @@ describe('parley multiverse CLAIM --out DIR (bots, offline)', () => {
 
   it('runs every arm once and writes multiverse.json, the report and the curve of 8 specifications', () => {
     expect(first.code).toBe(0);
-    expect(first.stdout.join('\n')).toMatch(/multiverse: 32 episode\(s\) started, 0 already recorded, over 16 distinct arm\(s\) of 8 specification\(s\)/);
-    expect(readdirSync(join(out, 'arms'))).toHaveLength(16);
+    const started = /multiverse: (\d+) episode\(s\) started, 0 already recorded, over 16 distinct arm\(s\) of 8 specification\(s\)/.exec(first.stdout.join('\n'));
+    expect(started).not.toBeNull();
+    // 32 planned; a protocol's selection rule may draw more (episodes not valid under its rule are redrawn).
+    const arms = readdirSync(join(out, 'arms'));
+    expect(arms).toHaveLength(16);
+    const recorded = arms.reduce((n, a) => n + readFileSync(join(out, 'arms', a, 'episodes.jsonl'), 'utf8').trim().split('\n').length, 0);
+    expect(Number(started![1])).toBe(recorded);
+    expect(recorded).toBeGreaterThanOrEqual(32);
     const json = JSON.parse(readFileSync(join(out, 'multiverse.json'), 'utf8'));
     expect(json.specifications).toHaveLength(8);
     for (const s of json.specifications) expect(s.pairs).toBe(2);
@@ -67,7 +73,7 @@ describe('parley multiverse CLAIM --out DIR (bots, offline)', () => {
   it('the same command again starts no episode', async () => {
     const p = parley(['multiverse', claim, '--out', out]);
     expect(await p.exited).toBe(0);
-    expect(p.stdout.join('\n')).toMatch(/multiverse: 0 episode\(s\) started, 32 already recorded/);
+    expect(p.stdout.join('\n')).toMatch(/multiverse: 0 episode\(s\) started, \d+ already recorded/);
   }, 120_000);
 
   it('an unknown axis key exits 2 with file:line and writes nothing', async () => {

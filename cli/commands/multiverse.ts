@@ -79,7 +79,7 @@ export async function run(argv: string[]): Promise<number> {
   if (args.flags['dry-run'] === true) {
     let episodes = 0;
     for (const a of arms) episodes += (await planArm(a.arm.id, a.config, a.protocol)).episodes;
-    console.log(`${specs.length} specification(s), ${arms.length} distinct arm(s), ${episodes} episode(s) planned (already recorded ones are skipped when run); nothing sent`);
+    console.log(`${specs.length} specification(s), ${arms.length} distinct arm(s), ${episodes} episode(s) planned (already recorded ones are skipped when run; a selection rule may draw more); nothing sent`);
     return 0;
   }
   for (const a of arms) {
