@@ -74,5 +74,11 @@ export const Hint = z.object({
   text: z.string(),
   /** The source wrapped the hint in parentheses (137 of SOTOPIA's 180 goals do): the paper's renderings keep them. */
   parenthesized: z.boolean().optional(),
+  /**
+   * A hint with hints nested in it, the pair's whole content (24 of SOTOPIA's goals, `(<extra_info>A
+   * <strategy_hint>B</strategy_hint></extra_info>)`): the outer hint opens the pair, the last nested one
+   * closes it, so the paper's renderings read `(A B)` as SOTOPIA's did.
+   */
+  paren: z.enum(['open', 'close']).optional(),
 });
 export type Hint = z.infer<typeof Hint>;

@@ -107,6 +107,8 @@ describe('paper judge view', () => {
   it('keeps the parentheses the source put around a hint, as SOTOPIA\'s renderer did (issue 42)', () => {
     const seat = fixture().seats[0]!;
     expect(paperGoal({ ...seat, goal: 'Divide fairly', hints: [{ kind: 'extra_info', text: 'Extra information: books 5.', parenthesized: true }] })).toBe('Divide fairly (Extra information: books 5.)');
+    const nested = [{ kind: 'extra_info', text: 'Extra information: x.', paren: 'open' }, { kind: 'strategy_hint', text: 'Hint: y.', paren: 'close' }] as const;
+    expect(paperGoal({ ...seat, goal: 'Divide fairly', hints: [...nested] })).toBe('Divide fairly (Extra information: x. Hint: y.)');
     expect(paperGoal({ ...seat, goal: 'Divide fairly', hints: [{ kind: 'extra_info', text: 'Extra information: books 5.' }] })).toBe('Divide fairly Extra information: books 5.');
   });
 

@@ -1,5 +1,5 @@
 import { listNames } from './list-names.js';
-import { type EpisodeRecord } from '../../protocol/index.js';
+import { type EpisodeRecord, type Hint } from '../../protocol/index.js';
 import { genderAdjective } from '../../text/gender-word.js';
 import type { Character, Scenario, ScenarioSeat } from '../../scenarios/model.js';
 import { actionText, seatNames } from './transcript.js';
@@ -34,7 +34,15 @@ export function paperBio(c: Character): string {
 /** A goal as SOTOPIA rendered it for its environment: the goal, then its hint texts inline and unlabelled. */
 export function paperGoal(seat: ScenarioSeat): string {
   // In the parentheses the source put around a hint (SOTOPIA's renderer kept them as text).
-  return [seat.goal, ...seat.hints.map((h) => (h.parenthesized && h.text.trim() ? `(${h.text.trim()})` : h.text))].filter((t) => t.trim() !== '').join(' ');
+  return [seat.goal, ...seat.hints.map(inParens)].filter((t) => t.trim() !== '').join(' ');
+}
+
+/** A hint in the parentheses the source put around it, or around it and the hints nested in it (`paren`). */
+function inParens(h: Hint): string {
+  const t = h.text.trim();
+  if (!t) return h.text;
+  if (h.parenthesized) return `(${t})`;
+  return h.paren === 'open' ? `(${t}` : h.paren === 'close' ? `${t})` : h.text;
 }
 
 /**

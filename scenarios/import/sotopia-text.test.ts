@@ -6,14 +6,22 @@ describe('SOTOPIA text conventions', () => {
     const r = splitGoal('Share the blanket (<extra_info>You are cold <strategy_hint>Hint: stress sharing.</strategy_hint></extra_info>)');
     expect(r.goal).toBe('Share the blanket');
     expect(r.hints).toEqual([
-      { kind: 'extra_info', text: 'You are cold' },
-      { kind: 'strategy_hint', text: 'Hint: stress sharing.' },
+      { kind: 'extra_info', text: 'You are cold', paren: 'open' },
+      { kind: 'strategy_hint', text: 'Hint: stress sharing.', paren: 'close' },
     ]);
     expect(splitGoal('Ask (<clarification_hint>Do not tell</clarification_hint>) politely')).toEqual({
       goal: 'Ask politely', hints: [{ kind: 'clarification_hint', text: 'Do not tell', parenthesized: true }],
     });
-    // The pair kept only around a hint that fills it, not around nested hints (issue 42: SOTOPIA's renderer kept the parentheses as text).
-    expect(splitGoal('A (<extra_info>x <strategy_hint>y</strategy_hint></extra_info>) tail').hints.every((h) => !h.parenthesized)).toBe(true);
+    // The pair kept around a hint that fills it (issue 42: SOTOPIA's renderer kept the parentheses as text).
+    // A pair around a hint and the hints nested in it (24 SOTOPIA goals): the outer opens it, the last nested one closes it.
+    expect(splitGoal('A (<extra_info>x <strategy_hint>y</strategy_hint></extra_info>) tail').hints).toEqual([
+      { kind: 'extra_info', text: 'x', paren: 'open' },
+      { kind: 'strategy_hint', text: 'y', paren: 'close' },
+    ]);
+    // Not when the outer's own text follows a nested hint, the pair holds more, or a hint is never closed.
+    for (const g of ['A (<extra_info>x <strategy_hint>y</strategy_hint> z</extra_info>) t', 'A (<extra_info>x <strategy_hint>y</strategy_hint></extra_info> more) t', 'A (<extra_info>x <strategy_hint>y']) {
+      expect(splitGoal(g).hints.every((h) => !h.parenthesized && !h.paren)).toBe(true);
+    }
     expect(splitGoal('A <extra_info>x</extra_info> (tail)').hints[0]!.parenthesized).toBeUndefined();
     expect(splitGoal('Plain goal')).toEqual({ goal: 'Plain goal', hints: [] });
     expect(splitGoal('Unclosed <extra_info>secret plan').hints).toEqual([{ kind: 'extra_info', text: 'secret plan' }]);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProtocolView } from '../../../protocol/index.js';
 import type { SeatView } from '../../policy.js';
 import { paperAgentMessages, paperScriptMessages } from './paper-prompt.js';
-import { paperMove } from './paper-render.js';
+import { paperGoal, paperMove } from './paper-render.js';
 import { loadTemplates } from './templates.js';
 import { parseScriptText } from './parse-script-text.js';
 import { ALICE_GOAL, ALICE_HINT, ALICE_SECRET, aliceView, BOB_GOAL, BOB_SECRET, event, scriptRequest, turnRequest } from './test-views.js';
@@ -123,5 +123,13 @@ describe('the paper script prompt', () => {
     // A model that copies the lettered examples still yields a readable script.
     const parsed = parseScriptText(['a. Alice Chen said: "Hi."', 'b. Bob Lee did nothing'].join('\n'), req);
     expect(parsed.ok && parsed.value.map((t) => t.seat)).toEqual(['A', 'B']);
+  });
+});
+
+describe("the goal's hints in SOTOPIA's parentheses", () => {
+  it('one hint that fills the pair, and a hint with one nested in it sharing the pair (issue 42)', () => {
+    expect(paperGoal('Ask', [{ kind: 'extra_info', text: 'Extra information: x.', parenthesized: true }])).toBe('Ask (Extra information: x.)');
+    expect(paperGoal('Ask', [{ kind: 'extra_info', text: 'Extra information: x.', paren: 'open' }, { kind: 'strategy_hint', text: 'Hint: y.', paren: 'close' }])).toBe('Ask (Extra information: x. Hint: y.)');
+    expect(paperGoal('Ask', [{ kind: 'extra_info', text: 'Extra information: x.' }, { kind: 'strategy_hint', text: 'Hint: y.' }])).toBe('Ask Extra information: x. Hint: y.');
   });
 });

@@ -45,7 +45,9 @@ export function paperGoal(goal: string, hints: readonly Hint[]): string {
 /** A hint's text, in the parentheses the source put around it (SOTOPIA's renderer kept them as text). */
 export function paperHint(h: Hint): string {
   const t = h.text.trim();
-  return t && h.parenthesized ? `(${t})` : t;
+  if (!t) return t;
+  if (h.parenthesized) return `(${t})`;
+  return h.paren === 'open' ? `(${t}` : h.paren === 'close' ? `${t})` : t;
 }
 
 
