@@ -68,6 +68,15 @@ export class SeatRegistry {
     return { ok: true, link, rejoin: decision.rejoin };
   }
 
+  /**
+   * Whether `token` is a seat token of an episode not yet ended, without claiming it: a connection that
+   * shows one at its handshake is not counted with the tokenless ones (socketio-endpoint.ts).
+   */
+  holds(token: string): boolean {
+    const link = this.byToken.get(token);
+    return link !== undefined && link.lifecycle.phase !== 'ended';
+  }
+
   /** Forgets the episode's tokens (after it ended): any later join with them is refused. */
   release(links: Iterable<SeatLink>): void {
     const set = new Set(links);

@@ -25,6 +25,11 @@ export interface BrowserEndpoint {
    * pending connections is for tokenless sockets, and a watch page must not use up a lab's seat joins.
    */
   settle(engineSocket: object): void;
+  /**
+   * Adds a check of a handshake's query (the watch key): a connection it passes is counted apart from the
+   * tokenless ones, so they cannot crowd it out. The seat token (`token`) is checked without this.
+   */
+  vouchWith(check: (query: URLSearchParams) => boolean): void;
 }
 
 /**
@@ -33,7 +38,7 @@ export interface BrowserEndpoint {
  */
 function acceptSocket(
   socket: Socket,
-  ctx: { connections: Set<AgentConnection>; pending: PendingConnections; registry: SeatRegistry; connectionOpts: ConnectionOptions },
+  ctx: { connections: Set<AgentConnection>; pending: { release(conn: object): void }; registry: SeatRegistry; connectionOpts: ConnectionOptions },
 ): void {
   const { connections, pending, registry, connectionOpts } = ctx;
   let closedByUs = false;
@@ -101,9 +106,13 @@ function acceptSocket(
  */
 export function attachBrowserEndpoint(server: HttpServer, registry: SeatRegistry, opts: ConnectionOptions = {}): BrowserEndpoint {
   const connections = new Set<AgentConnection>();
-  /** Engine connections that have not joined a seat yet, with their address: limited (issue 19, k02). */
-  const pending = new PendingConnections(PENDING_LIMITS);
   const clock = opts.clock ?? systemClock;
+  const vouchers: Array<(query: URLSearchParams) => boolean> = [(q) => registry.holds(q.get('token') ?? '')];
+  const pending = new PendingPools(vouchers, (address) => {
+    // One line a second at most, however many connections were closed to make room.
+    const report = pending.takeRefusalReport(clock.now());
+    if (report !== null) opts.log?.(`closed ${report} browser connection(s) that had not joined a seat, to make room (the latest newcomer from ${address})`);
+  });
   const engine = new EngineServer({
     transports: ['websocket'],
     allowUpgrades: false,
@@ -113,17 +122,12 @@ export function attachBrowserEndpoint(server: HttpServer, registry: SeatRegistry
     // No cross-origin pages: the page is served from this same server (Host and Origin: origin-guard.ts).
     cors: undefined,
     allowRequest: (req, done) => {
-      // Counted from here (the request object stands for the connection until engine.io makes one).
-      const address = req.socket.remoteAddress ?? 'unknown';
-      const refusal = pending.admit(req, address);
-      if (refusal) {
-        const refused = pending.takeRefusalReport(clock.now());
-        if (refused !== null) opts.log?.(`refused ${refused} browser connection(s), the latest from ${address}: ${refusal}`);
-      } else {
-        // A handshake that fails after this point never becomes an engine connection: its socket's close releases it.
-        req.socket.once('close', () => pending.release(req));
-      }
-      done(refusal, refusal === null);
+      // Counted from here (the request object stands for the connection until engine.io makes one); a
+      // full pool gives up its oldest, so newcomers are never locked out.
+      pending.admit(req, req.socket.remoteAddress ?? 'unknown', () => req.socket.destroy(), requestQuery(req));
+      // A handshake that fails after this point never becomes an engine connection: its socket's close releases it.
+      req.socket.once('close', () => pending.release(req));
+      done(null, true);
     },
   });
   // A client must say which namespace it joins within this long, or the connection is dropped.
@@ -133,10 +137,9 @@ export function attachBrowserEndpoint(server: HttpServer, registry: SeatRegistry
 
   io.on('connection', (socket: Socket) => acceptSocket(socket, { connections, pending, registry, connectionOpts }));
 
-  engine.on('connection', (client: { request: IncomingMessage; on(event: 'close', fn: () => void): void }) => {
+  engine.on('connection', (client: { request: IncomingMessage; close(): void; on(event: 'close', fn: () => void): void }) => {
     // The engine socket now stands for the connection admitted with its request.
-    pending.release(client.request);
-    pending.admit(client, client.request.socket?.remoteAddress ?? 'unknown');
+    pending.handOver(client.request, client, () => client.close());
     client.on('close', () => pending.release(client));
   });
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => engine.handleUpgrade(req, socket, head);
@@ -146,6 +149,7 @@ export function attachBrowserEndpoint(server: HttpServer, registry: SeatRegistry
     connections,
     io,
     settle: (engineSocket) => pending.release(engineSocket),
+    vouchWith: (check) => void vouchers.push(check),
     handleRequest: (req, res) => engine.handleRequest(req, res),
     close() {
       if (closed) return;
@@ -162,7 +166,73 @@ export function attachBrowserEndpoint(server: HttpServer, registry: SeatRegistry
 const NOT_A_FRAME = '{"type":"not a frame"}';
 
 /**
- * Browser connections that have not joined a seat yet: a person needs one (a reload briefly two); a lab
- * behind one address a handful at once. Beyond these, new connections are refused until some join or go.
+ * Browser connections that have not joined a seat yet and showed no credential: a person needs one (a
+ * reload briefly two); a lab behind one address a handful at once. Beyond these, the oldest pending one
+ * is closed to make room (as on `/agent`): an honest page joins within milliseconds of connecting.
  */
 export const PENDING_LIMITS: PendingLimits = { perAddress: 8, total: 64 };
+/**
+ * Connections that showed a live seat token or the watch key in their handshake's query, until they join
+ * or watch: counted apart, so no number of tokenless connections can close or refuse them. A key or token
+ * holder's own burst is bounded the same way (its oldest goes).
+ */
+export const VOUCHED_PENDING_LIMITS: PendingLimits = { perAddress: 32, total: 128 };
+
+function requestQuery(req: IncomingMessage): URLSearchParams {
+  const url = req.url ?? '';
+  const q = url.indexOf('?');
+  return new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+}
+
+/**
+ * The two pools of pending browser connections (tokenless, and vouched for by a credential in the
+ * handshake), each evicting its oldest when full; every connection is remembered with its pool and how
+ * to close it.
+ */
+class PendingPools {
+  private readonly tokenless = new PendingConnections(PENDING_LIMITS);
+  private readonly vouched = new PendingConnections(VOUCHED_PENDING_LIMITS);
+  private readonly held = new Map<object, { pool: PendingConnections; address: string; close: () => void }>();
+
+  constructor(
+    private readonly vouchers: ReadonlyArray<(query: URLSearchParams) => boolean>,
+    private readonly onEvicted: (address: string) => void,
+  ) {}
+
+  admit(conn: object, address: string, close: () => void, query: URLSearchParams): void {
+    const pool = this.vouchers.some((check) => check(query)) ? this.vouched : this.tokenless;
+    this.take(conn, { pool, address, close });
+  }
+
+  /** `from` (the handshake request) now stands as `to` (the engine socket), in the same pool. */
+  handOver(from: object, to: object, close: () => void): void {
+    const entry = this.held.get(from);
+    if (!entry) return;
+    this.release(from);
+    this.take(to, { ...entry, close });
+  }
+
+  release(conn: object): void {
+    const entry = this.held.get(conn);
+    if (!entry) return;
+    this.held.delete(conn);
+    entry.pool.release(conn);
+  }
+
+  takeRefusalReport(now: number): number | null {
+    const a = this.tokenless.takeRefusalReport(now);
+    const b = this.vouched.takeRefusalReport(now);
+    return a === null && b === null ? null : (a ?? 0) + (b ?? 0);
+  }
+
+  private take(conn: object, entry: { pool: PendingConnections; address: string; close: () => void }): void {
+    const evicted = entry.pool.admitEvicting(conn, entry.address);
+    this.held.set(conn, entry);
+    for (const old of evicted) {
+      const gone = this.held.get(old);
+      this.held.delete(old);
+      gone?.close();
+    }
+    if (evicted.length) this.onEvicted(entry.address);
+  }
+}

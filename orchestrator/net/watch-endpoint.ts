@@ -27,6 +27,8 @@ export function attachWatchEndpoint(browser: BrowserEndpoint, hub: WatchHub, gat
   const clock = opts.clock ?? systemClock;
   const ns = browser.io.of(WATCH_NAMESPACE);
   const refusals = opts.log ? new RefusalLog(opts.log, 'watch connection') : null;
+  // A watch page shows its key in the handshake's query too: tokenless connections cannot crowd it out.
+  browser.vouchWith((query) => gate.allows(query.get('key')));
   ns.use((socket, next) => {
     const key: unknown = (socket.handshake.auth as Record<string, unknown> | undefined)?.key;
     if (gate.allows(typeof key === 'string' ? key : null)) return next();

@@ -25,8 +25,9 @@ export class RawSocketIo {
   }
 
   /** Opens `/socket.io/` on `base` (http://host:port) with the given headers; resolves once engine.io said open. */
-  static async connect(base: string, headers: Record<string, string> = {}): Promise<RawSocketIo> {
-    const url = `${base.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`;
+  static async connect(base: string, headers: Record<string, string> = {}, query: Record<string, string> = {}): Promise<RawSocketIo> {
+    const extra = new URLSearchParams(query).toString();
+    const url = `${base.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket${extra ? `&${extra}` : ''}`;
     const ws = new WebSocket(url, { headers });
     const client = new RawSocketIo(ws);
     await Promise.race([once(ws, 'open'), once(ws, 'unexpected-response').then(([, res]) => { throw new Error(`HTTP ${res.statusCode}`); })]);
@@ -48,10 +49,12 @@ export class RawSocketIo {
    * acknowledged it (`40{"sid":…}`): socket.io drops event packets that arrive before, so an attack sent
    * sooner might never reach the handlers it is meant to test.
    */
-  async connectNamespace(): Promise<void> {
-    this.send('40');
+  async connectNamespace(namespace = '', auth?: Record<string, string>): Promise<void> {
+    const prefix = namespace ? `40${namespace},` : '40';
+    this.send(`${prefix}${auth ? JSON.stringify(auth) : ''}`);
     for (;;) {
-      if (this.received.some((m) => m.startsWith('40'))) return;
+      if (this.received.some((m) => m.startsWith(prefix))) return;
+      if (this.received.some((m) => m.startsWith(namespace ? `44${namespace},` : '44'))) throw new Error('namespace connect refused');
       if (!this.open) throw new Error('closed before the namespace connect was acknowledged');
       await once(this.ws, 'message');
     }

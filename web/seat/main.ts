@@ -71,7 +71,7 @@ if (!token) showError('This page needs a seat link with a token (…/?token=…)
 else connect();
 
 function connect(): void {
-  const socket = io({ path: SOCKET_IO_PATH, transports: ['websocket'], reconnectionAttempts: 5 });
+  const socket = io({ path: SOCKET_IO_PATH, transports: ['websocket'], reconnectionAttempts: 5, query: { token } });
   const send = (body: Record<string, unknown>) => socket.emit(FRAME_EVENT, JSON.stringify({ v: PROTOCOL_VERSION, id: `w${(n++).toString(36)}`, ...body }));
 
   let conn = 0;

@@ -170,7 +170,7 @@ function handle(m: WatchMessage): void {
   }
 }
 
-const socket = io(WATCH_NAMESPACE, { path: SOCKET_IO_PATH, transports: ['websocket'], auth: { key }, reconnectionAttempts: 5 });
+const socket = io(WATCH_NAMESPACE, { path: SOCKET_IO_PATH, transports: ['websocket'], auth: { key }, query: { key }, reconnectionAttempts: 5 });
 socket.on('connect', () => {
   if (!runEnded) setConn('Live', true);
   $('error').hidden = true;
