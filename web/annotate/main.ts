@@ -34,7 +34,9 @@ async function loadNext(): Promise<void> {
   if (!current) {
     $('study').hidden = true;
     $('done').hidden = false;
-    $('done').textContent = `All ${next.total} pair(s) answered. Thank you, ${annotator}!`;
+    const who = document.createElement('bdi');
+    who.textContent = annotator;
+    $('done').replaceChildren(`All ${next.total} pair(s) answered. Thank you, `, who, '!');
     return;
   }
   $('progress').textContent = `Pair ${next.done + 1} of ${next.total}`;
@@ -47,7 +49,9 @@ async function loadNext(): Promise<void> {
     const bg = document.createElement('p');
     bg.textContent = c.background;
     const goal = document.createElement('p');
-    goal.textContent = `Goal: ${c.goal}`;
+    const text = document.createElement('bdi');
+    text.textContent = c.goal;
+    goal.append('Goal: ', text);
     div.append(h, bg, goal);
     return div;
   }));

@@ -1,6 +1,6 @@
 import type { TaskPrivate } from '../../protocol/task.js';
 import type { PartnerView, PeerPrivateState, SelfView } from '../../protocol/views.js';
-import { el, privateBadge, privateSection, section } from './dom.js';
+import { bdi, el, privateBadge, privateSection, section } from './dom.js';
 
 const RELATIONSHIPS = ['stranger', 'know by name', 'acquaintance', 'friend', 'romantic partner', 'family'];
 
@@ -21,7 +21,7 @@ export const goalCard = (self: SelfView): HTMLElement => privateSection('Your go
 /** The seat's own card, hints and task data; what only this seat knows carries a Private badge. */
 export function selfCard(self: SelfView, onSelect: ((name: string) => HTMLButtonElement) | null): HTMLElement[] {
   const out = [section('Your character', profileList(self.profile))];
-  if (self.hints.length) out.push(privateSection('Hints', el('ul', {}, ...self.hints.map((h) => el('li', {}, `${h.kind.replace(/_/g, ' ')}: ${h.text}`)))));
+  if (self.hints.length) out.push(privateSection('Hints', el('ul', {}, ...self.hints.map((h) => el('li', {}, `${h.kind.replace(/_/g, ' ')}: `, bdi(h.text))))));
   if (self.task) out.push(taskPanel(self.task, 'Your task data', onSelect, true));
   return out;
 }
@@ -48,7 +48,7 @@ export function taskPanel(task: TaskPrivate, title: string, onSelect: ((name: st
   }
   if (task.kind === 'split') {
     return section(title, el('dl', {},
-      el('dt', {}, 'To split'), el('dd', {}, `${task.total} ${task.resource}`),
+      el('dt', {}, 'To split'), el('dd', {}, `${task.total} `, bdi(task.resource)),
       el('dt', {}, 'Hoped-for share (private)'), el('dd', {}, String(task.want)),
       el('dt', {}, 'Least share worth voting for (private)'), el('dd', {}, String(task.minimum)),
       el('dt', {}, 'Moves'), el('dd', {}, 'Action "propose 40/30/30" (shares in seat order), then "accept" or "reject" to vote.'),
@@ -67,19 +67,19 @@ export function taskPanel(task: TaskPrivate, title: string, onSelect: ((name: st
 
 /** A partner as the relationship shows them. */
 export function partnerCard(p: PartnerView, name: string): HTMLElement {
-  return section(`Your partner: ${name}`,
-    el('p', { class: 'meta' }, `Relationship: ${RELATIONSHIPS[p.relationship] ?? p.relationship}`),
+  return section(['Your partner: ', bdi(name)],
+    el('p', { class: 'meta' }, 'Relationship: ', bdi(RELATIONSHIPS[p.relationship] ?? String(p.relationship))),
     profileList(p.profile),
-    ...(p.sharedHistory ? [el('p', {}, `Shared history: ${p.sharedHistory}`)] : []));
+    ...(p.sharedHistory ? [el('p', {}, 'Shared history: ', bdi(p.sharedHistory))] : []));
 }
 
 /** Mindreaders mode: the partner's private state, clearly labelled as such. */
 export function mindreaderPanel(s: PeerPrivateState, name: string): HTMLElement {
-  const panel = section(`Mindreaders mode: ${name}'s private state`,
+  const panel = section(['Mindreaders mode: ', bdi(name), "'s private state"],
     el('p', {}, 'In this mode you can see what your partner privately knows and wants. ', privateBadge()),
     profileList(s.profile),
-    el('p', {}, `Their goal: ${s.goal}`),
-    ...s.hints.map((h) => el('p', {}, `${h.kind.replace(/_/g, ' ')}: ${h.text}`)),
+    el('p', {}, 'Their goal: ', bdi(s.goal)),
+    ...s.hints.map((h) => el('p', {}, `${h.kind.replace(/_/g, ' ')}: `, bdi(h.text))),
     ...(s.task ? [taskPanel(s.task, `${name}'s task data`, null)] : []));
   panel.classList.add('mindreader');
   return panel;

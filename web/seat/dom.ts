@@ -1,11 +1,12 @@
 import { el } from '../shared/dom.js';
 
 /** The shared helpers (web/shared/dom.ts), and the seat page's sections. */
-export { el, fill } from '../shared/dom.js';
+export { bdi, el, fill } from '../shared/dom.js';
 
 /** A labelled section (`<section aria-label=…><h2>…</h2>…`). */
-export function section(title: string, ...children: Array<Node | string>): HTMLElement {
-  return el('section', { 'aria-label': title }, el('h2', {}, title), ...children);
+export function section(title: string | Array<Node | string>, ...children: Array<Node | string>): HTMLElement {
+  const parts = typeof title === 'string' ? [title] : title;
+  return el('section', { 'aria-label': parts.map((p) => (typeof p === 'string' ? p : p.textContent ?? '')).join('') }, el('h2', {}, ...parts), ...children);
 }
 
 /** A "Private" badge: what only this seat knows is marked in words, not only by colour. */

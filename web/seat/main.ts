@@ -8,9 +8,9 @@ import { moveAction, type TaskMove } from '../../protocol/moves.js';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import { seatCapabilities } from '../../simulation/seat-capabilities.js';
 import { goalCard, mindreaderPanel, partnerCard, selfCard } from './cards.js';
-import { el, fill, section } from './dom.js';
-import { messageItem } from './messages.js';
-import { outcomeText } from '../../seat-client/outcome.js';
+import { bdi, el, fill, section } from './dom.js';
+import { messageItem, outcomeNodes } from './messages.js';
+import { outcomeParts } from '../../seat-client/outcome.js';
 
 /**
  * The browser seat client: joins the seat named by `?token=` over socket.io, shows exactly what the
@@ -55,9 +55,9 @@ const nameOf = (seat: string): string => {
 };
 
 /** The top bar's one line: whose turn it is (`mine` highlights the seat's own). */
-function setStatus(text: string, mine = false): void {
+function setStatus(text: string | Array<Node | string>, mine = false): void {
   const status = $('status');
-  status.textContent = text;
+  status.replaceChildren(...(typeof text === 'string' ? [text] : text));
   status.classList.toggle('mine', mine);
 }
 
@@ -255,8 +255,8 @@ function updateWaiting(): void {
     thinking.hidden = true;
     return;
   }
-  setStatus(`Waiting for ${nameOf(next)}.`);
-  thinking.textContent = `${nameOf(next)} is thinking`;
+  setStatus(['Waiting for ', bdi(nameOf(next)), '.']);
+  thinking.replaceChildren(bdi(nameOf(next)), ' is thinking');
   thinking.hidden = false;
 }
 
@@ -274,11 +274,12 @@ function renderEnd(reason: string): void {
   setStatus('The conversation is over.');
   const welcome = state.welcome;
   const kind = welcome?.scenario.kind ?? 'open';
-  const outcome = welcome ? outcomeText(kind, events, welcome.seat, nameOf, welcome.scenario.seats) : '';
+  // Each name in the outcome in its own isolate: a name with a right-to-left override cannot reverse the rest.
+  const outcome = outcomeNodes(welcome ? outcomeParts(kind, events, welcome.seat, nameOf, welcome.scenario.seats) : []);
   const end = $('end');
   fill(end,
     el('h2', {}, 'Episode over'),
-    ...(outcome ? [el('p', { class: 'outcome' }, `Outcome: ${outcome}`)] : []),
+    ...(outcome.length ? [el('p', { class: 'outcome' }, 'Outcome: ', ...outcome)] : []),
     el('p', {}, `Why it ended: ${reason.replace(/_/g, ' ')}`),
     el('p', { class: 'meta' }, `${events.length} turn(s) played. Thank you for taking part; you may close this page.`));
   end.hidden = false;

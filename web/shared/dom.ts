@@ -6,6 +6,23 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<
   return e;
 }
 
+/**
+ * Untrusted text (a name, a move's argument) in its own bidirectional isolate: a right-to-left override
+ * inside it cannot run on into, and reverse, the page's own words around it. Explicit direction controls
+ * (embeddings, overrides, isolates: never needed by a name or a sentence in any script) are shown as
+ * their code point, not obeyed: `select \u202Enna` reads as "selected [U+202E]nna", never "selected ann".
+ */
+export function bdi(text: string): HTMLElement {
+  return el('bdi', {}, shownControls(text));
+}
+
+const DIRECTION_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
+/** `text` with each explicit direction control replaced by a visible `[U+XXXX]`. */
+export function shownControls(text: string): string {
+  return text.replace(DIRECTION_CONTROLS, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase()}]`);
+}
+
 /** Replaces an element's content. */
 export function fill(target: Element, ...children: Array<Node | string>): void {
   target.replaceChildren(...children);
