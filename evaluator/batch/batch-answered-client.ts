@@ -45,7 +45,18 @@ export class BatchAnsweredClient implements LlmClient {
    * each get their own verdict, whatever order they are judged in.
    */
   forEpisode(episodeId: string): LlmClient {
-    const prefix = `${episodeId}#`;
+    return this.forPrefix(`${episodeId}#`);
+  }
+
+  /**
+   * The client for one unit of work given its requests' custom_ids (a compared pair's, compare --batch):
+   * it answers only from those, so two pairs whose questions read the same keep their own verdicts.
+   */
+  forIds(ids: ReadonlySet<string>): LlmClient {
+    return { provider: this.provider, model: this.model, chat: (req, signal) => this.answer(req, signal, (id) => ids.has(id)) };
+  }
+
+  private forPrefix(prefix: string): LlmClient {
     return { provider: this.provider, model: this.model, chat: (req, signal) => this.answer(req, signal, (id) => id.startsWith(prefix)) };
   }
 

@@ -71,6 +71,7 @@ export async function compareInBatches(o: CompareBatchOptions): Promise<CompareB
   const out: CompareBatchResult = { result: null, fromBatch: 0, live: 0, batchUsage: { prompt: 0, completion: 0 }, liveUsage: { prompt: 0, completion: 0 }, ended: new Map() };
   const requests = naturalnessBatchRequests(o.pairs, presentations(o.pairs.length, o.seed, o.orders), o.style, o.reasoning);
   const byId = new Map(requests.map((r) => [r.customId, r]));
+  const ownIds = idsByPair(requests);
 
   const pending = () => readRecord(o.recordFile).filter((b) => sameComparison(b, o.key) && !b.collectedAt).sort((x, y) => x.round - y.round);
   // Each change is written at once: the record is what a restarted command resumes from.
@@ -132,7 +133,7 @@ export async function compareInBatches(o: CompareBatchOptions): Promise<CompareB
 
   const client = new BatchAnsweredClient(o.client, requests, answers, batches[0]!.structured === 'prompt' ? leniently : undefined);
   try {
-    out.result = await comparePairs(o.pairs, client, { seed: o.seed, concurrency: o.concurrency, style: o.style, orders: o.orders, reasoning: o.reasoning, signal: o.signal, ...(o.onProgress ? { onProgress: o.onProgress } : {}) });
+    out.result = await comparePairs(o.pairs, client, { seed: o.seed, concurrency: o.concurrency, style: o.style, orders: o.orders, reasoning: o.reasoning, signal: o.signal, clientFor: (pair) => client.forIds(ownIds.get(pair.key) ?? new Set()), ...(o.onProgress ? { onProgress: o.onProgress } : {}) });
   } catch (err) {
     if (!o.signal.aborted) throw err;
   }
@@ -152,6 +153,16 @@ export async function compareInBatches(o: CompareBatchOptions): Promise<CompareB
 export async function markCollected(recordFile: string, key: ComparisonKey, ended: CompareBatchResult['ended'], write: WriteFile, at: Date = new Date()): Promise<void> {
   const batches = readRecord(recordFile).map((b) => (sameComparison(b, key) && !b.collectedAt ? { ...b, ...ended.get(b.inputFileId), collectedAt: at.toISOString() } : b));
   await write(recordFile, compareBatchesText(batches));
+}
+
+/**
+ * The custom_ids of each pair's requests (one, or two with both orders): each pair is judged from its own
+ * requests only, never from another pair's that reads the same (repeats with identical dialogues).
+ */
+function idsByPair(requests: readonly NaturalnessBatchRequest[]): Map<string, Set<string>> {
+  const ids = new Map<string, Set<string>>();
+  for (const r of requests) ids.set(r.pairKey, (ids.get(r.pairKey) ?? new Set()).add(r.customId));
+  return ids;
 }
 
 function readRecord(file: string): CompareBatch[] {

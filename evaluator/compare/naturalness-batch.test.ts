@@ -70,4 +70,22 @@ describe('naturalness batch requests', () => {
     expect(live.requests).toEqual([requests[0]!.request]);
     expect(r.n).toBe(1);
   });
+
+  it('two pairs whose questions read the same each get their own batch verdict, by custom_id (issue 35)', async () => {
+    const same = (dir: string, mode: 'script' | 'agents', text: string) =>
+      runDir(dir, [0, 1].map((repeat) => episode({ scenario: op, mode, repeat, moves: [['a', 'speak', text]] })));
+    const twins = matchEpisodes(same('A', 'script', 'the same words'), 'script', same('B', 'agents', 'other same words'), 'agents');
+    const shown = twins.map(() => true);
+    const requests = naturalnessBatchRequests(twins, shown, 'parley');
+    expect(requests[0]!.request).toEqual(requests[1]!.request);
+    // The first pair's reply says the first conversation, the second's the second.
+    const answers = new Map<string, BatchAnswer>(requests.map((r, i) => [r.customId, ok(JSON.stringify({ reasoning: `pair ${i}`, more_natural: String(i + 1) }))]));
+    // Collected in the other order (a later round's record, say): text alone would hand each pair the other's reply.
+    const client = new BatchAnsweredClient(new ScriptedClient(firstWins), [...requests].reverse(), answers);
+    const ids = new Map(requests.map((r) => [r.pairKey, new Set([r.customId])]));
+    const r = await comparePairs(twins, client, { seed: 5, concurrency: 1, orders: 'one', clientFor: (pair) => client.forIds(ids.get(pair.key)!) });
+    const reasons = r.verdicts.map((v) => (v.ok ? v.reasoning : v.error));
+    expect(reasons).toEqual(['pair 0', 'pair 1']);
+    expect(client.answered).toBe(2);
+  });
 });

@@ -268,6 +268,8 @@ export interface ComparePairsOptions {
   style?: CompareStyle;
   orders?: Orders;
   reasoning?: ReasoningAsk;
+  /** The client that judges one pair (compare --batch: answering only from that pair's own requests); `client` otherwise. */
+  clientFor?: (pair: ComparePair) => LlmClient;
 }
 
 /**
@@ -291,7 +293,8 @@ export async function comparePairs(pairs: readonly ComparePair[], client: LlmCli
       const i = todo[next++]!;
       let verdict: PairVerdict;
       try {
-        verdict = order[i]!.length === 1 ? await judgePair(pairs[i]!, order[i]![0]!, client, callSignal, style, reasoning) : await judgeBothOrders(pairs[i]!, order[i]!, client, callSignal, style, reasoning);
+        const judge = opts.clientFor?.(pairs[i]!) ?? client;
+        verdict = order[i]!.length === 1 ? await judgePair(pairs[i]!, order[i]![0]!, judge, callSignal, style, reasoning) : await judgeBothOrders(pairs[i]!, order[i]!, judge, callSignal, style, reasoning);
       } catch (err) {
         if (opts.abandon?.aborted) return;
         throw err;
