@@ -207,9 +207,15 @@ describe('rubric: in an experiment file', () => {
     writeFileSync(good, `rubric: warmth.yaml\nmodes: agents\nlimit: 1\nout: ${dir}\n`);
     const ran = parley(['run', '--experiment', good], { cwd: files.path, env: cleanEnv() });
     expect(await ran.exited, ran.stderr.join('\n')).toBe(0);
-    // From another directory, eval finds the run's rubric (recorded as an absolute path).
+    // The recorded rubric is a path chosen by a run directory (untrusted): refused until the user allows it.
+    const recorded = (JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as { config: { rubric: string } }).config.rubric;
     const before = server.requests.length;
-    const r = await run(['eval', dir, '--judge', 'openai:gpt-4']);
+    const unallowed = await run(['eval', dir, '--judge', 'openai:gpt-4']);
+    expect(unallowed.code).toBe(2);
+    expect(unallowed.stderr).toContain(`--allow-path ${recorded}`);
+    expect(server.requests.length).toBe(before);
+    // From another directory, eval finds the run's rubric (recorded as an absolute path) once allowed.
+    const r = await run(['eval', dir, '--judge', 'openai:gpt-4', '--allow-path', recorded]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('rubric warmth-honesty');
     expect(server.requests.length).toBe(before + 1);

@@ -7,7 +7,7 @@ import { estimateCost } from '../../llm/cost.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { planJudging } from '../../evaluator/plan-judging.js';
 import type { JudgeView } from '../../evaluator/judge/prompt.js';
-import { SOTOPIA_RUBRIC } from '../../evaluator/rubric/builtin.js';
+import { BUILTIN_RUBRICS, SOTOPIA_RUBRIC } from '../../evaluator/rubric/builtin.js';
 import { loadRubric } from '../../evaluator/rubric/load-rubric.js';
 import type { Rubric } from '../../evaluator/rubric/rubric.js';
 import { terminalSafe } from '../../text/terminal.js';
@@ -55,6 +55,7 @@ export const spec: CommandSpec = {
     ...BATCH_RETRY_FLAGS,
     'allow-endpoint': CONSENT_FLAGS['allow-endpoint']!,
     'allow-key-env': CONSENT_FLAGS['allow-key-env']!,
+    'allow-path': CONSENT_FLAGS['allow-path']!,
   },
   positionals: { min: 1, max: 1, names: 'one run directory' },
 };
@@ -71,7 +72,7 @@ export async function run(argv: string[]): Promise<number> {
     return 1;
   }
   // The rubric before anything else: a broken rubric file is a usage error, and nothing is locked or written.
-  const rubric = rubricOf(values.rubric, runConfigOf(dir)?.rubric);
+  const rubric = rubricOf(values.rubric, recordedRubric(dir, values));
   batchRetryOf(values);
   batchPollMsOf(values);
   if (values['dry-run'] === true) return dryRun(dir, values, rubric);
@@ -88,12 +89,26 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-type EvalFlags = { batch?: boolean; 'batch-retry'?: string; 'batch-poll'?: number; judge?: string[]; rubric?: string; 'dry-run'?: boolean; 'judge-view'?: string; 'reformat-model'?: string; blind?: boolean; missing?: boolean; 'base-url'?: string; 'api-key-env'?: string; param?: string[] };
+type EvalFlags = { 'allow-path'?: string[]; batch?: boolean; 'batch-retry'?: string; 'batch-poll'?: number; judge?: string[]; rubric?: string; 'dry-run'?: boolean; 'judge-view'?: string; 'reformat-model'?: string; blind?: boolean; missing?: boolean; 'base-url'?: string; 'api-key-env'?: string; param?: string[] };
 
 /** The run's recorded configuration (run.json), read without the lock: only its judge and rubric are used. */
 function runConfigOf(dir: string): RecordedRunConfig | undefined {
   const read = readRunJson(new RunPaths(dir));
   return read.ok ? (read.run?.config) : undefined;
+}
+
+/**
+ * The rubric run.json names, when --rubric does not: a built-in name as it is; a file path only with the
+ * user's consent (`--allow-path PATH`), since a run directory is untrusted input and must not choose a file
+ * for Parley to read (issue 35). A refusal is one line naming the field and the flag, exit 2.
+ */
+function recordedRubric(dir: string, values: EvalFlags): string | undefined {
+  if (values.rubric !== undefined) return undefined;
+  const recorded = runConfigOf(dir)?.rubric;
+  if (recorded === undefined || BUILTIN_RUBRICS.has(recorded)) return recorded;
+  const refused = consentProblem(`${dir}/run.json`, [], consentFromFlags(values as Record<string, unknown>), [{ where: 'the rubric file', path: recorded }]);
+  if (refused) throw new UsageError(`${refused.replace(/give that seat's policy on the command line\.$/, 'give --rubric on the command line.')}`);
+  return recorded;
 }
 
 /** `--rubric`, else the run's own (an experiment file's `rubric:`), else SOTOPIA-EVAL. A bad file is a usage error (exit 2). */
