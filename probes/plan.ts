@@ -30,27 +30,31 @@ export interface PlanOptions {
 export type Plan = { ok: true; targets: ProbeTarget[]; skipped: { noTruth: number; shorter: number; notAsked: number } } | { ok: false; message: string };
 
 /** The episodes a filter names; each item must name at least one. Script episodes have no seat turns to replay. */
-function chooseEpisodes(run: ProbeRun, filter: readonly string[]): { ok: true; chosen: EpisodeRecord[] } | { ok: false; message: string } {
+/** The episodes a filter chooses; `named` are those chosen by id or a part of one (not only by their mode). */
+function chooseEpisodes(run: ProbeRun, filter: readonly string[]): { ok: true; chosen: EpisodeRecord[]; named: ReadonlySet<EpisodeRecord> } | { ok: false; message: string } {
   const live = run.episodes.filter((e) => e.mode !== 'script');
-  if (filter.length === 0) return live.length ? { ok: true, chosen: live } : { ok: false, message: `${run.dir} has no agents or mindreaders episode to probe` };
+  if (filter.length === 0) return live.length ? { ok: true, chosen: live, named: new Set() } : { ok: false, message: `${run.dir} has no agents or mindreaders episode to probe` };
   const chosen = new Set<EpisodeRecord>();
+  const named = new Set<EpisodeRecord>();
   for (const item of filter) {
     const hits = live.filter((e) => e.mode === item || e.episodeId === item || e.episodeId.includes(item));
     if (hits.length === 0) return { ok: false, message: `--episodes: '${item}' names no agents or mindreaders episode of ${run.dir}` };
     hits.forEach((e) => chosen.add(e));
+    hits.filter((e) => e.mode !== item).forEach((e) => named.add(e));
   }
-  return { ok: true, chosen: [...chosen] };
+  return { ok: true, chosen: [...chosen], named };
 }
 
 /**
  * Every (episode, seat, turn) to probe, or the one line that says why none can be: an unknown seat, a
  * turn no chosen episode reached (or the seat never played), a probe with no ground truth for the chosen
- * episodes' scenario kind. Episodes without ground truth are skipped only when not named explicitly.
+ * episodes' scenario kind. Episodes without ground truth are skipped unless named explicitly (by id or a
+ * part of one; a mode chooses episodes without naming them).
  */
 export function planTargets(run: ProbeRun, opts: PlanOptions): Plan {
   const episodes = chooseEpisodes(run, opts.episodes);
   if (!episodes.ok) return episodes;
-  const { chosen } = episodes;
+  const { chosen, named } = episodes;
   const seatsSeen = new Set(chosen.flatMap((e) => e.seats.map((s) => s.seat)));
   if (!seatsSeen.has(opts.seat)) return { ok: false, message: `unknown seat '${opts.seat}' (the chosen episodes have seats ${[...seatsSeen].join(', ')})` };
   const skipped = { noTruth: 0, shorter: 0, notAsked: 0 };
@@ -65,7 +69,7 @@ export function planTargets(run: ProbeRun, opts: PlanOptions): Plan {
     const truth = opts.probe.truth(scenario, opts.seat);
     if (truth === null) {
       kinds.add(scenario.kind);
-      if (opts.episodes.length) return { ok: false, message: `probe ${opts.probe.name} has no ground truth for ${scenario.kind} scenarios (episode ${record.episodeId})` };
+      if (named.has(record)) return { ok: false, message: `probe ${opts.probe.name} has no ground truth for ${scenario.kind} scenarios (episode ${record.episodeId})` };
       skipped.noTruth += 1;
       continue;
     }
