@@ -171,19 +171,28 @@ export class ReadmeRunner {
 
   private async startBackground(command: ShellCommand, code: string, until: string, where: string): Promise<Background> {
     const { child, output, exited } = this.spawn(code);
-    const started = Date.now();
     const b: Background = { command, child, output, exited };
-    for (;;) {
-      if (output().replace(ANSI, '').includes(until)) return b;
-      const ended = await Promise.race([exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 50))]);
-      if (ended && !output().replace(ANSI, '').includes(until)) {
-        throw new ReadmeFailure(`${where}: the server exited (${child.exitCode}) before printing "${until}"\n  command: ${command.source}\n--- output (end) ---\n${output().split('\n').slice(-40).join('\n')}`);
-      }
-      if (Date.now() - started > 60_000) {
-        killGroup(child, 'SIGKILL');
-        throw new ReadmeFailure(`${where}: no "${until}" within 60 s\n  command: ${command.source}\n--- output (end) ---\n${output().split('\n').slice(-40).join('\n')}`);
-      }
-    }
+    const seen = () => output().replace(ANSI, '').includes(until);
+    // Wait on events: each chunk of output (checked as it arrives), the process's end, or one 60 s timeout.
+    let onData = () => {};
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await new Promise<'seen' | 'exited' | 'timeout'>((resolve) => {
+      onData = () => { if (seen()) resolve('seen'); };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+      onData();
+      void exited.then(() => resolve(seen() ? 'seen' : 'exited'));
+      timer = setTimeout(() => resolve('timeout'), 60_000);
+    }).finally(() => {
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      child.stderr!.off('data', onData);
+    });
+    const tail = `\n  command: ${command.source}\n--- output (end) ---\n${output().split('\n').slice(-40).join('\n')}`;
+    if (outcome === 'seen') return b;
+    if (outcome === 'exited') throw new ReadmeFailure(`${where}: the server exited (${child.exitCode}) before printing "${until}"${tail}`);
+    killGroup(child, 'SIGKILL');
+    throw new ReadmeFailure(`${where}: no "${until}" within 60 s${tail}`);
   }
 
   /** Waits up to 60 s for a background command to end by itself, else stops it (SIGINT, as Ctrl-C). */
