@@ -19,6 +19,7 @@ import { runExperiment } from '../orchestrator/run/driver.js';
 import { caseArgs, reportCase } from './child.js';
 import { benchPolicy } from './llm-replies.js';
 import { round } from './stats.js';
+import { reapedChildrenCpuMs } from './memory.js';
 import { isEpisodeLine, SteadyWindow } from './window.js';
 
 export interface LatencyCaseArgs {
@@ -37,9 +38,11 @@ export interface LatencyCaseResult {
   poolStartMs: number;
   /** Run start → every process of the pool ready (null: the run ended first; bot runs are that short). */
   poolFullMs: number | null;
+  /** Run start → the first episode's engine started (every seat of it joined). */
+  firstEpisodeMs: number;
   idealEpisodesPerMinute: number;
   window: { ms: number; turns: number; episodesPerMinute: number; efficiency: number; machineCpuBusy: number; cpuMsPerTurn: { orchestrator: number; agents: number } };
-  wholeRun: { ms: number; episodesPerMinute: number; efficiency: number };
+  wholeRun: { ms: number; episodesPerMinute: number; efficiency: number; cpuMsPerTurn: { orchestrator: number; agents: number } };
 }
 
 const a = caseArgs<LatencyCaseArgs>();
@@ -51,7 +54,9 @@ let poolReady = 0;
 let poolFull = 0;
 let stopCounting = () => {};
 let poolSize = 0;
+let firstEpisode = 0;
 const t0 = performance.now();
+const cpuAtT0 = process.cpuUsage();
 
 try {
   const config = RunConfig.parse({
@@ -72,7 +77,7 @@ try {
   }, {
     progressIntervalMs: 3_600_000,
     episodePrepared: () => w.preparedOne(),
-    engine: { moveAccepted: () => w.turn() },
+    engine: { moveAccepted: () => w.turn(), episodeStarted: () => (firstEpisode ||= performance.now()) },
     // Called once the first agent process is ready (episodes start then); the pool fills meanwhile.
     poolStarted: (pool) => {
       poolReady = performance.now();
@@ -93,12 +98,16 @@ try {
   // From the run's start: agent process start-up counts against the whole run.
   const wholeMs = end - t0;
   const wholePerMin = (result.ran.length / wholeMs) * 60_000;
+  // Every agent process has exited and been reaped by now (the pool closed): their CPU is all counted.
+  const turnsPlayed = Math.max(1, result.ran.reduce((sum, r) => sum + r.turns.length, 0));
+  const cpuSelf = process.cpuUsage(cpuAtT0);
   const report: LatencyCaseResult = {
     episodes: result.ran.length,
     failed: result.ran.filter((r) => r.status !== 'ok' || r.turns.length !== a.turns).length,
     agentProcesses: poolSize,
     poolStartMs: Math.round(poolReady - t0),
     poolFullMs: poolFull ? Math.round(poolFull - t0) : null,
+    firstEpisodeMs: Math.round(firstEpisode - t0),
     idealEpisodesPerMinute: round(idealPerMin, 1),
     window: {
       ms: Math.round(w.ms),
@@ -108,7 +117,12 @@ try {
       machineCpuBusy: round(w.machineBusy, 2),
       cpuMsPerTurn: { orchestrator: round((w.cpu.user + w.cpu.system) / 1000 / Math.max(1, w.turns), 3), agents: round(w.agentsCpuMs / Math.max(1, w.turns), 3) },
     },
-    wholeRun: { ms: Math.round(wholeMs), episodesPerMinute: round(wholePerMin, 1), efficiency: round(wholePerMin / idealPerMin, 3) },
+    wholeRun: {
+      ms: Math.round(wholeMs),
+      episodesPerMinute: round(wholePerMin, 1),
+      efficiency: round(wholePerMin / idealPerMin, 3),
+      cpuMsPerTurn: { orchestrator: round((cpuSelf.user + cpuSelf.system) / 1000 / turnsPlayed, 3), agents: round(reapedChildrenCpuMs() / turnsPlayed, 3) },
+    },
   };
   reportCase({ ...report });
 } finally {

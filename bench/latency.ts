@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import { startFakeLlmServer } from '../testkit/fake-llm-server.js';
 import { runCase } from './child.js';
 import type { LatencyCaseArgs, LatencyCaseResult } from './latency-case.js';
@@ -10,14 +11,23 @@ export interface LatencyFigures extends LatencyCaseResult {
   modelDelayMs: number;
   seatsPerProcess: number;
   requests: number;
-  rssMB: { orchestratorPeak: number; agentsPeakTotal: number };
+  /** When this case ran and the machine's load average (1, 5, 15 min) as it started: figures taken under load are noisy. */
+  measuredAt: string;
+  loadAverage: number[];
+  /**
+   * agentMaxPerProcess: the highest VmHWM (peak RSS) of any agent process; agentMaxPrivatePerProcess: the
+   * highest sampled RssAnon (its private part; the rest is mostly node's binary, shared by all).
+   */
+  rssMB: { orchestratorPeak: number; agentsPeakTotal: number; agentMaxPerProcess: number; agentMaxPrivatePerProcess: number };
 }
 
 /** The latency-bound case: the fake server runs here, the orchestrator and its agents in a case process. */
 export async function latencyCase(o: { concurrent: number; turns: number; delayMs: number; seatsPerProcess: number }): Promise<LatencyFigures> {
+  const measuredAt = new Date().toISOString();
+  const loadAverage = loadavg().map((x) => Math.round(x * 100) / 100);
   await using server = await startFakeLlmServer({ default: benchModel(o.delayMs) });
   const args: LatencyCaseArgs = { baseURL: server.openaiBaseURL, ...o };
-  const { result, orchestratorPeakKb, agents } = await runCase<LatencyCaseResult>('./latency-case.ts', args, { ...process.env, [BENCH_KEY_ENV]: 'bench' });
+  const { result, orchestratorPeakKb, agents } = await runCase<LatencyCaseResult>('./latency-case.ts', args, { ...process.env, [BENCH_KEY_ENV]: 'bench' }, 900_000);
   return {
     concurrentEpisodes: o.concurrent,
     turns: o.turns,
@@ -25,6 +35,13 @@ export async function latencyCase(o: { concurrent: number; turns: number; delayM
     seatsPerProcess: o.seatsPerProcess,
     ...result,
     requests: server.requests.length,
-    rssMB: { orchestratorPeak: mb(orchestratorPeakKb), agentsPeakTotal: mb(agents.peakSumRssKb) },
+    measuredAt,
+    loadAverage,
+    rssMB: {
+      orchestratorPeak: mb(orchestratorPeakKb),
+      agentsPeakTotal: mb(agents.peakSumRssKb),
+      agentMaxPerProcess: mb(agents.maxPerProcessKb),
+      agentMaxPrivatePerProcess: mb(agents.maxPrivatePerProcessKb),
+    },
   };
 }

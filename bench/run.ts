@@ -14,16 +14,18 @@
  *  - transport: per-turn overhead of a socket.io seat (browser transport) next to a ws seat.
  * --only transport: just the transport case (printed, not written unless --out).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { botProcessCase } from './bot-process.js';
 import { engineCase, type EngineFigures } from './engine.js';
 import { latencyCase, type LatencyFigures } from './latency.js';
 import { machine } from './machine.js';
 import { queueCases, type QueueFigures } from './queue.js';
+import { mergeSections, targetsOf, type BenchSections } from './results-file.js';
 import { tokensByProtocol } from './tokens.js';
 import { transportCase } from './transport.js';
+import { TRACKED_RESULTS, writeReadmeTable } from './write-readme-table.js';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -35,7 +37,7 @@ const TURNS = quick ? 6 : 20;
 const MULTIPLEX_SEATS = 50;
 const sizes = quick ? [1, 4] : [1, 10, 100];
 const muxSize = quick ? 20 : 500;
-const latency = quick ? { concurrent: 5, turns: 4, delayMs: 50 } : { concurrent: 50, turns: 20, delayMs: 200 };
+const latency = quick ? { concurrent: 5, turns: 4, delaysMs: [50] } : { concurrent: 50, turns: 20, delaysMs: [200, 1000] };
 
 const casesIndex = argv.indexOf('--cases');
 const cases = new Set(casesIndex >= 0 ? argv[casesIndex + 1]!.split(',') : ['engine', 'botprocess', 'latency', 'tokens', 'mux1000', 'queue', 'transport']);
@@ -69,7 +71,7 @@ if (cases.has('mux1000')) {
   engine.push(await engineCase(mux1000Size, { turns: TURNS, seatsPerProcess: MULTIPLEX_SEATS }));
 }
 
-let botAgentProcess: Awaited<ReturnType<typeof botProcessCase>> | null = null;
+let botAgentProcess: BenchSections['botAgentProcess'] = null;
 if (cases.has('botprocess')) {
   say(`bot process: ${quick ? 6 : 30} bot:chatter episodes of ${TURNS} turns one after another, one seat per agent process`);
   botAgentProcess = await botProcessCase({ episodes: quick ? 6 : 30, turns: TURNS });
@@ -77,21 +79,25 @@ if (cases.has('botprocess')) {
 
 const latencyRuns: LatencyFigures[] = [];
 if (cases.has('latency')) {
-  for (const seatsPerProcess of [1, 10]) {
-    say(`latency: ${latency.concurrent} LLM episodes in flight, model answers after ${latency.delayMs} ms, ${seatsPerProcess} seat(s) per agent process`);
-    latencyRuns.push(await latencyCase({ ...latency, seatsPerProcess }));
+  // The first delay is the headline case (the README's, issue 44's); the slower model shows how much of
+  // the per-turn cost a longer wait hides.
+  for (const delayMs of latency.delaysMs) {
+    for (const seatsPerProcess of [1, 10]) {
+      say(`latency: ${latency.concurrent} LLM episodes in flight, model answers after ${delayMs} ms, ${seatsPerProcess} seat(s) per agent process`);
+      latencyRuns.push(await latencyCase({ concurrent: latency.concurrent, turns: latency.turns, delayMs, seatsPerProcess }));
+    }
   }
 }
 
 const queue: QueueFigures[] = cases.has('queue') ? await queueCases(queueSetup, say) : [];
 
-let tokens: Awaited<ReturnType<typeof tokensByProtocol>> | null = null;
+let tokens: BenchSections['tokens'] = null;
 if (cases.has('tokens')) {
   say('tokens: prompt tokens and reusable prefix by protocol (parley, paper) and mode');
   tokens = await tokensByProtocol({ episodesPerMode: quick ? 2 : 10, turns: TURNS });
 }
 
-const transport = [];
+const transport: BenchSections['transport'] = [];
 if (cases.has('transport')) {
   for (const t of ['ws', 'socket.io'] as const) {
     say(`transport: ${transportRuns.episodes} episodes of ${transportRuns.turns} turns, both seats over ${t}`);
@@ -99,9 +105,11 @@ if (cases.has('transport')) {
   }
 }
 
-const at100 = engine.find((e) => e.concurrentEpisodes === 100 && !e.multiplexed);
-const mux = engine.find((e) => e.multiplexed && e.concurrentEpisodes === muxSize);
-const mux1000 = engine.find((e) => e.multiplexed && e.concurrentEpisodes === mux1000Size);
+const engineSizes = { muxSize, mux1000Size };
+const fresh: BenchSections = { engine, botAgentProcess, latency: latencyRuns, queue, tokens, transport };
+// Only some cases run into an existing file: the others' figures are kept from it (results-file.ts).
+const previous = casesIndex >= 0 && existsSync(outFile) ? (JSON.parse(readFileSync(outFile, 'utf8')) as Partial<BenchSections>) : {};
+const sections = casesIndex >= 0 ? mergeSections(fresh, previous, cases, engineSizes) : fresh;
 const report = {
   benchmark: 'parley runs at scale',
   date: new Date().toISOString(),
@@ -111,29 +119,13 @@ const report = {
   method: {
     engine: `3×N bot:chatter episodes (${TURNS} turns, never ending early) with N lanes; figures from the steady window (every lane busy, agent processes warm: bench/window.ts). overheadMs: act received at the orchestrator's connection → next turn.request written (engine hook, process.hrtime). RSS: orchestrator VmHWM; agents sampled every 200 ms from outside (peak of the sum, and sum of per-process peaks; agentMaxPrivatePerProcess: the largest sampled RssAnon, the private part). `,
     botAgentProcess: 'bot:chatter episodes one after another (concurrency 1, one seat per agent process, each process plays many of them); at every accepted move each agent process\'s VmHWM (peak RSS) and RssAnon (private) from /proc; emptyNode: a Node process that only opens its IPC channel, measured the same way (RSS includes ~36 MB of node binary pages that all processes share).',
-    latency: 'fake OpenAI-compatible server (in the bench process, not the orchestrator\'s) answering every move after a fixed delay; 5×N episodes with N lanes; steady window from the 2N-th recorded episode (every agent process has played LLM turns before) to the last episode prepared; efficiency = measured episodes per minute in the window (turns per minute ÷ turns per episode) ÷ ideal N / (turns × delay). wholeRun: from the run\'s start to the last record, including agent process start-up (episodes start once their seats\' processes are ready; poolStartMs: first process ready, poolFullMs: whole pool), the first, cold episodes of every agent process and the tail.',
+    latency: 'fake OpenAI-compatible server (in the bench process, not the orchestrator\'s) answering every move after a fixed delay; 5×N episodes with N lanes; steady window from the 2N-th recorded episode (every agent process has played LLM turns before) to the last episode prepared; efficiency = measured episodes per minute in the window (turns per minute ÷ turns per episode) ÷ ideal N / (turns × delay). wholeRun: from the run\'s start to the last record, including agent process start-up (episodes start once their seats\' processes are ready; poolStartMs: first process ready, firstEpisodeMs: every seat of the first episode joined, poolFullMs: whole pool), the first, cold episodes of every agent process and the tail; its cpuMsPerTurn.agents: all CPU of the agent processes (reaped children, start-up included) ÷ turns played. rssMB.agentMaxPerProcess: the highest VmHWM of one agent process; agentMaxPrivatePerProcess: the highest sampled RssAnon. Run at 200 ms and 1 s model delay; loadAverage: the machine\'s as the case started.',
     queue: `parley run --queue (coordinator in the bench process) with W parley worker processes on this machine, each running ${queueSetup.lanes} episodes at a time on a multiplexed pool (${queueSetup.lanes} seats per agent process), a local redis-server and the fake server answering every move after ${queueSetup.delayMs} ms; ${queueSetup.waves} waves of W×${queueSetup.lanes} episodes of ${queueSetup.turns} turns; rate from the end of the first wave to the last record; efficiency = that rate ÷ ideal W×lanes / (turns × delay).`,
     transport: 'agents episodes one after another, both seats played by in-process scripted clients (answer at once) over ws (/agent) or socket.io (/socket.io/, the browser transport) to the same orchestrator edge; overheadMs as in engine; turnMs: a seat\'s act sent → its next turn.request received, per turn, as the client sees it.',
     tokens: 'cassettes of a real run per mode (openai: seats on the fake server, which counts ~4 characters a token); prefix share = common prefix of a seat\'s prompt with its previous prompt (serialised messages) ÷ prompt length; per protocol (parley: constant text first, conversation, short turn line last; paper: SOTOPIA\'s order, turn-by-turn modes only).',
   },
-  engine,
-  botAgentProcess,
-  latency: latencyRuns,
-  queue,
-  tokens,
-  transport,
-  targets: {
-    overheadP99Under5msAt100: at100 ? { p99Ms: at100.overheadMs.p99, met: at100.overheadMs.p99 < 5 } : null,
-    efficiencyAtLeast0_9: latencyRuns.map((l) => ({ seatsPerProcess: l.seatsPerProcess, efficiency: l.window.efficiency, met: l.window.efficiency >= 0.9 })),
-    wholeRunEfficiencyAtLeast0_95: latencyRuns.filter((l) => l.seatsPerProcess === 1).map((l) => ({ seatsPerProcess: 1, efficiency: l.wholeRun.efficiency, met: l.wholeRun.efficiency >= 0.95 }))[0] ?? null,
-    botAgentProcessUnder45MB: botAgentProcess ? { peakRssMB: botAgentProcess.peakRssMB, peakPrivateMB: botAgentProcess.peakPrivateMB, met: botAgentProcess.peakRssMB < 45 } : null,
-    multiplexed500Under4GB: mux ? { concurrentEpisodes: mux.concurrentEpisodes, totalPeakMB: mux.rssMB.totalPeak, met: mux.rssMB.totalPeak < 4096 } : null,
-    multiplexed1000: mux1000 ? { concurrentEpisodes: mux1000.concurrentEpisodes, totalPeakMB: mux1000.rssMB.totalPeak, overheadP99Ms: mux1000.overheadMs.p99 } : null,
-    prefixShareAtLeast0_9: tokens?.parley.agents?.prefixShare.mean != null
-      ? { protocol: 'parley', mode: 'agents', mean: tokens.parley.agents.prefixShare.mean, met: tokens.parley.agents.prefixShare.mean >= 0.9, paperMean: tokens.paper.agents?.prefixShare.mean ?? null }
-      : null,
-    queueEfficiency: queue.map((q) => ({ workers: q.workers, efficiency: q.efficiency })),
-  },
+  ...sections,
+  targets: targetsOf(sections, engineSizes, latency.delaysMs[0]!),
 };
 const json = JSON.stringify(report, null, 2);
 process.stdout.write(`${json}\n`);
@@ -141,4 +133,6 @@ if (!quick || outIndex >= 0) {
   mkdirSync(dirname(outFile), { recursive: true });
   writeFileSync(outFile, `${json}\n`);
 }
+// The tracked figures changed: the README's table follows them (readme-table.ts).
+if (resolve(outFile) === TRACKED_RESULTS && writeReadmeTable()) say('README.md performance table regenerated from bench/results.json');
 say(`done in ${report.durationSeconds} s${!quick || outIndex >= 0 ? `; written to ${outFile}` : ''}`);

@@ -138,6 +138,7 @@ export class Episode {
         for (const link of this.links.values()) link.lifecycle.start();
         const lifecycles = new Map([...this.links].map(([seat, l]) => [seat, l.lifecycle]));
         const prefix = this.scriptedPrefix();
+        opts.hooks?.episodeStarted?.(this.world.episodeId);
         result = await runEngine({ world: this.world, ports: this.links, inbox: this.inbox, clock, lifecycles, hooks: this.countingHooks(opts.hooks), ...(prefix ? { prefix } : {}) })
           .catch((err: Error): EngineResult => ({
             // A bug, not an expected failure: recorded explicitly so the run goes on and the record says why.

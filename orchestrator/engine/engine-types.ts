@@ -25,6 +25,8 @@ export interface EngineHooks {
    * termination check included). Not called for the last turn (no next request).
    */
   turnOverhead?(ns: number): void;
+  /** Every seat of an episode joined and its engine starts (the benchmark's run start → first episode). */
+  episodeStarted?(episodeId: string): void;
   /** A move was accepted and sent to every seat. */
   moveAccepted?(episodeId: string, turn: number, seat: string): void;
   /** A live turn was recorded, move or failure (the watch feed shows it and its cost as it happens). */
