@@ -50,9 +50,14 @@ export function observationFrames(o: Observation): OrchestratorFrameBody[] {
   return o.kind === 'script' ? [o.request] : [o.welcome, ...o.peerStates];
 }
 
-/** The public move of a turn as every seat receives it: seat and action only, no provenance. */
+/**
+ * A move as the seats that receive it see it: seat and action only, no provenance. A private move keeps
+ * its `to`, which is what marks it private in the recipients' ledgers and prompts; who receives it at all
+ * is `receiversOf` (protocol/action.ts), applied by every sender of this frame.
+ */
 export function observeTurn(turn: TurnRecord & { action: NonNullable<TurnRecord['action']> }): Body<TurnEvent> {
-  return { type: 'turn.event', turn: turn.turn, seat: turn.seat, action: { type: turn.action.type, argument: turn.action.argument } };
+  const { type, argument, to } = turn.action;
+  return { type: 'turn.event', turn: turn.turn, seat: turn.seat, action: to === undefined ? { type, argument } : { type, argument, to: [...to] } };
 }
 
 /**

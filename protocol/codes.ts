@@ -40,6 +40,8 @@ export const ErrorCode = {
   NotYourTurn: 'turn/not_your_turn',
   StaleTurn: 'turn/stale',
   ActionNotAllowed: 'turn/action_not_allowed',
+  /** A private move's `to` is wrong for the episode (not a seat of it, the speaker, twice, empty, or not a private type). */
+  BadRecipients: 'turn/bad_recipients',
   DeadlineMissed: 'turn/deadline_missed',
   ScriptInvalid: 'script/invalid',
   // ── policies (agent-node)

@@ -47,6 +47,11 @@ export const TurnRecord = z.object({
    * and message) is kept here, and run.json counts these turns (`stats.providerErrorTurns`).
    */
   providerError: FailureInfo.optional(),
+  /**
+   * A private move (`action.to` set): every seat that received it, the speaker and its recipients, in
+   * seat order. Absent for a public move, which every seat received. Audits check ledgers against it.
+   */
+  to: z.array(z.string()).optional(),
   /** Milliseconds since the episode started when the move was accepted. */
   atMs: z.number().nonnegative(),
   ...TurnProvenance.shape,

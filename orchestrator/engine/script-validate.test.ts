@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ScriptTurn } from '../../protocol/index.js';
 import { PAPER_PROTOCOL, PARLEY_PROTOCOL } from '../../simulation/index.js';
+import { generateGroupScenarios } from '../../scenarios/generate/groups.js';
 import { openFixture } from '../../test/fixtures/scenarios.js';
 import { validateScript } from './script-validate.js';
 
@@ -23,5 +24,15 @@ describe('validateScript', () => {
     const long = Array.from({ length: 30 }, (_, i) => turn(i % 2 ? 'B' : 'A', 'speak', `line ${i}`));
     const v = validateScript(openFixture(2), long, 20, 0, {}, PARLEY_PROTOCOL);
     expect(v).toMatchObject({ ok: true, dropped: 10, termination: { reason: 'max_turns' } });
+  });
+
+  it('keeps a private script turn private (its recipients recorded) and refuses one with wrong recipients', () => {
+    const group = generateGroupScenarios(1)[0]!;
+    const whisper: ScriptTurn = { seat: 'agent1', action: { type: 'speak', argument: 'psst', to: ['agent3'] } };
+    const v = validateScript(group, [whisper, turn('agent2', 'speak', 'hello')], 20, 0, {}, PARLEY_PROTOCOL);
+    expect(v.ok && v.turns[0]).toMatchObject({ action: { to: ['agent3'] }, to: ['agent1', 'agent3'] });
+    expect(v.ok && v.turns[1]!.to).toBeUndefined();
+    const bad = validateScript(group, [{ seat: 'agent1', action: { type: 'speak', argument: 'psst', to: ['agent1'] } }], 20, 0, {}, PARLEY_PROTOCOL);
+    expect(bad).toMatchObject({ ok: false, message: expect.stringContaining('script turn 0: to names the speaker') });
   });
 });

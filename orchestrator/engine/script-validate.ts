@@ -1,4 +1,4 @@
-import type { ScriptTurn, TurnRecord } from '../../protocol/index.js';
+import { receiversOf, recipientProblem, type ScriptTurn, type TurnRecord } from '../../protocol/index.js';
 import { definitionOf, type SimulationProtocol } from '../../simulation/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import { terminationAfter, type Termination } from './termination.js';
@@ -24,13 +24,18 @@ export function validateScript(
   protocol?: SimulationProtocol,
 ): ValidatedScript {
   if (script.length === 0) return { ok: false, message: 'the script has no turns' };
-  const seats = new Set(scenario.seats.map((s) => s.seat));
+  const order = scenario.seats.map((s) => s.seat);
+  const seats = new Set(order);
   for (const [i, t] of script.entries()) {
     if (!seats.has(t.seat)) return { ok: false, message: `script turn ${i}: unknown seat '${t.seat}' (seats: ${[...seats].join(', ')})` };
+    // A script may write private moves too (the writer sees everything); their recipients are held to the live rule.
+    const badTo = recipientProblem(t.action, t.seat, order);
+    if (badTo) return { ok: false, message: `script turn ${i}: ${badTo}` };
   }
   const turns: TurnRecord[] = [];
   for (const [i, t] of script.entries()) {
-    const record: TurnRecord = { turn: i, seat: t.seat, action: { type: t.action.type, argument: t.action.argument }, atMs };
+    const { type, argument, to } = t.action;
+    const record: TurnRecord = to === undefined ? { turn: i, seat: t.seat, action: { type, argument }, atMs } : { turn: i, seat: t.seat, action: { type, argument, to: [...to] }, to: receiversOf(t.action, t.seat, order), atMs };
     if (provenance.provider !== undefined) record.provider = provenance.provider;
     if (provenance.model !== undefined) record.model = provenance.model;
     turns.push(record);

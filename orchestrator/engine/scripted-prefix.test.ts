@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Action, EpisodeRecord, OrchestratorFrame } from '../../protocol/index.js';
+import { generateGroupScenarios } from '../../scenarios/generate/groups.js';
 import { CANARY, mutualFriendsFixture, openFixture } from '../../test/fixtures/scenarios.js';
 import type { ForkPlan } from '../episode-plan.js';
 import { fakeAgent } from '../testing/fake-agent.js';
@@ -105,5 +106,24 @@ describe('a fork replays its prefix (scripted-prefix.ts)', () => {
     const record = await h.episode.run();
     expect(record.turns.map((t) => t.action?.argument)).toEqual(['hello 0', 'hello 1', 'hello 2', 'hello 3']);
     expect(record.fork?.at).toBe(0);
+  });
+
+  it('a replayed whisper stays private: the fork sends it to its speaker and recipient only, as the parent did', async () => {
+    const base = generateGroupScenarios(1)[0]!;
+    const group = { ...base, kind: 'open' as const, truth: null, seats: base.seats.map((s) => ({ ...s, task: null })) };
+    const whisper: Action = { type: 'speak', argument: 'the key is under the blue stone', to: ['agent2'] };
+    const ph = harness(group, 'agents', { maxTurns: 4 });
+    fakeAgent(ph.transport, ph.token('agent1'), { act: (r) => (r.turn === 0 ? whisper : speak(`parent ${r.turn}`)) });
+    fakeAgent(ph.transport, ph.token('agent2'));
+    fakeAgent(ph.transport, ph.token('agent3'));
+    const parentRecord = await ph.episode.run();
+    const h = harness(group, 'agents', { maxTurns: 4, fork: forkOf(parentRecord, 2) });
+    const clients = Object.fromEntries(['agent1', 'agent2', 'agent3'].map((s) => [s, fakeAgent(h.transport, h.token(s))]));
+    const record = await h.episode.run();
+    expect(record.turns[0]).toMatchObject({ action: whisper, to: ['agent1', 'agent2'] });
+    const heard = (seat: string) => clients[seat]!.frames.filter((f) => f.type === 'turn.event').map((f) => f.turn);
+    expect(heard('agent2')).toEqual([0, 1, 2, 3]);
+    expect(heard('agent3')).toEqual([1, 2, 3]);
+    expect(h.ledgers.get('agent3')!.lines.join('\n')).not.toContain('blue stone');
   });
 });

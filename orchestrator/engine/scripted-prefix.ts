@@ -1,4 +1,4 @@
-import type { Body, PeerState, TurnRecord } from '../../protocol/index.js';
+import { receiversOf, type Body, type PeerState, type TurnRecord } from '../../protocol/index.js';
 import { observeTurn } from '../observe.js';
 import type { SeatPort } from './engine-types.js';
 
@@ -16,7 +16,7 @@ export interface ScriptedPrefix {
 }
 
 /**
- * Sends every seat the `turn.event` of each replayed turn, in turn order, exactly as the parent's seats
+ * Sends every seat that received it the `turn.event` of each replayed turn, in turn order, exactly as the parent's seats
  * received them (`observeTurn`, the one public view of a move). No seat is sent a `turn.request` for these
  * turns, so no policy is asked and no LLM is called: a seat's view (welcome, partner states, public moves)
  * is the parent seat's when it is first asked to move, at the fork turn. Returns copies of the records.
@@ -29,7 +29,8 @@ export function replayPrefix(prefix: ScriptedPrefix, order: readonly string[], p
     const copy = structuredClone(record);
     turns.push(copy);
     const event = observeTurn({ ...copy, action: copy.action! });
-    for (const s of order) ports.get(s)!.send(event);
+    // A replayed whisper stays private: the fork's seats receive it exactly as the parent's did.
+    for (const s of receiversOf(copy.action!, copy.seat, order)) ports.get(s)!.send(event);
   });
   for (const p of ports.values()) p.flush?.();
   prefix.onLive?.();

@@ -1,7 +1,7 @@
-import { ErrorCode, type Action, type TurnRecord } from '../../protocol/index.js';
+import { ErrorCode, receiversOf, recipientProblem, type Action, type TurnAct, type TurnRecord } from '../../protocol/index.js';
 import { observeTurn } from '../observe.js';
 import { protocolOf, seatOrder } from '../world.js';
-import { provenanceOf, withMeta, type EngineContext, type EngineResult, type EpisodeError, type SeatProvenance } from './engine-types.js';
+import { provenanceOf, withMeta, type EngineContext, type EngineResult, type EpisodeError, type SeatPort, type SeatProvenance } from './engine-types.js';
 import { replayPrefix } from './scripted-prefix.js';
 import { SeatWatch } from './seat-watch.js';
 import { nextSpeaker } from './turn-order.js';
@@ -11,9 +11,37 @@ import { becomesNone, UNPARSABLE_NONE } from './unparsable.js';
 /**
  * The `agents` / `mindreaders` episode: round-robin turns in seat order (turn-order.ts: past seats that
  * left, or the speaker's pick). Each turn sends `turn.request` to one seat and waits for its `turn.act` (or `turn.fail`) until the deadline; an accepted move is
- * echoed to every seat as `turn.event`. Frames for another seat's turn or a stale turn are refused
+ * echoed to every seat as `turn.event`, a private one (`action.to`) to its speaker and recipients only. Frames for another seat's turn or a stale turn are refused
  * with an `error` frame and the wait goes on; the episode itself is not disturbed by them.
  */
+/**
+ * Refuses a seat's move with a coded `error` frame when its type is not allowed or its recipients are
+ * wrong for the episode (protocol/action.ts `recipientProblem`); true when refused (the wait goes on).
+ */
+function refusedMove(from: SeatPort, frame: TurnAct, allowed: ReadonlySet<string>, seat: string, order: readonly string[]): boolean {
+  const { action } = frame;
+  if (!allowed.has(action.type)) {
+    from.reject(ErrorCode.ActionNotAllowed, `action type '${action.type}' is not allowed`, frame.id);
+    return true;
+  }
+  const problem = recipientProblem(action, seat, order);
+  if (problem) from.reject(ErrorCode.BadRecipients, problem, frame.id);
+  return problem !== null;
+}
+
+/**
+ * A private move's record field `to`: the seats that receive it (protocol/action.ts `receiversOf`), which
+ * are the only ports its `turn.event` is sent to. Nothing for a public move, which every seat receives.
+ */
+function receivedBy(action: Action, seat: string, order: readonly string[]): { to?: string[] } {
+  return action.to === undefined ? {} : { to: receiversOf(action, seat, order) };
+}
+
+/** The move as recorded: its fields only (a private one keeps its recipients), nothing else the frame held. */
+function actionOf(sent: Action): Action {
+  return sent.to === undefined ? { type: sent.type, argument: sent.argument } : { type: sent.type, argument: sent.argument, to: [...sent.to] };
+}
+
 export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
   const { world, clock, ports } = ctx;
   const { maxTurns, turnDeadlineMs, actions } = world.limits;
@@ -99,16 +127,13 @@ export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
         errors.push({ ...frame.error, seat, turn: t });
         return finish({ reason: 'policy_error', seat, detail: frame.error.code }, 'failed');
       }
-      if (frame.type === 'turn.act' && !allowed.has(frame.action.type)) {
-        from.reject(ErrorCode.ActionNotAllowed, `action type '${frame.action.type}' is not allowed`, frame.id);
-        continue;
-      }
-      const action: Action = frame.type === 'turn.act' ? { type: frame.action.type, argument: frame.action.argument } : { ...UNPARSABLE_NONE };
-      const record = withMeta({ turn: t, seat, action, atMs, ...(asNone && frame.type === 'turn.fail' ? { [asNone]: frame.error } : {}) }, frame.meta);
+      if (frame.type === 'turn.act' && refusedMove(from, frame, allowed, seat, order)) continue;
+      const action: Action = frame.type === 'turn.act' ? actionOf(frame.action) : { ...UNPARSABLE_NONE };
+      const record = withMeta({ turn: t, seat, action, ...receivedBy(action, seat, order), atMs, ...(asNone && frame.type === 'turn.fail' ? { [asNone]: frame.error } : {}) }, frame.meta);
       keep(record);
       const event = observeTurn({ ...record, action });
       hold();
-      for (const s of order) ports.get(s)!.send(event);
+      for (const s of record.to ?? order) ports.get(s)!.send(event);
       previousActAt = got.receivedAt;
       hooks?.moveAccepted?.(world.episodeId, t, seat);
       const end = terminationAfter(world.scenario, turns, maxTurns, protocol);

@@ -31,13 +31,18 @@ export function nextSpeaker(scenario: Scenario, turns: readonly TurnRecord[]): s
   return null;
 }
 
-/** The present participant (not the speaker) whose name the move mentions last, if any. */
+/**
+ * The present participant (not the speaker) whose name the move mentions last, if any. A private move
+ * hands the floor only to one of its recipients: who speaks next must not depend on words a non-recipient
+ * never received (it then gets the floor by round robin, as if nobody had been named).
+ */
 function addressed(scenario: Scenario, turn: TurnRecord, present: readonly string[]): string | null {
   if (!turn.action || (turn.action.type !== 'speak' && turn.action.type !== 'non-verbal communication')) return null;
   const text = turn.action.argument.toLowerCase();
+  const to = turn.action.to;
   let best: { seat: string; at: number } | null = null;
   for (const s of scenario.seats) {
-    if (s.seat === turn.seat || !present.includes(s.seat)) continue;
+    if (s.seat === turn.seat || !present.includes(s.seat) || (to && !to.includes(s.seat))) continue;
     for (const name of [s.character.name, s.character.firstName].filter((n): n is string => !!n && n.trim().length > 0)) {
       const at = lastWordAt(text, name.toLowerCase());
       if (at >= 0 && (!best || at > best.at)) best = { seat: s.seat, at };

@@ -1,4 +1,4 @@
-import type { OrchestratorFrame } from '../../protocol/index.js';
+import { receiversOf, type OrchestratorFrame } from '../../protocol/index.js';
 import { terminationAfter } from '../engine/termination.js';
 import { observationFrames, observe, observeTurn } from '../observe.js';
 import { protocolOf, seatOrder, type World } from '../world.js';
@@ -78,6 +78,11 @@ export function prefixProblem(parent: ForkParent, world: World, at: number): str
     for (let t = 0; t < at; t++) {
       const turn = record.turns[t]!;
       const sent = known.events.get(t);
+      // A private move reached its speaker and recipients only: the others' ledgers must not hold it.
+      if (!receiversOf(turn.action!, turn.seat, seatOrder(world)).includes(seat)) {
+        if (sent) return `the parent's ledger of seat ${seat} holds turn ${t}, a private move not addressed to it: it cannot be replayed exactly`;
+        continue;
+      }
       if (!sent) return `the parent's ledger of seat ${seat} has no move for turn ${t}: it cannot be replayed exactly`;
       const d = firstDifference(comparable(sent), comparable(observeTurn({ ...turn, action: turn.action! })));
       if (d) return `the parent's ledger of seat ${seat} disagrees with its record at turn ${t} (${d})`;

@@ -11,7 +11,7 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const NOT_YET_SPLIT: Record<string, number> = {
   'testkit/fake-llm-server.ts:startFakeLlmServer': 206,
   'web/seat/main.ts:connect': 112,
-  'orchestrator/engine/turn-loop.ts:runTurnLoop': 104,
+  'orchestrator/engine/turn-loop.ts:runTurnLoop': 101,
 };
 
 describe('function length (issue 34, Contract 4)', () => {
