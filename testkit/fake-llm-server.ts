@@ -107,22 +107,15 @@ function sharedPrefix(a: string, b: string): number {
   return i;
 }
 
-/** Starts the server (port 0 = any free port). */
-export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Promise<FakeLlmServer> {
-  const requests: ReceivedRequest[] = [];
-  const queue: Array<FakeReply | ReplyFn> = [];
-  let fallback: FakeReply | ReplyFn = options.default ?? { kind: 'plausible' };
+type ContentUsage = Extract<FakeReply, { kind: 'content' }>['usage'];
+type Usage = ReturnType<ReturnType<typeof promptCache>>;
+type Body = ChatBody & Record<string, unknown>;
+
+/** Usage with simulated prompt caching: tokens of the longest prefix shared with one of the last 32 prompts. */
+function promptCache() {
   const recentPrompts: string[] = [];
-  const timers = new Set<NodeJS.Timeout>();
-  const fineTuning = fakeFineTuning();
-  // A batch line is answered by the same reply functions as a live request (see answerBatchLine).
-  const batches = fakeBatches(fineTuning.files, (body, path) => answerBatchLine(body, path), { completeAfterPolls: options.batchCompleteAfterPolls ?? 2 });
-
-  const promptText = (body: ChatBody) => JSON.stringify(body.messages ?? []);
-
-  /** Usage with simulated prompt caching: tokens of the longest prefix shared with a recent prompt. */
-  function usageFor(body: ChatBody, content: string, override: Extract<FakeReply, { kind: 'content' }>['usage'] = {}) {
-    const prompt = promptText(body);
+  return (body: ChatBody, content: string, override: ContentUsage = {}) => {
+    const prompt = JSON.stringify(body.messages ?? []);
     let prefix = 0;
     for (const p of recentPrompts) prefix = Math.max(prefix, sharedPrefix(p, prompt));
     recentPrompts.push(prompt);
@@ -137,148 +130,180 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
       completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
     };
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) {
+  const body = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+function completion(n: number, body: ChatBody, content: string, finishReason: string, usage: Usage) {
+  return {
+    id: `chatcmpl-fake-${n}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: body.model ?? 'fake-model',
+    system_fingerprint: 'fp_fake',
+    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finishReason }],
+    usage,
+  };
+}
+
+/** SSE stream: a role chunk, the content in pieces, a finish chunk with usage, an OpenAI usage chunk if asked, [DONE]. */
+function sendStream(res: ServerResponse, n: number, body: Body, content: string, finishReason: string, usage: Usage) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  const base = { id: `chatcmpl-fake-${n}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model ?? 'fake-model' };
+  const send = (chunk: unknown) => res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+  send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+  const size = Math.max(1, Math.ceil(content.length / 3));
+  for (let i = 0; i < content.length; i += size) {
+    send({ ...base, choices: [{ index: 0, delta: { content: content.slice(i, i + size) }, finish_reason: null }] });
+  }
+  send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finishReason }], usage });
+  const opts = body.stream_options as { include_usage?: boolean } | undefined;
+  if (opts?.include_usage) send({ ...base, choices: [], usage });
+  res.write('data: [DONE]\n\n');
+  res.end();
+}
+
+/** The scripted side of the server: what was received, the replies queued, the default, the usage meter. */
+class ReplyScript {
+  readonly requests: ReceivedRequest[] = [];
+  readonly queue: Array<FakeReply | ReplyFn> = [];
+  readonly usageFor = promptCache();
+  readonly timers = new Set<NodeJS.Timeout>();
+  fallback: FakeReply | ReplyFn;
+
+  constructor(readonly options: FakeLlmServerOptions) {
+    this.fallback = options.default ?? { kind: 'plausible' };
   }
 
-  const wait = (ms: number, res: ServerResponse) =>
-    new Promise<boolean>((resolve) => {
+  /** Records the request and picks its reply: the next queued one, else the default. */
+  async plan(received: ReceivedRequest): Promise<FakeReply> {
+    this.requests.push(received);
+    const next = this.queue.length ? this.queue.shift()! : this.fallback;
+    return typeof next === 'function' ? await next(received) : next;
+  }
+
+  /** Waits `ms` (a scripted delay): false when the client went away meanwhile. */
+  wait(ms: number, res: ServerResponse): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
       if (!ms) return resolve(true);
       const t = setTimeout(() => {
-        timers.delete(t);
+        this.timers.delete(t);
         resolve(!res.destroyed);
       }, ms);
-      timers.add(t);
+      this.timers.add(t);
       res.once('close', () => {
         clearTimeout(t);
-        timers.delete(t);
+        this.timers.delete(t);
         resolve(false);
       });
     });
-
-  function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) {
-    const body = JSON.stringify(value);
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
-    res.end(body);
   }
+}
 
-  function completion(n: number, body: ChatBody, content: string, finishReason: string, usage: ReturnType<typeof usageFor>) {
-    return {
-      id: `chatcmpl-fake-${n}`,
-      object: 'chat.completion',
-      created: Math.floor(Date.now() / 1000),
-      model: body.model ?? 'fake-model',
-      system_fingerprint: 'fp_fake',
-      choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finishReason }],
-      usage,
-    };
+/**
+ * One line of a batch input file, answered as the live chat route would answer it (recorded in
+ * `requests` with `viaBatch`): the same queue, default and plausible replies, with no delays; a reply
+ * that never answers (`hang`) becomes a 504, as a request the batch could not finish.
+ */
+async function answerBatchLine(script: ReplyScript, body: Record<string, unknown>, path: string): Promise<{ status: number; json: unknown }> {
+  const chatBody = body as Body;
+  const received: ReceivedRequest = { n: script.requests.length, method: 'POST', path, headers: {}, body: chatBody, receivedAt: Date.now(), viaBatch: path };
+  if (script.options.rejectResponseFormat && chatBody.response_format !== undefined) {
+    script.requests.push(received);
+    return { status: 400, json: { error: { message: "Invalid parameter: 'response_format' is not supported with this model. (fake)", type: 'invalid_request_error', param: 'response_format', code: null } } };
   }
-
-  /** SSE stream: a role chunk, the content in pieces, a finish chunk with usage, an OpenAI usage chunk if asked, [DONE]. */
-  function sendStream(res: ServerResponse, n: number, body: ChatBody & Record<string, unknown>, content: string, finishReason: string, usage: ReturnType<typeof usageFor>) {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    const base = { id: `chatcmpl-fake-${n}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model ?? 'fake-model' };
-    const send = (chunk: unknown) => res.write(`data: ${JSON.stringify(chunk)}\n\n`);
-    send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
-    const size = Math.max(1, Math.ceil(content.length / 3));
-    for (let i = 0; i < content.length; i += size) {
-      send({ ...base, choices: [{ index: 0, delta: { content: content.slice(i, i + size) }, finish_reason: null }] });
-    }
-    send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finishReason }], usage });
-    const opts = body.stream_options as { include_usage?: boolean } | undefined;
-    if (opts?.include_usage) send({ ...base, choices: [], usage });
-    res.write('data: [DONE]\n\n');
-    res.end();
-  }
-
-  /**
-   * One line of a batch input file, answered as the live chat route would answer it (recorded in
-   * `requests` with `viaBatch`): the same queue, default and plausible replies, with no delays; a reply
-   * that never answers (`hang`) becomes a 504, as a request the batch could not finish.
-   */
-  async function answerBatchLine(body: Record<string, unknown>, path: string): Promise<{ status: number; json: unknown }> {
-    const chatBody = body as ChatBody & Record<string, unknown>;
-    const received: ReceivedRequest = { n: requests.length, method: 'POST', path, headers: {}, body: chatBody, receivedAt: Date.now(), viaBatch: path };
-    requests.push(received);
-    if (options.rejectResponseFormat && chatBody.response_format !== undefined) {
-      return { status: 400, json: { error: { message: "Invalid parameter: 'response_format' is not supported with this model. (fake)", type: 'invalid_request_error', param: 'response_format', code: null } } };
-    }
-    const next = queue.length ? queue.shift()! : fallback;
-    const plan = typeof next === 'function' ? await next(received) : next;
-    if (plan.kind === 'hang') return { status: 504, json: { error: { message: 'request did not finish (fake hang)', type: 'server_error' } } };
-    if (plan.kind === 'status') return { status: plan.status, json: { error: { message: plan.message ?? `fake ${plan.status}`, type: plan.status >= 500 ? 'server_error' : 'invalid_request_error' } } };
-    if (plan.kind === 'raw') {
-      try {
-        return { status: plan.status ?? 200, json: JSON.parse(plan.body) };
-      } catch {
-        return { status: plan.status ?? 200, json: plan.body };
-      }
-    }
-    const content = plan.kind === 'plausible' ? plausibleReply(chatBody, plan.leaveFrom) : plan.content;
-    return { status: 200, json: completion(received.n, chatBody, content, plan.kind === 'content' ? (plan.finishReason ?? 'stop') : 'stop', usageFor(chatBody, content, plan.usage)) };
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const path = (req.url ?? '/').split('?')[0]!;
-    if (options.requireKey && req.headers.authorization !== `Bearer ${options.requireKey}`) {
-      return sendJson(res, 401, { error: { message: 'invalid api key (fake)', type: 'invalid_request_error', code: 'invalid_api_key' } });
-    }
-    const batch = await batches.handle(req, path, Buffer.concat(chunks));
-    if (batch) {
-      if (batch.text === undefined) return sendJson(res, batch.status, batch.json);
-      res.writeHead(batch.status, { 'content-type': 'application/octet-stream', 'content-length': Buffer.byteLength(batch.text) });
-      return res.end(batch.text);
-    }
-    const ft = await fineTuning.handle(req, path, Buffer.concat(chunks));
-    if (ft) return sendJson(res, ft.status, ft.json);
-    // `/v1/completions` (Together, vLLM): a raw prompt in, `choices[].text` out; scripted like chat.
-    const textCompletion = path === '/v1/completions';
-    if (req.method !== 'POST' || (path !== '/v1/chat/completions' && !textCompletion)) {
-      return sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } });
-    }
-    let body: ChatBody & Record<string, unknown>;
+  const plan = await script.plan(received);
+  if (plan.kind === 'hang') return { status: 504, json: { error: { message: 'request did not finish (fake hang)', type: 'server_error' } } };
+  if (plan.kind === 'status') return { status: plan.status, json: { error: { message: plan.message ?? `fake ${plan.status}`, type: plan.status >= 500 ? 'server_error' : 'invalid_request_error' } } };
+  if (plan.kind === 'raw') {
     try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      return { status: plan.status ?? 200, json: JSON.parse(plan.body) };
     } catch {
-      return sendJson(res, 400, { error: { message: 'body is not JSON', type: 'invalid_request_error' } });
+      return { status: plan.status ?? 200, json: plan.body };
     }
-    const received: ReceivedRequest = { n: requests.length, method: req.method, path, headers: req.headers, body, receivedAt: Date.now() };
-    requests.push(received);
-    if (options.rejectResponseFormat && (body.response_format !== undefined || body.responseFormat !== undefined)) {
-      const type = (body.response_format as { type?: string } | undefined)?.type ?? 'json_object';
-      return sendJson(res, 400, { error: { message: `Invalid parameter: 'response_format' of type '${type}' is not supported with this model. (fake)`, type: 'invalid_request_error', param: 'response_format', code: null } });
-    }
-    const next = queue.length ? queue.shift()! : fallback;
-    const plan = typeof next === 'function' ? await next(received) : next;
-
-    if (plan.kind === 'hang') return;
-    if (!(await wait(plan.delayMs ?? 0, res))) return;
-    if (plan.kind === 'status') {
-      const headers: Record<string, string> = plan.retryAfter !== undefined ? { 'retry-after': plan.retryAfter } : {};
-      const type = plan.status === 429 ? 'rate_limit_exceeded' : plan.status >= 500 ? 'server_error' : 'invalid_request_error';
-      return sendJson(res, plan.status, { error: { message: plan.message ?? `fake ${plan.status}`, type, code: type } }, headers);
-    }
-    if (plan.kind === 'raw') {
-      res.writeHead(plan.status ?? 200, { 'content-type': plan.contentType ?? 'application/json' });
-      return res.end(plan.body);
-    }
-    // A raw prompt gets the plausible answer to the same text sent as one user message.
-    const asChat = textCompletion ? { ...body, messages: [{ role: 'user', content: String(body.prompt ?? '') }] } : body;
-    const content = plan.kind === 'plausible' ? plausibleReply(asChat as typeof body, plan.leaveFrom) : plan.content;
-    const finishReason = plan.kind === 'content' ? (plan.finishReason ?? 'stop') : 'stop';
-    const usage = usageFor(body, content, plan.usage);
-    if (textCompletion) {
-      return sendJson(res, 200, {
-        id: `cmpl-fake-${received.n}`, object: 'text_completion', created: Math.floor(Date.now() / 1000), model: body.model ?? 'fake-model',
-        choices: [{ index: 0, text: content, logprobs: null, finish_reason: finishReason }], usage,
-      });
-    }
-    if (body.stream === true) return sendStream(res, received.n, body, content, finishReason, usage);
-    sendJson(res, 200, completion(received.n, body, content, finishReason, usage));
   }
+  const content = plan.kind === 'plausible' ? plausibleReply(chatBody, plan.leaveFrom) : plan.content;
+  return { status: 200, json: completion(received.n, chatBody, content, plan.kind === 'content' ? (plan.finishReason ?? 'stop') : 'stop', script.usageFor(chatBody, content, plan.usage)) };
+}
 
+/** `POST /v1/chat/completions` and `/v1/completions` (Together, vLLM: a raw prompt in, `choices[].text` out), scripted alike. */
+async function answerCompletion(script: ReplyScript, req: IncomingMessage, res: ServerResponse, path: string, raw: Buffer) {
+  const textCompletion = path === '/v1/completions';
+  let body: Body;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return sendJson(res, 400, { error: { message: 'body is not JSON', type: 'invalid_request_error' } });
+  }
+  const received: ReceivedRequest = { n: script.requests.length, method: req.method!, path, headers: req.headers, body, receivedAt: Date.now() };
+  if (script.options.rejectResponseFormat && (body.response_format !== undefined || body.responseFormat !== undefined)) {
+    script.requests.push(received);
+    const type = (body.response_format as { type?: string } | undefined)?.type ?? 'json_object';
+    return sendJson(res, 400, { error: { message: `Invalid parameter: 'response_format' of type '${type}' is not supported with this model. (fake)`, type: 'invalid_request_error', param: 'response_format', code: null } });
+  }
+  const plan = await script.plan(received);
+  if (plan.kind === 'hang') return;
+  if (!(await script.wait(plan.delayMs ?? 0, res))) return;
+  if (plan.kind === 'status') {
+    const headers: Record<string, string> = plan.retryAfter !== undefined ? { 'retry-after': plan.retryAfter } : {};
+    const type = plan.status === 429 ? 'rate_limit_exceeded' : plan.status >= 500 ? 'server_error' : 'invalid_request_error';
+    return sendJson(res, plan.status, { error: { message: plan.message ?? `fake ${plan.status}`, type, code: type } }, headers);
+  }
+  if (plan.kind === 'raw') {
+    res.writeHead(plan.status ?? 200, { 'content-type': plan.contentType ?? 'application/json' });
+    return res.end(plan.body);
+  }
+  // A raw prompt gets the plausible answer to the same text sent as one user message.
+  const asChat = textCompletion ? { ...body, messages: [{ role: 'user', content: String(body.prompt ?? '') }] } : body;
+  const content = plan.kind === 'plausible' ? plausibleReply(asChat as typeof body, plan.leaveFrom) : plan.content;
+  const finishReason = plan.kind === 'content' ? (plan.finishReason ?? 'stop') : 'stop';
+  const usage = script.usageFor(body, content, plan.usage);
+  if (textCompletion) {
+    return sendJson(res, 200, {
+      id: `cmpl-fake-${received.n}`, object: 'text_completion', created: Math.floor(Date.now() / 1000), model: body.model ?? 'fake-model',
+      choices: [{ index: 0, text: content, logprobs: null, finish_reason: finishReason }], usage,
+    });
+  }
+  if (body.stream === true) return sendStream(res, received.n, body, content, finishReason, usage);
+  sendJson(res, 200, completion(received.n, body, content, finishReason, usage));
+}
+
+/** Routes one request: the key check, the batch and fine-tuning routes, then the completion routes. */
+async function route(script: ReplyScript, batches: FakeBatches, fineTuning: FakeFineTuning, req: IncomingMessage, res: ServerResponse) {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const path = (req.url ?? '/').split('?')[0]!;
+  const { requireKey } = script.options;
+  if (requireKey && req.headers.authorization !== `Bearer ${requireKey}`) {
+    return sendJson(res, 401, { error: { message: 'invalid api key (fake)', type: 'invalid_request_error', code: 'invalid_api_key' } });
+  }
+  const batch = await batches.handle(req, path, Buffer.concat(chunks));
+  if (batch) {
+    if (batch.text === undefined) return sendJson(res, batch.status, batch.json);
+    res.writeHead(batch.status, { 'content-type': 'application/octet-stream', 'content-length': Buffer.byteLength(batch.text) });
+    return res.end(batch.text);
+  }
+  const ft = await fineTuning.handle(req, path, Buffer.concat(chunks));
+  if (ft) return sendJson(res, ft.status, ft.json);
+  if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/v1/completions')) {
+    return sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } });
+  }
+  return answerCompletion(script, req, res, path, Buffer.concat(chunks));
+}
+
+/** Starts the server (port 0 = any free port). */
+export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Promise<FakeLlmServer> {
+  const script = new ReplyScript(options);
+  const fineTuning = fakeFineTuning();
+  // A batch line is answered by the same reply functions as a live request (see answerBatchLine).
+  const batches = fakeBatches(fineTuning.files, (body, path) => answerBatchLine(script, body, path), { completeAfterPolls: options.batchCompleteAfterPolls ?? 2 });
   const server: Server = createServer((req, res) => {
-    handle(req, res).catch((err) => {
+    route(script, batches, fineTuning, req, res).catch((err) => {
       if (!res.headersSent) sendJson(res, 500, { error: { message: `fake server bug: ${(err as Error).message}`, type: 'server_error' } });
       else res.destroy();
     });
@@ -295,7 +320,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
   const close = async () => {
     if (closed) return;
     closed = true;
-    for (const t of timers) clearTimeout(t);
+    for (const t of script.timers) clearTimeout(t);
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
@@ -304,11 +329,11 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     url,
     openaiBaseURL: `${url}/v1`,
     port,
-    requests,
+    requests: script.requests,
     fineTuning,
     batches,
-    enqueue: (...replies) => void queue.push(...replies),
-    setDefault: (r) => void (fallback = r),
+    enqueue: (...replies) => void script.queue.push(...replies),
+    setDefault: (r) => void (script.fallback = r),
     env: () => ({ OPENAI_API_KEY: 'x', OPENAI_BASE_URL: `${url}/v1`, MISTRAL_API_KEY: 'x', MISTRAL_BASE_URL: url }),
     close,
     [Symbol.asyncDispose]: close,

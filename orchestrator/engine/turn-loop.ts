@@ -1,4 +1,5 @@
 import { ErrorCode, receiversOf, recipientProblem, type Action, type TurnAct, type TurnRecord } from '../../protocol/index.js';
+import type { EpisodeFrame } from '../inbox.js';
 import { observeTurn } from '../observe.js';
 import { protocolOf, seatOrder } from '../world.js';
 import { provenanceOf, withMeta, type EngineContext, type EngineResult, type EpisodeError, type SeatPort, type SeatProvenance } from './engine-types.js';
@@ -14,6 +15,159 @@ import { becomesNone, UNPARSABLE_NONE } from './unparsable.js';
  * echoed to every seat as `turn.event`, a private one (`action.to`) to its speaker and recipients only. Frames for another seat's turn or a stale turn are refused
  * with an `error` frame and the wait goes on; the episode itself is not disturbed by them.
  */
+export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
+  const loop = new TurnLoop(ctx);
+  // A fork replays its parent's first turns (no seat is asked), then plays on from the fork turn.
+  if (ctx.prefix) {
+    // Kept one by one like live turns, so the watch feed shows the replayed part too.
+    for (const r of replayPrefix(ctx.prefix, loop.order, ctx.ports)) loop.keep(r);
+    const ended = loop.turns.length ? loop.terminationNow() : null;
+    if (ended) return loop.finish(ended, 'ok');
+  }
+  const cap = turnCap(ctx.world.limits.maxTurns, loop.protocol);
+  for (let t = loop.turns.length; t < cap; t++) {
+    // Round robin (or the speaker's pick), past seats that left: turn-order.ts.
+    const seat = nextSpeaker(ctx.world.scenario, loop.turns);
+    if (seat === null) break;
+    const ended = await playTurn(loop, t, seat);
+    if (ended) return ended;
+  }
+  return loop.finish({ reason: 'max_turns' }, 'ok');
+}
+
+/** What one episode's loop keeps between turns: the record so far and the ports' write batching. */
+class TurnLoop {
+  readonly order: string[];
+  readonly protocol: ReturnType<typeof protocolOf>;
+  readonly startedAt: number;
+  readonly turns: TurnRecord[] = [];
+  readonly errors: EpisodeError[] = [];
+  readonly seatProvenance: Record<string, SeatProvenance> = Object.create(null) as Record<string, SeatProvenance>;
+  readonly watch: SeatWatch;
+  readonly allowed: Set<string>;
+  /** When the previous turn's accepted act reached its connection (for `hooks.turnOverhead`). */
+  previousActAt: bigint | undefined;
+
+  constructor(readonly ctx: EngineContext) {
+    this.order = seatOrder(ctx.world);
+    this.protocol = protocolOf(ctx.world);
+    this.startedAt = ctx.clock.now();
+    this.watch = new SeatWatch(ctx);
+    this.allowed = new Set<string>(ctx.world.limits.actions);
+  }
+
+  /** Milliseconds since the episode started (a turn record's `atMs`). */
+  elapsed(): number {
+    return this.ctx.clock.now() - this.startedAt;
+  }
+
+  /** Keeps a turn for the record and tells the instrumentation (the watch feed) at once. */
+  keep(record: TurnRecord): void {
+    this.turns.push(record);
+    this.ctx.hooks?.turnRecorded?.(this.ctx.world.episodeId, record);
+  }
+
+  /** Whether the turns so far end the episode (a leave, the stale rule, a task end, the turn limit). */
+  terminationNow(): Termination | null {
+    return terminationAfter(this.ctx.world.scenario, this.turns, this.ctx.world.limits.maxTurns, this.protocol);
+  }
+
+  finish(termination: Termination, status: EngineResult['status']): EngineResult {
+    this.flush();
+    const { turns, errors, seatProvenance, startedAt } = this;
+    return { turns, termination, errors, status, seatProvenance, startedAt };
+  }
+
+  // A move's events and the next request are written together: one socket write per seat per turn.
+  hold(): void {
+    for (const p of this.ctx.ports.values()) p.hold?.();
+  }
+
+  flush(): void {
+    for (const p of this.ctx.ports.values()) p.flush?.();
+  }
+}
+
+/** One turn: asks `seat` for its move and waits until it comes, the deadline passes or a seat is lost. */
+async function playTurn(loop: TurnLoop, t: number, seat: string): Promise<EngineResult | null> {
+  const { world, clock, ports, hooks } = loop.ctx;
+  const port = ports.get(seat);
+  if (!port) throw new Error(`no port for seat ${seat}`);
+  const seatDeadlineMs = world.seatDeadlineMs?.[seat] ?? world.limits.turnDeadlineMs;
+  const deadlineAt = clock.now() + seatDeadlineMs;
+  const request = () => port.send({ type: 'turn.request', turn: t, actions: [...world.limits.actions], deadlineMs: Math.max(1, Math.round(deadlineAt - clock.now())) });
+  request();
+  loop.flush();
+  if (loop.previousActAt !== undefined && hooks?.turnOverhead) hooks.turnOverhead(Number(process.hrtime.bigint() - loop.previousActAt));
+  loop.previousActAt = undefined;
+  for (;;) {
+    const got = await loop.watch.next(deadlineAt, (s) => { if (s === seat) request(); });
+    if (got.kind === 'deadline') {
+      const error = { code: ErrorCode.DeadlineMissed, message: `no move within ${seatDeadlineMs} ms` };
+      loop.keep({ turn: t, seat, action: null, error, atMs: loop.elapsed() });
+      loop.errors.push({ ...error, seat, turn: t });
+      return loop.finish({ reason: 'deadline', seat }, 'failed');
+    }
+    if (got.kind === 'disconnect') {
+      loop.errors.push({ code: got.code, message: got.detail, seat: got.seat, turn: t });
+      return loop.finish({ reason: 'disconnect', seat: got.seat, detail: got.detail }, 'failed');
+    }
+    const from = ports.get(got.seat)!;
+    const frame = screenFrame(loop, from, got.frame, got.seat, t, seat);
+    if (!frame) continue;
+    const outcome = takeMove(loop, from, frame, t, seat, got.receivedAt);
+    if (outcome !== 'refused') return outcome;
+  }
+}
+
+type MoveFrame = Extract<EpisodeFrame, { type: 'turn.act' | 'turn.fail' }>;
+
+/** The frame as the current turn's move, or null when it is refused (answered with an `error` frame). */
+function screenFrame(loop: TurnLoop, from: SeatPort, frame: EpisodeFrame, sender: string, t: number, seat: string): MoveFrame | null {
+  if (frame.type !== 'turn.act' && frame.type !== 'turn.fail') {
+    from.reject(ErrorCode.UnexpectedFrame, `${frame.type} is not expected in ${loop.ctx.world.mode} mode`, frame.id);
+    return null;
+  }
+  if (sender !== seat) {
+    from.reject(ErrorCode.NotYourTurn, `turn ${t} belongs to seat ${seat}`, frame.id);
+    return null;
+  }
+  if (frame.turn !== t) {
+    from.reject(ErrorCode.StaleTurn, `turn ${frame.turn} is not the current turn ${t}`, frame.id);
+    return null;
+  }
+  return frame;
+}
+
+/**
+ * Records the seat's move for turn `t` and echoes it to every seat: the episode's end if it ends here,
+ * null when play goes on, `refused` for an action type the episode does not allow (the wait goes on).
+ */
+function takeMove(loop: TurnLoop, from: SeatPort, frame: MoveFrame, t: number, seat: string, receivedAt: bigint | undefined): EngineResult | null | 'refused' {
+  const { world, ports, hooks } = loop.ctx;
+  loop.seatProvenance[seat] = provenanceOf(frame.meta);
+  const atMs = loop.elapsed();
+  // An unreadable reply under `--on-unparsable none`, or a provider's failure under `--on-provider-error
+  // none`, is played as a `none` that keeps its failure (under `unparsable` or `providerError`).
+  const asNone = frame.type === 'turn.fail' && loop.allowed.has(UNPARSABLE_NONE.type) ? becomesNone(frame.error, loop.protocol) : null;
+  if (frame.type === 'turn.fail' && !asNone) {
+    loop.keep(withMeta({ turn: t, seat, action: null, error: frame.error, atMs }, frame.meta));
+    loop.errors.push({ ...frame.error, seat, turn: t });
+    return loop.finish({ reason: 'policy_error', seat, detail: frame.error.code }, 'failed');
+  }
+  if (frame.type === 'turn.act' && refusedMove(from, frame, loop.allowed, seat, loop.order)) return 'refused';
+  const action: Action = frame.type === 'turn.act' ? actionOf(frame.action) : { ...UNPARSABLE_NONE };
+  const record = withMeta({ turn: t, seat, action, ...receivedBy(action, seat, loop.order), atMs, ...(asNone && frame.type === 'turn.fail' ? { [asNone]: frame.error } : {}) }, frame.meta);
+  loop.keep(record);
+  const event = observeTurn({ ...record, action });
+  loop.hold();
+  for (const s of record.to ?? loop.order) ports.get(s)!.send(event);
+  loop.previousActAt = receivedAt;
+  hooks?.moveAccepted?.(world.episodeId, t, seat);
+  const end = loop.terminationNow();
+  return end ? loop.finish(end, 'ok') : null;
+}
+
 /**
  * Refuses a seat's move with a coded `error` frame when its type is not allowed or its recipients are
  * wrong for the episode (protocol/action.ts `recipientProblem`); true when refused (the wait goes on).
@@ -40,106 +194,4 @@ function receivedBy(action: Action, seat: string, order: readonly string[]): { t
 /** The move as recorded: its fields only (a private one keeps its recipients), nothing else the frame held. */
 function actionOf(sent: Action): Action {
   return sent.to === undefined ? { type: sent.type, argument: sent.argument } : { type: sent.type, argument: sent.argument, to: [...sent.to] };
-}
-
-export async function runTurnLoop(ctx: EngineContext): Promise<EngineResult> {
-  const { world, clock, ports } = ctx;
-  const { maxTurns, turnDeadlineMs, actions } = world.limits;
-  const order = seatOrder(world);
-  const protocol = protocolOf(world);
-  const cap = turnCap(maxTurns, protocol);
-  const startedAt = clock.now();
-  const turns: TurnRecord[] = [];
-  const errors: EpisodeError[] = [];
-  const seatProvenance: Record<string, SeatProvenance> = Object.create(null) as Record<string, SeatProvenance>;
-  const watch = new SeatWatch(ctx);
-  const allowed = new Set<string>(actions);
-  const hooks = ctx.hooks;
-  /** When the previous turn's accepted act reached its connection (for `hooks.turnOverhead`). */
-  let previousActAt: bigint | undefined;
-
-  /** Keeps a turn for the record and tells the instrumentation (the watch feed) at once. */
-  const keep = (record: TurnRecord) => {
-    turns.push(record);
-    hooks?.turnRecorded?.(world.episodeId, record);
-  };
-  const finish = (termination: Termination, status: EngineResult['status']): EngineResult => {
-    flush();
-    return { turns, termination, errors, status, seatProvenance, startedAt };
-  };
-  // A move's events and the next request are written together: one socket write per seat per turn.
-  const hold = () => { for (const p of ports.values()) p.hold?.(); };
-  const flush = () => { for (const p of ports.values()) p.flush?.(); };
-
-  // A fork replays its parent's first turns (no seat is asked), then plays on from the fork turn.
-  if (ctx.prefix) {
-    // Kept one by one like live turns, so the watch feed shows the replayed part too.
-    for (const r of replayPrefix(ctx.prefix, order, ports)) keep(r);
-    const ended = turns.length ? terminationAfter(world.scenario, turns, maxTurns, protocol) : null;
-    if (ended) return finish(ended, 'ok');
-  }
-  for (let t = turns.length; t < cap; t++) {
-    // Round robin (or the speaker's pick), past seats that left: turn-order.ts.
-    const seat = nextSpeaker(world.scenario, turns);
-    if (seat === null) break;
-    const port = ports.get(seat);
-    if (!port) throw new Error(`no port for seat ${seat}`);
-    const seatDeadlineMs = world.seatDeadlineMs?.[seat] ?? turnDeadlineMs;
-    const deadlineAt = clock.now() + seatDeadlineMs;
-    const request = () => port.send({ type: 'turn.request', turn: t, actions: [...actions], deadlineMs: Math.max(1, Math.round(deadlineAt - clock.now())) });
-    request();
-    flush();
-    if (previousActAt !== undefined && hooks?.turnOverhead) hooks.turnOverhead(Number(process.hrtime.bigint() - previousActAt));
-    previousActAt = undefined;
-    for (;;) {
-      const got = await watch.next(deadlineAt, (s) => { if (s === seat) request(); });
-      if (got.kind === 'deadline') {
-        const error = { code: ErrorCode.DeadlineMissed, message: `no move within ${seatDeadlineMs} ms` };
-        keep({ turn: t, seat, action: null, error, atMs: clock.now() - startedAt });
-        errors.push({ ...error, seat, turn: t });
-        return finish({ reason: 'deadline', seat }, 'failed');
-      }
-      if (got.kind === 'disconnect') {
-        errors.push({ code: got.code, message: got.detail, seat: got.seat, turn: t });
-        return finish({ reason: 'disconnect', seat: got.seat, detail: got.detail }, 'failed');
-      }
-      const { frame } = got;
-      const from = ports.get(got.seat)!;
-      if (frame.type !== 'turn.act' && frame.type !== 'turn.fail') {
-        from.reject(ErrorCode.UnexpectedFrame, `${frame.type} is not expected in ${world.mode} mode`, frame.id);
-        continue;
-      }
-      if (got.seat !== seat) {
-        from.reject(ErrorCode.NotYourTurn, `turn ${t} belongs to seat ${seat}`, frame.id);
-        continue;
-      }
-      if (frame.turn !== t) {
-        from.reject(ErrorCode.StaleTurn, `turn ${frame.turn} is not the current turn ${t}`, frame.id);
-        continue;
-      }
-      seatProvenance[seat] = provenanceOf(frame.meta);
-      const atMs = clock.now() - startedAt;
-      // An unreadable reply under `--on-unparsable none`, or a provider's failure under `--on-provider-error
-      // none`, is played as a `none` that keeps its failure (under `unparsable` or `providerError`).
-      const asNone = frame.type === 'turn.fail' && allowed.has(UNPARSABLE_NONE.type) ? becomesNone(frame.error, protocol) : null;
-      if (frame.type === 'turn.fail' && !asNone) {
-        keep(withMeta({ turn: t, seat, action: null, error: frame.error, atMs }, frame.meta));
-        errors.push({ ...frame.error, seat, turn: t });
-        return finish({ reason: 'policy_error', seat, detail: frame.error.code }, 'failed');
-      }
-      if (frame.type === 'turn.act' && refusedMove(from, frame, allowed, seat, order)) continue;
-      const action: Action = frame.type === 'turn.act' ? actionOf(frame.action) : { ...UNPARSABLE_NONE };
-      const record = withMeta({ turn: t, seat, action, ...receivedBy(action, seat, order), atMs, ...(asNone && frame.type === 'turn.fail' ? { [asNone]: frame.error } : {}) }, frame.meta);
-      keep(record);
-      const event = observeTurn({ ...record, action });
-      hold();
-      for (const s of record.to ?? order) ports.get(s)!.send(event);
-      previousActAt = got.receivedAt;
-      hooks?.moveAccepted?.(world.episodeId, t, seat);
-      const end = terminationAfter(world.scenario, turns, maxTurns, protocol);
-      if (end) return finish(end, 'ok');
-      break;
-    }
-  }
-  return finish({ reason: 'max_turns' }, 'ok');
 }

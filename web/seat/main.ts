@@ -1,4 +1,4 @@
-import { io } from 'socket.io-client';
+import { io, type Socket } from 'socket.io-client';
 // Specific protocol files, not the index: the page must not pull in the Node-only decoder.
 import type { Action } from '../../protocol/action.js';
 import { CLOSE_EVENT, FRAME_EVENT, SOCKET_IO_PATH, type BrowserClose } from '../../protocol/browser-transport.js';
@@ -70,9 +70,12 @@ function showError(message: string): void {
 if (!token) showError('This page needs a seat link with a token (…/?token=…). Ask the organiser for yours.');
 else connect();
 
+/** Sends one frame to the orchestrator (the page numbers the frame ids). */
+type Send = (body: Record<string, unknown>) => void;
+
 function connect(): void {
   const socket = io({ path: SOCKET_IO_PATH, transports: ['websocket'], reconnectionAttempts: 5, query: { token } });
-  const send = (body: Record<string, unknown>) => socket.emit(FRAME_EVENT, JSON.stringify({ v: PROTOCOL_VERSION, id: `w${(n++).toString(36)}`, ...body }));
+  const send: Send = (body) => socket.emit(FRAME_EVENT, JSON.stringify({ v: PROTOCOL_VERSION, id: `w${(n++).toString(36)}`, ...body }));
 
   let conn = 0;
   socket.on('connect', () => {
@@ -81,75 +84,86 @@ function connect(): void {
     const resume = state.resume;
     send({ type: 'seat.join', token, ...(resume ? { resume } : {}), client: CLIENT });
   });
-  socket.on(FRAME_EVENT, (raw: string) => {
-    received.push(raw);
-    const parsed = OrchestratorFrame.safeParse(JSON.parse(raw));
-    if (!parsed.success) return showError('The server sent a frame this page does not understand.');
-    const f = parsed.data;
-    state.frame(f, conn);
-    switch (f.type) {
-      case 'seat.welcome':
-        events.length = 0;
-        if (f.resume) sessionStorage.setItem(resumeKey, f.resume);
-        renderWelcome(f, (a) => act(a));
-        updateWaiting();
-        return;
-      case 'peer.state':
-        $('mind').append(mindreaderPanel(f.state, nameOf(f.state.seat)));
-        return;
-      case 'turn.request':
-        openComposer(f);
-        return;
-      case 'turn.event':
-        events.push(f);
-        appendChat(f);
-        if (!state.pending) closeComposer();
-        updateWaiting();
-        return;
-      case 'ping':
-        send({ type: 'pong', nonce: f.nonce });
-        return;
-      case 'episode.end':
-        sessionStorage.removeItem(resumeKey);
-        renderEnd(f.reason);
-        return;
-      case 'error':
-        if (!state.welcome) showError(`Could not take this seat: ${f.message} (${f.code}). The link may be wrong or already used.`);
-        else showError(`${f.message} (${f.code})`);
-        return;
-      default:
-        return;
-    }
-  });
-  socket.on(CLOSE_EVENT, (c: BrowserClose) => {
-    socket.disconnect();
-    const decision = state.closed(c.code, c.reason);
-    if (decision.kind === 'reconnect') {
-      setStatus(`Connection closed (${c.reason || c.code}); reconnecting…`);
-      setTimeout(() => socket.connect(), decision.delayMs);
-      return;
-    }
-    const outcome = decision.outcome;
-    if (outcome.status === 'ended') return;
-    if (outcome.status === 'refused' || !state.welcome) {
-      sessionStorage.removeItem(resumeKey);
-      return showError(`This seat link cannot be used: ${c.reason}. It may be wrong, or the seat was already taken and its episode is over.`);
-    }
-    showError(`The server closed the connection: ${c.reason} (${c.code}).`);
-  });
+  socket.on(FRAME_EVENT, (raw: string) => onFrame(raw, conn, send));
+  socket.on(CLOSE_EVENT, (c: BrowserClose) => onClose(socket, c));
   socket.on('connect_error', () => showError('Cannot reach the server. Is the episode still running?'));
+  wireControls((action) => act(action, send));
+  setInterval(tick, 500);
+}
 
-  /** Sends the person's move for the pending turn. */
-  function act(action: Action): void {
-    const pending = state.pending;
-    if (!pending) return;
-    send({ type: 'turn.act', turn: pending.turn, action, meta: { policy: 'human', latencyMs: Math.max(0, Math.round(pending.deadlineMs - (state.timeLeftMs() ?? 0))) } });
-    state.acted();
-    closeComposer();
-    setStatus('Sent.');
-    updateWaiting();
+/** One frame from the orchestrator, on connection `conn`: kept, fed to the state machine, shown. */
+function onFrame(raw: string, conn: number, send: Send): void {
+  received.push(raw);
+  const parsed = OrchestratorFrame.safeParse(JSON.parse(raw));
+  if (!parsed.success) return showError('The server sent a frame this page does not understand.');
+  const f = parsed.data;
+  state.frame(f, conn);
+  switch (f.type) {
+    case 'seat.welcome':
+      events.length = 0;
+      if (f.resume) sessionStorage.setItem(resumeKey, f.resume);
+      renderWelcome(f, (a) => act(a, send));
+      updateWaiting();
+      return;
+    case 'peer.state':
+      $('mind').append(mindreaderPanel(f.state, nameOf(f.state.seat)));
+      return;
+    case 'turn.request':
+      openComposer(f);
+      return;
+    case 'turn.event':
+      events.push(f);
+      appendChat(f);
+      if (!state.pending) closeComposer();
+      updateWaiting();
+      return;
+    case 'ping':
+      send({ type: 'pong', nonce: f.nonce });
+      return;
+    case 'episode.end':
+      sessionStorage.removeItem(resumeKey);
+      renderEnd(f.reason);
+      return;
+    case 'error':
+      if (!state.welcome) showError(`Could not take this seat: ${f.message} (${f.code}). The link may be wrong or already used.`);
+      else showError(`${f.message} (${f.code})`);
+      return;
+    default:
+      return;
   }
+}
 
+/** A close by the orchestrator: the state machine says whether to reconnect, or what to tell the person. */
+function onClose(socket: Socket, c: BrowserClose): void {
+  socket.disconnect();
+  const decision = state.closed(c.code, c.reason);
+  if (decision.kind === 'reconnect') {
+    setStatus(`Connection closed (${c.reason || c.code}); reconnecting…`);
+    setTimeout(() => socket.connect(), decision.delayMs);
+    return;
+  }
+  const outcome = decision.outcome;
+  if (outcome.status === 'ended') return;
+  if (outcome.status === 'refused' || !state.welcome) {
+    sessionStorage.removeItem(resumeKey);
+    return showError(`This seat link cannot be used: ${c.reason}. It may be wrong, or the seat was already taken and its episode is over.`);
+  }
+  showError(`The server closed the connection: ${c.reason} (${c.code}).`);
+}
+
+/** Sends the person's move for the pending turn. */
+function act(action: Action, send: Send): void {
+  const pending = state.pending;
+  if (!pending) return;
+  send({ type: 'turn.act', turn: pending.turn, action, meta: { policy: 'human', latencyMs: Math.max(0, Math.round(pending.deadlineMs - (state.timeLeftMs() ?? 0))) } });
+  state.acted();
+  closeComposer();
+  setStatus('Sent.');
+  updateWaiting();
+}
+
+/** The message box, the panel toggle and the task-move buttons, each sending through `act`. */
+function wireControls(act: (a: Action) => void): void {
   $('composer').addEventListener('submit', (e) => {
     e.preventDefault();
     const type = ($('action') as HTMLSelectElement).value as Action['type'];
@@ -180,7 +194,6 @@ function connect(): void {
   $('accept').addEventListener('click', () => move({ move: 'accept' }));
   $('reject').addEventListener('click', () => move({ move: 'reject' }));
   $('quit').addEventListener('click', () => move({ move: 'quit' }));
-  setInterval(tick, 500);
 }
 
 function renderWelcome(w: SeatWelcome, act: (a: Action) => void): void {
