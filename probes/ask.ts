@@ -1,5 +1,5 @@
 import { parsePolicySpec, type PolicyConfig } from '../protocol/index.js';
-import { createProviderClient, parseSpec, splitParams, type ChatMessage, type LlmClient } from '../llm/index.js';
+import { createProviderClient, parseSpec, splitParams, type ChatMessage, type ChatRequest, type LlmClient } from '../llm/index.js';
 import { seatPromptMessages } from '../agent-node/policies/llm/seat-prompt.js';
 import { loadTemplates, type Templates } from '../agent-node/policies/llm/templates.js';
 import { botProbeAnswer } from '../agent-node/policies/bot/probe-answer.js';
@@ -16,6 +16,11 @@ export interface Answerer {
   /** `provider:model` or the bot spec, for the probe file. */
   label: string;
   ask(target: ProbeTarget, probe: ProbeDefinition, signal?: AbortSignal): Promise<Answer>;
+  /**
+   * An LLM answerer's policy and the exact request `ask` would send for a target (for `--batch` and the
+   * dry run's token count); absent for bots, which answer from their belief state.
+   */
+  llm?: { policy: PolicyConfig; request(target: ProbeTarget, probe: ProbeDefinition): ChatRequest };
 }
 
 /** Why a policy cannot answer a probe (a person, a replayed cassette), or null. */
@@ -55,12 +60,14 @@ export function answererFor(policy: PolicyConfig): Answerer {
     if (!t) templates.set(dir ?? '', (t = loadTemplates(dir)));
     return t;
   };
+  const request = (target: ProbeTarget, probe: ProbeDefinition): ChatRequest => ({ messages: probeMessages(templatesOf(target.policy.promptDir), target, probe), params: sampling });
   return {
     label: `${provider}:${model}`,
+    llm: { policy, request },
     async ask(target, probe, signal) {
       try {
         client ??= createProviderClient(policy);
-        const res = await client.chat({ messages: probeMessages(templatesOf(target.policy.promptDir), target, probe), params: sampling }, signal);
+        const res = await client.chat(request(target, probe), signal);
         return { ok: true, answer: res.content };
       } catch (err) {
         return { ok: false, message: String((err as Error)?.message ?? err).slice(0, 500) };

@@ -8,7 +8,7 @@ export interface ProbeJudge {
 }
 
 /** The judge's instruction, in Parley's own words. */
-function judgeMessage(question: string, truth: string, answer: string): string {
+export function judgeMessage(question: string, truth: string, answer: string): string {
   return [
     'You grade how well an answer matches the truth.',
     `Question: ${question}`,
@@ -18,13 +18,14 @@ function judgeMessage(question: string, truth: string, answer: string): string {
   ].join('\n');
 }
 
-export function probeJudge(spec: string): ProbeJudge {
+/** `params`: client settings (`rpm`, endpoint keys…) for the judge's client. */
+export function probeJudge(spec: string, params: Record<string, unknown> = {}): ProbeJudge {
   const { provider, model } = parseSpec(spec);
   let client: LlmClient | undefined;
   return {
     label: `${provider}:${model}`,
     async score(question, truth, answer, signal) {
-      client ??= createProviderClient({ spec, params: {} });
+      client ??= createProviderClient({ spec, params });
       const res = await client.chat({ messages: [{ role: 'user', content: judgeMessage(question, truth, answer) }], params: { temperature: 0 } }, signal);
       const m = /\b(10|[0-9])(?:\.\d+)?\b/.exec(res.content);
       return m ? { score: Number(m[0]) } : { score: null, why: `the judge gave no score from 0 to 10 (${JSON.stringify(res.content.slice(0, 80))})` };

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ProviderId } from '../llm/provider-id.js';
-import { Total } from '../protocol/index.js';
+import { BatchSubmission } from './batch-submission.js';
 
 /**
  * `<verdicts file>.batch.json`: the batches `parley compare --batch` submitted for one verdicts file,
@@ -28,23 +27,7 @@ export const ComparisonKey = z.object({
 });
 export type ComparisonKey = z.infer<typeof ComparisonKey>;
 
-export const CompareBatch = ComparisonKey.extend({
-  /** The provider's batch id; null between the upload of the input file and the batch's creation. */
-  id: ProviderId.nullable(),
-  /** The structured-output rung the requests were written for (the replies are read the same way). */
-  structured: z.enum(['json_schema', 'json_object', 'prompt', 'off']),
-  inputFileId: ProviderId,
-  /** The custom_ids in the input file (one per pair). */
-  customIds: z.array(z.string().max(1000)),
-  createdAt: z.string().max(40),
-  /** The provider's status when the batch was submitted, then when it was collected. */
-  status: z.string().max(40),
-  counts: z.object({ total: Total, completed: Total, failed: Total }),
-  /** Set once the comparison's verdicts are written: a collected batch is never collected again. */
-  collectedAt: z.string().max(40).optional(),
-  /** 0: the first batch; 1…: a new batch for the requests that failed (`--batch-retry batch`). */
-  round: Total,
-});
+export const CompareBatch = ComparisonKey.extend(BatchSubmission.shape);
 export type CompareBatch = z.infer<typeof CompareBatch>;
 
 const CompareBatchesJson = z.object({ v: z.literal(1), batches: z.array(CompareBatch) });

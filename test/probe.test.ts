@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCassette } from '../llm/index.js';
 import { reply, startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { promptTurn, snapshot } from './fork-helpers.js';
-import { tempDir } from './helpers/processes.js';
+import { parley, tempDir, within } from './helpers/processes.js';
 import { cleanEnv, parleyCli, parleyRun, readEpisodes } from './llm-run-helpers.js';
 
 const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -126,4 +126,59 @@ describe('parley probe on an LLM run (issue 36: contract 2)', () => {
       }
     }
   }, 60_000);
+
+  it('--dry-run prints questions, tokens and cost per model and sends nothing; --rpm and --batch-poll are checked', async () => {
+    const sent = server.requests.length;
+    const dry = await parleyCli(['probe', r.path, '--probe', 'partner-goal', '--seat', 'agent1', '--at', '2,4', '--judge', 'openai:gpt-4', '--dry-run'], cleanEnv(server.env()));
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/answers from openai:gpt-3\.5-turbo: 4 request\(s\), ~\d+ prompt \+ ~240 completion tokens, ~\$\d+\.\d{4}/);
+    expect(dry.stdout).toMatch(/scores from judge openai:gpt-4: 4 request\(s\), ~\d+ prompt \+ ~12 completion tokens, ~\$\d+\.\d{4}/);
+    expect(dry.stdout).toMatch(/total: ~\$\d+\.\d{4}/);
+    expect(dry.stdout).toContain('dry run: nothing sent, nothing written');
+    const batchDry = await parleyCli(['probe', r.path, '--probe', 'partner-goal', '--seat', 'agent1', '--at', '2,4', '--batch', '--dry-run'], cleanEnv(server.env()));
+    expect(batchDry.stdout).toMatch(/answers from openai:gpt-3\.5-turbo: 4 request\(s\).*at the batch price/);
+    expect(server.requests.length).toBe(sent);
+    for (const [extra, message] of [[['--rpm', '-1'], /--rpm: expected a non-negative integer/], [['--batch-poll', '1'], /--batch-poll needs --batch/]] as const) {
+      const bad = await parleyCli(['probe', r.path, '--probe', 'partner-goal', '--seat', 'agent1', '--at', '2', '--out', join(out.path, 'never.jsonl'), ...extra], cleanEnv(server.env()));
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(message);
+      expect(existsSync(join(out.path, 'never.jsonl'))).toBe(false);
+    }
+  }, 60_000);
+
+  it('--batch: killed while its batch is pending, the same command collects that batch (no second one) and writes the live answers; progress lines off a terminal', async () => {
+    const file = join(out.path, 'batched.jsonl');
+    const batchesBefore = server.batches.batches.length;
+    const live = () => server.requests.filter((q) => q.path === '/v1/chat/completions' && !q.viaBatch).length;
+    const liveBefore = live();
+    const argv = ['probe', r.path, '--probe', 'partner-goal', '--seat', 'agent1', '--at', '2,4', '--rpm', '600', '--out', file, '--batch', '--batch-poll', '0.05'];
+    server.batches.hold();
+    const first = parley(argv, { env: cleanEnv(server.env()) });
+    try {
+      await within(first.line(/batch \S+ \(openai:gpt-3\.5-turbo\): in_progress · 0\/4 requests done/), 30_000, 'the batch in progress', [first]);
+    } finally {
+      first.kill();
+    }
+    await first.exited;
+    server.batches.release();
+    expect(existsSync(file)).toBe(false);
+    const record = () => JSON.parse(readFileSync(`${file}.batch.json`, 'utf8')) as { batches: Array<{ id: string; collectedAt?: string; customIds: string[] }> };
+    expect(record().batches).toHaveLength(1);
+    expect(record().batches[0]!.collectedAt).toBeUndefined();
+
+    const again = await parleyCli(argv, cleanEnv(server.env()));
+    expect(again.code, again.stderr).toBe(0);
+    const id = server.batches.batches[batchesBefore]!.id;
+    expect(again.stderr).toContain(`resuming batch ${id}`);
+    expect(again.stdout).toContain(`wrote 4 answer(s) to ${file}; 4 answered by the batch`);
+    expect(again.stderr).toContain('probed 4/4');
+    expect(server.batches.batches.length - batchesBefore).toBe(1);
+    expect(live()).toBe(liveBefore);
+    expect(record().batches[0]!.collectedAt).toEqual(expect.any(String));
+    const answers = lines(file);
+    expect(answers).toHaveLength(4);
+    expect(answers.every((a) => a.answer === 'They want to find the friend we share.' && a.model === 'openai:gpt-3.5-turbo')).toBe(true);
+    // The batched questions are the live ones: the seat's prompt then the probe.
+    expect(server.requests.filter((q) => q.viaBatch && isProbe(q.body.messages ?? []))).toHaveLength(4);
+  }, 90_000);
 });

@@ -4,10 +4,15 @@ import type { PolicyConfig } from '../../protocol/index.js';
 import { askProbe, BUILTIN_PROBES, type ProbeDefinition } from '../../probes/definitions.js';
 import { answererFor, unanswerable, type Answerer } from '../../probes/ask.js';
 import { readProbeDefinition } from '../../probes/definition-file.js';
-import { probeJudge } from '../../probes/judge.js';
-import { planTargets } from '../../probes/plan.js';
-import { readProbeRun } from '../../probes/probe-run.js';
-import { runProbes } from '../../probes/run-probes.js';
+import { probeJudge, type ProbeJudge } from '../../probes/judge.js';
+import { planTargets, type ProbeTarget } from '../../probes/plan.js';
+import { readProbeRun, type ProbeRun } from '../../probes/probe-run.js';
+import { runProbes, unansweredTargets } from '../../probes/run-probes.js';
+import { probeInBatches, type ProbeBatchResult } from '../../probes/batch.js';
+import { BATCH_RETRY_FLAGS, batchPollMsOf } from '../batch-flags.js';
+import { interruptStages, STOP_BOUND_MS } from '../interrupt-stages.js';
+import { probePlanLines } from '../plan/probe-estimate.js';
+import { badLimit } from '../rate-limits.js';
 import { RUN_DIR_NAMES } from '../../run-dir/index.js';
 import { terminalSafe } from '../../text/terminal.js';
 import type { FlagSpecs } from '../args.js';
@@ -24,7 +29,10 @@ const FLAGS: FlagSpecs = {
   model: { type: 'string', metavar: 'PROVIDER:MODEL', describe: "ask this model instead of the seat's own policy (still from the seat's exact prompt)" },
   judge: { type: 'string', metavar: 'PROVIDER:MODEL', describe: 'scores answers of partner-goal and partner-secret, 0–10 (without it they are recorded, not scored)' },
   concurrency: { type: 'number', metavar: 'N', describe: 'questions in flight at once (default 4)' },
-  'dry-run': { type: 'boolean', describe: 'print how many questions would be sent, to whom, and send nothing' },
+  'dry-run': { type: 'boolean', describe: 'print the questions, tokens and cost per answering model (and judge), and send nothing' },
+  rpm: { type: 'number', metavar: 'N', describe: "requests per minute per provider endpoint for the answering model and the judge (wins over the seat's recorded rate)" },
+  batch: { type: 'boolean', describe: "send the questions to LLM answerers through the provider's batch interface at half price; recorded beside --out, collected by the same command run again" },
+  'batch-poll': BATCH_RETRY_FLAGS['batch-poll']!,
   ...CONSENT_FLAGS,
 };
 
@@ -86,64 +94,155 @@ function checkOut(out: string, runDir: string): void {
   if ((Object.values(RUN_DIR_NAMES) as string[]).includes(first) || rel === '') throw new UsageError(`--out ${out} is one of the run's own files: a probe writes only its probe file`);
 }
 
-export async function run(argv: string[]): Promise<number> {
-  const args = parseCommand(spec, argv);
-  if (!args) return 0;
-  const f = args.flags;
+interface ProbeOptions {
+  probe: ProbeDefinition;
+  seat: string;
+  at: number[] | 'all';
+  out: string | undefined;
+  concurrency: number;
+  override: PolicyConfig | null;
+  judge: ProbeJudge | null;
+  rpm: number | undefined;
+  batch: { pollMs: number } | null;
+  dryRun: boolean;
+  episodes: string[];
+}
+
+/** Every flag checked before anything is read or sent (one line, exit 2). */
+function probeOptions(f: Record<string, unknown>): ProbeOptions {
   const probe = chooseProbe(f);
   const seat = f.seat as string | undefined;
   if (!seat) throw new UsageError('--seat SEAT is required (agent1, agent2, …)');
   if (f.at === undefined) throw new UsageError('--at T[,T…]|all is required');
   const at = parseAt(f.at as string);
   const out = f.out as string | undefined;
-  if (!out && f['dry-run'] !== true) throw new UsageError('--out FILE is required');
+  const dryRun = f['dry-run'] === true;
+  if (!out && !dryRun) throw new UsageError('--out FILE is required');
   const concurrency = (f.concurrency as number | undefined) ?? 4;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) throw new UsageError('--concurrency must be an integer from 1 to 256');
-  const override = f.model !== undefined ? modelPolicy('model', f.model as string) : null;
-  const judge = f.judge !== undefined ? probeJudge(modelPolicy('judge', f.judge as string).spec) : null;
+  const rpmProblem = badLimit('--rpm', f.rpm);
+  if (rpmProblem) throw new UsageError(rpmProblem);
+  const rpm = f.rpm as number | undefined;
+  if (f['batch-poll'] !== undefined && f.batch !== true) throw new UsageError('--batch-poll needs --batch');
+  const batch = f.batch === true ? { pollMs: batchPollMsOf(f as { 'batch-poll'?: number }) } : null;
+  const override = f.model !== undefined ? withRpm(modelPolicy('model', f.model as string), rpm) : null;
+  const judge = f.judge !== undefined ? probeJudge(modelPolicy('judge', f.judge as string).spec, rpm !== undefined ? { rpm } : {}) : null;
   if (judge && probe.scorer !== 'judge') throw new UsageError(`--judge: probe ${probe.name} is not scored by a judge`);
+  const episodes = ((f.episodes as string | undefined) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return { probe, seat, at, out, concurrency, override, judge, rpm, batch, dryRun, episodes };
+}
 
+/** `--rpm` on a policy's client (it wins over a rate the run recorded for the seat). */
+function withRpm(policy: PolicyConfig, rpm: number | undefined): PolicyConfig {
+  return rpm === undefined ? policy : { ...policy, params: { ...policy.params, rpm } };
+}
+
+/** One answerer per policy (so one client, and one rate limiter per endpoint, whatever the number of targets). */
+function answerersFor(o: ProbeOptions): (t: { policy: PolicyConfig }) => Answerer {
+  const answerers = new Map<PolicyConfig, Answerer>();
+  return (t) => {
+    const key = o.override ?? t.policy;
+    let a = answerers.get(key);
+    if (!a) answerers.set(key, (a = answererFor(o.override ?? withRpm(t.policy, o.rpm))));
+    return a;
+  };
+}
+
+/** Progress on stderr: rewritten in place on a terminal; elsewhere (a log, CI) a plain line at every tenth. */
+function progressPrinter(): { progress: (done: number, total: number) => void; end: () => void } {
+  const tty = process.stderr.isTTY;
+  let lastTenth = -1;
+  return {
+    progress(done, total) {
+      if (tty) return void process.stderr.write(`\rprobed ${done}/${total}`);
+      const tenth = Math.floor((done * 10) / Math.max(1, total));
+      if (tenth === lastTenth && done !== total) return;
+      lastTenth = tenth;
+      process.stderr.write(`probed ${done}/${total}\n`);
+    },
+    end: () => void (tty && process.stderr.write('\n')),
+  };
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const args = parseCommand(spec, argv);
+  if (!args) return 0;
+  const f = args.flags;
+  const o = probeOptions(f);
   const runDir = args.positionals[0]!;
   const read = readProbeRun(runDir);
   if (!read.ok) throw new UsageError(read.message);
   const probeRun = read.run;
-  if (out) checkOut(out, probeRun.dir);
-  const episodes = ((f.episodes as string | undefined) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  const plan = planTargets(probeRun, { probe, seat, at, episodes });
+  if (o.out) checkOut(o.out, probeRun.dir);
+  const plan = planTargets(probeRun, { probe: o.probe, seat: o.seat, at: o.at, episodes: o.episodes });
   if (!plan.ok) throw new UsageError(plan.message);
-  const policies = [...new Set(plan.targets.map((t) => t.policy))];
-  if (!override) {
+  if (!o.override) {
+    const policies = [...new Set(plan.targets.map((t) => t.policy))];
     for (const p of policies) {
       const why = unanswerable(p);
-      if (why) throw new UsageError(`seat ${seat} ${why}`);
+      if (why) throw new UsageError(`seat ${o.seat} ${why}`);
     }
     // run.json is untrusted: an endpoint, key variable or prompt directory it names is used only with consent.
-    const refused = consentProblem(`${runDir}/run.json`, policies.map((policy) => ({ where: seat, policy })), consentFromFlags(f));
+    const refused = consentProblem(`${runDir}/run.json`, policies.map((policy) => ({ where: o.seat, policy })), consentFromFlags(f));
     if (refused) throw new UsageError(refused);
   }
-  const answerers = new Map<PolicyConfig, Answerer>();
-  const answererOf = (t: { policy: PolicyConfig }) => {
-    const key = override ?? t.policy;
-    let a = answerers.get(key);
-    if (!a) answerers.set(key, (a = answererFor(key)));
-    return a;
-  };
+  const answererOf = answerersFor(o);
   const who = [...new Set(plan.targets.map((t) => answererOf(t).label))].join(', ');
   const { skipped } = plan;
   const skips = [skipped.noTruth && `${skipped.noTruth} episode(s) without ground truth`, skipped.shorter && `${skipped.shorter} turn(s) past an episode's end`, skipped.notAsked && `${skipped.notAsked} turn(s) the seat did not play`].filter(Boolean);
-  console.log(`parley probe ${terminalSafe(probe.name)}: ${plan.targets.length} question(s) to ${terminalSafe(who)} (seat ${terminalSafe(seat)}, ${new Set(plan.targets.map((t) => t.record.episodeId)).size} episode(s))${skips.length ? `; skipped ${skips.join(', ')}` : ''}`);
-  if (f['dry-run'] === true) {
-    console.log(`dry run: nothing sent, nothing written${probe.scorer === 'judge' && judge ? `; plus up to ${plan.targets.length} judge request(s) to ${judge.label}` : ''}`);
+  console.log(`parley probe ${terminalSafe(o.probe.name)}: ${plan.targets.length} question(s) to ${terminalSafe(who)} (seat ${terminalSafe(o.seat)}, ${new Set(plan.targets.map((t) => t.record.episodeId)).size} episode(s))${skips.length ? `; skipped ${skips.join(', ')}` : ''}`);
+  if (o.dryRun) {
+    const todo = o.out ? unansweredTargets({ run: probeRun, probe: o.probe, targets: plan.targets, answererOf, out: o.out }) : { ok: true as const, todo: plan.targets };
+    if (!todo.ok) throw new UsageError(todo.message);
+    if (todo.todo.length < plan.targets.length) console.log(`${plan.targets.length - todo.todo.length} already answered in ${o.out}: not asked again`);
+    for (const line of probePlanLines({ probe: o.probe, targets: todo.todo, answererOf, judge: o.judge, batch: o.batch !== null })) console.log(line);
+    console.log('dry run: nothing sent, nothing written');
     return 0;
   }
-  const progress = process.stderr.isTTY ? (done: number, total: number) => process.stderr.write(`\rprobed ${done}/${total}`) : undefined;
-  const result = await runProbes({ run: probeRun, probe, targets: plan.targets, answererOf, judge, out: out!, concurrency, ...(progress ? { progress } : {}) });
-  if (progress) process.stderr.write('\n');
-  if (!result.ok) {
-    console.error(`parley probe: ${result.message}`);
-    return 1;
+  return askAll(o, probeRun, plan.targets, answererOf);
+}
+
+/** Puts the questions (through batches first with --batch), writing each answer as it comes; Ctrl-C stops cleanly. */
+async function askAll(o: ProbeOptions, probeRun: ProbeRun, targets: ProbeTarget[], answererOf: (t: ProbeTarget) => Answerer): Promise<number> {
+  const out = o.out!;
+  const resume = 'run the same command again to resume (answers already written are not asked again)';
+  const tty = process.stderr.isTTY;
+  const stop = interruptStages({
+    first: () => process.stderr.write(`${tty ? '\n' : ''}interrupted: no new questions; those in flight finish (at most ${STOP_BOUND_MS / 1000} s; Ctrl-C again to quit now)\n`),
+    second: () => {
+      process.stderr.write(`${tty ? '\n' : ''}interrupted; ${resume}\n`);
+      process.exit(130);
+    },
+  });
+  try {
+    let ask = answererOf;
+    let batched: ProbeBatchResult | null = null;
+    if (o.batch) {
+      const todo = unansweredTargets({ run: probeRun, probe: o.probe, targets, answererOf, out });
+      if (!todo.ok) throw new UsageError(todo.message);
+      batched = await probeInBatches({ runDir: probeRun.dir, probe: o.probe, targets: todo.todo, answererOf, out, pollMs: o.batch.pollMs, signal: stop.signal, log: (line) => console.error(line) });
+      if (batched.pending.length) {
+        console.error(`interrupted; ${resume}: pending batch(es) ${batched.pending.map((id) => terminalSafe(id)).join(', ')} are collected then, not submitted again`);
+        return 130;
+      }
+      ask = batched.answererOf;
+    }
+    const printer = progressPrinter();
+    const result = await runProbes({ run: probeRun, probe: o.probe, targets, answererOf: ask, judge: o.judge, out, concurrency: o.concurrency, progress: printer.progress, stop: stop.signal, abandon: stop.abandon });
+    printer.end();
+    if (!result.ok) {
+      console.error(`parley probe: ${result.message}`);
+      return 1;
+    }
+    if (batched && !stop.signal.aborted) batched.markCollected();
+    const s = result.summary;
+    console.log(`wrote ${s.asked} answer(s) to ${out}${s.resumed ? ` (${s.resumed} already there, not asked again)` : ''}${batched ? `; ${batched.fromBatch()} answered by the batch` : ''}${s.failed ? `; ${s.failed} failed, recorded with their error` : ''}`);
+    if (stop.signal.aborted) {
+      console.error(`interrupted; ${resume}`);
+      return 130;
+    }
+    return s.failed ? 1 : 0;
+  } finally {
+    stop.dispose();
   }
-  const s = result.summary;
-  console.log(`wrote ${s.asked} answer(s) to ${out}${s.resumed ? ` (${s.resumed} already there, not asked again)` : ''}${s.failed ? `; ${s.failed} failed, recorded with their error` : ''}`);
-  return s.failed ? 1 : 0;
 }
