@@ -125,7 +125,7 @@ async function judgeClients(o: JudgePanelOptions): Promise<Map<string, LlmClient
  * Paper view: SOTOPIA sent its one reformat request to gpt-3.5-turbo; same endpoint and key as the judge
  * unless the run's judge names its reformat model with its own. None (the judge reformats) otherwise.
  */
-async function reformatClientFor(o: JudgePanelOptions, judgeSpec: string): Promise<LlmClient | undefined> {
+export async function reformatClientFor(o: Pick<JudgePanelOptions, 'reformatFlag' | 'recordedReformat' | 'view' | 'endpoint'>, judgeSpec: string): Promise<LlmClient | undefined> {
   const recorded = o.reformatFlag === undefined ? o.recordedReformat : undefined;
   const reformatSpec = o.reformatFlag ?? recorded?.spec ?? sotopiaReformatFor(parseLlmSpec(judgeSpec).provider) ?? judgeSpec;
   if (!JUDGE_VIEW_FACTS[o.view].reformat || (reformatSpec === judgeSpec && !recorded)) return undefined;

@@ -5,6 +5,7 @@ import type { EngineHooks, EngineResult, EpisodeError } from './engine/engine-ty
 import { runEngine } from './engine/run-engine.js';
 import type { EpisodePlan } from './episode-plan.js';
 import { buildEpisodeRecord } from './episode-record.js';
+import { endScores, type EndScores, type EpisodeScorer } from './end-scores.js';
 import { Inbox, type InboxEvent } from './inbox.js';
 import { judgeOnlyGuard } from './judge-guard.js';
 import type { Ledger } from './ledger.js';
@@ -41,6 +42,8 @@ export interface RunOptions {
   /** Seats re-established after a crash, for the record (filled by the supervisor while the episode runs). */
   recoveries?: readonly SeatRecovery[];
   hooks?: EngineHooks;
+  /** Scores the episode as it ends, before its seats are told (`parley serve --judge`; end-scores.ts). */
+  scorer?: EpisodeScorer;
 }
 
 /**
@@ -154,11 +157,8 @@ export class Episode {
       this.listener = undefined;
       this.deps.registry.release(this.links.values());
     }
-    const reason = result.termination.reason;
-    for (const link of this.links.values()) link.end(reason);
-    await Promise.all([...this.links.values()].map((l) => l.closeLedger()));
     const clients = new Map<string, SeatJoin['client'] | null>([...this.links].map(([seat, l]) => [seat, l.client]));
-    return buildEpisodeRecord({
+    const record = buildEpisodeRecord({
       plan: this.plan,
       runId: this.deps.runId,
       result,
@@ -173,6 +173,18 @@ export class Episode {
       spokenMoves: definitionOf(this.world.protocol?.name).engine.spokenMoves,
       ...(this.liveFromLine ? { liveFromLine: this.liveFromLine } : {}),
     });
+    // Scored before the seats are told the end, so each seat's episode.end carries its own score.
+    const scores = await this.endScores(record, opts);
+    for (const link of this.links.values()) link.end(result.termination.reason, scores.seats.get(link.seat));
+    await Promise.all([...this.links.values()].map((l) => l.closeLedger()));
+    return scores.evaluation ? { ...record, evaluation: scores.evaluation } : record;
+  }
+
+  /** The task's verdict and, with a scorer (`serve --judge`), the judge's; the scorer stops when hosting is aborted. */
+  private async endScores(record: EpisodeRecord, opts: RunOptions): Promise<EndScores> {
+    const stop = new AbortController();
+    void opts.abort?.then(() => stop.abort());
+    return endScores(record, opts.scorer, { scenario: this.plan.scenario, protocol: this.world.protocol?.name, signal: stop.signal });
   }
 
   /** A fork's prefix for the engine: the parent's turns, the reveals, and where each ledger goes live. */

@@ -6,6 +6,7 @@ import {
   stamp,
   type OrchestratorFrame,
   type OrchestratorFrameBody,
+  type SeatEndScore,
   type SeatJoin,
 } from '../protocol/index.js';
 import type { EpisodeFrame, InboxEvent } from './inbox.js';
@@ -245,10 +246,13 @@ export class SeatLink {
     this.conn?.strike();
   }
 
-  /** The episode is over: `episode.end`, then a normal close. Later frames from the seat are dropped. */
-  end(reason: string): void {
+  /**
+   * The episode is over: `episode.end` (with this seat's own score, if any), then a normal close. Later
+   * frames from the seat are dropped.
+   */
+  end(reason: string, score?: SeatEndScore): void {
     if (this.lifecycle.phase === 'ended') return;
-    this.send({ type: 'episode.end', reason });
+    this.send({ type: 'episode.end', reason, ...(score ? { score } : {}) });
     const conn = this.conn;
     this.outstanding = null;
     this.lifecycle.end();

@@ -3,6 +3,7 @@ import { Action, ActionType } from './action.js';
 import { ReportedCodeField } from './code-schema.js';
 import { ReportedFailure, TurnMeta } from './meta.js';
 import { Mode } from './modes.js';
+import { SeatEndScore } from './end-score.js';
 import { oneLine } from './one-line.js';
 import { ProtocolView } from './simulation-protocol.js';
 import { Limits, PartnerView, PeerPrivateState, PublicScenario, ScriptBackground, ScriptTurn, SelfView } from './views.js';
@@ -104,8 +105,11 @@ export const ScriptRequest = frame('script.request', {
   /** How to render the writer's prompt and in which format to answer (absent: `parley`). */
   protocol: ProtocolView.optional(),
 });
-/** The episode is over; the connection will be closed by the orchestrator. */
-export const EpisodeEnd = frame('episode.end', { reason: z.string() });
+/**
+ * The episode is over; the connection will be closed by the orchestrator. `score`: this seat's own result
+ * (the task's verdict, and the judge's scores under `parley serve --judge`), absent when there is none.
+ */
+export const EpisodeEnd = frame('episode.end', { reason: z.string(), score: SeatEndScore.optional() });
 /** A refused frame or a failure the seat should know about. `re` is the offending frame's id. */
 /**
  * `code` is reported, not own (protocol/code-schema.ts): the agent decoding this frame may face an

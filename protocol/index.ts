@@ -17,6 +17,7 @@ export * from './policy-spec.js';
 export * from './worker-ipc.js';
 export * from './simulation-protocol.js';
 export * from './error-frame.js';
+export * from './end-score.js';
 export * from './browser-transport.js';
 export * from './one-line.js';
 export * from './mindread.js';

@@ -7,6 +7,7 @@ import { freshRunDir } from '../fresh-run-dir.js';
 import { allowOrigins } from '../allow-origin.js';
 import { terminalSafe } from '../../text/terminal.js';
 import { buildRunConfig } from '../plan/run-config.js';
+import { serveScorer } from '../serve-judge.js';
 import { CONFIG_FLAGS, exitWithLauncher, GROUP_SEAT_NUMBERS, groupSeatFlags, HUMAN_FLAGS, humanDeadline, interruptSignal, keyPreflight, reportRun, WATCH_FLAG } from './run.js';
 
 const SERVE_FLAGS: FlagSpecs = {
@@ -18,6 +19,7 @@ const SERVE_FLAGS: FlagSpecs = {
   ...groupSeatFlags(true),
   ...HUMAN_FLAGS,
   ...WATCH_FLAG,
+  judge: { type: 'string', metavar: 'SPEC', describe: "judge each episode as it ends (the request parley eval sends), store its scores on the record and send each seat its own in episode.end, e.g. openai:gpt-4" },
   'tokens-file': { type: 'string', metavar: 'FILE', describe: 'write the seat token lines to FILE (mode 0600) instead of standard output' },
   'trust-remote-usage': { type: 'boolean', describe: "count the token usage remote agents report in the run's cost estimate" },
   'token-ttl-ms': { type: 'number', metavar: 'MS', describe: 'how long a seat token waits for its agent (default 1800000)' },
@@ -35,7 +37,10 @@ export const spec: CommandSpec = {
     'those seats are played here (local agent processes) and only the others are printed (as people\'s seats).\n' +
     'With --tokens-file FILE those seat lines go to FILE (owner-only) instead. Start\n' +
     "`grep '^seat <seat-id> ' FILE | parley agent --url <url> --token-file - --policy <spec>` once per seat. Each episode starts\n" +
-    'when all its seats joined; serve writes the records and exits 0 when every episode is done.',
+    'when all its seats joined; serve writes the records and exits 0 when every episode is done.\n' +
+    'With --judge SPEC each episode is judged as it ends (the request `parley eval DIR --judge SPEC` sends),\n' +
+    "its scores stored on the record, and each seat's own scores sent in its episode.end (the end reward of\n" +
+    'clients/python). Every seat is told its task verdict there too, where the task has one.',
   flags: SERVE_FLAGS,
 };
 
@@ -52,6 +57,8 @@ export async function run(argv: string[]): Promise<number> {
   // Seats played here call their providers from this machine: a missing key is one line now, not a failed episode each.
   const keys = hosts ? keyPreflight(built.config) : null;
   if (keys) throw new UsageError(keys);
+  // --judge: checked and its endpoint reached before any seat opens.
+  const scorer = await serveScorer(built.config);
   const port = (args.flags.port as number | undefined) ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer in 0..65535, got ${port}`);
   const ttl = args.flags['token-ttl-ms'] as number | undefined;
@@ -84,6 +91,7 @@ export async function run(argv: string[]): Promise<number> {
       signal: interrupt.signal,
       extend: args.flags.extend === true,
       watch: args.flags.watch === true,
+      ...(scorer ? { scorer } : {}),
       onListening: (url, httpUrl) => {
         httpBase = httpUrl;
         log(`listening ${url} (run directory ${resolve(built.config.out)}); people: ${httpUrl}/?token=<token>`);

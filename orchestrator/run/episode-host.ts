@@ -4,6 +4,7 @@ import type { SimulationProtocol } from '../../simulation/index.js';
 import { openLedgerFile, type RunLock } from '../../run-dir/index.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { EngineHooks } from '../engine/engine-types.js';
+import type { EpisodeScorer } from '../end-scores.js';
 import { Episode, type EpisodeDeps } from '../episode.js';
 import type { EpisodePlan } from '../episode-plan.js';
 import type { ConnectionOptions } from '../net/agent-connection.js';
@@ -90,6 +91,8 @@ export interface EpisodeHostOptions {
   connection?: ConnectionOptions;
   /** Instrumentation of the turn loop. */
   hooks?: EngineHooks;
+  /** Scores each episode as it ends, before its seats are told (`parley serve --judge`). */
+  scorer?: EpisodeScorer;
   /** Once listening, before the pool starts: the agent endpoint and the page's base URL as other machines see them. */
   onListening?: (agentUrl: string, httpUrl: string) => void;
   /** Just before the pool starts, with its size (a run says how many agent processes it starts). */
@@ -272,6 +275,7 @@ export class EpisodeHost {
         ...(abort ? { abort } : {}),
         ...(hosted ? { hostPids: hosted.hostPids, onSeatEvent: (e) => hosted.onSeatEvent(e), recoveries: hosted.recoveries } : {}),
         ...(this.hooks ? { hooks: this.hooks } : {}),
+        ...(this.o.scorer ? { scorer: this.o.scorer } : {}),
       });
       // Not awaited: the caller moves on at once; the pool frees each seat's slot when its worker
       // reports the release, and settle() drops a seat whose worker never does.

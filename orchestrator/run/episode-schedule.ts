@@ -2,6 +2,7 @@ import { policyKind, type EpisodeRecord, type PolicyConfig } from '../../protoco
 import { type SimulationProtocol } from '../../simulation/index.js';
 import type { Clock } from '../clock.js';
 import type { Episode } from '../episode.js';
+import type { EpisodeScorer } from '../end-scores.js';
 import type { EpisodePlan } from '../episode-plan.js';
 import type { RunConfig } from '../run-config.js';
 import { isOpen } from '../supervisor/seat-supervisor.js';
@@ -47,6 +48,11 @@ export interface ScheduleOptions {
    * `watch url http://HOST:PORT/watch?key=K` once listening.
    */
   watch?: boolean;
+  /**
+   * `serve --judge`: scores each episode as it ends, before its seats are told, so each seat's
+   * `episode.end` carries its own scores and the record is written judged (orchestrator/end-scores.ts).
+   */
+  scorer?: EpisodeScorer;
 }
 
 /** What hosting needs from the run around it. */
@@ -86,7 +92,7 @@ export async function scheduleEpisodes(pending: readonly EpisodePlan[], ctx: Sch
     ...(opts.host !== undefined ? { host: opts.host } : {}),
     ...(opts.port !== undefined ? { port: opts.port } : {}),
     ...(pool ? { pool } : {}),
-    ...pick(opts, ['tokenTtlMs', 'humanJoinTtlMs', 'humanDeadlineMs', 'reconnectGraceMs', 'trustRemoteUsage']),
+    ...pick(opts, ['tokenTtlMs', 'humanJoinTtlMs', 'humanDeadlineMs', 'reconnectGraceMs', 'trustRemoteUsage', 'scorer']),
     ...(hub && key ? { watch: { hub, gate: watchGate(key) } } : {}),
     onListening: (url, httpUrl) => {
       // Before any episode starts, so the page can be opened while the first ones play.
