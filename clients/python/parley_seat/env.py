@@ -29,7 +29,8 @@ def default_reward(score, dimension="goal"):
 
 def as_action(action, allowed):
     """A move as the protocol spells it: a string is speech; a dict needs `type` (one of `allowed`) and
-    `argument`; a `(type, argument)` pair is read as such. Refused here, before anything is sent."""
+    `argument`, and may name `to` (seats: a private move); a `(type, argument)` pair is read as such.
+    Refused here, before anything is sent."""
     if isinstance(action, str):
         action = {"type": SPEAK, "argument": action}
     elif isinstance(action, (tuple, list)) and len(action) == 2:
@@ -43,7 +44,13 @@ def as_action(action, allowed):
         raise ValueError("action type %r is not allowed on this turn (allowed: %s)" % (action["type"], ", ".join(allowed)))
     if len(argument) > 8000:
         raise ValueError("an action's argument is at most 8000 characters (protocol/action.ts)")
-    return {"type": action["type"], "argument": argument}
+    move = {"type": action["type"], "argument": argument}
+    if action.get("to") is not None:
+        # A private move (speech or a gesture to some seats only); the server checks the recipients.
+        if not isinstance(action["to"], (list, tuple)) or not all(isinstance(s, str) for s in action["to"]):
+            raise ValueError("an action's `to` is a list of seat ids")
+        move["to"] = list(action["to"])
+    return move
 
 
 class ParleyEnv:
