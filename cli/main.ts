@@ -35,6 +35,7 @@ export const COMMANDS: Record<string, { describe: string; generated?: true; load
   eval: { describe: 're-evaluate a finished run with a judge', load: () => import('./commands/eval.js') },
   report: { describe: 'write report.md / report.html with charts and transcripts for runs', load: () => import('./commands/report.js') },
   compare: { describe: 'pairwise naturalness judgement between two runs', load: () => import('./commands/compare.js') },
+  study: { describe: 'serve a study with recruited participants: consent, waiting room, pairing, AI fallback, survey, completion code', load: () => import('./commands/study.js') },
   annotate: { describe: 'serve the human pairwise naturalness study of two runs to annotators', load: () => import('./commands/annotate.js') },
   multiverse: { describe: 'does a claim survive its reasonable alternatives: every specification of a claim file, its curve and a verdict', load: () => import('./commands/multiverse.js') },
   pack: { describe: "pack a run for a paper's supplement: files, report, card, inputs and a SHA-256 manifest in one .tar.gz", load: () => import('./commands/pack.js') },

@@ -7,10 +7,10 @@ import { packagePath } from '../disk/package-root.js';
  * web/<page>/main.ts and cached for the life of the process. Server-side only: the orchestrator's HTTP
  * server serves them; the pages themselves import nothing but protocol/ and socket.io-client.
  */
-export type WebPage = 'seat' | 'annotate' | 'watch';
+export type WebPage = 'seat' | 'annotate' | 'watch' | 'study' | 'organiser';
 
 /** The pages, for routes that accept a page name from a URL (anything else is 404). */
-export const WEB_PAGES: readonly WebPage[] = ['seat', 'annotate', 'watch'];
+export const WEB_PAGES: readonly WebPage[] = ['seat', 'annotate', 'watch', 'study', 'organiser'];
 
 const bundles = new Map<WebPage, Promise<string>>();
 const styles = new Map<WebPage, string>();

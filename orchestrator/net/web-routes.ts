@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pageHtml, pageScript, pageStyle, type WebPage } from '../../web/assets.js';
+import { pageHtml, pageScript, pageStyle, WEB_PAGES, type WebPage } from '../../web/assets.js';
 import type { RequestHandler } from './http-server.js';
 
 const SECURITY_HEADERS = {
@@ -15,6 +15,15 @@ export interface WatchGate {
   allows(key: string | null): boolean;
 }
 
+export interface WebRouteOptions {
+  page: WebPage;
+  socketIo?: RequestHandler;
+  extra?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  watch?: WatchGate;
+  /** Other pages at fixed paths (a study serves its seat page at `/seat`, its organiser page at `/organiser`). */
+  also?: Readonly<Record<string, WebPage>>;
+}
+
 /**
  * Plain HTTP routes of the orchestrator's server: the page at `/` (`/?token=T` opens a seat; `page`
  * chooses which page `/` is), its script and stylesheet at `/web/<page>.js|.css`, the watch page at
@@ -22,7 +31,7 @@ export interface WatchGate {
  * socket.io endpoint (which refuses polling), `extra` routes of a command (annotation answers), and 404
  * for the rest.
  */
-export function webRoutes(opts: { page: WebPage; socketIo?: RequestHandler; extra?: (req: IncomingMessage, res: ServerResponse) => boolean; watch?: WatchGate }): RequestHandler {
+export function webRoutes(opts: WebRouteOptions): RequestHandler {
   const routes = pageRoutes(opts);
   // A page that cannot be read (a broken install) is a 500 for that request, never the end of the server.
   return (req, res) => {
@@ -35,7 +44,7 @@ export function webRoutes(opts: { page: WebPage; socketIo?: RequestHandler; extr
   };
 }
 
-function pageRoutes(opts: Parameters<typeof webRoutes>[0]): RequestHandler {
+function pageRoutes(opts: WebRouteOptions): RequestHandler {
   return (req, res) => {
     const [path = '/', query = ''] = (req.url ?? '/').split('?');
     if (path.startsWith('/socket.io/') && opts.socketIo) return opts.socketIo(req, res);
@@ -43,6 +52,8 @@ function pageRoutes(opts: Parameters<typeof webRoutes>[0]): RequestHandler {
     if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, { allow: 'GET' }).end();
     const html = (page: WebPage) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...SECURITY_HEADERS }).end(pageHtml(page));
     if (path === '/' || path === '/index.html') return html(opts.page);
+    const also = opts.also && Object.hasOwn(opts.also, path) ? opts.also[path] : undefined;
+    if (also) return html(also);
     // Browsers ask for it on every page: no icon, and no 404 in the console.
     if (path === '/favicon.ico') return void res.writeHead(204, SECURITY_HEADERS).end();
     if (path === '/watch' && opts.watch) {
@@ -50,11 +61,11 @@ function pageRoutes(opts: Parameters<typeof webRoutes>[0]): RequestHandler {
       if (!opts.watch.allows(new URLSearchParams(query).get('key'))) return void res.writeHead(403, { 'content-type': 'text/plain', ...SECURITY_HEADERS }).end('forbidden: this page needs the watch url printed by the run (…/watch?key=…)\n');
       return html('watch');
     }
-    const style = /^\/web\/(seat|annotate|watch)\.css$/.exec(path);
-    if (style) return void res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', ...SECURITY_HEADERS }).end(pageStyle(style[1] as WebPage));
-    const script = /^\/web\/(seat|annotate|watch)\.js$/.exec(path);
-    if (script) {
-      pageScript(script[1] as WebPage).then(
+    const asset = /^\/web\/([a-z]+)\.(css|js)$/.exec(path);
+    const page = asset && (WEB_PAGES as readonly string[]).includes(asset[1]!) ? (asset[1] as WebPage) : null;
+    if (page && asset![2] === 'css') return void res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', ...SECURITY_HEADERS }).end(pageStyle(page));
+    if (page) {
+      pageScript(page).then(
         (js) => res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', ...SECURITY_HEADERS }).end(js),
         (err: Error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`page build failed: ${err.message}\n`),
       );

@@ -10,7 +10,7 @@ import type { EpisodePlan } from '../episode-plan.js';
 import type { ConnectionOptions } from '../net/agent-connection.js';
 import { closeServer, createHttpServer, listen } from '../net/http-server.js';
 import type { BrowserEndpoint } from '../net/socketio-endpoint.js';
-import { webRoutes, type WatchGate } from '../net/web-routes.js';
+import { webRoutes, type WatchGate, type WebRouteOptions } from '../net/web-routes.js';
 import type { WatchHub } from '../watch/watch-hub.js';
 import { teeLedger } from '../watch/tee-ledger.js';
 import { AGENT_PATH, attachAgentEndpoint } from '../net/ws-endpoint.js';
@@ -69,7 +69,7 @@ export interface EpisodeHostOptions {
   /** Agents that dial in are remote (`serve`): longer token TTL, reported provenance, joins logged. */
   remote?: boolean;
   /** Serve the seat page and socket.io for people's browsers, with these origins besides its own. */
-  browsers?: { allowOrigins: readonly string[] };
+  browsers?: { allowOrigins: readonly string[]; routes?: Pick<WebRouteOptions, 'page' | 'extra' | 'also'> };
   /**
    * `--watch` (needs `browsers`): the watch page at `/watch?key=K` and its socket.io namespace, fed by
    * every episode this host prepares (ledger lines, turns). Read-only: nothing reaches a seat from it.
@@ -163,7 +163,7 @@ export class EpisodeHost {
     // one server, one upgrade router, the same connection edge behind both transports.
     let browser: BrowserEndpoint | null = null;
     const server = o.browsers
-      ? createHttpServer(webRoutes({ page: 'seat', socketIo: (req, res) => browser?.handleRequest(req, res), ...(o.watch ? { watch: o.watch.gate } : {}) }), { allowOrigins: o.browsers.allowOrigins, ...(o.host !== undefined ? { host: o.host } : {}), log: o.log })
+      ? createHttpServer(webRoutes({ page: 'seat', ...o.browsers.routes, socketIo: (req, res) => browser?.handleRequest(req, res), ...(o.watch ? { watch: o.watch.gate } : {}) }), { allowOrigins: o.browsers.allowOrigins, ...(o.host !== undefined ? { host: o.host } : {}), log: o.log })
       : createHttpServer();
     const endpoint = attachAgentEndpoint(server, registry, { clock, log: o.log, logJoins: o.remote ?? false, ...o.connection });
     if (web) {

@@ -25,7 +25,10 @@ import { outcomeParts } from '../../seat-client/outcome.js';
 
 const CLIENT = { name: 'parley-web', version: '1', policy: 'human' } as const;
 const $ = (id: string) => document.getElementById(id)!;
-const token = new URLSearchParams(location.search).get('token') ?? '';
+// A study's seat page (`/seat#token=T`) carries the token in the fragment, never sent to the server in a URL.
+const token = /^#token=([A-Za-z0-9_-]{1,64})$/.exec(location.hash)?.[1] ?? new URLSearchParams(location.search).get('token') ?? '';
+/** Opened by a study (`parley study`): the end screen leads on to the study's exit survey at `/`. */
+const inStudy = location.pathname === '/seat';
 const resumeKey = `parley:resume:${token}`;
 /** Every raw frame this page received, in order (tests compare it with the seat's ledger). */
 const received: string[] = [];
@@ -294,7 +297,9 @@ function renderEnd(reason: string): void {
     el('h2', {}, 'Episode over'),
     ...(outcome.length ? [el('p', { class: 'outcome' }, 'Outcome: ', ...outcome)] : []),
     el('p', {}, `Why it ended: ${reason.replace(/_/g, ' ')}`),
-    el('p', { class: 'meta' }, `${events.length} turn(s) played. Thank you for taking part; you may close this page.`));
+    inStudy
+      ? el('p', {}, el('a', { href: '/', class: 'button primary' }, 'Continue to the survey'))
+      : el('p', { class: 'meta' }, `${events.length} turn(s) played. Thank you for taking part; you may close this page.`));
   end.hidden = false;
   $('thinking').hidden = true;
   $('dock').hidden = true;
