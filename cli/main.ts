@@ -41,6 +41,7 @@ export const COMMANDS: Record<string, { describe: string; generated?: true; load
   pack: { describe: "pack a run for a paper's supplement: files, report, card, inputs and a SHA-256 manifest in one .tar.gz", load: () => import('./commands/pack.js') },
   verify: { describe: 'check a pack made by parley pack against its manifest', load: () => import('./commands/verify.js') },
   export: { describe: 'export a run', generated: true, load: () => import('./commands/export.js') },
+  pairs: { describe: 'preference pairs (DPO) from forked episodes: same prompt at the fork turn, better and worse move by judge score', load: () => import('./commands/pairs.js') },
   finetune: { describe: 'submit a fine-tuning job | status of one (openai, mistral)', load: () => import('./commands/finetune.js') },
 };
 

@@ -30,3 +30,33 @@ export function selectionScores(evaluation: Evaluation | undefined): Record<stri
   }
   return out;
 }
+
+/**
+ * The scores `parley pairs` ranks siblings by, per seat: for each dimension, the mean over the panel that
+ * scored it — every full-background judgement in the main judgement's view (each judge of a panel is its own
+ * variant on the record); a lone judge's mean is its score. A seat the main judgement failed on has its code.
+ */
+export function panelMeanScores(evaluation: Evaluation | undefined): Record<string, SelectionSeatScores> | null {
+  const ev = readEvaluation(evaluation);
+  const main = ev?.judge;
+  if (!main) return null;
+  const panel = [...judgeVariants(ev).values()].filter((j) => j.judge.visibility === 'full' && (j.judge.view ?? 'parley') === (main.judge.view ?? 'parley'));
+  const out: Record<string, SelectionSeatScores> = {};
+  for (const [seat, j] of Object.entries(main.seats)) {
+    if (!j.ok) {
+      out[seat] = { ok: false, code: j.error.code };
+      continue;
+    }
+    const sums = new Map<string, { total: number; n: number }>();
+    for (const judgement of panel) {
+      const s = judgement.seats[seat];
+      if (!s?.ok) continue;
+      for (const [d, x] of Object.entries(s.scores)) {
+        const acc = sums.get(d) ?? { total: 0, n: 0 };
+        sums.set(d, { total: acc.total + x.score, n: acc.n + 1 });
+      }
+    }
+    out[seat] = { ok: true, scores: Object.fromEntries([...sums].map(([d, { total, n }]) => [d, total / n])) };
+  }
+  return out;
+}

@@ -28,11 +28,14 @@ export interface UploadedFile {
   bytes: number;
 }
 
+/** How a job trains: on chat examples (`supervised`) or on preference pairs (`dpo`, parley pairs). */
+export type FinetuneMethod = 'supervised' | 'dpo';
+
 /** A provider's files and fine-tuning APIs, as `parley finetune` uses them. */
 export interface FinetuneApi {
   readonly provider: string;
   upload(file: string): Promise<UploadedFile>;
-  create(o: { baseModel: string; trainingFile: string; validationFile?: string; suffix?: string }): Promise<FinetuneJob>;
+  create(o: { baseModel: string; trainingFile: string; validationFile?: string; suffix?: string; method?: FinetuneMethod }): Promise<FinetuneJob>;
   get(jobId: string): Promise<FinetuneJob>;
   /** The name a file was uploaded under, or null when the provider does not say. */
   filename(fileId: string): Promise<string | null>;

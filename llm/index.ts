@@ -23,4 +23,4 @@ export { missingKeys } from './preflight.js';
 export type { MissingKey } from './preflight.js';
 export { resetStructuredMemory, rejectsFormat } from './structured-ladder.js';
 export { lenientJson, strictJson } from './lenient-json.js';
-export type { FinetuneApi, FinetuneJob, ProviderAccess, UploadedFile } from './finetune-api.js';
+export type { FinetuneApi, FinetuneJob, FinetuneMethod, ProviderAccess, UploadedFile } from './finetune-api.js';

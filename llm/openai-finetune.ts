@@ -44,6 +44,8 @@ export async function openAiFinetune(access: ProviderAccess): Promise<FinetuneAp
         training_file: o.trainingFile,
         ...(o.validationFile ? { validation_file: o.validationFile } : {}),
         ...(o.suffix ? { suffix: o.suffix } : {}),
+        // Absent: the provider's default, supervised (so a supervised job's request is as it always was).
+        ...(o.method === 'dpo' ? { method: { type: 'dpo' as const, dpo: {} } } : {}),
       });
       return job(j as unknown as OpenAiJob);
     },

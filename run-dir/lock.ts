@@ -5,7 +5,7 @@ import { RunErrorCode } from '../protocol/index.js';
 
 /** The commands that write inside a run directory, named in the lock so a waiting writer can say who it waits for. */
 /** `worker`: a queue worker's scratch copy of one episode's run directory. */
-export type RunDirWriter = 'run' | 'serve' | 'eval' | 'compare' | 'export' | 'worker' | 'study';
+export type RunDirWriter = 'run' | 'serve' | 'eval' | 'compare' | 'export' | 'pairs' | 'worker' | 'study';
 
 /** Who holds a run directory: the content of its lock file. */
 export interface LockHolder {

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { fileProblem, OPENAI_MIN_TRAINING_EXAMPLES } from './fake-llm-finetune-files.js';
 
 /**
  * The files and fine-tuning routes of the fake OpenAI/Mistral-compatible server:
@@ -7,6 +8,9 @@ import type { IncomingMessage } from 'node:http';
  * Jobs are deterministic, with no timers: a new job is queued; each status read moves it one step —
  * the first read finds it running, the second finds it succeeded with a fine-tuned model id. The job
  * body's shape follows the caller: OpenAI's (`training_file`) or Mistral's (`training_files`).
+ * An OpenAI job's training file is checked as OpenAI checks it before a job starts, by its method
+ * (`fake-llm-finetune-files.ts`): chat examples for `supervised`, preference pairs for `dpo`; a file that
+ * breaks the format is refused with a 400 naming the line.
  */
 
 export interface FakeFile {
@@ -23,6 +27,8 @@ export interface FakeJob {
   trainingFile: string;
   validationFile: string | null;
   suffix: string | null;
+  /** The training method (OpenAI's `method.type`; absent in the request: supervised). */
+  method: string;
   /** Status reads so far. */
   polls: number;
 }
@@ -75,7 +81,7 @@ async function uploadFile(files: FakeFile[], req: IncomingMessage, body: Buffer,
 
 /** A job in OpenAI's form (`training_file`) or Mistral's (`training_files`), answered in the same form. */
 function createJob(files: readonly FakeFile[], jobs: FakeJob[], body: Buffer, created: number) {
-  let b: { model?: string; training_file?: string; training_files?: Array<{ file_id: string }>; validation_file?: string; validation_files?: string[]; suffix?: string };
+  let b: { model?: string; training_file?: string; training_files?: Array<{ file_id: string }>; validation_file?: string; validation_files?: string[]; suffix?: string; method?: { type?: string } };
   try {
     b = JSON.parse(body.toString('utf8'));
   } catch {
@@ -86,7 +92,15 @@ function createJob(files: readonly FakeFile[], jobs: FakeJob[], body: Buffer, cr
   const validation = b.validation_file ?? b.validation_files?.[0] ?? null;
   if (!b.model || !training) return bad('model and a training file are required');
   for (const id of [training, ...(validation ? [validation] : [])]) if (!files.some((f) => f.id === id)) return notFound(`file ${id}`);
-  const j: FakeJob = { id: flavour === 'openai' ? `ftjob-fake${jobs.length + 1}` : `00000000-fake-job0-0000-${String(jobs.length + 1).padStart(12, '0')}`, flavour, model: b.model, trainingFile: training, validationFile: validation, suffix: b.suffix ?? null, polls: 0 };
+  const method = b.method?.type ?? 'supervised';
+  if (flavour === 'openai') {
+    if (method !== 'supervised' && method !== 'dpo') return bad(`method.type: '${method}' is not supported`);
+    for (const [id, min] of [[training, OPENAI_MIN_TRAINING_EXAMPLES], ...(validation ? [[validation, 1] as const] : [])] as const) {
+      const problem = fileProblem(files.find((f) => f.id === id)!.content, method, min);
+      if (problem) return bad(`invalid file ${id}: ${problem}`);
+    }
+  }
+  const j: FakeJob = { id: flavour === 'openai' ? `ftjob-fake${jobs.length + 1}` : `00000000-fake-job0-0000-${String(jobs.length + 1).padStart(12, '0')}`, flavour, model: b.model, trainingFile: training, validationFile: validation, suffix: b.suffix ?? null, method, polls: 0 };
   jobs.push(j);
   return { status: 200, json: jobJson(j, created) };
 }

@@ -64,7 +64,7 @@ const fail = (message: string, code = 2): number => {
 };
 
 /** Every dimension name some judgement in the runs scored: what --min and --by may name. */
-function scoredDimensions(runs: readonly RunDir[]): Set<string> {
+export function scoredDimensions(runs: readonly RunDir[]): Set<string> {
   const out = new Set<string>(DIMENSION_NAMES);
   for (const run of runs) {
     for (const { record } of run.episodes) {
@@ -117,7 +117,7 @@ function chatOptionsOf(f: Record<string, unknown>, dirs: readonly string[]) {
  * The agent template each seat's prompts came from: --prompt-dir, else the run's own per seat, else built-in
  * (each folder loaded once).
  */
-function templateRouter(runs: readonly RunDir[], promptDir: string | undefined) {
+export function templateRouter(runs: readonly RunDir[], promptDir: string | undefined) {
   const promptDirOf = new Map(runs.map((r) => [r.dir, (r.run?.config.agents ?? []).map((a) => a.promptDir)]));
   const templates = new Map<string, ReturnType<typeof loadTemplates>>();
   const templateAt = (dir: string | undefined) => {

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { allProviders, providerNamed, type FinetuneApi, type FinetuneJob, type Provider } from '../../llm/index.js';
+import { allProviders, providerNamed, type FinetuneApi, type FinetuneJob, type FinetuneMethod, type Provider } from '../../llm/index.js';
 import { experimentArm, fineTunedSpec } from '../../training/finetune/arm.js';
 import type { FlagSpecs } from '../args.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
@@ -10,13 +10,15 @@ export const FINETUNE_FLAGS: FlagSpecs = {
   model: { type: 'string', metavar: 'BASE', describe: 'submit: base model to fine-tune, e.g. gpt-3.5-turbo-0125' },
   validation: { type: 'string', metavar: 'FILE', describe: 'submit: validation file (e.g. from parley export --split)' },
   suffix: { type: 'string', metavar: 'TEXT', describe: "submit: suffix for the fine-tuned model's name" },
+  method: { type: 'string', metavar: 'supervised|dpo', describe: 'submit: supervised (chat examples from parley export, the default) or dpo (preference pairs from parley pairs --format openai-dpo; openai)' },
   wait: { type: 'boolean', describe: 'status: poll until the job finishes' },
   interval: { type: 'number', metavar: 'S', describe: 'status --wait: seconds between polls (default 30)' },
 };
 
-const USAGE = 'parley finetune submit FILE --provider openai|mistral --model BASE [--validation FILE]\n       parley finetune status JOB [--provider openai|mistral] [--wait]';
+const USAGE = 'parley finetune submit FILE --provider openai|mistral --model BASE [--method supervised|dpo] [--validation FILE]\n       parley finetune status JOB [--provider openai|mistral] [--wait]';
 const SUMMARY = [
-  'Uploads a training file written by `parley export --format openai-chat|mistral-chat` and starts a',
+  'Uploads a training file written by `parley export --format openai-chat|mistral-chat` (or, with --method dpo,',
+  'a preference-pairs file written by `parley pairs --format openai-dpo`) and starts a',
   "fine-tuning job through the provider's SDK (files API, then fine-tuning jobs; keys and base URLs as for",
   'runs: OPENAI_API_KEY / OPENAI_BASE_URL, MISTRAL_API_KEY / MISTRAL_BASE_URL). `status` reports the job;',
   'once it has succeeded, it prints the model id and an experiment-file arm that plays a seat with it.',
@@ -55,21 +57,37 @@ async function apiFor(provider: Provider & { finetune: NonNullable<Provider['fin
   return provider.finetune.api({ apiKey, ...(baseURL ? { baseURL } : {}) });
 }
 
-/** Checks every line is `{"messages": [...]}` with an assistant message, naming the first bad line. */
-function checkFile(file: string): string | null {
+const isMessages = (v: unknown): v is Array<{ role?: unknown; content?: unknown }> => Array.isArray(v) && v.every((m) => typeof m === 'object' && m !== null);
+const oneAssistant = (v: unknown) => isMessages(v) && v.length === 1 && v[0]!.role === 'assistant' && typeof v[0]!.content === 'string';
+
+/** What one line of a training file must hold under a method, or null when it does. */
+function lineProblem(v: Record<string, unknown>, method: FinetuneMethod): string | null {
+  if (method === 'dpo') {
+    const input = v.input as { messages?: unknown } | undefined;
+    if (!isMessages(input?.messages) || !input.messages.length) return 'expected {"input": {"messages": [...]}, ...} (a preference pair: parley pairs --format openai-dpo)';
+    if (!oneAssistant(v.preferred_output) || !oneAssistant(v.non_preferred_output)) return 'expected preferred_output and non_preferred_output, each one assistant message';
+    return null;
+  }
+  const messages = v.messages;
+  return isMessages(messages) && messages.some((m) => m.role === 'assistant') ? null : 'expected {"messages": [...]} with an assistant message';
+}
+
+/** Checks every line has the method's shape, naming the first bad line. */
+function checkFile(file: string, method: FinetuneMethod): string | null {
   if (!existsSync(file)) return `${file}: not found`;
   const lines = readFileSync(file, 'utf8').split('\n');
   let n = 0;
   for (let i = 0; i < lines.length; i++) {
     if (!lines[i]!.trim()) continue;
     n++;
-    let v: { messages?: Array<{ role?: unknown; content?: unknown }> };
+    let v: unknown;
     try {
       v = JSON.parse(lines[i]!);
     } catch {
       return `${file}:${i + 1}: not JSON`;
     }
-    if (!Array.isArray(v.messages) || !v.messages.some((m) => m.role === 'assistant')) return `${file}:${i + 1}: expected {"messages": [...]} with an assistant message`;
+    const problem = typeof v === 'object' && v !== null ? lineProblem(v as Record<string, unknown>, method) : 'not a JSON object';
+    if (problem) return `${file}:${i + 1}: ${problem}`;
   }
   return n === 0 ? `${file}: no examples` : null;
 }
@@ -82,9 +100,12 @@ async function submit(file: string, flags: Record<string, unknown>): Promise<num
   const provider = finetuneProvider(flags.provider as string | undefined);
   const model = flags.model as string | undefined;
   if (!model) return fail('--model BASE is required (e.g. gpt-3.5-turbo-0125)');
+  const method = (flags.method as string | undefined) ?? 'supervised';
+  if (method !== 'supervised' && method !== 'dpo') return fail(`--method must be supervised or dpo (got '${method}')`);
+  if (!provider.finetune.methods.includes(method)) return fail(`--method ${method}: ${provider.name} fine-tuning takes ${provider.finetune.methods.join(', ')}`);
   const validation = flags.validation as string | undefined;
   for (const f of [file, ...(validation ? [validation] : [])]) {
-    const problem = checkFile(f);
+    const problem = checkFile(f, method);
     if (problem) return fail(problem, 1);
   }
   const api = await apiFor(provider);
@@ -96,7 +117,7 @@ async function submit(file: string, flags: Record<string, unknown>): Promise<num
     validationId = (await api.upload(validation)).id;
     console.log(`uploaded ${validation} as ${validationId}`);
   }
-  const job = await api.create({ baseModel: model, trainingFile: training.id, ...(validationId ? { validationFile: validationId } : {}), ...(flags.suffix ? { suffix: flags.suffix as string } : {}) });
+  const job = await api.create({ baseModel: model, trainingFile: training.id, ...(method === 'dpo' ? { method } : {}), ...(validationId ? { validationFile: validationId } : {}), ...(flags.suffix ? { suffix: flags.suffix as string } : {}) });
   console.log(describe(job));
   console.log(`follow it with: parley finetune status ${job.id} --provider ${provider.name}`);
   return 0;
@@ -142,6 +163,8 @@ export async function run(argv: string[]): Promise<number> {
   try {
     return sub === 'submit' ? await submit(target, parsed.flags) : await status(target, parsed.flags);
   } catch (err) {
+    // A refused setting stays a usage error (one line, exit 2); a provider's refusal is exit 1.
+    if (err instanceof UsageError) throw err;
     return fail(`${sub}: ${(err as Error).message}`, 1);
   }
 }

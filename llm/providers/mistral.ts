@@ -29,6 +29,7 @@ export const mistral: Provider = {
   finetune: {
     api: async (access) => (await import('../mistral-finetune.js')).mistralFinetune(access),
     ownsJobId: () => false,
+    methods: ['supervised'],
   },
   prices: packagePath('llm', 'providers', 'mistral.prices.json'),
   // Parley ships no Mistral tokenizer: its token counts are estimates.

@@ -29,6 +29,8 @@ export const openai: Provider = {
   finetune: {
     api: async (access) => (await import('../openai-finetune.js')).openAiFinetune(access),
     ownsJobId: (id) => id.startsWith('ftjob-'),
+    // Preference fine-tuning: a job with `method: { type: 'dpo' }` over a file of preference pairs.
+    methods: ['supervised', 'dpo'],
   },
   prices: packagePath('llm', 'providers', 'openai.prices.json'),
   // o200k for the GPT-4o / 4.1 / 5 / o-series families, cl100k for GPT-3.5 and GPT-4.

@@ -1,5 +1,5 @@
 import type { BatchApi, BatchSettings } from '../openai-batch.js';
-import type { FinetuneApi, ProviderAccess } from '../finetune-api.js';
+import type { FinetuneApi, FinetuneMethod, ProviderAccess } from '../finetune-api.js';
 import type { ClientOptions, StructuredMode } from '../options.js';
 import type { RetryDeps } from '../retry.js';
 import type { LlmClient } from '../types.js';
@@ -51,6 +51,8 @@ export interface Provider {
     api(access: ProviderAccess): Promise<FinetuneApi>;
     /** Whether a job id is recognisably this provider's (so `finetune status` needs no `--provider`). */
     ownsJobId(id: string): boolean;
+    /** The training methods its jobs take: `supervised` (chat examples), `dpo` (preference pairs). */
+    readonly methods: readonly FinetuneMethod[];
   };
   /** Its price table: model (exact) or `prefix*` → US$ per million tokens; a JSON file or the table itself. */
   readonly prices: string | Readonly<Record<string, unknown>>;
