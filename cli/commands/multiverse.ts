@@ -2,18 +2,25 @@ import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { writeFileAtomic } from '../../disk/atomic-write.js';
 import { loadRunDir } from '../../evaluator/run-dir.js';
-import { runMetrics } from '../../evaluator/metrics/run-metrics.js';
+import type { EpisodeMetrics } from '../../evaluator/metrics/episode-metrics.js';
 import { runExperiment } from '../../orchestrator/run/driver.js';
 import type { RunConfig } from '../../orchestrator/run-config.js';
+import type { PolicyConfig } from '../../protocol/index.js';
 import { terminalSafe } from '../../text/terminal.js';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { toRunConfigInput } from '../experiment.js';
+import { applyRateLimits, badLimit, type RateLimits } from '../rate-limits.js';
 import { buildRunConfig } from '../plan/run-config.js';
-import { planArm } from '../plan/dry-run.js';
+import { BATCH_RETRY_FLAGS, batchPollMsOf, batchRetryOf } from '../batch-flags.js';
 import { loadClaim, type Claim } from '../multiverse/claim.js';
 import { distinctArms, planSpecifications, type Arm, type Specification } from '../multiverse/plan.js';
 import { pairedEffect, summarizeCurve } from '../multiverse/effect.js';
 import { writeCurveReport, type CurveRow } from '../multiverse/curve-report.js';
+import { judgeArms, judgeTasks, judgingKey, type JudgeTask } from '../multiverse/judge-arms.js';
+import { armMetrics } from '../multiverse/arm-metrics.js';
+import { planSweep } from '../multiverse/dry-run-plan.js';
+import { progressPrinter } from '../multiverse/progress.js';
+import { evalProgressLine } from './eval.js';
 import { exitWithLauncher, interruptSignal, keyPreflight } from './run.js';
 
 export const spec: CommandSpec = {
@@ -22,14 +29,18 @@ export const spec: CommandSpec = {
   summary:
     'Does a claim survive its reasonable alternatives? Plans every specification of the claim file (the\n' +
     'cartesian product of its axes), runs each distinct arm once under DIR/arms/<identity> (a rerun resumes\n' +
-    'and starts no recorded episode), and writes DIR/multiverse.json and DIR/report.md|html with the\n' +
-    'specification curve, the share of specifications holding in sign, the median effect and a verdict.\n' +
-    'First slice (issue 43): metrics success, words_per_turn, moves, repetition, goal (goal needs a judged\n' +
-    'run: parley eval each arm); no judge-axis re-evaluation, calls or cost in the dry run yet.',
+    'and starts no recorded episode), judges each arm once per judge a specification asks for (a judge axis\n' +
+    're-judges the same runs; episodes a judge already scored are not judged again), and writes\n' +
+    'DIR/multiverse.json and DIR/report.md|html with the specification curve, the share of specifications\n' +
+    'holding in sign, the median effect and a verdict. Metrics: success, words_per_turn, moves, repetition,\n' +
+    'goal (judged). Axes: any experiment key, plus model and temperature (every LLM seat) and judge.',
   flags: {
     out: { type: 'string', metavar: 'DIR', describe: 'the multiverse directory (rerunning with the same DIR resumes)' },
-    concurrency: { type: 'number', describe: 'episodes in flight at once within an arm (default 4)' },
-    'dry-run': { type: 'boolean', describe: 'print the number of specifications, distinct arms and episodes; run nothing, write nothing' },
+    concurrency: { type: 'number', describe: 'episodes in flight at once within an arm, and judge calls at once (default 4)' },
+    rpm: { type: 'number', metavar: 'N', describe: 'requests per minute per provider account for every LLM seat and judge' },
+    batch: { type: 'boolean', describe: "judge through the provider's Batch API at half price (as parley eval --batch; resumable)" },
+    ...BATCH_RETRY_FLAGS,
+    'dry-run': { type: 'boolean', describe: 'print the number of specifications, arms, episodes, calls and the estimated cost; send nothing, write nothing' },
   },
   positionals: { min: 1, max: 1, names: 'CLAIM.yaml' },
 };
@@ -40,89 +51,156 @@ const ARMS_AT_ONCE = 4;
 interface PlannedArm {
   arm: Arm;
   config: RunConfig;
-  protocol: string | undefined;
 }
 
 const claimText = (c: Claim) => `${c.claim.metric}: a ${JSON.stringify(c.claim.a)} ${c.claim.expect.slice(2, 3)} b ${JSON.stringify(c.claim.b)}`;
 const choicesText = (s: Specification) => Object.entries(s.choices).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ');
 
 /** Each distinct arm's run configuration, checked by the run's own config builder before anything is written. */
-function planArms(specs: readonly Specification[], out: string, concurrency: number | undefined): PlannedArm[] {
+function planArms(specs: readonly Specification[], out: string, concurrency: number | undefined, limits: RateLimits): PlannedArm[] {
   const planned: PlannedArm[] = [];
   for (const arm of distinctArms(specs)) {
-    const input = { ...toRunConfigInput(arm.experiment), out: path.join(out, 'arms', arm.id), ...(concurrency !== undefined ? { concurrency } : {}) };
+    // Operational settings (directory, concurrency, rate limits) are added after the arm's identity is taken.
+    const input = applyRateLimits({ ...toRunConfigInput(arm.experiment), out: path.join(out, 'arms', arm.id), ...(concurrency !== undefined ? { concurrency } : {}) }, limits, true);
     const built = buildRunConfig({}, input);
     if (!built.ok) {
       const used = specs.find((s) => s.a.id === arm.id || s.b.id === arm.id)!;
       throw new UsageError(`specification ${used.index} (${choicesText(used)}): ${built.message}`);
     }
-    const protocol = (arm.experiment as { protocol?: unknown }).protocol;
-    planned.push({ arm, config: built.config, protocol: typeof protocol === 'string' ? protocol : undefined });
+    planned.push({ arm, config: built.config });
   }
   return planned;
+}
+
+interface Flags {
+  out: string;
+  concurrency: number | undefined;
+  limits: RateLimits;
+  batch: { retry: ReturnType<typeof batchRetryOf>; pollMs: number } | undefined;
+  dryRun: boolean;
+}
+
+function flagsOf(values: Record<string, unknown>): Flags {
+  const out = values['out'];
+  if (typeof out !== 'string') throw new UsageError('--out DIR is required (the multiverse directory)');
+  const concurrency = values['concurrency'] as number | undefined;
+  if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency <= 0)) throw new UsageError('--concurrency must be a positive integer');
+  const rpmProblem = badLimit('--rpm', values['rpm']);
+  if (rpmProblem) throw new UsageError(rpmProblem);
+  const batchFlags = values as { batch?: boolean; 'batch-retry'?: string; 'batch-poll'?: number };
+  const retry = batchRetryOf(batchFlags);
+  const pollMs = batchPollMsOf(batchFlags);
+  if (batchFlags['batch-poll'] !== undefined && !batchFlags.batch) throw new UsageError('--batch-poll needs --batch');
+  return {
+    out,
+    concurrency,
+    limits: values['rpm'] !== undefined ? { rpm: values['rpm'] as number } : {},
+    batch: batchFlags.batch === true ? { retry, pollMs } : undefined,
+    dryRun: values['dry-run'] === true,
+  };
 }
 
 /** `parley multiverse`. */
 export async function run(argv: string[]): Promise<number> {
   const args = parseCommand(spec, argv);
   if (!args) return 0;
-  const file = args.positionals[0]!;
-  const out = args.flags.out;
-  if (typeof out !== 'string') throw new UsageError('--out DIR is required (the multiverse directory)');
-  const concurrency = args.flags.concurrency as number | undefined;
-  if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency <= 0)) throw new UsageError('--concurrency must be a positive integer');
-  const loaded = loadClaim(file);
+  const flags = flagsOf(args.flags as Record<string, unknown>);
+  const loaded = loadClaim(args.positionals[0]!);
   if (!loaded.ok) throw new UsageError(loaded.message);
   const claim = loaded.claim;
   const specs = planSpecifications(claim);
-  const arms = planArms(specs, out, concurrency);
-  if (args.flags['dry-run'] === true) {
-    let episodes = 0;
-    for (const a of arms) episodes += (await planArm(a.arm.id, a.config, a.protocol)).episodes;
-    console.log(`${specs.length} specification(s), ${arms.length} distinct arm(s), ${episodes} episode(s) planned (already recorded ones are skipped when run; a selection rule may draw more); nothing sent`);
-    return 0;
-  }
+  const arms = planArms(specs, flags.out, flags.concurrency, flags.limits);
+  const dirOf = (id: string) => arms.find((a) => a.arm.id === id)!.config.out;
+  const tasks = judgeTasks(specs, dirOf, (p) => applyRateLimits({ judge: p }, flags.limits, true).judge as PolicyConfig);
+  if (flags.dryRun) return dryRun(specs, arms, tasks, flags);
   for (const a of arms) {
-    const keys = keyPreflight(a.config);
+    const keys = keyPreflight(a.config) ?? tasks.filter((t) => t.armId === a.arm.id).map((t) => keyPreflight({ ...a.config, modes: [], judge: t.judge })).find((k) => k !== null);
     if (keys) throw new UsageError(keys);
   }
   const log = (l: string) => console.log(l);
   const interrupt = interruptSignal(log);
   const unwatch = exitWithLauncher();
-  let started = 0;
-  let recorded = 0;
   try {
-    // Arms are independent run directories: a few run at once (each one's episodes wait mostly on its
-    // agent processes), so a sweep of many small arms is not one arm's start-up time after another.
-    let next = 0;
-    const worker = async () => {
-      while (next < arms.length && !interrupt.signal.aborted) {
-        const i = next++;
-        const a = arms[i]!;
-        log(`multiverse arm ${i + 1}/${arms.length} → ${path.resolve(a.config.out)}`);
-        // Quiet per-episode lines: the arm's progress is folded into the multiverse's summary line.
-        const result = await runExperiment(a.config, { log: () => {}, hosting: 'local', signal: interrupt.signal });
-        started += result.ran.length;
-        recorded += result.skipped;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(ARMS_AT_ONCE, arms.length) }, worker));
+    const ran = await runArms(arms, interrupt.signal);
+    if (!interrupt.signal.aborted) log(`multiverse: ${ran.started} episode(s) started, ${ran.recorded} already recorded, over ${arms.length} distinct arm(s) of ${specs.length} specification(s)`);
+    const judged = interrupt.signal.aborted ? null : await judgeAll(tasks, flags, interrupt.signal);
     if (interrupt.signal.aborted) {
-      log(`interrupted after ${started} episode(s); rerun with the same --out to resume`);
+      log(`interrupted after ${ran.started} episode(s)${judged ? ` and ${judged.judged} judgement(s)` : ''}; rerun with the same --out to resume`);
       return 130;
     }
+    if (judged && tasks.length) log(`multiverse: ${judged.judged} episode(s) judged, ${judged.skipped} already judged, over ${tasks.length} (arm, judge) pair(s)`);
+    if (judged && judged.failedJudges > 0) console.error(`parley multiverse: ${judged.failedJudges} (arm, judge) pair(s) got no usable score; their specifications have no effect`);
   } finally {
     unwatch();
     interrupt.dispose();
   }
-  log(`multiverse: ${started} episode(s) started, ${recorded} already recorded, over ${arms.length} distinct arm(s) of ${specs.length} specification(s)`);
-  const metrics = new Map<string, ReturnType<typeof runMetrics>>();
-  for (const a of arms) {
-    const run = await loadRunDir(a.config.out);
+  await writeAnswer(claim, specs, arms, tasks, flags.out, log);
+  return 0;
+}
+
+/** `--dry-run`: the plan and its estimate; nothing is sent or written. */
+async function dryRun(specs: readonly Specification[], arms: readonly PlannedArm[], tasks: readonly JudgeTask[], flags: Flags): Promise<number> {
+  const plan = await planSweep(arms.map((a) => ({ id: a.arm.id, config: a.config })), tasks, flags.batch !== undefined);
+  const unpriced = plan.unpriced.size ? ` plus unpriced ${[...plan.unpriced].map(terminalSafe).join(', ')}` : '';
+  console.log(`${specs.length} specification(s), ${arms.length} distinct arm(s), ${plan.episodes} episode(s) planned (already recorded ones are skipped when run; a selection rule may draw more); nothing sent`);
+  console.log(`calls: ${plan.generationCalls + plan.judgeCalls} (${plan.generationCalls} generation, ${plan.judgeCalls} judge over ${tasks.length} (arm, judge) pair(s)); estimated cost $${plan.usd.toFixed(2)}${unpriced}${flags.batch ? ' (judging at the batch price)' : ''}`);
+  console.log("(estimate as run --dry-run and eval --dry-run: agents' episodes at their turn cap, ~4 characters per token, first attempts only; prices from llm/providers/<provider>.prices.json or $PARLEY_PRICES)");
+  return 0;
+}
+
+/** Runs every arm (a few at once), each resuming what it recorded before. */
+async function runArms(arms: readonly PlannedArm[], signal: AbortSignal): Promise<{ started: number; recorded: number }> {
+  let started = 0;
+  let recorded = 0;
+  let done = 0;
+  const progress = progressPrinter();
+  // Arms are independent run directories: a few run at once (each one's episodes wait mostly on its
+  // agent processes), so a sweep of many small arms is not one arm's start-up time after another.
+  let next = 0;
+  const worker = async () => {
+    while (next < arms.length && !signal.aborted) {
+      const a = arms[next++]!;
+      // Quiet per-episode lines: the arm's progress is folded into the multiverse's progress line.
+      const result = await runExperiment(a.config, { log: () => {}, hosting: 'local', signal });
+      started += result.ran.length;
+      recorded += result.skipped;
+      done++;
+      progress.update(`arms ${done}/${arms.length} done · ${started} episode(s) started · ${recorded} already recorded · last ${path.resolve(a.config.out)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(ARMS_AT_ONCE, arms.length) }, worker));
+  progress.end();
+  return { started, recorded };
+}
+
+/** Judges every (arm, judge) pair the specifications need, with a progress line. */
+async function judgeAll(tasks: readonly JudgeTask[], flags: Flags, signal: AbortSignal) {
+  const progress = progressPrinter();
+  const startedAt = Date.now();
+  const result = await judgeArms(tasks, {
+    concurrency: flags.concurrency ?? 4,
+    ...(flags.batch ? { batch: flags.batch } : {}),
+    signal,
+    log: (line) => console.error(line),
+    progress: (task, i, p) => progress.update(`judge ${terminalSafe(task.judge.spec)} (pair ${i + 1}/${tasks.length}): ${evalProgressLine(p, Date.now() - startedAt, null)}`),
+  });
+  progress.end();
+  return result;
+}
+
+/** Reads every arm's metrics, computes each specification's effect, and writes multiverse.json and the report. */
+async function writeAnswer(claim: Claim, specs: readonly Specification[], arms: readonly PlannedArm[], tasks: readonly JudgeTask[], out: string, log: (l: string) => void): Promise<void> {
+  const runs = new Map<string, Awaited<ReturnType<typeof loadRunDir>>>();
+  for (const a of arms) runs.set(a.arm.id, await loadRunDir(a.config.out));
+  const sideMetrics = (s: Specification, side: 'a' | 'b'): EpisodeMetrics[] => {
+    const run = runs.get(s[side].id)!;
     if (!run.ok) throw new Error(run.error.message);
-    metrics.set(a.arm.id, runMetrics(run.run));
-  }
-  const rows: CurveRow[] = specs.map((s) => ({ index: s.index, choices: s.choices, effect: pairedEffect(metrics.get(s.a.id)!, metrics.get(s.b.id)!, claim.claim.metric) }));
+    const judging = s.judging[side];
+    if (judging.judge === undefined) return armMetrics(run.run);
+    const task = tasks.find((t) => t.armId === s[side].id && t.key === judgingKey(judging))!;
+    return armMetrics(run.run, { spec: task.judge.spec, rubric: task.rubric });
+  };
+  const rows: CurveRow[] = specs.map((s) => ({ index: s.index, choices: s.choices, effect: pairedEffect(sideMetrics(s, 'a'), sideMetrics(s, 'b'), claim.claim.metric) }));
   const summary = summarizeCurve(rows.map((r) => r.effect), claim.claim.expect === 'a > b' ? 1 : -1);
   await mkdir(out, { recursive: true });
   const json = {
@@ -140,5 +218,4 @@ export async function run(argv: string[]): Promise<number> {
   log(terminalSafe(`the claim holds in sign in ${pct(summary.holdShare)} of ${summary.specifications} specifications (interval excludes 0: ${pct(summary.significantShare)}); median effect ${summary.median === null ? '–' : summary.median.toFixed(3)}`));
   log(`verdict: ${summary.verdict} (${summary.thresholds})`);
   log(`  ${path.join(out, 'multiverse.json')}\n  ${path.join(out, 'report.md')}\n  ${path.join(out, 'report.html')}`);
-  return 0;
 }

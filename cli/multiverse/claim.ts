@@ -1,12 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { parseYamlWith } from '../../text/yaml.js';
+import { MODES } from '../../protocol/index.js';
+import { llmSpecProblem } from '../../llm/spec.js';
 import { Experiment } from '../experiment.js';
+import { applySeatAxes, hasLlmSeat } from './seat-axes.js';
 
 /*
  * A claim file (issue 43): a claim (metric, side a, side b, expected sign) and the reasonable choices it
  * should survive (`axes`), over a shared `base`. Every key is an experiment-file key (cli/experiment.ts),
- * validated by the same schema, so an error is `file:line: key: problem` and an unknown key is refused.
+ * validated by the same schema, so an error is `file:line: key: problem` and an unknown key is refused;
+ * a claim adds `model` and `temperature` (every LLM seat's, seat-axes.ts) and `mode` (one mode, `modes: [m]`).
  */
 
 /** Experiment keys that say how to run, not what is simulated: not part of a specification. */
@@ -15,19 +19,45 @@ const OPERATIONAL = ['arms', 'out', 'concurrency', 'replay', 'pool', 'multiplex'
 const shape = Experiment.shape as unknown as Record<string, z.ZodOptional<z.ZodType>>;
 const specKeys = Object.keys(shape).filter((k) => !(OPERATIONAL as readonly string[]).includes(k));
 
-/** The experiment keys a claim's base and sides may set. */
-const Setting = z.object(Object.fromEntries(specKeys.map((k) => [k, shape[k]!]))).strict();
-export type Setting = z.infer<typeof Setting>;
+/** The model of every LLM seat: an LLM spec (`openai:gpt-4o`); the seat keeps its endpoint and params. */
+const ModelSpec = z.string().superRefine((s, ctx) => {
+  const problem = llmSpecProblem(s);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
-/** Each axis is a list of values of one experiment key. */
+/** Keys a claim adds to the experiment's: they set every LLM seat at once (seat-axes.ts). */
+const CLAIM_KEYS = {
+  model: ModelSpec,
+  temperature: z.number({ error: 'a temperature is a number from 0 to 2' }).min(0, 'a temperature is from 0 to 2').max(2, 'a temperature is from 0 to 2'),
+} as const;
+
+const settingShape = { ...Object.fromEntries(specKeys.map((k) => [k, shape[k]!.unwrap()])), ...CLAIM_KEYS } as Record<string, z.ZodType>;
+
+/** The keys a claim's base and sides may set (and `mode`, one mode: the issue's `a: {mode: script}`). */
+const Setting = z
+  .object({ ...Object.fromEntries(Object.entries(settingShape).map(([k, s]) => [k, s.optional()])), mode: z.enum(MODES, { error: (iss) => `'${String(iss.input)}' is not a mode (allowed: ${MODES.join(', ')})` }).optional() })
+  .strict()
+  .superRefine((s, ctx) => {
+    if (s.mode !== undefined && (s as Record<string, unknown>)['modes'] !== undefined) ctx.addIssue({ code: 'custom', path: ['mode'], message: 'give mode or modes, not both' });
+  })
+  .transform(({ mode, ...rest }): Setting => (mode === undefined ? rest : { ...rest, modes: [mode] }));
+export type Setting = Record<string, unknown>;
+
+/** Each axis is a list of values of one experiment key (or `model`, `temperature`). */
 const Axes = z
-  .object(Object.fromEntries(specKeys.map((k) => [k, z.array(shape[k]!.unwrap()).min(1, 'an axis needs at least one value')])))
+  .object(Object.fromEntries(Object.entries(settingShape).map(([k, s]) => [k, z.array(s).min(1, 'an axis needs at least one value')])))
   .partial()
   .strict()
   .refine((a) => Object.keys(a).length > 0, 'at least one axis');
 
 export const METRICS = ['success', 'words_per_turn', 'moves', 'repetition', 'goal'] as const;
 export type MetricName = (typeof METRICS)[number];
+
+/** Metrics read from a judge's scores: a claim on one needs a judge, one on another refuses one. */
+export const JUDGED_METRICS: readonly MetricName[] = ['goal'];
+
+/** Keys that say how a run is judged, not how it is generated: a judge axis re-judges the same runs. */
+export const JUDGING_KEYS = ['judge', 'rubric'] as const;
 
 export const Claim = z
   .object({
@@ -46,14 +76,64 @@ export const Claim = z
   })
   .strict()
   .superRefine((c, ctx) => {
-    // An axis over a key a side sets would be overridden by the side in every specification: refused.
-    for (const key of Object.keys(c.axes)) {
+    const axes = c.axes as Record<string, unknown[]>;
+    for (const key of Object.keys(axes)) {
+      // An axis over a key a side sets would be overridden by the side in every specification: refused.
       for (const side of ['a', 'b'] as const) {
         if (key in c.claim[side]) ctx.addIssue({ code: 'custom', path: ['axes', key], message: `claim.${side} sets ${key} too: an axis cannot vary what a side of the claim fixes` });
       }
+      // Two equal values would be one specification twice, and two judges of one spec one set of scores.
+      const seen = new Set<string>();
+      axes[key]!.forEach((v, i) => {
+        const k = key === 'judge' ? judgeSpecOf(v) : JSON.stringify(v);
+        if (seen.has(k)) ctx.addIssue({ code: 'custom', path: ['axes', key, i], message: `${key === 'judge' ? `judge ${k}` : JSON.stringify(v)} is on this axis twice` });
+        seen.add(k);
+      });
     }
+    judgeRefinement(c.claim.metric, [c.base, c.claim.a, c.claim.b], axes, ctx);
+    seatAxesRefinement([c.base, c.claim.a, c.claim.b], axes, ctx);
   });
 export type Claim = z.infer<typeof Claim>;
+
+/** The spec of a judge value: a spec string, or a policy's `spec`. */
+export function judgeSpecOf(v: unknown): string {
+  return typeof v === 'string' ? v : String((v as { spec?: unknown }).spec);
+}
+
+/** A judged metric needs a judge on every specification; any other metric refuses one (it would score nothing). */
+function judgeRefinement(metric: MetricName, settings: Setting[], axes: Record<string, unknown[]>, ctx: z.RefinementCtx): void {
+  const [base, a, b] = settings as [Setting, Setting, Setting];
+  const judged = JUDGED_METRICS.includes(metric);
+  if (judged) {
+    const everySide = [a, b].every((s) => 'judge' in s || 'judge' in base || 'judge' in axes);
+    if (!everySide) ctx.addIssue({ code: 'custom', path: ['claim', 'metric'], message: `${metric} is read from judge scores: give a judge (base.judge, a judge axis or each side's judge)` });
+    return;
+  }
+  const where: (string | number)[][] = [];
+  for (const key of JUDGING_KEYS) {
+    if (key in axes) where.push(['axes', key]);
+    if (key in base) where.push(['base', key]);
+    if (key in a) where.push(['claim', 'a', key]);
+    if (key in b) where.push(['claim', 'b', key]);
+  }
+  for (const path of where) ctx.addIssue({ code: 'custom', path, message: `the metric ${metric} is not read from judge scores: a ${String(path[path.length - 1])} would judge for nothing (judged metrics: ${JUDGED_METRICS.join(', ')})` });
+}
+
+/** A `model` or `temperature` takes effect on some LLM seat of each side, or is refused where it is given. */
+function seatAxesRefinement(settings: Setting[], axes: Record<string, unknown[]>, ctx: z.RefinementCtx): void {
+  const [base, a, b] = settings as [Setting, Setting, Setting];
+  for (const key of Object.keys(CLAIM_KEYS)) {
+    const path = key in axes ? ['axes', key] : key in base ? ['base', key] : null;
+    for (const [name, side] of [['a', a], ['b', b]] as const) {
+      if (path === null && !(key in side)) continue;
+      const merged = { ...base, ...Object.fromEntries(Object.entries(axes).map(([k, v]) => [k, v[0]])), ...side };
+      if (!hasLlmSeat(applySeatAxes(merged))) {
+        ctx.addIssue({ code: 'custom', path: path ?? ['claim', name, key], message: `claim.${name} has no LLM seat for ${key} to set (its seats are bots or people)` });
+        return;
+      }
+    }
+  }
+}
 
 export type ClaimResult = { ok: true; claim: Claim } | { ok: false; message: string };
 

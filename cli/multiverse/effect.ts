@@ -1,4 +1,4 @@
-import { episodeScore, type EpisodeMetrics } from '../../evaluator/metrics/episode-metrics.js';
+import { rubricEpisodeScore, type EpisodeMetrics } from '../../evaluator/metrics/episode-metrics.js';
 import { pairedDifference } from '../../evaluator/stats/paired.js';
 import type { MetricName } from './claim.js';
 
@@ -15,7 +15,8 @@ export function metricValue(m: EpisodeMetrics, metric: MetricName): number | nul
     case 'moves':
       return m.moves;
     case 'goal':
-      return episodeScore(m, 'goal');
+      // The judgement the side asked for, on its rubric (arm-metrics.ts): its goal dimension.
+      return rubricEpisodeScore(m, 'goal');
   }
 }
 

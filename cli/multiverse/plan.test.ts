@@ -49,3 +49,48 @@ describe('claim files and their specifications', () => {
     expect(planSpecifications(c.claim)).toHaveLength(8);
   });
 });
+
+describe('model, temperature and judge in a claim', () => {
+  const parse = (text: string) => parseYamlWith(Claim, text, 'c.yaml');
+  const head = (metric: string, a = '{mode: script}', b = '{mode: agents}') => `name: c\nclaim: {metric: ${metric}, a: ${a}, b: ${b}, expect: a > b}\nbase: {scenarios: builtin}\n`;
+
+  it("reads the issue's `mode: script` as `modes: [script]`, and refuses both at once", () => {
+    const c = parse(`${head('success')}axes:\n  seed: [1]\n`);
+    if (!c.ok) throw new Error(c.message);
+    expect(c.data.claim.a).toEqual({ modes: ['script'] });
+    const both = parse(`${head('success', '{mode: script, modes: [agents]}')}axes:\n  seed: [1]\n`);
+    expect(both.ok ? '' : both.message).toMatch(/^c\.yaml:2: claim\.a\.mode: give mode or modes, not both/);
+  });
+
+  it('model and temperature set every LLM seat; a judge axis shares the arms', () => {
+    const c = parse(`${head('goal')}axes:\n  model: [openai:m1, openai:m2]\n  temperature: [0.5]\n  judge: [openai:j1, {spec: openai:j2, params: {temperature: 0}}]\n`);
+    if (!c.ok) throw new Error(c.message);
+    const specs = planSpecifications(c.data);
+    expect(specs).toHaveLength(4);
+    expect(specs[0]!.a.experiment).toEqual({ scenarios: 'builtin', modes: ['script'], agents: [{ spec: 'openai:m1', params: { temperature: 0.5 } }], scriptWriter: { spec: 'openai:m1', params: { temperature: 0.5 } } });
+    // 2 models × 2 sides; the judge is how a side is judged, not part of its arm.
+    expect(distinctArms(specs)).toHaveLength(4);
+    // (The product follows the experiment schema's key order: judge before model.)
+    const j2 = { spec: 'openai:j2', params: { temperature: 0 } };
+    expect(specs.map((s) => s.judging.a.judge)).toEqual(['openai:j1', 'openai:j1', j2, j2]);
+  });
+
+  it('a seat that is a bot keeps its policy; a model with no LLM seat to set is refused where it is given', () => {
+    const c = parse(`${head('success')}base: {scenarios: builtin, agents: [bot, openai:x]}\naxes:\n  model: [openai:m1]\n`.replace('base: {scenarios: builtin}\n', ''));
+    if (!c.ok) throw new Error(c.message);
+    expect(planSpecifications(c.data)[0]!.b.experiment['agents']).toEqual(['bot', 'openai:m1']);
+    const none = parse(`${head('success')}axes:\n  temperature: [0.3, 0.7]\n`);
+    expect(none.ok ? '' : none.message).toMatch(/^c\.yaml:5: axes\.temperature: claim\.a has no LLM seat for temperature to set/);
+    const badModel = parse(`${head('success')}axes:\n  model: [bot]\n`);
+    expect(badModel.ok ? '' : badModel.message).toMatch(/^c\.yaml:5: axes\.model\.0: 'bot' is not an LLM spec/);
+  });
+
+  it('a judged metric needs a judge; any other refuses one', () => {
+    const noJudge = parse(`${head('goal')}axes:\n  model: [openai:m1]\n`);
+    expect(noJudge.ok ? '' : noJudge.message).toMatch(/^c\.yaml:2: claim\.metric: goal is read from judge scores: give a judge/);
+    const idle = parse(`${head('success')}axes:\n  seed: [1]\n  judge: [openai:j1]\n`);
+    expect(idle.ok ? '' : idle.message).toMatch(/^c\.yaml:6: axes\.judge: the metric success is not read from judge scores/);
+    const twice = parse(`${head('goal')}axes:\n  judge: [openai:j1, {spec: openai:j1}]\n`);
+    expect(twice.ok ? '' : twice.message).toMatch(/^c\.yaml:5: axes\.judge\.1: judge openai:j1 is on this axis twice/);
+  });
+});

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { seededRandom } from '../../evaluator/stats/rng.js';
-import type { Claim, Setting } from './claim.js';
+import { JUDGING_KEYS, type Claim, type Setting } from './claim.js';
+import { applySeatAxes } from './seat-axes.js';
 
 /** One specification: a value per axis; its two arms are experiments with an identity each. */
 export interface Specification {
@@ -9,6 +10,26 @@ export interface Specification {
   choices: Record<string, unknown>;
   a: Arm;
   b: Arm;
+  /** How each side's runs are judged (its judge and rubric; empty when the metric is not judged). */
+  judging: { a: Judging; b: Judging };
+}
+
+/** How an arm's episodes are judged for one side of a specification: not part of the arm, so a judge axis re-judges the same runs. */
+export interface Judging {
+  judge?: unknown;
+  rubric?: string;
+}
+
+/** A side's experiment (base + choices + side, the seat axes applied) split into what is generated and how it is judged. */
+function sideOf(setting: Setting): { arm: Arm; judging: Judging } {
+  const experiment = applySeatAxes(setting);
+  const judging: Judging = {};
+  const generation: Setting = {};
+  for (const [k, v] of Object.entries(experiment)) {
+    if ((JUDGING_KEYS as readonly string[]).includes(k)) (judging as Record<string, unknown>)[k] = v;
+    else generation[k] = v;
+  }
+  return { arm: armOf(generation), judging };
 }
 
 /** One run: an experiment (base + choices + side), stored under `arms/<id>` of the multiverse directory. */
@@ -38,12 +59,11 @@ export function planSpecifications(claim: Claim): Specification[] {
   for (const [key, values] of Object.entries(claim.axes) as [string, unknown[]][]) {
     combos = combos.flatMap((c) => values.map((v) => ({ ...c, [key]: v })));
   }
-  let specs = combos.map((choices, i) => ({
-    index: i + 1,
-    choices,
-    a: armOf({ ...claim.base, ...choices, ...claim.claim.a } as Setting),
-    b: armOf({ ...claim.base, ...choices, ...claim.claim.b } as Setting),
-  }));
+  let specs = combos.map((choices, i) => {
+    const a = sideOf({ ...claim.base, ...choices, ...claim.claim.a });
+    const b = sideOf({ ...claim.base, ...choices, ...claim.claim.b });
+    return { index: i + 1, choices, a: a.arm, b: b.arm, judging: { a: a.judging, b: b.judging } };
+  });
   if (claim.sample !== 'all' && claim.sample < specs.length) {
     // A seeded shuffle (Fisher–Yates), then the first N in product order: the same file draws the same sample.
     const rand = seededRandom(1);

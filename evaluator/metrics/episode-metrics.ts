@@ -59,7 +59,8 @@ export interface JudgementView {
   seats: Record<string, SeatScoresView>;
 }
 
-function judgementView(j: EpisodeJudgement): JudgementView {
+/** A stored judgement as the report reads it. */
+export function judgementView(j: EpisodeJudgement): JudgementView {
   const seats: Record<string, SeatScoresView> = {};
   for (const [seat, s] of Object.entries(j.seats)) {
     seats[seat] = s.ok ? { ok: true, scores: Object.fromEntries(Object.entries(s.scores).map(([d, x]) => [d, x.score])) } : { ok: false, error: s.error };
