@@ -57,7 +57,7 @@ describe('parley multiverse with model and judge axes (fake OpenAI-compatible se
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/^4 specification\(s\), 4 distinct arm\(s\), 12 episode\(s\) planned/m);
     // 6 script episodes (one call each) + 6 agents episodes (at most 4 turns, one call each) + 12 × 2 judge calls.
-    expect(dry.stdout).toMatch(/^calls: 54 \(30 generation, 24 judge over 8 \(arm, judge\) pair\(s\)\); estimated cost \$\d+\.\d\d plus unpriced /m);
+    expect(dry.stdout).toMatch(/^LLM calls: 54 \(30 generation, 24 judge over 8 \(arm, judge\) pair\(s\)\); estimated cost \$\d+\.\d\d plus unpriced /m);
     expect(server.requests).toHaveLength(0);
   }, 240_000);
 
@@ -96,5 +96,18 @@ describe('parley multiverse with model and judge axes (fake OpenAI-compatible se
     expect(again.stdout).toMatch(/multiverse: 0 episode\(s\) judged, 24 already judged/);
     expect(server.requests.slice(before).filter((q) => JUDGES.includes(String(q.body.model)))).toHaveLength(0);
     expect(server.requests.length).toBe(before);
+  }, 240_000);
+
+  it('a judge added later judges the recorded runs through --batch, re-running nothing and re-judging no other judge', async () => {
+    const before = server.requests.length;
+    const wider = join(tmp.path, 'wider.yaml');
+    writeFileSync(wider, CLAIM.replace('judge: [openai:judge-a, openai:judge-b]', 'judge: [openai:judge-a, openai:judge-c]'));
+    const run = await parleyCli(['multiverse', wider, '--out', out, '--batch', '--batch-poll', '0.05'], cleanEnv(server.env()), 240_000);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/multiverse: 0 episode\(s\) started, 12 already recorded/);
+    expect(run.stdout, `${run.stdout}\n${run.stderr}`).toMatch(/multiverse: 12 episode\(s\) judged, 12 already judged/);
+    const sent = server.requests.slice(before).filter((q) => q.body.model !== undefined);
+    expect(sent.every((q) => q.body.model === 'judge-c' && q.viaBatch !== undefined)).toBe(true);
+    expect(sent).toHaveLength(12);
   }, 240_000);
 });

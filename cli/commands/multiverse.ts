@@ -143,7 +143,7 @@ async function dryRun(specs: readonly Specification[], arms: readonly PlannedArm
   const plan = await planSweep(arms.map((a) => ({ id: a.arm.id, config: a.config })), tasks, flags.batch !== undefined);
   const unpriced = plan.unpriced.size ? ` plus unpriced ${[...plan.unpriced].map(terminalSafe).join(', ')}` : '';
   console.log(`${specs.length} specification(s), ${arms.length} distinct arm(s), ${plan.episodes} episode(s) planned (already recorded ones are skipped when run; a selection rule may draw more); nothing sent`);
-  console.log(`calls: ${plan.generationCalls + plan.judgeCalls} (${plan.generationCalls} generation, ${plan.judgeCalls} judge over ${tasks.length} (arm, judge) pair(s)); estimated cost $${plan.usd.toFixed(2)}${unpriced}${flags.batch ? ' (judging at the batch price)' : ''}`);
+  console.log(`LLM calls: ${plan.generationCalls + plan.judgeCalls} (${plan.generationCalls} generation, ${plan.judgeCalls} judge over ${tasks.length} (arm, judge) pair(s)); estimated cost $${plan.usd.toFixed(2)}${unpriced}${flags.batch ? ' (judging at the batch price)' : ''}`);
   console.log("(estimate as run --dry-run and eval --dry-run: agents' episodes at their turn cap, ~4 characters per token, first attempts only; prices from llm/providers/<provider>.prices.json or $PARLEY_PRICES)");
   return 0;
 }

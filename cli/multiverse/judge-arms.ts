@@ -1,5 +1,6 @@
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
 import { judgePanel } from '../../evaluator/judge-panel.js';
+import { planJudging } from '../../evaluator/plan-judging.js';
 import type { EvaluateProgress } from '../../evaluator/evaluate-run.js';
 import { SOTOPIA_RUBRIC } from '../../evaluator/rubric/builtin.js';
 import { loadRubric } from '../../evaluator/rubric/load-rubric.js';
@@ -90,11 +91,14 @@ export async function judgeArms(tasks: readonly JudgeTask[], o: JudgeArmsOptions
     try {
       const loaded = await loadRunDir(task.dir);
       if (!loaded.ok) throw new Error(loaded.error.message);
+      const view = viewOfRun(loaded.run);
+      // What this judge scored before, counted as `eval --dry-run --missing` does (the batch path filters them out unseen).
+      skipped += planJudging(loaded.run, { specs: [task.judge.spec], rubric: task.rubric, visibility: 'full', view, missingOnly: true })[0]!.skippedDone;
       const { temperature, ...params } = task.judge.params ?? {};
       const endpoint = { ...(task.judge.baseURL ? { baseURL: task.judge.baseURL } : {}), ...(task.judge.apiKeyEnv ? { apiKeyEnv: task.judge.apiKeyEnv } : {}) };
       const r = await judgePanel(
         {
-          dir: task.dir, lock: locked.lock, run: loaded.run, specs: [task.judge.spec], params, endpoint, visibility: 'full', view: viewOfRun(loaded.run),
+          dir: task.dir, lock: locked.lock, run: loaded.run, specs: [task.judge.spec], params, endpoint, visibility: 'full', view,
           rubric: task.rubric, concurrency: o.concurrency, missingOnly: true, signal: o.signal,
           ...(typeof temperature === 'number' ? { temperature } : {}),
           ...(task.judge.reformat ? { recordedReformat: task.judge.reformat } : {}),
@@ -105,7 +109,6 @@ export async function judgeArms(tasks: readonly JudgeTask[], o: JudgeArmsOptions
           log: o.log,
           judged: (_spec, result) => {
             judged += result.judged;
-            skipped += result.skippedDone;
           },
         },
       );
