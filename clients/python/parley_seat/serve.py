@@ -67,13 +67,8 @@ class ParleyServe:
         return code
 
     def close(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process)
+        # The reader ends at the output's end (the process is gone); the pipe is closed after it.
         self._reader.join(5)
         if self.process.stdout:
             self.process.stdout.close()
@@ -84,3 +79,14 @@ class ParleyServe:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def stop_process(process, grace=10.0):
+    """Stops a child this client started: SIGTERM, then SIGKILL after `grace` seconds."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(grace)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

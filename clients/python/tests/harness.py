@@ -6,6 +6,8 @@ import re
 import subprocess
 import threading
 
+from parley_seat.serve import stop_process
+
 REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
 
@@ -21,7 +23,8 @@ class FakeLlmServer:
         self.env = {}
         self._ready = threading.Event()
         self.output = []
-        threading.Thread(target=self._read, daemon=True).start()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
         if not self._ready.wait(timeout) or "OPENAI_BASE_URL" not in self.env:
             self.close()
             raise RuntimeError("the fake LLM server did not start:\n" + "\n".join(self.output))
@@ -37,13 +40,8 @@ class FakeLlmServer:
         self._ready.set()
 
     def close(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process)
+        self._reader.join(5)
         if self.process.stdout:
             self.process.stdout.close()
 
