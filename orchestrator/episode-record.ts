@@ -1,4 +1,4 @@
-import { turnProvenance, type EpisodeRecord, type ScriptWriterRecord, type SeatEvent, type SeatJoin, type SeatRecord, type SeatRecovery } from '../protocol/index.js';
+import { policyKind, turnProvenance, type EpisodeRecord, type ScriptWriterRecord, type SeatEvent, type SeatJoin, type SeatRecord, type SeatRecovery } from '../protocol/index.js';
 import { computeOutcome } from '../scenarios/outcome.js';
 import type { EngineResult, EpisodeError } from './engine/engine-types.js';
 import type { EpisodePlan } from './episode-plan.js';
@@ -41,11 +41,14 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
   const seats: SeatRecord[] = plan.scenario.seats.map((s) => {
     const client = script ? null : clients.get(s.seat) ?? null;
     const prov = result.seatProvenance[s.seat] ?? {};
+    // A seat left open for a person but taken by an agent process over `/agent` (a Python trainer's
+    // parley_seat, `parley agent`): what it is, is its own report, labelled so (not `human`).
+    const taken = !script && client?.transport === 'ws' && policyKind(plan.policies?.[s.seat]?.spec ?? '') === 'human' ? client : null;
     const record: SeatRecord = {
       seat: s.seat,
       character: s.character.name,
       pid: client?.pid ?? null,
-      policy: script ? writerPolicy : plan.policies?.[s.seat]?.spec ?? client?.policy ?? prov.policy ?? 'unknown',
+      policy: script ? writerPolicy : (taken ? taken.policy : plan.policies?.[s.seat]?.spec ?? client?.policy ?? prov.policy ?? 'unknown'),
       live: !script,
     };
     const pids = script ? undefined : input.pids?.get(s.seat);
@@ -57,6 +60,7 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
     if (model !== undefined) record.model = model;
     if (params !== undefined && Object.keys(params).length > 0) record.params = params;
     if (input.provenance && !script) record.provenance = input.provenance;
+    else if (taken) record.provenance = 'reported';
     if (client) record.client = { name: client.name, version: client.version, ...(client.transport ? { transport: client.transport } : {}) };
     return record;
   });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 /**
  * Issue 40, contract 3 in `npm test`: `python3 -m unittest` in clients/python (10 episodes of a Python
  * seat against `parley serve --judge` and a bot partner, observations, the end reward, a clean close, a
- * wrong token refused as a Python exception) must pass. `.ci/run` installs python3 and Debian's
+ * wrong token refused as a Python exception, a dropped connection resumed with the seat's resume secret) must pass. `.ci/run` installs python3 and Debian's
  * python3-websockets (the pinned 10.4) and sets PARLEY_REQUIRE_PYTHON=1, so CI never skips; elsewhere the
  * test is skipped, saying why, when no interpreter has that module.
  */
@@ -30,7 +30,7 @@ function findPython(): { python: string } | { reason: string } {
 
 const found = findPython();
 const required = process.env.PARLEY_REQUIRE_PYTHON === '1';
-const title = 'python3 -m unittest in clients/python passes (10 episodes against parley serve --judge, a wrong token refused)';
+const title = 'python3 -m unittest in clients/python passes (10 episodes against parley serve --judge, a wrong token refused, a drop resumed)';
 
 describe('the Python seat client (clients/python)', () => {
   if ('reason' in found && !required) {
@@ -59,6 +59,7 @@ describe('the Python seat client (clients/python)', () => {
     expect(code, output).toBe(0);
     expect(output).toMatch(/test_2_ten_episodes_observations_end_reward_and_clean_close \(.*\) \.\.\. ok/);
     expect(output).toMatch(/test_1_a_wrong_token_is_refused_with_the_servers_code \(.*\) \.\.\. ok/);
+    expect(output).toMatch(/test_3_a_dropped_connection_resumes_the_seat_with_its_resume_secret \(.*\) \.\.\. ok/);
     expect(output).toMatch(/^OK$/m);
   }, 300_000);
 });

@@ -89,6 +89,7 @@ class ParleyEnv:
         if welcome["type"] != "seat.welcome":
             raise ProtocolError("protocol/unexpected_frame", "expected seat.welcome first, got %s" % welcome["type"])
         self._obs = _initial_observation(welcome)
+        self._sent, self._acted, self._resent = None, None, set()
         self.done = False
         ended = self._advance()
         if ended is not None:
@@ -108,6 +109,7 @@ class ParleyEnv:
             "meta": {"policy": self._policy, "latencyMs": 0},
         })
         self._sent = frame_id
+        self._acted = (self._pending["turn"], move)
         ended = self._advance()
         if ended is None:
             return self._snapshot(), 0.0, False, {}
@@ -130,6 +132,7 @@ class ParleyEnv:
     # ── frames to observations
 
     _sent = None
+    _acted = None
 
     def _advance(self):
         """Reads frames until this seat's next turn (returns None) or the episode's end and close (returns
@@ -141,6 +144,11 @@ class ParleyEnv:
             frame = self._session.next_frame(self._timeout)
             kind = frame["type"]
             if kind == "turn.request":
+                if self._acted is not None and frame["turn"] == self._acted[0]:
+                    # Asked again for the turn just answered: the seat was resumed after a drop and the move
+                    # may not have arrived. Sent once more; if the first did arrive, the refusal is ignored.
+                    self._resent.add(self._session.send({"type": "turn.act", "turn": frame["turn"], "action": self._acted[1], "meta": {"policy": self._policy, "latencyMs": 0}}))
+                    continue
                 self._pending = {"turn": frame["turn"], "actions": list(frame["actions"]), "deadline_ms": frame["deadlineMs"]}
                 return None
             if kind == "turn.event":
@@ -150,6 +158,8 @@ class ParleyEnv:
             elif kind == "peer.state":
                 self._obs["peer_states"].append({"reason": frame["reason"], "state": frame["state"]})
             elif kind == "error":
+                if frame.get("re") in self._resent:
+                    continue
                 if frame.get("re") is not None and frame.get("re") == self._sent:
                     raise MoveRefused(frame["code"], frame.get("message", ""))
                 self._obs["errors"].append({"code": frame["code"], "message": frame.get("message", "")})

@@ -65,6 +65,10 @@ class SeatSession:
         self._ended = False
         self._closing = False
         self._ws = None
+        # The connection a move can go out on: set at its welcome, cleared when it closes (a resume swaps it).
+        self._live = None
+        self._over = False
+        self._cond = threading.Condition()
         self._ids = ("p" + format(n, "x") for n in itertools.count())
         self._inbox = queue.Queue()
         self.close_code = None
@@ -90,14 +94,30 @@ class SeatSession:
             raise item
         return item
 
-    def send(self, body, timeout=10.0):
-        """Stamps a frame body (`v`, `id`) and sends it; returns the frame's id (an `error.re` names it)."""
-        ws = self._ws
-        if ws is None:
-            raise SeatLost("connection/lost", "not connected to the server")
+    def send(self, body, timeout=30.0):
+        """Stamps a frame body (`v`, `id`) and sends it on the seat's connection, waiting (up to `timeout`
+        seconds) while a dropped one is resumed; returns the frame's id (an `error.re` names it)."""
         frame = dict(body, v=PROTOCOL_VERSION, id=next(self._ids))
-        asyncio.run_coroutine_threadsafe(ws.send(json.dumps(frame)), self._loop).result(timeout)
-        return frame["id"]
+        failed = None
+        for _ in range(2):
+            with self._cond:
+                self._cond.wait_for(lambda: self._over or (self._live is not None and self._live is not failed), timeout)
+                ws = None if self._over else self._live
+            if ws is None or ws is failed:
+                break
+            try:
+                asyncio.run_coroutine_threadsafe(ws.send(json.dumps(frame)), self._loop).result(timeout)
+                return frame["id"]
+            except websockets.exceptions.ConnectionClosed:
+                failed = ws  # dropped under the send: once more on the resumed connection
+        raise SeatLost("connection/lost", "not connected to the server")
+
+    def drop_connection(self):
+        """Cuts the connection as a network failure would (no close handshake); the session then resumes
+        the seat with its resume secret. For tests of resumption."""
+        ws = self._ws
+        if ws is not None:
+            self._loop.call_soon_threadsafe(ws.transport.abort)
 
     def close(self):
         """Closes the connection (a seat still playing is then the server's to end) and stops the thread."""
@@ -124,6 +144,16 @@ class SeatSession:
             await self._connect_loop()
         except Exception as err:  # a bug here must still reach the caller, not vanish with the thread
             self._inbox.put(SeatLost("connection/lost", "seat client failed: %s" % (err,)))
+        finally:
+            with self._cond:
+                self._over = True
+                self._live = None
+                self._cond.notify_all()
+
+    def _set_live(self, ws):
+        with self._cond:
+            self._live = ws
+            self._cond.notify_all()
 
     async def _connect_loop(self):
         failures = 0
@@ -178,6 +208,7 @@ class SeatSession:
                 if kind == "seat.welcome":
                     welcomed = True
                     self._resume = frame.get("resume")
+                    self._set_live(ws)
                 elif kind == "error" and not welcomed:
                     if frame.get("code") == "seat/rate_limited":
                         self._wait = _retry_seconds(frame.get("message", ""))
@@ -197,6 +228,10 @@ class SeatSession:
             return err
         except websockets.exceptions.ConnectionClosed:
             pass
+        finally:
+            with self._cond:
+                if self._live is ws:
+                    self._live = None
         code, reason = ws.close_code, ws.close_reason
         if self._ended or code == CLOSE_EPISODE_ENDED:
             self.close_code, self.close_reason = code, reason

@@ -83,6 +83,8 @@ class ServeTest(unittest.TestCase):
             self.assertEqual(r["close_code"], 4000)
             seat = next(s for s in record["seats"] if s["seat"] == "agent1")
             self.assertEqual(seat["client"]["name"], "parley-python")
+            # The seat was left open (no --agent1), taken by this client: recorded as what it reports.
+            self.assertEqual((seat["policy"], seat.get("provenance")), ("python:random", "reported"))
             self.assertIsInstance(seat["pid"], int)
             self.assert_isolated(r, record, scenarios[record["scenarioId"]])
 
@@ -97,6 +99,32 @@ class ServeTest(unittest.TestCase):
                     stored += f.read()
         for token in tokens:
             self.assertNotIn(token, stored)
+
+    def test_3_a_dropped_connection_resumes_the_seat_with_its_resume_secret(self):
+        out = os.path.join(self.tmp, "resumed")
+        with ParleyServe(serve_args(1, max_turns=6, out=out), env=parley_env({})) as serve:
+            with ParleyEnv(serve.url, serve.tokens("agent1"), policy="python:resume", timeout=60) as env:
+                obs = env.reset()
+                obs, _, done, _ = env.step("Hello before the drop.")
+                self.assertFalse(done)
+                env._session.drop_connection()  # the network fails with this seat's turn open
+                steps = 0
+                while not done:
+                    obs, reward, done, info = env.step("Hello again.")
+                    steps += 1
+            self.assertEqual(serve.wait(120), 0, "\n".join(serve.output[-20:]))
+        self.assertGreater(steps, 0)
+        self.assertEqual(info["close_code"], 4000)
+        self.assertEqual(reward, 1.0 if info["score"]["task"]["success"] else 0.0)
+        [record] = read_jsonl(os.path.join(out, "episodes.jsonl"))
+        self.assertEqual(record["status"], "ok")
+        kinds = [e["kind"] for e in record.get("seatEvents", []) if e["seat"] == "agent1"]
+        self.assertIn("down", kinds)
+        self.assertIn("rejoined", kinds)
+        # The replay on rejoin is delivered once: the history is the turns in order, each once.
+        turns = [e["turn"] for e in obs["history"]]
+        self.assertEqual(turns, sorted(set(turns)))
+        self.assertEqual(turns, [t["turn"] for t in record["turns"] if t["action"] is not None])
 
     def assert_isolated(self, result, record, scenario):
         """Only agent1's frames: what it observed is exactly its ledger, and holds nothing private of agent2."""
