@@ -3,6 +3,7 @@ import { seatCapabilities } from '../../../simulation/index.js';
 import type { MoveResult, Policy, ScriptResult, SeatView } from '../../policy.js';
 import { fitAllowed } from './conversation.js';
 import { paperBotMove, paperBotScript } from './spoken-moves.js';
+import { whisperOption, withWhisper, type WhisperOption } from './whisper.js';
 
 /** A bot's decision: a pure function of what the seat knows. Throws only on a bug. */
 export type Decide = (view: SeatView, request: TurnRequest) => Action;
@@ -26,12 +27,15 @@ export class BotError extends Error {
 export interface BotOptions {
   /** Think time before each move, in ms (tests and load tests that need episodes to last; default 0). */
   delayMs?: number;
+  /** A private move on one turn (`whisperTo`, `whisperAt`, `whisperText`: whisper.ts). */
+  whisper?: WhisperOption;
 }
 
 /** Reads the bot settings a seat's `params` may carry; anything else is ignored. */
 export function botOptions(params: Record<string, unknown> | undefined): BotOptions {
   const delay = Number(params?.delayMs ?? 0);
-  return Number.isFinite(delay) && delay > 0 ? { delayMs: delay } : {};
+  const whisper = whisperOption(params);
+  return { ...(Number.isFinite(delay) && delay > 0 ? { delayMs: delay } : {}), ...(whisper ? { whisper } : {}) };
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -60,7 +64,7 @@ export function botPolicy(spec: string, decide: Decide, writeScript?: WriteScrip
       try {
         // Without task moves (--protocol paper) the bot says its choices (spoken-moves.ts).
         const chosen = seatCapabilities(view.welcome.protocol).taskMoves ? decide(view, request) : paperBotMove(view, (v) => decide(v, request));
-        const action = fitAllowed(chosen, request.actions);
+        const action = withWhisper(options.whisper, view, request, fitAllowed(chosen, request.actions));
         return { ok: true, action, meta: meta() };
       } catch (err) {
         const code = err instanceof BotError ? err.code : ErrorCode.PolicyFailed;

@@ -15,6 +15,7 @@ import {
   renderTaskMoves,
   type NameOf,
 } from './render.js';
+import { addresseesOf, privateMovesGuide } from './private-moves.js';
 import { fillTemplate, type Template } from './templates.js';
 
 /** How a seat calls others: its own name, partners' names when the relationship shows them, else by seat. */
@@ -49,6 +50,7 @@ export function agentValues(view: SeatView, request: TurnRequest): Record<string
     turns_left: Math.max(1, maxTurns - request.turn),
     actions: quotedList(request.actions),
     action_guide: renderActionGuide(request.actions, welcome.scenario.seats.length),
+    private_moves: privateMovesGuide(addresseesOf(view, nameOf, request.actions), request.actions),
   };
 }
 

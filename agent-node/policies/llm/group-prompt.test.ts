@@ -1,23 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ScriptRequest, SeatWelcome } from '../../../protocol/index.js';
-import type { SeatView } from '../../policy.js';
+import type { ScriptRequest } from '../../../protocol/index.js';
 import { agentValues } from './agent-prompt.js';
 import { agentContext, paperScriptValues, scriptContext } from './paper-prompt.js';
 import { parseScriptText } from './parse-script-text.js';
 import { listNames } from './render.js';
-import { aliceView, scriptRequest } from './test-views.js';
-
-/** Alice's view with a third participant, Cleo, added after Bob (a group of three). */
-function groupView(mode: 'agents' | 'mindreaders' = 'agents', protocol?: SeatWelcome['protocol']): SeatView {
-  const view = aliceView(mode);
-  const welcome: SeatWelcome = {
-    ...view.welcome,
-    scenario: { ...view.welcome.scenario, seats: ['A', 'B', 'C'] },
-    partners: [...view.welcome.partners, { seat: 'C', relationship: 1, profile: { name: 'Cleo Park' } }],
-    ...(protocol ? { protocol } : {}),
-  };
-  return { ...view, welcome };
-}
+import { aliceView, groupView, scriptRequest } from './test-views.js';
 
 function groupScript(): ScriptRequest {
   const req = scriptRequest(20);

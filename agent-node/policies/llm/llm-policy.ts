@@ -6,7 +6,7 @@ import { askWithRepair, newTally, type ReformatRoute, type Tally } from './ladde
 import { ACTION_SHAPE, actionJsonSchema, parseAction } from './parse-action.js';
 import { parseScript, SCRIPT_SHAPE, scriptJsonSchema } from './parse-script.js';
 import { paperReformatMessages, paperScriptMessages, paperScriptReformatMessages } from './paper-prompt.js';
-import { seatPromptMessages } from './seat-prompt.js';
+import { seatAddressees, seatPromptMessages } from './seat-prompt.js';
 import { stripOwnNamePrefix } from './mixtral-prefix.js';
 import { parseScriptText } from './parse-script-text.js';
 import { reformatClient, reformatTarget } from './reformat-client.js';
@@ -53,15 +53,17 @@ export class LlmPolicy implements Policy {
       client = this.clientFor(tape);
       const allowed = request.actions as ActionType[];
       const messages = seatPromptMessages(this.templates, view, request);
+      // A group seat may address a move to some of the others only (`to`, private-moves.ts); null for two seats.
+      const addressees = seatAddressees(view, request);
       // What the seat was told (simulation/): with the format `in-prompt`, as SOTOPIA, the instructions sit
       // in the one user message and nothing is constrained (no response_format); `schema` keeps the
       // structured-output ladder.
       const caps = seatCapabilities(view.welcome.protocol);
       const inPrompt = caps.replyFormat === 'in-prompt';
-      const ask: ChatRequest = { messages, ...(inPrompt ? {} : { json: actionJsonSchema(allowed) }), params: this.sampling };
+      const ask: ChatRequest = { messages, ...(inPrompt ? {} : { json: actionJsonSchema(allowed, addressees) }), params: this.sampling };
       const parleyReformat = (problem: string) => fillTemplate(this.templates.reformat, { problem, shape: ACTION_SHAPE });
       const route = this.reformatRoute(caps.reformat, tape, ask, parleyReformat, inPrompt ? (bad) => paperReformatMessages(this.templates.reformat_paper, bad, allowed) : null);
-      const result = await askWithRepair(client, ask, (content) => parseAction(content, allowed), parleyReformat, tally, signal, route);
+      const result = await askWithRepair(client, ask, (content) => parseAction(content, allowed, addressees), parleyReformat, tally, signal, route);
       const meta = this.meta(client, tally, started, route);
       if (!result.ok) return { ok: false, error: result.error, meta };
       // When told to, what SOTOPIA's agent did to one model's output (agent-node/policies/llm/mixtral-prefix.ts).

@@ -2,6 +2,7 @@ import type { ChatMessage } from '../../../llm/index.js';
 import type { ScriptRequest, TurnRequest } from '../../../protocol/index.js';
 import type { SeatView } from '../../policy.js';
 import { paperBackground, paperGoal, paperHistory } from './paper-render.js';
+import { addresseesOf, privateMovesGuide } from './private-moves.js';
 import { countWord, listNames, type NameOf } from './render.js';
 
 /** A group's leave rule (three or more participants), added to the context under `paper`. */
@@ -76,6 +77,7 @@ export function paperAgentValues(view: SeatView, request: TurnRequest): Record<s
     turn: request.turn,
     actions: request.actions.join(' '),
     action_list: request.actions.map((a) => JSON.stringify(a)).join(', '),
+    private_moves: privateMovesGuide(addresseesOf(view, nameOf, request.actions), request.actions),
   };
 }
 

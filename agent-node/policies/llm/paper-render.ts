@@ -1,7 +1,7 @@
 import { visibleText } from '../../quote-text.js';
 import { type Action, type Hint, type ProfileView, type TurnEvent } from '../../../protocol/index.js';
 import { genderAdjective } from '../../../text/gender-word.js';
-import type { NameOf } from './render.js';
+import { privateTag, type NameOf } from './render.js';
 
 /**
  * Renderers for `--protocol paper`: the information of SOTOPIA's prompts (agent_vs_storyteller_v1) in
@@ -72,7 +72,11 @@ export function paperMove(turn: number, name: string, action: Action): string {
   }
 }
 
-/** The conversation so far, one line per turn, in turn order. */
+/**
+ * The conversation so far, one line per turn, in turn order. A private move the seat received (it was
+ * its speaker or a recipient) is marked after the speaker's name, as SOTOPIA's `[private to …]` prefix
+ * marks it: `Turn #n: Ann [private to Bob] said: "…"`; the moves it did not receive are not in `events`.
+ */
 export function paperHistory(events: readonly TurnEvent[], nameOf: NameOf): string {
-  return [...events].sort((a, b) => a.turn - b.turn).map((e) => paperMove(e.turn, nameOf(e.seat), e.action)).join('\n');
+  return [...events].sort((a, b) => a.turn - b.turn).map((e) => paperMove(e.turn, nameOf(e.seat) + privateTag(e.action, nameOf), e.action)).join('\n');
 }

@@ -1,14 +1,18 @@
 import { z } from 'zod';
 import { ACTION_TYPES, type Action, type ActionType } from '../../../protocol/index.js';
 import { lenientJson, strictJson } from './lenient-json.js';
+import { resolveTo, toJsonSchema, type Addressees } from './private-moves.js';
 
 /** The result of reading a model reply: a value and whether leniency was needed, or why it failed. */
 export type Parsed<T> = { ok: true; value: T; lenient: boolean } | { ok: false; reason: string };
 
 const MAX_ARGUMENT = 8000;
 
-/** JSON schema of a move for structured output (strict mode: every field required, no extras). */
-export function actionJsonSchema(allowed: readonly ActionType[]): { name: string; schema: Record<string, unknown> } {
+/**
+ * JSON schema of a move for structured output (strict mode: every field required, no extras). In a group
+ * (`addressees`) it has `to` too, required as strict mode wants: [] for everyone (private-moves.ts).
+ */
+export function actionJsonSchema(allowed: readonly ActionType[], addressees: Addressees | null = null): { name: string; schema: Record<string, unknown> } {
   return {
     name: 'parley_action',
     schema: {
@@ -16,8 +20,9 @@ export function actionJsonSchema(allowed: readonly ActionType[]): { name: string
       properties: {
         action_type: { type: 'string', enum: [...allowed] },
         argument: { type: 'string' },
+        ...(addressees ? { to: toJsonSchema(addressees) } : {}),
       },
-      required: ['action_type', 'argument'],
+      required: addressees ? ['action_type', 'argument', 'to'] : ['action_type', 'argument'],
       additionalProperties: false,
     },
   };
@@ -26,32 +31,39 @@ export function actionJsonSchema(allowed: readonly ActionType[]): { name: string
 /** The expected shape, for reformat requests. */
 export const ACTION_SHAPE = '{"action_type": "<type>", "argument": "<text>"}';
 
-/** `none` and `leave` carry no argument on the wire (protocol/action.ts). */
-function finish(type: ActionType, argument: string): Action {
-  return { type, argument: type === 'none' || type === 'leave' ? '' : argument };
+/** `none` and `leave` carry no argument on the wire (protocol/action.ts); a private move keeps its recipients. */
+function finish(type: ActionType, argument: string, to?: string[]): Action {
+  const action: Action = { type, argument: type === 'none' || type === 'leave' ? '' : argument };
+  if (to !== undefined) action.to = to;
+  return action;
 }
 
-/** Schemas by allowed set: built once (building a zod schema costs more than using it, on every turn). */
-const strictSchemas = new Map<string, z.ZodType<{ action_type: ActionType; argument: string }>>();
+type StrictReply = { action_type: ActionType; argument: string; to?: unknown };
 
-function strictSchema(allowed: readonly ActionType[]) {
-  const key = allowed.join('\u0000');
+/** Schemas by allowed set (and whether `to` may be given): built once (building a zod schema costs more than using it, on every turn). */
+const strictSchemas = new Map<string, z.ZodType<StrictReply>>();
+
+function strictSchema(allowed: readonly ActionType[], withTo: boolean) {
+  const key = `${allowed.join('\u0000')}\u0001${withTo}`;
   let schema = strictSchemas.get(key);
   if (!schema) {
-    schema = z.object({ action_type: z.enum(allowed as [ActionType, ...ActionType[]]), argument: z.string().max(MAX_ARGUMENT) }).strict();
+    const shape = { action_type: z.enum(allowed as [ActionType, ...ActionType[]]), argument: z.string().max(MAX_ARGUMENT) };
+    schema = (withTo ? z.object({ ...shape, to: z.array(z.string()).max(12).optional() }) : z.object(shape)).strict();
     strictSchemas.set(key, schema);
   }
   return schema;
 }
 
-/** Strict reading: exactly `{"action_type", "argument"}` with an allowed type. */
-export function strictAction(value: unknown, allowed: readonly ActionType[]): Parsed<Action> {
-  const r = strictSchema(allowed).safeParse(value);
+/** Strict reading: exactly `{"action_type", "argument"}` with an allowed type (and `"to"` in a group). */
+export function strictAction(value: unknown, allowed: readonly ActionType[], addressees: Addressees | null = null): Parsed<Action> {
+  const r = strictSchema(allowed, addressees !== null).safeParse(value);
   if (!r.success) {
     const issue = r.error.issues[0];
     return { ok: false, reason: `${issue?.path.join('.') || 'reply'}: ${issue?.message ?? 'wrong shape'}` };
   }
-  return { ok: true, value: finish(r.data.action_type, r.data.argument), lenient: false };
+  const to = resolveTo(r.data.to, r.data.action_type, addressees);
+  if (!to.ok) return to;
+  return { ok: true, value: finish(r.data.action_type, r.data.argument, to.to), lenient: false };
 }
 
 const TYPE_SYNONYMS: Record<string, ActionType> = {
@@ -72,12 +84,13 @@ export function normaliseActionType(raw: string): ActionType | null {
 }
 
 const TYPE_KEYS = ['action_type', 'actiontype', 'type', 'action', 'act', 'kind', 'move'];
+const TO_KEYS = ['to', 'recipients', 'recipient'];
 const ARG_KEYS = ['argument', 'arg', 'args', 'arguments', 'content', 'text', 'utterance', 'message', 'say', 'speech', 'value', 'details', 'description'];
 
 const normKey = (k: string) => k.toLowerCase().replace(/[\s-]+/g, '_');
 
 /** Pull type and argument out of an object with other key spellings (or wrapped one level deep). */
-function looseFields(value: unknown, depth = 0): { type?: string; argument?: unknown } | null {
+function looseFields(value: unknown, depth = 0): { type?: string; argument?: unknown; to?: unknown } | null {
   if (Array.isArray(value)) return value.length > 0 ? looseFields(value[0], depth + 1) : null;
   if (!value || typeof value !== 'object') return null;
   const obj = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [normKey(k), v]));
@@ -98,7 +111,7 @@ function looseFields(value: unknown, depth = 0): { type?: string; argument?: unk
       break;
     }
   }
-  if (type !== undefined) return { type, argument };
+  if (type !== undefined) return { type, argument, to: TO_KEYS.map((k) => obj[k]).find((v) => v !== undefined) };
   if (depth < 2) {
     for (const v of Object.values(obj)) {
       if (v && typeof v === 'object') {
@@ -114,7 +127,7 @@ function looseFields(value: unknown, depth = 0): { type?: string; argument?: unk
  * Lenient reading: fences and prose stripped, key synonyms (`action`, `type`, `content`…) and type
  * spellings (`non-verbal`, `say`, `left the conversation`…) mapped, an over-long argument cut.
  */
-export function lenientAction(content: string, allowed: readonly ActionType[]): Parsed<Action> {
+export function lenientAction(content: string, allowed: readonly ActionType[], addressees: Addressees | null = null): Parsed<Action> {
   const extracted = lenientJson(content);
   if (!extracted.ok) return extracted;
   const fields = looseFields(extracted.value);
@@ -127,18 +140,20 @@ export function lenientAction(content: string, allowed: readonly ActionType[]): 
     argument = '';
   }
   if (typeof argument !== 'string') argument = typeof argument === 'object' ? JSON.stringify(argument) : String(argument);
-  return { ok: true, value: finish(type, (argument as string).slice(0, MAX_ARGUMENT)), lenient: true };
+  const to = resolveTo(fields.to, type, addressees);
+  if (!to.ok) return to;
+  return { ok: true, value: finish(type, (argument as string).slice(0, MAX_ARGUMENT), to.to), lenient: true };
 }
 
-/** Strict first, then lenient. */
-export function parseAction(content: string, allowed: readonly ActionType[]): Parsed<Action> {
+/** Strict first, then lenient. `addressees`: a group seat's others, whom `"to"` may name (private-moves.ts). */
+export function parseAction(content: string, allowed: readonly ActionType[], addressees: Addressees | null = null): Parsed<Action> {
   const json = strictJson(content);
   if (json.ok) {
-    const strict = strictAction(json.value, allowed);
+    const strict = strictAction(json.value, allowed, addressees);
     if (strict.ok) return strict;
-    const lenient = lenientAction(content, allowed);
+    const lenient = lenientAction(content, allowed, addressees);
     return lenient.ok ? lenient : { ok: false, reason: `${strict.reason}; ${lenient.reason}` };
   }
-  const lenient = lenientAction(content, allowed);
+  const lenient = lenientAction(content, allowed, addressees);
   return lenient.ok ? lenient : { ok: false, reason: `${json.reason}; ${lenient.reason}` };
 }

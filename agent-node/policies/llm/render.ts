@@ -256,7 +256,15 @@ export function quotedList(values: readonly string[]): string {
   return values.map((v) => JSON.stringify(v)).join(', ');
 }
 
-/** One public move as a line of the conversation. */
+/**
+ * The mark a private move carries in a history line, after the speaker's name: ` [private to Bob, Carol]`
+ * (SOTOPIA's `[private to …]`, with names as the prompt calls them). Empty for a public move.
+ */
+export function privateTag(action: Action, nameOf: NameOf): string {
+  return action.to === undefined ? '' : ` [private to ${action.to.map(nameOf).join(', ')}]`;
+}
+
+/** One move as a line of the conversation; `name` already carries a private move's tag (`privateTag`). */
 export function renderMove(turn: number, name: string, action: Action): string {
   const arg = action.argument.trim();
   switch (action.type) {
@@ -277,5 +285,5 @@ export function renderMove(turn: number, name: string, action: Action): string {
 /** The conversation so far. */
 export function renderHistory(events: TurnEvent[], nameOf: NameOf): string {
   if (events.length === 0) return '(Nothing has been said yet; the conversation starts now.)';
-  return [...events].sort((a, b) => a.turn - b.turn).map((e) => renderMove(e.turn, nameOf(e.seat), e.action)).join('\n');
+  return [...events].sort((a, b) => a.turn - b.turn).map((e) => renderMove(e.turn, nameOf(e.seat) + privateTag(e.action, nameOf), e.action)).join('\n');
 }

@@ -2,8 +2,9 @@ import type { ChatMessage } from '../../../llm/index.js';
 import type { SeatCapabilities, TurnRequest } from '../../../protocol/index.js';
 import { seatCapabilities } from '../../../simulation/index.js';
 import type { SeatView } from '../../policy.js';
-import { agentMessages } from './agent-prompt.js';
-import { paperAgentMessages } from './paper-prompt.js';
+import { agentMessages, namesFor } from './agent-prompt.js';
+import { paperAgentMessages, paperNames } from './paper-prompt.js';
+import { addresseesOf, type Addressees } from './private-moves.js';
 import type { Templates } from './templates.js';
 
 /** The two agent templates a seat's prompt can come from (`agent.md`, Parley's own; `agent-paper.md`, SOTOPIA's). */
@@ -22,4 +23,13 @@ const PROMPT_SETS: Record<SeatCapabilities['prompts'], (templates: AgentTemplate
  */
 export function seatPromptMessages(templates: AgentTemplates, view: SeatView, request: TurnRequest): ChatMessage[] {
   return PROMPT_SETS[seatCapabilities(view.welcome.protocol).prompts](templates, view, request);
+}
+
+/**
+ * Whom this seat may address privately this turn, by the names its own prompt set uses for the others
+ * (private-moves.ts); null for two seats, whose replies carry no `to`.
+ */
+export function seatAddressees(view: SeatView, request: TurnRequest): Addressees | null {
+  const nameOf = seatCapabilities(view.welcome.protocol).prompts === 'sotopia' ? paperNames(view) : namesFor(view);
+  return addresseesOf(view, nameOf, request.actions);
 }

@@ -11,11 +11,12 @@ export const TEMPLATE_PLACEHOLDERS = {
   agent: [
     'name', 'seat', 'scenario', 'self', 'goal', 'hints', 'partners', 'partner_goals', 'task', 'task_moves',
     'history', 'turn', 'max_turns', 'turns_left', 'actions', 'action_guide', 'company', 'others', 'partners_heading',
+    'private_moves',
   ],
   script: ['scenario', 'characters', 'relationship', 'task_moves', 'max_turns', 'seats', 'actions', 'action_guide'],
   reformat: ['problem', 'shape'],
   /** `--protocol paper` (agent-paper.md, script-paper.md). */
-  agent_paper: ['name', 'context', 'history', 'turn', 'actions', 'action_list'],
+  agent_paper: ['name', 'context', 'history', 'turn', 'actions', 'action_list', 'private_moves'],
   script_paper: ['context', 'max_turns', 'how_many'],
   /** `--protocol paper`: SOTOPIA's one reformat request, a fresh request to the reformat model (reformat-paper.md, reformat-script-paper.md). */
   reformat_paper: ['reply', 'action_list'],

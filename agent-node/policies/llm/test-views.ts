@@ -1,4 +1,4 @@
-import type { Mode, PeerPrivateState, ScriptRequest, TurnEvent, TurnRequest } from '../../../protocol/index.js';
+import type { Mode, PeerPrivateState, ScriptRequest, SeatWelcome, TurnEvent, TurnRequest } from '../../../protocol/index.js';
 import { ACTION_TYPES } from '../../../protocol/index.js';
 import type { SeatView } from '../../policy.js';
 
@@ -45,6 +45,18 @@ export function aliceView(mode: Mode = 'agents', events: TurnEvent[] = []): Seat
     peers: mode === 'mindreaders' ? [bobPrivate] : [],
     events,
   };
+}
+
+/** Alice's view with a third participant, Cleo, added after Bob (a group of three). */
+export function groupView(mode: 'agents' | 'mindreaders' = 'agents', protocol?: SeatWelcome['protocol'], events: TurnEvent[] = []): SeatView {
+  const view = aliceView(mode, events);
+  const welcome: SeatWelcome = {
+    ...view.welcome,
+    scenario: { ...view.welcome.scenario, seats: ['A', 'B', 'C'] },
+    partners: [...view.welcome.partners, { seat: 'C', relationship: 1, profile: { name: 'Cleo Park' } }],
+    ...(protocol ? { protocol } : {}),
+  };
+  return { ...view, welcome };
 }
 
 export function event(turn: number, seat: string, type: TurnEvent['action']['type'], argument: string): TurnEvent {
