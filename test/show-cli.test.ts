@@ -43,6 +43,10 @@ describe('parley show and transcript pages over the demo run', () => {
     const frames = [...r.out.matchAll(/^\[(\d+)\] (\S+)/gm)].map((m) => [Number(m[1]), m[2]]);
     expect(frames).toEqual(ledger.map((f, i) => [i + 1, f.type]));
     expect(frames[0]![1]).toBe('seat.welcome');
+    // The end score the seat was sent (its task's verdict) is shown with the end.
+    const end = ledger.at(-1) as { type: string; score?: unknown };
+    expect(end.score).toBeDefined();
+    expect(r.out).toContain(`score ${JSON.stringify(end.score)}`);
   });
 
   it('report.html links every episode to its transcript page', async () => {

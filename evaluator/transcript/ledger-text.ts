@@ -18,7 +18,8 @@ export function frameText(index: number, line: string): string {
     case 'turn.event':
       return `[${index}] turn.event    turn ${frame.turn}: ${frame.seat} [${action?.type}] ${JSON.stringify(action?.argument ?? '')}`;
     case 'episode.end':
-      return `[${index}] episode.end   ${frame.reason}${frame.detail ? ` (${frame.detail})` : ''}`;
+      // The seat's own end score (the task's verdict, `serve --judge`'s scores) is part of what it was told.
+      return `[${index}] episode.end   ${frame.reason}${frame.detail ? ` (${frame.detail})` : ''}${frame.score ? ` score ${JSON.stringify(frame.score)}` : ''}`;
     default: {
       const { v: _v, id: _id, type: _t, ...rest } = frame;
       const body = JSON.stringify(rest, null, 2).split('\n').map((l) => `      ${l}`).join('\n');
