@@ -11,6 +11,8 @@ export interface LatencyFigures extends LatencyCaseResult {
   modelDelayMs: number;
   seatsPerProcess: number;
   requests: number;
+  /** TCP connections the fake server accepted (agent processes keep them alive across requests). */
+  connections: number;
   /** When this case ran and the machine's load average (1, 5, 15 min) as it started: figures taken under load are noisy. */
   measuredAt: string;
   loadAverage: number[];
@@ -35,6 +37,7 @@ export async function latencyCase(o: { concurrent: number; turns: number; delayM
     seatsPerProcess: o.seatsPerProcess,
     ...result,
     requests: server.requests.length,
+    connections: server.connections,
     measuredAt,
     loadAverage,
     rssMB: {

@@ -4,6 +4,7 @@ import type { ClientOptions, StructuredMode } from './options.js';
 import { parseRetryAfter, type RetryDeps } from './retry.js';
 import { samplingFor } from './sampling.js';
 import { humanBotPrompt } from './human-bot-prompt.js';
+import { lightPathFits } from './openai-http-fits.js';
 import { httpError, SdkClient, usageFrom, type AttemptResult } from './sdk-client.js';
 import { structuredLadder } from './structured-ladder.js';
 import type { ChatRequest } from './types.js';
@@ -17,9 +18,15 @@ export interface OpenAiSettings {
   baseURL: string | undefined;
   options: ClientOptions;
   sampling: Record<string, unknown>;
+  /** Send every request through the SDK (tests comparing it with the light path of openai-http.ts). */
+  sdkOnly?: boolean;
 }
 
 const loadSdk = () => import('openai').then((m) => m.default);
+/** The light request path, in its own chunk: a bot process never loads it. */
+const loadHttp = () => import('./openai-http.js');
+/** The SDK's endpoint when no base URL is given (it is handed `baseURL: null`, so the env is not read). */
+const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 /**
  * `openai:<model>` through the official `openai` SDK: OpenAI itself or any OpenAI-compatible server
@@ -39,6 +46,28 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
   const label = `${name}:${settings.model}`;
 
 
+  // Non-streaming requests go out through node:http with the SDK's exact bytes (openai-http.ts), unless
+  // something only the SDK handles is set; streaming stays with the SDK.
+  const viaHttp = !settings.sdkOnly && !settings.options.stream && lightPathFits();
+  const base = settings.baseURL ?? DEFAULT_BASE_URL;
+  const post = async (path: string, body: Record<string, unknown>, signal: AbortSignal): Promise<unknown> => {
+    const http = await loadHttp();
+    let answer: Awaited<ReturnType<typeof http.postJson>>;
+    try {
+      answer = await http.postJson(base, path, settings.apiKey, body, signal);
+    } catch (err) {
+      if (err instanceof http.OpenAiConnectionError) throw new LlmError(LlmErrorCode.Connection, `${label}: ${err.message}`, { cause: err });
+      if ((err as Error)?.name === 'AbortError') throw new LlmError(LlmErrorCode.Aborted, `${label}: request aborted`, { cause: err });
+      if (err instanceof SyntaxError) throw new LlmError(LlmErrorCode.BadResponse, `${label}: unreadable reply: ${err.message}`, { cause: err });
+      throw err;
+    }
+    if (answer.status < 200 || answer.status > 299) {
+      const message = http.sdkErrorMessage(answer.status, String(answer.body));
+      throw httpError(label, answer.status, message, parseRetryAfter(answer.headers), new Error(message));
+    }
+    return answer.body;
+  };
+
   const send = async (req: ChatRequest, signal: AbortSignal, structured: StructuredMode): Promise<AttemptResult> => {
     if (settings.options.transport === 'completion') return complete(req, signal);
     const body: Record<string, unknown> = {
@@ -49,9 +78,9 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
     const format = responseFormat(req, structured);
     if (format) body.response_format = format;
     try {
-      const sdk = await sdkClient();
-      if (settings.options.stream) return await streamed(sdk, body, signal, settings.model, label);
-      const completion = (await sdk.chat.completions.create(body as never, { signal, maxRetries: 0 })) as OpenAI.ChatCompletion;
+      const sdk = viaHttp ? null : await sdkClient();
+      if (sdk && settings.options.stream) return await streamed(sdk, body, signal, settings.model, label);
+      const completion = (sdk ? await sdk.chat.completions.create(body as never, { signal, maxRetries: 0 }) : await post('/chat/completions', body, signal)) as OpenAI.ChatCompletion;
       const choice = completion?.choices?.[0];
       const content = choice?.message?.content;
       if (typeof content !== 'string') {
@@ -61,7 +90,8 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
       if (choice?.finish_reason) result.finishReason = choice.finish_reason;
       return result;
     } catch (err) {
-      throw mapOpenAiError(err, label, await loadSdk());
+      // The light path's failures are LlmErrors already: the SDK is not loaded to map them.
+      throw err instanceof LlmError ? err : mapOpenAiError(err, label, await loadSdk());
     }
   };
 
@@ -69,21 +99,21 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
   const complete = async (req: ChatRequest, signal: AbortSignal): Promise<AttemptResult> => {
     const body = { ...samplingFor(settings.sampling, req), model: settings.model, prompt: humanBotPrompt(req.messages) };
     try {
-      const sdk = await sdkClient();
-      const completion = (await sdk.completions.create(body as never, { signal, maxRetries: 0 })) as OpenAI.Completion;
+      const completion = (viaHttp ? await post('/completions', body, signal) : await (await sdkClient()).completions.create(body as never, { signal, maxRetries: 0 })) as OpenAI.Completion;
       const choice = completion?.choices?.[0];
       if (typeof choice?.text !== 'string') throw new LlmError(LlmErrorCode.BadResponse, `${label}: completion has no text`);
       const result: AttemptResult = { content: choice.text, usage: usageFrom(completion.usage), model: completion.model || settings.model };
       if (choice.finish_reason) result.finishReason = choice.finish_reason;
       return result;
     } catch (err) {
-      throw mapOpenAiError(err, label, await loadSdk());
+      // The light path's failures are LlmErrors already: the SDK is not loaded to map them.
+      throw err instanceof LlmError ? err : mapOpenAiError(err, label, await loadSdk());
     }
   };
 
   // A server that rejects a response_format gets the next rung down, remembered for this model.
   const attempt = structuredLadder(`${name} ${settings.baseURL ?? 'default'} ${settings.model}`, settings.options.structuredOutput, send);
-  return new SdkClient(name, settings.model, attempt, settings.options, settings.baseURL ?? 'default', deps, sdkClient, settings.apiKey);
+  return new SdkClient(name, settings.model, attempt, settings.options, settings.baseURL ?? 'default', deps, viaHttp ? loadHttp : sdkClient, settings.apiKey);
 }
 
 /** `response_format` for the configured structured-output mode, or undefined when none is wanted. */

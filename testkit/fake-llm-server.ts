@@ -70,6 +70,8 @@ export interface FakeLlmServer extends AsyncDisposable {
   readonly port: number;
   /** Every chat request received, in arrival order. */
   readonly requests: ReceivedRequest[];
+  /** TCP connections accepted so far (requests ÷ connections: how well clients keep connections alive). */
+  readonly connections: number;
   /** Uploaded files and fine-tuning jobs (`/v1/files`, `/v1/fine_tuning/jobs`; see fake-llm-finetune.ts). */
   readonly fineTuning: FakeFineTuning;
   /** Batches (`/v1/batches`; see fake-llm-batches.ts): hold, release, expire. */
@@ -309,6 +311,8 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     });
   });
   server.on('clientError', (_err, socket) => socket.destroy());
+  let connections = 0;
+  server.on('connection', () => void (connections += 1));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
@@ -330,6 +334,9 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     openaiBaseURL: `${url}/v1`,
     port,
     requests: script.requests,
+    get connections() {
+      return connections;
+    },
     fineTuning,
     batches,
     enqueue: (...replies) => void script.queue.push(...replies),

@@ -44,7 +44,9 @@ describe.each(['openai:gpt-3.5-turbo', 'mistral:open-mixtral-8x7b'])('%s: timeou
 
   it('ends every hanging attempt at its timeout', async () => {
     server.enqueue(reply.hang(), reply.hang(), reply.hang());
-    const client = createClient({ spec, params: { timeoutMs: 100, maxRetries: 2, retryBaseMs: 1 } }, { env });
+    // 400 ms: each attempt must reach the server before its timeout ends it, over a new connection, while
+    // collections run every 5 ms (a client that aborts on time had 100 ms lose the third one in flight).
+    const client = createClient({ spec, params: { timeoutMs: 400, maxRetries: 2, retryBaseMs: 1 } }, { env });
     const err = (await underGc(() => client.chat(MSG).catch((e) => e))) as LlmError;
     expect(err.code).toBe('llm/timeout');
     expect(err.retries).toBe(2);
