@@ -74,7 +74,10 @@ export function withJudgement(previous: Evaluation | null, judgement: EpisodeJud
   const before = previous?.judge;
   const replaces = judgement.judge.visibility === 'full' && (!before || isSotopia(judgement.judge.rubric) || !isSotopia(before.judge.rubric));
   const judge = replaces ? judgement : (before ?? judgement);
-  return { ...(previous ?? {}), v: 1, judge, variants };
+  const { attribution, ...rest } = previous ?? {};
+  // A split of the scores this judgement replaces would no longer sum to them: it goes (eval --attribute makes it again).
+  const keep = attribution && attribution.of !== judgeVariant(judgement.judge) ? { attribution } : {};
+  return { ...rest, ...keep, v: 1, judge, variants };
 }
 
 /**

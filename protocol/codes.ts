@@ -216,6 +216,16 @@ export const JudgeErrorCode = {
   NoTranscript: 'judge/no_transcript',
   /** A finished batch whose output could not be read (missing, refused, not the provider's): its requests count as failed. */
   BatchOutput: 'judge/batch_output',
+  /** `eval --attribute`: the attribution reply was not JSON of the asked shape, after its retry. */
+  AttributionBadJson: 'judge/attribution_bad_json',
+  /** `eval --attribute`: the reply weighed other moves than the seat's, missed one, or left the 0–3 range. */
+  AttributionInvalid: 'judge/attribution_invalid',
+  /** `eval --attribute`: every move weighed 0 while the score is not 0, so no split sums to it. */
+  AttributionZeroWeights: 'judge/attribution_zero_weights',
+  /** `eval --attribute`: the seat has no goal score to split (its judgement failed, or the rubric has no goal). */
+  AttributionNoScore: 'judge/attribution_no_score',
+  /** `eval --attribute`: the seat made no move to split its score over. */
+  AttributionNoMoves: 'judge/attribution_no_moves',
 } as const;
 export type JudgeErrorCode = (typeof JudgeErrorCode)[keyof typeof JudgeErrorCode];
 

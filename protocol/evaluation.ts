@@ -82,6 +82,48 @@ export const EpisodeJudgement = z.object({
 });
 export type EpisodeJudgement = z.infer<typeof EpisodeJudgement>;
 
+/**
+ * `eval --attribute` (issue 40, after sotopia-rl): one seat's episode-level goal score split over its own
+ * moves. The attribution model weighs each move (an integer, 0 = no effect … 3 = decisive); a move's share is
+ * its weight over the weights' sum times the score, so the shares sum to the score.
+ */
+export const MoveShare = z.object({ turn: z.number().int().nonnegative(), weight: z.number().int().min(0).max(3), share: z.number() });
+export type MoveShare = z.infer<typeof MoveShare>;
+
+export const SeatAttribution = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), score: z.number(), shares: z.array(MoveShare).min(1) }),
+  z.object({ ok: z.literal(false), error: EvaluationError }),
+]);
+export type SeatAttribution = z.infer<typeof SeatAttribution>;
+
+/** How far the shares' sum may stray from the score (floating-point sums of fractions). */
+export const SHARE_SUM_TOLERANCE = 0.01;
+
+/** The split of every seat's goal score, recorded beside the judgement it split. */
+export const Attribution = z
+  .object({
+    /** The model that weighed the moves (the judge, or `--attribution-model`). */
+    spec: z.string(),
+    promptVersion: z.string(),
+    /** The dimension whose score is split (`goal`). */
+    dimension: z.string(),
+    /** The judge variant whose scores were split (`judgeVariant()`): a new judgement of it drops the split. */
+    of: z.string(),
+    attributedAt: z.string(),
+    seats: z.record(z.string(), SeatAttribution),
+    calls: z.number().int().nonnegative(),
+    usage: z.object({ prompt: z.number().int(), completion: z.number().int() }),
+    latencyMs: z.number().nonnegative(),
+  })
+  .superRefine((a, ctx) => {
+    for (const [seat, s] of Object.entries(a.seats)) {
+      if (!s.ok) continue;
+      const sum = s.shares.reduce((n, x) => n + x.share, 0);
+      if (Math.abs(sum - s.score) > SHARE_SUM_TOLERANCE) ctx.addIssue({ code: 'custom', path: ['seats', seat], message: `the shares sum to ${sum}, not to the score ${s.score}` });
+    }
+  });
+export type Attribution = z.infer<typeof Attribution>;
+
 /** The `evaluation` field of an episode record. */
 export const Evaluation = z.object({
   v: z.literal(1),
@@ -92,6 +134,8 @@ export const Evaluation = z.object({
    * blind judge adds its scores next to the full-background ones, never replacing them.
    */
   variants: z.record(z.string(), EpisodeJudgement).optional(),
+  /** `eval --attribute`: each seat's goal score split over its moves (absent unless asked for). */
+  attribution: Attribution.optional(),
 });
 export type Evaluation = z.infer<typeof Evaluation>;
 

@@ -52,6 +52,8 @@ export const spec: CommandSpec = {
     'api-key-env': { type: 'string', metavar: 'VAR', describe: "env variable holding the key (else the run's judge's apiKeyEnv if --allow-key-env allows it, else OPENAI_API_KEY / MISTRAL_API_KEY)" },
     param: { type: 'string', multiple: true, metavar: 'KEY=VALUE', describe: 'client setting or sampling param (repeatable), e.g. structuredOutput=json_object; temperature=T (0-2) replaces the judge\'s default 0 and is recorded with the scores' },
     batch: { type: 'boolean', describe: "judge through the provider's Batch API at half price; resumable from run.json (see above)" },
+    attribute: { type: 'boolean', describe: "after judging, split each seat's goal score over its moves (as sotopia-rl): one request per seat; stored as evaluation.attribution, shares summing to the score; for export --format rewards" },
+    'attribution-model': { type: 'string', metavar: 'SPEC', describe: 'with --attribute: the model that weighs the moves (default: the first --judge)' },
     ...BATCH_RETRY_FLAGS,
     'allow-endpoint': CONSENT_FLAGS['allow-endpoint']!,
     'allow-key-env': CONSENT_FLAGS['allow-key-env']!,
@@ -75,6 +77,7 @@ export async function run(argv: string[]): Promise<number> {
   const rubric = rubricOf(values.rubric, recordedRubric(dir, values));
   batchRetryOf(values);
   batchPollMsOf(values);
+  attributionSettingsProblem(values);
   if (values['dry-run'] === true) return dryRun(dir, values, rubric);
   // The lock before the read: no writer may append between the read and the rewrite of episodes.jsonl.
   const locked = await lockRunDir(dir, 'eval', args.flags['no-wait'] === true ? 0 : Infinity);
@@ -89,7 +92,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-type EvalFlags = { 'allow-path'?: string[]; batch?: boolean; 'batch-retry'?: string; 'batch-poll'?: number; judge?: string[]; rubric?: string; 'dry-run'?: boolean; 'judge-view'?: string; 'reformat-model'?: string; blind?: boolean; missing?: boolean; 'base-url'?: string; 'api-key-env'?: string; param?: string[] };
+type EvalFlags = { attribute?: boolean; 'attribution-model'?: string; 'allow-path'?: string[]; batch?: boolean; 'batch-retry'?: string; 'batch-poll'?: number; judge?: string[]; rubric?: string; 'dry-run'?: boolean; 'judge-view'?: string; 'reformat-model'?: string; blind?: boolean; missing?: boolean; 'base-url'?: string; 'api-key-env'?: string; param?: string[] };
 
 /** The run's recorded configuration (run.json), read without the lock: only its judge and rubric are used. */
 function runConfigOf(dir: string): RecordedRunConfig | undefined {
@@ -223,10 +226,46 @@ async function evaluateLocked(lock: RunLock, dir: string, values: EvalFlags, con
       console.error(printer.saved());
       return 130;
     }
-    return failedJudges > 0 ? 1 : 0;
+    const attributionFailed = values.attribute ? await attributeLocked(lock, loaded.run, specs, params, endpoint, concurrency, values, stop.signal) : false;
+    if (stop.signal.aborted) {
+      console.error(printer.saved());
+      return 130;
+    }
+    return failedJudges > 0 || attributionFailed ? 1 : 0;
   } finally {
     stop.dispose();
   }
+}
+
+/** `--attribute`'s settings: refused (one line, exit 2) where they would not take effect. */
+function attributionSettingsProblem(values: EvalFlags): void {
+  if (values['attribution-model'] !== undefined && !values.attribute) throw new UsageError('--attribution-model is for --attribute');
+  if (!values.attribute) return;
+  if (values['dry-run']) throw new UsageError('--attribute is not priced by --dry-run yet: leave one of them out');
+  if (values.batch) throw new UsageError('--attribute sends its requests live and --batch sends the judge\'s through a batch: run eval --batch first, then eval --attribute --missing');
+  const problem = values['attribution-model'] !== undefined ? llmSpecProblem(values['attribution-model']) : null;
+  if (problem) throw new UsageError(`--attribution-model ${values['attribution-model']}: ${problem}`);
+}
+
+/**
+ * `--attribute`, after the judges: each judged episode's goal scores split over the seats' moves by the
+ * attribution model (same endpoint and client settings as the judges). True when no seat could be split.
+ */
+async function attributeLocked(lock: RunLock, run: RunDir, judges: readonly string[], params: Record<string, unknown>, endpoint: { baseURL?: string; apiKeyEnv?: string }, concurrency: number, values: EvalFlags, signal: AbortSignal): Promise<boolean> {
+  const spec = values['attribution-model'] ?? judges[0]!;
+  const { createClient } = await import('../../llm/index.js');
+  let client;
+  try {
+    client = createClient({ spec, params, ...endpoint });
+  } catch (err) {
+    throw new UsageError(`attribution model ${spec}: ${(err as Error).message}`);
+  }
+  const { attributeRun } = await import('../../evaluator/attribution/attribute-run.js');
+  console.error(`parley eval: attributing goal scores to moves with ${spec}`);
+  const r = await attributeRun(run, { lock, client, spec, concurrency, missingOnly: values.missing === true, signal });
+  const errs = Object.entries(r.errors).map(([c, n]) => `${c} ×${n}`).join(', ');
+  console.log(`attributed ${r.attributed} episodes: ${r.splitSeats} seats split, ${r.errorSeats} attribution errors${errs ? ` (${errs})` : ''}${r.skipped ? `; ${r.skipped} episodes not split (failed, not judged${values.missing ? ', or split already' : ''})` : ''}`);
+  return r.errorSeats > 0 && r.splitSeats === 0;
 }
 
 /**

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseCommand, UsageError, type CommandSpec } from '../command.js';
 import { exportSotopia } from '../../evaluator/export/sotopia.js';
+import { exportRewards } from '../../evaluator/export/rewards.js';
 import { exportTable, TABLES, type TableName } from '../../evaluator/export/tables.js';
 import { tableCsv } from '../../evaluator/export/table.js';
 import { tableParquet } from '../../evaluator/export/parquet.js';
@@ -12,7 +13,7 @@ import { lockRunDir, runDirHolding, writeOutputFile } from '../run-dir-lock.js';
 import { chatSpec, runChatExport } from './export-chat.js';
 
 /** Every format `parley export` writes: the run formats here, the fine-tuning ones in export-chat.ts. */
-export const EXPORT_FORMATS = ['sotopia', 'csv', 'parquet', 'openai-chat', 'mistral-chat'] as const;
+export const EXPORT_FORMATS = ['sotopia', 'csv', 'parquet', 'rewards', 'openai-chat', 'mistral-chat'] as const;
 
 /** `parley --help`'s line for export, from the formats it accepts. */
 export const summaryLine = () => `export a run (${EXPORT_FORMATS.join(' | ')})`;
@@ -20,7 +21,7 @@ export const summaryLine = () => `export a run (${EXPORT_FORMATS.join(' | ')})`;
 /** `parley export`'s command line. */
 export const spec: CommandSpec = {
   name: 'export',
-  usage: 'parley export DIR --format sotopia|csv|parquet [--table episodes|seats|turns|verdicts] [--out FILE]   (fine-tuning data: --format openai-chat --help)',
+  usage: 'parley export DIR --format sotopia|csv|parquet|rewards [--table episodes|seats|turns|verdicts] [--out FILE]   (fine-tuning data: --format openai-chat --help)',
   summary:
     "sotopia: one JSON line per episode in SOTOPIA's EpisodeLog shape (plus its JSONL export fields);\n" +
     '  default file DIR/episodes.sotopia.jsonl\n' +
@@ -30,9 +31,11 @@ export const spec: CommandSpec = {
     '  seats: one row per episode and seat with every judge: <rubric>.<dimension>[<judge>] per judge and\n' +
     '    variant (blind, paper view), <rubric>.<dimension>[panel mean], and <rubric>.<dimension>.reasoning[<judge>]\n' +
     '  turns: one row per move: episode, turn, seat, action, text, words, private recipients, unparsable flag\n' +
-    '  verdicts: one row per naturalness verdict of parley compare: pair, order shown, judge, winner',
+    '  verdicts: one row per naturalness verdict of parley compare: pair, order shown, judge, winner\n' +
+    "rewards: one JSON line per move whose seat's goal score eval --attribute split: episode, seat, turn, move,\n" +
+    "  weight and reward (its share; a seat's rewards sum to its score); default file DIR/rewards.jsonl",
   flags: {
-    format: { type: 'string', metavar: 'sotopia|csv|parquet', describe: 'export format (required)' },
+    format: { type: 'string', metavar: 'sotopia|csv|parquet|rewards', describe: 'export format (required)' },
     table: { type: 'string', metavar: 'NAME', describe: `the table written as csv or parquet: ${TABLES.join(', ')} (default episodes)` },
     out: { type: 'string', metavar: 'FILE', describe: "where to write ('-' for standard output)" },
   },
@@ -51,16 +54,16 @@ export async function run(argv: string[]): Promise<number> {
   if (!args) return 0;
   const { positionals } = args;
   const values = args.flags as { format?: string; out?: string; table?: string };
-  if (values.format !== 'sotopia' && values.format !== 'csv' && values.format !== 'parquet') {
+  if (values.format !== 'sotopia' && values.format !== 'csv' && values.format !== 'parquet' && values.format !== 'rewards') {
     throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}${values.format ? ` (got '${values.format}')` : ''}`);
   }
   if (values.table !== undefined && !(TABLES as readonly string[]).includes(values.table)) {
     throw new UsageError(`--table must be one of ${TABLES.join(', ')} (got '${values.table}')`);
   }
-  if (values.table !== undefined && values.format === 'sotopia') throw new UsageError('--table is for --format csv or parquet (sotopia writes episodes)');
+  if (values.table !== undefined && (values.format === 'sotopia' || values.format === 'rewards')) throw new UsageError(`--table is for --format csv or parquet (${values.format} writes ${values.format === 'sotopia' ? 'episodes' : 'moves'})`);
   const table = (values.table ?? 'episodes') as TableName;
   const dir = positionals[0]!;
-  const out = values.out ?? path.join(dir, values.format === 'sotopia' ? 'episodes.sotopia.jsonl' : `${table}.${values.format}`);
+  const out = values.out ?? path.join(dir, values.format === 'sotopia' ? 'episodes.sotopia.jsonl' : values.format === 'rewards' ? 'rewards.jsonl' : `${table}.${values.format}`);
   // Writing inside the run: take its lock (waits up to 15 s for another writer, then names it).
   const locked = out !== '-' && runDirHolding(out, [dir]) ? await lockRunDir(dir, 'export', 15_000) : null;
   if (locked && !locked.ok) {
@@ -76,7 +79,18 @@ export async function run(argv: string[]): Promise<number> {
     let body: string | Uint8Array;
     let rows = '';
     if (values.format === 'sotopia') body = exportSotopia([loaded.run]);
-    else {
+    else if (values.format === 'rewards') {
+      const r = exportRewards(loaded.run);
+      // Seats without a split are named with their reason, never dropped silently.
+      const left = Object.entries(r.leftOut).map(([why, n]) => `${why} ×${n}`);
+      if (left.length) console.error(`parley export: seats left out: ${left.join(', ')}`);
+      if (!r.rows) {
+        console.error(`parley export: no move has a reward in ${dir}: run parley eval ${dir} --attribute first`);
+        return 1;
+      }
+      body = r.text;
+      rows = `; ${r.rows} rows, one per move of the ${r.episodes} episodes split`;
+    } else {
       const { table: t, skipped } = exportTable(table, [loaded.run]);
       // Lines of a verdict file that are not JSON are left out and named, never dropped silently.
       for (const line of skipped) console.error(`parley export: ${terminalSafe(line)} (left out)`);
