@@ -1,6 +1,7 @@
 import type {
   Action,
   FailureInfo,
+  GameNotice,
   PeerPrivateState,
   ScriptRequest,
   ScriptTurn,
@@ -18,8 +19,10 @@ export interface SeatView {
   welcome: SeatWelcome;
   /** Partners' private states that arrived in `peer.state` frames (mindreaders mode). */
   peers: PeerPrivateState[];
-  /** Public moves so far, in turn order. */
+  /** Public moves so far, in turn order (in a game: the moves this seat received). */
   events: TurnEvent[];
+  /** A hidden-role game: the moderator's notices this seat received, in order (absent outside games). */
+  notices?: GameNotice[];
 }
 
 export type MoveResult =

@@ -162,6 +162,9 @@ class SeatClient {
       case 'turn.event':
         this.state.event(frame);
         return;
+      case 'game.notice':
+        this.state.notice(frame);
+        return;
       case 'turn.request':
         this.onTurnRequest(frame);
         return;

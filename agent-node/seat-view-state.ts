@@ -1,4 +1,4 @@
-import type { PeerState, SeatWelcome, TurnEvent } from '../protocol/index.js';
+import type { GameNotice, PeerState, SeatWelcome, TurnEvent } from '../protocol/index.js';
 import type { SeatView } from './policy.js';
 
 /**
@@ -9,6 +9,7 @@ export class SeatViewState {
   private welcomeFrame: SeatWelcome | null = null;
   private readonly peers = new Map<string, PeerState['state']>();
   private readonly events = new Map<number, TurnEvent>();
+  private readonly notices = new Map<number, GameNotice>();
 
   get welcomed(): boolean {
     return this.welcomeFrame !== null;
@@ -28,6 +29,11 @@ export class SeatViewState {
     this.events.set(frame.turn, frame);
   }
 
+  /** A game's moderator notice: one per number, so a resent notice replaces itself. */
+  notice(frame: GameNotice): void {
+    this.notices.set(frame.n, frame);
+  }
+
   /** A snapshot for a policy call, or null before the welcome. */
   snapshot(): SeatView | null {
     if (!this.welcomeFrame) return null;
@@ -35,6 +41,7 @@ export class SeatViewState {
       welcome: this.welcomeFrame,
       peers: [...this.peers.values()],
       events: [...this.events.values()].sort((a, b) => a.turn - b.turn),
+      ...(this.notices.size ? { notices: [...this.notices.values()].sort((a, b) => a.n - b.n) } : {}),
     };
   }
 }

@@ -76,13 +76,14 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
     seats,
     turns: result.turns,
     termination: result.termination,
-    outcome: computeOutcome(plan.scenario, result.turns, input.spokenMoves ?? false),
+    outcome: result.game ? { kind: 'game', winner: result.game.winner, success: null } : computeOutcome(plan.scenario, result.turns, input.spokenMoves ?? false),
     errors: [...result.errors, ...(input.extraErrors ?? [])],
     ...(input.recoveries?.length ? { recoveries: [...input.recoveries] } : {}),
     ...(input.seatEvents?.length ? { seatEvents: [...input.seatEvents] } : {}),
     status: result.status,
     startedAt: input.startedAtIso,
     durationMs: input.durationMs,
+    ...(result.game ? { game: result.game } : {}),
   };
   const fork = plan.fork;
   if (fork) {

@@ -7,6 +7,7 @@ import type { EpisodePlan } from './episode-plan.js';
 import { buildEpisodeRecord } from './episode-record.js';
 import { endScores, type EndScores, type EpisodeScorer } from './end-scores.js';
 import { Inbox, type InboxEvent } from './inbox.js';
+import { dealWorld, unplayedGame } from './game/deal-world.js';
 import { judgeOnlyGuard } from './judge-guard.js';
 import type { Ledger } from './ledger.js';
 import type { ScriptedPrefix } from './engine/scripted-prefix.js';
@@ -69,7 +70,9 @@ export class Episode {
 
   private constructor(readonly plan: EpisodePlan, private readonly deps: EpisodeDeps) {
     const seatDeadlineMs = deps.seatDeadlineMs?.(plan);
-    this.world = { episodeId: plan.episodeId, scenario: plan.scenario, mode: plan.mode, limits: deps.limits, ...(deps.protocol ? { protocol: deps.protocol } : {}), ...(seatDeadlineMs ? { seatDeadlineMs } : {}) };
+    // A game deals its roles here, seeded by the episode id: a rerun deals the same (game/deal-world.ts).
+    const dealt = dealWorld(plan.scenario, plan.episodeId);
+    this.world = { episodeId: plan.episodeId, scenario: dealt.scenario, mode: plan.mode, limits: deps.limits, ...(deps.protocol ? { protocol: deps.protocol } : {}), ...(seatDeadlineMs ? { seatDeadlineMs } : {}), ...(dealt.game ? { game: dealt.game } : {}) };
     this.inbox = new Inbox(deps.clock);
     const guard = judgeOnlyGuard(plan.scenario);
     for (const seat of liveSeats(this.world)) {
@@ -157,6 +160,8 @@ export class Episode {
       this.listener = undefined;
       this.deps.registry.release(this.links.values());
     }
+    // A game that could not play (a failed start, a script) still records the roles it dealt.
+    if (this.world.game && !result.game) result.game = unplayedGame(this.world.game);
     const clients = new Map<string, SeatJoin['client'] | null>([...this.links].map(([seat, l]) => [seat, l.client]));
     const record = buildEpisodeRecord({
       plan: this.plan,

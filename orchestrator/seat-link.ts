@@ -27,7 +27,7 @@ export interface SeatConnection {
 }
 
 /** Frames that make up what a seat knows; replayed, as sent, to a process that takes the seat over. */
-const KNOWLEDGE = new Set<string>(['seat.welcome', 'peer.state', 'turn.event', 'script.request']);
+const KNOWLEDGE = new Set<string>(['seat.welcome', 'peer.state', 'turn.event', 'game.notice', 'script.request']);
 
 export interface SeatLinkOptions {
   episodeId: string;

@@ -1,6 +1,7 @@
 import { ACTION_TYPES, type Limits, type Mode } from '../protocol/index.js';
 import { PARLEY_PROTOCOL, type SimulationProtocol } from '../simulation/index.js';
 import type { Scenario } from '../scenarios/model.js';
+import type { WorldGame } from './game/deal-world.js';
 
 /** Seat id of the script writer in script mode (its ledger is `script.jsonl`). */
 export const SCRIPT_SEAT = 'script';
@@ -19,6 +20,8 @@ export interface World {
   protocol?: SimulationProtocol;
   /** A seat's own turn deadline where it differs from `limits.turnDeadlineMs` (a person: `--human-deadline`). */
   seatDeadlineMs?: Readonly<Record<string, number>>;
+  /** A hidden-role game: its rules and the roles as dealt (the scenario's seats carry each seat's card). */
+  game?: WorldGame;
 }
 
 /** The episode's protocol, `parley` when none was set. */

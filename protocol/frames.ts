@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Action, ActionType } from './action.js';
 import { ReportedCodeField } from './code-schema.js';
 import { ReportedFailure, TurnMeta } from './meta.js';
+import { GameFact, GameStep } from './game.js';
 import { Mode } from './modes.js';
 import { SeatEndScore } from './end-score.js';
 import { oneLine } from './one-line.js';
@@ -93,9 +94,31 @@ export const TurnRequest = frame('turn.request', {
   actions: z.array(ActionType).min(1),
   /** Milliseconds the seat has to answer. */
   deadlineMs: z.number().int().positive(),
+  /** A hidden-role game: the phase, what to do and to whom it goes (absent outside games). */
+  game: GameStep.optional(),
 });
 /** A public move, sent to every seat (the actor included) in turn order. */
-export const TurnEvent = frame('turn.event', { turn: z.number().int().nonnegative(), seat: z.string(), action: Action });
+export const TurnEvent = frame('turn.event', {
+  turn: z.number().int().nonnegative(),
+  seat: z.string(),
+  action: Action,
+  /** The seats that received this move when not everyone did (a team channel, a private move); absent: everyone. */
+  to: z.array(z.string().max(64)).max(12).optional(),
+});
+/**
+ * A game's moderator speaking (issue 39): a phase opens, someone is out, a ballot is counted, or, to one
+ * seat only, what its inspection found. `to` lists the audience when not everyone; `n` numbers the
+ * episode's notices (a resent notice replaces the one with its number); `alive` the seats still in play.
+ */
+export const GameNotice = frame('game.notice', {
+  n: z.number().int().nonnegative(),
+  round: z.number().int().nonnegative(),
+  phase: z.string().max(200),
+  text: z.string().max(2000),
+  alive: z.array(z.string().max(64)).max(12),
+  to: z.array(z.string().max(64)).max(12).optional(),
+  fact: GameFact,
+});
 /** Script mode: write the whole dialogue. */
 export const ScriptRequest = frame('script.request', {
   background: ScriptBackground,
@@ -124,6 +147,7 @@ export const OrchestratorFrame = z.discriminatedUnion('type', [
   PeerState,
   TurnRequest,
   TurnEvent,
+  GameNotice,
   ScriptRequest,
   EpisodeEnd,
   ErrorFrame,
@@ -141,6 +165,7 @@ export type SeatWelcome = z.infer<typeof SeatWelcome>;
 export type PeerState = z.infer<typeof PeerState>;
 export type TurnRequest = z.infer<typeof TurnRequest>;
 export type TurnEvent = z.infer<typeof TurnEvent>;
+export type GameNotice = z.infer<typeof GameNotice>;
 export type ScriptRequest = z.infer<typeof ScriptRequest>;
 export type EpisodeEnd = z.infer<typeof EpisodeEnd>;
 export type ErrorFrame = z.infer<typeof ErrorFrame>;

@@ -25,3 +25,4 @@ export * from './seat-id.js';
 export * from './judge-view.js';
 export * from './evaluation.js';
 export * from './code-schema.js';
+export * from './game.js';

@@ -3,6 +3,7 @@ import { Action } from './action.js';
 import { OwnCodeField } from './code-schema.js';
 import { Evaluation } from './evaluation.js';
 import { FailureInfo, TurnMeta } from './meta.js';
+import { GameRecord } from './game.js';
 import { Mode } from './modes.js';
 
 /**
@@ -54,6 +55,10 @@ export const TurnRecord = z.object({
   to: z.array(z.string()).optional(),
   /** Milliseconds since the episode started when the move was accepted. */
   atMs: z.number().nonnegative(),
+  /** The seats that received the move when not everyone did (a game's team channel or private move). */
+  to: z.array(z.string()).optional(),
+  /** A game: the phase the move was made in (simulation/games/). */
+  phase: z.string().optional(),
   ...TurnProvenance.shape,
 });
 export type TurnRecord = z.infer<typeof TurnRecord>;
@@ -134,6 +139,8 @@ export const Outcome = z.discriminatedUnion('kind', [
     success: z.boolean(),
   }),
   z.object({ kind: z.literal('open'), success: z.null() }),
+  /** A hidden-role game: the winning side (the record's `game` has the rest); success has no meaning here. */
+  z.object({ kind: z.literal('game'), winner: z.string().nullable(), success: z.null() }),
 ]);
 export type Outcome = z.infer<typeof Outcome>;
 
@@ -257,6 +264,8 @@ export const EpisodeRecord = z.object({
   durationMs: z.number().nonnegative(),
   /** A forked episode: which parent episode's first turns it replayed, and from where it was live. */
   fork: ForkProvenance.optional(),
+  /** A hidden-role game: roles as dealt, who went out, the ballots and the winner (protocol/game.ts). */
+  game: GameRecord.optional(),
   /** Filled by the evaluator (`parley eval`); absent until then. Validated with the record: a malformed one names its line. */
   evaluation: Evaluation.optional(),
 });

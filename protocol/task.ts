@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GamePrivate } from './game.js';
 
 /** A MutualFriends friend: attribute name → value (e.g. Name, School, Company). */
 export const Friend = z.record(z.string(), z.string());
@@ -52,13 +53,13 @@ export const SplitPrivate = z.object({
 });
 
 /** Task data private to a seat. Open-ended (SOTOPIA social) scenarios carry none. */
-export const TaskPrivate = z.discriminatedUnion('kind', [MutualFriendsPrivate, CraigslistPrivate, AuctionPrivate, SplitPrivate]);
+export const TaskPrivate = z.discriminatedUnion('kind', [MutualFriendsPrivate, CraigslistPrivate, AuctionPrivate, SplitPrivate, GamePrivate]);
 export type TaskPrivate = z.infer<typeof TaskPrivate>;
 export type MutualFriendsPrivate = z.infer<typeof MutualFriendsPrivate>;
 export type CraigslistPrivate = z.infer<typeof CraigslistPrivate>;
 export type AuctionPrivate = z.infer<typeof AuctionPrivate>;
 export type SplitPrivate = z.infer<typeof SplitPrivate>;
 
-/** Task kinds; `auction` and `split` are group tasks (three or more seats). */
-export const TaskKind = z.enum(['mutual_friends', 'craigslist', 'open', 'auction', 'split']);
+/** Task kinds; `auction` and `split` are group tasks (three or more seats); `game` a hidden-role game (simulation/games/). */
+export const TaskKind = z.enum(['mutual_friends', 'craigslist', 'open', 'auction', 'split', 'game']);
 export type TaskKind = z.infer<typeof TaskKind>;

@@ -1,5 +1,6 @@
 import { generateCraigslist } from './generate/craigslist.js';
 import { generateMutualFriends } from './generate/mutual-friends.js';
+import { generateGameScenarios } from './generate/games.js';
 import { generateGroupScenarios } from './generate/groups.js';
 import type { Scenario } from './model.js';
 import { deriveSeed } from './rng.js';
@@ -34,8 +35,9 @@ export function builtinScenarios(seed = 1): Scenario[] {
 /**
  * The built-in set a run or a listing selects from. Without a subset it is the twenty two-seat
  * scenarios, as before groups existed (so a default run, its cost and its episode ids stay the same);
- * with a subset the three group scenarios (subset `groups`, scenarios/generate/groups.ts) are there too.
+ * with a subset the three group scenarios (subset `groups`, scenarios/generate/groups.ts) and the two
+ * hidden-role games (subset `games`, scenarios/generate/games.ts) are there too.
  */
 export function builtinScenarioSet(seed = 1, subset?: string): Scenario[] {
-  return subset ? [...builtinScenarios(seed), ...generateGroupScenarios(seed)] : builtinScenarios(seed);
+  return subset ? [...builtinScenarios(seed), ...generateGroupScenarios(seed), ...generateGameScenarios(seed)] : builtinScenarios(seed);
 }

@@ -93,6 +93,8 @@ export const TaskTruth = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('auction'), title: z.string(), description: z.string() }),
   z.object({ kind: z.literal('split'), resource: z.string(), total: z.number().int().positive() }),
+  /** A hidden-role game: which definition (simulation/games/) the orchestrator deals and enforces. */
+  z.object({ kind: z.literal('game'), game: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/) }),
 ]);
 export type TaskTruth = z.infer<typeof TaskTruth>;
 

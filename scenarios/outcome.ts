@@ -20,6 +20,8 @@ export function computeOutcome(scenario: Scenario, turns: readonly TurnRecord[],
   if (scenario.kind === 'craigslist') return craigslistOutcome(turns, read);
   if (scenario.kind === 'auction') return auctionOutcome(scenario, turns, read);
   if (scenario.kind === 'split') return splitOutcome(scenario, turns, read);
+  // A game's winner comes from the engine that enforced its rules (the record's `game`); none without it.
+  if (scenario.kind === 'game') return { kind: 'game', winner: null, success: null };
   return { kind: 'open', success: null };
 }
 

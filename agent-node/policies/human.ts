@@ -2,6 +2,7 @@ import { createInterface, type Interface } from 'node:readline';
 import { ACTION_TYPES, ErrorCode, moveAction, RELATIONSHIP_NAMES, type Action, type ActionType, type ProfileView, type TaskPrivate, type TurnEvent } from '../../protocol/index.js';
 import { outcomeText } from '../../seat-client/outcome.js';
 import { seatCapabilities } from '../../simulation/index.js';
+import { gameCardLines } from '../../simulation/games/card.js';
 import type { MoveResult, Policy, SeatView } from '../policy.js';
 import { originLine } from '../../text/terminal.js';
 
@@ -189,6 +190,7 @@ function taskLines(t: TaskPrivate): string[] {
     return [`Item: ${t.item.title}`, `Description: ${t.item.description}`, `You are ${t.role === 'seller' ? 'the seller; your reserve price' : 'a buyer; your valuation'} (private): $${t.valuation}`];
   }
   if (t.kind === 'split') return [`Resource: ${t.total} ${t.resource}`, `You hope for ${t.want}; the least you would vote for (private): ${t.minimum}`];
+  if (t.kind === 'game') return gameCardLines(t);
   return [
     `Item: ${t.item.title} (${t.item.category}), listing price $${t.item.listingPrice}`,
     `Description: ${t.item.description}`,

@@ -1,5 +1,6 @@
 import type { TaskPrivate } from '../../protocol/index.js';
 import { RELATIONSHIP_NAMES } from '../../protocol/index.js';
+import { gameCardLines } from '../../simulation/games/card.js';
 import { listNames } from './list-names.js';
 import type { Character, Scenario, ScenarioSeat } from '../../scenarios/model.js';
 
@@ -36,6 +37,7 @@ function taskText(task: TaskPrivate | null): string | null {
     return `${task.role} of "${task.item.title}"; ${task.role === 'seller' ? 'reserve price' : 'valuation'} $${task.valuation}. Item: ${task.item.description}`;
   }
   if (task.kind === 'split') return `splitting ${task.total} ${task.resource}; hopes for ${task.want}, votes for no less than ${task.minimum}`;
+  if (task.kind === 'game') return gameCardLines(task).join(' ');
   const rows = task.friends.map((f) => task.attributes.map((a) => f[a] ?? '').join(' | '));
   return `friend list (${task.attributes.join(' | ')}):\n${rows.map((r) => `  - ${r}`).join('\n')}`;
 }

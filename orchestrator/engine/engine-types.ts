@@ -1,4 +1,4 @@
-import { turnProvenance, type EpisodeError, type EpisodeRecord, type ErrorCode, type FailureInfo, type OrchestratorFrameBody, type Termination, type TurnMeta, type TurnRecord } from '../../protocol/index.js';
+import { turnProvenance, type EpisodeError, type EpisodeRecord, type ErrorCode, type FailureInfo, type GameRecord, type OrchestratorFrameBody, type Termination, type TurnMeta, type TurnRecord } from '../../protocol/index.js';
 import type { Clock } from '../clock.js';
 import type { Inbox } from '../inbox.js';
 import type { SeatLifecycle } from '../seat-lifecycle.js';
@@ -70,6 +70,8 @@ export interface EngineResult {
   scriptProviderError?: FailureInfo;
   /** Clock time the engine started (turn `atMs` are relative to it). */
   startedAt: number;
+  /** A hidden-role game: the roles as dealt, who went out, the ballots and the winner. */
+  game?: GameRecord;
 }
 
 /** Copies a move's provenance onto its turn record (only the fields present; which ones: protocol/record.ts). */

@@ -35,7 +35,7 @@ export const LAYERS: readonly Layer[] = [
   {
     module: 'simulation',
     rank: 1,
-    imports: ['protocol'],
+    imports: ['protocol', 'random'],
     why: 'one definition per simulation protocol and the settings every run is shaped by: pure, read by every process, the CLI and the pages (issue 34)',
   },
   { module: 'llm', rank: 1, imports: ['protocol', 'disk'], why: 'provider clients and cassettes, a library below the three processes' },

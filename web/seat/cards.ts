@@ -54,6 +54,15 @@ export function taskPanel(task: TaskPrivate, title: string, onSelect: ((name: st
       el('dt', {}, 'Moves'), el('dd', {}, 'Action "propose 40/30/30" (shares in seat order), then "accept" or "reject" to vote.'),
     ));
   }
+  if (task.kind === 'game') {
+    return section(title, el('dl', {},
+      el('dt', {}, 'Role (private)'), el('dd', { class: 'private-item' }, bdi(task.roleName)),
+      el('dt', {}, 'Side'), el('dd', {}, bdi(task.teamName)),
+      ...(task.teammates.length ? [el('dt', {}, 'Teammates'), el('dd', {}, bdi(task.teammates.join(', ')))] : []),
+      ...(task.word !== undefined ? [el('dt', {}, 'Secret word (private)'), el('dd', { class: 'private-item' }, bdi(task.word))] : []),
+      el('dt', {}, 'Moves'), el('dd', {}, 'When the moderator asks for a move, choose Action and write it as asked, for example "vote agent3".'),
+    ));
+  }
   const item = task.item;
   return wrap(title, el('dl', { class: 'fields' },
     el('dt', {}, 'Item'), el('dd', {}, item.title),

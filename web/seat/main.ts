@@ -120,6 +120,9 @@ function onFrame(raw: string, conn: number, send: Send): void {
       if (!state.pending) closeComposer();
       updateWaiting();
       return;
+    case 'game.notice':
+      appendNotice(f.to ? `Moderator, to you only: ${f.text}` : `Moderator: ${f.text}`);
+      return;
     case 'ping':
       send({ type: 'pong', nonce: f.nonce });
       return;
@@ -236,6 +239,22 @@ function togglePanel(open = !$('game').classList.contains('panel-open')): void {
   $('panel-toggle').textContent = open ? 'Back to the conversation' : 'Character and goal';
 }
 
+/** A game moderator's notice, as a line of its own in the conversation (text only, never HTML). */
+function appendNotice(text: string): void {
+  const chat = $('chat');
+  chat.querySelector('.empty')?.remove();
+  chat.append(el('li', { class: 'notice' }, bdi(text)));
+  chat.scrollTop = chat.scrollHeight;
+}
+
+/** A game's request in words: the phase, and the move with the players it may name, or who will hear. */
+function gameHint(r: TurnRequest): string {
+  const g = r.game;
+  if (!g) return '';
+  if (g.move) return `${g.title}: choose Action and write "${g.move.verb} <player>" (one of ${g.move.targets.join(', ')}).`;
+  return g.to ? `${g.title}: only ${g.to.join(', ')} will hear you.` : `${g.title}: everyone will hear you.`;
+}
+
 function openComposer(r: TurnRequest): void {
   const action = $('action') as HTMLSelectElement;
   fill(action, ...r.actions.map((a) => el('option', { value: a }, a)));
@@ -243,7 +262,8 @@ function openComposer(r: TurnRequest): void {
   for (const c of document.querySelectorAll<HTMLButtonElement | HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('#composer *, .move, #bargain *')) c.disabled = false;
   setStatus('Your turn.', true);
   $('thinking').hidden = true;
-  $('hint').textContent = '';
+  $('hint').textContent = gameHint(r);
+  if (r.game?.move) action.value = 'action';
   tick();
   // The box takes the keyboard on the seat's turn (unless the person is typing elsewhere, e.g. a price).
   const active = document.activeElement;

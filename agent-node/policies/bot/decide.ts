@@ -10,6 +10,7 @@ import { decideCraigslistMindreader } from './craigslist/mindreaders.js';
 import { decideMutualFriends } from './mutual-friends/agents.js';
 import { decideMutualFriendsMindreader } from './mutual-friends/mindreaders.js';
 import { decideOpenChat } from './open/chat.js';
+import { decideGame } from './game/decide-game.js';
 
 /** Plays a seat of a scenario of `kind`: the mindreader variant when partners' private states arrived. */
 export function decideFor(kind: TaskKind, view: SeatView, request: TurnRequest): Action {
@@ -30,5 +31,8 @@ export function decideFor(kind: TaskKind, view: SeatView, request: TurnRequest):
       return mindreading ? decideSplitMindreader(view, request, task) : decideSplit(view, request, task);
     case 'open':
       return decideOpenChat(view, request);
+    case 'game':
+      if (task?.kind !== 'game') throw new BotError(BotErrorCode.NoTask, 'this seat has no game card');
+      return decideGame(view, request, task);
   }
 }

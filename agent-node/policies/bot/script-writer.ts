@@ -16,6 +16,8 @@ export function writeBotScript(request: ScriptRequest): ScriptDraft {
     case 'craigslist':
       return { ok: true, turns: writeCraigslistScript(background, limits.maxTurns) };
     case 'open':
+    // A game's writer is given every seat's card (the whole state) and writes the talk; no game is played out.
+    case 'game':
       return { ok: true, turns: writeOpenScript(background, limits.maxTurns) };
     case 'auction':
     case 'split': {

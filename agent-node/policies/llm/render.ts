@@ -1,3 +1,4 @@
+import { gameCardLines } from '../../../simulation/games/card.js';
 import {
   RELATIONSHIP_NAMES,
   type Action,
@@ -169,6 +170,7 @@ export function renderTask(task: TaskPrivate | null, owner = 'Your'): string {
     lines.push(task.role === 'seller' ? `Reserve price (the least to sell for): ${money(task.valuation)}.` : `Valuation (the most the item is worth to this buyer): ${money(task.valuation)}.`);
     return lines.join('\n');
   }
+  if (task.kind === 'game') return [`# ${owner} game card`, ...gameCardLines(task)].join('\n');
   if (task.kind === 'split') {
     return [
       `# ${owner} share`,
