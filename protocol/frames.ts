@@ -112,6 +112,8 @@ export const TurnEvent = frame('turn.event', {
  */
 export const GameNotice = frame('game.notice', {
   n: z.number().int().nonnegative(),
+  /** How many moves came before it (its place among the turns). */
+  at: z.number().int().nonnegative(),
   round: z.number().int().nonnegative(),
   phase: z.string().max(200),
   text: z.string().max(2000),

@@ -50,6 +50,8 @@ function listAfter(all: string, marker: RegExp): string[] | undefined {
  */
 export function plausibleAction(body: ChatBody, leaveFrom = 4): string {
   const all = text(body);
+  const game = plausibleGameMove(all);
+  if (game) return game;
   const turns = [...all.matchAll(/Turn #(\d+)/g)].map((m) => Number(m[1]));
   const turn = turns.length ? Math.max(...turns) : 0;
   const allowed =
@@ -59,6 +61,21 @@ export function plausibleAction(body: ChatBody, leaveFrom = 4): string {
   if (turn >= leaveFrom && allowed.includes('leave')) return JSON.stringify({ action_type: 'leave', argument: '' });
   const type = allowed.includes('speak') ? 'speak' : allowed[0]!;
   return JSON.stringify({ action_type: type, argument: `Nice to talk with you, this is what I say at turn ${turn}.` });
+}
+
+/**
+ * A game prompt's move (agent-node/prompts/game.md asks `write "vote <player>" ... naming one of: "a", "b"`):
+ * one of the named players, chosen by a hash of the prompt, so a run of fake games reaches its ends and
+ * the same request gets the same move.
+ */
+function plausibleGameMove(all: string): string | null {
+  const asked = /write "([a-z_]+) <player>" as an "action", naming one of: (.+)$/m.exec(all);
+  if (!asked) return null;
+  const targets = [...asked[2]!.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+  if (!targets.length) return null;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < all.length; i++) h = Math.imul(h ^ all.charCodeAt(i), 0x01000193) >>> 0;
+  return JSON.stringify({ action_type: 'action', argument: `${asked[1]} ${targets[h % targets.length]}` });
 }
 
 /** A plausible script: four alternating spoken lines over the seats the prompt names. */

@@ -13,6 +13,7 @@ import { citeFooter } from './cite.js';
 import { tableJudgesLine } from './table-judges.js';
 import { drawsMarkdown } from './draws-markdown.js';
 import { groupTasksMarkdown, seatRoleChart, seatRolesMarkdown } from './seat-roles.js';
+import { gamesMarkdown } from '../games/games-markdown.js';
 import { buildCharts, type Chart } from './charts.js';
 import { markdownToHtml } from './markdown-html.js';
 import { mdText } from './markdown-text.js';
@@ -111,7 +112,7 @@ export function reportMarkdown(runs: readonly RunDir[], metrics: readonly Episod
     }
     lines.push('', 'Ranges: believability, knowledge, goal [0, 10]; relationship, financial [-5, 5]; secret, social rules [-10, 0]. Seats with an evaluation error are not scored and are counted apart.', '');
   }
-  lines.push(...otherRubrics, ...seatRolesMarkdown(runs, metrics), ...groupTasksMarkdown(runs, metrics));
+  lines.push(...otherRubrics, ...seatRolesMarkdown(runs, metrics), ...groupTasksMarkdown(runs, metrics), ...gamesMarkdown(runs.flatMap((r) => r.episodes.map((e) => e.record))));
   if (beside) lines.push(...beside);
   lines.push('## Gaps between modes (paired)', '');
   if (!gaps.length) {

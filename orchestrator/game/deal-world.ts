@@ -25,7 +25,9 @@ export function dealWorld(scenario: Scenario, episodeId: string): { scenario: Sc
     const team = def.teams.find((t) => t.id === card.team)!;
     return { ...s, task: card, goal: `${s.goal} Your role: ${role.name}, with ${team.name}. ${role.goal} ${team.goal}` };
   });
-  return { scenario: { ...scenario, seats }, game: { def, deal } };
+  // The rules are public: every seat reads them with the scene.
+  const narrative = [...scenario.narrative, { text: `How ${def.title} is played: ${def.rules}`, visibleTo: 'all' as const }];
+  return { scenario: { ...scenario, narrative, seats }, game: { def, deal } };
 }
 
 /** The record of a game that did not get to play (a failed start): roles as dealt, no winner. */

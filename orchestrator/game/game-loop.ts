@@ -74,7 +74,7 @@ class GameLoop {
 
   /** Sends a notice to its audience (everyone when `to` is absent), numbered in the episode. */
   private notice(phase: GamePhase | null, e: { text: string; fact: GameFact; to?: string[] }): void {
-    const frame = { type: 'game.notice' as const, n: this.notices++, round: this.state.round, phase: phase?.id ?? 'end', text: e.text, alive: [...this.state.alive], fact: e.fact, ...(e.to ? { to: [...e.to] } : {}) };
+    const frame = { type: 'game.notice' as const, n: this.notices++, at: this.turns.length, round: this.state.round, phase: phase?.id ?? 'end', text: e.text, alive: [...this.state.alive], fact: e.fact, ...(e.to ? { to: [...e.to] } : {}) };
     for (const s of e.to ?? this.order) this.ctx.ports.get(s)!.send(frame);
   }
 

@@ -3,12 +3,13 @@ import type { SeatCapabilities, TurnRequest } from '../../../protocol/index.js';
 import { seatCapabilities } from '../../../simulation/index.js';
 import type { SeatView } from '../../policy.js';
 import { agentMessages, namesFor } from './agent-prompt.js';
+import { gameMessages, isGameSeat } from './game-prompt.js';
 import { paperAgentMessages, paperNames } from './paper-prompt.js';
 import { addresseesOf, type Addressees } from './private-moves.js';
 import type { Templates } from './templates.js';
 
 /** The two agent templates a seat's prompt can come from (`agent.md`, Parley's own; `agent-paper.md`, SOTOPIA's). */
-export type AgentTemplates = Pick<Templates, 'agent' | 'agent_paper'>;
+export type AgentTemplates = Pick<Templates, 'agent' | 'agent_paper' | 'game'>;
 
 /** Each prompt set a seat can be told to use (`SeatCapabilities.prompts`), and how it renders a turn. */
 const PROMPT_SETS: Record<SeatCapabilities['prompts'], (templates: AgentTemplates, view: SeatView, request: TurnRequest) => ChatMessage[]> = {
@@ -22,6 +23,8 @@ const PROMPT_SETS: Record<SeatCapabilities['prompts'], (templates: AgentTemplate
  * exported example is the request the seat was sent, byte for byte.
  */
 export function seatPromptMessages(templates: AgentTemplates, view: SeatView, request: TurnRequest): ChatMessage[] {
+  // A game seat's card, notices and moves have one prompt of their own, whatever the protocol (game-prompt.ts).
+  if (isGameSeat(view)) return gameMessages(templates.game, view, request);
   return PROMPT_SETS[seatCapabilities(view.welcome.protocol).prompts](templates, view, request);
 }
 
@@ -30,6 +33,8 @@ export function seatPromptMessages(templates: AgentTemplates, view: SeatView, re
  * (private-moves.ts); null for two seats, whose replies carry no `to`.
  */
 export function seatAddressees(view: SeatView, request: TurnRequest): Addressees | null {
+  // In a game the phase decides who hears a move (its team channel or everyone), never the reply.
+  if (isGameSeat(view)) return null;
   const nameOf = seatCapabilities(view.welcome.protocol).prompts === 'sotopia' ? paperNames(view) : namesFor(view);
   return addresseesOf(view, nameOf, request.actions);
 }

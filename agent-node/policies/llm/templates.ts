@@ -21,6 +21,8 @@ export const TEMPLATE_PLACEHOLDERS = {
   /** `--protocol paper`: SOTOPIA's one reformat request, a fresh request to the reformat model (reformat-paper.md, reformat-script-paper.md). */
   reformat_paper: ['reply', 'action_list'],
   reformat_script_paper: ['reply', 'names', 'how_many'],
+  /** A seat of a hidden-role game (game.md), under either protocol. */
+  game: ['name', 'seat', 'scenario', 'players', 'card', 'goal', 'history', 'phase', 'instruction', 'actions'],
 } as const;
 export type TemplateName = keyof typeof TEMPLATE_PLACEHOLDERS;
 
