@@ -39,7 +39,8 @@ export function validateScript(
     if (provenance.provider !== undefined) record.provider = provenance.provider;
     if (provenance.model !== undefined) record.model = provenance.model;
     turns.push(record);
-    if (!definitionOf(protocol?.name).engine.cutScripts) continue;
+    // A game's script is cut by the game's own rules instead (orchestrator/game/score-script.ts).
+    if (!definitionOf(protocol?.name).engine.cutScripts || scenario.truth?.kind === 'game') continue;
     const end = terminationAfter(scenario, turns, maxTurns, protocol);
     if (end) return { ok: true, turns, termination: end, dropped: script.length - turns.length };
   }

@@ -1,10 +1,11 @@
 import { ErrorCode, type Action, type GameFact, type GameRecord, type GameStep, type TurnRecord } from '../../protocol/index.js';
-import { GameState, type GameDefinition, type GamePhase } from '../../simulation/games/index.js';
+import { GameDriver, GameState, type GameDefinition, type GamePhase, type PhasedEvent } from '../../simulation/games/index.js';
 import { provenanceOf, withMeta, type EngineContext, type EngineResult, type EpisodeError, type SeatProvenance } from '../engine/engine-types.js';
 import { SeatWatch } from '../engine/seat-watch.js';
 import { becomesNone, UNPARSABLE_NONE } from '../engine/unparsable.js';
 import { protocolOf, seatOrder } from '../world.js';
-import { teamsOf, type WorldGame } from './deal-world.js';
+import type { WorldGame } from './deal-world.js';
+import { gameRecord } from './game-record.js';
 
 /** Why a game stopped before a side won: the episode's termination and status. */
 type Stop = Pick<EngineResult, 'termination' | 'status'>;
@@ -45,31 +46,16 @@ class GameLoop {
   }
 
   async run(): Promise<EngineResult> {
-    const rounds = Math.min(this.def.maxRounds, this.ctx.world.limits.maxTurns);
-    for (let round = 1; round <= rounds; round++) {
-      this.state.round = round;
-      for (const phase of this.def.phases) {
-        const stop = await this.playPhase(phase, round);
-        if (stop) return this.finish(stop, null, 'stopped');
-        const won = this.state.winner();
-        if (won) return this.end(won.team, won.message, 'win');
-      }
+    const driver = new GameDriver(this.state, Math.min(this.def.maxRounds, this.ctx.world.limits.maxTurns));
+    for (;;) {
+      const said: PhasedEvent[] = [];
+      const next = driver.advance(said);
+      for (const e of said) this.notice(e.phase, e);
+      if (next.kind === 'end') return this.finish({ termination: { reason: next.how === 'win' ? 'task_end' : 'max_turns', detail: `${next.winner} won` }, status: 'ok' }, next.winner, next.how);
+      const played = await this.ask(next.actor, next.phase, next.round);
+      if (played.kind === 'stop') return this.finish(played.stop, null, 'stopped');
+      for (const e of driver.play(played.action)) this.notice(next.phase, e);
     }
-    const team = this.def.teams.find((t) => t.id === this.def.timeoutWinner)!;
-    return this.end(team.id, `The rounds have run out: ${team.name} win.`, 'timeout');
-  }
-
-  /** One phase: its announcement, each actor's act, then its resolution. A Stop when the episode cannot go on. */
-  private async playPhase(phase: GamePhase, round: number): Promise<Stop | null> {
-    const actors = this.state.actors(phase);
-    if (actors.length === 0) return null;
-    this.notice(phase, { text: phase.announce.replace('{round}', String(round)), fact: { kind: 'phase' } });
-    for (const actor of actors) {
-      const stop = await this.ask(actor, phase, round);
-      if (stop) return stop;
-    }
-    for (const e of this.state.resolve(phase)) this.notice(phase, e);
-    return null;
   }
 
   /** Sends a notice to its audience (everyone when `to` is absent), numbered in the episode. */
@@ -91,7 +77,7 @@ class GameLoop {
   }
 
   /** Asks one seat for its act in `phase` and plays it; a Stop when the seat failed, left or missed its deadline. */
-  private async ask(actor: string, phase: GamePhase, round: number): Promise<Stop | null> {
+  private async ask(actor: string, phase: GamePhase, round: number): Promise<{ kind: 'stop'; stop: Stop } | { kind: 'played'; action: Action }> {
     const { world, clock, ports } = this.ctx;
     const t = this.turns.length;
     const port = ports.get(actor)!;
@@ -107,11 +93,11 @@ class GameLoop {
         const error = { code: ErrorCode.DeadlineMissed, message: `no move within ${seatDeadlineMs} ms` };
         this.keep({ turn: t, seat: actor, action: null, error, atMs: clock.now() - this.startedAt, phase: phase.id });
         this.errors.push({ ...error, seat: actor, turn: t });
-        return { termination: { reason: 'deadline', seat: actor }, status: 'failed' };
+        return { kind: 'stop', stop: { termination: { reason: 'deadline', seat: actor }, status: 'failed' } };
       }
       if (got.kind === 'disconnect') {
         this.errors.push({ code: got.code, message: got.detail, seat: got.seat, turn: t });
-        return { termination: { reason: 'disconnect', seat: got.seat, detail: got.detail }, status: 'failed' };
+        return { kind: 'stop', stop: { termination: { reason: 'disconnect', seat: got.seat, detail: got.detail }, status: 'failed' } };
       }
       const { frame } = got;
       const from = ports.get(got.seat)!;
@@ -128,28 +114,14 @@ class GameLoop {
       if (frame.type === 'turn.fail' && !asNone) {
         this.keep(withMeta({ turn: t, seat: actor, action: null, error: frame.error, atMs, phase: phase.id }, frame.meta));
         this.errors.push({ ...frame.error, seat: actor, turn: t });
-        return { termination: { reason: 'policy_error', seat: actor, detail: frame.error.code }, status: 'failed' };
+        return { kind: 'stop', stop: { termination: { reason: 'policy_error', seat: actor, detail: frame.error.code }, status: 'failed' } };
       }
       const action: Action = frame.type === 'turn.act' ? { type: frame.action.type, argument: frame.action.argument } : { ...UNPARSABLE_NONE };
       const to = game.to;
       this.keep(withMeta({ turn: t, seat: actor, action, atMs, phase: phase.id, ...(to ? { to: [...to] } : {}), ...(asNone && frame.type === 'turn.fail' ? { [asNone]: frame.error } : {}) }, frame.meta));
       for (const s of to ?? this.order) ports.get(s)!.send({ type: 'turn.event', turn: t, seat: actor, action, ...(to ? { to: [...to] } : {}) });
       this.ctx.hooks?.moveAccepted?.(world.episodeId, t, actor);
-      if (phase.act === 'move') this.playMove(actor, phase, action);
-      return null;
-    }
-  }
-
-  /** Applies a move; its private result (an inspection) or why it counted for nothing goes to the actor alone. */
-  private playMove(actor: string, phase: GamePhase, action: Action): void {
-    const outcome = this.state.move(phase, actor, action);
-    if (!outcome.valid) {
-      this.notice(phase, { text: `Your move counts for nothing: ${outcome.reason}.`, fact: { kind: 'void', reason: outcome.reason }, to: [actor] });
-      return;
-    }
-    if (outcome.private?.kind === 'inspected') {
-      const f = outcome.private;
-      this.notice(phase, { text: `You looked into ${f.seat}: they are with ${f.teamName}.`, fact: f, to: [actor] });
+      return { kind: 'played', action };
     }
   }
 
@@ -158,31 +130,8 @@ class GameLoop {
     this.ctx.hooks?.turnRecorded?.(this.ctx.world.episodeId, record);
   }
 
-  private end(winner: string, message: string, how: 'win' | 'timeout'): EngineResult {
-    this.notice(null, { text: message, fact: { kind: 'end', winner } });
-    return this.finish({ termination: { reason: how === 'win' ? 'task_end' : 'max_turns', detail: `${winner} won` }, status: 'ok' }, winner, how);
-  }
-
   private finish(stop: Stop, winner: string | null, how: GameRecord['how']): EngineResult {
-    const s = this.state;
-    const word = this.wordsBySeat();
-    const game: GameRecord = {
-      game: this.def.id,
-      roles: { ...this.game.deal.roles },
-      teams: teamsOf(this.game),
-      ...(word ? { word } : {}),
-      rounds: s.round,
-      out: [...s.out],
-      votes: [...s.votes],
-      inspections: [...s.inspections],
-      winner,
-      how,
-    };
+    const game = gameRecord(this.game, this.ctx.world.scenario, this.state, winner, how);
     return { turns: this.turns, errors: this.errors, seatProvenance: this.seatProvenance, startedAt: this.startedAt, game, ...stop };
-  }
-
-  private wordsBySeat(): Record<string, string> | undefined {
-    const entries = this.ctx.world.scenario.seats.flatMap((seat) => (seat.task?.kind === 'game' && seat.task.word !== undefined ? [[seat.seat, seat.task.word] as const] : []));
-    return entries.length ? Object.fromEntries(entries) : undefined;
   }
 }

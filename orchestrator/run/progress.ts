@@ -9,7 +9,8 @@ export function formatProgress(done: number, total: number, r: EpisodeRecord, sc
   const end = r.termination.detail && r.termination.reason !== 'disconnect' && r.termination.reason !== 'aborted'
     ? `${r.termination.reason}(${r.termination.detail})`
     : r.termination.reason;
-  const task = r.outcome.kind === 'open' ? '' : r.outcome.success ? ' success' : ' no-success';
+  // A game has no success, only a winning side (already in the termination's detail).
+  const task = r.outcome.kind === 'open' || r.outcome.kind === 'game' ? '' : r.outcome.success ? ' success' : ' no-success';
   const why = r.status === 'failed' && r.errors[0] ? ` — ${r.errors[0].code}: ${r.errors[0].message}` : '';
   return `[${String(done).padStart(width)}/${total}] ${r.status.padEnd(6)} ${r.mode.padEnd(11)} ${scenario} ${end}${task} ${r.turns.length} turns ${(r.durationMs / 1000).toFixed(1)}s${why}`;
 }

@@ -6,6 +6,7 @@ import { WEREWOLF } from './werewolf.js';
 export * from './definition.js';
 export * from './deal.js';
 export * from './state.js';
+export * from './driver.js';
 export * from './card.js';
 
 /** The built-in games by id: a scenario names one in its truth (`{ kind: 'game', game: 'werewolf' }`). */

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { auditGames } from './game-audit.js';
 import { leakedRuns, ownSideTexts, stringsIn } from './secret-runs.js';
 
 interface SeatFacts { seat: string; goal: string; secret: string; hints: Array<{ text: string }>; character: object; task: unknown }
@@ -38,7 +39,7 @@ const readJsonl = <T>(file: string): T[] =>
  * may hold a run of four content words of the partner's secret that the seat's own side and the public
  * scenario do not hold. Public moves (`turn.event`) are not searched: they are what the partner chose to say.
  */
-export function auditRun(dir: string): { violations: string[]; checked: { ledgers: number; peerStates: number; episodes: number; paraphraseSeats: number; reveals: number } } {
+export function auditRun(dir: string): { violations: string[]; checked: { ledgers: number; peerStates: number; episodes: number; paraphraseSeats: number; reveals: number; teamMessages: number; privateMoves: number; privateNotices: number } } {
   const violations: string[] = [];
   const checked = { ledgers: 0, peerStates: 0, episodes: 0, paraphraseSeats: 0, reveals: 0 };
   const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { orchestrator: { pid: number } };
@@ -136,5 +137,8 @@ export function auditRun(dir: string): { violations: string[]; checked: { ledger
       }
     }
   }
-  return { violations, checked };
+  // Hidden-role games: team channels, private moves and private notices (game-audit.ts).
+  const games = auditGames(dir);
+  violations.push(...games.violations);
+  return { violations, checked: { ...checked, ...games.checked } };
 }

@@ -1,5 +1,6 @@
 import type { ScriptRequest } from '../../../protocol/index.js';
-import type { ScriptDraft } from './bot-policy.js';
+import { BotErrorCode, type ScriptDraft } from './bot-policy.js';
+import { writeGameScript } from './game/script.js';
 import { writeCraigslistScript } from './craigslist/script.js';
 import { writeMutualFriendsScript } from './mutual-friends/script.js';
 import { writeOpenScript } from './open/script.js';
@@ -15,9 +16,12 @@ export function writeBotScript(request: ScriptRequest): ScriptDraft {
       return { ok: true, turns: writeMutualFriendsScript(background, limits.maxTurns) };
     case 'craigslist':
       return { ok: true, turns: writeCraigslistScript(background, limits.maxTurns) };
+    case 'game': {
+      // The writer holds every card (the whole state) and writes a whole game by its rules (game/script.ts).
+      const turns = writeGameScript(background, limits.maxTurns, request.episodeId);
+      return turns ? { ok: true, turns } : { ok: false, error: { code: BotErrorCode.NoTask, message: 'the cards name no game this writer knows' } };
+    }
     case 'open':
-    // A game's writer is given every seat's card (the whole state) and writes the talk; no game is played out.
-    case 'game':
       return { ok: true, turns: writeOpenScript(background, limits.maxTurns) };
     case 'auction':
     case 'split': {

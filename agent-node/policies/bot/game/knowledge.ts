@@ -30,6 +30,8 @@ export function readGameView(view: SeatView, card: GamePrivate): GameKnowledge {
   const alive = last ? [...last.alive] : [...view.welcome.scenario.seats];
   const knownFoes: string[] = [];
   const inspected: string[] = [];
+  // A mindreader read every card: the other sides are known outright.
+  for (const p of view.peers) if (p.task?.kind === 'game' && p.task.team !== card.team) knownFoes.push(p.seat);
   for (const n of notices) {
     if (n.fact.kind !== 'inspected') continue;
     inspected.push(n.fact.seat);
