@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
+import { tempDir } from './helpers/processes.js';
+import { cleanEnv, parleyCli, parleyRun, readEpisodes } from './llm-run-helpers.js';
+
+const SEATS = ['agent1', 'agent2', 'agent3', 'agent4', 'agent5', 'agent6'];
+
+/**
+ * Issue 39, contract 3: a werewolf run of two models over 20 games against the fake OpenAI-compatible
+ * server (the real SDK in every agent process; the fake's plausible replies play legal game moves), with
+ * the rounds bounded by --max-turns; the report ranks both models with bootstrap intervals.
+ */
+describe('werewolf with two models, 20 games, against a fake server', () => {
+  let server: FakeLlmServer;
+  const dir = tempDir('games-llm');
+  const out = join(dir.path, 'R');
+  let run: Awaited<ReturnType<typeof parleyRun>>;
+
+  beforeAll(async () => {
+    server = await startFakeLlmServer();
+    // Seats alternate between the two models; the deal gives each model every role over the run.
+    const seats = SEATS.flatMap((s, i) => [`--${s}`, `openai:${i % 2 ? 'model-b' : 'model-a'}`]);
+    run = await parleyRun(['--scenarios', 'builtin', '--subset', 'werewolf', '--modes', 'agents', '--repeats', '20', ...seats, '--max-turns', '2', '--concurrency', '4', '--out', out], cleanEnv(server.env()), 240_000);
+  }, 260_000);
+  afterAll(async () => {
+    await server.close();
+    dir.remove();
+  });
+
+  it('plays 20 games with LLM seats of two models, each to a winning side', () => {
+    expect(run.code, run.stderr).toBe(0);
+    const records = readEpisodes(out);
+    expect(records).toHaveLength(20);
+    for (const r of records) {
+      expect(r.status).toBe('ok');
+      expect(r.game?.winner).toMatch(/^(wolves|village)$/);
+      expect(new Set(r.seats.map((s) => s.policy))).toEqual(new Set(['openai:model-a', 'openai:model-b']));
+    }
+    // Prompts carried the seat's role card and the move to write.
+    const prompts = server.requests.map((q) => JSON.stringify(q.body.messages ?? []));
+    expect(prompts.some((p) => p.includes('Your role (secret): Werewolf'))).toBe(true);
+    expect(prompts.some((p) => /write \\"vote <player>\\"/.test(p))).toBe(true);
+  });
+
+  it('the report ranks both models with bootstrap intervals', async () => {
+    const rep = await parleyCli(['report', out], cleanEnv(server.env()), 120_000);
+    expect(rep.code, rep.stderr).toBe(0);
+    const report = readFileSync(join(out, 'report.md'), 'utf8');
+    const section = report.slice(report.indexOf('### Model ratings (Bradley–Terry)'));
+    expect(section.startsWith('### Model ratings')).toBe(true);
+    const rows = [...section.matchAll(/^\| (\d) \| openai:(model-[ab]) \| (\d+) \| (\d+) \| \[(\d+), (\d+)\] \|$/gm)];
+    expect(rows.map((r) => r[2]).sort()).toEqual(['model-a', 'model-b']);
+    expect(rows.map((r) => r[1])).toEqual(['1', '2']);
+    for (const [, , , games, rating, lo, hi] of rows) {
+      expect(Number(games)).toBe(20);
+      expect(Number(lo)).toBeLessThanOrEqual(Number(rating));
+      expect(Number(hi)).toBeGreaterThanOrEqual(Number(rating));
+    }
+    expect(report).toMatch(/\| openai:model-a \| \d+\/60 /);
+  });
+});
