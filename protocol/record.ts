@@ -55,8 +55,6 @@ export const TurnRecord = z.object({
   to: z.array(z.string()).optional(),
   /** Milliseconds since the episode started when the move was accepted. */
   atMs: z.number().nonnegative(),
-  /** The seats that received the move when not everyone did (a game's team channel or private move). */
-  to: z.array(z.string()).optional(),
   /** A game: the phase the move was made in (simulation/games/). */
   phase: z.string().optional(),
   ...TurnProvenance.shape,
