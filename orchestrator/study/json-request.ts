@@ -21,17 +21,18 @@ export function readJsonBody(req: IncomingMessage, res: ServerResponse): Promise
       req.resume();
       return resolve(undefined);
     }
-    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return void refuse();
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
-    function refuse(): void {
+    const refuse = (): void => {
       done = true;
       res.setHeader('connection', 'close');
       sendJson(res, 413, { error: `a request body may be at most ${MAX_BODY_BYTES} bytes` });
       req.resume();
       resolve(undefined);
-    }
+    };
+    // A declared length over the budget is refused before a byte is read.
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return refuse();
     req.on('data', (c: Buffer) => {
       if (done) return;
       size += c.length;

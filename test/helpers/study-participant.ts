@@ -42,31 +42,46 @@ export function writeMinimalStudy(dir: string, overrides: Record<string, string>
 export class StudyParticipant {
   token = '';
   version = -1;
+  private markConsented = () => {};
+  /** Resolves once this participant has their token (a hostile test waits on it to forge their id). */
+  readonly consented = new Promise<void>((r) => (this.markConsented = r));
 
-  constructor(readonly base: string, readonly pid: string) {}
+  /** `headers`: sent with every request (a test behind `--trust-proxy` gives each participant an X-Forwarded-For). */
+  constructor(readonly base: string, readonly pid: string, readonly headers: Record<string, string> = {}) {}
 
   async post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-    return fetch(`${this.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(this.token ? { authorization: `Bearer ${this.token}` } : {}), ...headers }, body: JSON.stringify(body) });
+    return fetch(`${this.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...this.headers, ...(this.token ? { authorization: `Bearer ${this.token}` } : {}), ...headers }, body: JSON.stringify(body) });
+  }
+
+  async get(path: string, headers: Record<string, string> = {}): Promise<Response> {
+    return fetch(`${this.base}${path}`, { headers: { ...this.headers, ...(this.token ? { authorization: `Bearer ${this.token}` } : {}), ...headers } });
   }
 
   async consent(agree = true): Promise<Response> {
     const res = await this.post('/api/study/consent', { pid: this.pid, agree });
-    if (res.ok && agree) this.token = ((await res.clone().json()) as { token: string }).token;
+    if (res.ok && agree) {
+      this.token = ((await res.clone().json()) as { token: string }).token;
+      this.markConsented();
+    }
     return res;
   }
 
   async state(): Promise<StudyView> {
-    const res = await fetch(`${this.base}/api/study/state?since=${this.version}`, { headers: { authorization: `Bearer ${this.token}` } });
+    const res = await this.get(`/api/study/state?since=${this.version}`);
     if (!res.ok) throw new Error(`state: HTTP ${res.status} ${await res.text()}`);
     const view = (await res.json()) as StudyView;
     this.version = view.version;
     return view;
   }
 
+  /** Every view this participant was given (a test checks none carries another's seat). */
+  readonly views: StudyView[] = [];
+
   /** Long-polls until `pred` holds (the server answers on every change, or every 15 s unchanged). */
   async until(pred: (v: StudyView) => boolean): Promise<StudyView> {
     for (;;) {
       const v = await this.state();
+      this.views.push(v);
       if (pred(v)) return v;
     }
   }
@@ -74,14 +89,18 @@ export class StudyParticipant {
   /** Joins the seat and plays: `leave` at the first turn asked (or speaks `say` first). Resolves with the end reason. */
   playSeat(seat: string, opts: { say?: string } = {}): Promise<string> {
     return new Promise((resolve, reject) => {
-      const socket = io(this.base, { path: SOCKET_IO_PATH, transports: ['websocket'], reconnection: false, query: { token: seat } });
+      // Reconnecting as the seat page does: a connection dropped before its join (the server makes room
+      // among connections that have not joined yet) joins again; one dropped after rejoins with the resume secret.
+      const socket = io(this.base, { path: SOCKET_IO_PATH, transports: ['websocket'], reconnectionAttempts: 10, reconnectionDelay: 100, query: { token: seat } });
       let n = 0;
       let spoke = false;
+      let resume: string | undefined;
       const send = (body: Record<string, unknown>) => socket.emit(FRAME_EVENT, JSON.stringify({ v: PROTOCOL_VERSION, id: `t${n++}`, ...body }));
-      socket.on('connect', () => send({ type: 'seat.join', token: seat, client: { name: 'study-test', version: '1', policy: 'human' } }));
-      socket.on('connect_error', (err) => reject(err));
+      socket.on('connect', () => send({ type: 'seat.join', token: seat, ...(resume ? { resume } : {}), client: { name: 'study-test', version: '1', policy: 'human' } }));
+      socket.io.on('reconnect_failed', () => reject(new Error('could not reach the seat')));
       socket.on(FRAME_EVENT, (raw: string) => {
-        const f = JSON.parse(raw) as { type: string; turn?: number; nonce?: string; reason?: string; message?: string };
+        const f = JSON.parse(raw) as { type: string; turn?: number; nonce?: string; reason?: string; message?: string; resume?: string };
+        if (f.type === 'seat.welcome' && f.resume) resume = f.resume;
         if (f.type === 'ping') send({ type: 'pong', nonce: f.nonce });
         if (f.type === 'turn.request') {
           const speak = opts.say !== undefined && !spoke;
