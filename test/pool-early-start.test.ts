@@ -51,6 +51,20 @@ describe('agent processes start while the first episodes run', () => {
     expect(pool.readyPids).toHaveLength(4);
   });
 
+  it('starts the first wave (one episode\'s seats) alone, then the rest startParallelism at a time', async () => {
+    const g = gate('first-wave', 0);
+    const pool = new WorkerPool({ size: 6, startParallelism: 4, firstWave: 2, workerPath: GATED_ENTRY });
+    cleanups.push(() => pool.close());
+    const started = pool.start();
+    // The two of the first wave are held at the gate: nothing else starts while they take the cores.
+    await vi.waitFor(() => expect(g.held()).toBe(2), { timeout: 30_000, interval: 20 });
+    expect(pool.pids).toHaveLength(2);
+    g.open();
+    await started;
+    await pool.full();
+    expect(pool.readyPids).toHaveLength(6);
+  });
+
   it('still fails start() when processes keep failing to start (a broken entry), without starting the whole pool', async () => {
     const broken = join(tmp.path, 'broken-entry.mjs');
     writeFileSync(broken, 'process.exit(3);\n');

@@ -178,6 +178,8 @@ export class EpisodeHost {
       ? new WorkerPool({
           size: hostPoolSize(o.pool),
           seatsPerWorker: Math.max(1, o.pool.seatsPerProcess),
+          // The first episode's seats start first (one process each), the rest of the pool behind them.
+          firstWave: o.pool.seatsPerEpisode,
           niceness: o.pool.niceness ?? WORKER_NICENESS,
           warm: o.pool.warm,
           ...(o.pool.botsOnly ? { botsOnly: true } : {}),

@@ -42,6 +42,12 @@ export interface WorkerPoolOptions {
    * cores, 28 processes: first ready after ~0.2–0.5 s instead of 3–4 s, whole pool in about the same time).
    */
   startParallelism?: number;
+  /**
+   * Workers that start alone, before any other (default: no first wave): the seats of one episode. On a machine with
+   * as few cores as that, they get the cores to themselves and the first episode starts once they are
+   * ready, instead of after `startParallelism` processes shared the cores; the rest start behind them.
+   */
+  firstWave?: number;
   /** Every seat this pool hosts is played by a bot: one-seat workers start with BOT_PROCESS_NODE_FLAGS (less memory). */
   botsOnly?: boolean;
   /** Policies each worker loads before it counts as ready (their modules and SDKs): off the episode path. */
@@ -139,10 +145,16 @@ export class WorkerPool {
     return this.workers.filter((w) => !w.dead && !w.isReady).length;
   }
 
-  /** Spawns workers up to `size`, at most `startParallelism` starting at once; called again as each one is ready. */
+  /**
+   * Spawns workers up to `size`, at most `startParallelism` starting at once (only the first wave until
+   * it is ready: `firstWave`); called again as each one is ready.
+   */
   private fill(): void {
     if (!this.launch) return;
-    while (!this.closing && this.startFailures < MAX_START_FAILURES && this.workers.filter((w) => !w.dead).length < this.opts.size && this.starting() < this.startParallelism) {
+    const firstWave = Math.min(this.opts.size, Math.max(1, this.opts.firstWave ?? this.startParallelism));
+    const ready = this.workers.filter((w) => w.isReady && !w.dead).length;
+    const parallel = ready < firstWave ? Math.min(this.startParallelism, firstWave - ready) : this.startParallelism;
+    while (!this.closing && this.startFailures < MAX_START_FAILURES && this.workers.filter((w) => !w.dead).length < this.opts.size && this.starting() < parallel) {
       this.spawn();
     }
   }
