@@ -11,6 +11,8 @@ from .session import SeatSession
 
 #: What `step` accepts as a plain string: an utterance.
 SPEAK = "speak"
+#: Refusals of a move whose turn has passed (its deadline, most likely): no retry can help, play goes on.
+TURN_GONE = frozenset(["turn/stale", "turn/not_your_turn", "turn/deadline_missed"])
 
 
 def default_reward(score, dimension="goal"):
@@ -137,7 +139,7 @@ class ParleyEnv:
     def _advance(self):
         """Reads frames until this seat's next turn (returns None) or the episode's end and close (returns
         the end: reason, score, close code). A move of ours the server refused raises MoveRefused."""
-        self._pending = None
+        requested, self._pending = self._pending, None
         self._obs["new_events"] = []
         end = None
         while True:
@@ -160,9 +162,13 @@ class ParleyEnv:
             elif kind == "error":
                 if frame.get("re") in self._resent:
                     continue
-                if frame.get("re") is not None and frame.get("re") == self._sent:
-                    raise MoveRefused(frame["code"], frame.get("message", ""))
-                self._obs["errors"].append({"code": frame["code"], "message": frame.get("message", "")})
+                refusal = {"code": frame["code"], "message": frame.get("message", "")}
+                if frame.get("re") is not None and frame.get("re") == self._sent and frame["code"] not in TURN_GONE:
+                    # The turn is still open (a move of a kind it does not take, bad recipients): try again.
+                    self._pending = requested
+                    raise MoveRefused(refusal["code"], refusal["message"])
+                # Anything else (the deadline passed before the move arrived, …) is shown, and play goes on.
+                self._obs["errors"].append(refusal)
             elif kind == "episode.end":
                 end = {"reason": frame["reason"], "score": frame.get("score")}
             elif kind == "closed":

@@ -18,6 +18,7 @@ import json
 import logging
 import os
 import queue
+import re
 import socket
 import threading
 
@@ -64,6 +65,7 @@ class SeatSession:
         self._seen = set()
         self._ended = False
         self._closing = False
+        self._wait = 0
         self._ws = None
         # The connection a move can go out on: set at its welcome, cleared when it closes (a resume swaps it).
         self._live = None
@@ -184,8 +186,6 @@ class SeatSession:
             await asyncio.sleep(max(self._wait, min(3.0, 0.2 * 2 ** (failures - 1))))
             self._wait = 0
 
-    _wait = 0
-
     def _allowed(self):
         # Before the first welcome a wrong URL fails fast; a welcomed seat rides out a short outage.
         return self._attempts if self._resume is not None else 1
@@ -276,8 +276,6 @@ def _public(frame):
 
 
 def _retry_seconds(message):
-    import re
-
     m = re.search(r"retry in (\d+) s", message)
     return int(m.group(1)) if m else 1
 

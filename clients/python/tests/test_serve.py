@@ -13,7 +13,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "examples"))
 
-from parley_seat import ParleyEnv, ParleyServe, SeatRefused  # noqa: E402
+from parley_seat import MoveRefused, ParleyEnv, ParleyServe, SeatRefused  # noqa: E402
 from parley_seat.tokens import owner_only  # noqa: E402
 from random_policy import play, random_policy, serve_args  # noqa: E402
 
@@ -101,10 +101,15 @@ class ServeTest(unittest.TestCase):
             self.assertNotIn(token, stored)
 
     def test_3_a_dropped_connection_resumes_the_seat_with_its_resume_secret(self):
+        """Also: a refused move raises MoveRefused with the server's code and leaves the turn open."""
         out = os.path.join(self.tmp, "resumed")
         with ParleyServe(serve_args(1, max_turns=6, out=out), env=parley_env({})) as serve:
             with ParleyEnv(serve.url, serve.tokens("agent1"), policy="python:resume", timeout=60) as env:
                 obs = env.reset()
+                # A move the server refuses while the turn stays open: the server's code, and the turn is still ours.
+                with self.assertRaises(MoveRefused) as refused:
+                    env.step({"type": "speak", "argument": "to myself", "to": ["agent1"]})
+                self.assertEqual(refused.exception.code, "turn/bad_recipients")
                 obs, _, done, _ = env.step("Hello before the drop.")
                 self.assertFalse(done)
                 env._session.drop_connection()  # the network fails with this seat's turn open
