@@ -101,7 +101,7 @@ class ServeTest(unittest.TestCase):
             self.assertNotIn(token, stored)
 
     def test_3_a_dropped_connection_resumes_the_seat_with_its_resume_secret(self):
-        """Also: a refused move raises MoveRefused with the server's code and leaves the turn open."""
+        # Also: a refused move raises MoveRefused with the server's code and leaves the turn open.
         out = os.path.join(self.tmp, "resumed")
         with ParleyServe(serve_args(1, max_turns=6, out=out), env=parley_env({})) as serve:
             with ParleyEnv(serve.url, serve.tokens("agent1"), policy="python:resume", timeout=60) as env:
