@@ -3,7 +3,7 @@ import { withJudgement, type EpisodeJudgement, type Evaluation } from './evaluat
 import { GOAL_RUBRIC, SOTOPIA_RUBRIC } from './rubric/builtin.js';
 import { parseRubric } from './rubric/load-rubric.js';
 import { rubricRef, type Rubric } from './rubric/rubric.js';
-import { selectionScores } from './selection-scores.js';
+import { panelMeanScores, selectionScores } from './selection-scores.js';
 
 const parsed = parseRubric('name: w\ndimensions:\n  - name: warmth\n    range: [0, 5]\n    criteria: c\n  - name: goal\n    range: [0, 3]\n    criteria: g\n', 'w.yaml');
 if (!parsed.ok) throw new Error(parsed.message);
@@ -32,5 +32,14 @@ describe('scores for the fine-tuning selection', () => {
     ev = withJudgement(ev, judgement('openai:gpt-4', warmth, 5, 'blind'));
     expect(selectionScores(ev)!['a']).toEqual({ ok: true, scores: { goal: 4 } });
     expect(selectionScores(undefined)).toBeNull();
+  });
+
+  it('for parley pairs: a panel by its mean per rubric, never mixing rubrics, blind judges left out', () => {
+    let ev: Evaluation | null = withJudgement(null, judgement('openai:gpt-4', SOTOPIA_RUBRIC, 7));
+    ev = withJudgement(ev, judgement('mistral:large', SOTOPIA_RUBRIC, 4));
+    ev = withJudgement(ev, judgement('openai:gpt-4', warmth, 2));
+    ev = withJudgement(ev, judgement('openai:gpt-4o', SOTOPIA_RUBRIC, 0, 'blind'));
+    expect(panelMeanScores(ev)!['a']).toMatchObject({ ok: true, scores: { goal: 5.5, believability: 5.5, warmth: 2 } });
+    expect(panelMeanScores(undefined)).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
-import { judgeVariants, readEvaluation, type Evaluation } from './evaluation.js';
+import { judgeVariants, readEvaluation, type EpisodeJudgement, type Evaluation } from './evaluation.js';
+import { SOTOPIA_RUBRIC } from './rubric/builtin.js';
 
 /** One seat's scores by dimension name, or its evaluation error's code (the shape training/ selects on). */
 export type SelectionSeatScores = { ok: true; scores: Record<string, number> } | { ok: false; code: string };
@@ -33,30 +34,41 @@ export function selectionScores(evaluation: Evaluation | undefined): Record<stri
 
 /**
  * The scores `parley pairs` ranks siblings by, per seat: for each dimension, the mean over the panel that
- * scored it — every full-background judgement in the main judgement's view (each judge of a panel is its own
- * variant on the record); a lone judge's mean is its score. A seat the main judgement failed on has its code.
+ * scored it — the full-background judgements in the main judgement's view that used one rubric (each judge
+ * of a panel is its own variant on the record; a lone judge's mean is its score). A dimension comes from the
+ * main judgement's rubric when it has it, else from the first other rubric that does, never from a mix of
+ * rubrics (their ranges may differ). A seat the main judgement failed on has its code.
  */
 export function panelMeanScores(evaluation: Evaluation | undefined): Record<string, SelectionSeatScores> | null {
   const ev = readEvaluation(evaluation);
   const main = ev?.judge;
   if (!main) return null;
-  const panel = [...judgeVariants(ev).values()].filter((j) => j.judge.visibility === 'full' && (j.judge.view ?? 'parley') === (main.judge.view ?? 'parley'));
+  const rubricOf = (j: EpisodeJudgement) => j.judge.rubric?.hash ?? SOTOPIA_RUBRIC.hash;
+  const panels = new Map<string, EpisodeJudgement[]>([[rubricOf(main), []]]);
+  for (const j of judgeVariants(ev).values()) {
+    if (j.judge.visibility !== 'full' || (j.judge.view ?? 'parley') !== (main.judge.view ?? 'parley')) continue;
+    (panels.get(rubricOf(j)) ?? panels.set(rubricOf(j), []).get(rubricOf(j))!).push(j);
+  }
   const out: Record<string, SelectionSeatScores> = {};
   for (const [seat, j] of Object.entries(main.seats)) {
     if (!j.ok) {
       out[seat] = { ok: false, code: j.error.code };
       continue;
     }
-    const sums = new Map<string, { total: number; n: number }>();
-    for (const judgement of panel) {
-      const s = judgement.seats[seat];
-      if (!s?.ok) continue;
-      for (const [d, x] of Object.entries(s.scores)) {
-        const acc = sums.get(d) ?? { total: 0, n: 0 };
-        sums.set(d, { total: acc.total + x.score, n: acc.n + 1 });
+    const scores: Record<string, number> = {};
+    for (const panel of panels.values()) {
+      const sums = new Map<string, { total: number; n: number }>();
+      for (const judgement of panel) {
+        const s = judgement.seats[seat];
+        if (!s?.ok) continue;
+        for (const [d, x] of Object.entries(s.scores)) {
+          const acc = sums.get(d) ?? { total: 0, n: 0 };
+          sums.set(d, { total: acc.total + x.score, n: acc.n + 1 });
+        }
       }
+      for (const [d, { total, n }] of sums) if (!(d in scores)) scores[d] = total / n;
     }
-    out[seat] = { ok: true, scores: Object.fromEntries([...sums].map(([d, { total, n }]) => [d, total / n])) };
+    out[seat] = { ok: true, scores };
   }
   return out;
 }

@@ -39,10 +39,10 @@ describe('eval --attribute and export --format rewards (issue 40: contract 2)', 
         return reply.json(judged);
       },
     });
-    const run = await parleyRun(['--scenarios', 'builtin', '--modes', 'agents', '--limit', '5', '--max-turns', '8', '--concurrency', '1', '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--out', dir.path], cleanEnv(server.env()));
+    const run = await parleyRun(['--scenarios', 'builtin', '--modes', 'agents', '--limit', '5', '--max-turns', '8', '--concurrency', '1', '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--out', dir.path], cleanEnv(server.env()), 180_000);
     expect(run.code, run.stderr).toBe(0);
     cpSync(dir.path, plain.path, { recursive: true });
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await server.close();
     dir.remove();

@@ -53,18 +53,18 @@ describe('parley pairs (issue 40: contract 1)', () => {
   beforeAll(async () => {
     server = await contractServer();
     const env = cleanEnv(server.env());
-    const run = await parleyRun(['--scenarios', 'builtin', '--subset', 'craigslist_bargains', '--modes', 'agents', '--limit', '3', '--max-turns', '8', '--concurrency', '1', '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--out', r.path], env);
+    const run = await parleyRun(['--scenarios', 'builtin', '--subset', 'craigslist_bargains', '--modes', 'agents', '--limit', '3', '--max-turns', '8', '--concurrency', '1', '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--out', r.path], env, 180_000);
     expect(run.code, run.stderr).toBe(0);
     parents = readEpisodes(r.path);
     expect(new Set(parents.map((p) => p.scenarioId)).size).toBe(3);
     for (const [i, p] of parents.entries()) {
       expect(p.turns.length).toBeGreaterThan(4);
-      const fork = await parleyCli(['fork', r.path, p.episodeId, '--at', '4', '--repeats', '4', '--out', join(f.path, `ep${i}`)], env);
+      const fork = await parleyCli(['fork', r.path, p.episodeId, '--at', '4', '--repeats', '4', '--out', join(f.path, `ep${i}`)], env, 120_000);
       expect(fork.code, fork.stderr).toBe(0);
-      const judged = await parleyCli(['eval', join(f.path, `ep${i}`), '--judge', 'openai:gpt-4o'], env);
+      const judged = await parleyCli(['eval', join(f.path, `ep${i}`), '--judge', 'openai:gpt-4o'], env, 120_000);
       expect(judged.code, judged.stderr).toBe(0);
     }
-  }, 240_000);
+  }, 900_000);
   afterAll(async () => {
     await server.close();
     r.remove();
@@ -148,5 +148,11 @@ describe('parley pairs (issue 40: contract 1)', () => {
       expect(res.stderr).toContain(text);
       expect(existsSync(out)).toBe(false);
     }
+    // agent2 does not move at turn 4: no pair, every fork counted with its reason, nothing written, exit 1.
+    const out = join(f.path, 'agent2.jsonl');
+    const agent2 = await parleyCli(['pairs', f.path, '--seat', 'agent2', '--out', out], cleanEnv());
+    expect(agent2.code).toBe(1);
+    expect(agent2.stderr).toContain('left out: seat did not move at the fork turn ×12');
+    expect(existsSync(out)).toBe(false);
   }, 60_000);
 });
