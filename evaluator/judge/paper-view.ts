@@ -2,7 +2,7 @@ import { listNames } from './list-names.js';
 import { type EpisodeRecord, type Hint } from '../../protocol/index.js';
 import { genderAdjective } from '../../text/gender-word.js';
 import type { Character, Scenario, ScenarioSeat } from '../../scenarios/model.js';
-import { actionText, seatNames } from './transcript.js';
+import { actionText, privateMark, seatNames } from './transcript.js';
 
 /**
  * What SOTOPIA's judge read at tag `agent_vs_storyteller_v1` (envs/parallel.py, messages/message_classes.py,
@@ -87,7 +87,7 @@ export function paperTranscript(episode: EpisodeRecord, scenario: Scenario | und
     // SOTOPIA's judge drops every message whose text contains "did nothing": a `none`, and a move whose words say it (issue 42).
     const text = actionText(t.action);
     if (t.action.type === 'none' || text.includes('did nothing')) continue;
-    lines.push(`${names.get(t.seat) ?? t.seat} ${text}`);
+    lines.push(`${names.get(t.seat) ?? t.seat} ${privateMark(t.action, names)}${text}`);
   }
   return lines.join('\n');
 }

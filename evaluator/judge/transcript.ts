@@ -27,7 +27,16 @@ export function actionText(action: Action): string {
 }
 
 /**
- * The public transcript: every move, in order, as the seats saw it. Turns that failed (no action) are
+ * A private move's mark before its text, as SOTOPIA's `[private to …]` prefix marks it:
+ * `[private to Bea Lin] said: "…"` (names, not a list literal). Empty for a public move.
+ */
+export function privateMark(action: Action, names: ReadonlyMap<string, string>): string {
+  return action.to ? `[private to ${action.to.map((s) => names.get(s) ?? s).join(', ')}] ` : '';
+}
+
+/**
+ * The full transcript: every move, in order, a private one marked with its recipients (the judge's view of
+ * a group sees every whisper, and knows who could not hear it). Turns that failed (no action) are
  * not part of the conversation and are left out; `did nothing` turns are kept, as SOTOPIA's judge drops them
  * only to save tokens and their count matters for naturalness.
  */
@@ -36,7 +45,7 @@ export function renderTranscript(episode: EpisodeRecord, scenario: Scenario | un
   const lines: string[] = [];
   for (const t of episode.turns) {
     if (!t.action) continue;
-    lines.push(`Turn #${t.turn}: ${names.get(t.seat) ?? t.seat} ${actionText(t.action)}`);
+    lines.push(`Turn #${t.turn}: ${names.get(t.seat) ?? t.seat} ${privateMark(t.action, names)}${actionText(t.action)}`);
   }
   return lines.length ? lines.join('\n') : '(no moves)';
 }

@@ -11,12 +11,13 @@ export function frameText(index: number, line: string): string {
     return `[${index}] (not JSON) ${line}`;
   }
   const type = String(frame.type ?? '?');
-  const action = frame.action as { type?: string; argument?: string } | undefined;
+  const action = frame.action as { type?: string; argument?: string; to?: unknown } | undefined;
   switch (type) {
     case 'turn.request':
       return `[${index}] turn.request  turn ${frame.turn}: your move (allowed: ${(frame.actions as string[] | undefined)?.join(', ') ?? '?'}; ${frame.deadlineMs} ms)`;
     case 'turn.event':
-      return `[${index}] turn.event    turn ${frame.turn}: ${frame.seat} [${action?.type}] ${JSON.stringify(action?.argument ?? '')}`;
+      // A private move keeps its recipients on the line, as the frame carried them: `to ["agent2"]`.
+      return `[${index}] turn.event    turn ${frame.turn}: ${frame.seat} [${action?.type}] ${JSON.stringify(action?.argument ?? '')}${Array.isArray(action?.to) ? ` private to ${JSON.stringify(action.to)}` : ''}`;
     case 'episode.end':
       // The seat's own end score (the task's verdict, `serve --judge`'s scores) is part of what it was told.
       return `[${index}] episode.end   ${frame.reason}${frame.detail ? ` (${frame.detail})` : ''}${frame.score ? ` score ${JSON.stringify(frame.score)}` : ''}`;

@@ -17,6 +17,8 @@ export interface TranscriptLine {
   /** `speak`, `non-verbal communication`, `action`, `leave`, `none` (or a task move's type), or `error`. */
   kind: string;
   text: string;
+  /** A private move's recipients, by name (absent: every seat received it). */
+  to?: string[];
   /** Why the move is what it is when the seat did not choose it: an unreadable reply recorded as `none` (`--on-unparsable none`) or a failed LLM call (`--on-provider-error none`). */
   note?: string;
 }
@@ -85,6 +87,7 @@ export function buildTranscript(r: EpisodeRecord, scenario?: Scenario): Transcri
     name: names.get(t.seat) ?? t.seat,
     kind: t.action ? t.action.type : 'error',
     text: t.action ? t.action.argument : `${t.error?.code ?? 'error'}: ${t.error?.message ?? ''}`,
+    ...(t.action?.to ? { to: t.action.to.map((s) => names.get(s) ?? s) } : {}),
     ...(t.unparsable ? { note: `unreadable reply recorded as none (${t.unparsable.code}: ${t.unparsable.message})` } : {}),
     ...(t.providerError ? { note: `failed LLM call recorded as none (${t.providerError.code}: ${t.providerError.message})` } : {}),
   }));
@@ -109,11 +112,16 @@ export function buildTranscript(r: EpisodeRecord, scenario?: Scenario): Transcri
   };
 }
 
-/** One transcript line as text: `#3 Name [action] select Juniper` or `#0 Name: "hello"`. */
+/** The mark after a private move's speaker: ` [private to Bea, Cal]`; empty for a public move. */
+export function privateTo(l: TranscriptLine): string {
+  return l.to ? ` [private to ${l.to.join(', ')}]` : '';
+}
+
+/** One transcript line as text: `#3 Name [action] select Juniper`, `#0 Name: "hello"`, `#0 Name [private to Bea]: "psst"`. */
 export function lineText(l: TranscriptLine): string {
-  if (l.kind === 'speak') return `#${l.turn} ${l.name}: "${l.text}"`;
+  if (l.kind === 'speak') return `#${l.turn} ${l.name}${privateTo(l)}: "${l.text}"`;
   if (l.kind === 'none') return `#${l.turn} ${l.name} [none]${l.note ? ` — ${l.note}` : ''}`;
-  return `#${l.turn} ${l.name} [${l.kind}] ${l.text}`;
+  return `#${l.turn} ${l.name}${privateTo(l)} [${l.kind}] ${l.text}`;
 }
 
 /** The transcript as terminal text. */

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { auditGames } from './game-audit.js';
 import { leakedRuns, ownSideTexts, stringsIn } from './secret-runs.js';
+import { auditWhispers, type WhisperTurn } from './whisper-audit.js';
 
 interface SeatFacts { seat: string; goal: string; secret: string; hints: Array<{ text: string }>; character: object; task: unknown }
 interface ScenarioFacts { id: string; judgeOnly: string; seats: SeatFacts[]; narrative: Array<{ text: string; visibleTo: 'all' | string[] }> }
@@ -13,6 +14,10 @@ interface EpisodeFacts {
   scriptWriter?: { pid: number | null; pids?: number[] };
   /** A fork (`parley fork`): what it revealed at its fork turn, and where each ledger's live part begins. */
   fork?: { reveal?: string[]; liveFromLine?: Record<string, number> };
+  /** The moves, for the private-move part (whisper-audit.ts). */
+  turns?: WhisperTurn[];
+  /** A hidden-role game: its channels and private moves are game-audit.ts's part. */
+  game?: unknown;
 }
 
 /** The private fields of `from` a fork revealed to `to` (`agent2.goal+secret:agent1`). */
@@ -38,10 +43,12 @@ const readJsonl = <T>(file: string): T[] =>
  * Agents-mode ledgers are also searched for paraphrase (secret-runs.ts): no frame the orchestrator built
  * may hold a run of four content words of the partner's secret that the seat's own side and the public
  * scenario do not hold. Public moves (`turn.event`) are not searched: they are what the partner chose to say.
+ * Private moves (`to`, issue 39): each reached exactly its speaker and recipients, marked private, and no
+ * word of it reached any other seat's ledger (whisper-audit.ts); `whispers` counts the non-recipients proven.
  */
-export function auditRun(dir: string): { violations: string[]; checked: { ledgers: number; peerStates: number; episodes: number; paraphraseSeats: number; reveals: number; teamMessages: number; privateMoves: number; privateNotices: number } } {
+export function auditRun(dir: string): { violations: string[]; checked: { ledgers: number; peerStates: number; episodes: number; paraphraseSeats: number; reveals: number; whispers: number; whisperDeliveries: number; teamMessages: number; privateMoves: number; privateNotices: number } } {
   const violations: string[] = [];
-  const checked = { ledgers: 0, peerStates: 0, episodes: 0, paraphraseSeats: 0, reveals: 0 };
+  const checked = { ledgers: 0, peerStates: 0, episodes: 0, paraphraseSeats: 0, reveals: 0, whispers: 0, whisperDeliveries: 0 };
   const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { orchestrator: { pid: number } };
   const orchestratorPid = run.orchestrator.pid;
   const scenarios = new Map(readJsonl<ScenarioFacts>(join(dir, 'scenarios.jsonl')).map((s) => [s.id, s]));
@@ -76,6 +83,13 @@ export function auditRun(dir: string): { violations: string[]; checked: { ledger
     const files = existsSync(ledgerDir) ? readdirSync(ledgerDir) : [];
     const expected = ep.mode === 'script' ? ['script.jsonl'] : scenario.seats.map((s) => `${s.seat}.jsonl`);
     for (const f of expected) if (!files.includes(f)) violations.push(`${where}: ledger ${f} missing`);
+    if (ep.mode !== 'script' && ep.game === undefined) {
+      const ledgers = new Map(files.map((f) => [f.replace(/\.jsonl$/, ''), readFileSync(join(ledgerDir, f), 'utf8').split('\n').filter(Boolean)]));
+      const whispers = auditWhispers(where, ep.turns ?? [], ledgers);
+      violations.push(...whispers.violations);
+      checked.whispers += whispers.proven;
+      checked.whisperDeliveries += whispers.delivered;
+    }
 
     for (const file of files) {
       checked.ledgers += 1;

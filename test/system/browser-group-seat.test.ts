@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { seriousViolations } from '../helpers/axe.js';
 import { hasChromium } from '../helpers/browser.js';
 import { testChromium } from '../helpers/test-browser.js';
 import { parley, tempDir, type CliProcess } from '../helpers/processes.js';
@@ -13,6 +14,7 @@ import { parley, tempDir, type CliProcess } from '../helpers/processes.js';
  */
 describe.skipIf(!hasChromium)('a person in a group of three, in the browser', () => {
   const tmp = tempDir('browser-group');
+  const WHISPER = 'only you should hear about the copper kettle';
   const procs: CliProcess[] = [];
   let browser: Browser;
   beforeAll(async () => {
@@ -64,6 +66,47 @@ describe.skipIf(!hasChromium)('a person in a group of three, in the browser', ()
     expect(record.outcome).toMatchObject({ kind: 'mutual_friends', success: true });
     expect(record.seats.map((s: { seat: string; policy: string }) => [s.seat, s.policy])).toEqual([['agent1', 'human'], ['agent2', 'bot'], ['agent3', 'bot']]);
     expect(new Set(record.turns.slice(0, 3).map((t: { seat: string }) => t.seat))).toEqual(new Set(['agent1', 'agent2', 'agent3']));
+    await page.close();
+  }, 240_000);
+
+  /**
+   * Issue 39: a private message from the seat page. The `Send to` picker names each other participant (a
+   * checkbox by name); the message reaches the ticked seat only, the chat marks it private, and the page
+   * passes axe with the picker in it.
+   */
+  it('ticks one partner by name and sends: only that seat receives it, marked private; axe finds nothing serious', async () => {
+    const out = join(tmp.path, 'R');
+    const serve = parley(['serve', '--scenarios', 'builtin', '--subset', 'groups', '--modes', 'agents', '--limit', '1', '--agent2', 'bot', '--agent3', 'bot', '--out', out], { cwd: tmp.path });
+    procs.push(serve);
+    const [, url] = await serve.line(/^seat agent1 token \S+ url (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/);
+    const scenario = JSON.parse(readFileSync(join(out, 'scenarios.jsonl'), 'utf8').split('\n')[0]!) as { seats: Array<{ character: { name: string } }> };
+    const [, second, third] = scenario.seats.map((s) => s.character.name);
+
+    const page = await browser.newPage();
+    await page.goto(url!);
+    await myTurn(page);
+    const picker = page.getByRole('group', { name: 'Send to' });
+    await picker.getByRole('checkbox', { name: second }).check();
+    await expect(picker.getByRole('checkbox', { name: third }).isChecked()).resolves.toBe(false);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('textbox', { name: 'Message' }).fill(WHISPER);
+    await page.getByRole('button', { name: 'Send' }).click();
+    const mine = page.locator('#chat li', { hasText: WHISPER });
+    await mine.waitFor({ timeout: 30_000 });
+    await expect(mine.textContent()).resolves.toContain(`private to ${second}`);
+    // The picker is cleared after sending: the next message is public unless ticked again.
+    await expect(picker.getByRole('checkbox', { name: second }).isChecked()).resolves.toBe(false);
+    expect(await seriousViolations(page)).toEqual([]);
+    // The ledgers as the orchestrator writes them: agent2's holds it; agent3's, once it heard turn 1, does not.
+    const ledger = (seat: string) => {
+      const dir = join(out, 'ledgers');
+      const episode = existsSync(dir) ? readdirSync(dir)[0] : undefined;
+      const file = episode ? join(dir, episode, `${seat}.jsonl`) : '';
+      return file && existsSync(file) ? readFileSync(file, 'utf8') : '';
+    };
+    await vi.waitFor(() => expect(ledger('agent3')).toMatch(/"type":"turn.event","turn":1,/), { timeout: 30_000, interval: 100 });
+    expect(ledger('agent2')).toContain(WHISPER);
+    expect(ledger('agent3')).not.toContain('copper kettle');
     await page.close();
   }, 240_000);
 });

@@ -1,6 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
 // Specific protocol files, not the index: the page must not pull in the Node-only decoder.
-import type { Action } from '../../protocol/action.js';
+import { PRIVATE_ACTION_TYPES, type Action } from '../../protocol/action.js';
 import { CLOSE_EVENT, FRAME_EVENT, SOCKET_IO_PATH, type BrowserClose } from '../../protocol/browser-transport.js';
 import { OrchestratorFrame, type SeatWelcome, type TurnEvent, type TurnRequest } from '../../protocol/frames.js';
 import { SeatClientState } from '../../seat-client/state.js';
@@ -180,8 +180,10 @@ function wireControls(act: (a: Action) => void): void {
       $('hint').textContent = 'Write something first (or choose the action none).';
       return;
     }
-    act({ type, argument: bare ? '' : message.value });
+    const to = privateTo(type);
+    act(to ? { type, argument: message.value, to } : { type, argument: bare ? '' : message.value });
     message.value = '';
+    for (const box of recipientBoxes()) box.checked = false;
   });
   // Enter sends; Shift+Enter (or an input method composing a character) adds a line as usual.
   $('message').addEventListener('keydown', (e) => {
@@ -202,6 +204,25 @@ function wireControls(act: (a: Action) => void): void {
   $('quit').addEventListener('click', () => move({ move: 'quit' }));
 }
 
+/** The seat page's recipient checkboxes (a group only: one per other participant). */
+const recipientBoxes = () => [...document.querySelectorAll<HTMLInputElement>('#recipient-list input[type=checkbox]')];
+
+/**
+ * The ticked recipients of a private message (SOTOPIA's `to`), or undefined for a public one: nothing
+ * ticked, or a move that cannot be private (a task move, none, leave), which goes to everyone.
+ */
+function privateTo(type: Action['type']): string[] | undefined {
+  const to = recipientBoxes().filter((b) => b.checked).map((b) => b.value);
+  return to.length > 0 && PRIVATE_ACTION_TYPES.has(type) ? to : undefined;
+}
+
+/** A group's `Send to` picker: a checkbox per other participant, its label the name (each in its own isolate). */
+function renderRecipients(w: SeatWelcome): void {
+  const group = w.scenario.seats.length > 2;
+  $('recipients').hidden = !group;
+  fill($('recipient-list'), ...(group ? w.partners.map((p) => el('label', { class: 'recipient' }, el('input', { type: 'checkbox', name: 'to', value: p.seat, disabled: '' }), ' ', bdi(nameOf(p.seat)))) : []));
+}
+
 function renderWelcome(w: SeatWelcome, act: (a: Action) => void): void {
   const select = (name: string) => {
     const b = el('button', { type: 'button', class: 'move', 'aria-label': `Select ${name}` }, 'Select');
@@ -215,6 +236,7 @@ function renderWelcome(w: SeatWelcome, act: (a: Action) => void): void {
   fill($('goal'), goalCard(w.self));
   fill($('self'), ...selfCard(w.self, taskMoves && w.self.task?.kind === 'mutual_friends' ? select : null));
   fill($('partners'), ...w.partners.map((p) => partnerCard(p, nameOf(p.seat))));
+  renderRecipients(w);
   fill($('mind'));
   fill($('chat'), el('li', { class: 'empty' }, 'The conversation will appear here.'));
   // Offer/accept/reject/quit are the moves of a Craigslist deal, an auction and a split's vote.
@@ -228,7 +250,7 @@ function appendChat(e: TurnEvent): void {
   const welcome = state.welcome;
   const following = chat.scrollHeight - chat.scrollTop - chat.clientHeight < 80 || e.seat === welcome?.seat;
   chat.querySelector('.empty')?.remove();
-  chat.append(messageItem(e, nameOf(e.seat), e.seat === welcome?.seat));
+  chat.append(messageItem(e, nameOf(e.seat), e.seat === welcome?.seat, e.action.to?.map(nameOf)));
   if (following) chat.scrollTop = chat.scrollHeight;
 }
 

@@ -25,11 +25,13 @@ export function outcomeNodes(parts: readonly TextPart[]): Array<Node | string> {
  * own on the right); non-verbal acts, physical actions, task moves, silences and leaving as narration
  * apart from speech, labelled with their kind in words. Text only: the argument is untrusted, and so is
  * the name: each sits in its own `<bdi>`, so neither can reorder the sentence Parley composes around it.
+ * A private message (`to`: the recipients' names) says so after the speaker: `· private to Bea, Cal`.
  */
-export function messageItem(e: TurnEvent, name: string, own: boolean): HTMLLIElement {
-  const who = el('p', { class: 'who' }, bdi(name), `${own ? ' (you)' : ''} · turn ${e.turn + 1}`);
+export function messageItem(e: TurnEvent, name: string, own: boolean, to?: readonly string[]): HTMLLIElement {
+  const privately = to ? [' · ', el('span', { class: 'private-to' }, 'private to ', ...to.flatMap((n, i) => (i ? [', ', bdi(n)] : [bdi(n)])))] : [];
+  const who = el('p', { class: 'who' }, bdi(name), `${own ? ' (you)' : ''} · turn ${e.turn + 1}`, ...privately);
   const item = (classes: string, ...body: Array<Node | string>) =>
-    el('li', { class: `msg ${classes}${own ? ' own' : ''}` }, who, el('p', { class: 'bubble' }, ...body));
+    el('li', { class: `msg ${classes}${own ? ' own' : ''}${to ? ' whisper' : ''}` }, who, el('p', { class: 'bubble' }, ...body));
   const kind = (label: string) => el('span', { class: 'kind' }, label);
   const a = e.action;
   switch (a.type) {

@@ -1,0 +1,133 @@
+import { cpSync, appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EpisodeRecord } from '../protocol/index.js';
+import { startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
+import { auditRun } from './helpers/audit.js';
+import { tempDir } from './helpers/processes.js';
+import { contentWords } from './helpers/secret-runs.js';
+import { cleanEnv, parleyCli, parleyRun, readEpisodes } from './llm-run-helpers.js';
+
+/** Words found in no scenario, prompt or bot line of Parley: if one reaches a seat, the whisper did. */
+const WHISPER = 'the brass owl sleeps beneath lantern bridge';
+const WORDS = contentWords(WHISPER);
+const holdsAWord = (text: string) => WORDS.filter((w) => new RegExp(`\\b${w}`, 'i').test(text));
+
+const ledger = (out: string, r: EpisodeRecord, seat: string) => readFileSync(join(out, 'ledgers', r.episodeId, `${seat}.jsonl`), 'utf8');
+const frames = (text: string) => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; turn?: number; action?: { to?: string[] } });
+const promptOf = (req: ReceivedRequest) => ((req.body as { messages?: Array<{ content?: unknown }> }).messages ?? []).map((m) => String(m.content ?? '')).join('\n');
+
+/** The whisper's checks every run below shares: routing, the record, the ledgers and the leak audit. */
+function expectWhisperKept(out: string, records: EpisodeRecord[]) {
+  expect(records.length).toBeGreaterThan(0);
+  for (const r of records) {
+    expect(r.status, JSON.stringify(r.errors)).toBe('ok');
+    expect(r.turns[0]).toMatchObject({ seat: 'agent1', action: { type: 'speak', argument: expect.stringContaining(WHISPER), to: ['agent2'] }, to: ['agent1', 'agent2'] });
+    // agent2's ledger holds it, marked private; agent3's holds no frame of turn 0 and no word of it.
+    expect(frames(ledger(out, r, 'agent2')).find((f) => f.type === 'turn.event' && f.turn === 0)?.action?.to).toEqual(['agent2']);
+    const third = ledger(out, r, 'agent3');
+    expect(frames(third).filter((f) => f.type === 'turn.event').map((f) => f.turn)).not.toContain(0);
+    expect(frames(third).some((f) => f.type === 'turn.event')).toBe(true);
+    expect(holdsAWord(third)).toEqual([]);
+  }
+  const audit = auditRun(out);
+  expect(audit.violations).toEqual([]);
+  expect(audit.checked.whispers).toBe(records.length);
+  expect(audit.checked.whisperDeliveries).toBe(2 * records.length);
+}
+
+/** Issue 39, contract 1: agent1 whispers to agent2 on its first turn, in a group of three. */
+describe('private messages: a 3-seat whisper with bots, agents and mindreaders mode', () => {
+  const tmp = tempDir('whispers-bots');
+  const out = join(tmp.path, 'R');
+  let run: Awaited<ReturnType<typeof parleyRun>>;
+
+  beforeAll(async () => {
+    const experiment = join(tmp.path, 'whispers.yaml');
+    writeFileSync(experiment, [
+      'scenarios: builtin', 'subset: groups', 'modes: [agents, mindreaders]',
+      'agents:', `  - { spec: bot, params: { whisperTo: agent2, whisperText: "${WHISPER}" } }`, '  - { spec: bot }', '  - { spec: bot }', '',
+    ].join('\n'));
+    run = await parleyRun(['--experiment', experiment, '--out', out], cleanEnv(), 120_000);
+  }, 150_000);
+  afterAll(() => tmp.remove());
+
+  it('reaches agent2 marked private and agent3 not at all, in both modes (mindreading shares state, never messages); the leak audit passes', () => {
+    expect(run.code, run.stderr).toBe(0);
+    const records = readEpisodes(out);
+    expect(records.map((r) => r.mode).sort()).toEqual(['agents', 'agents', 'agents', 'mindreaders', 'mindreaders', 'mindreaders']);
+    expectWhisperKept(out, records);
+  });
+
+  it('the audit is not blind: the whisper copied into agent3\'s ledger is reported', () => {
+    const tampered = join(tmp.path, 'tampered');
+    cpSync(out, tampered, { recursive: true });
+    const r = readEpisodes(tampered)[0]!;
+    const event = ledger(tampered, r, 'agent2').split('\n').find((l) => l.includes('"turn.event"') && l.includes(WHISPER))!;
+    appendFileSync(join(tampered, 'ledgers', r.episodeId, 'agent3.jsonl'), `${event}\n`);
+    const violations = auditRun(tampered).violations.join('\n');
+    expect(violations).toContain(`${r.episodeId}/agent3: holds turn 0, a private move to agent2`);
+    expect(violations).toContain('words of the private move of turn 0 reached a non-recipient');
+  });
+
+  it('parley show: agent2\'s transcript marks it [private to …]; agent3\'s never shows it; the full view shows it with its recipients', async () => {
+    const r = readEpisodes(out)[0]!;
+    const full = await parleyCli(['show', out, r.episodeId], cleanEnv());
+    expect(full.code, full.stderr).toBe(0);
+    expect(full.stdout).toMatch(/\[private to [^\]]+\][^\n]*brass owl/);
+    const two = await parleyCli(['show', out, r.episodeId, '--seat', 'agent2'], cleanEnv());
+    expect(two.stdout).toContain(WHISPER);
+    expect(two.stdout).toMatch(/turn 0: agent1 \[speak\] "the brass owl[^\n]*private to \["agent2"\]/);
+    const three = await parleyCli(['show', out, r.episodeId, '--seat', 'agent3'], cleanEnv());
+    expect(three.code, three.stderr).toBe(0);
+    expect(holdsAWord(three.stdout)).toEqual([]);
+  }, 60_000);
+});
+
+/**
+ * The same with LLM seats against the fake OpenAI-compatible server, under both protocols: agent1's first
+ * reply whispers to agent2; no later request agent3's policy sends (captured at the server) holds a word of
+ * it, while agent2's later requests show it as `[private to …]`.
+ */
+describe.each(['parley', 'paper'] as const)('private messages with LLM seats under --protocol %s', (protocol) => {
+  let server: FakeLlmServer;
+  const tmp = tempDir(`whispers-llm-${protocol}`);
+  const out = join(tmp.path, 'R');
+  let run: Awaited<ReturnType<typeof parleyRun>>;
+
+  beforeAll(async () => {
+    server = await startFakeLlmServer();
+    // The first request of the run is agent1's turn 0: whisper to the first name it may address (agent2).
+    server.enqueue((req) => {
+      const prompt = promptOf(req);
+      const schema = (req.body as { response_format?: { json_schema?: { schema?: { properties?: { to?: { items?: { enum?: string[] } } } } } } }).response_format?.json_schema?.schema;
+      const name = schema?.properties?.to?.items?.enum?.[0] ?? /chosen from "([^"]+)"/.exec(prompt)?.[1];
+      return { kind: 'content', content: JSON.stringify({ action_type: 'speak', argument: WHISPER, to: [name] }) };
+    });
+    run = await parleyRun(
+      ['--scenarios', 'builtin', '--subset', 'groups', '--modes', 'agents', '--limit', '1', '--agent1', 'openai:gpt-3.5-turbo', '--max-turns', '6', '--protocol', protocol, '--selection', 'all', '--out', out],
+      cleanEnv(server.env()),
+      120_000,
+    );
+  }, 150_000);
+  afterAll(async () => {
+    await server.close();
+    tmp.remove();
+  });
+
+  it('agent3\'s ledger and every request agent3 sent hold no word of it; agent2\'s hold it marked private; the audit passes', () => {
+    expect(run.code, run.stderr).toBe(0);
+    const records = readEpisodes(out);
+    expectWhisperKept(out, records);
+    const scenario = JSON.parse(readFileSync(join(out, 'scenarios.jsonl'), 'utf8').split('\n')[0]!) as { seats: Array<{ seat: string; character: { name: string } }> };
+    const name = (seat: string) => scenario.seats.find((s) => s.seat === seat)!.character.name;
+    const own = (seat: string) => (req: ReceivedRequest) => promptOf(req).includes(protocol === 'paper' ? `You are ${name(seat)}.` : `Your character is ${name(seat)}.`);
+    const third = server.requests.filter(own('agent3'));
+    const second = server.requests.filter(own('agent2'));
+    expect(third.length).toBeGreaterThan(0);
+    for (const req of third) expect(holdsAWord(promptOf(req))).toEqual([]);
+    // Not vacuous: agent2's prompts after turn 0 carry it, marked private to agent2.
+    expect(second.length).toBeGreaterThan(0);
+    for (const req of second) expect(promptOf(req)).toContain(`${name('agent1')} [private to ${name('agent2')}] said: "${WHISPER}"`);
+  });
+});
