@@ -1,4 +1,4 @@
-import type { OrchestratorFrame, PeerState, SeatWelcome, TurnEvent, TurnRequest } from '../protocol/index.js';
+import type { GameNotice, OrchestratorFrame, PeerState, SeatWelcome, TurnEvent, TurnRequest } from '../protocol/index.js';
 import type { seatPromptMessages } from '../agent-node/policies/llm/seat-prompt.js';
 
 /** The seat view the agent prompt renderer takes (agent-node's `SeatView`, named through the renderer's own signature). */
@@ -21,6 +21,8 @@ export function seatTurnsFromLedger(frames: readonly OrchestratorFrame[]): SeatT
   const peers = new Map<string, PeerState['state']>();
   const events = new Map<number, TurnEvent>();
   const turns = new Map<number, SeatTurn>();
+  // A game's moderator notices, one per number, as a live seat keeps them (agent-node/seat-view-state.ts).
+  const notices = new Map<number, GameNotice>();
   for (const frame of frames) {
     switch (frame.type) {
       case 'seat.welcome':
@@ -32,11 +34,19 @@ export function seatTurnsFromLedger(frames: readonly OrchestratorFrame[]): SeatT
       case 'turn.event':
         events.set(frame.turn, frame);
         break;
+      case 'game.notice':
+        notices.set(frame.n, frame);
+        break;
       case 'turn.request':
         if (welcome && !turns.has(frame.turn)) {
           turns.set(frame.turn, {
             request: frame,
-            view: { welcome, peers: [...peers.values()], events: [...events.values()].sort((a, b) => a.turn - b.turn) },
+            view: {
+              welcome,
+              peers: [...peers.values()],
+              events: [...events.values()].sort((a, b) => a.turn - b.turn),
+              ...(notices.size ? { notices: [...notices.values()].sort((a, b) => a.n - b.n) } : {}),
+            },
           });
         }
         break;

@@ -11,6 +11,8 @@ interface LooseFrame {
   self?: { profile?: { name?: unknown } };
   code?: unknown;
   message?: unknown;
+  text?: unknown;
+  to?: unknown;
 }
 
 const str = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
@@ -35,6 +37,7 @@ function summary(f: LooseFrame): string {
     case 'peer.state': return "mindreading: the partner's private state";
     case 'turn.request': return `turn ${Number(f.turn) + 1}: your move (${Math.round(Number(f.deadlineMs) / 1000)} s)`;
     case 'turn.event': return `turn ${Number(f.turn) + 1} · ${str(f.seat)} ${str(f.action?.type)}${f.action?.argument ? `: ${str(f.action.argument)}` : ''}`;
+    case 'game.notice': return `moderator${Array.isArray(f.to) ? ' (to this seat only)' : ''}: ${str(f.text)}`;
     case 'script.request': return 'write the whole dialogue';
     case 'episode.end': return `episode over: ${str(f.reason)}`;
     case 'error': return `error ${str(f.code)}: ${str(f.message)}`;
