@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCassette } from '../llm/index.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { tempDir } from './helpers/processes.js';
 import { cleanEnv, parleyCli, parleyRun, readEpisodes } from './llm-run-helpers.js';
@@ -43,6 +44,25 @@ describe('werewolf with two models, 20 games, against a fake server', () => {
     expect(prompts.some((p) => p.includes('Your role (secret): Werewolf'))).toBe(true);
     expect(prompts.some((p) => /write \\"vote <player>\\"/.test(p))).toBe(true);
   });
+
+  it("the fine-tuning export rebuilds each game seat's prompt from its ledger, notices included, as its cassette has it", async () => {
+    const ft = join(dir.path, 'ft.jsonl');
+    const exp = await parleyCli(['export', out, '--format', 'openai-chat', '--out', ft], cleanEnv(), 120_000);
+    expect(exp.code, exp.stderr).toBe(0);
+    const readJsonl = (f: string) => readFileSync(f, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readJsonl(ft) as Array<{ messages: Array<{ role: string; content: string }> }>;
+    const index = readJsonl(join(dir.path, 'ft.index.jsonl')) as Array<{ episodeId: string; seat: string; turn: number }>;
+    const records = readEpisodes(out);
+    let checked = 0;
+    index.slice(0, 60).forEach((ix, i) => {
+      const mine = records.find((r) => r.episodeId === ix.episodeId)!.turns.filter((t) => t.seat === ix.seat).map((t) => t.turn);
+      const calls = readCassette(join(out, 'cassettes', ix.episodeId, `${ix.seat}.jsonl`))!;
+      expect(JSON.stringify(lines[i]!.messages.slice(0, -1))).toBe(JSON.stringify(calls[mine.indexOf(ix.turn)]!.request.messages));
+      checked += 1;
+    });
+    expect(checked).toBe(60);
+    expect(lines.some((l) => l.messages.some((m) => m.content.includes('[Moderator]')))).toBe(true);
+  }, 130_000);
 
   it('the report ranks both models with bootstrap intervals', async () => {
     const rep = await parleyCli(['report', out], cleanEnv(server.env()), 120_000);
