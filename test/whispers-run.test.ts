@@ -6,7 +6,7 @@ import { startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '..
 import { auditRun } from './helpers/audit.js';
 import { tempDir } from './helpers/processes.js';
 import { contentWords } from './helpers/secret-runs.js';
-import { cleanEnv, parleyCli, parleyRun, readEpisodes } from './llm-run-helpers.js';
+import { cleanEnv, parleyCli, parleyRun, readEpisodes, turnsById } from './llm-run-helpers.js';
 
 /** Words found in no scenario, prompt or bot line of Parley: if one reaches a seat, the whisper did. */
 const WHISPER = 'the brass owl sleeps beneath lantern bridge';
@@ -82,6 +82,17 @@ describe('private messages: a 3-seat whisper with bots, agents and mindreaders m
     expect(three.code, three.stderr).toBe(0);
     expect(holdsAWord(three.stdout)).toEqual([]);
   }, 60_000);
+
+  it('parley fork at turn 2 replays the whisper to agent1 and agent2 only; the fork passes the leak audit', async () => {
+    const parent = readEpisodes(out).find((r) => r.mode === 'agents')!;
+    const forked = join(tmp.path, 'F');
+    const fork = await parleyCli(['fork', out, parent.episodeId, '--at', '2', '--out', forked], cleanEnv(), 90_000);
+    expect(fork.code, fork.stderr).toBe(0);
+    const records = readEpisodes(forked);
+    expect(records).toHaveLength(1);
+    expect(records[0]!.turns[0]).toEqual(parent.turns[0]);
+    expectWhisperKept(forked, records);
+  }, 120_000);
 });
 
 /**
@@ -130,4 +141,14 @@ describe.each(['parley', 'paper'] as const)('private messages with LLM seats und
     expect(second.length).toBeGreaterThan(0);
     for (const req of second) expect(promptOf(req)).toContain(`${name('agent1')} [private to ${name('agent2')}] said: "${WHISPER}"`);
   });
+
+  it('--replay R: the same turns, the whisper private again, from the cassettes with no request sent', async () => {
+    const before = server.requests.length;
+    const again = join(tmp.path, 'R2');
+    const replay = await parleyRun(['--replay', out, '--out', again], cleanEnv(), 120_000);
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(server.requests.length).toBe(before);
+    expect(turnsById(readEpisodes(again))).toEqual(turnsById(readEpisodes(out)));
+    expectWhisperKept(again, readEpisodes(again));
+  }, 150_000);
 });
