@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { hasChromium } from '../helpers/browser.js';
-import { testChromium } from '../helpers/test-browser.js';
-import { parley, tempDir, type CliProcess } from '../helpers/processes.js';
+import { browserSuite } from '../helpers/test-browser.js';
+import { parley, type CliProcess } from '../helpers/processes.js';
 import { seriousViolations } from '../helpers/axe.js';
 
 /**
@@ -13,17 +13,8 @@ import { seriousViolations } from '../helpers/axe.js';
  * file; `parley compare --human ANN` prints win rates with Wilson intervals and the annotators' kappa.
  */
 describe.skipIf(!hasChromium)('parley annotate + compare --human', () => {
-  const tmp = tempDir('annotate');
-  const procs: CliProcess[] = [];
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await testChromium();
-  }, 60_000);
-  afterAll(async () => {
-    for (const p of procs) p.kill();
-    await browser?.close();
-    tmp.remove();
-  });
+  const suite = browserSuite('annotate');
+  const { tmp, procs } = suite;
 
   /** Starts the study; returns each annotator's printed link (`…/#token=T`). */
   const start = async (a: string, b: string, ann: string): Promise<{ proc: CliProcess; url: (name: string) => string }> => {
@@ -68,7 +59,7 @@ describe.skipIf(!hasChromium)('parley annotate + compare --human', () => {
     for (const r of runs) expect(await r.exited, r.stderr.join('\n')).toBe(0);
 
     const first = await start(a, b, ann);
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     await annotate(page, first.url('ann1'), ['A', 'B']);
     const lines = readFileSync(ann, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
@@ -80,7 +71,7 @@ describe.skipIf(!hasChromium)('parley annotate + compare --human', () => {
     const second = await start(a, b, ann);
     await page.goto(second.url('ann1'));
     await page.getByText(/All 2 pair\(s\) answered/).waitFor({ timeout: 30_000 });
-    const other = await browser.newPage();
+    const other = await suite.browser.newPage();
     await annotate(other, second.url('ann2'), ['A', 'A']);
     expect(readFileSync(ann, 'utf8').trim().split('\n')).toHaveLength(4);
     second.proc.kill();

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it, vi } from 'vitest';
 import { seriousViolations } from '../helpers/axe.js';
 import { hasChromium } from '../helpers/browser.js';
-import { testChromium } from '../helpers/test-browser.js';
-import { parley, tempDir, type CliProcess } from '../helpers/processes.js';
+import { browserSuite } from '../helpers/test-browser.js';
+import { parley } from '../helpers/processes.js';
 
 /**
  * Issue 23, contract 4: `parley serve` of a three-seat group with two seats hosted as bots
@@ -13,18 +13,9 @@ import { parley, tempDir, type CliProcess } from '../helpers/processes.js';
  * Chromium finishes the episode (the three-way MutualFriends) against the two bots.
  */
 describe.skipIf(!hasChromium)('a person in a group of three, in the browser', () => {
-  const tmp = tempDir('browser-group');
+  const suite = browserSuite('browser-group');
+  const { tmp, procs } = suite;
   const WHISPER = 'only you should hear about the copper kettle';
-  const procs: CliProcess[] = [];
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await testChromium();
-  }, 60_000);
-  afterAll(async () => {
-    for (const p of procs) p.kill();
-    await browser?.close();
-    tmp.remove();
-  });
 
   const myTurn = (page: Page) => page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor({ timeout: 60_000 });
 
@@ -43,7 +34,7 @@ describe.skipIf(!hasChromium)('a person in a group of three, in the browser', ()
     const friend = [...lists[0]!].find((n) => lists.every((l) => l.has(n)))!;
     const partnerNames = scenario.seats.slice(1).map((s: { character: { name: string } }) => s.character.name) as string[];
 
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     await page.goto(url!);
     await page.getByRole('table', { name: 'Friends' }).waitFor({ timeout: 30_000 });
     // Both partners are shown, by name (they know each other's names).
@@ -82,7 +73,7 @@ describe.skipIf(!hasChromium)('a person in a group of three, in the browser', ()
     const scenario = JSON.parse(readFileSync(join(out, 'scenarios.jsonl'), 'utf8').split('\n')[0]!) as { seats: Array<{ character: { name: string } }> };
     const [, second, third] = scenario.seats.map((s) => s.character.name);
 
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     await page.goto(url!);
     await myTurn(page);
     const picker = page.getByRole('group', { name: 'Send to' });

@@ -1,9 +1,8 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { hasChromium } from '../helpers/browser.js';
-import { testChromium } from '../helpers/test-browser.js';
-import { parley, tempDir, type CliProcess } from '../helpers/processes.js';
+import { browserSuite } from '../helpers/test-browser.js';
+import { parley } from '../helpers/processes.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { inViewport, myTurn, pageMetrics, sharedFriend } from '../helpers/seat-page.js';
 
@@ -15,12 +14,8 @@ import { inViewport, myTurn, pageMetrics, sharedFriend } from '../helpers/seat-p
  * no serious or critical violation mid-episode, in light and dark mode, wide and narrow, nor on the end screen.
  */
 describe.skipIf(!hasChromium)('seat page layout', () => {
-  const tmp = tempDir('layout');
-  const procs: CliProcess[] = [];
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await testChromium();
-  }, 60_000);
+  const suite = browserSuite('layout');
+  const { tmp, procs } = suite;
   /** One MutualFriends episode against a bot, agent1 left to a person: its run directory and agent1's link. */
   const serveOne = async (name: string): Promise<{ out: string; link: string }> => {
     const out = join(tmp.path, name);
@@ -29,14 +24,9 @@ describe.skipIf(!hasChromium)('seat page layout', () => {
     const [, link] = await serve.line(/^seat agent1 token \S+ url (\S+)$/);
     return { out, link: link! };
   };
-  afterAll(async () => {
-    for (const p of procs) p.kill();
-    await browser?.close();
-    tmp.remove();
-  });
 
   it('the axe-core check finds serious violations when a page has them (so an empty list means something)', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     await page.setContent('<!doctype html><html><body><button></button><p style="color:#bbb;background:#fff">faint</p></body></html>');
     const ids = (await seriousViolations(page)).map((v) => v.id);
     expect(ids).toEqual(expect.arrayContaining(['button-name', 'color-contrast']));
@@ -45,7 +35,7 @@ describe.skipIf(!hasChromium)('seat page layout', () => {
 
   it('at 1280×800, after ten turns, the Message box and the latest message are visible without scrolling', async () => {
     const { link } = await serveOne('wide');
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(link);
     const messages = page.locator('#chat li.msg');
     const box = page.getByRole('textbox', { name: 'Message' });
@@ -93,7 +83,7 @@ describe.skipIf(!hasChromium)('seat page layout', () => {
 
   it('at 390×844 a whole MutualFriends episode is played by accessible names', async () => {
     const { out, link } = await serveOne('phone');
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const page = await suite.browser.newPage({ viewport: { width: 390, height: 844 } });
     await page.goto(link);
     const friend = sharedFriend(out);
     await myTurn(page);

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it, vi } from 'vitest';
 import { hasChromium } from '../helpers/browser.js';
-import { testChromium } from '../helpers/test-browser.js';
-import { parley, tempDir, type CliProcess } from '../helpers/processes.js';
+import { browserSuite } from '../helpers/test-browser.js';
+import { parley } from '../helpers/processes.js';
 
 /**
  * A person plays a seat in a real browser (issue 13, contracts 1 and 2): `parley serve --agent2 bot`
@@ -13,17 +13,8 @@ import { parley, tempDir, type CliProcess } from '../helpers/processes.js';
  * show an error, and the server stays up (a second serve episode waits meanwhile).
  */
 describe.skipIf(!hasChromium)('browser seat over socket.io', () => {
-  const tmp = tempDir('browser');
-  const procs: CliProcess[] = [];
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await testChromium();
-  }, 60_000);
-  afterAll(async () => {
-    for (const p of procs) p.kill();
-    await browser?.close();
-    tmp.remove();
-  });
+  const suite = browserSuite('browser');
+  const { tmp, procs } = suite;
 
   /** The shared friend, from the run's scenario file (the test's oracle; the page never has it). */
   const sharedFriend = (out: string): string => {
@@ -42,7 +33,7 @@ describe.skipIf(!hasChromium)('browser seat over socket.io', () => {
     expect(line).toContain(token!);
     expect(serve.stdout.filter((l) => l.startsWith('seat '))).toHaveLength(1);
 
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     await page.goto(url!);
     await page.getByRole('table', { name: 'Friends' }).waitFor({ timeout: 30_000 });
     await expect(page.locator('.goal').textContent()).resolves.toMatch(/friend/i);
@@ -85,7 +76,7 @@ describe.skipIf(!hasChromium)('browser seat over socket.io', () => {
     const links = () => serve.stdout.filter((l) => /^seat agent1 /.test(l)).map((l) => l.split(' url ')[1]!);
     await vi.waitFor(() => expect(links()).toHaveLength(2), { timeout: 60_000 });
     const [first, second] = links() as [string, string];
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     await page.goto(first);
     await myTurn(page);
     // Reload mid-episode: the page rejoins the seat with its resume secret and gets its turn back.
@@ -97,7 +88,7 @@ describe.skipIf(!hasChromium)('browser seat over socket.io', () => {
     await expect(page.getByRole('region', { name: 'Episode over' }).textContent()).resolves.toMatch(/leave/);
 
     // The same link again, after its episode: a clear message, no seat.
-    const again = await browser.newPage();
+    const again = await suite.browser.newPage();
     await again.goto(first);
     await expect(again.getByRole('alert').textContent()).resolves.toMatch(/cannot be used|Could not take this seat/);
     // A wrong token: the same.
@@ -122,7 +113,7 @@ describe.skipIf(!hasChromium)('browser seat over socket.io', () => {
     expect(partner.secret.length).toBeGreaterThan(10);
     const seen = new Map<string, { text: string; panel: string | null }>();
     for (const link of links()) {
-      const page = await browser.newPage();
+      const page = await suite.browser.newPage();
       await page.goto(link);
       await page.getByRole('table', { name: 'Friends' }).first().waitFor({ timeout: 30_000 });
       const text = (await page.locator('body').innerText());

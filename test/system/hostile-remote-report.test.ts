@@ -1,14 +1,13 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CloseCode, CODE_PATTERN, ErrorCode, type EpisodeRecord } from '../../protocol/index.js';
 import { hasChromium } from '../helpers/browser.js';
-import { testChromium } from '../helpers/test-browser.js';
+import { browserSuite } from '../helpers/test-browser.js';
 import { hostile, rawMarkdownIn } from '../helpers/hostile-payload.js';
 import { hostileSeat, type HostilePlan, type HostileSeat } from '../helpers/hostile-seat.js';
-import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
+import { parley, within } from '../helpers/processes.js';
 
 /** The builtin MutualFriends scenario with a payload in every text field a scenario file carries. */
 async function hostileScenarioFile(dir: string): Promise<string> {
@@ -49,18 +48,11 @@ function seatsOf(lines: readonly string[]): Array<{ episodeId: string; mode: str
  * heading from those fields.
  */
 describe.skipIf(!hasChromium)('a run played by hostile remote agents, reported and opened in Chromium', () => {
-  const tmp = tempDir('hostile-remote');
-  const procs: CliProcess[] = [];
+  const suite = browserSuite('hostile-remote');
+  const { tmp, procs } = suite;
   const seats: HostileSeat[] = [];
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await testChromium();
-  }, 60_000);
-  afterAll(async () => {
+  suite.onTeardown(() => {
     for (const s of seats) s.agent.close();
-    for (const p of procs) p.kill();
-    await browser?.close();
-    tmp.remove();
   });
 
   it('records the attack, and its report runs no script and requests nothing outside the run folder', async () => {
@@ -121,7 +113,7 @@ describe.skipIf(!hasChromium)('a run played by hostile remote agents, reported a
     let clicked = 0;
     const pwned = () => (globalThis as unknown as { __pwned?: unknown }).__pwned ?? null;
     for (const file of pages) {
-      const context = await browser.newContext();
+      const context = await suite.browser.newContext();
       await context.route('**/*', (route) => {
         const u = route.request().url();
         if (u.startsWith(`${folder}/`)) return route.continue();

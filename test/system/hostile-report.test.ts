@@ -1,12 +1,11 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { episode, mfScenario, writeRunDir } from '../../evaluator/testing/fixtures.js';
 import { hasChromium } from '../helpers/browser.js';
-import { testChromium } from '../helpers/test-browser.js';
-import { parley, tempDir, type CliProcess } from '../helpers/processes.js';
+import { browserSuite } from '../helpers/test-browser.js';
+import { parley } from '../helpers/processes.js';
 
 /** A payload per kind of attack: a script link, an image from another host, and a newline that starts Markdown. */
 const hostile = (field: string) => `${field} [x](javascript:window.__pwned='${field}') <img src="http://evil.example/${field}.png" onerror="window.__pwned='${field}'">\n![i](http://evil.example/nl-${field}.png)\n# ${field}`;
@@ -18,18 +17,11 @@ const hostile = (field: string) => `${field} [x](javascript:window.__pwned='${fi
  * outside the report's folder.
  */
 describe.skipIf(!hasChromium)('a hostile run\'s report in Chromium', () => {
-  const tmp = tempDir('hostile-report');
-  const procs: CliProcess[] = [];
-  let browser: Browser;
+  const suite = browserSuite('hostile-report');
+  const { tmp, procs } = suite;
   let runDir = '';
-  beforeAll(async () => {
-    browser = await testChromium();
-  }, 60_000);
-  afterAll(async () => {
-    for (const p of procs) p.kill();
-    await browser?.close();
+  suite.onTeardown(() => {
     if (runDir) rmSync(runDir, { recursive: true, force: true });
-    tmp.remove();
   });
 
   it('runs no script and requests nothing outside its folder, every link clicked', async () => {
@@ -53,7 +45,7 @@ describe.skipIf(!hasChromium)('a hostile run\'s report in Chromium', () => {
     const outside: string[] = [];
     let clicked = 0;
     for (const file of pages) {
-      const context = await browser.newContext();
+      const context = await suite.browser.newContext();
       const page = await context.newPage();
       page.on('dialog', (d) => void d.dismiss());
       await context.route('**/*', (route) => {

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer, type FakeLlmServer } from '../../testkit/fake-llm-server.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { hasChromium } from '../helpers/browser.js';
-import { testChromium } from '../helpers/test-browser.js';
-import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
+import { browserSuite } from '../helpers/test-browser.js';
+import { parley, within } from '../helpers/processes.js';
 import { cleanEnv } from '../llm-run-helpers.js';
 
 /**
@@ -16,24 +16,19 @@ import { cleanEnv } from '../llm-run-helpers.js';
  * turn scrolls every seat's ledger column to that turn together. Chromium through playwright-core.
  */
 describe.skipIf(!hasChromium)('the watch page at the end of a run, and parley watch DIR', () => {
-  const tmp = tempDir('watch-finished');
+  const suite = browserSuite('watch-finished');
+  const { tmp, procs } = suite;
   const out = join(tmp.path, 'R');
-  const procs: CliProcess[] = [];
-  let browser: Browser;
   let server: FakeLlmServer;
   /** The LLM seats' replies wait for this: the page is open before the run can end. */
   let pageOpen!: () => void;
   const opened = new Promise<void>((resolve) => (pageOpen = resolve));
 
   beforeAll(async () => {
-    browser = await testChromium();
     server = await startFakeLlmServer({ default: async () => (await opened, { kind: 'plausible' }) });
   }, 60_000);
-  afterAll(async () => {
-    for (const p of procs) p.kill();
-    await browser?.close();
+  suite.onTeardown(async () => {
     await server?.close();
-    tmp.remove();
   });
 
   /** Whether the page shows its error element (present and not hidden). */
@@ -43,7 +38,7 @@ describe.skipIf(!hasChromium)('the watch page at the end of a run, and parley wa
     const run = parley(['run', '--scenarios', 'builtin', '--subset', 'mutual_friends', '--modes', 'agents', '--limit', '3', '--agent1', 'openai:gpt-4o-mini', '--agent2', 'bot', '--watch', '--watch-port', '0', '--out', out], { env: cleanEnv(server.env()) });
     procs.push(run);
     const [, url] = await within(run.line(/^watch url (http:\/\/127\.0\.0\.1:\d+\/watch\?key=[\w-]+)$/), 60_000, 'the watch url line', [run]);
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(url!);
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor({ timeout: 30_000 });
     pageOpen();
@@ -60,7 +55,7 @@ describe.skipIf(!hasChromium)('the watch page at the end of a run, and parley wa
     procs.push(watch);
     const [, url] = await within(watch.line(/^watch url (http:\/\/127\.0\.0\.1:\d+\/watch\?key=[\w-]+)$/), 60_000, 'the watch url line', [watch]);
     expect((await fetch(url!.replace(/key=.*/, 'key=wrong'))).status).toBe(403);
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(url!);
     await page.locator('#summary').filter({ hasText: /^Run finished: 3 done, 0 failed/ }).waitFor({ timeout: 30_000 });
     const openButtons = page.getByRole('button', { name: /^Open mutual_friends_\d+ \(agents\)$/ });

@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { io, type Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SOCKET_IO_PATH } from '../../protocol/browser-transport.js';
 import { WATCH_EVENT, WATCH_NAMESPACE } from '../../protocol/watch.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { hasChromium } from '../helpers/browser.js';
-import { testChromium } from '../helpers/test-browser.js';
-import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
+import { browserSuite } from '../helpers/test-browser.js';
+import { parley, within } from '../helpers/processes.js';
 import { myTurn } from '../helpers/seat-page.js';
 
 /**
@@ -20,18 +20,11 @@ import { myTurn } from '../helpers/seat-page.js';
  * cannot end the run. axe-core finds no serious or critical violation on the page (contract 2).
  */
 describe.skipIf(!hasChromium)('parley run --watch', () => {
-  const tmp = tempDir('watch');
-  const procs: CliProcess[] = [];
+  const suite = browserSuite('watch');
+  const { tmp, procs } = suite;
   const sockets: Socket[] = [];
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await testChromium();
-  }, 60_000);
-  afterAll(async () => {
+  suite.onTeardown(() => {
     for (const s of sockets) s.disconnect();
-    for (const p of procs) p.kill();
-    await browser?.close();
-    tmp.remove();
   });
 
   /** A watcher client in this process (what a script posing as the page can do). */
@@ -77,7 +70,7 @@ describe.skipIf(!hasChromium)('parley run --watch', () => {
     expect(await outcome(watcher(base!, { key: seatToken }))).toBe('forbidden');
     expect(await outcome(watcher(base!, { token: seatToken }))).toBe('forbidden');
 
-    const watch = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const watch = await suite.browser.newPage({ viewport: { width: 1400, height: 900 } });
     await watch.goto(url!);
     const openButtons = watch.getByRole('button', { name: /^Open mutual_friends_\d+ \(agents\)$/ });
     await watch.getByRole('status').filter({ hasText: 'Live' }).waitFor({ timeout: 30_000 });
@@ -85,7 +78,7 @@ describe.skipIf(!hasChromium)('parley run --watch', () => {
     // Set once: still there at the end means the page never reloaded.
     await watch.evaluate('window.__sameDocument = true');
 
-    const seat = await browser.newPage();
+    const seat = await suite.browser.newPage();
     await seat.goto(seats[0]![2]!);
     await myTurn(seat);
     // Every seat of that episode joined: it is the one playing; open it on the watch page.
@@ -141,7 +134,7 @@ describe.skipIf(!hasChromium)('parley run --watch', () => {
       await page.getByRole('region', { name: 'Episode over' }).waitFor({ timeout: 30_000 });
     };
     await leave(seat);
-    const second = await browser.newPage();
+    const second = await suite.browser.newPage();
     await second.goto(seats[1]![2]!);
     await leave(second);
     expect(await within(run.exited, 60_000, 'the run ends', [run])).toBe(0);
