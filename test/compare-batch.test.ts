@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { parley, tempDir, within } from './helpers/processes.js';
-import { cleanEnv } from './llm-run-helpers.js';
+import { cleanEnv, killWhileBatchPending } from './llm-run-helpers.js';
 
 /**
  * Issue 27 for `parley compare`: `compare A A --mode-a script --mode-b agents --judge SPEC --batch` against
@@ -39,20 +39,6 @@ async function compareCli(argv: string[]) {
   return { cli, code, out: [...cli.stdout, ...cli.stderr].join('\n') };
 }
 
-/** Starts `compare --batch` with the server holding batches, waits until it polls its pending batch, and kills it. */
-async function killWhilePending(argv: string[], judge: string) {
-  server.batches.hold();
-  const first = parley(argv, { env: cleanEnv(server.env()) });
-  try {
-    await within(first.line(new RegExp(`batch \\S+ \\(${judge}\\): in_progress · 0/3 requests done · 0 failed`)), 30_000, 'the batch in progress', [first]);
-  } finally {
-    first.kill();
-  }
-  await first.exited;
-  expect(first.child.signalCode).toBe('SIGKILL');
-  server.batches.release();
-}
-
 beforeAll(async () => {
   // Three MutualFriends scenarios in script and agents mode: three pairs to compare.
   base = path.join(tmp.path, 'R');
@@ -72,7 +58,7 @@ describe('parley compare --batch', () => {
     const batchesBefore = server.batches.batches.length;
     const uploadsBefore = uploads().length;
     const liveBefore = liveRequests().length;
-    await killWhilePending([...args(dir, 'openai:gpt-4'), '--batch', '--batch-poll', '0.05'], 'openai:gpt-4');
+    await killWhileBatchPending(server, [...args(dir, 'openai:gpt-4'), '--batch', '--batch-poll', '0.05'], 'openai:gpt-4');
     // Pending: one batch on the server, its id recorded beside the verdicts file, no verdicts yet.
     const mine = () => server.batches.batches.slice(batchesBefore);
     expect(mine()).toHaveLength(1);
@@ -110,7 +96,7 @@ describe('parley compare --batch', () => {
     const uploadsBefore = uploads().length;
     const liveBefore = liveRequests().length;
     const argv = [...args(dir, 'mistral:mistral-large-latest', ['--protocol', 'paper']), '--batch', '--batch-poll', '0.05'];
-    await killWhilePending(argv, 'mistral:mistral-large-latest');
+    await killWhileBatchPending(server, argv, 'mistral:mistral-large-latest');
     const again = await compareCli(argv);
     expect(again.code, again.out).toBe(0);
     const mine = server.batches.batches.slice(batchesBefore);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { parley, tempDir, within } from './helpers/processes.js';
-import { cleanEnv } from './llm-run-helpers.js';
+import { cleanEnv, killWhileBatchPending } from './llm-run-helpers.js';
 
 /**
  * Issue 27's contract 1: `parley eval R --judge openai:gpt-4 --batch` against the fake OpenAI-compatible
@@ -57,21 +57,12 @@ afterAll(async () => {
 describe('parley eval --batch', () => {
   it('killed while its batch is pending, the same command collects that batch and scores every seat like a live eval', async () => {
     const dir = copyOfRun('killed');
-    server.batches.hold();
-    const first = parley(['eval', dir, '--judge', 'openai:gpt-4', '--batch', '--batch-poll', '0.05'], { env: cleanEnv(server.env()) });
-    try {
+    await killWhileBatchPending(server, ['eval', dir, '--judge', 'openai:gpt-4', '--batch', '--batch-poll', '0.05'], 'openai:gpt-4', () => {
       // Pending: the batch exists on the server, run.json names it, and the command is polling it.
-      await within(first.line(/batch \S+ \(openai:gpt-4\): in_progress · 0\/3 requests done/), 30_000, 'the batch in progress', [first]);
       expect(server.batches.batches).toHaveLength(1);
       expect(runJson(dir).evalBatches?.map((b) => b.id)).toEqual([server.batches.batches[0]!.id]);
-    } finally {
-      first.kill();
-    }
-    await first.exited;
-    expect(first.child.signalCode).toBe('SIGKILL');
+    });
     expect(records(dir).every((r) => !r.evaluation)).toBe(true);
-
-    server.batches.release();
     const again = await evalCli(dir, ['--batch', '--batch-poll', '0.05']);
     expect(again.code, again.out).toBe(0);
     expect(again.out).toMatch(/resuming batch batch_fake1 recorded in run\.json/);

@@ -1,31 +1,19 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIMENSIONS } from '../evaluator/dimensions.js';
 import { Evaluation } from '../evaluator/evaluation.js';
 import { requestedSeats, validReply } from '../evaluator/testing/fake-judge.js';
 import { clScenario, episode, mfScenario, openScenario, writeRunDir } from '../evaluator/testing/fixtures.js';
 import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
+import { parleyOutput } from './helpers/parley-output.js';
 
 /**
  * `parley eval | report | export` as a user runs them: real child processes, the real `openai` SDK,
  * a fake OpenAI-compatible server on 127.0.0.1 scripted to give good, out-of-range and missing scores.
  */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = path.join(ROOT, 'bin', 'parley.js');
 
-async function parley(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
-}
+const parley = parleyOutput;
 
 const userText = (r: ReceivedRequest) => (r.body.messages ?? []).map((m) => String(m.content)).join('\n');
 const scenarioOf = (r: ReceivedRequest) => (userText(r).includes('Two friends share a meal.') ? 'open' : userText(r).includes('mutual friend') ? 'mf' : 'cl');

@@ -7,6 +7,7 @@ import { clScenario, episode, mfScenario, openScenario, writeRunDir } from '../e
 import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
 import { parley } from './helpers/processes.js';
 import { cleanEnv } from './llm-run-helpers.js';
+import { parseCsv } from '../evaluator/testing/parse-csv.js';
 
 /**
  * Issue 38, contract 1, as a user meets it: a run judged by a 2-judge panel (`parley eval` with two
@@ -22,26 +23,6 @@ async function run(args: string[]) {
   const cli = parley(args, { env: cleanEnv(server.env()) });
   const code = await cli.exited;
   return { code, stdout: cli.stdout.join('\n'), stderr: cli.stderr.join('\n') };
-}
-
-/** RFC 4180 rows (quoted fields with commas, quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(cell), (cell = '');
-    else if (c === '\r' && text[i + 1] === '\n') row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
-    else cell += c;
-  }
-  return rows;
 }
 
 async function readParquet(file: string): Promise<Record<string, unknown>[]> {

@@ -1,11 +1,11 @@
 import { findDefinition } from '../simulation/index.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readCassette } from '../llm/index.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
-import { tempDir } from './helpers/processes.js';
+import type { FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { cleanEnv, parleyCli, parleyRun, readEpisodes } from './llm-run-helpers.js';
+import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 
 const readJsonl = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 const promptOf = (body: { messages?: Array<{ content?: unknown }> }) => (body.messages ?? []).map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
@@ -16,28 +16,23 @@ const promptOf = (body: { messages?: Array<{ content?: unknown }> }) => (body.me
  * `parley eval` scores every seat and `parley report` has a row per seat role.
  */
 describe.each(['parley', 'paper'] as const)('groups with LLM seats under --protocol %s', (protocol) => {
-  let server: FakeLlmServer;
-  const dir = tempDir(`groups-llm-${protocol}`);
+  const suite = fakeLlmSuite(`groups-llm-${protocol}`);
+  const dir = suite.tmp;
   const out = join(dir.path, 'R');
   let runRequests: FakeLlmServer['requests'] = [];
   let runCode: number | null = null;
   let runStderr = '';
 
   beforeAll(async () => {
-    server = await startFakeLlmServer();
     const run = await parleyRun(
       ['--scenarios', 'builtin', '--subset', 'groups', '--modes', 'agents,mindreaders', '--agent1', 'openai:gpt-3.5-turbo', '--max-turns', '8', '--concurrency', '2', '--protocol', protocol, '--selection', 'all', '--out', out],
-      cleanEnv(server.env()),
+      cleanEnv(suite.server.env()),
       120_000,
     );
     runCode = run.code;
     runStderr = run.stderr;
-    runRequests = [...server.requests];
+    runRequests = [...suite.server.requests];
   }, 150_000);
-  afterAll(async () => {
-    await server.close();
-    dir.remove();
-  });
 
   it('every agent prompt names all three participants, in one Participants line', () => {
     expect(runCode, runStderr).toBe(0);
@@ -83,7 +78,7 @@ describe.each(['parley', 'paper'] as const)('groups with LLM seats under --proto
   }, 60_000);
 
   it('parley eval scores all three seats of every episode; parley report has a row per seat role', async () => {
-    const ev = await parleyCli(['eval', out, '--judge', 'openai:gpt-4'], cleanEnv(server.env()), 120_000);
+    const ev = await parleyCli(['eval', out, '--judge', 'openai:gpt-4'], cleanEnv(suite.server.env()), 120_000);
     expect(ev.code, ev.stderr).toBe(0);
     for (const r of readEpisodes(out)) {
       const judge = (r.evaluation as { judge: { seats: Record<string, { ok: boolean }> } }).judge;

@@ -1,18 +1,15 @@
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { parley, tempDir, type CliProcess } from './helpers/processes.js';
+import { describe, expect, it } from 'vitest';
+import { parley } from './helpers/processes.js';
+import { processSuite } from './helpers/process-suite.js';
 
 /**
  * `parley run --agent1 human` (issue 13, contract 3): the human seat's browser line comes out within
  * 10 s, and the run waits for the person instead of failing the episode.
  */
 describe('parley run --agent1 human', () => {
-  const tmp = tempDir('human-run');
-  const procs: CliProcess[] = [];
-  afterAll(() => {
-    for (const p of procs) p.kill();
-    tmp.remove();
-  });
+  const suite = processSuite('human-run');
+  const { tmp, procs } = suite;
 
   it('prints the browser line for agent1 within 10 s and waits', async () => {
     const started = performance.now();

@@ -1,7 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EpisodeRecord } from '../protocol/index.js';
-import { parley } from './helpers/processes.js';
+import { readCassette, type CassetteEntry } from '../llm/cassette.js';
+import { RunPaths } from '../run-dir/index.js';
+import type { Scenario } from '../scenarios/model.js';
+import { expect } from 'vitest';
+import type { FakeLlmServer } from '../testkit/fake-llm-server.js';
+import { parley, within } from './helpers/processes.js';
 
 /**
  * Helpers for the issue-3 end-to-end tests: `node bin/parley.js run …` as a real child process,
@@ -60,3 +65,56 @@ export function turnsById(records: EpisodeRecord[]): Record<string, string> {
 
 /** Flags every e2e run shares: small and sequential, so each test file stays fast on 2 cores. */
 export const SMALL = ['--scenarios', 'builtin', '--concurrency', '1', '--max-turns', '8'];
+
+/**
+ * One paper-protocol agents episode (`--limit 1`, six turns at most) between two `openai:gpt-4-0613` seats,
+ * over the scenarios in `scenarios`, against the fake server whose variables `env` holds.
+ */
+export function paperGpt4Episode(scenarios: string, out: string, env: Record<string, string>, extra: string[] = []): Promise<CliRun> {
+  return parleyRun([
+    '--scenarios', scenarios, '--protocol', 'paper', '--selection', 'all', '--modes', 'agents', '--limit', '1', '--concurrency', '1', '--max-turns', '6',
+    '--agent1', 'openai:gpt-4-0613', '--agent2', 'openai:gpt-4-0613', ...extra, '--out', out,
+  ], cleanEnv(env), 90_000);
+}
+
+/** One recorded LLM call of a run, with the mode, seat (cassette name) and scenario of its episode. */
+export interface RecordedCall {
+  mode: string;
+  seat: string;
+  scenario: Scenario;
+  entry: CassetteEntry;
+}
+
+/** Every LLM call a run recorded, read back from its cassettes, episode by episode. */
+export function recordedCalls(out: string, records: EpisodeRecord[]): RecordedCall[] {
+  const paths = new RunPaths(out);
+  const scenarios = new Map(readFileSync(paths.scenariosJsonl, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Scenario).map((s) => [s.id, s]));
+  const calls: RecordedCall[] = [];
+  for (const r of records) {
+    const dir = join(paths.cassettesDir, r.episodeId);
+    for (const f of readdirSync(dir)) {
+      for (const entry of readCassette(join(dir, f)) ?? []) calls.push({ mode: r.mode, seat: f.replace(/\.jsonl$/, ''), scenario: scenarios.get(r.scenarioId)!, entry });
+    }
+  }
+  return calls;
+}
+
+/**
+ * Starts `parley <argv>` (a `--batch` command) with the fake server holding its batches, waits until the
+ * command reports its batch for `judge` in progress and nothing done, runs `whilePending` (checks of the
+ * pending state), SIGKILLs it and sees it die so, then lets the server finish the batches.
+ */
+export async function killWhileBatchPending(server: FakeLlmServer, argv: string[], judge: string, whilePending: () => void = () => {}): Promise<void> {
+  server.batches.hold();
+  const first = parley(argv, { env: cleanEnv(server.env()) });
+  try {
+    const pending = new RegExp(`batch \\S+ \\(${judge}\\): in_progress · 0/\\d+ requests done · 0 failed`);
+    await within(first.line(pending), 30_000, 'the batch in progress', [first]);
+    whilePending();
+  } finally {
+    first.kill();
+  }
+  await first.exited;
+  expect(first.child.signalCode).toBe('SIGKILL');
+  server.batches.release();
+}

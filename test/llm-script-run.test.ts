@@ -1,28 +1,21 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readCassette } from '../llm/index.js';
-import { reply, startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
-import { tempDir } from './helpers/processes.js';
+import { reply } from '../testkit/fake-llm-server.js';
 import { cleanEnv, parleyRun, readEpisodes, SMALL } from './llm-run-helpers.js';
+import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 
 /** Issue 3, contract point 2: script mode with an LLM writer — one generation request per episode (+ ≤ 1 reformat). */
 describe('parley run --modes script with an LLM script writer (issue 3: point 2)', () => {
-  let server: FakeLlmServer;
-  const dir = tempDir('llm-script');
+  const suite = fakeLlmSuite('llm-script');
+  const dir = suite.tmp;
 
-  beforeAll(async () => {
-    server = await startFakeLlmServer();
-  });
-  afterAll(async () => {
-    await server.close();
-    dir.remove();
-  });
 
   it('makes one request per episode, one more only to reformat an unreadable script, same record format', async () => {
     // The very first script comes back as prose: that episode gets exactly one reformat request.
-    server.enqueue(reply.text('INT. KITCHEN — Alice: Could you keep it down? Bob: Sure.'));
-    const run = await parleyRun([...SMALL, '--modes', 'script', '--script-writer', 'openai:gpt-3.5-turbo', '--limit', '3', '--out', dir.path], cleanEnv(server.env()));
+    suite.server.enqueue(reply.text('INT. KITCHEN — Alice: Could you keep it down? Bob: Sure.'));
+    const run = await parleyRun([...SMALL, '--modes', 'script', '--script-writer', 'openai:gpt-3.5-turbo', '--limit', '3', '--out', dir.path], cleanEnv(suite.server.env()));
     expect(run.code, run.stderr).toBe(0);
     const records = readEpisodes(dir.path);
     expect(records).toHaveLength(3);
@@ -32,8 +25,8 @@ describe('parley run --modes script with an LLM script writer (issue 3: point 2)
     );
     expect(Object.keys(perEpisode).sort()).toEqual(records.map((r) => r.episodeId).sort());
     expect(Object.values(perEpisode).sort()).toEqual([1, 1, 2]);
-    expect(server.requests).toHaveLength(4);
-    expect(server.requests.every((q) => (q.body.response_format as { json_schema?: { name?: string } })?.json_schema?.name === 'parley_script')).toBe(true);
+    expect(suite.server.requests).toHaveLength(4);
+    expect(suite.server.requests.every((q) => (q.body.response_format as { json_schema?: { name?: string } })?.json_schema?.name === 'parley_script')).toBe(true);
 
     for (const r of records) {
       expect(r.mode).toBe('script');

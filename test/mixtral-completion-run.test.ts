@@ -1,33 +1,25 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildCard, cardMarkdown } from '../evaluator/report/card.js';
 import { loadRunDir } from '../evaluator/run-dir.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
-import { tempDir } from './helpers/processes.js';
 import { cleanEnv, parleyRun, readEpisodes, readRunJson, SMALL } from './llm-run-helpers.js';
+import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 
 /**
  * Issue 20, X1 / Contract 3: the paper's Mixtral arm runs as SOTOPIA ran it — `/v1/completions` with a
  * raw `<human>: … <bot>: ` prompt and top_p 0.7, top_k 50, max_tokens 1024 — through `parley run`.
  */
 describe('Mixtral arm on the completion transport', () => {
-  let server: FakeLlmServer;
-  const dir = tempDir('mixtral-completion');
+  const suite = fakeLlmSuite('mixtral-completion');
+  const dir = suite.tmp;
 
-  beforeAll(async () => {
-    server = await startFakeLlmServer();
-  });
-  afterAll(async () => {
-    await server.close();
-    dir.remove();
-  });
 
   it('every request goes to /v1/completions with SOTOPIA\'s sampling parameters and prompt format', async () => {
     const file = join(dir.path, 'experiment.yaml');
     const seat = [
       '  spec: openai:mistralai/Mixtral-8x7B-Instruct-v0.1',
-      `  baseURL: ${server.openaiBaseURL}`,
+      `  baseURL: ${suite.server.openaiBaseURL}`,
       '  params: { temperature: 0.7, top_p: 0.7, top_k: 50, max_tokens: 1024, transport: completion }',
     ];
     writeFileSync(file, ['protocol: paper', 'selection: all', 'modes: agents', 'limit: 1', 'agent1:', ...seat, 'agent2:', ...seat, ''].join('\n'));
@@ -36,8 +28,8 @@ describe('Mixtral arm on the completion transport', () => {
     expect(run.code, run.stderr).toBe(0);
     const [episode] = readEpisodes(out);
     expect(episode!.status).toBe('ok');
-    expect(server.requests.length).toBeGreaterThan(0);
-    for (const q of server.requests) {
+    expect(suite.server.requests.length).toBeGreaterThan(0);
+    for (const q of suite.server.requests) {
       expect(q.path).toBe('/v1/completions');
       expect([q.body.top_p, q.body.top_k, q.body.max_tokens, q.body.temperature]).toEqual([0.7, 50, 1024, 0.7]);
       expect(q.body.messages).toBeUndefined();

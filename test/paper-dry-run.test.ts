@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
-import { parley, REPO, tempDir } from './helpers/processes.js';
+import { describe, expect, it } from 'vitest';
+import { parley, REPO } from './helpers/processes.js';
 import { describeWithData, sotopiaData } from './helpers/reference-data.js';
+import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 
 const data = sotopiaData();
 
@@ -15,19 +15,12 @@ const data = sotopiaData();
  * directory, where the file's `scenarios: S.jsonl` and `out: runs/paper` resolve.
  */
 describeWithData(data, 'examples/paper.yaml --dry-run (issue 10, contract 3)', () => {
-  let server: FakeLlmServer;
-  const cwd = tempDir('paper-dry-run');
+  const suite = fakeLlmSuite('paper-dry-run');
+  const cwd = suite.tmp;
 
-  beforeAll(async () => {
-    server = await startFakeLlmServer();
-  });
-  afterAll(async () => {
-    await server.close();
-    cwd.remove();
-  });
 
   it('prints the plan: 2,700 episodes, 1,350 per arm, 450 per mode, with tokens and cost', async () => {
-    const env = { ...process.env, ...server.env(), TOGETHER_API_KEY: 'x' };
+    const env = { ...process.env, ...suite.server.env(), TOGETHER_API_KEY: 'x' };
     const fetch = parley(['scenarios', 'fetch', 'sotopia', '--from', data.dir, '--out', 'S.jsonl'], { cwd: cwd.path, env });
     expect(await fetch.exited, fetch.stderr.join('\n')).toBe(0);
     const cli = parley(['run', '--experiment', join(REPO, 'examples/paper.yaml'), '--dry-run'], { cwd: cwd.path, env });
@@ -38,13 +31,13 @@ describeWithData(data, 'examples/paper.yaml --dry-run (issue 10, contract 3)', (
     expect(out).toMatch(/openai:gpt-3\.5-turbo-0613 \[script writer, agent\]: ~[\d,]+ prompt \+ ~[\d,]+ completion tokens, \$\d+\.\d\d/);
     expect(out).toMatch(/openai:gpt-4-0613 \[judge\]/);
     expect(out).toMatch(/^total: 2,700 planned episodes in 2 arm\(s\); estimated cost \$\d+\.\d\d$/m);
-    expect(server.requests).toHaveLength(0);
+    expect(suite.server.requests).toHaveLength(0);
     expect(existsSync(join(cwd.path, 'runs'))).toBe(false);
   });
 
   // Issue 20, Contract 2 (runs after the test above, which fetched S.jsonl into cwd).
   it('says the MutualFriends answer goes to the script writer and the mindreaders; paper-corrected.yaml differs only there', async () => {
-    const env = { ...process.env, ...server.env(), TOGETHER_API_KEY: 'x' };
+    const env = { ...process.env, ...suite.server.env(), TOGETHER_API_KEY: 'x' };
     const lines = async (file: string) => {
       const cli = parley(['run', '--experiment', join(REPO, file), '--dry-run'], { cwd: cwd.path, env });
       expect(await cli.exited, cli.stderr.join('\n')).toBe(0);
@@ -63,6 +56,6 @@ describeWithData(data, 'examples/paper.yaml --dry-run (issue 10, contract 3)', (
     // The only other difference is where the runs go, so the two grids never overwrite each other.
     const rest = (e: Record<string, unknown>) => ({ ...e, leakJudgeOnly: undefined, out: undefined });
     expect(rest(fixed)).toEqual(rest(paper));
-    expect(server.requests).toHaveLength(0);
+    expect(suite.server.requests).toHaveLength(0);
   });
 });

@@ -1,14 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCassette, type CassetteEntry } from '../llm/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CassetteEntry } from '../llm/index.js';
 import type { EpisodeRecord } from '../protocol/index.js';
-import type { Scenario } from '../scenarios/model.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
-import { parley, tempDir } from './helpers/processes.js';
+import { parley } from './helpers/processes.js';
 import { sotopiaMiniDir } from './helpers/reference-data.js';
 import { leakedRuns, ownSideTexts } from './helpers/secret-runs.js';
-import { cleanEnv, parleyRun, readEpisodes } from './llm-run-helpers.js';
+import { cleanEnv, parleyRun, readEpisodes, type RecordedCall, recordedCalls } from './llm-run-helpers.js';
+import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 
 const content = (e: CassetteEntry) => e.request.messages.map((m) => m.content).join('\n');
 const HISTORY_LINE = /^Turn #\d+:( .+ (said: ".*"|\[(non-verbal communication|action)\] ".*"|left the conversation))?$/;
@@ -20,38 +19,26 @@ const HISTORY_LINE = /^Turn #\d+:( .+ (said: ".*"|\[(non-verbal communication|ac
  * checked over SOTOPIA's real instances by paper-protocol-run.test.ts where the data is present.
  */
 describe('--protocol paper on the SOTOPIA-shaped fixture (every clone)', () => {
-  const tmp = tempDir('paper-mini');
+  const suite = fakeLlmSuite('paper-mini');
+  const { tmp } = suite;
   const out = join(tmp.path, 'run');
-  let server: FakeLlmServer;
   let records: EpisodeRecord[];
   let code: number | null;
   let stderr: string;
-  const calls: Array<{ mode: string; seat: string; scenario: Scenario; entry: CassetteEntry }> = [];
+  let calls: RecordedCall[] = [];
 
   beforeAll(async () => {
-    server = await startFakeLlmServer();
     const file = join(tmp.path, 'S.jsonl');
     expect(await parley(['scenarios', 'import', 'sotopia', sotopiaMiniDir(), '--out', file]).exited).toBe(0);
     const run = await parleyRun([
       '--scenarios', file, '--protocol', 'paper', '--selection', 'all', '--modes', 'agents,mindreaders,script',
       '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--script-writer', 'openai:gpt-3.5-turbo', '--concurrency', '4', '--out', out,
-    ], cleanEnv(server.env()), 120_000);
+    ], cleanEnv(suite.server.env()), 120_000);
     code = run.code;
     stderr = run.stderr;
     records = readEpisodes(out);
-    const scenarios = new Map(readFileSync(join(out, 'scenarios.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Scenario).map((s) => [s.id, s]));
-    for (const r of records) {
-      for (const f of readdirSync(join(out, 'cassettes', r.episodeId))) {
-        for (const entry of readCassette(join(out, 'cassettes', r.episodeId, f)) ?? []) {
-          calls.push({ mode: r.mode, seat: f.replace(/\.jsonl$/, ''), scenario: scenarios.get(r.scenarioId)!, entry });
-        }
-      }
-    }
+    calls = recordedCalls(out, records);
   }, 180_000);
-  afterAll(async () => {
-    await server.close();
-    tmp.remove();
-  });
 
   it('runs the six instances in each mode, recorded as protocol paper', () => {
     expect(code, stderr).toBe(0);

@@ -1,14 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCassette, type CassetteEntry } from '../llm/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CassetteEntry } from '../llm/index.js';
 import type { EpisodeRecord } from '../protocol/index.js';
 import type { Scenario } from '../scenarios/model.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
-import { parley, tempDir } from './helpers/processes.js';
+import { parley } from './helpers/processes.js';
 import { describeWithData, sotopiaData } from './helpers/reference-data.js';
 import { leakedRuns, ownSideTexts } from './helpers/secret-runs.js';
-import { cleanEnv, parleyRun, readEpisodes } from './llm-run-helpers.js';
+import { cleanEnv, parleyRun, readEpisodes, type RecordedCall, recordedCalls } from './llm-run-helpers.js';
+import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 
 const data = sotopiaData();
 const SOTOPIA = data.dir;
@@ -24,40 +24,29 @@ const HISTORY_LINE = /^Turn #\d+:( .+ (said: ".*"|\[(non-verbal communication|ac
  * every request read back from the cassettes and checked against what SOTOPIA's prompts carry.
  */
 describeWithData(data, '--protocol paper on SOTOPIA MutualFriends with openai: seats (issue 9, Contract 2)', () => {
-  const tmp = tempDir('paper-protocol');
+  const suite = fakeLlmSuite('paper-protocol');
+  const { tmp } = suite;
   const out = join(tmp.path, 'run');
-  let server: FakeLlmServer;
   let records: EpisodeRecord[];
   let scenarios: Map<string, Scenario>;
   let code: number | null;
   let stderr: string;
   /** Cassette entries by mode, each with its episode's scenario and seat. */
-  const calls: Array<{ mode: string; seat: string; scenario: Scenario; entry: CassetteEntry }> = [];
+  let calls: RecordedCall[] = [];
 
   beforeAll(async () => {
-    server = await startFakeLlmServer();
     const file = join(tmp.path, 'S.jsonl');
     expect(await parley(['scenarios', 'import', 'sotopia', SOTOPIA, '--out', file]).exited).toBe(0);
     const run = await parleyRun([
       '--scenarios', file, '--subset', 'mutual_friends', '--protocol', 'paper', '--selection', 'all', '--modes', 'agents,mindreaders,script',
       '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--script-writer', 'openai:gpt-3.5-turbo', '--concurrency', '4', '--out', out,
-    ], cleanEnv(server.env()), 300_000);
+    ], cleanEnv(suite.server.env()), 300_000);
     code = run.code;
     stderr = run.stderr;
     records = readEpisodes(out);
     scenarios = new Map(readJsonl<Scenario>(join(out, 'scenarios.jsonl')).map((s) => [s.id, s]));
-    for (const r of records) {
-      for (const f of readdirSync(join(out, 'cassettes', r.episodeId))) {
-        for (const entry of readCassette(join(out, 'cassettes', r.episodeId, f)) ?? []) {
-          calls.push({ mode: r.mode, seat: f.replace(/\.jsonl$/, ''), scenario: scenarios.get(r.scenarioId)!, entry });
-        }
-      }
-    }
+    calls = recordedCalls(out, records);
   }, 400_000);
-  afterAll(async () => {
-    await server.close();
-    tmp.remove();
-  });
 
   it('runs all 50 MutualFriends instances in each mode, recorded as protocol paper', () => {
     expect(code, stderr).toBe(0);
@@ -130,7 +119,7 @@ describeWithData(data, '--protocol paper on SOTOPIA MutualFriends with openai: s
       expect(c.scenario.judgeOnly.trim()).not.toBe('');
       expect(content(c.entry)).not.toContain(c.scenario.judgeOnly.trim());
     }
-    const sent = server.requests.filter((q) => JSON.stringify(q.body.messages).includes('Turn #x'));
+    const sent = suite.server.requests.filter((q) => JSON.stringify(q.body.messages).includes('Turn #x'));
     expect(sent).toHaveLength(50);
     for (const q of sent) expect(q.body.response_format).toBeUndefined();
     // The free-text scripts were parsed into turn records like the live modes'.

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LlmErrorCode } from '../protocol/index.js';
-import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
-import { parley, tempDir } from './helpers/processes.js';
+import { reply, type ReceivedRequest } from '../testkit/fake-llm-server.js';
+import { parley } from './helpers/processes.js';
 import { sotopiaMiniDir } from './helpers/reference-data.js';
-import { cleanEnv, parleyCli, parleyRun, readEpisodes, readRunJson } from './llm-run-helpers.js';
+import { cleanEnv, paperGpt4Episode, parleyCli, parleyRun, readEpisodes, readRunJson } from './llm-run-helpers.js';
+import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 
 /** The one agent turn whose every request (the first and each retry) gets a 500. */
 const FAILING_TURN = 2;
@@ -15,7 +16,7 @@ const RETRIES = 4;
 const text = (q: ReceivedRequest) => (q.body.messages ?? []).map((m) => String(m.content)).join('\n');
 const turnOf = (q: ReceivedRequest) => Number(/You are at Turn #(\d+)/.exec(text(q))?.[1] ?? -1);
 /** A 500 whose `Retry-After: 0` keeps the client's retries quick (the backoff is not what is tested here). */
-const serverError = { kind: 'status', status: 500, retryAfter: '0', message: 'The server had an error (fake)' } as const;
+const serverError = { kind: 'status', status: 500, retryAfter: '0', message: 'The suite.server had an error (fake)' } as const;
 
 /**
  * Issue 42, provider errors: SOTOPIA's `agenerate_action` caught every exception of the LLM call and
@@ -25,33 +26,25 @@ const serverError = { kind: 'status', status: 500, retryAfter: '0', message: 'Th
  * The real CLI, SOTOPIA-shaped scenarios, `openai:` seats against the fake server on 127.0.0.1.
  */
 describe('a provider error after the retries under --protocol paper (issue 42)', () => {
-  const tmp = tempDir('paper-provider-error');
+  const suite = fakeLlmSuite('paper-provider-error');
+  const { tmp } = suite;
   const scenarios = join(tmp.path, 'S.jsonl');
-  let server: FakeLlmServer;
 
   beforeAll(async () => {
-    server = await startFakeLlmServer();
     expect(await parley(['scenarios', 'import', 'sotopia', sotopiaMiniDir(), '--out', scenarios]).exited).toBe(0);
   }, 60_000);
   beforeEach(() => {
-    server.requests.length = 0;
-    server.setDefault((q) => (turnOf(q) === FAILING_TURN ? serverError : reply.plausible()));
-  });
-  afterAll(async () => {
-    await server.close();
-    tmp.remove();
+    suite.server.requests.length = 0;
+    suite.server.setDefault((q) => (turnOf(q) === FAILING_TURN ? serverError : reply.plausible()));
   });
 
-  const run = (out: string, extra: string[] = []) => parleyRun([
-    '--scenarios', scenarios, '--protocol', 'paper', '--selection', 'all', '--modes', 'agents', '--limit', '1', '--concurrency', '1', '--max-turns', '6',
-    '--agent1', 'openai:gpt-4-0613', '--agent2', 'openai:gpt-4-0613', ...extra, '--out', out,
-  ], cleanEnv(server.env()), 90_000);
+  const run = (out: string, extra: string[] = []) => paperGpt4Episode(scenarios, out, suite.server.env(), extra);
 
   it('none (the paper default): the turn is a none carrying the llm/http_error, the episode is ok and goes on, run.json, the card and show say it', async () => {
     const out = join(tmp.path, 'none');
     const result = await run(out);
     expect(result.code, result.stderr).toBe(0);
-    expect(server.requests.filter((q) => turnOf(q) === FAILING_TURN)).toHaveLength(1 + RETRIES);
+    expect(suite.server.requests.filter((q) => turnOf(q) === FAILING_TURN)).toHaveLength(1 + RETRIES);
     const [episode, ...rest] = readEpisodes(out);
     expect(rest).toEqual([]);
     expect(episode).toMatchObject({ status: 'ok', errors: [] });
@@ -80,7 +73,7 @@ describe('a provider error after the retries under --protocol paper (issue 42)',
     const out = join(tmp.path, 'fail');
     const result = await run(out, ['--on-provider-error', 'fail']);
     expect(result.code, result.stderr).toBe(1); // every episode failed
-    expect(server.requests.filter((q) => turnOf(q) === FAILING_TURN)).toHaveLength(1 + RETRIES);
+    expect(suite.server.requests.filter((q) => turnOf(q) === FAILING_TURN)).toHaveLength(1 + RETRIES);
     const [episode] = readEpisodes(out);
     expect(episode).toMatchObject({ status: 'failed', termination: { reason: 'policy_error', detail: LlmErrorCode.HttpError } });
     expect(episode!.turns).toHaveLength(FAILING_TURN + 1);
@@ -93,13 +86,13 @@ describe('a provider error after the retries under --protocol paper (issue 42)',
   }, 120_000);
 
   it("script mode, none: the writer's failed call is an empty dialogue (SOTOPIA's empty interaction), ok, counted apart", async () => {
-    server.setDefault(serverError);
+    suite.server.setDefault(serverError);
     const out = join(tmp.path, 'script');
     const result = await parleyRun([
       '--scenarios', scenarios, '--protocol', 'paper', '--selection', 'all', '--modes', 'script', '--limit', '1', '--script-writer', 'openai:gpt-4-0613', '--out', out,
-    ], cleanEnv(server.env()), 90_000);
+    ], cleanEnv(suite.server.env()), 90_000);
     expect(result.code, result.stderr).toBe(0);
-    expect(server.requests).toHaveLength(1 + RETRIES);
+    expect(suite.server.requests).toHaveLength(1 + RETRIES);
     const [episode] = readEpisodes(out);
     expect(episode).toMatchObject({ status: 'ok', turns: [], errors: [], termination: { reason: 'script_end', detail: expect.stringContaining('--on-provider-error none') } });
     expect(episode!.scriptWriter).toMatchObject({ providerError: { code: LlmErrorCode.HttpError } });

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../protocol/index.js';
-import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
-import { parley, tempDir } from './helpers/processes.js';
+import { reply, type ReceivedRequest } from '../testkit/fake-llm-server.js';
+import { parley } from './helpers/processes.js';
 import { sotopiaMiniDir } from './helpers/reference-data.js';
-import { cleanEnv, parleyCli, parleyRun, readEpisodes, readRunJson } from './llm-run-helpers.js';
+import { cleanEnv, paperGpt4Episode, parleyCli, parleyRun, readEpisodes, readRunJson } from './llm-run-helpers.js';
+import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 
 /** The one agent turn whose reply stays prose, to its request and to its reformat request. */
 const HOPELESS_TURN = 2;
@@ -24,19 +25,18 @@ const isReformat = (q: ReceivedRequest) => q.body.model === 'gpt-3.5-turbo';
  * fixture every clone has), `openai:` seats against the fake server on 127.0.0.1.
  */
 describe('an unreadable agent reply under --protocol paper (issue 20, contract 4)', () => {
-  const tmp = tempDir('paper-unparsable');
+  const suite = fakeLlmSuite('paper-unparsable');
+  const { tmp } = suite;
   const scenarios = join(tmp.path, 'S.jsonl');
-  let server: FakeLlmServer;
 
   beforeAll(async () => {
-    server = await startFakeLlmServer();
     expect(await parley(['scenarios', 'import', 'sotopia', sotopiaMiniDir(), '--out', scenarios]).exited).toBe(0);
   }, 60_000);
   beforeEach(() => {
-    server.requests.length = 0;
+    suite.server.requests.length = 0;
     // Prose for turn HOPELESS_TURN's request and for its reformat request (the only one); plausible moves otherwise.
     let hopeless = 0;
-    server.setDefault((q) => {
+    suite.server.setDefault((q) => {
       if (isReformat(q) && hopeless === 1) {
         hopeless++;
         return reply.text(STILL_PROSE);
@@ -48,15 +48,8 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
       return reply.plausible();
     });
   });
-  afterAll(async () => {
-    await server.close();
-    tmp.remove();
-  });
 
-  const run = (out: string, extra: string[] = []) => parleyRun([
-    '--scenarios', scenarios, '--protocol', 'paper', '--selection', 'all', '--modes', 'agents', '--limit', '1', '--concurrency', '1', '--max-turns', '6',
-    '--agent1', 'openai:gpt-4-0613', '--agent2', 'openai:gpt-4-0613', ...extra, '--out', out,
-  ], cleanEnv(server.env()), 90_000);
+  const run = (out: string, extra: string[] = []) => paperGpt4Episode(scenarios, out, suite.server.env(), extra);
 
   it('the turn is a none that says why, the episode is ok and goes on, run.json and the card count it, one reformat request was sent', async () => {
     const out = join(tmp.path, 'none');
@@ -84,12 +77,12 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
     expect(result.stdout).toContain('unreadable replies recorded as none (--on-unparsable none): 1 agent turn(s)');
 
     // Exactly one reformat request, in SOTOPIA's shape: one user message with the prose, no response_format.
-    const reformats = server.requests.filter(isReformat);
+    const reformats = suite.server.requests.filter(isReformat);
     expect(reformats).toHaveLength(1);
     expect(reformats[0]!.body.messages!.map((m) => m.role)).toEqual(['user']);
     expect(text(reformats[0]!)).toContain(`Text: ${PROSE}`);
     expect(reformats[0]!.body.response_format).toBeUndefined();
-    expect(server.requests.filter((q) => !isReformat(q) && turnOf(q) === HOPELESS_TURN)).toHaveLength(1);
+    expect(suite.server.requests.filter((q) => !isReformat(q) && turnOf(q) === HOPELESS_TURN)).toHaveLength(1);
 
     // Visible where people read runs: the transcript and the simulation card.
     const show = await parleyCli(['show', out], cleanEnv());
@@ -101,13 +94,13 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
     expect(card).toContain('(`--on-unparsable none`)');
   }, 120_000);
 
-  it('replays with no server from the cassettes, the reformat request from its own (same none, same count)', async () => {
+  it('replays with no suite.server from the cassettes, the reformat request from its own (same none, same count)', async () => {
     const recorded = join(tmp.path, 'none');
     const out = join(tmp.path, 'replayed');
-    const before = server.requests.length;
+    const before = suite.server.requests.length;
     const result = await parleyRun(['--replay', recorded, '--out', out], cleanEnv(), 90_000);
     expect(result.code, result.stderr).toBe(0);
-    expect(server.requests.length).toBe(before);
+    expect(suite.server.requests.length).toBe(before);
     const strip = (t: { seat: string; action: unknown; unparsable?: unknown; reformatModel?: unknown }) => ({ seat: t.seat, action: t.action, unparsable: t.unparsable, reformatModel: t.reformatModel });
     expect(readEpisodes(out).map((e) => e.turns.map(strip))).toEqual(readEpisodes(recorded).map((e) => e.turns.map(strip)));
     expect(readRunJson(out).stats).toMatchObject({ unparsableTurns: 1 });
@@ -126,21 +119,21 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
     const runJson = readRunJson(out);
     expect(runJson.stats).toMatchObject({ unparsableTurns: 0, episodes: { failed: 1 } });
     expect(runJson.protocol).toMatchObject({ name: 'paper', onUnparsable: 'fail' });
-    expect(server.requests.filter(isReformat)).toHaveLength(1);
+    expect(suite.server.requests.filter(isReformat)).toHaveLength(1);
   }, 120_000);
 
   it('script mode: an unreadable script (after its one reformat request) is an empty dialogue (SOTOPIA\'s empty interaction), ok, counted apart', async () => {
-    server.setDefault((q) => reply.text(isReformat(q) ? STILL_PROSE : 'INT. A PARTY. The two talk for a while and part as friends.'));
+    suite.server.setDefault((q) => reply.text(isReformat(q) ? STILL_PROSE : 'INT. A PARTY. The two talk for a while and part as friends.'));
     const out = join(tmp.path, 'script');
     const result = await parleyRun([
       '--scenarios', scenarios, '--protocol', 'paper', '--selection', 'all', '--modes', 'script', '--limit', '1', '--script-writer', 'openai:gpt-4-0613', '--out', out,
-    ], cleanEnv(server.env()), 90_000);
+    ], cleanEnv(suite.server.env()), 90_000);
     expect(result.code, result.stderr).toBe(0);
     const [episode] = readEpisodes(out);
     expect(episode).toMatchObject({ status: 'ok', turns: [], errors: [], termination: { reason: 'script_end', detail: expect.stringContaining('--on-unparsable none') } });
     expect(episode!.scriptWriter).toMatchObject({ unparsable: { code: ErrorCode.PolicyUnparsable }, repairs: { reformat: 1 }, reformatModel: 'openai:gpt-3.5-turbo' });
     expect(readRunJson(out).stats).toMatchObject({ unparsableTurns: 0, unparsableScripts: 1 });
-    const reformats = server.requests.filter(isReformat);
+    const reformats = suite.server.requests.filter(isReformat);
     expect(reformats).toHaveLength(1);
     expect(text(reformats[0]!)).toContain('INT. A PARTY.');
   }, 120_000);
@@ -153,6 +146,6 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
     expect(plain.stdout).toContain('an unreadable reply gets one reformat request (openai:gpt-4-0613 → openai:gpt-3.5-turbo; mistral:open-mixtral-8x7b → the same model, in a fresh request); still unreadable, the turn is a counted none');
     const failing = await parleyRun([...args, '--on-unparsable', 'fail', '--reformat-model', 'openai:my-fixer'], env);
     expect(failing.stdout).toContain('(openai:gpt-4-0613 → openai:my-fixer; mistral:open-mixtral-8x7b → openai:my-fixer); still unreadable, the episode fails (--on-unparsable fail)');
-    expect(server.requests).toHaveLength(0);
+    expect(suite.server.requests).toHaveLength(0);
   }, 60_000);
 });

@@ -1,31 +1,24 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Scenario } from '../scenarios/model.js';
 import { reply, startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { itWithData, sotopiaData } from './helpers/reference-data.js';
+import { parleyOutput } from './helpers/parley-output.js';
 
 /**
  * `parley scenarios …` as a user runs it: real child processes through bin/parley.js, reading the
  * reference data in ../shared/data in place, and an OpenAI-compatible fake server for `generate`.
  */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Without SOTOPIA's real files (a fresh clone) the tests that need them skip, saying why.
 const data = sotopiaData();
 const SOTOPIA = data.dir;
 
+/** `parley <args>`: its exit code and what it printed (`out`, `err`). */
 async function parley(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/parley.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  const [code] = (await once(child, 'exit')) as [number | null];
+  const { code, stdout: out, stderr: err } = await parleyOutput(args, env);
   return { code, out, err };
 }
 

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -6,26 +5,21 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWithData, sotopiaData } from './helpers/reference-data.js';
+import { parleyOutput } from './helpers/parley-output.js';
 
 /**
  * `parley scenarios fetch sotopia` as a user runs it (a child process through bin/parley.js) against a
  * plain HTTP server serving a temp copy of ../shared/data/sotopia, with the cache in a temp directory.
  */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Without SOTOPIA's real files (a fresh clone) the tests that need them skip, saying why.
 const data = sotopiaData();
 const SOTOPIA = data.dir;
 
-async function parley(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/parley.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  const [code] = (await once(child, 'close')) as [number | null];
+/** `parley <args>`: its exit code and what it printed (`out`, `err`). */
+async function parley(args: string[], env: Record<string, string> = {}) {
+  const { code, stdout: out, stderr: err } = await parleyOutput(args, env);
   return { code, out, err };
 }
 

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { auditRun } from './helpers/audit.js';
-import { parley, tempDir, within, type CliProcess } from './helpers/processes.js';
+import { parley, within } from './helpers/processes.js';
+import { processSuite } from './helpers/process-suite.js';
 
 /**
  * Remote seats (episode network contract, point 4): `parley serve` opens the seats of one episode and
@@ -10,12 +11,8 @@ import { parley, tempDir, within, type CliProcess } from './helpers/processes.js
  * network endpoint; the episode completes, is recorded, and serve exits 0.
  */
 describe('parley serve + parley agent', () => {
-  const tmp = tempDir('serve');
-  const procs: CliProcess[] = [];
-  afterAll(() => {
-    for (const p of procs) p.kill();
-    tmp.remove();
-  });
+  const suite = processSuite('serve');
+  const { tmp, procs } = suite;
 
   it('runs one agents episode with remote agents and exits 0', async () => {
     const out = join(tmp.path, 'served');

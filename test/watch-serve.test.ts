@@ -1,22 +1,21 @@
 import { join } from 'node:path';
 import { io, type Socket } from 'socket.io-client';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SOCKET_IO_PATH } from '../protocol/browser-transport.js';
 import { WATCH_EVENT, WATCH_NAMESPACE, type WatchMessage, type WatchRow } from '../protocol/watch.js';
-import { parley, tempDir, within, type CliProcess } from './helpers/processes.js';
+import { parley, within } from './helpers/processes.js';
+import { processSuite } from './helpers/process-suite.js';
 
 /**
  * `parley serve --watch` (issue 25): the same watch url as `run`, on serve's own server. Its episode
  * waits for remote agents; the feed lists it as waiting, and the url without the key is 403.
  */
 describe('parley serve --watch', () => {
-  const tmp = tempDir('serve-watch');
-  const procs: CliProcess[] = [];
+  const suite = processSuite('serve-watch');
+  const { tmp, procs } = suite;
   const sockets: Socket[] = [];
-  afterAll(() => {
+  suite.onTeardown(() => {
     for (const s of sockets) s.disconnect();
-    for (const p of procs) p.kill();
-    tmp.remove();
   });
 
   it('prints the watch url; the feed lists the waiting episode; 403 without the key', async () => {

@@ -16,7 +16,7 @@ import { parseAnnotations } from '../../evaluator/human/annotation.js';
 import { humanSummaryLines, summariseHuman, type JudgeVerdict } from '../../evaluator/human/summary.js';
 import type { CompareResult } from '../../evaluator/compare/naturalness.js';
 import { BATCH_RETRY_FLAGS, batchPollMsOf, batchRetryOf } from '../batch-flags.js';
-import type { WriteFile } from '../../evaluator/batch/compare-batch.js';
+import type { CompareBatchOptions, WriteFile } from '../../evaluator/batch/compare-batch.js';
 import { usdOf } from '../plan/judge-estimate.js';
 import { compareLive, verdictsText } from '../compare-live.js';
 
@@ -238,31 +238,22 @@ function resultText(result: CompareResult, modeA: string, orders: Orders): strin
 class RunDirBusy extends Error {}
 
 
-/**
- * `compare --batch`: judges through a batch (evaluator/batch/compare-batch.ts), then writes the verdicts and marks the
- * batch collected under one lock. Null when Ctrl-C stopped it first: the batch stays recorded, pending.
- */
-async function compareBatched(o: {
+/** What `compare --batch` is given: the batch's options (evaluator/batch/compare-batch.ts) but those it derives, and the two runs. */
+type CompareBatchedInput = Omit<CompareBatchOptions, 'key' | 'recordFile' | 'signal' | 'log'> & {
   judge: string;
   a: RunDir;
   b: RunDir;
   modeA: string;
   modeB: string;
-  style: 'paper' | 'parley';
-  orders: Orders;
-  reasoning: ReasoningAsk;
-  seed: number;
-  concurrency: number;
-  params: Record<string, unknown>;
-  endpoint: { baseURL?: string; apiKeyEnv?: string };
-  client: LlmClient;
-  retry: ReturnType<typeof batchRetryOf>;
-  pollMs: number;
+  /** The verdicts file. */
   out: string;
-  pairs: ReturnType<typeof matchEpisodes>;
-  withWriteLock: <T>(fn: (write: WriteFile) => Promise<T>) => Promise<T>;
-  onProgress: (d: number, t: number) => void;
-}): Promise<CompareResult | null> {
+};
+
+/**
+ * `compare --batch`: judges through a batch (evaluator/batch/compare-batch.ts), then writes the verdicts and marks the
+ * batch collected under one lock. Null when Ctrl-C stopped it first: the batch stays recorded, pending.
+ */
+async function compareBatched(o: CompareBatchedInput): Promise<CompareResult | null> {
   const { compareInBatches, markCollected } = await import('../../evaluator/batch/compare-batch.js');
   const key = { judge: o.judge, question: o.style, seed: o.seed, runA: path.resolve(o.a.dir), runB: path.resolve(o.b.dir), modeA: o.modeA, modeB: o.modeB };
   const recordFile = compareBatchesFile(o.out);
@@ -274,25 +265,8 @@ async function compareBatched(o: {
   };
   process.on('SIGINT', onSigint);
   try {
-    const batched = await compareInBatches({
-      key,
-      recordFile,
-      pairs: o.pairs,
-      style: o.style,
-      orders: o.orders,
-      reasoning: o.reasoning,
-      seed: o.seed,
-      concurrency: o.concurrency,
-      params: o.params,
-      endpoint: o.endpoint,
-      client: o.client,
-      retry: o.retry,
-      pollMs: o.pollMs,
-      signal: controller.signal,
-      log: (line) => console.error(line),
-      withWriteLock: o.withWriteLock,
-      onProgress: o.onProgress,
-    });
+    const { judge: _judge, a: _a, b: _b, modeA: _modeA, modeB: _modeB, out: _out, ...options } = o;
+    const batched = await compareInBatches({ ...options, key, recordFile, signal: controller.signal, log: (line) => console.error(line) });
     const result = batched.result;
     if (!result) {
       console.error(`interrupted; run the same command again to collect ${batched.pendingBatch ? `batch ${terminalSafe(batched.pendingBatch)}` : 'the batch'} (recorded in ${recordFile})`);

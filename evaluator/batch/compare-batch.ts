@@ -4,10 +4,9 @@ import { collectBatchOutput, reportOutput, type BatchAnswer } from './batch-resu
 import { naturalnessBatchRequests, type NaturalnessBatchRequest } from '../compare/naturalness-batch.js';
 import { comparePairs, presentations, type ComparePair, type CompareResult, type CompareStyle, type Orders, type ReasoningAsk } from '../compare/naturalness.js';
 import { leniently } from '../../llm/structured-ladder.js';
-import type { LlmClient } from '../../llm/types.js';
 import { terminalSafe } from '../../text/terminal.js';
 import { compareBatchesText, readCompareBatches, sameComparison, type CompareBatch, type ComparisonKey } from '../../run-dir/index.js';
-import { MAX_RETRY_ROUNDS, type BatchRetry } from './retry.js';
+import { MAX_RETRY_ROUNDS, type BatchFallback } from './retry.js';
 import { batchApiFor, pollBatch } from './provider-batch.js';
 
 /**
@@ -23,7 +22,7 @@ import { batchApiFor, pollBatch } from './provider-batch.js';
 /** Writes a file of the comparison (verdicts, batch record), under the run directory's lock when it lies in one. */
 export type WriteFile = (file: string, text: string) => Promise<void>;
 
-export interface CompareBatchOptions {
+export interface CompareBatchOptions extends BatchFallback {
   key: ComparisonKey;
   /** Where the batches are recorded (compareBatchesFile of the verdicts file). */
   recordFile: string;
@@ -33,16 +32,6 @@ export interface CompareBatchOptions {
   orders: Orders;
   reasoning: ReasoningAsk;
   seed: number;
-  concurrency: number;
-  /** Client settings and endpoint, as for the live judge. */
-  params: Record<string, unknown>;
-  endpoint: { baseURL?: string; apiKeyEnv?: string };
-  /** The live judge: answers what the batch did not. */
-  client: LlmClient;
-  retry: BatchRetry;
-  pollMs: number;
-  signal: AbortSignal;
-  log: (line: string) => void;
   /**
    * Runs `fn` holding what guards the record (the run directory's lock when the record is inside one):
    * held from the look for a pending batch until its id is recorded, so two commands cannot both submit.

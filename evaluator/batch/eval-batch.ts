@@ -9,7 +9,7 @@ import type { LlmClient } from '../../llm/types.js';
 import { readRunJson, sameJudging, writeRunJson, type EvalBatch, type RunLock } from '../../run-dir/index.js';
 import { terminalSafe } from '../../text/terminal.js';
 import { SettingsError } from '../settings-error.js';
-import { MAX_RETRY_ROUNDS, type BatchRetry } from './retry.js';
+import { MAX_RETRY_ROUNDS, type BatchFallback } from './retry.js';
 import { batchApiFor, pollBatch } from './provider-batch.js';
 
 /**
@@ -21,25 +21,15 @@ import { batchApiFor, pollBatch } from './provider-batch.js';
  */
 
 
-export interface BatchJudgeOptions {
+export interface BatchJudgeOptions extends BatchFallback {
   dir: string;
   /** The run directory's lock, held by `parley eval` for the whole wait: run.json and verdicts are written under it. */
   lock: RunLock;
   run: RunDir;
   spec: string;
-  /** Client settings and sampling params, endpoint and key variable: as for the live judge. */
-  params: Record<string, unknown>;
-  endpoint: { baseURL?: string; apiKeyEnv?: string };
-  /** The live judge: answers what the batch did not (retries, reformat requests, `--batch-retry live`). */
-  client: LlmClient;
   reformatClient?: LlmClient;
   selection: BatchSelection;
   missingOnly: boolean;
-  concurrency: number;
-  retry: BatchRetry;
-  pollMs: number;
-  signal: AbortSignal;
-  log: (line: string) => void;
   onProgress?: (p: EvaluateProgress) => void;
   /** Test hook: the Batch API (default: the OpenAI SDK on the judge's endpoint). */
   api?: BatchApi;

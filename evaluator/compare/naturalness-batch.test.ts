@@ -1,28 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { BatchAnsweredClient } from '../batch/batch-answered-client.js';
 import type { BatchAnswer } from '../batch/batch-results.js';
-import type { RunDir } from '../run-dir.js';
 import { ScriptedClient } from '../testing/fake-judge.js';
-import { episode, mfScenario, openScenario } from '../testing/fixtures.js';
+import { episode, openScenario } from '../testing/fixtures.js';
 import { comparePairs, matchEpisodes, presentationOrder } from './naturalness.js';
 import { naturalnessBatchRequests } from './naturalness-batch.js';
+import { memoryRunDir, scriptAndAgentsRuns } from '../testing/compare-runs.js';
 
 /** compare --batch in memory: the requests it submits, and how batch replies reach the live compare path. */
-function runDir(dir: string, episodes: ReturnType<typeof episode>[]): RunDir {
-  return { dir, run: null, scenarios: new Map([mfScenario(), openScenario()].map((s) => [s.id, s])), episodes: episodes.map((record, i) => ({ record, raw: {}, line: i + 1 })), tornBytes: 0 };
-}
-const mf = mfScenario();
+const { a, b } = scriptAndAgentsRuns();
 const op = openScenario();
-const a = runDir('A', [
-  episode({ scenario: mf, mode: 'script', moves: [['a', 'speak', 'SCRIPTED mf']] }),
-  episode({ scenario: op, mode: 'script', moves: [['a', 'speak', 'SCRIPTED open']] }),
-  episode({ scenario: op, mode: 'script', repeat: 1, moves: [['a', 'speak', 'SCRIPTED open 2']] }),
-]);
-const b = runDir('B', [
-  episode({ scenario: mf, mode: 'agents', moves: [['a', 'speak', 'AGENT mf']] }),
-  episode({ scenario: op, mode: 'agents', moves: [['a', 'speak', 'AGENT open']] }),
-  episode({ scenario: op, mode: 'agents', repeat: 1, moves: [['a', 'speak', 'AGENT open 2']] }),
-]);
 const pairs = matchEpisodes(a, 'script', b, 'agents');
 /** A judge preferring whichever conversation is shown first. */
 const firstWins = () => JSON.stringify({ reasoning: 'the first one', more_natural: '1' });
@@ -73,7 +60,7 @@ describe('naturalness batch requests', () => {
 
   it('two pairs whose questions read the same each get their own batch verdict, by custom_id (issue 35)', async () => {
     const same = (dir: string, mode: 'script' | 'agents', text: string) =>
-      runDir(dir, [0, 1].map((repeat) => episode({ scenario: op, mode, repeat, moves: [['a', 'speak', text]] })));
+      memoryRunDir(dir, [0, 1].map((repeat) => episode({ scenario: op, mode, repeat, moves: [['a', 'speak', text]] })));
     const twins = matchEpisodes(same('A', 'script', 'the same words'), 'script', same('B', 'agents', 'other same words'), 'agents');
     const shown = twins.map(() => true);
     const requests = naturalnessBatchRequests(twins, shown, 'parley');

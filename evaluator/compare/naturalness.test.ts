@@ -1,25 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { RunDir } from '../run-dir.js';
 import { ScriptedClient } from '../testing/fake-judge.js';
-import { episode, mfScenario, openScenario } from '../testing/fixtures.js';
+import { mfScenario, openScenario } from '../testing/fixtures.js';
 import { comparePairs, matchEpisodes } from './naturalness.js';
+import { scriptAndAgentsRuns } from '../testing/compare-runs.js';
 
-function runDir(dir: string, episodes: ReturnType<typeof episode>[]): RunDir {
-  return { dir, run: null, scenarios: new Map([mfScenario(), openScenario()].map((s) => [s.id, s])), episodes: episodes.map((record, i) => ({ record, raw: {}, line: i + 1 })), tornBytes: 0 };
-}
-
+const { a, b } = scriptAndAgentsRuns(true);
 const mf = mfScenario();
 const op = openScenario();
-const a = runDir('A', [
-  episode({ scenario: mf, mode: 'script', moves: [['a', 'speak', 'SCRIPTED mf']] }),
-  episode({ scenario: op, mode: 'script', moves: [['a', 'speak', 'SCRIPTED open']] }),
-  episode({ scenario: op, mode: 'script', repeat: 1, moves: [['a', 'speak', 'SCRIPTED open 2']] }),
-]);
-const b = runDir('B', [
-  episode({ scenario: mf, mode: 'agents', moves: [['a', 'speak', 'AGENT mf']] }),
-  episode({ scenario: op, mode: 'agents', moves: [['a', 'speak', 'AGENT open']] }),
-  episode({ scenario: op, mode: 'agents', repeat: 1, moves: [['a', 'speak', 'AGENT open 2']], status: 'failed' }),
-]);
 
 describe('pairwise naturalness', () => {
   it('matches episodes by scenario, pair and repeat, falling back to any ok repeat', () => {

@@ -1,36 +1,13 @@
-import { rm } from 'node:fs/promises';
-import { afterEach, describe, expect, it } from 'vitest';
-import { loadRunDir, type RunDir } from '../run-dir.js';
+import { describe, expect, it } from 'vitest';
+import type { RunDir } from '../run-dir.js';
 import { validReply } from '../testing/fake-judge.js';
 import { clScenario, episode, mfScenario, writeRunDir } from '../testing/fixtures.js';
 import { CSV_COLUMNS, csvField, exportCsv } from './csv.js';
 import { exportSotopia } from './sotopia.js';
+import { tempRuns } from '../testing/temp-runs.js';
+import { parseCsv } from '../testing/parse-csv.js';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
-
-/** Minimal RFC 4180 reader, to check the writer round-trips. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(cell), (cell = '');
-    else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
-    } else cell += c;
-  }
-  return rows;
-}
+const runs = tempRuns();
 
 async function fixture(): Promise<RunDir> {
   const mf = mfScenario();
@@ -54,10 +31,7 @@ async function fixture(): Promise<RunDir> {
       episode({ scenario: cl, mode: 'script', moves: [['a', 'action', 'offer $80'], ['b', 'action', 'accept']], outcome: { kind: 'craigslist', deal: true, price: 80, acceptedBy: 'b', success: true } }),
     ],
   );
-  dirs.push(dir);
-  const r = await loadRunDir(dir);
-  if (!r.ok) throw new Error(r.error.message);
-  return r.run;
+  return runs.load(dir);
 }
 
 describe('CSV export', () => {

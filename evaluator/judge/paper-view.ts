@@ -3,6 +3,7 @@ import { type EpisodeRecord, type Hint } from '../../protocol/index.js';
 import { genderAdjective } from '../../text/gender-word.js';
 import type { Character, Scenario, ScenarioSeat } from '../../scenarios/model.js';
 import { actionText, privateMark, seatNames } from './transcript.js';
+import { hintInParens } from '../../text/hint-parens.js';
 
 /**
  * What SOTOPIA's judge read at tag `agent_vs_storyteller_v1` (envs/parallel.py, messages/message_classes.py,
@@ -33,16 +34,8 @@ export function paperBio(c: Character): string {
 
 /** A goal as SOTOPIA rendered it for its environment: the goal, then its hint texts inline and unlabelled. */
 export function paperGoal(seat: ScenarioSeat): string {
-  // In the parentheses the source put around a hint (SOTOPIA's renderer kept them as text).
-  return [seat.goal, ...seat.hints.map(inParens)].filter((t) => t.trim() !== '').join(' ');
-}
-
-/** A hint in the parentheses the source put around it, or around it and the hints nested in it (`paren`). */
-function inParens(h: Hint): string {
-  const t = h.text.trim();
-  if (!t) return h.text;
-  if (h.parenthesized) return `(${t})`;
-  return h.paren === 'open' ? `(${t}` : h.paren === 'close' ? `${t})` : h.text;
+  // In the parentheses the source put around a hint (SOTOPIA's renderer kept them as text); else as the data wrote it.
+  return [seat.goal, ...seat.hints.map((h) => hintInParens(h, h.text))].filter((t) => t.trim() !== '').join(' ');
 }
 
 /**

@@ -1,20 +1,20 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadRunDir, type RunDir } from '../run-dir.js';
+import type { RunDir } from '../run-dir.js';
 import { validReply } from '../testing/fake-judge.js';
 import { clScenario, episode, openScenario, writeRunDir } from '../testing/fixtures.js';
 import { writeReport } from '../report/report.js';
 import { paperNumberFor } from './beside.js';
 import { loadPublished, PUBLISHED_FILE } from './published.js';
+import { tempRuns } from '../testing/temp-runs.js';
 
-const dirs: string[] = [];
+const runs = tempRuns();
 const savedEnv = process.env.PARLEY_PAPER_NUMBERS;
 afterEach(async () => {
   if (savedEnv === undefined) delete process.env.PARLEY_PAPER_NUMBERS;
   else process.env.PARLEY_PAPER_NUMBERS = savedEnv;
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
 function judged(goal: number) {
@@ -42,10 +42,7 @@ async function paperRun(protocol: 'paper' | 'parley' | undefined): Promise<RunDi
     episode({ scenario: cl, mode: 'agents', models, moves: [['a', 'speak', 'seventy?'], ['b', 'speak', 'deal']], evaluation: judged(7) }),
   ];
   const dir = await writeRunDir([op, cl], eps, { config: { scenarios: 'S.jsonl', modes: ['agents'], maxTurns: 20, seed: 1, ...(protocol ? { protocol } : {}) } });
-  dirs.push(dir);
-  const r = await loadRunDir(dir);
-  if (!r.ok) throw new Error(r.error.message);
-  return r.run;
+  return runs.load(dir);
 }
 
 describe("parley report beside the paper's numbers (issue 10, contract 4)", () => {
@@ -57,7 +54,7 @@ describe("parley report beside the paper's numbers (issue 10, contract 4)", () =
 
   it("shows the paper's number, its interval and whether Parley's mean lands inside", async () => {
     const tmp = await mkdtemp(path.join(os.tmpdir(), 'parley-paper-'));
-    dirs.push(tmp);
+    runs.track(tmp);
     const file = path.join(tmp, 'numbers.json');
     await writeFile(file, JSON.stringify({
       citation: 'Test citation.',

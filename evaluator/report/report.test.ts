@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { loadRunDir, type RunDir } from '../run-dir.js';
+import { describe, expect, it } from 'vitest';
 import { DIMENSIONS } from '../dimensions.js';
 import { clScenario, episode, mfScenario, openScenario, writeRunDir } from '../testing/fixtures.js';
 import { validReply } from '../testing/fake-judge.js';
@@ -10,11 +9,9 @@ import { markdownToHtml } from './markdown-html.js';
 import { writeReport } from './report.js';
 import { barChart } from './svg.js';
 import { esc, xmlWellFormedError } from './xml.js';
+import { tempRuns } from '../testing/temp-runs.js';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+const runs = tempRuns();
 
 function judged(seats: string[], goal: number) {
   const reply = validReply(seats, { score: (d) => (d === 'goal' ? goal : 0) }) as { evaluations: Record<string, unknown> };
@@ -31,12 +28,7 @@ function judged(seats: string[], goal: number) {
   };
 }
 
-async function load(dir: string): Promise<RunDir> {
-  dirs.push(dir);
-  const r = await loadRunDir(dir);
-  if (!r.ok) throw new Error(r.error.message);
-  return r.run;
-}
+const load = runs.load;
 
 describe('XML well-formedness check', () => {
   it('accepts well-formed documents and rejects broken ones', () => {

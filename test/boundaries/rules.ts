@@ -28,7 +28,7 @@ export const LAYERS: readonly Layer[] = [
     module: 'text',
     rank: 0,
     imports: [],
-    why: 'pure text helpers every layer shares and no frame is: terminal-safe escaping, YAML read with line numbers, SOTOPIA\'s gender adjective',
+    why: 'pure text helpers every layer shares and no frame is: terminal-safe escaping, YAML read with line numbers, SOTOPIA\'s gender adjective and hint parentheses',
   },
   { module: 'random', rank: 0, imports: [], why: 'the one seeded generator: pure, used by scenarios, bots and statistics' },
   { module: 'testkit', rank: 0, imports: [], why: 'fakes (LLM server, processes, Redis) shared by tests and bench/, depending on nothing of the product' },

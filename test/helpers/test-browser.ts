@@ -1,6 +1,6 @@
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, inject } from 'vitest';
-import { tempDir, type CliProcess } from '../../testkit/processes.js';
+import { beforeAll, inject } from 'vitest';
+import { processSuite, type ProcessSuite } from './process-suite.js';
 import { launchChromium } from './browser.js';
 
 /**
@@ -14,42 +14,29 @@ export function testChromium(): Promise<Browser> {
 }
 
 /** What a browser test file shares between its tests (see `browserSuite`). */
-export interface BrowserSuite {
-  /** The file's scratch folder, removed after its tests. */
-  readonly tmp: { path: string; remove(): void };
-  /** The CLI processes the tests start, killed after them. */
-  readonly procs: CliProcess[];
+export interface BrowserSuite extends ProcessSuite {
   /** The file's browser (`testChromium`), open from beforeAll to afterAll. */
   readonly browser: Browser;
-  /** Runs `fn` after the tests, before the processes are killed (sockets, servers, other folders). */
-  onTeardown(fn: () => void | Promise<void>): void;
 }
 
 /**
- * Registers a browser test file's fixture in the calling `describe`: a scratch folder named by `prefix`,
- * the processes the tests start and the browser, opened in beforeAll and all cleaned up in afterAll.
+ * Registers, in the calling `describe`, a process suite (`processSuite`) and the file's browser, opened
+ * in beforeAll and closed after the processes are killed.
  */
 export function browserSuite(prefix: string): BrowserSuite {
-  const tmp = tempDir(prefix);
-  const procs: CliProcess[] = [];
-  const teardown: Array<() => void | Promise<void>> = [];
+  const suite = processSuite(prefix);
   let browser: Browser | undefined;
   beforeAll(async () => {
     browser = await testChromium();
   }, 60_000);
-  afterAll(async () => {
-    for (const fn of teardown) await fn();
-    for (const p of procs) p.kill();
+  suite.afterProcesses(async () => {
     await browser?.close();
-    tmp.remove();
   });
   return {
-    tmp,
-    procs,
+    ...suite,
     get browser() {
       if (!browser) throw new Error('the browser opens in beforeAll');
       return browser;
     },
-    onTeardown: (fn) => void teardown.push(fn),
   };
 }

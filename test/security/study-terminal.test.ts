@@ -1,8 +1,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { episode, mfScenario, writeRunDir } from '../../evaluator/testing/fixtures.js';
-import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
+import { parley, within, type CliProcess } from '../helpers/processes.js';
+import { processSuite } from '../helpers/process-suite.js';
 
 /** Characters that drive a terminal or reorder what it shows (what terminalSafe removes). */
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -16,13 +17,11 @@ const forge = (what: string) => `${what}\u001b[2J\u001b[31m\u001b]0;pwned\u0007\
  * them through terminalSafe (text/terminal.ts). Real CLI processes; every line they print is checked.
  */
 describe('the human study\'s files, printed on a terminal', () => {
-  const tmp = tempDir('study-terminal');
-  const procs: CliProcess[] = [];
+  const suite = processSuite('study-terminal');
+  const { tmp, procs } = suite;
   const dirs: string[] = [];
-  afterAll(() => {
-    for (const p of procs) p.kill();
+  suite.afterProcesses(() => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
-    tmp.remove();
   });
 
   const expectClean = (p: CliProcess) => {

@@ -1,11 +1,12 @@
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { io, type Socket } from 'socket.io-client';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SOCKET_IO_PATH } from '../../protocol/browser-transport.js';
 import { WATCH_EVENT, WATCH_NAMESPACE, WATCH_OPEN_EVENT, type WatchMessage } from '../../protocol/watch.js';
-import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
+import { parley, within } from '../helpers/processes.js';
 import { RawSocketIo } from './raw-socketio.js';
+import { processSuite } from '../helpers/process-suite.js';
 
 /**
  * The watch namespace (issue 25) is a new socket.io surface: hostile packets sent to it, with and without
@@ -13,13 +14,11 @@ import { RawSocketIo } from './raw-socketio.js';
  * Talks only to 127.0.0.1; a bounded number of connections; the server is stopped at the end.
  */
 describe('red team: the /watch namespace', () => {
-  const tmp = tempDir('watch-edge');
-  const procs: CliProcess[] = [];
+  const suite = processSuite('watch-edge');
+  const { tmp, procs } = suite;
   const sockets: Socket[] = [];
-  afterAll(() => {
+  suite.onTeardown(() => {
     for (const s of sockets) s.disconnect();
-    for (const p of procs) p.kill();
-    tmp.remove();
   });
 
   /** Connects a raw client to the watch namespace with `auth`; resolves with the server's answer packet. */

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EpisodeRecord } from '../../protocol/index.js';
 import { auditSeatPairs } from '../helpers/group-audit.js';
-import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
-import { startRedis, type TestRedis } from '../helpers/redis.js';
+import { parley, within } from '../helpers/processes.js';
+import { queueSuite } from '../helpers/queue-suite.js';
 
 /**
  * Issue 23: group episodes through the queue (`parley run --queue` and one `parley worker` on a real
@@ -12,25 +12,15 @@ import { startRedis, type TestRedis } from '../helpers/redis.js';
  * mindreading map carried to the worker, and the seat-pair audit clean on the collected ledgers.
  */
 describe('groups on the queue (real Redis)', () => {
-  const tmp = tempDir('queue-groups');
-  let redis: TestRedis;
-  const procs: CliProcess[] = [];
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(async () => {
-    for (const p of procs) p.kill();
-    await Promise.all(procs.map((p) => p.exited));
-    await redis?.stop();
-    tmp.remove();
-  });
+  const suite = queueSuite('queue-groups');
+  const { tmp, procs } = suite;
 
   it("agents and mindreaders with --mindread 'agent2<-agent1,agent3': every record, three processes each, ledgers as the map says", async () => {
     const out = join(tmp.path, 'run');
     // Six episodes of three seats: two at a time is 9 agent processes (the default of 4 would start 21).
-    const worker = parley(['worker', '--queue', redis.url, '--concurrency', '2']);
+    const worker = parley(['worker', '--queue', suite.redis.url, '--concurrency', '2']);
     procs.push(worker);
-    const coordinator = parley(['run', '--queue', redis.url, '--scenarios', 'builtin', '--subset', 'groups', '--modes', 'agents,mindreaders', '--mindread', 'agent2<-agent1,agent3', '--out', out]);
+    const coordinator = parley(['run', '--queue', suite.redis.url, '--scenarios', 'builtin', '--subset', 'groups', '--modes', 'agents,mindreaders', '--mindread', 'agent2<-agent1,agent3', '--out', out]);
     procs.push(coordinator);
     const code = await within(coordinator.exited, 120_000, 'coordinator', [coordinator, worker]);
     expect(code, [...coordinator.stdout, ...coordinator.stderr].join('\n')).toBe(0);

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EpisodeRecord } from '../../protocol/index.js';
-import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
-import { startRedis, type TestRedis } from '../helpers/redis.js';
+import { parley, within, type CliProcess } from '../helpers/processes.js';
+import { queueSuite } from '../helpers/queue-suite.js';
 
 /**
  * Issue 15, Contract 2: a worker SIGKILLed while its episodes are in flight (and, for good measure, the
@@ -12,20 +12,10 @@ import { startRedis, type TestRedis } from '../helpers/redis.js';
  * the killed worker's episodes were rerun from a clean start, not continued from half ledgers.
  */
 describe('parley worker killed mid-episode (real Redis)', () => {
-  const tmp = tempDir('queue-kill');
-  let redis: TestRedis;
-  const procs: CliProcess[] = [];
+  const suite = queueSuite('queue-kill');
+  const { tmp, procs } = suite;
   // A short job lock so that a dead worker's jobs are handed out again within seconds, not a minute.
   const env = { ...process.env, PARLEY_QUEUE_LOCK_MS: '3000' };
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(async () => {
-    for (const p of procs) p.kill();
-    await Promise.all(procs.map((p) => p.exited));
-    await redis?.stop();
-    tmp.remove();
-  });
   const start = (args: string[]) => {
     const p = parley(args, { env });
     procs.push(p);
@@ -36,9 +26,9 @@ describe('parley worker killed mid-episode (real Redis)', () => {
     const out = join(tmp.path, 'run');
     const file = join(out, 'episodes.jsonl');
     const lines = () => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l !== '') : []);
-    const RUN = ['run', '--queue', redis.url, '--scenarios', 'builtin', '--modes', 'agents,mindreaders,script', '--repeats', '5', '--out', out];
-    const victim = start(['worker', '--queue', redis.url]);
-    const survivor = start(['worker', '--queue', redis.url]);
+    const RUN = ['run', '--queue', suite.redis.url, '--scenarios', 'builtin', '--modes', 'agents,mindreaders,script', '--repeats', '5', '--out', out];
+    const victim = start(['worker', '--queue', suite.redis.url]);
+    const survivor = start(['worker', '--queue', suite.redis.url]);
     const first = start(RUN);
     const done = (w: CliProcess) => w.stdout.filter((l) => l.startsWith('done ')).length;
 
@@ -51,7 +41,7 @@ describe('parley worker killed mid-episode (real Redis)', () => {
     await within(vi.waitFor(() => expect(lines().length).toBeGreaterThanOrEqual(40), { timeout: 60_000, interval: 5 }), 65_000, 'records', [survivor, first]);
     first.child.kill('SIGKILL');
     await first.exited;
-    const late = start(['worker', '--queue', redis.url]);
+    const late = start(['worker', '--queue', suite.redis.url]);
     const second = start(RUN);
     const code = await within(second.exited, 150_000, 'second coordinator', [second, survivor, late]);
     expect(code, [...second.stdout, ...second.stderr].join('\n')).toBe(0);

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EpisodeRecord } from '../../protocol/index.js';
-import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
-import { startRedis, type TestRedis } from '../helpers/redis.js';
+import { parley, within, type CliProcess } from '../helpers/processes.js';
+import { queueSuite } from '../helpers/queue-suite.js';
 
 /**
  * Issue 15, Contract 1 and 4: `parley run --queue` with two `parley worker`s on a real redis-server
@@ -11,24 +11,14 @@ import { startRedis, type TestRedis } from '../helpers/redis.js';
  * by both workers' agent processes — and an unreachable Redis costs one line and writes nothing.
  */
 describe('parley run --queue with two parley workers (real Redis)', () => {
-  const tmp = tempDir('queue');
-  let redis: TestRedis;
-  const procs: CliProcess[] = [];
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(async () => {
-    for (const p of procs) p.kill();
-    await Promise.all(procs.map((p) => p.exited));
-    await redis?.stop();
-    tmp.remove();
-  });
+  const suite = queueSuite('queue');
+  const { tmp, procs } = suite;
 
   it('Contract 1: 300 records, each episode once, every ledger present, both workers’ agent processes', async () => {
     const out = join(tmp.path, 'run');
-    const workers = [parley(['worker', '--queue', redis.url]), parley(['worker', '--queue', redis.url])];
+    const workers = [parley(['worker', '--queue', suite.redis.url]), parley(['worker', '--queue', suite.redis.url])];
     procs.push(...workers);
-    const coordinator = parley(['run', '--queue', redis.url, '--scenarios', 'builtin', '--modes', 'agents,mindreaders,script', '--repeats', '5', '--out', out]);
+    const coordinator = parley(['run', '--queue', suite.redis.url, '--scenarios', 'builtin', '--modes', 'agents,mindreaders,script', '--repeats', '5', '--out', out]);
     procs.push(coordinator);
     const code = await within(coordinator.exited, 150_000, 'coordinator', [coordinator, ...workers]);
     expect(code, [...coordinator.stdout, ...coordinator.stderr].join('\n')).toBe(0);

@@ -2,6 +2,7 @@ import { visibleText } from '../../quote-text.js';
 import { type Action, type Hint, type ProfileView, type TurnEvent } from '../../../protocol/index.js';
 import { genderAdjective } from '../../../text/gender-word.js';
 import { privateTag, type NameOf } from './render.js';
+import { hintInParens } from '../../../text/hint-parens.js';
 
 /**
  * Renderers for `--protocol paper`: the information of SOTOPIA's prompts (agent_vs_storyteller_v1) in
@@ -39,15 +40,7 @@ export function firstName(name: string): string {
  * the data wrote it (SOTOPIA's hints carry their own "Extra information:" label; none is added).
  */
 export function paperGoal(goal: string, hints: readonly Hint[]): string {
-  return [goal.trim(), ...hints.map(paperHint)].filter(Boolean).join(' ') || '(no explicit goal)';
-}
-
-/** A hint's text, in the parentheses the source put around it (SOTOPIA's renderer kept them as text). */
-export function paperHint(h: Hint): string {
-  const t = h.text.trim();
-  if (!t) return t;
-  if (h.parenthesized) return `(${t})`;
-  return h.paren === 'open' ? `(${t}` : h.paren === 'close' ? `${t})` : t;
+  return [goal.trim(), ...hints.map((h) => hintInParens(h))].filter(Boolean).join(' ') || '(no explicit goal)';
 }
 
 

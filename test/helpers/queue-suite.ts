@@ -1,0 +1,31 @@
+import { beforeAll } from 'vitest';
+import { startRedis, type TestRedis } from '../../testkit/redis.js';
+import { processSuite, type ProcessSuite } from './process-suite.js';
+
+/** What a queue test file shares between its tests (see `queueSuite`). */
+export interface QueueSuite extends ProcessSuite {
+  /** A real redis-server of the file's own, up from beforeAll to afterAll. */
+  readonly redis: TestRedis;
+}
+
+/**
+ * Registers, in the calling `describe`, a process suite (`processSuite`) and a redis-server; after the
+ * tests every coordinator and worker is killed and awaited before Redis stops.
+ */
+export function queueSuite(prefix: string): QueueSuite {
+  const suite = processSuite(prefix, { awaitExit: true });
+  let redis: TestRedis | undefined;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  suite.afterProcesses(async () => {
+    await redis?.stop();
+  });
+  return {
+    ...suite,
+    get redis() {
+      if (!redis) throw new Error('redis starts in beforeAll');
+      return redis;
+    },
+  };
+}
