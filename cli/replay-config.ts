@@ -12,32 +12,26 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { policySpecOf, type PolicyConfig } from '../protocol/index.js';
 import type { RunConfigInput } from '../orchestrator/run-config.js';
-import { readRegularFile, RUN_FILE_CAPS } from '../disk/regular-file.js';
-import { RunPaths } from '../run-dir/index.js';
+import { readRunJson, RunPaths, type RecordedRunConfig } from '../run-dir/index.js';
 import { consentProblem, type RunDirConsent } from './run-dir-consent.js';
 
 type Input = Partial<RunConfigInput>;
 
-/** The `config` of a recorded run's run.json, or an error naming the file. */
-function recordedConfig(dir: string): { ok: true; config: Record<string, unknown> } | { ok: false; message: string } {
-  const file = new RunPaths(dir).runJson;
-  if (!existsSync(file)) return { ok: false, message: `${dir} is not a recorded run (no run.json)` };
-  // Read as every run directory is: a regular file of bounded size (no symlink, FIFO or device).
-  const read = readRegularFile(file, RUN_FILE_CAPS.runJson, resolve(dir));
+/**
+ * The recorded configuration of run `dir`, read typed through run-dir/ as every command reads run.json (a
+ * regular file of bounded size, checked against its schema), or an error naming the file and the field.
+ */
+function recordedConfig(dir: string): { ok: true; config: RecordedRunConfig } | { ok: false; message: string } {
+  const read = readRunJson(new RunPaths(dir));
   if (!read.ok) return { ok: false, message: read.message };
-  try {
-    const run = JSON.parse(read.text) as { config?: unknown };
-    if (!run.config || typeof run.config !== 'object' || Array.isArray(run.config)) return { ok: false, message: `${file} records no config` };
-    return { ok: true, config: run.config as Record<string, unknown> };
-  } catch (err) {
-    return { ok: false, message: `${file}: not JSON (${(err as Error).message})` };
-  }
+  if (!read.run) return { ok: false, message: `${dir} is not a recorded run (no run.json)` };
+  return { ok: true, config: read.run.config };
 }
 
 /** A recorded policy, to be answered from `dir`'s cassettes (the recorded cassetteDir is not carried over). */
-function replayed(p: unknown, dir: string): PolicyConfig {
-  const { cassetteDir: _c, replayDir: _r, ...rest } = p as PolicyConfig;
-  return { ...rest, replayDir: resolve(dir) } as PolicyConfig;
+function replayed(p: PolicyConfig, dir: string): PolicyConfig {
+  const { cassetteDir: _c, replayDir: _r, ...rest } = p;
+  return { ...rest, replayDir: resolve(dir) };
 }
 
 /** Recorded settings a replay does not inherit: where and how fast it runs, and what it replays from. */
@@ -50,7 +44,7 @@ const NOT_INHERITED = new Set(['out', 'concurrency', 'pool', 'retryFailed', 'rep
 export function applyReplay(input: Input, given: ReadonlySet<string>, consent: RunDirConsent = { endpoints: [], keyEnvs: [], paths: [] }): { ok: true; input: Input } | { ok: false; message: string } {
   const out: Input = { ...input };
   // Seat policies `replay:R`: that seat's recorded policy in R.
-  const seatReplay = (p: PolicyConfig | undefined, pick: (c: Record<string, unknown>) => unknown, what: string): { ok: true; p?: PolicyConfig } | { ok: false; message: string } => {
+  const seatReplay = (p: PolicyConfig | undefined, pick: (c: RecordedRunConfig) => PolicyConfig | undefined, what: string): { ok: true; p?: PolicyConfig } | { ok: false; message: string } => {
     const spec = p ? policySpecOf(p.spec) : undefined;
     if (!p || spec?.kind !== 'replay') return { ok: true, ...(p ? { p } : {}) };
     const dir = spec.dir;
@@ -71,7 +65,7 @@ export function applyReplay(input: Input, given: ReadonlySet<string>, consent: R
     const agents: PolicyConfig[] = [];
     for (let i = 0; i < out.agents.length; i++) {
       const r = seatReplay(out.agents[i] as PolicyConfig, (c) => {
-        const recorded = c.agents as unknown[] | undefined;
+        const recorded = c.agents;
         return recorded?.[Math.min(i, recorded.length - 1)];
       }, `--agent${i + 1}`);
       if (!r.ok) return r;
@@ -92,14 +86,15 @@ export function applyReplay(input: Input, given: ReadonlySet<string>, consent: R
     if (!given.has('scriptWriter') && c.scriptWriter) out.scriptWriter = replayed(c.scriptWriter, out.replay);
     // Everything else that shaped the recorded episodes (scenarios, modes, turn limit, protocol, …).
     for (const k of Object.keys(c)) {
-      if (NOT_INHERITED.has(k) || given.has(k) || c[k] === undefined) continue;
-      (out as Record<string, unknown>)[k] = c[k];
+      const value = (c as Record<string, unknown>)[k];
+      if (NOT_INHERITED.has(k) || given.has(k) || value === undefined) continue;
+      (out as Record<string, unknown>)[k] = value;
     }
     // A scenario file that has moved since: the recorded run keeps every scenario it used.
     // The recorded run is untrusted: a judge it names is called live, so its endpoint, key variable and
     // rubric need the user's consent; a replayed seat's prompt directory is a path it picks.
     const refused = consentProblem(`${out.replay}/run.json`, [
-      ...(!given.has('judge') ? [{ where: 'the judge', policy: c.judge as PolicyConfig | undefined }] : []),
+      ...(!given.has('judge') ? [{ where: 'the judge', policy: c.judge }] : []),
       ...(given.has('agents') ? [] : (out.agents ?? []).map((p, i) => ({ where: `agent${i + 1}`, policy: { promptDir: (p as PolicyConfig).promptDir } }))),
       ...(given.has('scriptWriter') ? [] : [{ where: 'the script writer', policy: { promptDir: (out.scriptWriter as PolicyConfig | undefined)?.promptDir } }]),
     ], consent, given.has('rubric') ? [] : [{ where: 'the rubric file', path: typeof c.rubric === 'string' ? c.rubric : undefined }]);
