@@ -1,4 +1,4 @@
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { tempDir, type CliProcess } from '../../testkit/processes.js';
 
 type Cleanup = () => void | Promise<void>;
@@ -33,4 +33,22 @@ export function processSuite(prefix: string, options: { awaitExit?: boolean } = 
     tmp.remove();
   });
   return { tmp, procs, onTeardown: (fn) => void before.push(fn), afterProcesses: (fn) => void after.push(fn) };
+}
+
+/**
+ * A resource of the suite (the browser, a Redis): opened in beforeAll, closed after the processes are
+ * killed. The returned function reads it once beforeAll has run (before that it throws, naming `what`).
+ */
+export function suiteResource<T>(suite: ProcessSuite, what: string, open: () => Promise<T>, close: (r: T) => Promise<unknown>, openTimeoutMs?: number): () => T {
+  let resource: T | undefined;
+  beforeAll(async () => {
+    resource = await open();
+  }, openTimeoutMs);
+  suite.afterProcesses(async () => {
+    if (resource !== undefined) await close(resource);
+  });
+  return () => {
+    if (resource === undefined) throw new Error(`${what} opens in beforeAll`);
+    return resource;
+  };
 }

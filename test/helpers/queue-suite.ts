@@ -1,6 +1,5 @@
-import { beforeAll } from 'vitest';
 import { startRedis, type TestRedis } from '../../testkit/redis.js';
-import { processSuite, type ProcessSuite } from './process-suite.js';
+import { processSuite, suiteResource, type ProcessSuite } from './process-suite.js';
 
 /** What a queue test file shares between its tests (see `queueSuite`). */
 export interface QueueSuite extends ProcessSuite {
@@ -14,18 +13,11 @@ export interface QueueSuite extends ProcessSuite {
  */
 export function queueSuite(prefix: string): QueueSuite {
   const suite = processSuite(prefix, { awaitExit: true });
-  let redis: TestRedis | undefined;
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  suite.afterProcesses(async () => {
-    await redis?.stop();
-  });
+  const redis = suiteResource(suite, 'redis', startRedis, (r) => r.stop());
   return {
     ...suite,
     get redis() {
-      if (!redis) throw new Error('redis starts in beforeAll');
-      return redis;
+      return redis();
     },
   };
 }

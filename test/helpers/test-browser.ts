@@ -1,6 +1,6 @@
 import { chromium, type Browser } from 'playwright-core';
-import { beforeAll, inject } from 'vitest';
-import { processSuite, type ProcessSuite } from './process-suite.js';
+import { inject } from 'vitest';
+import { processSuite, suiteResource, type ProcessSuite } from './process-suite.js';
 import { launchChromium } from './browser.js';
 
 /**
@@ -25,18 +25,11 @@ export interface BrowserSuite extends ProcessSuite {
  */
 export function browserSuite(prefix: string): BrowserSuite {
   const suite = processSuite(prefix);
-  let browser: Browser | undefined;
-  beforeAll(async () => {
-    browser = await testChromium();
-  }, 60_000);
-  suite.afterProcesses(async () => {
-    await browser?.close();
-  });
+  const browser = suiteResource(suite, 'the browser', testChromium, (b) => b.close(), 60_000);
   return {
     ...suite,
     get browser() {
-      if (!browser) throw new Error('the browser opens in beforeAll');
-      return browser;
+      return browser();
     },
   };
 }
