@@ -1,5 +1,5 @@
 import { listNames } from './list-names.js';
-import { type EpisodeRecord, type Hint } from '../../protocol/index.js';
+import { type EpisodeRecord } from '../../protocol/index.js';
 import { genderAdjective } from '../../text/gender-word.js';
 import type { Character, Scenario, ScenarioSeat } from '../../scenarios/model.js';
 import { actionText, privateMark, seatNames } from './transcript.js';
