@@ -68,6 +68,9 @@ describe('parley multiverse CLAIM --out DIR (bots, offline)', () => {
     expect(md).toMatch(/The claim holds in sign in \d+% of 8 specifications/);
     expect(md).toMatch(/\*\*Verdict: (robust|fragile|reversed)\*\* \(robust: ≥ 90%/);
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<svg');
+    // Per axis, the swing between its values' median effects: seed's four values, protocol's two.
+    expect(Object.fromEntries(json.swing.map((a: { axis: string; values: unknown[] }) => [a.axis, a.values.length]))).toEqual({ seed: 4, protocol: 2 });
+    expect(md).toContain('## How far each axis moves the effect');
   });
 
   it('the same command again starts no episode', async () => {

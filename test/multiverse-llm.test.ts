@@ -82,6 +82,10 @@ describe('parley multiverse with model and judge axes (fake OpenAI-compatible se
       expect(s.pairs).toBe(3);
       expect(typeof s.effect).toBe('number');
     }
+    // Per axis, how far the effect moves between its values, in the json and the report.
+    expect(json.swing.map((a: { axis: string }) => a.axis).sort()).toEqual(['judge', 'model']);
+    for (const a of json.swing) expect(a.values).toHaveLength(2);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/## How far each axis moves the effect[\s\S]*\| model \| openai:gen-a: /);
     // Each model's pair of specifications shares its arms: only the judge differs.
     const armsOf = (model: string) => new Set(json.specifications.filter((s: { choices: { model: string } }) => s.choices.model === model).flatMap((s: { a: string; b: string }) => [s.a, s.b]));
     expect(armsOf('openai:gen-a').size).toBe(2);

@@ -19,6 +19,9 @@ import { writeCurveReport, type CurveRow } from '../multiverse/curve-report.js';
 import { judgeArms, judgeTasks, judgingKey, type JudgeTask } from '../multiverse/judge-arms.js';
 import { armMetrics } from '../multiverse/arm-metrics.js';
 import { planSweep } from '../multiverse/dry-run-plan.js';
+import { axisSwings } from '../multiverse/swing.js';
+import { isUserInstructions } from '../multiverse/instructions.js';
+import { consentFromFlags, CONSENT_FLAGS } from '../run-dir-consent.js';
 import { progressPrinter } from '../multiverse/progress.js';
 import { evalProgressLine } from './eval.js';
 import { exitWithLauncher, interruptSignal, keyPreflight } from './run.js';
@@ -41,6 +44,7 @@ export const spec: CommandSpec = {
     batch: { type: 'boolean', describe: "judge through the provider's Batch API at half price (as parley eval --batch; resumable)" },
     ...BATCH_RETRY_FLAGS,
     'dry-run': { type: 'boolean', describe: 'print the number of specifications, arms, episodes, calls and the estimated cost; send nothing, write nothing' },
+    'allow-path': { ...CONSENT_FLAGS['allow-path']!, describe: 'read prompt templates from this directory of your own, named by the claim\'s instructions (repeatable)' },
   },
   positionals: { min: 1, max: 1, names: 'CLAIM.yaml' },
 };
@@ -108,6 +112,8 @@ export async function run(argv: string[]): Promise<number> {
   const loaded = loadClaim(args.positionals[0]!);
   if (!loaded.ok) throw new UsageError(loaded.message);
   const claim = loaded.claim;
+  const refused = instructionsConsent(claim, consentFromFlags(args.flags as Record<string, unknown>).paths);
+  if (refused) throw new UsageError(refused);
   const specs = planSpecifications(claim);
   const arms = planArms(specs, flags.out, flags.concurrency, flags.limits);
   const dirOf = (id: string) => arms.find((a) => a.arm.id === id)!.config.out;
@@ -136,6 +142,14 @@ export async function run(argv: string[]): Promise<number> {
   }
   await writeAnswer(claim, specs, arms, tasks, flags.out, log);
   return 0;
+}
+
+/** A directory of the user's own named by `instructions` is read only when `--allow-path` names it too. */
+function instructionsConsent(claim: Claim, allowed: readonly string[]): string | null {
+  const axis = (claim.axes as Record<string, unknown[]>)['instructions'] ?? [];
+  const values = [...axis, ...[claim.base, claim.claim.a, claim.claim.b].map((s) => s['instructions'])].filter((v): v is string => typeof v === 'string');
+  const dir = values.find((v) => isUserInstructions(v) && !allowed.includes(v));
+  return dir === undefined ? null : `the claim names the prompt directory ${JSON.stringify(dir.slice(0, 200))} (instructions): give --allow-path ${dir.slice(0, 200)} to read templates from it`;
 }
 
 /** `--dry-run`: the plan and its estimate; nothing is sent or written. */
@@ -202,6 +216,7 @@ async function writeAnswer(claim: Claim, specs: readonly Specification[], arms: 
   };
   const rows: CurveRow[] = specs.map((s) => ({ index: s.index, choices: s.choices, effect: pairedEffect(sideMetrics(s, 'a'), sideMetrics(s, 'b'), claim.claim.metric) }));
   const summary = summarizeCurve(rows.map((r) => r.effect), claim.claim.expect === 'a > b' ? 1 : -1);
+  const swings = axisSwings(rows);
   await mkdir(out, { recursive: true });
   const json = {
     name: claim.name,
@@ -210,12 +225,14 @@ async function writeAnswer(claim: Claim, specs: readonly Specification[], arms: 
     axes: claim.axes,
     sample: claim.sample,
     summary,
+    swing: swings,
     specifications: specs.map((s, i) => ({ index: s.index, choices: s.choices, a: `arms/${s.a.id}`, b: `arms/${s.b.id}`, ...rows[i]!.effect })),
   };
   await writeFileAtomic(path.join(out, 'multiverse.json'), `${JSON.stringify(json, null, 2)}\n`);
-  await writeCurveReport(out, claim.name, claimText(claim), rows, summary, claim.claim.metric);
+  await writeCurveReport(out, claim.name, claimText(claim), rows, summary, claim.claim.metric, swings);
   const pct = (x: number) => `${Math.round(x * 100)}%`;
   log(terminalSafe(`the claim holds in sign in ${pct(summary.holdShare)} of ${summary.specifications} specifications (interval excludes 0: ${pct(summary.significantShare)}); median effect ${summary.median === null ? '–' : summary.median.toFixed(3)}`));
   log(`verdict: ${summary.verdict} (${summary.thresholds})`);
+  for (const a of swings) log(terminalSafe(`  swing of ${a.axis}: ${a.swing === null ? '–' : a.swing.toFixed(3)} (${a.values.map((v) => `${typeof v.value === 'string' ? v.value : JSON.stringify(v.value)} ${v.median === null ? '–' : v.median.toFixed(3)}`).join(', ')})`));
   log(`  ${path.join(out, 'multiverse.json')}\n  ${path.join(out, 'report.md')}\n  ${path.join(out, 'report.html')}`);
 }

@@ -5,12 +5,14 @@ import { MODES } from '../../protocol/index.js';
 import { llmSpecProblem } from '../../llm/spec.js';
 import { Experiment } from '../experiment.js';
 import { applySeatAxes, hasLlmSeat } from './seat-axes.js';
+import { instructionsProblem } from './instructions.js';
 
 /*
  * A claim file (issue 43): a claim (metric, side a, side b, expected sign) and the reasonable choices it
  * should survive (`axes`), over a shared `base`. Every key is an experiment-file key (cli/experiment.ts),
  * validated by the same schema, so an error is `file:line: key: problem` and an unknown key is refused;
- * a claim adds `model` and `temperature` (every LLM seat's, seat-axes.ts) and `mode` (one mode, `modes: [m]`).
+ * a claim adds `model`, `temperature` and `instructions` (every LLM seat's, seat-axes.ts) and `mode` (one
+ * mode, `modes: [m]`).
  */
 
 /** Experiment keys that say how to run, not what is simulated: not part of a specification. */
@@ -29,6 +31,10 @@ const ModelSpec = z.string().superRefine((s, ctx) => {
 const CLAIM_KEYS = {
   model: ModelSpec,
   temperature: z.number({ error: 'a temperature is a number from 0 to 2' }).min(0, 'a temperature is from 0 to 2').max(2, 'a temperature is from 0 to 2'),
+  instructions: z.string().min(1).superRefine((s, ctx) => {
+    const problem = instructionsProblem(s);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
 } as const;
 
 const settingShape = { ...Object.fromEntries(specKeys.map((k) => [k, shape[k]!.unwrap()])), ...CLAIM_KEYS } as Record<string, z.ZodType>;

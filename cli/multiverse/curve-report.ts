@@ -7,6 +7,7 @@ import { mdText } from '../../evaluator/report/markdown-text.js';
 import { esc, xmlWellFormedError } from '../../evaluator/report/xml.js';
 import { niceTicks } from '../../evaluator/report/svg.js';
 import type { CurveSummary, Effect } from './effect.js';
+import type { AxisSwing } from './swing.js';
 
 export interface CurveRow {
   index: number;
@@ -53,7 +54,19 @@ export function curveSvg(rows: readonly CurveRow[], metric: string): string {
   return parts.join('\n');
 }
 
-export function curveMarkdown(name: string, claimText: string, rows: readonly CurveRow[], s: CurveSummary, chartFile: string): string {
+/** The per-axis table: each value's median effect, and the swing between them. */
+function swingMarkdown(swings: readonly AxisSwing[]): string[] {
+  const lines = ['## How far each axis moves the effect', '', 'Per axis, the median effect of the specifications choosing each value; the swing is the largest median minus the smallest.', ''];
+  lines.push('| axis | median effect per value (specifications) | swing |', '|---|---|---|');
+  for (const a of swings) {
+    const values = a.values.map((v) => `${typeof v.value === 'string' ? v.value : JSON.stringify(v.value)}: ${num(v.median)} (${v.specifications})`).join('; ');
+    lines.push(`| ${mdText(a.axis)} | ${mdText(values)} | ${num(a.swing)} |`);
+  }
+  lines.push('');
+  return lines;
+}
+
+export function curveMarkdown(name: string, claimText: string, rows: readonly CurveRow[], s: CurveSummary, chartFile: string, swings: readonly AxisSwing[] = []): string {
   const lines = [`# Multiverse: ${mdText(name)}`, '', `Claim: ${mdText(claimText)}`, ''];
   lines.push(`**Verdict: ${s.verdict}** (${mdText(s.thresholds)})`, '');
   lines.push(`The claim holds in sign in ${pct(s.holdShare)} of ${s.specifications} specifications; its 95% interval excludes 0 in ${pct(s.significantShare)}. Median effect: ${num(s.median)}.`, '');
@@ -61,16 +74,17 @@ export function curveMarkdown(name: string, claimText: string, rows: readonly Cu
   lines.push('| spec | choices | pairs | effect | 95% CI |', '|---|---|---|---|---|');
   for (const r of rows) lines.push(`| ${r.index} | ${mdText(choiceText(r.choices))} | ${r.effect.pairs} | ${num(r.effect.effect)} | ${r.effect.lo === null ? '–' : `${num(r.effect.lo)} … ${num(r.effect.hi)}`} |`);
   lines.push('');
+  if (swings.length) lines.push(...swingMarkdown(swings));
   return lines.join('\n');
 }
 
 /** Writes report.md, report.html and charts/curve.svg into `dir`. */
-export async function writeCurveReport(dir: string, name: string, claimText: string, rows: readonly CurveRow[], s: CurveSummary, metric: string): Promise<void> {
+export async function writeCurveReport(dir: string, name: string, claimText: string, rows: readonly CurveRow[], s: CurveSummary, metric: string, swings: readonly AxisSwing[] = []): Promise<void> {
   const svg = curveSvg(rows, metric);
   const err = xmlWellFormedError(svg);
   if (err) throw new Error(`specification curve is not well-formed XML: ${err}`);
   const chartFile = 'charts/curve.svg';
-  const md = curveMarkdown(name, claimText, rows, s, chartFile);
+  const md = curveMarkdown(name, claimText, rows, s, chartFile, swings);
   const html = `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"/>${reportCsp()}<title>${esc(`Multiverse: ${name}`)}</title></head><body>\n${markdownToHtml(md, new Map([[chartFile, svg]]))}\n</body></html>\n`;
   await mkdir(path.join(dir, 'charts'), { recursive: true });
   await writeFileAtomic(path.join(dir, chartFile), `<?xml version="1.0" encoding="UTF-8"?>\n${svg}\n`);

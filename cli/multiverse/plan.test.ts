@@ -48,6 +48,15 @@ describe('claim files and their specifications', () => {
     if (!c.ok) throw new Error(c.message);
     expect(planSpecifications(c.claim)).toHaveLength(8);
   });
+
+  it("examples/claims/paper-headline.yaml (the paper's script > agents on goal) is valid: its judge and leak axes share arms where they can", () => {
+    const c = loadClaim(join(import.meta.dirname, '..', '..', 'examples', 'claims', 'paper-headline.yaml'));
+    if (!c.ok) throw new Error(c.message);
+    const specs = planSpecifications(c.claim);
+    expect(specs).toHaveLength(32);
+    // 2 models × 2 temperatures × 2 judge views × 2 leak settings × 2 sides; the judge axis adds none.
+    expect(distinctArms(specs)).toHaveLength(32);
+  });
 });
 
 describe('model, temperature and judge in a claim', () => {
@@ -67,7 +76,9 @@ describe('model, temperature and judge in a claim', () => {
     if (!c.ok) throw new Error(c.message);
     const specs = planSpecifications(c.data);
     expect(specs).toHaveLength(4);
-    expect(specs[0]!.a.experiment).toEqual({ scenarios: 'builtin', modes: ['script'], agents: [{ spec: 'openai:m1', params: { temperature: 0.5 } }], scriptWriter: { spec: 'openai:m1', params: { temperature: 0.5 } } });
+    // Only the seats the side's modes use: script mode's writer; agents mode's agents.
+    expect(specs[0]!.a.experiment).toEqual({ scenarios: 'builtin', modes: ['script'], scriptWriter: { spec: 'openai:m1', params: { temperature: 0.5 } } });
+    expect(specs[0]!.b.experiment).toEqual({ scenarios: 'builtin', modes: ['agents'], agents: [{ spec: 'openai:m1', params: { temperature: 0.5 } }] });
     // 2 models × 2 sides; the judge is how a side is judged, not part of its arm.
     expect(distinctArms(specs)).toHaveLength(4);
     // (The product follows the experiment schema's key order: judge before model.)
@@ -92,5 +103,27 @@ describe('model, temperature and judge in a claim', () => {
     expect(idle.ok ? '' : idle.message).toMatch(/^c\.yaml:6: axes\.judge: the metric success is not read from judge scores/);
     const twice = parse(`${head('goal')}axes:\n  judge: [openai:j1, {spec: openai:j1}]\n`);
     expect(twice.ok ? '' : twice.message).toMatch(/^c\.yaml:5: axes\.judge\.1: judge openai:j1 is on this axis twice/);
+  });
+});
+
+describe('instructions: the framing of the prompts', () => {
+  const parse = (axis: string) => parseYamlWith(Claim, `name: c\nclaim: {metric: success, a: {mode: script}, b: {mode: agents}, expect: a > b}\nbase: {scenarios: builtin, model: openai:m1}\naxes:\n  instructions: ${axis}\n`, 'c.yaml');
+
+  it('a shipped variant sets the prompt directory of the seats whose templates it has; the other side keeps its arm', () => {
+    const c = parse('[default, goal-first]');
+    if (!c.ok) throw new Error(c.message);
+    const [plain, framed] = planSpecifications(c.data);
+    expect(plain!.b.experiment['agents']).toEqual(['openai:m1']);
+    expect(framed!.b.experiment['agents']).toEqual([{ spec: 'openai:m1', promptDir: expect.stringMatching(/agent-node\/prompts\/variants\/goal-first$/) }]);
+    // goal-first frames the agents' instructions only: the script writer's arm is the same under both values.
+    expect(framed!.a.id).toBe(plain!.a.id);
+    expect(framed!.b.id).not.toBe(plain!.b.id);
+  });
+
+  it('an unknown variant or a directory without templates is refused with its line', () => {
+    const unknown = parse('[default, nosuch]');
+    expect(unknown.ok ? '' : unknown.message).toMatch(/^c\.yaml:5: axes\.instructions\.1: 'nosuch' is not an instruction variant \(shipped: default, goal-first/);
+    const empty = parse(`[${join(import.meta.dirname)}/]`);
+    expect(empty.ok ? '' : empty.message).toMatch(/^c\.yaml:5: axes\.instructions\.0: .* holds no prompt template/);
   });
 });
