@@ -152,3 +152,43 @@ describe.each(['parley', 'paper'] as const)('private messages with LLM seats und
     expectWhisperKept(again, readEpisodes(again));
   }, 150_000);
 });
+
+/**
+ * Script mode: the script writer sees every character in full (the paper's script mode) and may write a
+ * private turn; it is recorded private (to) and the judge's view and transcripts mark it.
+ */
+describe('private messages in script mode (an LLM script writer against the fake server)', () => {
+  let server: FakeLlmServer;
+  const tmp = tempDir('whispers-script');
+  const out = join(tmp.path, 'R');
+  let run: Awaited<ReturnType<typeof parleyRun>>;
+
+  beforeAll(async () => {
+    server = await startFakeLlmServer();
+    server.enqueue({ kind: 'content', content: JSON.stringify({ turns: [
+      { seat: 'agent1', action_type: 'speak', argument: WHISPER, to: ['agent2'] },
+      { seat: 'agent2', action_type: 'speak', argument: 'Understood.', to: [] },
+      { seat: 'agent3', action_type: 'speak', argument: 'What are you two talking about?', to: [] },
+      { seat: 'agent1', action_type: 'leave', argument: '', to: [] },
+    ] }) });
+    run = await parleyRun(['--scenarios', 'builtin', '--subset', 'groups', '--modes', 'script', '--limit', '1', '--script-writer', 'openai:gpt-3.5-turbo', '--selection', 'all', '--out', out], cleanEnv(server.env()), 120_000);
+  }, 150_000);
+  afterAll(async () => {
+    await server.close();
+    tmp.remove();
+  });
+
+  it('the writer was told every seat\'s goal and how to make a turn private; the record keeps the turn private; show marks it', async () => {
+    expect(run.code, run.stderr).toBe(0);
+    const [record] = readEpisodes(out);
+    expect(record!.turns[0]).toMatchObject({ seat: 'agent1', action: { argument: WHISPER, to: ['agent2'] }, to: ['agent1', 'agent2'] });
+    expect(record!.turns[1]!.to).toBeUndefined();
+    const prompt = promptOf(server.requests[0]!);
+    const scenario = JSON.parse(readFileSync(join(out, 'scenarios.jsonl'), 'utf8').split('\n')[0]!) as { seats: Array<{ goal: string }> };
+    for (const seat of scenario.seats) expect(prompt).toContain(seat.goal.trim().slice(0, 60));
+    expect(prompt).toContain('"to" makes a turn private');
+    const shown = await parleyCli(['show', out, record!.episodeId], cleanEnv());
+    expect(shown.stdout).toMatch(/#0 [^\n]*\[private to [^\]]+\]: "the brass owl/);
+  }, 60_000);
+});
+

@@ -1,10 +1,14 @@
 import { z } from 'zod';
-import type { ActionType, ScriptRequest, ScriptTurn } from '../../../protocol/index.js';
+import { recipientProblem, type Action, type ActionType, type ScriptRequest, type ScriptTurn } from '../../../protocol/index.js';
 import { lenientJson, strictJson } from './lenient-json.js';
 import { normaliseActionType, type Parsed } from './parse-action.js';
 
-/** JSON schema of a whole script for structured output; `seat` is an enum of the seat ids. */
+/**
+ * JSON schema of a whole script for structured output; `seat` is an enum of the seat ids. A group's
+ * script (three or more seats) may make a turn private: `to`, the seat ids who hear it ([] for everyone).
+ */
 export function scriptJsonSchema(seats: readonly string[], actions: readonly ActionType[]): { name: string; schema: Record<string, unknown> } {
+  const group = seats.length > 2;
   return {
     name: 'parley_script',
     schema: {
@@ -18,8 +22,9 @@ export function scriptJsonSchema(seats: readonly string[], actions: readonly Act
               seat: { type: 'string', enum: [...seats] },
               action_type: { type: 'string', enum: [...actions] },
               argument: { type: 'string' },
+              ...(group ? { to: { type: 'array', items: { type: 'string', enum: [...seats] } } } : {}),
             },
-            required: ['seat', 'action_type', 'argument'],
+            required: group ? ['seat', 'action_type', 'argument', 'to'] : ['seat', 'action_type', 'argument'],
             additionalProperties: false,
           },
         },
@@ -34,6 +39,22 @@ export const SCRIPT_SHAPE = '{"turns": [{"seat": "<seat id>", "action_type": "<t
 
 const asAction = (type: ActionType, argument: string) => ({ type, argument: type === 'none' || type === 'leave' ? '' : argument });
 
+/**
+ * A group script turn's `to` (seat ids, names or first names) applied to its action: [] or absent is
+ * public; a list the live rule refuses (protocol/action.ts) makes the script unreadable, never public.
+ * Two seats: ignored, as before.
+ */
+function withTo(turn: ScriptTurn, raw: unknown, request: ScriptRequest, resolve: (raw: string) => string | null, i: number): Parsed<ScriptTurn> {
+  const seats = request.background.seats.map((s) => s.seat);
+  if (seats.length < 3 || raw === undefined || raw === null || (Array.isArray(raw) && raw.length === 0)) return { ok: true, value: turn, lenient: false };
+  const list = typeof raw === 'string' ? [raw] : raw;
+  if (!Array.isArray(list) || list.some((x) => typeof x !== 'string')) return { ok: false, reason: `turn ${i}: "to" must be a list of seat ids` };
+  const to = (list as string[]).map((x) => resolve(x) ?? x);
+  const action: Action = { ...turn.action, to };
+  const problem = recipientProblem(action, turn.seat, seats);
+  return problem ? { ok: false, reason: `turn ${i}: ${problem}` } : { ok: true, value: { seat: turn.seat, action }, lenient: false };
+}
+
 /** Strict reading: `{turns:[{seat, action_type, argument}]}`, known seats and allowed types, at most maxTurns. */
 export function strictScript(value: unknown, request: ScriptRequest): Parsed<ScriptTurn[]> {
   const seats = request.background.seats.map((s) => s.seat) as [string, ...string[]];
@@ -41,7 +62,7 @@ export function strictScript(value: unknown, request: ScriptRequest): Parsed<Scr
   const schema = z
     .object({
       turns: z
-        .array(z.object({ seat: z.enum(seats), action_type: z.enum(actions), argument: z.string().max(8000) }).strict())
+        .array(z.object({ seat: z.enum(seats), action_type: z.enum(actions), argument: z.string().max(8000), to: z.array(z.string()).max(12).optional() }).strict())
         .min(1)
         .max(request.limits.maxTurns),
     })
@@ -51,7 +72,14 @@ export function strictScript(value: unknown, request: ScriptRequest): Parsed<Scr
     const issue = r.error.issues[0];
     return { ok: false, reason: `${issue?.path.join('.') || 'reply'}: ${issue?.message ?? 'wrong shape'}` };
   }
-  return { ok: true, value: r.data.turns.map((t) => ({ seat: t.seat, action: asAction(t.action_type, t.argument) })), lenient: false };
+  const resolve = seatResolver(request);
+  const turns: ScriptTurn[] = [];
+  for (const [i, t] of r.data.turns.entries()) {
+    const turn = withTo({ seat: t.seat, action: asAction(t.action_type, t.argument) }, t.to, request, resolve, i);
+    if (!turn.ok) return turn;
+    turns.push(turn.value);
+  }
+  return { ok: true, value: turns, lenient: false };
 }
 
 const LIST_KEYS = ['turns', 'script', 'dialogue', 'dialog', 'conversation', 'lines', 'messages'];
@@ -103,7 +131,9 @@ export function lenientScript(content: string, request: ScriptRequest): Parsed<S
     const argKey = ARG_KEYS.find((k) => k !== typeKey && t[k] !== undefined && t[k] !== null);
     const arg = argKey ? t[argKey] : '';
     if (argKey === undefined && type !== 'none' && type !== 'leave') return { ok: false, reason: `turn ${i}: the "${type}" action has no argument` };
-    turns.push({ seat, action: asAction(type, (typeof arg === 'string' ? arg : JSON.stringify(arg)).slice(0, 8000)) });
+    const turn = withTo({ seat, action: asAction(type, (typeof arg === 'string' ? arg : JSON.stringify(arg)).slice(0, 8000)) }, t.to ?? t.recipients, request, resolve, i);
+    if (!turn.ok) return turn;
+    turns.push(turn.value);
   }
   return { ok: true, value: turns.slice(0, request.limits.maxTurns), lenient: true };
 }

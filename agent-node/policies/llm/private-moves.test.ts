@@ -3,7 +3,9 @@ import { ACTION_TYPES, type TurnEvent } from '../../../protocol/index.js';
 import { seatAddressees, seatPromptMessages } from './seat-prompt.js';
 import { actionJsonSchema, parseAction } from './parse-action.js';
 import { loadTemplates } from './templates.js';
-import { aliceView, event, groupView, turnRequest } from './test-views.js';
+import { parseScript, scriptJsonSchema } from './parse-script.js';
+import { scriptMessages } from './script-prompt.js';
+import { aliceView, event, groupView, scriptRequest, turnRequest } from './test-views.js';
 
 const PAPER = { name: 'paper', backgrounds: 'code', scriptFormat: 'text' } as const;
 const templates = loadTemplates();
@@ -47,5 +49,20 @@ describe('private moves in LLM prompts and replies', () => {
     expect(parseAction('{"action_type": "leave", "argument": "", "to": ["Bob Lee"]}', [...ACTION_TYPES], to)).toMatchObject({ ok: false, reason: expect.stringContaining('cannot be private') });
     const pair = parseAction('{"action_type": "speak", "argument": "hi", "to": ["Bob Lee"]}', [...ACTION_TYPES], seatAddressees(aliceView(), turnRequest(0)));
     expect(pair.ok && pair.value).toEqual({ type: 'speak', argument: 'hi' });
+  });
+
+  it('a group script may make a turn private ("to" by seat id or name, [] public); a wrong list is unreadable; two seats ignore it', () => {
+    const base = scriptRequest(20);
+    const cleo = { seat: 'C', profile: { name: 'Cleo Park' }, goal: 'g', hints: [], task: null, partners: [] };
+    const group = { ...base, background: { ...base.background, scenario: { ...base.background.scenario, seats: ['A', 'B', 'C'] }, seats: [...base.background.seats, cleo] } };
+    const script = (to: unknown) => JSON.stringify({ turns: [{ seat: 'A', action_type: 'speak', argument: 'psst', to }, { seat: 'B', action_type: 'speak', argument: 'hi', to: [] }] });
+    expect(parseScript(script(['C']), group)).toMatchObject({ ok: true, value: [{ seat: 'A', action: { to: ['C'] } }, { seat: 'B', action: { type: 'speak', argument: 'hi' } }] });
+    expect(parseScript(script(['Cleo Park']), group)).toMatchObject({ ok: true, value: [{ action: { to: ['C'] } }, {}] });
+    expect(parseScript(script(['A']), group)).toMatchObject({ ok: false, reason: expect.stringContaining('turn 0: to names the speaker A') });
+    expect(scriptJsonSchema(['A', 'B', 'C'], ['speak']).schema).toMatchObject({ properties: { turns: { items: { required: ['seat', 'action_type', 'argument', 'to'] } } } });
+    expect(scriptMessages(templates.script, group).map((m) => m.content).join('\n')).toContain('"to" makes a turn private');
+    const pair = parseScript(script(['B']), base);
+    expect(pair.ok && pair.value[0]!.action).toEqual({ type: 'speak', argument: 'psst' });
+    expect(scriptMessages(templates.script, base).map((m) => m.content).join('\n')).not.toContain('"to"');
   });
 });

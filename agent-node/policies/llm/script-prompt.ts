@@ -1,4 +1,4 @@
-import type { ScriptRequest } from '../../../protocol/index.js';
+import { PRIVATE_ACTION_TYPES, type ScriptRequest } from '../../../protocol/index.js';
 import { seatCapabilities } from '../../../simulation/index.js';
 import type { ChatMessage } from '../../../llm/index.js';
 import {
@@ -58,7 +58,22 @@ export function scriptValues(request: ScriptRequest): Record<string, string | nu
     seats: quotedList(background.seats.map((s) => s.seat)),
     actions: quotedList(limits.actions),
     action_guide: renderActionGuide(limits.actions, background.seats.length),
+    private_moves: privateTurnsGuide(request),
   };
+}
+
+/**
+ * The `{{private_moves}}` line of a group's script (three or more seats): how a turn is made private
+ * (`to`, seat ids). Empty for two seats, whose script prompt is as before.
+ */
+function privateTurnsGuide(request: ScriptRequest): string {
+  const seats = request.background.seats.map((s) => s.seat);
+  const types = request.limits.actions.filter((a) => PRIVATE_ACTION_TYPES.has(a));
+  if (seats.length < 3 || types.length === 0) return '';
+  return [
+    `- "to" makes a turn private: the seat ids of the characters who hear it, chosen from ${quotedList(seats)} (not the speaker); only they and the speaker receive it, marked [private to …].`,
+    `  Use [] for a turn everyone hears. Only ${quotedList(types)} turns can be private.`,
+  ].join('\n');
 }
 
 /** The script writer's messages. */

@@ -13,7 +13,7 @@ export const TEMPLATE_PLACEHOLDERS = {
     'history', 'turn', 'max_turns', 'turns_left', 'actions', 'action_guide', 'company', 'others', 'partners_heading',
     'private_moves',
   ],
-  script: ['scenario', 'characters', 'relationship', 'task_moves', 'max_turns', 'seats', 'actions', 'action_guide'],
+  script: ['scenario', 'characters', 'relationship', 'task_moves', 'max_turns', 'seats', 'actions', 'action_guide', 'private_moves'],
   reformat: ['problem', 'shape'],
   /** `--protocol paper` (agent-paper.md, script-paper.md). */
   agent_paper: ['name', 'context', 'history', 'turn', 'actions', 'action_list', 'private_moves'],
