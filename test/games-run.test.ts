@@ -97,6 +97,19 @@ describe('parley run --scenarios builtin --subset werewolf --repeats 5', () => {
     expect(games.checked.privateNotices).toBeGreaterThan(5);
   });
 
+  it("parley show marks the team channel and private moves; --seat shows the seer's private notices", async () => {
+    const r = records.find((x) => x.mode === 'agents')!;
+    const show = parley(['show', out, r.episodeId]);
+    expect(await show.exited).toBe(0);
+    const text = show.stdout.join('\n');
+    expect(text).toMatch(/\[private to [^\]]+\]: "Round 1, between us: let's take agent\d tonight\."/);
+    expect(text).toMatch(/\[private\] \[action\] inspect agent\d/);
+    const seer = Object.keys(r.game.roles).find((s) => r.game.roles[s] === 'seer')!;
+    const seat = parley(['show', out, r.episodeId, '--seat', seer]);
+    expect(await seat.exited).toBe(0);
+    expect(seat.stdout.join('\n')).toMatch(/game\.notice +round 1 night_seer: "You looked into agent\d: they are with the (village|werewolves)\." \(to this seat only\)/);
+  });
+
   it('the report gives win rates by role', async () => {
     const p = parley(['report', out]);
     expect(await p.exited).toBe(0);

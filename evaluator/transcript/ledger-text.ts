@@ -17,7 +17,10 @@ export function frameText(index: number, line: string): string {
       return `[${index}] turn.request  turn ${frame.turn}: your move (allowed: ${(frame.actions as string[] | undefined)?.join(', ') ?? '?'}; ${frame.deadlineMs} ms)`;
     case 'turn.event':
       // A private move keeps its recipients on the line, as the frame carried them: `to ["agent2"]`.
-      return `[${index}] turn.event    turn ${frame.turn}: ${frame.seat} [${action?.type}] ${JSON.stringify(action?.argument ?? '')}${Array.isArray(action?.to) ? ` private to ${JSON.stringify(action.to)}` : ''}`;
+      return `[${index}] turn.event    turn ${frame.turn}: ${frame.seat} [${action?.type}] ${JSON.stringify(action?.argument ?? '')}${Array.isArray(action?.to) ? ` private to ${JSON.stringify(action.to)}` : Array.isArray(frame.to) ? ` sent to ${JSON.stringify(frame.to)}` : ''}`;
+    case 'game.notice':
+      // A game's moderator: one line, marked when it was addressed to this seat alone.
+      return `[${index}] game.notice   round ${frame.round} ${frame.phase}: ${JSON.stringify(frame.text ?? '')}${Array.isArray(frame.to) ? ' (to this seat only)' : ''}`;
     case 'episode.end':
       // The seat's own end score (the task's verdict, `serve --judge`'s scores) is part of what it was told.
       return `[${index}] episode.end   ${frame.reason}${frame.detail ? ` (${frame.detail})` : ''}${frame.score ? ` score ${JSON.stringify(frame.score)}` : ''}`;

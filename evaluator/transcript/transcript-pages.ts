@@ -47,7 +47,7 @@ function column(t: Transcript, current: boolean): string {
   const turns = t.lines
     .map((l) => {
       const body = (l.kind === 'speak' ? `“${esc(l.text)}”` : `<em>[${esc(l.kind)}]</em> ${esc(l.text)}`) + (l.note ? ` <small>(${esc(l.note)})</small>` : '');
-      return `<li class="${l.kind === 'error' || l.note ? 'err' : ''}"><span class="n">#${esc(l.turn)}</span> <b>${esc(l.name)}</b>${l.to ? ` <em>[private to ${esc(l.to.join(', '))}]</em>` : ''} ${body}</li>`;
+      return `<li class="${l.kind === 'error' || l.note ? 'err' : ''}"><span class="n">#${esc(l.turn)}</span> <b>${esc(l.name)}</b>${l.to ? ` <em>[${l.to.length ? `private to ${esc(l.to.join(', '))}` : 'private'}]</em>` : ''} ${body}</li>`;
     })
     .join('\n');
   return `<section class="col${current ? ' current' : ''}" id="${esc(t.episodeId)}">

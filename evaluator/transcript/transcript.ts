@@ -3,7 +3,7 @@
  * errors in place, how it ended, the task outcome and the judge's scores. One model, rendered as
  * terminal text (`parley show`) and as HTML (the report's transcript pages), so both say the same.
  */
-import type { EpisodeRecord } from '../../protocol/index.js';
+import type { EpisodeRecord, TurnRecord } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import { judgeVariants, readEvaluation, type Evaluation } from '../evaluation.js';
 import { isSotopia } from '../rubric/builtin.js';
@@ -87,7 +87,7 @@ export function buildTranscript(r: EpisodeRecord, scenario?: Scenario): Transcri
     name: names.get(t.seat) ?? t.seat,
     kind: t.action ? t.action.type : 'error',
     text: t.action ? t.action.argument : `${t.error?.code ?? 'error'}: ${t.error?.message ?? ''}`,
-    ...(t.action?.to ? { to: t.action.to.map((s) => names.get(s) ?? s) } : {}),
+    ...(receiversBesides(t) ? { to: receiversBesides(t)!.map((s) => names.get(s) ?? s) } : {}),
     ...(t.unparsable ? { note: `unreadable reply recorded as none (${t.unparsable.code}: ${t.unparsable.message})` } : {}),
     ...(t.providerError ? { note: `failed LLM call recorded as none (${t.providerError.code}: ${t.providerError.message})` } : {}),
   }));
@@ -112,9 +112,17 @@ export function buildTranscript(r: EpisodeRecord, scenario?: Scenario): Transcri
   };
 }
 
-/** The mark after a private move's speaker: ` [private to Bea, Cal]`; empty for a public move. */
+/**
+ * Whom a private move went to besides its speaker: the action's `to` (a whisper), else the record's
+ * receivers (a game's team channel or private move, which the game routes, not the seat); null when public.
+ */
+function receiversBesides(t: TurnRecord): string[] | null {
+  return t.action?.to ?? (t.to ? t.to.filter((s) => s !== t.seat) : null);
+}
+
+/** The mark after a private move's speaker: ` [private to Bea, Cal]`, ` [private]` when only the speaker had it; empty for a public move. */
 export function privateTo(l: TranscriptLine): string {
-  return l.to ? ` [private to ${l.to.join(', ')}]` : '';
+  return l.to ? (l.to.length ? ` [private to ${l.to.join(', ')}]` : ' [private]') : '';
 }
 
 /** One transcript line as text: `#3 Name [action] select Juniper`, `#0 Name: "hello"`, `#0 Name [private to Bea]: "psst"`. */
