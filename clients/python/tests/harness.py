@@ -16,6 +16,8 @@ class FakeLlmServer:
 
     def __init__(self, timeout=60.0):
         tsx = os.path.join(REPO, "node_modules", ".bin", "tsx")
+        if not os.path.exists(tsx):
+            raise RuntimeError("these tests start Parley from this clone: run `npm ci` in %s first" % REPO)
         self.process = subprocess.Popen(
             [tsx, os.path.join(REPO, "testkit", "fake-llm-server.ts"), "--port", "0"],
             cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
