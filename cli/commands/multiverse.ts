@@ -36,7 +36,9 @@ export const spec: CommandSpec = {
     're-judges the same runs; episodes a judge already scored are not judged again), and writes\n' +
     'DIR/multiverse.json and DIR/report.md|html with the specification curve, the share of specifications\n' +
     'holding in sign, the median effect and a verdict. Metrics: success, words_per_turn, moves, repetition,\n' +
-    'goal (judged). Axes: any experiment key, plus model and temperature (every LLM seat) and judge.',
+    'goal (judged). Axes: any experiment key, plus model, temperature and instructions (the prompts\' framing:\n' +
+    'default, a shipped variant such as goal-first, or a directory of yours with --allow-path) for every\n' +
+    'LLM seat, and judge. multiverse.json and the report add, per axis, the swing of the effect between its values.',
   flags: {
     out: { type: 'string', metavar: 'DIR', describe: 'the multiverse directory (rerunning with the same DIR resumes)' },
     concurrency: { type: 'number', describe: 'episodes in flight at once within an arm, and judge calls at once (default 4)' },
