@@ -33,4 +33,20 @@ describe('human policy at the terminal (same information as the page)', () => {
     expect(printed).toMatch(/Outcome: .*Success/);
     await policy.close!();
   });
+
+  it('a whisper the person received is shown with its recipients (issue 39)', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let printed = '';
+    output.on('data', (c: Buffer) => (printed += c.toString('utf8')));
+    const policy = createHumanPolicy({ input, output });
+    const whisper: TurnEvent = { v: 1, id: 'e0', type: 'turn.event', turn: 0, seat: 'agent2', action: { type: 'speak', argument: 'psst', to: ['agent1'] } };
+    const view: SeatView = { welcome: welcome({ episodeId: 'e2', seat: 'agent1', kind: 'open', task: null }), peers: [], events: [whisper] };
+    const move = policy.act(view, { ...request, turn: 1 }, new AbortController().signal);
+    input.write('speak\nhello\n');
+    await move;
+    expect(printed).toContain('[0] agent2 [private to you]: "psst"');
+    await policy.close!();
+  });
 });
+

@@ -153,7 +153,8 @@ export function createHumanPolicy(io: { input?: NodeJS.ReadableStream; output?: 
 }
 
 function formatEvent(e: TurnEvent, self: string): string {
-  const who = e.seat === self ? 'you' : e.seat;
+  // A private move this seat received (as speaker or recipient) says so, with its recipients.
+  const who = `${e.seat === self ? 'you' : e.seat}${e.action.to ? ` [private to ${e.action.to.map((s) => (s === self ? 'you' : s)).join(', ')}]` : ''}`;
   switch (e.action.type) {
     case 'speak':
       return `[${e.turn}] ${who}: "${e.action.argument}"`;

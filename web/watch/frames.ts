@@ -5,7 +5,7 @@ interface LooseFrame {
   type?: unknown;
   turn?: unknown;
   seat?: unknown;
-  action?: { type?: unknown; argument?: unknown };
+  action?: { type?: unknown; argument?: unknown; to?: unknown };
   deadlineMs?: unknown;
   reason?: unknown;
   self?: { profile?: { name?: unknown } };
@@ -36,7 +36,7 @@ function summary(f: LooseFrame): string {
     case 'seat.welcome': return 'welcome: scenario, own profile and goal, partners as the relationship shows them';
     case 'peer.state': return "mindreading: the partner's private state";
     case 'turn.request': return `turn ${Number(f.turn) + 1}: your move (${Math.round(Number(f.deadlineMs) / 1000)} s)`;
-    case 'turn.event': return `turn ${Number(f.turn) + 1} · ${str(f.seat)} ${str(f.action?.type)}${f.action?.argument ? `: ${str(f.action.argument)}` : ''}`;
+    case 'turn.event': return `turn ${Number(f.turn) + 1} · ${str(f.seat)} ${str(f.action?.type)}${Array.isArray(f.action?.to) ? ` (private to ${f.action.to.map(str).join(', ')})` : ''}${f.action?.argument ? `: ${str(f.action.argument)}` : ''}`;
     case 'game.notice': return `moderator${Array.isArray(f.to) ? ' (to this seat only)' : ''}: ${str(f.text)}`;
     case 'script.request': return 'write the whole dialogue';
     case 'episode.end': return `episode over: ${str(f.reason)}`;
