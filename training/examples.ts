@@ -1,7 +1,8 @@
 import type { Action, Limits } from '../protocol/index.js';
 import type { SimulationProtocol } from '../simulation/index.js';
 import type { ChatMessage } from '../llm/index.js';
-import { seatPromptMessages, type AgentTemplates } from '../agent-node/policies/llm/seat-prompt.js';
+import { seatAddressees, seatPromptMessages, type AgentTemplates } from '../agent-node/policies/llm/seat-prompt.js';
+import type { Addressees } from '../agent-node/policies/llm/private-moves.js';
 import type { LedgerReader, LimitsOf } from './source.js';
 import { seatTurnsFromLedger, type SeatTurn } from './seat-turns.js';
 import { seatTurnsFromScript, type ScriptView } from './script-turns.js';
@@ -24,9 +25,15 @@ export interface TrainingExample {
   messages: ChatMessage[];
 }
 
-/** The move in the reply shape the agent template asks for (`{"action_type", "argument"}`). */
-export function actionReply(action: Action): string {
-  return JSON.stringify({ action_type: action.type, argument: action.argument });
+/**
+ * The move in the reply shape the agent template asks for (`{"action_type", "argument"}`). Where the seat
+ * could address others privately (a group: `addressees`), the shape has `"to"` too, as the live reply
+ * schema requires it: the recipients by the names the seat's prompt uses, [] for a public move.
+ */
+export function actionReply(action: Action, addressees: Addressees | null = null): string {
+  if (!addressees) return JSON.stringify({ action_type: action.type, argument: action.argument });
+  const nameOfSeat = new Map(addressees.names.map((name) => [addressees.bySpelling.get(name.toLowerCase()), name]));
+  return JSON.stringify({ action_type: action.type, argument: action.argument, to: (action.to ?? []).map((seat) => nameOfSeat.get(seat) ?? seat) });
 }
 
 export interface BuildOptions {
@@ -84,7 +91,7 @@ export function buildExamples(unit: Unit, opts: BuildOptions): BuildResult {
       seat: unit.seat,
       turn: request.turn,
       model,
-      messages: [...prompt, { role: 'assistant', content: actionReply(move.action) }],
+      messages: [...prompt, { role: 'assistant', content: actionReply(move.action, seatAddressees(view, request)) }],
     });
   }
   return { ok: true, examples };
