@@ -1,4 +1,5 @@
 import { JudgeView as JudgeViewName, type EpisodeRecord } from '../../protocol/index.js';
+import { scenarioAsPlayed } from '../games/as-played.js';
 import { JUDGE_VIEW_FACTS } from '../../simulation/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { ChatMessage } from '../../llm/types.js';
@@ -43,7 +44,9 @@ export interface JudgeCall {
  * The full judge scores every seat in one call; the blind judge makes one call per seat, each seeing
  * only the public transcript and that seat's goal. Craigslist episodes get a separate deal call.
  */
-export function judgeCalls(episode: EpisodeRecord, scenario: Scenario, visibility: JudgeVisibility, view: JudgeView = 'parley', rubric: Rubric = SOTOPIA_RUBRIC): JudgeCall[] {
+export function judgeCalls(episode: EpisodeRecord, table: Scenario, visibility: JudgeVisibility, view: JudgeView = 'parley', rubric: Rubric = SOTOPIA_RUBRIC): JudgeCall[] {
+  // A game's roles were dealt at play: the judge sees every seat's card as played.
+  const scenario = scenarioAsPlayed(table, episode);
   if (JUDGE_VIEW_FACTS[view].sotopia && visibility === 'full') return paperJudgeCalls(episode, scenario, rubric);
   const transcript = renderTranscript(episode, scenario);
   const names = seatNames(episode, scenario);
