@@ -75,6 +75,10 @@ describe('parley study --withdraw', () => {
     } finally {
       expect(await stop(server)).toBe(0);
     }
+    // `report` reads a study directory as any run directory.
+    const report = parley(['report', out]);
+    expect(await within(report.exited, 60_000, 'report', [report])).toBe(0);
+    expect(existsSync(join(out, 'report.md'))).toBe(true);
     const again = parley(['study', file, '--out', out, '--withdraw', w.pid]);
     expect(await again.exited).toBe(1);
     expect(again.stderr.join('\n')).toContain('already withdrawn');
