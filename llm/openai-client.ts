@@ -29,6 +29,31 @@ const loadHttp = () => import('./openai-http.js');
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 /**
+ * The light request path's POST (openai-http.ts, node:http with the SDK's exact bytes): the reply's JSON
+ * body, or the failure as an LlmError the SDK's mapping would give (connection, abort, unreadable reply,
+ * HTTP status with its Retry-After).
+ */
+function lightPost(base: string, apiKey: string, label: string) {
+  return async (path: string, body: Record<string, unknown>, signal: AbortSignal): Promise<unknown> => {
+    const http = await loadHttp();
+    let answer: Awaited<ReturnType<typeof http.postJson>>;
+    try {
+      answer = await http.postJson(base, path, apiKey, body, signal);
+    } catch (err) {
+      if (err instanceof http.OpenAiConnectionError) throw new LlmError(LlmErrorCode.Connection, `${label}: ${err.message}`, { cause: err });
+      if ((err as Error)?.name === 'AbortError') throw new LlmError(LlmErrorCode.Aborted, `${label}: request aborted`, { cause: err });
+      if (err instanceof SyntaxError) throw new LlmError(LlmErrorCode.BadResponse, `${label}: unreadable reply: ${err.message}`, { cause: err });
+      throw err;
+    }
+    if (answer.status < 200 || answer.status > 299) {
+      const message = http.sdkErrorMessage(answer.status, String(answer.body));
+      throw httpError(label, answer.status, message, parseRetryAfter(answer.headers), new Error(message));
+    }
+    return answer.body;
+  };
+}
+
+/**
  * `openai:<model>` through the official `openai` SDK: OpenAI itself or any OpenAI-compatible server
  * (vLLM, Ollama, Together, llama.cpp) via the base URL. The SDK's own retries are off; `SdkClient` retries.
  */
@@ -50,23 +75,7 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
   // something only the SDK handles is set; streaming stays with the SDK.
   const viaHttp = !settings.sdkOnly && !settings.options.stream && lightPathFits();
   const base = settings.baseURL ?? DEFAULT_BASE_URL;
-  const post = async (path: string, body: Record<string, unknown>, signal: AbortSignal): Promise<unknown> => {
-    const http = await loadHttp();
-    let answer: Awaited<ReturnType<typeof http.postJson>>;
-    try {
-      answer = await http.postJson(base, path, settings.apiKey, body, signal);
-    } catch (err) {
-      if (err instanceof http.OpenAiConnectionError) throw new LlmError(LlmErrorCode.Connection, `${label}: ${err.message}`, { cause: err });
-      if ((err as Error)?.name === 'AbortError') throw new LlmError(LlmErrorCode.Aborted, `${label}: request aborted`, { cause: err });
-      if (err instanceof SyntaxError) throw new LlmError(LlmErrorCode.BadResponse, `${label}: unreadable reply: ${err.message}`, { cause: err });
-      throw err;
-    }
-    if (answer.status < 200 || answer.status > 299) {
-      const message = http.sdkErrorMessage(answer.status, String(answer.body));
-      throw httpError(label, answer.status, message, parseRetryAfter(answer.headers), new Error(message));
-    }
-    return answer.body;
-  };
+  const post = lightPost(base, settings.apiKey, label);
 
   const send = async (req: ChatRequest, signal: AbortSignal, structured: StructuredMode): Promise<AttemptResult> => {
     if (settings.options.transport === 'completion') return complete(req, signal);
