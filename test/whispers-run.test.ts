@@ -1,3 +1,4 @@
+import { findDefinition } from '../simulation/index.js';
 import { cpSync, appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,7 +133,7 @@ describe.each(['parley', 'paper'] as const)('private messages with LLM seats und
     expectWhisperKept(out, records);
     const scenario = JSON.parse(readFileSync(join(out, 'scenarios.jsonl'), 'utf8').split('\n')[0]!) as { seats: Array<{ seat: string; character: { name: string } }> };
     const name = (seat: string) => scenario.seats.find((s) => s.seat === seat)!.character.name;
-    const own = (seat: string) => (req: ReceivedRequest) => promptOf(req).includes(protocol === 'paper' ? `You are ${name(seat)}.` : `Your character is ${name(seat)}.`);
+    const own = (seat: string) => (req: ReceivedRequest) => promptOf(req).includes(findDefinition(protocol)!.seat.prompts === 'sotopia' ? `You are ${name(seat)}.` : `Your character is ${name(seat)}.`);
     const third = server.requests.filter(own('agent3'));
     const second = server.requests.filter(own('agent2'));
     expect(third.length).toBeGreaterThan(0);
