@@ -52,13 +52,15 @@ export const LAYERS: readonly Layer[] = [
     why: 'the browser pages speak frames only; web/assets.ts (server side, bundles the pages) sits here with them so the orchestrator serves them from below, finds their files through the package root (a bundled CLI runs from a build cache), and bundles them with the same zod plugin as every other bundle',
   },
   { module: 'scenarios', rank: 2, imports: ['protocol', 'seat-client', 'disk', 'random', 'llm'], why: 'scenario model, files and generators; its CLI lives in cli/scenarios/' },
+  { module: 'run-dir', rank: 3, imports: ['protocol', 'simulation', 'text', 'disk', 'scenarios', 'llm'], why: 'the run directory format, shared by the orchestrator and the evaluator, so it imports neither' },
   {
     module: 'agent-node',
-    rank: 2,
-    imports: ['protocol', 'simulation', 'text', 'seat-client', 'llm', 'disk', 'random'],
-    why: 'an agent knows only what its frames told it (its SeatView), never the scenario files, the run directory or the world',
+    // Above run-dir/ only for the cassette layout: an LLM seat records its own calls where run-dir/ says
+    // a seat's cassette lies (the one run-directory path an agent process writes), and nothing else of it.
+    rank: 4,
+    imports: ['protocol', 'simulation', 'text', 'seat-client', 'llm', 'disk', 'random', { module: 'run-dir', only: ['run-dir/cassette-layout'] }],
+    why: 'an agent knows only what its frames told it (its SeatView), never the scenario files, the run directory or the world; its cassette files lie where run-dir/cassette-layout.ts says',
   },
-  { module: 'run-dir', rank: 3, imports: ['protocol', 'simulation', 'text', 'disk', 'scenarios', 'llm'], why: 'the run directory format, shared by the orchestrator and the evaluator, so it imports neither' },
   {
     module: 'orchestrator',
     rank: 4,
@@ -105,7 +107,8 @@ export const LAYERS: readonly Layer[] = [
       'scenarios',
       'run-dir',
       { module: 'training', only: ['training/seat-turns'] },
-      { module: 'evaluator', only: ['evaluator/stats/wilson', 'evaluator/stats/summary', 'evaluator/report/svg', 'evaluator/report/markdown-text'] },
+      // probe --batch submits and collects through the judge's batch machinery (the provider's Batch API and its results), nothing else of it.
+      { module: 'evaluator', only: ['evaluator/stats/wilson', 'evaluator/stats/summary', 'evaluator/report/svg', 'evaluator/report/markdown-text', 'evaluator/batch/batch-results', 'evaluator/batch/provider-batch'] },
       { module: 'orchestrator', only: ['orchestrator/run-config', 'orchestrator/fork/parent'] },
       { module: 'agent-node', only: ['agent-node/policies/llm/seat-prompt', 'agent-node/policies/llm/templates', 'agent-node/policies/bot/probe-answer'] },
     ],
