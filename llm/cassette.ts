@@ -1,5 +1,5 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { jsonlLines } from '../disk/jsonl-lines.js';
 import { readRegularFile, RUN_FILE_CAPS } from '../disk/regular-file.js';
 import { ErrorCode } from '../protocol/index.js';
@@ -7,8 +7,8 @@ import { isLlmError, LlmError, LlmErrorCode } from './errors.js';
 import type { ChatRequest, ChatResponse, LlmClient } from './types.js';
 
 /**
- * Cassettes: every LLM call of a seat, in order, one JSON line each, under
- * `<cassetteDir>/<episodeId>/<seat>.jsonl`. A replay answers the same sequence of calls from them.
+ * Cassettes: every LLM call of a seat, in order, one JSON line each, in one file per seat (where the file
+ * lies is run-dir/'s business: cassette-layout.ts). A replay answers the same sequence of calls from them.
  */
 export interface CassetteEntry {
   /** Position of the call in the seat's sequence, from 0. */
@@ -24,35 +24,12 @@ export interface CassetteEntry {
 }
 
 /**
- * The name of a run directory's cassette folder. Spelled here, below `run-dir/`, because the LLM layer
- * must find a run's cassettes from a `replay:<dir>` spec on its own; `run-dir/paths.ts` takes it from here.
+ * The files one seat's calls go to and come from (run-dir/cassette-layout.ts decides where they lie):
+ * `record`, appended to as calls finish; `replay`, a recorded run's file that answers the calls instead.
  */
-export const CASSETTES_DIR = 'cassettes';
-
-/** Which seat of which episode the calls belong to. */
-export interface Tape {
-  episodeId: string;
-  seat: string;
-}
-
-/** Keeps ids usable as path segments without letting them climb out of the directory. */
-function segment(id: string): string {
-  const safe = id.replace(/[^A-Za-z0-9._-]/g, '_');
-  return safe === '' || safe === '.' || safe === '..' ? `_${safe}` : safe;
-}
-
-/** The cassette file of a seat. */
-export function cassettePath(cassetteDir: string, tape: Tape): string {
-  return join(cassetteDir, segment(tape.episodeId), `${segment(tape.seat)}.jsonl`);
-}
-
-/**
- * Where a recorded run keeps its cassettes: `<runDir>/cassettes` when it exists (a run directory),
- * else `runDir` itself (a cassette directory given directly).
- */
-export function cassetteRoot(runDir: string): string {
-  const nested = join(runDir, CASSETTES_DIR);
-  return existsSync(nested) ? nested : runDir;
+export interface CassetteFiles {
+  record?: string;
+  replay?: string;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { PolicyConfigInput } from '../protocol/index.js';
-import { cassettePath, cassetteRoot, RecordingClient, ReplayClient, type Tape } from './cassette.js';
+import { RecordingClient, ReplayClient, type CassetteFiles } from './cassette.js';
 import { LlmError, LlmErrorCode } from './errors.js';
 import { splitParams } from './options.js';
 import type { Provider } from './providers/provider.js';
@@ -16,10 +16,10 @@ export type ClientConfig = PolicyConfigInput | ModelSpec;
 
 export interface CreateClientOptions {
   /**
-   * The episode and seat the calls belong to. With it, calls are recorded under `cassetteDir` and, when
-   * `replayDir` is set (or the spec is `replay:<dir>`), answered from that run's cassettes instead.
+   * The seat's cassette files (run-dir/cassette-layout.ts `policyCassettes`): calls are recorded to
+   * `record` and, when `replayDir` is set (or the spec is `replay:<dir>`), answered from `replay` instead.
    */
-  tape?: Tape;
+  cassettes?: CassetteFiles;
   env?: NodeJS.ProcessEnv;
   /** Test hooks for the retry loop (clock, jitter). */
   retryDeps?: RetryDeps;
@@ -97,8 +97,8 @@ export function replaySource(config: ClientConfig): string | undefined {
  * The provider-neutral client for a seat, judge or generator.
  *  - `<provider>:<model>` — the registered provider's client (llm/providers/), its key from its key
  *    variable (or `apiKeyEnv`), its base URL from `baseURL` or its base-URL variable.
- *  - with `options.tape`: recorded to `cassetteDir/<episode>/<seat>.jsonl`; with `replayDir` or
- *    `replay:<dir>`, answered from `<dir>/cassettes/<episode>/<seat>.jsonl` with no network.
+ *  - with `options.cassettes.record`: recorded to that file; with `replayDir` or `replay:<dir>`, answered
+ *    from `options.cassettes.replay` with no network (run-dir/cassette-layout.ts names both files).
  * Client settings (`structuredOutput`, `timeoutMs`, `maxRetries`, `maxConcurrent`, `rpm`, `stream`…) ride
  * in `params`; the rest of `params` are sampling params sent to the provider.
  */
@@ -107,12 +107,12 @@ export function createClient(config: ClientConfig, options: CreateClientOptions 
   const replayFrom = replaySource(config);
   let client: LlmClient;
   if (replayFrom) {
-    if (!options.tape) throw new LlmError(LlmErrorCode.BadSpec, 'replay needs a tape (episode and seat) to find its cassette');
+    if (!options.cassettes?.replay) throw new LlmError(LlmErrorCode.BadSpec, 'replay needs a tape (episode and seat) to find its cassette');
     const fallback = c.provider === 'replay' ? { provider: 'replay', model: c.model } : { provider: c.provider, model: c.model };
-    client = new ReplayClient(cassettePath(cassetteRoot(replayFrom), options.tape), fallback, { resume: c.resume === true });
+    client = new ReplayClient(options.cassettes.replay, fallback, { resume: c.resume === true });
   } else {
     client = options.provider ?? createProviderClient(config, options);
   }
-  if (options.tape && c.cassetteDir) client = new RecordingClient(client, cassettePath(c.cassetteDir, options.tape), { resume: c.resume === true });
+  if (options.cassettes?.record) client = new RecordingClient(client, options.cassettes.record, { resume: c.resume === true });
   return client;
 }

@@ -13,8 +13,8 @@ export { openAiBatchApi, batchChatBody, type BatchApi, type BatchSettings, type 
 export { mistralBatchApi } from './mistral-batch.js';
 export { warmProvider } from './warm.js';
 export type { ClientConfig, CreateClientOptions } from './create-client.js';
-export { cassettePath, cassetteRoot, readCassette, RecordingClient, ReplayClient } from './cassette.js';
-export type { CassetteEntry, Tape } from './cassette.js';
+export { readCassette, RecordingClient, ReplayClient } from './cassette.js';
+export type { CassetteEntry, CassetteFiles } from './cassette.js';
 export { estimateCost, estimateTotalCost, loadPrices, priceOf } from './cost.js';
 export type { Price, PriceTable } from './cost.js';
 export { parseRetryAfter, backoffCeiling, backoffDelay, withRetries } from './retry.js';

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
-import { cassettePath } from '../llm/cassette.js';
+import { cassettePath } from './cassette-layout.js';
 import type { RunLock } from './lock.js';
 import { RUN_DIR_NAMES, type RunPaths } from './paths.js';
 

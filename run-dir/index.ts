@@ -5,6 +5,7 @@
  * (test/boundaries/rules.ts).
  */
 export { RUN_DIR_NAMES, RunPaths } from './paths.js';
+export { CASSETTES_DIR, cassettePath, cassetteRoot, policyCassettes, type Tape } from './cassette-layout.js';
 export { RUN_JSON_VERSION, ModeStats, RecordedRunConfig, RunCost, RunJson, RunStats, readRunJson, writeRunJson, type RunJsonInput, type RunJsonRead } from './run-json.js';
 export { EvalBatch, sameJudging } from './eval-batches.js';
 export { appendEpisode, readEpisodes, repairTail, rewriteEpisodes, type EpisodeRow, type EpisodesRead } from './episodes-file.js';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { CASSETTES_DIR } from '../llm/cassette.js';
+import { CASSETTES_DIR } from './cassette-layout.js';
 
 /** File and directory names inside a run directory: the one place they are spelled. */
 export const RUN_DIR_NAMES = {
@@ -50,7 +50,7 @@ export class RunPaths {
   ledgerFile(episodeId: string, seat: string): string {
     return join(this.episodeLedgersDir(episodeId), `${seat}.jsonl`);
   }
-  /** Recorded LLM calls, `<episode>/<seat>.jsonl` below (llm/cassette.ts owns the file format). */
+  /** Recorded LLM calls, `<episode>/<seat>.jsonl` below (cassette-layout.ts; llm/cassette.ts owns the file format). */
   get cassettesDir(): string {
     return join(this.dir, RUN_DIR_NAMES.cassettes);
   }

@@ -65,7 +65,7 @@ function asRemote(config: RunConfig): RunConfig {
 
 /** Local seats record LLM traffic under the run's `cassettes/`; `--replay` answers from a recorded run. */
 function withRunDirs(config: RunConfig, paths: RunPaths): RunConfig {
-  // The LLM layer finds the cassettes under a run directory (llm/cassette.ts cassetteRoot).
+  // Each seat finds its cassettes under a run directory (run-dir/cassette-layout.ts cassetteRoot).
   const replayDir = config.replay ? resolve(config.replay) : undefined;
   const dirs = (p: PolicyConfig): PolicyConfig => ({ ...p, cassetteDir: p.cassetteDir ?? paths.cassettesDir, ...(replayDir ? { replayDir } : {}) });
   return { ...config, agents: config.agents.map(dirs), scriptWriter: dirs(config.scriptWriter) };

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { cassetteRoot } from '../../llm/cassette.js';
+import { cassetteRoot } from '../../run-dir/index.js';
 import type { PolicyConfig } from '../../protocol/index.js';
 import type { EpisodePlan } from '../episode-plan.js';
 import type { ReplayedSeat } from './stats.js';

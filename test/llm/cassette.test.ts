@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reply, startFakeLlmServer, type FakeLlmServer } from '../../testkit/fake-llm-server.js';
-import { cassettePath, readCassette } from '../../llm/cassette.js';
-import { createClient } from '../../llm/index.js';
+import { readCassette } from '../../llm/cassette.js';
+import { cassettePath, policyCassettes, type Tape } from '../../run-dir/cassette-layout.js';
+import { createClient, type ClientConfig, type CreateClientOptions } from '../../llm/index.js';
 
 let dir: string;
 let server: FakeLlmServer;
@@ -18,13 +19,15 @@ afterEach(async () => {
 });
 
 const tape = { episodeId: 'ep-1', seat: 'A' };
+/** A client for `tape`'s seat under `config`, on the cassette files run-dir/ names for it. */
+const taped = (config: ClientConfig, options: CreateClientOptions = {}, at: Tape = tape) => createClient(config, { cassettes: policyCassettes(config, at), ...options });
 const ask = (content: string) => ({ messages: [{ role: 'user' as const, content }], temperature: 0.7 });
 
 describe('cassettes', () => {
   it('records every call of a seat and replays it byte-identically with the server stopped', async () => {
     const env = server.env();
     server.enqueue(reply.text('first answer', { usage: { prompt: 10, completion: 2, cached: 4 } }), reply.text('second answer'));
-    const recorder = createClient({ spec: 'openai:gpt-3.5-turbo', cassetteDir: join(dir, 'cassettes') }, { tape, env });
+    const recorder = taped({ spec: 'openai:gpt-3.5-turbo', cassetteDir: join(dir, 'cassettes') }, { env });
     const live = [await recorder.chat(ask('one')), await recorder.chat(ask('two'))];
 
     const file = cassettePath(join(dir, 'cassettes'), tape);
@@ -37,7 +40,7 @@ describe('cassettes', () => {
 
     await server.close();
     // The run directory layout: <runDir>/cassettes/<episode>/<seat>.jsonl; no key, no server needed.
-    const replay = createClient({ spec: 'openai:gpt-3.5-turbo', replayDir: dir }, { tape, env: {} });
+    const replay = taped({ spec: 'openai:gpt-3.5-turbo', replayDir: dir }, { env: {} });
     const again = [await replay.chat(ask('one')), await replay.chat(ask('two'))];
     expect(again.map((r) => r.content)).toEqual(live.map((r) => r.content));
     expect(again[0]!.usage).toEqual({ prompt: 10, completion: 2, cached: 4 });
@@ -47,31 +50,31 @@ describe('cassettes', () => {
   });
 
   it('replay:<dir> specs work and name the recorded provider and model', async () => {
-    await createClient({ spec: 'mistral:open-mixtral-8x7b', cassetteDir: join(dir, 'cassettes') }, { tape, env: server.env() }).chat(ask('x'));
-    const replay = createClient({ spec: `replay:${dir}` }, { tape });
+    await taped({ spec: 'mistral:open-mixtral-8x7b', cassetteDir: join(dir, 'cassettes') }, { env: server.env() }).chat(ask('x'));
+    const replay = taped({ spec: `replay:${dir}` });
     expect([replay.provider, replay.model]).toEqual(['mistral', 'open-mixtral-8x7b']);
     await expect(replay.chat(ask('x'))).resolves.toMatchObject({ content: expect.stringContaining('action_type') });
   });
 
   it('a replay that asks more calls than recorded, or a different request, is an explicit error', async () => {
-    await createClient({ spec: 'openai:m', cassetteDir: join(dir, 'cassettes') }, { tape, env: server.env() }).chat(ask('hello'));
-    const replay = createClient({ spec: 'openai:m', replayDir: dir }, { tape });
+    await taped({ spec: 'openai:m', cassetteDir: join(dir, 'cassettes') }, { env: server.env() }).chat(ask('hello'));
+    const replay = taped({ spec: 'openai:m', replayDir: dir });
     const mismatch = await replay.chat(ask('hullo')).catch((e) => e);
     expect(mismatch.code).toBe('llm/replay_mismatch');
     expect(mismatch.message).toMatch(/message 0 \(user\) differs at character 1/);
     await replay.chat(ask('hello'));
     await expect(replay.chat(ask('hello'))).rejects.toMatchObject({ code: 'llm/replay_exhausted' });
-    const other = createClient({ spec: 'openai:m', replayDir: dir }, { tape: { episodeId: 'ep-2', seat: 'A' } });
+    const other = taped({ spec: 'openai:m', replayDir: dir }, {}, { episodeId: 'ep-2', seat: 'A' });
     await expect(other.chat(ask('hello'))).rejects.toMatchObject({ code: 'llm/replay_missing' });
   });
 
   it('records a call that finally failed, and the replay fails the same way', async () => {
     server.enqueue({ kind: 'status', status: 400, message: 'nope' });
-    const recorder = createClient({ spec: 'openai:m', cassetteDir: join(dir, 'cassettes') }, { tape, env: server.env() });
+    const recorder = taped({ spec: 'openai:m', cassetteDir: join(dir, 'cassettes') }, { env: server.env() });
     await expect(recorder.chat(ask('q'))).rejects.toMatchObject({ code: 'llm/http_error' });
     const line = JSON.parse(readFileSync(cassettePath(join(dir, 'cassettes'), tape), 'utf8').trim());
     expect(line.error).toMatchObject({ code: 'llm/http_error', status: 400 });
-    const replay = createClient({ spec: 'openai:m', replayDir: dir }, { tape });
+    const replay = taped({ spec: 'openai:m', replayDir: dir });
     await expect(replay.chat(ask('q'))).rejects.toMatchObject({ code: 'llm/http_error', status: 400 });
   });
 

@@ -1,6 +1,7 @@
 import { ErrorCode, type ActionType, type PolicyConfig, type ReformatConfig, type ScriptRequest, type SeatCapabilities, type TurnMeta, type TurnRequest } from '../../../protocol/index.js';
 import { seatCapabilities } from '../../../simulation/index.js';
-import { createClient, createProviderClient, parseSpec, replaySource, splitParams, warmProvider, type ChatMessage, type ChatRequest, type LlmClient, type Tape } from '../../../llm/index.js';
+import { createClient, createProviderClient, parseSpec, replaySource, splitParams, warmProvider, type ChatMessage, type ChatRequest, type LlmClient } from '../../../llm/index.js';
+import { policyCassettes, type Tape } from '../../../run-dir/cassette-layout.js';
 import type { MoveResult, Policy, ScriptResult, SeatView } from '../../policy.js';
 import { askWithRepair, newTally, type ReformatRoute, type Tally } from './ladder.js';
 import { ACTION_SHAPE, actionJsonSchema, parseAction } from './parse-action.js';
@@ -149,7 +150,7 @@ export class LlmPolicy implements Policy {
     if (!client) {
       // One provider client for every episode this policy plays; each episode records to its own cassette.
       if (!replaySource(this.config)) this.provider ??= createProviderClient(this.config);
-      client = createClient(this.config, { tape, ...(this.provider ? { provider: this.provider } : {}) });
+      client = createClient(this.config, { cassettes: policyCassettes(this.config, tape), ...(this.provider ? { provider: this.provider } : {}) });
       this.clients.set(key, client);
       if (this.clients.size > MAX_TAPES) this.clients.delete(this.clients.keys().next().value!);
     }

@@ -1,4 +1,5 @@
-import { createClient, parseLlmSpec, parseSpec, replaySource, splitParams, type LlmClient, type Tape } from '../../../llm/index.js';
+import { createClient, parseLlmSpec, parseSpec, replaySource, splitParams, type LlmClient } from '../../../llm/index.js';
+import { policyCassettes, type Tape } from '../../../run-dir/cassette-layout.js';
 import type { PolicyConfig, ReformatConfig, SeatCapabilities } from '../../../protocol/index.js';
 import { sotopiaReformatFor } from '../../../simulation/index.js';
 
@@ -31,23 +32,21 @@ export function reformatTarget(config: PolicyConfig, route: SeatCapabilities['re
  */
 export function reformatClient(config: PolicyConfig, target: ReformatConfig | 'own', tape: Tape, seatSampling: Record<string, unknown>): { client: LlmClient; sampling: Record<string, unknown> } {
   const own = target === 'own' || replaySource(config) !== undefined;
-  if (own) return { client: builtOnFirstUse(() => createClient(config, { tape: reformatTape(tape) }), replaySource(config) ? undefined : parseSpec(config.spec)), sampling: seatSampling };
+  if (own) return { client: builtOnFirstUse(() => createClient(config, { cassettes: policyCassettes(config, reformatTape(tape)) }), replaySource(config) ? undefined : parseSpec(config.spec)), sampling: seatSampling };
   const provider = parseSpec(target.spec).provider;
   const sameProvider = provider === parseSpec(config.spec).provider;
   const baseURL = target.baseURL ?? (sameProvider ? config.baseURL : undefined);
   const apiKeyEnv = target.apiKeyEnv ?? (sameProvider ? config.apiKeyEnv : undefined);
   const params = target.params ?? {};
-  const client = builtOnFirstUse(() => createClient(
-    {
-      spec: target.spec,
-      params,
-      ...(baseURL ? { baseURL } : {}),
-      ...(apiKeyEnv ? { apiKeyEnv } : {}),
-      ...(config.cassetteDir ? { cassetteDir: config.cassetteDir } : {}),
-      ...(config.resume ? { resume: config.resume } : {}),
-    },
-    { tape: reformatTape(tape) },
-  ), parseSpec(target.spec));
+  const reformatConfig = {
+    spec: target.spec,
+    params,
+    ...(baseURL ? { baseURL } : {}),
+    ...(apiKeyEnv ? { apiKeyEnv } : {}),
+    ...(config.cassetteDir ? { cassetteDir: config.cassetteDir } : {}),
+    ...(config.resume ? { resume: config.resume } : {}),
+  };
+  const client = builtOnFirstUse(() => createClient(reformatConfig, { cassettes: policyCassettes(reformatConfig, reformatTape(tape)) }), parseSpec(target.spec));
   return { client, sampling: { temperature: REFORMAT_TEMPERATURE, ...splitParams(provider, params).sampling } };
 }
 
