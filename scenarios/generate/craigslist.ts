@@ -4,6 +4,7 @@ import { BUILTIN_CHARACTERS } from '../characters.js';
 import { BUILTIN_LISTINGS, type Listing } from '../listings.js';
 import { Scenario, type Character, type ScenarioSeat } from '../model.js';
 import { createRng } from '../rng.js';
+import { generatedIdentity } from './identity.js';
 
 /** Buyer target as a fraction of the listing price (CraigslistBargain, He et al. 2018). */
 export const BUYER_TARGET_RATIOS = [0.5, 0.7, 0.9] as const;
@@ -112,12 +113,7 @@ export function craigslistScenario(p: CraigslistParts): Scenario {
       : `One person is selling ${withArticle(p.listing.title)} (${p.listing.category}), listed at $${price}, ` +
         `and another person is interested in buying it. They meet to negotiate the price.`;
   return Scenario.parse({
-    id: p.id,
-    envId: p.id,
-    pairId: p.id,
-    codename: p.codename,
-    source: p.source,
-    subsets: p.subsets,
+    ...generatedIdentity(p),
     kind: 'craigslist',
     narrative: [{ text: narrative, visibleTo: 'all' }],
     judgeOnly: `Seller's target price: $${formatPrice(p.sellerTarget)}. Buyer's target price: $${formatPrice(p.buyerTarget)}.`,

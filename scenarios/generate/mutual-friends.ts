@@ -3,6 +3,7 @@ import { BUILTIN_CHARACTERS } from '../characters.js';
 import { Scenario, type Character, type ScenarioSeat } from '../model.js';
 import { BUILTIN_FRIEND_POOLS, type FriendPools } from '../pools.js';
 import { createRng, type Rng } from '../rng.js';
+import { generatedIdentity } from './identity.js';
 
 /** Options for the MutualFriends generator (He et al. 2017's task shape). */
 export interface MutualFriendsOptions {
@@ -72,12 +73,7 @@ export interface MutualFriendsParts {
 /** Builds one MutualFriends scenario between strangers; the shared friend is truth and judge-only text. */
 export function mutualFriendsScenario(p: MutualFriendsParts): Scenario {
   return Scenario.parse({
-    id: p.id,
-    envId: p.id,
-    pairId: p.id,
-    codename: p.codename,
-    source: p.source,
-    subsets: p.subsets,
+    ...generatedIdentity(p),
     kind: 'mutual_friends',
     narrative: [{ text: MUTUAL_FRIENDS_NARRATIVE, visibleTo: 'all' }],
     judgeOnly: `They have 1 common friend: ${p.answer[p.nameAttribute]}.`,
