@@ -2,7 +2,6 @@ import type { Action, Limits } from '../protocol/index.js';
 import type { SimulationProtocol } from '../simulation/index.js';
 import type { ChatMessage } from '../llm/index.js';
 import { seatAddressees, seatPromptMessages, type AgentTemplates } from '../agent-node/policies/llm/seat-prompt.js';
-import type { Addressees } from '../agent-node/policies/llm/private-moves.js';
 import type { LedgerReader, LimitsOf } from './source.js';
 import { seatTurnsFromLedger, type SeatTurn } from './seat-turns.js';
 import { seatTurnsFromScript, type ScriptView } from './script-turns.js';
@@ -30,7 +29,7 @@ export interface TrainingExample {
  * could address others privately (a group: `addressees`), the shape has `"to"` too, as the live reply
  * schema requires it: the recipients by the names the seat's prompt uses, [] for a public move.
  */
-export function actionReply(action: Action, addressees: Addressees | null = null): string {
+export function actionReply(action: Action, addressees: ReturnType<typeof seatAddressees> = null): string {
   if (!addressees) return JSON.stringify({ action_type: action.type, argument: action.argument });
   const nameOfSeat = new Map(addressees.names.map((name) => [addressees.bySpelling.get(name.toLowerCase()), name]));
   return JSON.stringify({ action_type: action.type, argument: action.argument, to: (action.to ?? []).map((seat) => nameOfSeat.get(seat) ?? seat) });

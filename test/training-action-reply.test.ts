@@ -3,7 +3,7 @@ import { ACTION_TYPES, type Action } from '../protocol/index.js';
 import { seatAddressees } from '../agent-node/policies/llm/seat-prompt.js';
 import { parseAction } from '../agent-node/policies/llm/parse-action.js';
 import { aliceView, groupView, turnRequest } from '../agent-node/policies/llm/test-views.js';
-import { actionReply } from './examples.js';
+import { actionReply } from '../training/examples.js';
 
 /** A training example's reply is what the live seat's reply schema asks for, and reads back to the same move. */
 describe('actionReply', () => {
