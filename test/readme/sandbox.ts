@@ -34,12 +34,8 @@ export function makeSandbox(): Sandbox {
   const state = join(tmp.path, 'state');
   const bin = join(tmp.path, 'bin');
   for (const d of [cwd, state, bin, join(state, 'home'), join(state, 'cache')]) mkdirSync(d, { recursive: true });
-  const linked = new Set<string>();
-  for (const entry of readdirSync(REPO)) {
-    if (entry === 'runs' || entry === '.git' || entry === 'coverage') continue;
-    symlinkSync(join(REPO, entry), join(cwd, entry));
-    linked.add(entry);
-  }
+  const linked = linkedEntries();
+  for (const entry of linked) symlinkSync(join(REPO, entry), join(cwd, entry));
   const shared = resolve(REPO, '../shared');
   if (existsSync(shared)) symlinkSync(shared, join(tmp.path, 'shared'));
   const npx = [
@@ -54,6 +50,11 @@ export function makeSandbox(): Sandbox {
   ].join('\n');
   writeFileSync(join(bin, 'npx'), npx, { mode: 0o755 });
   return { root: tmp.path, cwd, state, linked, path: `${bin}:${process.env.PATH ?? ''}`, remove: tmp.remove };
+}
+
+/** The top-level entries of the repository a sandbox links in: all but `runs/` and what git and coverage keep. */
+export function linkedEntries(): Set<string> {
+  return new Set(readdirSync(REPO).filter((e) => e !== 'runs' && e !== '.git' && e !== 'coverage'));
 }
 
 /**

@@ -1,8 +1,13 @@
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** The longest file of the suite (the paper's grid at full size, ~2–3 minutes): started before anything else. */
-const FIRST = ['test/system/paper-scale.test.ts'];
+/**
+ * The longest files of the suite, started before anything else: the paper's grid at full size (~2–3
+ * minutes) and the README test's shards (every shell block of README.md and docs/*.md, ~4 minutes in all,
+ * test/readme/readme-shard.ts). The README test's files are small, so Vitest's fresh-clone order (by size)
+ * started them among the last, and they ran alone at the end.
+ */
+const FIRST = ['test/system/paper-scale.test.ts', 'test/readme/readme-run-1.test.ts', 'test/readme/readme-run-2.test.ts', 'test/readme/readme-run-3.test.ts'];
 /** Heaviest tier first: its files are the long ones. */
 const PROJECTS = ['system', 'integration', 'unit'];
 
