@@ -11,7 +11,8 @@
  *     `needs DATA`                — the block runs only where reference data is (`sotopia`: SOTOPIA's
  *       profiles, `cocoa`: cocoa's files; as the data tests, it is skipped with the reason elsewhere);
  *     `background "SUBSTRING" until "TEXT"` — a server: started, waited on until it prints TEXT, and the
- *       block's next commands run beside it; it must exit 0 by the end of the block (or is stopped then).
+ *       block's next commands run beside it; stopped at the end of the block (SIGINT, as Ctrl-C), or, when
+ *       it ended before, it must have exited 0.
  */
 
 export interface ShellCommand {

@@ -48,6 +48,14 @@ describe('the README runner', () => {
     await expect(runner.runBlock(one('```bash\necho <no-such-thing>\n```'))).rejects.toThrow(/no rule fills the placeholder <no-such-thing>/);
   });
 
+  it('stops a background server at the end of its block', async () => {
+    // A server that never ends by itself (as the README's `parley study`, `watch`, `annotate`): the block
+    // ends as soon as its other commands have, well inside this test's timeout (it waited a minute before).
+    const server = '<!-- readme-test: background "forever" until "ready" -->\n```bash\nnode -e \'console.log("ready"); setInterval(() => {}, 1000)\' forever\necho beside\n```';
+    await runner.runBlock(one(server));
+    expect(runner.outputs.at(-1)).toContain('ready');
+  }, 30_000);
+
   it('reports a leftover that .gitignore does not cover', () => {
     writeFileSync(join(sandbox.cwd, 'leftover.txt'), 'x');
     writeFileSync(join(sandbox.cwd, 'S.jsonl'), 'x');

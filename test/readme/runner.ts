@@ -195,11 +195,17 @@ export class ReadmeRunner {
     throw new ReadmeFailure(`${where}: no "${until}" within 60 s${tail}`);
   }
 
-  /** Waits up to 60 s for a background command to end by itself, else stops it (SIGINT, as Ctrl-C). */
+  /**
+   * Stops a background command at the end of its block, as its reader would (Ctrl-C: SIGINT, then SIGKILL
+   * after 15 s): the README's servers run until stopped, so waiting for them to end by themselves only
+   * cost a minute a server. One that ended already returns its exit status (checked as any command's).
+   */
   private async stopBackground(b: Background): Promise<number | null> {
-    const timeout = <T>(p: Promise<T>, ms: number) => Promise.race([p, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), ms))]);
-    const first = await timeout(b.exited, 60_000);
-    if (first !== 'timeout') return first;
+    if (b.child.exitCode !== null || b.child.signalCode !== null) return b.exited;
+    const timeout = <T>(p: Promise<T>, ms: number) => {
+      let timer: NodeJS.Timeout | undefined;
+      return Promise.race([p, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), ms)))]).finally(() => clearTimeout(timer));
+    };
     killGroup(b.child, 'SIGINT');
     if ((await timeout(b.exited, 15_000)) === 'timeout') killGroup(b.child, 'SIGKILL');
     await b.exited;
