@@ -6,6 +6,9 @@ import type { Provider } from './providers/provider.js';
 import { providerOrThrow } from './providers/registry.js';
 import type { RetryDeps } from './retry.js';
 import { parseSpec } from './spec.js';
+import { replaySource } from './replay-source.js';
+
+export { replaySource };
 import type { LlmClient, ModelSpec } from './types.js';
 
 /** The key sent to a server reached by base URL with no key configured. */
@@ -83,15 +86,6 @@ export function createProviderClient(config: ClientConfig, options: CreateClient
   return provider.client({ model, apiKey, baseURL, options: clientOptions, sampling }, options.retryDeps);
 }
 
-/**
- * Where a config's replay answers come from: `replayDir`, or the directory of a `replay:<dir>` spec.
- * Undefined for a live config.
- */
-export function replaySource(config: ClientConfig): string | undefined {
-  const c = normalise(config);
-  if (c.replayDir) return c.replayDir;
-  return c.provider === 'replay' ? c.model : undefined;
-}
 
 /**
  * The provider-neutral client for a seat, judge or generator.

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { replaySource, type CassetteFiles, type ClientConfig } from '../llm/index.js';
+import type { CassetteFiles } from '../llm/cassette.js';
+import type { ClientConfig } from '../llm/create-client.js';
+import { replaySource } from '../llm/replay-source.js';
 
 /**
  * Where cassettes lie in a run directory: the folder's name and one file per seat per episode,

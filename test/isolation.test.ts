@@ -90,6 +90,6 @@ describe('isolation canaries in every mode (real agent processes, port 0)', () =
   it('passes the file-based audit an outside checker would run', () => {
     const audit = auditRun(join(tmp.path, 'run'));
     expect(audit.violations).toEqual([]);
-    expect(audit.checked).toEqual({ ledgers: 15, peerStates: 6, episodes: 9, paraphraseSeats: 6, reveals: 0 });
+    expect(audit.checked).toEqual({ ledgers: 15, peerStates: 6, episodes: 9, paraphraseSeats: 6, reveals: 0, whispers: 0, whisperDeliveries: 0, teamMessages: 0, privateMoves: 0, privateNotices: 0 });
   });
 });
