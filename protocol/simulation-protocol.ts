@@ -48,5 +48,13 @@ export const ProtocolLabel = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/);
  * absent in frames of orchestrators older than it; simulation/seat-capabilities.ts then reads the
  * capabilities of the named protocol.
  */
-export const ProtocolView = z.object({ name: ProtocolLabel, backgrounds: BackgroundsRule, scriptFormat: ScriptFormat, seat: SeatCapabilities.optional() });
+/**
+ * How a character's profile is written into the prompts of Parley's own templates: sentences (`prose`,
+ * the default) or one labelled line per field (`fields`). A multiverse axis of the paper's thesis: does the
+ * script/agents gap depend on how personas are rendered?
+ */
+export const PersonaRendering = z.enum(['prose', 'fields']);
+export type PersonaRendering = z.infer<typeof PersonaRendering>;
+
+export const ProtocolView = z.object({ name: ProtocolLabel, backgrounds: BackgroundsRule, scriptFormat: ScriptFormat, seat: SeatCapabilities.optional(), persona: PersonaRendering.optional() });
 export type ProtocolView = z.infer<typeof ProtocolView>;

@@ -1,5 +1,5 @@
 import type { JudgeView } from '../protocol/judge-view.js';
-import type { BackgroundsRule, ScriptFormat, SeatCapabilities } from '../protocol/simulation-protocol.js';
+import type { BackgroundsRule, PersonaRendering, ScriptFormat, SeatCapabilities } from '../protocol/simulation-protocol.js';
 import type { JudgeOnlyLeakTarget, OnProviderError, OnUnparsable, Selection, StopRule } from './values.js';
 
 /**
@@ -17,6 +17,8 @@ export interface ProtocolDefaults {
   onProviderError: OnProviderError;
   /** Which draws count: the first valid draw of each instance (SOTOPIA re-drew short and unscored episodes) or every one. */
   selection: Selection;
+  /** How profiles are written into Parley's own prompt templates (SOTOPIA's templates render their own way). */
+  persona: PersonaRendering;
 }
 
 /** The settings a definition's rules read (a resolved protocol, simulation/resolved.ts). */

@@ -23,7 +23,7 @@ export const PAPER = {
     cutScripts: false,
     spokenMoves: true,
   },
-  defaults: { backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'none', onProviderError: 'none', selection: 'first-valid' },
+  defaults: { backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'none', onProviderError: 'none', selection: 'first-valid', persona: 'prose' },
   // Both orders by default (an LLM judge's position bias; issue 42); `compare --orders one` is the paper's single random order.
   scoring: { judgeView: 'paper', naturalness: 'paper', naturalnessOrders: 'both', mutualFriendsSuccess: 'paper', besideThePaper: true },
   keyParts: (p) => [p.backgrounds, p.scriptFormat, p.stopRule],

@@ -21,7 +21,7 @@ export const PARLEY = {
     cutScripts: true,
     spokenMoves: false,
   },
-  defaults: { backgrounds: 'relationship', scriptFormat: 'json', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'fail', onProviderError: 'fail', selection: 'all' },
+  defaults: { backgrounds: 'relationship', scriptFormat: 'json', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'fail', onProviderError: 'fail', selection: 'all', persona: 'prose' },
   scoring: { judgeView: 'parley', naturalness: 'parley', naturalnessOrders: 'both', mutualFriendsSuccess: 'moves', besideThePaper: false },
   keyParts: () => [],
   cardHead: () => 'parley — explicit task moves with task-end stops',

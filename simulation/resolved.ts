@@ -27,8 +27,11 @@ export function definitionOfProtocol(p: Pick<SimulationProtocol, 'name'> | undef
  */
 export function protocolView(p: SimulationProtocol): ProtocolView | undefined {
   const d = definitionOf(p.name);
-  if (!d.announced) return undefined;
-  return { name: p.name, backgrounds: p.backgrounds, scriptFormat: p.scriptFormat, seat: { ...d.seat } };
+  // A protocol whose frames name nothing (parley) is still named when a setting a seat must act on departs
+  // from its default: today the persona rendering. At the default, frames stay as they were.
+  const persona = p.persona !== d.defaults.persona ? { persona: p.persona } : {};
+  if (!d.announced && !('persona' in persona)) return undefined;
+  return { name: p.name, backgrounds: p.backgrounds, scriptFormat: p.scriptFormat, seat: { ...d.seat }, ...persona };
 }
 
 /** A short stable description for episode ids and the card, e.g. `paper/code/text/code`. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BackgroundsRule, JudgeView, MindreadGraph, mindreadKey, parseMindread, ScriptFormat } from '../protocol/index.js';
+import { BackgroundsRule, JudgeView, MindreadGraph, mindreadKey, parseMindread, PersonaRendering, ScriptFormat } from '../protocol/index.js';
 import { DEFINITIONS, PROTOCOL_NAMES, ProtocolName } from './protocols.js';
 import { JUDGE_VIEW_FACTS } from './judge-views.js';
 import type { ProtocolDefaults, ProtocolDefinition } from './definition.js';
@@ -190,6 +190,25 @@ export const SETTINGS = {
     words: {
       'first-valid': "the first valid draw of each instance counts: an episode of 5 or fewer moves or script turns is re-drawn (SOTOPIA's procedure; --selection first-valid)",
       all: 'every episode counts (--selection all)',
+    },
+  }),
+  persona: setting({
+    flag: 'persona',
+    kind: 'choice',
+    choices: PersonaRendering.options,
+    metavar: PersonaRendering.options.join('|'),
+    describe: "parley: how characters' profiles are written into the agents' and script writer's prompts: prose (default, sentences) or fields (one labelled line per field)",
+    flags: 'config',
+    config: PersonaRendering,
+    // Absent in run.json files written before the setting existed: those runs rendered prose.
+    recorded: PersonaRendering.default('prose'),
+    only: ['parley'],
+    fork: 'prefix',
+    idPart: (v, d) => (v !== d.persona ? `persona:${String(v)}` : null),
+    card: (v) => (v === 'fields' ? 'profiles rendered as labelled fields (`--persona fields`)' : ''),
+    words: {
+      prose: 'profiles written as sentences (--persona prose)',
+      fields: 'profiles written as one labelled line per field (--persona fields)',
     },
   }),
   mindread: setting({

@@ -12,13 +12,13 @@ describe('resolveProtocol', () => {
   it('defaults: paper for SOTOPIA scenario sets, parley for anything else (the bot demo)', () => {
     expect(resolveProtocol(config(), [sotopia]).name).toBe('paper');
     expect(resolveProtocol(config(), [sotopia, builtin]).name).toBe('parley');
-    expect(resolveProtocol(config(), [builtin])).toEqual({ name: 'parley', backgrounds: 'relationship', scriptFormat: 'json', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'fail', onProviderError: 'fail', selection: 'all' });
+    expect(resolveProtocol(config(), [builtin])).toEqual({ name: 'parley', backgrounds: 'relationship', scriptFormat: 'json', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'fail', onProviderError: 'fail', selection: 'all', persona: 'prose' });
   });
 
   it('paper defaults and overrides', () => {
-    expect(resolveProtocol(config({ protocol: 'paper' }), [builtin])).toEqual({ name: 'paper', backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'none', onProviderError: 'none', selection: 'first-valid' });
+    expect(resolveProtocol(config({ protocol: 'paper' }), [builtin])).toEqual({ name: 'paper', backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'none', onProviderError: 'none', selection: 'first-valid', persona: 'prose' });
     const p = resolveProtocol(config({ backgrounds: 'appendix', scriptFormat: 'json', stopRule: 'paper', leakJudgeOnly: ['script', 'script'], showRelationshipStory: true }), [sotopia]);
-    expect(p).toEqual({ name: 'paper', backgrounds: 'appendix', scriptFormat: 'json', stopRule: 'paper', leakJudgeOnly: ['script'], showRelationshipStory: true, onUnparsable: 'none', onProviderError: 'none', selection: 'first-valid' });
+    expect(p).toEqual({ name: 'paper', backgrounds: 'appendix', scriptFormat: 'json', stopRule: 'paper', leakJudgeOnly: ['script'], showRelationshipStory: true, onUnparsable: 'none', onProviderError: 'none', selection: 'first-valid', persona: 'prose' });
     expect(protocolKey(p)).toBe('paper/appendix/json/paper/leak:script/story');
   });
 

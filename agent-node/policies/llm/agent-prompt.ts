@@ -32,16 +32,17 @@ export function agentValues(view: SeatView, request: TurnRequest): Record<string
   const { welcome } = view;
   const nameOf = namesFor(view);
   const maxTurns = welcome.limits.maxTurns;
+  const style = welcome.protocol?.persona ?? 'prose';
   return {
     name: nameOf(welcome.seat),
     seat: welcome.seat,
     scenario: welcome.scenario.text.trim() || '(No description of the situation was given.)',
-    self: renderProfile(welcome.self.profile, { includeSecret: true }),
+    self: renderProfile(welcome.self.profile, { includeSecret: true, style }),
     goal: welcome.self.goal.trim() || '(No explicit goal.)',
     hints: renderHints(welcome.self.hints),
-    partners: renderPartners(welcome.partners, nameOf, groupLines(welcome.scenario.seats, welcome.seat, nameOf)),
+    partners: renderPartners(welcome.partners, nameOf, groupLines(welcome.scenario.seats, welcome.seat, nameOf), style),
     ...companyWords(welcome.scenario.seats.length),
-    partner_goals: renderPartnerGoals(welcome.partners, view.peers, nameOf),
+    partner_goals: renderPartnerGoals(welcome.partners, view.peers, nameOf, style),
     task: renderTask(welcome.self.task),
     task_moves: renderTaskMoves(welcome.scenario.kind, request.actions),
     history: renderHistory(view.events, nameOf),

@@ -21,8 +21,12 @@ import { quotePartnerText } from '../../quote-text.js';
 /** How a seat is called in prompts: the character's name when known, else by seat. */
 export type NameOf = (seat: string) => string;
 
-/** A profile as prose, only with the fields present (a partner's view may have few). */
-export function renderProfile(p: ProfileView, opts: { includeSecret: boolean }): string {
+/** How a profile is written: sentences, or one labelled line per field (`--persona`). */
+export type PersonaStyle = 'prose' | 'fields';
+
+/** A profile, only with the fields present (a partner's view may have few): as prose, or as labelled fields. */
+export function renderProfile(p: ProfileView, opts: { includeSecret: boolean; style?: PersonaStyle }): string {
+  if (opts.style === 'fields') return renderProfileFields(p, opts.includeSecret);
   const facts = [
     p.age !== undefined ? `age ${p.age}` : '',
     p.gender ? `gender: ${p.gender.toLowerCase()}` : '',
@@ -42,6 +46,27 @@ export function renderProfile(p: ProfileView, opts: { includeSecret: boolean }):
   if (traits.length) sentences.push(`Personality and values: ${traits.join(' ')}`);
   if (opts.includeSecret && p.secret) sentences.push(`Secret: ${p.secret.trim()}`);
   return sentences.length ? sentences.join(' ') : 'Nothing is known about this person.';
+}
+
+/** The same facts as renderProfile's prose, one `Label: value` line each, in the same order. */
+function renderProfileFields(p: ProfileView, includeSecret: boolean): string {
+  const fields: Array<[string, string | number | undefined]> = [
+    ['Name', p.name],
+    ['Age', p.age],
+    ['Gender', p.gender?.toLowerCase()],
+    ['Occupation', p.occupation],
+    ['Pronouns', p.pronouns],
+    ['Public information', p.publicInfo?.trim()],
+    ['Personality', p.personality?.trim()],
+    ['Big Five', p.bigFive],
+    ['MBTI', p.mbti],
+    ['Moral values', p.moralValues?.length ? p.moralValues.join(', ') : undefined],
+    ['Values (Schwartz)', p.schwartzValues?.length ? p.schwartzValues.join(', ') : undefined],
+    ['Decision-making style', p.decisionStyle],
+    ['Secret', includeSecret ? p.secret?.trim() : undefined],
+  ];
+  const lines = fields.filter(([, v]) => v !== undefined && v !== '').map(([label, v]) => `- ${label}: ${String(v)}`);
+  return lines.length ? lines.join('\n') : 'Nothing is known about this person.';
 }
 
 const HINT_LABEL: Record<Hint['kind'], string> = {
@@ -116,14 +141,14 @@ export function companyWords(seats: number): { company: string; others: string; 
 }
 
 /** The partners as the relationship shows them (never their secret, goal or hints); a group is listed first. */
-export function renderPartners(partners: PartnerView[], nameOf: NameOf, group = ''): string {
+export function renderPartners(partners: PartnerView[], nameOf: NameOf, group = '', style: PersonaStyle = 'prose'): string {
   if (partners.length === 0) return 'There is no one else.';
   return (group ? `${group}\n\n` : '') + partners
     .map((p) => {
       const name = nameOf(p.seat);
       const lines = [relationshipPhrase(p.relationship, name)];
       const known = { ...p.profile, secret: undefined };
-      if (Object.values(known).some((v) => v !== undefined)) lines.push(`What you know about them: ${renderProfile(known, { includeSecret: false })}`);
+      if (Object.values(known).some((v) => v !== undefined)) lines.push(`What you know about them:${style === 'fields' ? '\n' : ' '}${renderProfile(known, { includeSecret: false, style })}`);
       else lines.push('You know nothing else about them.');
       if (p.sharedHistory) lines.push(`Your history together: ${p.sharedHistory.trim()}`);
       return lines.join('\n');
@@ -135,7 +160,7 @@ export function renderPartners(partners: PartnerView[], nameOf: NameOf, group = 
  * The partners' goals: what arrived in `peer.state` frames (mindreaders mode, or a field the scenario
  * shares), else "unknown". This is where mindreaders and agents differ.
  */
-export function renderPartnerGoals(partners: PartnerView[], peers: PeerPrivateState[], nameOf: NameOf): string {
+export function renderPartnerGoals(partners: PartnerView[], peers: PeerPrivateState[], nameOf: NameOf, style: PersonaStyle = 'prose'): string {
   if (partners.length === 0 && peers.length === 0) return 'There is no one else.';
   const seats = [...new Set([...partners.map((p) => p.seat), ...peers.map((p) => p.seat)])];
   return seats
@@ -148,7 +173,7 @@ export function renderPartnerGoals(partners: PartnerView[], peers: PeerPrivateSt
       if (peer.hints.length) lines.push(renderHints(peer.hints));
       if (peer.profile.secret) lines.push(`${name}'s secret: ${peer.profile.secret.trim()}`);
       const profile = { ...peer.profile, secret: undefined };
-      if (Object.values(profile).some((v) => v !== undefined)) lines.push(`${name}'s background: ${renderProfile(profile, { includeSecret: false })}`);
+      if (Object.values(profile).some((v) => v !== undefined)) lines.push(`${name}'s background:${style === 'fields' ? '\n' : ' '}${renderProfile(profile, { includeSecret: false, style })}`);
       if (peer.task) lines.push(`\n${renderTask(peer.task, `${name}'s`)}`);
       return lines.join('\n');
     })

@@ -27,7 +27,7 @@ export function scriptValues(request: ScriptRequest): Record<string, string | nu
     .map((s) => {
       const lines = [
         `## Seat "${s.seat}": ${nameOf(s.seat)}`,
-        renderProfile(s.profile, { includeSecret: true }),
+        renderProfile(s.profile, { includeSecret: true, style: request.protocol?.persona ?? 'prose' }),
         `Goal: ${s.goal.trim() || '(no explicit goal)'}`,
       ];
       if (s.hints.length) lines.push(renderHints(s.hints));
