@@ -12,7 +12,8 @@ import { toRunConfigInput } from '../experiment.js';
 import { applyRateLimits, badLimit, type RateLimits } from '../rate-limits.js';
 import { buildRunConfig } from '../plan/run-config.js';
 import { BATCH_RETRY_FLAGS, batchPollMsOf, batchRetryOf } from '../batch-flags.js';
-import { loadClaim, type Claim } from '../multiverse/claim.js';
+import { loadClaim, PAIRWISE_METRICS, type Claim } from '../multiverse/claim.js';
+import { compareSides, naturalnessEffect, naturalnessTasks, type NaturalnessTask } from '../multiverse/naturalness.js';
 import { distinctArms, planSpecifications, type Arm, type Specification } from '../multiverse/plan.js';
 import { pairedEffect, summarizeCurve } from '../multiverse/effect.js';
 import { writeCurveReport, type CurveRow } from '../multiverse/curve-report.js';
@@ -119,12 +120,18 @@ export async function run(argv: string[]): Promise<number> {
   const specs = planSpecifications(claim);
   const arms = planArms(specs, flags.out, flags.concurrency, flags.limits);
   const dirOf = (id: string) => arms.find((a) => a.arm.id === id)!.config.out;
-  const tasks = judgeTasks(specs, dirOf, (p) => applyRateLimits({ judge: p }, flags.limits, true).judge as PolicyConfig);
-  if (flags.dryRun) return dryRun(specs, arms, tasks, flags);
+  const withLimits = (p: PolicyConfig) => applyRateLimits({ judge: p }, flags.limits, true).judge as PolicyConfig;
+  // A pairwise metric (naturalness) is one comparison of the two sides per specification, not each arm judged alone.
+  const pairwise = PAIRWISE_METRICS.includes(claim.claim.metric) ? naturalnessTasks(specs, flags.out, withLimits) : null;
+  const tasks = pairwise ? [] : judgeTasks(specs, dirOf, withLimits);
+  if (flags.dryRun) return dryRun(specs, arms, tasks, flags, pairwise?.tasks ?? []);
+  if (pairwise && flags.batch) throw new UsageError('--batch judges arms one by one; the naturalness metric compares the two sides live (drop --batch)');
   for (const a of arms) {
     const keys = keyPreflight(a.config) ?? tasks.filter((t) => t.armId === a.arm.id).map((t) => keyPreflight({ ...a.config, modes: [], judge: t.judge })).find((k) => k !== null);
     if (keys) throw new UsageError(keys);
   }
+  const comparerKeys = pairwise?.tasks.map((t) => keyPreflight({ ...arms[0]!.config, modes: [], judge: t.judge })).find((k) => k !== null);
+  if (comparerKeys) throw new UsageError(comparerKeys);
   const log = (l: string) => console.log(l);
   const interrupt = interruptSignal(log);
   const unwatch = exitWithLauncher();
@@ -138,11 +145,19 @@ export async function run(argv: string[]): Promise<number> {
     }
     if (judged && tasks.length) log(`multiverse: ${judged.judged} episode(s) judged, ${judged.skipped} already judged, over ${tasks.length} (arm, judge) pair(s)`);
     if (judged && judged.failedJudges > 0) console.error(`parley multiverse: ${judged.failedJudges} (arm, judge) pair(s) got no usable score; their specifications have no effect`);
+    if (pairwise && !interrupt.signal.aborted) {
+      const compared = await compareSides(pairwise.tasks, dirOf, { concurrency: flags.concurrency ?? 4, signal: interrupt.signal });
+      if (interrupt.signal.aborted) {
+        log('interrupted while comparing; rerun with the same --out to resume (verdicts already saved are not asked again)');
+        return 130;
+      }
+      log(`multiverse: naturalness: ${compared.asked} pair(s) judged, ${compared.kept} already judged, over ${pairwise.tasks.length} comparison(s)`);
+    }
   } finally {
     unwatch();
     interrupt.dispose();
   }
-  await writeAnswer(claim, specs, arms, tasks, flags.out, log);
+  await writeAnswer(claim, specs, arms, tasks, flags.out, log, pairwise?.bySpec);
   return 0;
 }
 
@@ -155,11 +170,11 @@ function instructionsConsent(claim: Claim, allowed: readonly string[]): string |
 }
 
 /** `--dry-run`: the plan and its estimate; nothing is sent or written. */
-async function dryRun(specs: readonly Specification[], arms: readonly PlannedArm[], tasks: readonly JudgeTask[], flags: Flags): Promise<number> {
-  const plan = await planSweep(arms.map((a) => ({ id: a.arm.id, config: a.config })), tasks, flags.batch !== undefined);
+async function dryRun(specs: readonly Specification[], arms: readonly PlannedArm[], tasks: readonly JudgeTask[], flags: Flags, comparisons: readonly NaturalnessTask[]): Promise<number> {
+  const plan = await planSweep(arms.map((a) => ({ id: a.arm.id, config: a.config })), tasks, flags.batch !== undefined, comparisons);
   const unpriced = plan.unpriced.size ? ` plus unpriced ${[...plan.unpriced].map(terminalSafe).join(', ')}` : '';
   console.log(`${specs.length} specification(s), ${arms.length} distinct arm(s), ${plan.episodes} episode(s) planned (already recorded ones are skipped when run; a selection rule may draw more); nothing sent`);
-  console.log(`LLM calls: ${plan.generationCalls + plan.judgeCalls} (${plan.generationCalls} generation, ${plan.judgeCalls} judge over ${tasks.length} (arm, judge) pair(s)); estimated cost $${plan.usd.toFixed(2)}${unpriced}${flags.batch ? ' (judging at the batch price)' : ''}`);
+  console.log(`LLM calls: ${plan.generationCalls + plan.judgeCalls} (${plan.generationCalls} generation, ${plan.judgeCalls} judge over ${comparisons.length ? `${comparisons.length} naturalness comparison(s) of the two sides` : `${tasks.length} (arm, judge) pair(s)`}); estimated cost $${plan.usd.toFixed(2)}${unpriced}${flags.batch ? ' (judging at the batch price)' : ''}`);
   console.log("(estimate as run --dry-run and eval --dry-run: agents' episodes at their turn cap, ~4 characters per token, first attempts only; prices from llm/providers/<provider>.prices.json or $PARLEY_PRICES)");
   return 0;
 }
@@ -205,7 +220,7 @@ async function judgeAll(tasks: readonly JudgeTask[], flags: Flags, signal: Abort
 }
 
 /** Reads every arm's metrics, computes each specification's effect, and writes multiverse.json and the report. */
-async function writeAnswer(claim: Claim, specs: readonly Specification[], arms: readonly PlannedArm[], tasks: readonly JudgeTask[], out: string, log: (l: string) => void): Promise<void> {
+async function writeAnswer(claim: Claim, specs: readonly Specification[], arms: readonly PlannedArm[], tasks: readonly JudgeTask[], out: string, log: (l: string) => void, compared?: ReadonlyMap<number, NaturalnessTask>): Promise<void> {
   const runs = new Map<string, Awaited<ReturnType<typeof loadRunDir>>>();
   for (const a of arms) runs.set(a.arm.id, await loadRunDir(a.config.out));
   const sideMetrics = (s: Specification, side: 'a' | 'b'): EpisodeMetrics[] => {
@@ -216,7 +231,8 @@ async function writeAnswer(claim: Claim, specs: readonly Specification[], arms: 
     const task = tasks.find((t) => t.armId === s[side].id && t.key === judgingKey(judging))!;
     return armMetrics(run.run, { spec: task.judge.spec, rubric: task.rubric });
   };
-  const rows: CurveRow[] = specs.map((s) => ({ index: s.index, choices: s.choices, effect: pairedEffect(sideMetrics(s, 'a'), sideMetrics(s, 'b'), claim.claim.metric) }));
+  const effectOf = (s: Specification) => (compared ? naturalnessEffect(compared.get(s.index)!) : pairedEffect(sideMetrics(s, 'a'), sideMetrics(s, 'b'), claim.claim.metric));
+  const rows: CurveRow[] = specs.map((s) => ({ index: s.index, choices: s.choices, effect: effectOf(s) }));
   const summary = summarizeCurve(rows.map((r) => r.effect), claim.claim.expect === 'a > b' ? 1 : -1);
   const swings = axisSwings(rows);
   await mkdir(out, { recursive: true });

@@ -37,7 +37,13 @@ const CLAIM_KEYS = {
   }),
 } as const;
 
-const settingShape = { ...Object.fromEntries(specKeys.map((k) => [k, shape[k]!.unwrap()])), ...CLAIM_KEYS } as Record<string, z.ZodType>;
+/**
+ * How the naturalness judge is shown each pair of dialogues (metric `naturalness` only): in one seeded
+ * order per pair, as the paper's annotators saw them, or in both orders (a tie when they disagree).
+ */
+const NaturalnessOrder = z.enum(['one', 'both'], { error: (iss) => `'${String(iss.input)}' is not a naturalness order (allowed: one, both)` });
+
+const settingShape = { ...Object.fromEntries(specKeys.map((k) => [k, shape[k]!.unwrap()])), ...CLAIM_KEYS, naturalnessOrder: NaturalnessOrder } as Record<string, z.ZodType>;
 
 /** The keys a claim's base and sides may set (and `mode`, one mode: the issue's `a: {mode: script}`). */
 const Setting = z
@@ -56,14 +62,17 @@ const Axes = z
   .strict()
   .refine((a) => Object.keys(a).length > 0, 'at least one axis');
 
-export const METRICS = ['success', 'words_per_turn', 'moves', 'repetition', 'goal'] as const;
+export const METRICS = ['success', 'words_per_turn', 'moves', 'repetition', 'goal', 'naturalness'] as const;
 export type MetricName = (typeof METRICS)[number];
 
 /** Metrics read from a judge's scores: a claim on one needs a judge, one on another refuses one. */
-export const JUDGED_METRICS: readonly MetricName[] = ['goal'];
+export const JUDGED_METRICS: readonly MetricName[] = ['goal', 'naturalness'];
+
+/** A metric read from a pairwise judgement of the two sides' dialogues (which is more natural), not from each arm alone. */
+export const PAIRWISE_METRICS: readonly MetricName[] = ['naturalness'];
 
 /** Keys that say how a run is judged, not how it is generated: a judge axis re-judges the same runs. */
-export const JUDGING_KEYS = ['judge', 'rubric'] as const;
+export const JUDGING_KEYS = ['judge', 'rubric', 'naturalnessOrder'] as const;
 
 export const Claim = z
   .object({
@@ -97,6 +106,7 @@ export const Claim = z
       });
     }
     judgeRefinement(c.claim.metric, [c.base, c.claim.a, c.claim.b], axes, ctx);
+    pairwiseRefinement(c.claim.metric, [c.base, c.claim.a, c.claim.b], axes, ctx);
     seatAxesRefinement([c.base, c.claim.a, c.claim.b], axes, ctx);
   });
 export type Claim = z.infer<typeof Claim>;
@@ -123,6 +133,25 @@ function judgeRefinement(metric: MetricName, settings: Setting[], axes: Record<s
     if (key in b) where.push(['claim', 'b', key]);
   }
   for (const path of where) ctx.addIssue({ code: 'custom', path, message: `the metric ${metric} is not read from judge scores: a ${String(path[path.length - 1])} would judge for nothing (judged metrics: ${JUDGED_METRICS.join(', ')})` });
+}
+
+/**
+ * A pairwise metric compares one mode of each side (each side names one) with one judge, no rubric; its
+ * `naturalnessOrder` is meaningless for any other metric and refused there.
+ */
+function pairwiseRefinement(metric: MetricName, settings: Setting[], axes: Record<string, unknown[]>, ctx: z.RefinementCtx): void {
+  const [base, a, b] = settings as [Setting, Setting, Setting];
+  const pairwise = PAIRWISE_METRICS.includes(metric);
+  const places: Array<[(string | number)[], Setting | Record<string, unknown[]>]> = [[['axes'], axes], [['base'], base], [['claim', 'a'], a], [['claim', 'b'], b]];
+  for (const [path, where] of places) {
+    if (!pairwise && 'naturalnessOrder' in where) ctx.addIssue({ code: 'custom', path: [...path, 'naturalnessOrder'], message: `naturalnessOrder is for the naturalness metric (this claim's metric is ${metric})` });
+    if (pairwise && 'rubric' in where) ctx.addIssue({ code: 'custom', path: [...path, 'rubric'], message: 'naturalness is a pairwise question, not a rubric: drop the rubric' });
+  }
+  if (!pairwise) return;
+  for (const [name, side] of [['a', a], ['b', b]] as const) {
+    const modes = (side['modes'] ?? base['modes'] ?? (axes['modes'] as unknown[] | undefined)?.[0]) as unknown[] | undefined;
+    if (!Array.isArray(modes) || modes.length !== 1) ctx.addIssue({ code: 'custom', path: ['claim', name], message: `naturalness compares one mode of each side: give claim.${name} one mode (mode: script)` });
+  }
 }
 
 /** A `model` or `temperature` takes effect on some LLM seat of each side, or is refused where it is given. */

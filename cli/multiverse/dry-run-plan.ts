@@ -7,8 +7,13 @@ import { loadRunScenarios } from '../../orchestrator/run/scenario-source.js';
 import { SOTOPIA_RUBRIC } from '../../evaluator/rubric/builtin.js';
 import { planArm } from '../plan/dry-run.js';
 import { usdOf } from '../plan/judge-estimate.js';
-import { judgeTokens } from '../plan/token-estimate.js';
+import { ESTIMATE, judgeTokens } from '../plan/token-estimate.js';
 import type { JudgeTask } from './judge-arms.js';
+import type { NaturalnessTask } from './naturalness.js';
+
+/** A naturalness request: two dialogues at their turn cap and the question; the reply a choice with a short reason. */
+const NATURALNESS_OVERHEAD_TOKENS = 300;
+const NATURALNESS_REPLY_TOKENS = 80;
 
 /*
  * `parley multiverse --dry-run` (issue 43): what the sweep would send, from the same scenario loading and
@@ -29,7 +34,7 @@ export interface SweepPlan {
 const isLlm = (p: PolicyConfig | undefined) => p !== undefined && policyKind(p.spec) === 'llm';
 
 /** Plans every arm and every judge task: calls are first attempts, agents' episodes at their turn cap (an upper bound). */
-export async function planSweep(arms: readonly { id: string; config: RunConfig }[], tasks: readonly JudgeTask[], batch: boolean): Promise<SweepPlan> {
+export async function planSweep(arms: readonly { id: string; config: RunConfig }[], tasks: readonly JudgeTask[], batch: boolean, comparisons: readonly NaturalnessTask[] = []): Promise<SweepPlan> {
   const plan: SweepPlan = { episodes: 0, generationCalls: 0, judgeCalls: 0, usd: 0, unpriced: new Set() };
   const price = (spec: string, usd: number | null) => (usd === null ? plan.unpriced.add(spec) : (plan.usd += usd));
   for (const arm of arms) {
@@ -56,6 +61,14 @@ export async function planSweep(arms: readonly { id: string; config: RunConfig }
         plan.judgeCalls += e.scenario.kind === 'craigslist' && rubric.isDefault ? 2 : 1;
       }
       price(task.judge.spec, usdOf(task.judge.spec, tokens, batch));
+    }
+    // A comparison asks once per episode of side a (its pair), twice with both orders.
+    for (const c of comparisons.filter((x) => x.armA === arm.id)) {
+      const pairs = episodes.filter((e) => e.mode === c.modeA);
+      const calls = pairs.length * (c.orders === 'both' ? 2 : 1);
+      plan.judgeCalls += calls;
+      const prompt = calls * (2 * ESTIMATE.tokensPerTurn * turnCap + NATURALNESS_OVERHEAD_TOKENS);
+      price(c.judge.spec, usdOf(c.judge.spec, { prompt, completion: calls * NATURALNESS_REPLY_TOKENS }, false));
     }
   }
   return plan;

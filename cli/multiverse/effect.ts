@@ -17,6 +17,9 @@ export function metricValue(m: EpisodeMetrics, metric: MetricName): number | nul
     case 'goal':
       // The judgement the side asked for, on its rubric (arm-metrics.ts): its goal dimension.
       return rubricEpisodeScore(m, 'goal');
+    case 'naturalness':
+      // Pairwise: read from the comparison of the two sides (naturalness.ts), not from one episode.
+      return null;
   }
 }
 

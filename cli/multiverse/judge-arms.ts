@@ -34,7 +34,7 @@ export function judgingKey(j: Judging): string {
   return canonicalJson(j);
 }
 
-const policyOf = (p: unknown): PolicyConfig => (typeof p === 'string' ? { spec: p, params: {} } : { ...(p as PolicyConfig), params: (p as PolicyConfig).params ?? {} });
+export const policyOf = (p: unknown): PolicyConfig => (typeof p === 'string' ? { spec: p, params: {} } : { ...(p as PolicyConfig), params: (p as PolicyConfig).params ?? {} });
 
 /** The rubric a judging scores (a file is read once per distinct name); a bad file is a usage error. */
 function rubricOf(name: string | undefined, cache: Map<string, Rubric>): Rubric {
