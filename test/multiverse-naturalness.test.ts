@@ -1,8 +1,7 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
-import { tempDir } from './helpers/processes.js';
+import { describe, expect, it } from 'vitest';
+import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 import { cleanEnv, parleyCli } from './llm-run-helpers.js';
 
 /**
@@ -31,58 +30,51 @@ axes:
 `;
 
 describe('parley multiverse with the naturalness metric and its order axis (fake OpenAI-compatible server)', () => {
-  let server: FakeLlmServer;
-  const tmp = tempDir('multiverse-natural');
-  const claim = join(tmp.path, 'claim.yaml');
-  const out = join(tmp.path, 'mv');
-  const cli = (args: string[]) => parleyCli(['multiverse', claim, ...args], cleanEnv(server.env()), 240_000);
-  const judgeCalls = () => server.requests.filter((q) => q.body.model === 'natural-judge').length;
-
-  beforeAll(async () => {
-    server = await startFakeLlmServer();
-    writeFileSync(claim, CLAIM);
-  });
-  afterAll(async () => {
-    await server.close();
-    tmp.remove();
-  });
+  const suite = fakeLlmSuite('multiverse-natural');
+  const claim = () => join(suite.tmp.path, 'claim.yaml');
+  const out = () => join(suite.tmp.path, 'mv');
+  const cli = (args: string[]) => {
+    if (!existsSync(claim())) writeFileSync(claim(), CLAIM);
+    return parleyCli(['multiverse', claim(), ...args], cleanEnv(suite.server.env()), 240_000);
+  };
+  const judgeCalls = () => suite.server.requests.filter((q) => q.body.model === 'natural-judge').length;
 
   it('--dry-run counts one judge call per pair in one order and two in both; nothing is sent', async () => {
-    const dry = await cli(['--out', join(tmp.path, 'dry'), '--dry-run']);
+    const dry = await cli(['--out', join(suite.tmp.path, 'dry'), '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/^2 specification\(s\), 2 distinct arm\(s\), 4 episode\(s\) planned/m);
     expect(dry.stdout).toMatch(/6 judge over 2 naturalness comparison\(s\) of the two sides/);
-    expect(server.requests).toHaveLength(0);
+    expect(suite.server.requests).toHaveLength(0);
   }, 240_000);
 
   it('runs the two arms once, judges 2 + 2 pairs in 2 + 4 naturalness questions, and a rerun asks none', async () => {
-    const run = await cli(['--out', out]);
+    const run = await cli(['--out', out()]);
     expect(run.code, run.stderr).toBe(0);
-    expect(readdirSync(join(out, 'arms'))).toHaveLength(2);
+    expect(readdirSync(join(out(), 'arms'))).toHaveLength(2);
     expect(run.stdout, run.stdout + run.stderr).toMatch(/naturalness: 4 pair\(s\) judged, 0 already judged, over 2 comparison\(s\)/);
     expect(judgeCalls()).toBe(6);
     expect(run.stdout).toMatch(/swing of naturalnessOrder: /);
-    const json = JSON.parse((await import('node:fs')).readFileSync(join(out, 'multiverse.json'), 'utf8')) as { specifications: Array<{ choices: Record<string, unknown>; pairs: number; effect: number | null }> };
+    const json = JSON.parse(readFileSync(join(out(), 'multiverse.json'), 'utf8')) as { specifications: Array<{ choices: Record<string, unknown>; pairs: number; effect: number | null }> };
     expect(json.specifications.map((s) => s.choices['naturalnessOrder'])).toEqual(['one', 'both']);
     for (const s of json.specifications) {
       expect(s.pairs).toBe(2);
       expect(s.effect).not.toBeNull();
       expect(Math.abs(s.effect!)).toBeLessThanOrEqual(0.5);
     }
-    const again = await cli(['--out', out]);
+    const again = await cli(['--out', out()]);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/naturalness: 0 pair\(s\) judged, 4 already judged/);
     expect(judgeCalls()).toBe(6);
   }, 240_000);
 
   it('naturalnessOrder on another metric, and a rubric with naturalness, are refused with file:line', async () => {
-    const bad = join(tmp.path, 'bad.yaml');
+    const bad = join(suite.tmp.path, 'bad.yaml');
     writeFileSync(bad, CLAIM.replace('metric: naturalness', 'metric: goal'));
-    const a = await parleyCli(['multiverse', bad, '--out', join(tmp.path, 'bad-out')], cleanEnv(server.env()));
+    const a = await parleyCli(['multiverse', bad, '--out', join(suite.tmp.path, 'bad-out')], cleanEnv(suite.server.env()));
     expect(a.code).toBe(2);
     expect(a.stderr).toMatch(/bad\.yaml:\d+: .*naturalnessOrder is for the naturalness metric/);
     writeFileSync(bad, CLAIM.replace('  judge: openai:natural-judge', '  judge: openai:natural-judge\n  rubric: sotopia'));
-    const b = await parleyCli(['multiverse', bad, '--out', join(tmp.path, 'bad-out')], cleanEnv(server.env()));
+    const b = await parleyCli(['multiverse', bad, '--out', join(suite.tmp.path, 'bad-out')], cleanEnv(suite.server.env()));
     expect(b.code).toBe(2);
     expect(b.stderr).toMatch(/bad\.yaml:\d+: .*not a rubric/);
   }, 60_000);
