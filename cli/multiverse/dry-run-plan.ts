@@ -65,7 +65,7 @@ export async function planSweep(arms: readonly { id: string; config: RunConfig }
     // A comparison asks once per episode of side a (its pair), twice with both orders.
     for (const c of comparisons.filter((x) => x.armA === arm.id)) {
       const pairs = episodes.filter((e) => e.mode === c.modeA);
-      const calls = pairs.length * (c.orders === 'both' ? 2 : 1);
+      const calls = pairs.length * ((c.orders ?? definitionOf(resolved.name).scoring.naturalnessOrders) === 'both' ? 2 : 1);
       plan.judgeCalls += calls;
       const prompt = calls * (2 * ESTIMATE.tokensPerTurn * turnCap + NATURALNESS_OVERHEAD_TOKENS);
       price(c.judge.spec, usdOf(c.judge.spec, { prompt, completion: calls * NATURALNESS_REPLY_TOKENS }, false));

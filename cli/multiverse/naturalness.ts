@@ -5,6 +5,7 @@ import { comparePairs, matchEpisodes, type Orders, type PairVerdict } from '../.
 import { loadRunDir } from '../../evaluator/run-dir.js';
 import { pairedDifference } from '../../evaluator/stats/paired.js';
 import { createProviderClient } from '../../llm/create-client.js';
+import { recordedDefinition } from '../../simulation/index.js';
 import type { Mode, PolicyConfig } from '../../protocol/index.js';
 import { UsageError } from '../command.js';
 import type { Effect } from './effect.js';
@@ -14,8 +15,8 @@ import { canonicalJson, type Specification } from './plan.js';
 /*
  * The naturalness metric of a claim (issue 43): for each specification, the judge is asked which of the two
  * sides' dialogues of the same scenario reads more like a natural interaction — `parley compare`'s question
- * and pairing (evaluator/compare/naturalness.ts), in one seeded order per pair or in both orders
- * (`naturalnessOrder`). Each distinct (arm a, arm b, judge, order) is compared once; its verdicts are
+ * and pairing (evaluator/compare/naturalness.ts) in the form of the protocol the runs followed, in one seeded
+ * order per pair or in both orders (`naturalnessOrder`; unset: the protocol's default, both, as compare). Each distinct (arm a, arm b, judge, order) is compared once; its verdicts are
  * appended to `DIR/naturalness/<id>.jsonl` as they come, so a rerun asks only the pairs not yet judged.
  * The effect is the mean over scenarios of (share of a's dialogues preferred − 0.5), a tie counting half:
  * above 0, a reads as more natural.
@@ -28,7 +29,8 @@ export interface NaturalnessTask {
   modeA: Mode;
   modeB: Mode;
   judge: PolicyConfig;
-  orders: Orders;
+  /** The order asked (`naturalnessOrder`); null: the default of the protocol side a's run followed, as `parley compare`. */
+  orders: Orders | null;
   file: string;
 }
 
@@ -43,7 +45,7 @@ export function naturalnessTasks(specs: readonly Specification[], out: string, w
     const jb = s.judging.b;
     if (canonicalJson(ja) !== canonicalJson(jb)) throw new UsageError(`specification ${s.index}: naturalness asks one judge about both sides; claim.a and claim.b judge differently`);
     const judge = withLimits(policyOf(ja.judge));
-    const orders = ((ja as Record<string, unknown>)['naturalnessOrder'] as Orders | undefined) ?? 'one';
+    const orders = ((ja as Record<string, unknown>)['naturalnessOrder'] as Orders | undefined) ?? null;
     const key = { armA: s.a.id, armB: s.b.id, modeA: modeOf(s, 'a'), modeB: modeOf(s, 'b'), judge: judge.spec, orders };
     const id = createHash('sha256').update(canonicalJson(key)).digest('hex').slice(0, 16);
     const task = tasks.get(id) ?? { id, ...key, judge, file: path.join(out, 'naturalness', `${id}.jsonl`) };
@@ -82,10 +84,13 @@ export async function compareSides(tasks: readonly NaturalnessTask[], dirOf: (ar
     if (pairs.every((p) => judged.has(p.key))) continue;
     mkdirSync(path.dirname(t.file), { recursive: true });
     const client = createProviderClient(t.judge);
+    // The question's form and the default order are those of the protocol side a's run followed, as `parley compare` asks them.
+    const scoring = recordedDefinition(a.run.run).scoring;
     await comparePairs(pairs, client, {
       seed: 1,
       concurrency: o.concurrency,
-      orders: t.orders,
+      style: scoring.naturalness,
+      orders: t.orders ?? scoring.naturalnessOrders,
       judged,
       signal: o.signal,
       // Durable at once: a verdict paid for survives a Ctrl-C or a crash, and the rerun does not ask it again.
