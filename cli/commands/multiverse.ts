@@ -23,7 +23,7 @@ import { planSweep } from '../multiverse/dry-run-plan.js';
 import { axisSwings } from '../multiverse/swing.js';
 import { isUserInstructions } from '../multiverse/instructions.js';
 import { consentFromFlags, CONSENT_FLAGS } from '../run-dir-consent.js';
-import { progressPrinter } from '../multiverse/progress.js';
+import { progressPrinter } from '../progress-line.js';
 import { evalProgressLine } from './eval.js';
 import { exitWithLauncher, interruptSignal, keyPreflight } from './run.js';
 

@@ -13,6 +13,7 @@ import { BATCH_RETRY_FLAGS, batchPollMsOf } from '../batch-flags.js';
 import { interruptStages, STOP_BOUND_MS } from '../interrupt-stages.js';
 import { probePlanLines } from '../plan/probe-estimate.js';
 import { badLimit } from '../rate-limits.js';
+import { progressPrinter } from '../progress-line.js';
 import { RUN_DIR_NAMES } from '../../run-dir/index.js';
 import { terminalSafe } from '../../text/terminal.js';
 import type { FlagSpecs } from '../args.js';
@@ -148,22 +149,6 @@ function answerersFor(o: ProbeOptions): (t: { policy: PolicyConfig }) => Answere
   };
 }
 
-/** Progress on stderr: rewritten in place on a terminal; elsewhere (a log, CI) a plain line at every tenth. */
-function progressPrinter(): { progress: (done: number, total: number) => void; end: () => void } {
-  const tty = process.stderr.isTTY;
-  let lastTenth = -1;
-  return {
-    progress(done, total) {
-      if (tty) return void process.stderr.write(`\rprobed ${done}/${total}`);
-      const tenth = Math.floor((done * 10) / Math.max(1, total));
-      if (tenth === lastTenth && done !== total) return;
-      lastTenth = tenth;
-      process.stderr.write(`probed ${done}/${total}\n`);
-    },
-    end: () => void (tty && process.stderr.write('\n')),
-  };
-}
-
 export async function run(argv: string[]): Promise<number> {
   const args = parseCommand(spec, argv);
   if (!args) return 0;
@@ -228,7 +213,8 @@ async function askAll(o: ProbeOptions, probeRun: ProbeRun, targets: ProbeTarget[
       ask = batched.answererOf;
     }
     const printer = progressPrinter();
-    const result = await runProbes({ run: probeRun, probe: o.probe, targets, answererOf: ask, judge: o.judge, out, concurrency: o.concurrency, progress: printer.progress, stop: stop.signal, abandon: stop.abandon });
+    const progress = (done: number, total: number) => printer.update(`probed ${done}/${total}`);
+    const result = await runProbes({ run: probeRun, probe: o.probe, targets, answererOf: ask, judge: o.judge, out, concurrency: o.concurrency, progress, stop: stop.signal, abandon: stop.abandon });
     printer.end();
     if (!result.ok) {
       console.error(`parley probe: ${result.message}`);

@@ -1,5 +1,5 @@
 /*
- * The multiverse's progress (issue 43): on a terminal one line rewritten in place (on stderr, so stdout
+ * A long command's progress (multiverse, probe): on a terminal one line rewritten in place (on stderr, so stdout
  * keeps the answer); off a terminal (a log, CI) plain lines, at most one every few seconds and the last one.
  */
 
