@@ -87,7 +87,7 @@ describe('parley probe on an LLM run (issue 36: contract 2)', () => {
   const out = tempDir('probe-llm-out');
   beforeAll(async () => {
     server = await startFakeLlmServer({
-      default: (q) => (isProbe(q.body.messages ?? []) ? reply.text('They want to find the friend we share.') : reply.json({ action_type: 'speak', argument: `speaking at turn ${promptTurn(q)}` })),
+      default: (q) => (isProbe(q.body.messages ?? []) ? (q.body.model === 'slow-probe' ? reply.slow(1500, 'Slowly: the friend we share.') : reply.text('They want to find the friend we share.')) : reply.json({ action_type: 'speak', argument: `speaking at turn ${promptTurn(q)}` })),
     });
     const run = await parleyRun(['--scenarios', 'builtin', '--modes', 'agents', '--limit', '2', '--max-turns', '6', '--concurrency', '1', '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--out', r.path], cleanEnv(server.env()));
     expect(run.code, run.stderr).toBe(0);
@@ -180,5 +180,23 @@ describe('parley probe on an LLM run (issue 36: contract 2)', () => {
     expect(answers.every((a) => a.answer === 'They want to find the friend we share.' && a.model === 'openai:gpt-3.5-turbo')).toBe(true);
     // The batched questions are the live ones: the seat's prompt then the probe.
     expect(server.requests.filter((q) => q.viaBatch && isProbe(q.body.messages ?? []))).toHaveLength(4);
+  }, 90_000);
+
+  it('Ctrl-C stops new questions, keeps every answer already written (exit 130), and the same command resumes the rest', async () => {
+    const file = join(out.path, 'interrupted.jsonl');
+    const argv = ['probe', r.path, '--probe', 'partner-goal', '--seat', 'agent1', '--at', '2,4', '--model', 'openai:slow-probe', '--concurrency', '1', '--out', file];
+    const first = parley(argv, { env: cleanEnv(server.env()) });
+    await within(first.line(/probed 1\/4/), 30_000, 'the first answer', [first]);
+    first.child.kill('SIGINT');
+    const code = await within(first.exited, 30_000, 'the interrupted probe', [first]);
+    expect(code).toBe(130);
+    const kept = lines(file);
+    expect(kept.length).toBeGreaterThanOrEqual(1);
+    expect(kept.length).toBeLessThan(4);
+    expect(kept.every((a) => a.answer === 'Slowly: the friend we share.')).toBe(true);
+    const again = await parleyCli(argv, cleanEnv(server.env()));
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(`(${kept.length} already there, not asked again)`);
+    expect(lines(file)).toHaveLength(4);
   }, 90_000);
 });
