@@ -39,6 +39,9 @@ export interface ProbeBatchResult {
   markCollected: () => void;
 }
 
+/** A batch this probe cannot send as asked: the command refuses it (exit 2) before anything is uploaded. */
+export class ProbeBatchRefused extends Error {}
+
 /** A target's custom_id: unique within one probe of one run by one model. */
 export const probeCustomId = (t: ProbeTarget) => `${t.record.episodeId}#${t.seat}#${t.turn}`;
 
@@ -48,7 +51,9 @@ export async function probeInBatches(o: ProbeBatchOptions): Promise<ProbeBatchRe
   const answers = new Map<string, Map<string, BatchAnswer>>();
   const collected: ProbeBatch[] = [];
   const pending: string[] = [];
-  for (const [label, group] of byAnswerer(o)) {
+  const groups = byAnswerer(o);
+  refuseMixedEndpoints(groups, o);
+  for (const [label, group] of groups) {
     const llm = o.answererOf(group[0]!).llm!;
     const key: ProbeBatchKey = { runDir: resolve(o.runDir), probe: o.probe.name, question: o.probe.question, model: label };
     const requests = new Map(group.map((t) => [probeCustomId(t), llm.request(t, o.probe)]));
@@ -108,6 +113,21 @@ export async function probeInBatches(o: ProbeBatchOptions): Promise<ProbeBatchRe
       return a;
     },
   };
+}
+
+/**
+ * One batch per model goes to one endpoint: a model the run's seats reached on more than one endpoint is
+ * refused before anything is uploaded, never batched on the first one's.
+ */
+function refuseMixedEndpoints(groups: ReadonlyMap<string, ProbeTarget[]>, o: ProbeBatchOptions): void {
+  for (const [label, group] of groups) {
+    const first = o.answererOf(group[0]!).llm!.policy;
+    const elsewhere = group.find((t) => {
+      const p = o.answererOf(t).llm!.policy;
+      return p.baseURL !== first.baseURL || p.apiKeyEnv !== first.apiKeyEnv;
+    });
+    if (elsewhere) throw new ProbeBatchRefused(`--batch: ${terminalSafe(label)} answers on more than one endpoint in this run (episode ${terminalSafe(elsewhere.record.episodeId)}); probe without --batch, or choose one model with --model`);
+  }
 }
 
 /** The targets each LLM answerer answers, by its label; bots are left to answer live. */

@@ -8,7 +8,7 @@ import { probeJudge, type ProbeJudge } from '../../probes/judge.js';
 import { planTargets, type ProbeTarget } from '../../probes/plan.js';
 import { readProbeRun, type ProbeRun } from '../../probes/probe-run.js';
 import { runProbes, unansweredTargets } from '../../probes/run-probes.js';
-import { probeInBatches, type ProbeBatchResult } from '../../probes/batch.js';
+import { ProbeBatchRefused, probeInBatches, type ProbeBatchResult } from '../../probes/batch.js';
 import { BATCH_RETRY_FLAGS, batchPollMsOf } from '../batch-flags.js';
 import { interruptStages, STOP_BOUND_MS } from '../interrupt-stages.js';
 import { probePlanLines } from '../plan/probe-estimate.js';
@@ -205,7 +205,12 @@ async function askAll(o: ProbeOptions, probeRun: ProbeRun, targets: ProbeTarget[
     if (o.batch) {
       const todo = unansweredTargets({ run: probeRun, probe: o.probe, targets, answererOf, out });
       if (!todo.ok) throw new UsageError(todo.message);
-      batched = await probeInBatches({ runDir: probeRun.dir, probe: o.probe, targets: todo.todo, answererOf, out, pollMs: o.batch.pollMs, signal: stop.signal, log: (line) => console.error(line) });
+      try {
+        batched = await probeInBatches({ runDir: probeRun.dir, probe: o.probe, targets: todo.todo, answererOf, out, pollMs: o.batch.pollMs, signal: stop.signal, log: (line) => console.error(line) });
+      } catch (err) {
+        if (err instanceof ProbeBatchRefused) throw new UsageError(err.message);
+        throw err;
+      }
       if (batched.pending.length) {
         console.error(`interrupted; ${resume}: pending batch(es) ${batched.pending.map((id) => terminalSafe(id)).join(', ')} are collected then, not submitted again`);
         return 130;
