@@ -54,6 +54,8 @@ export interface HostPoolOptions {
   warm: PolicyConfig[];
   /** Every seat hosted is a bot's (a run that knows all its policies): leaner agent processes (bot-process-flags.ts). */
   botsOnly?: boolean;
+  /** No seat hosted opens TLS (a run that knows all its policies; llm/tls-need.ts): agent processes start without NODE_EXTRA_CA_CERTS. */
+  tlsFree?: boolean;
   /** Agent processes' scheduling priority below this process (default WORKER_NICENESS). */
   niceness?: number;
   /** Another agent process entry (a test's fake agent) instead of the declared one. */
@@ -183,6 +185,7 @@ export class EpisodeHost {
           niceness: o.pool.niceness ?? WORKER_NICENESS,
           warm: o.pool.warm,
           ...(o.pool.botsOnly ? { botsOnly: true } : {}),
+          ...(o.pool.tlsFree ? { tlsFree: true } : {}),
           log: o.log,
           ...(o.pool.workerPath ? { workerPath: o.pool.workerPath } : {}),
         })

@@ -9,6 +9,7 @@ import { isOpen } from '../supervisor/seat-supervisor.js';
 import { liveSeats, makeLimits } from '../world.js';
 import type { RunLock } from '../../run-dir/index.js';
 import type { RunProbes } from './run-probes.js';
+import { policiesMayUseTls } from '../../llm/tls-need.js';
 import { EpisodeHost, openSeats, type HostPoolOptions } from './episode-host.js';
 import { WatchHub } from '../watch/watch-hub.js';
 import { newWatchKey, watchGate } from '../watch/watch-key.js';
@@ -166,6 +167,7 @@ function poolFor(pending: readonly EpisodePlan[], config: RunConfig, probes: Run
     warm,
     // The queue's workers host whatever later jobs bring, so only a run that knows every policy says so.
     botsOnly: warm.length > 0 && warm.every((c) => policyKind(c.spec) === 'bot'),
+    tlsFree: warm.length > 0 && !policiesMayUseTls(warm, process.env),
     ...(probes.workerEntry ? { workerPath: probes.workerEntry } : {}),
   };
 }

@@ -20,8 +20,15 @@ export function agentEntry(): string {
 /**
  * Environment an agent process is started with: the parent's, plus where the package's files are, so a
  * process started from a bundle in a build cache finds prompt templates, prices and package.json
- * (disk/package-root.ts) without any rewriting of its code.
+ * (disk/package-root.ts) without any rewriting of its code; without NODE_EXTRA_CA_CERTS when `tlsFree`.
  */
-export function agentEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { ...base, [PACKAGE_ROOT_ENV]: base[PACKAGE_ROOT_ENV] || packageRoot() };
+export function agentEnv(base: NodeJS.ProcessEnv, opts: { tlsFree?: boolean } = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base, [PACKAGE_ROOT_ENV]: base[PACKAGE_ROOT_ENV] || packageRoot() };
+  // A process that never opens TLS does not need the extra certificates Node parses at every start
+  // (~60–100 ms of CPU each with a system bundle): llm/tls-need.ts decides, the pool says.
+  if (opts.tlsFree) delete env[EXTRA_CA_ENV];
+  return env;
 }
+
+/** Node's variable naming extra CA certificates, read and parsed once as a process starts. */
+export const EXTRA_CA_ENV = 'NODE_EXTRA_CA_CERTS';

@@ -6,6 +6,7 @@ import type { PolicyConfig, WorkerDrop, WorkerHost } from '../../protocol/index.
 import { agentEntry, agentEnv } from './agent-entry.js';
 import { BOT_PROCESS_NODE_FLAGS } from './bot-process-flags.js';
 import { markUsed } from '../../disk/bundle-cache.js';
+import { policyMayUseTls } from '../../llm/tls-need.js';
 import { Worker, type HostedSeat, type Hosting, type SeatRelease } from './pool-worker.js';
 import { bundledWorker } from './worker-bundle.js';
 
@@ -50,6 +51,12 @@ export interface WorkerPoolOptions {
   firstWave?: number;
   /** Every seat this pool hosts is played by a bot: one-seat workers start with BOT_PROCESS_NODE_FLAGS (less memory). */
   botsOnly?: boolean;
+  /**
+   * No policy this pool will ever host opens TLS (llm/tls-need.ts; only a caller that knows every policy
+   * says so): workers start without NODE_EXTRA_CA_CERTS, which Node parses at every start. A policy that
+   * may open TLS is then refused by `host()` rather than played without the certificates it may need.
+   */
+  tlsFree?: boolean;
   /** Policies each worker loads before it counts as ready (their modules and SDKs): off the episode path. */
   warm?: PolicyConfig[];
   /** A worker that has not said `ready` by then is killed and counts as failed. */
@@ -173,6 +180,9 @@ export class WorkerPool {
   async host(req: { episodeId: string; url: string; token: string; resume?: string; policy: PolicyConfig }): Promise<HostedSeat> {
     let resolve!: Hosting['resolve'];
     const released = new Promise<SeatRelease>((r) => (resolve = r));
+    if (this.opts.tlsFree && policyMayUseTls(req.policy, this.opts.env ?? process.env)) {
+      throw new Error(`${req.policy.spec} may open TLS, and this pool's agent processes start without NODE_EXTRA_CA_CERTS (tlsFree)`);
+    }
     const msg: WorkerHost = { type: 'host', url: req.url, token: req.token, ...(req.resume !== undefined ? { resume: req.resume } : {}), policy: req.policy };
     for (;;) {
       const worker = await this.acquire({ episodeId: req.episodeId, resolve }, req.token);
@@ -265,7 +275,7 @@ export class WorkerPool {
       // PARLEY_WORKER_NODE_ARGS: extra node flags for agent processes (profiling, heap limits).
       execArgv: [...this.launch.execArgv, ...(this.leanBots ? BOT_PROCESS_NODE_FLAGS : []), ...(process.env.PARLEY_WORKER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      env: agentEnv(this.opts.env ?? process.env),
+      env: agentEnv(this.opts.env ?? process.env, { tlsFree: this.opts.tlsFree ?? false }),
     });
     if (this.opts.niceness && child.pid !== undefined) {
       try {
