@@ -6,7 +6,11 @@
  *
  * Method: 5 × `concurrent` episodes with `concurrent` lanes; the figures come from the steady window
  * (window.ts: every lane busy), opened after 2 × `concurrent` episodes, once every agent process has
- * played LLM turns before (the first episodes of a process run cold code, much slower on 2 cores). Episodes of equal length finish in waves, so
+ * played LLM turns before (the first episodes of a process run cold code, much slower on 2 cores). Not at
+ * one seat per process: there the pool (108 processes, a few starting at a time) is still filling when the
+ * window opens, so the window's agent CPU per turn is taken over the processes that had played before it
+ * opened (window.ts `agentsSplit`); the others' CPU (start-up, first episodes) is reported beside it and
+ * counts in the whole run's figure. Episodes of equal length finish in waves, so
  * the rate is measured in turns, which flow evenly: episodes per minute = turns per minute ÷ `turns`.
  * The whole run (from the run's start: process start-up, first, cold episodes and the tail included) is
  * reported too.
@@ -20,7 +24,7 @@ import { caseArgs, reportCase } from './child.js';
 import { benchPolicy } from './llm-replies.js';
 import { round } from './stats.js';
 import { reapedChildrenCpuMs } from './memory.js';
-import { isEpisodeLine, SteadyWindow } from './window.js';
+import { isEpisodeLine, SteadyWindow, type AgentCpuSplit } from './window.js';
 
 export interface LatencyCaseArgs {
   baseURL: string;
@@ -41,7 +45,21 @@ export interface LatencyCaseResult {
   /** Run start → the first episode's engine started (every seat of it joined). */
   firstEpisodeMs: number;
   idealEpisodesPerMinute: number;
-  window: { ms: number; turns: number; episodesPerMinute: number; efficiency: number; machineCpuBusy: number; cpuMsPerTurn: { orchestrator: number; agents: number } };
+  /**
+   * cpuMsPerTurn.agents: the warm processes' CPU ÷ the turns they played (window.ts AgentCpuSplit);
+   * agentsAllProcesses: every agent process alive in the window ÷ all its turns, start-up of the processes
+   * started in it included (the pool still fills during the window at one seat per process); agentProcesses:
+   * the split itself.
+   */
+  window: {
+    ms: number;
+    turns: number;
+    episodesPerMinute: number;
+    efficiency: number;
+    machineCpuBusy: number;
+    cpuMsPerTurn: { orchestrator: number; agents: number; agentsAllProcesses: number };
+    agentProcesses: AgentCpuSplit;
+  };
   wholeRun: { ms: number; episodesPerMinute: number; efficiency: number; cpuMsPerTurn: { orchestrator: number; agents: number } };
 }
 
@@ -77,7 +95,7 @@ try {
   }, {
     progressIntervalMs: 3_600_000,
     episodePrepared: () => w.preparedOne(),
-    engine: { moveAccepted: () => w.turn(), episodeStarted: () => (firstEpisode ||= performance.now()) },
+    engine: { moveAccepted: (episodeId) => w.turn(episodeId), episodeStarted: () => (firstEpisode ||= performance.now()) },
     // Called once the first agent process is ready (episodes start then); the pool fills meanwhile.
     poolStarted: (pool) => {
       poolReady = performance.now();
@@ -101,6 +119,8 @@ try {
   // Every agent process has exited and been reaped by now (the pool closed): their CPU is all counted.
   const turnsPlayed = Math.max(1, result.ran.reduce((sum, r) => sum + r.turns.length, 0));
   const cpuSelf = process.cpuUsage(cpuAtT0);
+  // Which processes played each episode's seats (the records say): the window's turns are shared among them.
+  const split = w.agentsSplit(new Map(result.ran.map((r) => [r.episodeId, r.seats.flatMap((s) => (s.pid === null ? [] : [s.pid]))])));
   const report: LatencyCaseResult = {
     episodes: result.ran.length,
     failed: result.ran.filter((r) => r.status !== 'ok' || r.turns.length !== a.turns).length,
@@ -115,7 +135,15 @@ try {
       episodesPerMinute: round(windowPerMin, 1),
       efficiency: round(windowPerMin / idealPerMin, 3),
       machineCpuBusy: round(w.machineBusy, 2),
-      cpuMsPerTurn: { orchestrator: round((w.cpu.user + w.cpu.system) / 1000 / Math.max(1, w.turns), 3), agents: round(w.agentsCpuMs / Math.max(1, w.turns), 3) },
+      cpuMsPerTurn: {
+        orchestrator: round((w.cpu.user + w.cpu.system) / 1000 / Math.max(1, w.turns), 3),
+        agents: round(split.warm.cpuMs / Math.max(1, split.warm.turns), 3),
+        agentsAllProcesses: round(w.agentsCpuMs / Math.max(1, w.turns), 3),
+      },
+      agentProcesses: {
+        warm: { ...split.warm, turns: round(split.warm.turns, 1) },
+        other: { ...split.other, turns: round(split.other.turns, 1) },
+      },
     },
     wholeRun: {
       ms: Math.round(wholeMs),

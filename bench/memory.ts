@@ -79,22 +79,29 @@ const TICK_MS = 10; // USER_HZ is 100 on Linux
 /** CPU time (user + system, ms) of this process's direct children (the agent pool), from /proc. */
 export function childrenCpuMs(): number {
   let total = 0;
+  for (const ms of childrenCpuByPid().values()) total += ms;
+  return total;
+}
+
+/** CPU time (user + system, ms) of each live direct child of this process, by pid, from /proc. */
+export function childrenCpuByPid(): Map<number, number> {
+  const byPid = new Map<number, number>();
   let kids: string[] = [];
   try {
     kids = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
   } catch {
-    return 0;
+    return byPid;
   }
   for (const pid of kids) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += (Number(f[11]) + Number(f[12])) * TICK_MS;
+      byPid.set(Number(pid), (Number(f[11]) + Number(f[12])) * TICK_MS);
     } catch {
       // exited meanwhile
     }
   }
-  return total;
+  return byPid;
 }
 
 /**

@@ -1,4 +1,15 @@
-import { childrenCpuMs, systemCpu } from './memory.js';
+import { childrenCpuByPid, systemCpu } from './memory.js';
+
+/**
+ * The agents' CPU in the window, split by process. `warm`: the processes that had played a turn before the
+ * window opened and lived through it, and the turns they played (a turn is shared between its episode's
+ * seats' processes) — the steady per-turn figure. `other`: every other process alive in the window (started
+ * in it: their start-up and first, cold episodes; or spares that never played) and the turns they played.
+ */
+export interface AgentCpuSplit {
+  warm: { processes: number; cpuMs: number; turns: number };
+  other: { processes: number; cpuMs: number; turns: number };
+}
 
 /**
  * The measured window of a benchmark case run with `lanes` episodes in flight and `total` episodes
@@ -19,11 +30,25 @@ export class SteadyWindow {
   cpu = { user: 0, system: 0 };
   private sysAtStart = systemCpu();
   machineBusy = 0;
-  private agentsAtStart = 0;
-  /** CPU time of the agent processes in the window (ms). */
+  private agentsAtStart = new Map<number, number>();
+  private agentsAtEnd = new Map<number, number>();
+  /** Turns accepted in the window, by episode. */
+  private readonly episodeTurns = new Map<string, number>();
+  /** Episodes with a turn accepted before the window opened: their processes have run warm code. */
+  private readonly playedBefore = new Set<string>();
+  /**
+   * CPU time of the agent processes in the window (ms), every process alive at its end counted: those
+   * started in the window with all their start-up (see `agentsSplit` for the warm part alone).
+   */
   agentsCpuMs = 0;
 
-  constructor(private readonly lanes: number, private readonly total: number, private readonly warmup = lanes) {}
+  constructor(
+    private readonly lanes: number,
+    private readonly total: number,
+    private readonly warmup = lanes,
+    /** CPU time (ms) of each live agent process by pid (tests inject their own). */
+    private readonly agentsCpu: () => Map<number, number> = childrenCpuByPid,
+  ) {}
 
   /** An episode was recorded (count the `[k/total]` progress lines). */
   recordedOne(): void {
@@ -33,7 +58,7 @@ export class SteadyWindow {
       this.startedAt = performance.now();
       this.cpuAtStart = process.cpuUsage();
       this.sysAtStart = systemCpu();
-      this.agentsAtStart = childrenCpuMs();
+      this.agentsAtStart = this.agentsCpu();
     }
   }
 
@@ -43,8 +68,36 @@ export class SteadyWindow {
     if (this.prepared === this.total && this.open) this.close();
   }
 
-  turn(): void {
-    if (this.open) this.turns += 1;
+  /** A move was accepted (`episodeId`: its episode, for the per-process split). */
+  turn(episodeId?: string): void {
+    if (this.open) {
+      this.turns += 1;
+      if (episodeId !== undefined) this.episodeTurns.set(episodeId, (this.episodeTurns.get(episodeId) ?? 0) + 1);
+    } else if (!this.endedAt && episodeId !== undefined) this.playedBefore.add(episodeId);
+  }
+
+  /**
+   * The window's agent CPU and turns split into warm processes and the others (AgentCpuSplit), given
+   * the pids that held each episode's seats (from the run's records, after the run).
+   */
+  agentsSplit(seatPids: ReadonlyMap<string, readonly number[]>): AgentCpuSplit {
+    const warm = new Set<number>();
+    for (const episode of this.playedBefore) {
+      for (const pid of seatPids.get(episode) ?? []) if (this.agentsAtStart.has(pid) && this.agentsAtEnd.has(pid)) warm.add(pid);
+    }
+    const split: AgentCpuSplit = { warm: { processes: 0, cpuMs: 0, turns: 0 }, other: { processes: 0, cpuMs: 0, turns: 0 } };
+    for (const [pid, atEnd] of this.agentsAtEnd) {
+      const part = warm.has(pid) ? split.warm : split.other;
+      part.processes += 1;
+      part.cpuMs += atEnd - (this.agentsAtStart.get(pid) ?? 0);
+    }
+    for (const [episode, turns] of this.episodeTurns) {
+      const pids = seatPids.get(episode) ?? [];
+      const share = pids.length ? pids.filter((p) => warm.has(p)).length / pids.length : 0;
+      split.warm.turns += turns * share;
+      split.other.turns += turns * (1 - share);
+    }
+    return split;
   }
 
   overhead(ns: number): void {
@@ -59,7 +112,10 @@ export class SteadyWindow {
     this.open = false;
     this.endedAt = performance.now();
     this.cpu = process.cpuUsage(this.cpuAtStart);
-    this.agentsCpuMs = childrenCpuMs() - this.agentsAtStart;
+    this.agentsAtEnd = this.agentsCpu();
+    // Per process: one that exited in the window must not take its earlier CPU off the others'.
+    this.agentsCpuMs = 0;
+    for (const [pid, atEnd] of this.agentsAtEnd) this.agentsCpuMs += atEnd - (this.agentsAtStart.get(pid) ?? 0);
     const sys = systemCpu();
     this.machineBusy = (sys.busy - this.sysAtStart.busy) / Math.max(1, sys.total - this.sysAtStart.total);
   }

@@ -34,6 +34,10 @@ describe('bench code (smoke, N = 1)', () => {
     expect(l).toMatchObject({ episodes: 5, failed: 0, requests: 15 });
     expect(l.window.efficiency).toBeGreaterThan(0);
     expect(l.window.efficiency).toBeLessThanOrEqual(1.05);
+    // The window's agent CPU is split by process: the warm part is the per-turn figure.
+    const { warm, other } = l.window.agentProcesses;
+    expect(warm.processes + other.processes).toBeGreaterThanOrEqual(2);
+    expect(warm.turns + other.turns).toBeCloseTo(l.window.turns, 5);
   });
 
   it('queue case: a parley worker on a real Redis; efficiency against the ideal', async () => {
