@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { zodLocalesEnglishOnly } from '../disk/bundle-cache.js';
 import { packagePath } from '../disk/package-root.js';
+import { pageShell } from './page-shell.js';
 
 /**
  * The browser pages' assets, built in memory on first request with esbuild (declared, pinned) from
@@ -17,9 +18,9 @@ const styles = new Map<WebPage, string>();
 // Through the package root, not this file's location: the CLI may run from a bundle in a build cache.
 const read = (path: string) => readFileSync(packagePath('web', path), 'utf8');
 
-/** The page's HTML shell. */
+/** The page's HTML document: the one shell every page shares (page-shell.ts) around the page's own body. */
 export function pageHtml(page: WebPage): string {
-  return read(`./${page}/index.html`);
+  return pageShell(page, read(`./${page}/body.html`));
 }
 
 /**

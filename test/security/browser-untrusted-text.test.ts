@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pageHtml } from '../../web/assets.js';
 import { hasChromium } from '../helpers/browser.js';
 import { testChromium } from '../helpers/test-browser.js';
 
@@ -108,7 +109,7 @@ describe.skipIf(!hasChromium)('red team: untrusted text in the browser pages', (
 
   it("the annotation page's context panel wraps a long token in the question, setting and characters", async () => {
     const annotate = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    const html = readFileSync(join(root, 'web', 'annotate', 'index.html'), 'utf8').replace(/<link[^>]*>/g, '').replace(/<script[^>]*><\/script>/g, '');
+    const html = pageHtml('annotate').replace(/<link[^>]*>/g, '').replace(/<script[^>]*><\/script>/g, '');
     await annotate.setContent(html.replace('</head>', `<style>${css('style/base.css', 'annotate/annotate.css')}</style></head>`));
     const widths = await inPage<{ context: number[]; page: number[] }>(annotate, `
       const token = arg;
