@@ -67,6 +67,18 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[], print: 
   return { flags: result.flags, positionals: result.positionals };
 }
 
+/**
+ * A command's body behind the prologue every command shares: argv parsed against its spec (a mistake is
+ * thrown as UsageError), `--help` answered with exit 0, and only then the body, with what was parsed and
+ * the words as typed (a command that prints a resume line repeats them).
+ */
+export function commandRun(spec: CommandSpec, body: (args: Parsed, argv: readonly string[]) => Promise<number>): (argv: string[]) => Promise<number> {
+  return async (argv) => {
+    const args = parseCommand(spec, argv);
+    return args ? body(args, argv) : 0;
+  };
+}
+
 /** parseCommand for a caller that answered `--help` itself: the flags typed by their declarations. */
 export function parseFlags<F extends FlagSpecs>(spec: CommandSpec & { flags: F }, argv: readonly string[]): { values: FlagValuesOf<F>; positionals: string[] } {
   const parsed = parseCommand(spec, argv, () => undefined) ?? { flags: { help: true }, positionals: [] };

@@ -2,7 +2,7 @@ import type { PolicyConfig } from '../../protocol/index.js';
 import { llmSpecProblem } from '../../llm/spec.js';
 import { POLICY_SPECS } from '../../agent-node/policies/registry.js';
 import { AgentExit, runAgent } from '../../agent-node/run-agent.js';
-import { parseCommand, parseParam, UsageError, type CommandSpec } from '../command.js';
+import { commandRun, parseParam, UsageError, type CommandSpec } from '../command.js';
 import { readSeatToken, TOKEN_ENV } from '../token-source.js';
 
 /** `parley agent`'s command line. */
@@ -31,9 +31,7 @@ export const spec: CommandSpec = {
 };
 
 /** `parley agent …`: see the spec above. */
-export async function run(argv: string[]): Promise<number> {
-  const args = parseCommand(spec, argv);
-  if (!args) return AgentExit.Ok;
+export const run = commandRun(spec, async (args) => {
   const values = args.flags as { url?: string; token?: string; 'token-file'?: string; policy?: string; 'base-url'?: string; 'api-key-env'?: string; param?: string[]; 'prompt-dir'?: string; 'cassette-dir'?: string; 'replay-dir'?: string; 'reformat-model'?: string };
   const problems: string[] = [];
   if (!values.url) problems.push('--url is required');
@@ -60,4 +58,4 @@ export async function run(argv: string[]): Promise<number> {
     ...(reformat && { reformat: { spec: reformat } }),
   };
   return runAgent({ url: values.url!, token: (token as { token: string }).token, policy });
-}
+});

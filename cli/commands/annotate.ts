@@ -9,7 +9,7 @@ import { closeServer, createHttpServer, listen } from '../../orchestrator/net/ht
 import { webRoutes } from '../../orchestrator/net/web-routes.js';
 import type { FlagSpecs } from '../args.js';
 import { ALLOW_ORIGIN_FLAG, allowOrigins } from '../allow-origin.js';
-import { parseCommand, UsageError, type CommandSpec } from '../command.js';
+import { commandRun, UsageError, type CommandSpec } from '../command.js';
 import { interruptSignal } from './run.js';
 
 const FLAGS: FlagSpecs = {
@@ -44,9 +44,7 @@ function pickMode(run: RunDir, flag: unknown, which: string): Mode | string {
 }
 
 /** `parley annotate RUN_A RUN_B --port P --out ANN.jsonl`. */
-export async function run(argv: string[]): Promise<number> {
-  const args = parseCommand(spec, argv);
-  if (!args) return 0;
+export const run = commandRun(spec, async (args) => {
   const out = args.flags.out as string | undefined;
   if (!out) throw new UsageError('--out FILE is required (where the answers go)');
   const runs: RunDir[] = [];
@@ -104,4 +102,4 @@ export async function run(argv: string[]): Promise<number> {
     interrupt.dispose();
     await closeServer(server);
   }
-}
+});

@@ -2,7 +2,7 @@ import { relative, resolve } from 'node:path';
 import { RunConfig } from '../../orchestrator/run-config.js';
 import { runExperiment } from '../../orchestrator/run/driver.js';
 import type { FlagSpecs } from '../args.js';
-import { parseCommand, positiveInt, UsageError, type CommandSpec } from '../command.js';
+import { commandRun, positiveInt, UsageError, type CommandSpec } from '../command.js';
 import { outDirProblem } from '../out-guard.js';
 import { freshRunDir } from '../fresh-run-dir.js';
 import { interruptSignal, reportRun } from './run.js';
@@ -27,9 +27,7 @@ export const spec: CommandSpec = {
  * deterministic bots in separate agent processes; no key, no network. Prints per mode the number of
  * episodes and the task success rate.
  */
-export async function run(argv: string[]): Promise<number> {
-  const args = parseCommand(spec, argv);
-  if (!args) return 0;
+export const run = commandRun(spec, async (args) => {
   const out = (args.flags.out as string | undefined) ?? freshRunDir('demo');
   const outProblem = outDirProblem(out);
   if (outProblem) throw new UsageError(outProblem);
@@ -53,4 +51,4 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     interrupt.dispose();
   }
-}
+});

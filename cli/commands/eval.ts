@@ -1,7 +1,7 @@
 import { interruptStages, STOP_BOUND_MS } from '../interrupt-stages.js';
 import { existsSync } from 'node:fs';
 import { consentFromFlags, consentProblem, CONSENT_FLAGS } from '../run-dir-consent.js';
-import { parseCommand, parseParam, positiveInt, UsageError, type CommandSpec } from '../command.js';
+import { commandRun, parseParam, positiveInt, UsageError, type CommandSpec } from '../command.js';
 import type { EvaluateProgress, EvaluateRunResult } from '../../evaluator/evaluate-run.js';
 import { estimateCost } from '../../llm/cost.js';
 import { loadRunDir, type RunDir } from '../../evaluator/run-dir.js';
@@ -63,9 +63,7 @@ export const spec: CommandSpec = {
 };
 
 /** `parley eval DIR --judge SPEC [--judge SPEC…] [--rubric FILE] [--blind] [--dry-run] [--concurrency N]`. */
-export async function run(argv: string[]): Promise<number> {
-  const args = parseCommand(spec, argv);
-  if (!args) return 0;
+export const run = commandRun(spec, async (args) => {
   const values = args.flags as EvalFlags;
   const dir = args.positionals[0]!;
   const concurrency = positiveInt(args.flags, 'concurrency', 4);
@@ -90,7 +88,7 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     locked.lock.release();
   }
-}
+});
 
 type EvalFlags = { attribute?: boolean; 'attribution-model'?: string; 'allow-path'?: string[]; batch?: boolean; 'batch-retry'?: string; 'batch-poll'?: number; judge?: string[]; rubric?: string; 'dry-run'?: boolean; 'judge-view'?: string; 'reformat-model'?: string; blind?: boolean; missing?: boolean; 'base-url'?: string; 'api-key-env'?: string; param?: string[] };
 

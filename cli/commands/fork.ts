@@ -9,7 +9,7 @@ import { resolveProtocol } from '../../orchestrator/run/protocol.js';
 import { loadRunInputs } from '../../orchestrator/run/run-inputs.js';
 import { terminalSafe } from '../../text/terminal.js';
 import type { FlagSpecs } from '../args.js';
-import { parseCommand, UsageError, type CommandSpec } from '../command.js';
+import { commandRun, UsageError, type CommandSpec } from '../command.js';
 import { parseForkTurns } from '../fork/fork-at.js';
 import { buildForkConfig } from '../fork/fork-config.js';
 import { consentFromFlags, consentProblem, CONSENT_FLAGS } from '../run-dir-consent.js';
@@ -115,9 +115,7 @@ export async function planFork(positionals: readonly string[], flags: Record<str
 }
 
 /** `parley fork RUN EPISODE --at T … --out DIR`. */
-export async function run(argv: string[]): Promise<number> {
-  const args = parseCommand(spec, argv);
-  if (!args) return 0;
+export const run = commandRun(spec, async (args, argv) => {
   const config = await planFork(args.positionals, args.flags);
   const log = (l: string) => console.log(l);
   const interrupt = interruptSignal(log);
@@ -137,4 +135,4 @@ export async function run(argv: string[]): Promise<number> {
     unwatch();
     interrupt.dispose();
   }
-}
+});

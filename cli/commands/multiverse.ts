@@ -7,7 +7,7 @@ import { runExperiment } from '../../orchestrator/run/driver.js';
 import type { RunConfig } from '../../orchestrator/run-config.js';
 import type { PolicyConfig } from '../../protocol/index.js';
 import { terminalSafe } from '../../text/terminal.js';
-import { parseCommand, UsageError, type CommandSpec } from '../command.js';
+import { commandRun, UsageError, type CommandSpec } from '../command.js';
 import { toRunConfigInput } from '../experiment.js';
 import { applyRateLimits, badLimit, type RateLimits } from '../rate-limits.js';
 import { buildRunConfig } from '../plan/run-config.js';
@@ -108,9 +108,7 @@ function flagsOf(values: Record<string, unknown>): Flags {
 }
 
 /** `parley multiverse`. */
-export async function run(argv: string[]): Promise<number> {
-  const args = parseCommand(spec, argv);
-  if (!args) return 0;
+export const run = commandRun(spec, async (args) => {
   const flags = flagsOf(args.flags as Record<string, unknown>);
   const loaded = loadClaim(args.positionals[0]!);
   if (!loaded.ok) throw new UsageError(loaded.message);
@@ -159,7 +157,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   await writeAnswer(claim, specs, arms, tasks, flags.out, log, pairwise?.bySpec);
   return 0;
-}
+});
 
 /** A directory of the user's own named by `instructions` is read only when `--allow-path` names it too. */
 function instructionsConsent(claim: Claim, allowed: readonly string[]): string | null {

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { parseCommand, UsageError, type CommandSpec } from '../command.js';
+import { commandRun, UsageError, type CommandSpec } from '../command.js';
 import { packRun } from '../../evaluator/pack/pack.js';
 import { terminalSafe } from '../../text/terminal.js';
 
@@ -25,9 +25,7 @@ export const spec: CommandSpec = {
 };
 
 /** \`parley pack RUN --out FILE\`. */
-export async function run(argv: string[]): Promise<number> {
-  const args = parseCommand(spec, argv);
-  if (!args) return 0;
+export const run = commandRun(spec, async (args) => {
   const values = args.flags as { out?: string; experiment?: string; rubric?: string[]; scenarios?: string; seed?: number };
   const dir = args.positionals[0]!;
   if (!values.out) throw new UsageError('--out FILE is required (the .tar.gz to write)');
@@ -47,7 +45,7 @@ export async function run(argv: string[]): Promise<number> {
   for (const m of result.missingInputs) console.error(`parley pack: run.json names ${terminalSafe(m)}, not found from here (give it with --scenarios or --rubric)`);
   console.log(`wrote ${values.out}: ${result.files - 1} files and their manifest in ${terminalSafe(result.folder)}/, ${(result.bytes / 1024).toFixed(1)} KiB (check it with parley verify ${values.out})`);
   return 0;
-}
+});
 
 function existsFile(file: string): boolean {
   try {

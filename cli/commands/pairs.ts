@@ -7,7 +7,7 @@ import { OPENAI_MIN_EXAMPLES, PAIR_FORMATS, pairIndexLine, pairLine, type PairFo
 import { marginHistogram, PAIR_EXCLUSION, preferencePairs, type PairExclusion, type PairsResult } from '../../training/pairs.js';
 import type { SourceEpisode } from '../../training/source.js';
 import { terminalSafe } from '../../text/terminal.js';
-import { parseCommand, UsageError, type CommandSpec } from '../command.js';
+import { commandRun, UsageError, type CommandSpec } from '../command.js';
 import { consentFromFlags, consentProblem, CONSENT_FLAGS } from '../run-dir-consent.js';
 import { lockRunDir, runDirHolding, writeOutputFile } from '../run-dir-lock.js';
 import { scoredDimensions, templateRouter } from './export-chat.js';
@@ -127,9 +127,7 @@ async function writePairs(out: string, text: string, index: string, dirs: readon
 }
 
 /** `parley pairs FORKS_DIR… --seat SEAT …`. */
-export async function run(argv: string[]): Promise<number> {
-  const parsed = parseCommand(spec, argv);
-  if (!parsed) return 0;
+export const run = commandRun(spec, async (parsed) => {
   const f = parsed.flags;
   const { seat, format, minMargin, by } = optionsOf(f);
   const dirs = runDirsOf(parsed.positionals);
@@ -169,4 +167,4 @@ export async function run(argv: string[]): Promise<number> {
   for (const l of lines) console.log(l);
   if (format === 'openai-dpo' && result.pairs.length < OPENAI_MIN_EXAMPLES) console.log(`warning: OpenAI asks for at least ${OPENAI_MIN_EXAMPLES} examples in a fine-tuning file`);
   return 0;
-}
+});

@@ -17,7 +17,7 @@ import { progressPrinter } from '../progress-line.js';
 import { RUN_DIR_NAMES } from '../../run-dir/index.js';
 import { terminalSafe } from '../../text/terminal.js';
 import type { FlagSpecs } from '../args.js';
-import { parseCommand, UsageError, type CommandSpec } from '../command.js';
+import { commandRun, UsageError, type CommandSpec } from '../command.js';
 import { consentFromFlags, consentProblem, CONSENT_FLAGS } from '../run-dir-consent.js';
 
 const FLAGS: FlagSpecs = {
@@ -149,9 +149,7 @@ function answerersFor(o: ProbeOptions): (t: { policy: PolicyConfig }) => Answere
   };
 }
 
-export async function run(argv: string[]): Promise<number> {
-  const args = parseCommand(spec, argv);
-  if (!args) return 0;
+export const run = commandRun(spec, async (args) => {
   const f = args.flags;
   const o = probeOptions(f);
   const runDir = args.positionals[0]!;
@@ -185,7 +183,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   return askAll(o, probeRun, plan.targets, answererOf);
-}
+});
 
 /** Puts the questions (through batches first with --batch), writing each answer as it comes; Ctrl-C stops cleanly. */
 async function askAll(o: ProbeOptions, probeRun: ProbeRun, targets: ProbeTarget[], answererOf: (t: ProbeTarget) => Answerer): Promise<number> {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseCommand, UsageError, type CommandSpec } from '../command.js';
+import { commandRun, UsageError, type CommandSpec } from '../command.js';
 import path from 'node:path';
 import { MODES } from '../../protocol/index.js';
 import { terminalSafe } from '../../text/terminal.js';
@@ -59,9 +59,7 @@ export const spec: CommandSpec = {
 };
 
 /** \`parley report DIR... [--out FOLDER]\`. */
-export async function run(argv: string[]): Promise<number> {
-  const args = parseCommand(spec, argv);
-  if (!args) return 0;
+export const run = commandRun(spec, async (args) => {
   const { positionals } = args;
   const values = args.flags as { out?: string; seed?: number; title?: string; mode?: string[]; subset?: string; model?: string; human?: string; probes?: string; parent?: string; against?: string; paired?: boolean; by?: string; selection?: string };
   if (values.selection !== undefined && values.selection !== 'first-valid' && values.selection !== 'all') throw new UsageError(`--selection must be first-valid or all (got '${values.selection}')`);
@@ -122,7 +120,7 @@ export async function run(argv: string[]): Promise<number> {
     for (const line of judgePanelLines(result.panels)) console.log(line);
   }
   return 0;
-}
+});
 
 /** The human study's summary lines (`--human FILE`), printed as they are read. */
 function humanStudy(file: string): string[] {

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { runExperiment } from '../../orchestrator/run/driver.js';
 import type { FlagSpecs } from '../args.js';
-import { parseCommand, UsageError, type CommandSpec } from '../command.js';
+import { commandRun, UsageError, type CommandSpec } from '../command.js';
 import { TokensFile } from '../tokens-file.js';
 import { freshRunDir } from '../fresh-run-dir.js';
 import { allowOrigins } from '../allow-origin.js';
@@ -45,9 +45,7 @@ export const spec: CommandSpec = {
 };
 
 /** `parley serve`: reserve seats, print their tokens, wait for remote agents, record the episodes. */
-export async function run(argv: string[]): Promise<number> {
-  const args = parseCommand(spec, argv);
-  if (!args) return 0;
+export const run = commandRun(spec, async (args) => {
   // --agent1/--agent2/--agentK: those seats are hosted here, the others are left to people (`human`).
   const hosts = ['agent1', 'agent2', ...GROUP_SEAT_NUMBERS.map((k) => `agent${k}`)].some((f) => typeof args.flags[f] === 'string');
   // Without --out (or an experiment file's `out`), each serve writes a fresh runs/serve-<time>.
@@ -118,4 +116,4 @@ export async function run(argv: string[]): Promise<number> {
     unwatch();
     interrupt.dispose();
   }
-}
+});

@@ -4,7 +4,7 @@ import { loadRunDir, type LoadedEpisode } from '../../evaluator/run-dir.js';
 import { episodeMatchProblem, matchEpisodeId, RunPaths } from '../../run-dir/index.js';
 import { buildTranscript, transcriptText } from '../../evaluator/transcript/transcript.js';
 import { frameText } from '../../evaluator/transcript/ledger-text.js';
-import { parseCommand, UsageError, type CommandSpec } from '../command.js';
+import { commandRun, UsageError, type CommandSpec } from '../command.js';
 import { terminalSafe } from '../../text/terminal.js';
 
 /** Fields `--filter` can select on, and how each reads a record. */
@@ -60,9 +60,7 @@ function pickEpisode(episodes: LoadedEpisode[], wanted: string): LoadedEpisode {
 const seatWanted = (flags: Record<string, unknown>) => typeof flags.seat === 'string';
 
 /** `parley show RUN [EPISODE] [--filter …] [--seat S]`. */
-export async function run(argv: string[]): Promise<number> {
-  const args = parseCommand(spec, argv);
-  if (!args) return 0;
+export const run = commandRun(spec, async (args) => {
   const [dir, wanted] = args.positionals as [string, string | undefined];
   const loaded = await loadRunDir(dir);
   if (!loaded.ok) throw new Error(loaded.error.message);
@@ -106,7 +104,7 @@ export async function run(argv: string[]): Promise<number> {
   console.log(blocks.join('\n\n'));
   if (episodes.length > 1) console.log(`\n${episodes.length} episode(s)`);
   return 0;
-}
+});
 
 function seatsWithLedger(dir: string): string[] {
   // Listed only for the error message.

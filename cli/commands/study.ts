@@ -8,7 +8,7 @@ import { PID } from '../../orchestrator/study/participants.js';
 import { terminalSafe } from '../../text/terminal.js';
 import type { FlagSpecs } from '../args.js';
 import { ALLOW_ORIGIN_FLAG, allowOrigins } from '../allow-origin.js';
-import { parseCommand, UsageError, type CommandSpec } from '../command.js';
+import { commandRun, UsageError, type CommandSpec } from '../command.js';
 import { buildRunConfig } from '../plan/run-config.js';
 import { exitWithLauncher, interruptSignal } from './run.js';
 
@@ -36,9 +36,7 @@ export const spec: CommandSpec = {
 };
 
 /** `parley study STUDY.yaml --out DIR`. */
-export async function run(argv: string[]): Promise<number> {
-  const args = parseCommand(spec, argv);
-  if (!args) return 0;
+export const run = commandRun(spec, async (args) => {
   const out = args.flags.out as string | undefined;
   if (!out) throw new UsageError('--out DIR is required (the study directory)');
   const loaded = loadStudyFile(args.positionals[0]!);
@@ -72,7 +70,7 @@ export async function run(argv: string[]): Promise<number> {
     unwatch();
     interrupt.dispose();
   }
-}
+});
 
 async function withdraw(out: string, study: Study, pid: string): Promise<number> {
   if (!PID.safeParse(pid).success) throw new UsageError('--withdraw: not a participant id (1-64 letters, digits, _ or -)');

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { parseCommand, type CommandSpec } from '../command.js';
+import { commandRun, type CommandSpec } from '../command.js';
 import { verifyPack } from '../../evaluator/pack/verify.js';
 import { terminalSafe } from '../../text/terminal.js';
 
@@ -15,9 +15,7 @@ export const spec: CommandSpec = {
 };
 
 /** \`parley verify PACK\`. */
-export async function run(argv: string[]): Promise<number> {
-  const args = parseCommand(spec, argv);
-  if (!args) return 0;
+export const run = commandRun(spec, async (args) => {
   const file = args.positionals[0]!;
   if (!existsSync(file)) {
     console.error(`parley verify: ${file}: no such file`);
@@ -33,4 +31,4 @@ export async function run(argv: string[]): Promise<number> {
   const m = result.manifest!;
   console.log(`${file}: ${m.files.length} files match the manifest (run ${terminalSafe(m.run)}, packed by Parley ${terminalSafe(m.parley)})`);
   return 0;
-}
+});

@@ -1,6 +1,6 @@
 import { serveFinishedRun } from '../../orchestrator/watch/finished-run.js';
 import type { FlagSpecs } from '../args.js';
-import { parseCommand, UsageError, type CommandSpec } from '../command.js';
+import { commandRun, UsageError, type CommandSpec } from '../command.js';
 import { interruptSignal } from './run.js';
 
 const WATCH_FLAGS: FlagSpecs = {
@@ -21,9 +21,7 @@ export const spec: CommandSpec = {
 };
 
 /** `parley watch RUN_DIR`. */
-export async function run(argv: string[]): Promise<number> {
-  const args = parseCommand(spec, argv);
-  if (!args) return 0;
+export const run = commandRun(spec, async (args) => {
   const port = args.flags['watch-port'];
   if (port !== undefined && (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError(`--watch-port must be an integer in 0..65535 (got ${String(port)})`);
   const log = (l: string) => console.log(l);
@@ -41,4 +39,4 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     interrupt.dispose();
   }
-}
+});
