@@ -7,7 +7,8 @@ import type { RunConfig } from '../../orchestrator/run-config.js';
 import { runExperiment, type RunResult } from '../../orchestrator/run/driver.js';
 import { selectionLines, summaryLines } from '../../orchestrator/run/summary.js';
 import type { FlagSpecs, FlagValue } from '../args.js';
-import { parseCommand, UsageError, type CommandSpec } from '../command.js';
+import { connectQueue } from '../queue-connect.js';
+import { commandRun, UsageError, type CommandSpec } from '../command.js';
 import { buildArms, type BuiltArm } from '../plan/arms.js';
 import { planArm, planLines } from '../plan/dry-run.js';
 import { loadRubric } from '../../evaluator/rubric/load-rubric.js';
@@ -219,9 +220,7 @@ async function dryRun(arms: BuiltArm[]): Promise<number> {
 }
 
 /** `parley run`. */
-export async function run(argv: string[]): Promise<number> {
-  const args = parseCommand(spec, argv);
-  if (!args) return 0;
+export const run = commandRun(spec, async (args) => {
   const built = buildArms(args.flags);
   if (!built.ok) throw new UsageError(built.message);
   // A rubric named by the experiment is checked now, not at `parley eval` after hours of simulation.
@@ -290,21 +289,15 @@ export async function run(argv: string[]): Promise<number> {
     unwatch();
     interrupt.dispose();
   }
-}
+});
 
 /**
  * `parley run --queue URL`: the coordinator (queue/coordinator.ts). Redis is checked before anything is
  * printed or written: unreachable, it is one line naming the URL and exit status 1.
  */
 async function runOnQueue(rawUrl: string, config: RunConfig, extend: boolean): Promise<number> {
-  const { parseQueueUrl, probeRedis } = await import('../../queue/redis-url.js');
-  const url = parseQueueUrl(rawUrl);
-  if (!url.ok) throw new UsageError(url.message);
-  const unreachable = await probeRedis(url.url);
-  if (unreachable !== null) {
-    console.error(`parley run: cannot reach Redis at ${url.shown} (${unreachable})`);
-    return 1;
-  }
+  const url = await connectQueue('run', rawUrl);
+  if (!url) return 1;
   const { runQueued } = await import('../../queue/coordinator.js');
   const log = (l: string) => console.log(l);
   const interrupt = interruptSignal(log);

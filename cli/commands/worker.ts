@@ -1,5 +1,6 @@
 import type { FlagSpecs } from '../args.js';
-import { parseCommand, positiveInt, UsageError, type CommandSpec } from '../command.js';
+import { connectQueue } from '../queue-connect.js';
+import { commandRun, positiveInt, UsageError, type CommandSpec } from '../command.js';
 
 const FLAGS: FlagSpecs = {
   queue: { type: 'string', metavar: 'redis://HOST:PORT', describe: 'the Redis the coordinator (parley run --queue) enqueued on' },
@@ -35,9 +36,7 @@ export const spec: CommandSpec = {
 };
 
 /** `parley worker`. */
-export async function run(argv: string[]): Promise<number> {
-  const args = parseCommand(spec, argv);
-  if (!args) return 0;
+export const run = commandRun(spec, async (args) => {
   if (typeof args.flags.queue !== 'string') throw new UsageError('--queue redis://HOST:PORT is required');
   const concurrency = positiveInt(args.flags, 'concurrency', 4);
   const seats = positiveInt(args.flags, 'seats-per-process', args.flags.multiplex ? 8 : 1);
@@ -50,14 +49,8 @@ export async function run(argv: string[]): Promise<number> {
   });
   const keyEnvs = listFlag(args.flags['allow-key-env']);
   for (const name of keyEnvs) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`--allow-key-env: '${name}' is not an environment variable name`);
-  const { parseQueueUrl, probeRedis } = await import('../../queue/redis-url.js');
-  const url = parseQueueUrl(args.flags.queue);
-  if (!url.ok) throw new UsageError(url.message);
-  const unreachable = await probeRedis(url.url);
-  if (unreachable !== null) {
-    console.error(`parley worker: cannot reach Redis at ${url.shown} (${unreachable})`);
-    return 1;
-  }
+  const url = await connectQueue('worker', args.flags.queue);
+  if (!url) return 1;
   const { startQueueWorker } = await import('../../queue/worker.js');
   const log = (l: string) => console.log(l);
   const worker = await startQueueWorker({ url: url.url, concurrency, seatsPerProcess: seats, log, trust: { endpoints, keyEnvs } });
@@ -86,7 +79,7 @@ export async function run(argv: string[]): Promise<number> {
   // Stopped: the Redis clients BullMQ leaves reconnecting (Redis may be gone) must not keep the process up.
   if (signals > 0) setImmediate(() => process.exit(0));
   return 0;
-}
+});
 
 /** A repeatable flag's values (absent: none). */
 function listFlag(v: unknown): string[] {
