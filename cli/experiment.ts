@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readTextFile } from '../disk/read-text.js';
 import { parseYamlWith } from '../text/yaml.js';
 import { z } from 'zod';
 import { CLIENT_SETTING_KEYS, splitParams } from '../llm/options.js';
@@ -134,13 +134,8 @@ export type ExperimentResult = { ok: true; config: Partial<RunConfigInput>; arms
 
 /** Reads and validates an experiment file; errors name the file, the line and the field. */
 export function loadExperiment(file: string): ExperimentResult {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    return { ok: false, message: `${file}: cannot read (${(err as Error).message})` };
-  }
-  return parseExperiment(text, file);
+  const read = readTextFile(file);
+  return read.ok ? parseExperiment(read.text, file) : read;
 }
 
 export function parseExperiment(text: string, file: string): ExperimentResult {

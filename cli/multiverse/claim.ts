@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readTextFile } from '../../disk/read-text.js';
 import { z } from 'zod';
 import { parseYamlWith } from '../../text/yaml.js';
 import { MODES } from '../../protocol/index.js';
@@ -174,12 +174,8 @@ export type ClaimResult = { ok: true; claim: Claim } | { ok: false; message: str
 
 /** Reads and validates a claim file; a mistake is one line `file:line: key: problem`. */
 export function loadClaim(file: string): ClaimResult {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    return { ok: false, message: `${file}: cannot read (${(err as Error).message})` };
-  }
-  const parsed = parseYamlWith(Claim, text, file);
+  const read = readTextFile(file);
+  if (!read.ok) return read;
+  const parsed = parseYamlWith(Claim, read.text, file);
   return parsed.ok ? { ok: true, claim: parsed.data } : { ok: false, message: parsed.message };
 }

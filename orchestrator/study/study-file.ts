@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { readTextFile } from '../../disk/read-text.js';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { MODES, policyKind } from '../../protocol/index.js';
@@ -81,13 +82,8 @@ export type StudyLoad = { ok: true; study: Study } | { ok: false; message: strin
 
 /** Reads and validates a study file; every refusal is one line naming the file and line. */
 export function loadStudyFile(path: string): StudyLoad {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    return { ok: false, message: `${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
-  }
-  return parseStudyFile(text, path);
+  const read = readTextFile(path, 'code');
+  return read.ok ? parseStudyFile(read.text, path) : read;
 }
 
 /** Validates study YAML text; `file` names it in messages and anchors the consent file's path. */
