@@ -1,26 +1,23 @@
 import { rubricEpisodeScore, type EpisodeMetrics } from '../../evaluator/metrics/episode-metrics.js';
+import { metricValue as aggregateMetric } from '../../evaluator/aggregate.js';
 import { pairedDifference } from '../../evaluator/stats/paired.js';
 import type { MetricName } from './claim.js';
+
+/**
+ * The claim's rule metrics under their names in the report's aggregation (evaluator/aggregate.ts), which
+ * computes them: a multiverse and a report read one episode's success, words per turn, repetition and
+ * moves the same way.
+ */
+const AGGREGATE_METRIC = { success: 'success', words_per_turn: 'wordsPerTurn', repetition: 'repetition', moves: 'turns' } as const;
 
 /** One episode's value of the claim's metric; null when it has none (failed, open task, unjudged). */
 export function metricValue(m: EpisodeMetrics, metric: MetricName): number | null {
   if (m.status !== 'ok') return null;
-  switch (metric) {
-    case 'success':
-      return m.success === null ? null : m.success ? 1 : 0;
-    case 'words_per_turn':
-      return m.wordsPerTurn;
-    case 'repetition':
-      return m.repetition;
-    case 'moves':
-      return m.moves;
-    case 'goal':
-      // The judgement the side asked for, on its rubric (arm-metrics.ts): its goal dimension.
-      return rubricEpisodeScore(m, 'goal');
-    case 'naturalness':
-      // Pairwise: read from the comparison of the two sides (naturalness.ts), not from one episode.
-      return null;
-  }
+  // The judgement the side asked for, on its rubric (arm-metrics.ts): its goal dimension.
+  if (metric === 'goal') return rubricEpisodeScore(m, 'goal');
+  // Pairwise: read from the comparison of the two sides (naturalness.ts), not from one episode.
+  if (metric === 'naturalness') return null;
+  return aggregateMetric(m, AGGREGATE_METRIC[metric]);
 }
 
 /** A specification's effect a − b, paired by scenario (both sides play the same scenarios). */
