@@ -26,13 +26,12 @@ const FLAGS: FlagSpecs = {
 export const spec: CommandSpec = {
   name: 'annotate',
   usage: 'parley annotate RUN_A RUN_B --out ANN.jsonl --annotators NAME,NAME… [--port P]',
-  summary:
-  "The paper's human naturalness study (appendix E): serves a page where annotators, each with their own\n" +
-    'printed link (a token, kept in FILE.secrets.json), one answer per pair,\n' +
-    'read two conversations of the same scenario and character pair (one from each run, in a random\n' +
-    'order fixed per annotator and pair) with the setting, backgrounds and goals, and choose the more\n' +
-    'natural one (`Choose A` / `Choose B`, optional reason). Each answer is appended to FILE at once;\n' +
-    'stopping and rerunning resumes. Summarise with `parley compare --human FILE`. Ctrl-C stops.',
+  summary: `The paper's human naturalness study (appendix E): serves a page where annotators, each with their own
+printed link (a token, kept in FILE.secrets.json), one answer per pair,
+read two conversations of the same scenario and character pair (one from each run, in a random
+order fixed per annotator and pair) with the setting, backgrounds and goals, and choose the more
+natural one (\`Choose A\` / \`Choose B\`, optional reason). Each answer is appended to FILE at once;
+stopping and rerunning resumes. Summarise with \`parley compare --human FILE\`. Ctrl-C stops.`,
   flags: FLAGS,
   positionals: { min: 2, max: 2, names: 'two run directories RUN_A RUN_B' },
 };

@@ -24,24 +24,23 @@ import { compareLive, verdictsText } from '../compare-live.js';
 export const spec: CommandSpec = {
   name: 'compare',
   usage: 'parley compare DIR_A DIR_B --judge SPEC [options]',
-  summary:
-    'For each scenario run in both directories (matched by scenario, character pair and repeat), asks the judge\n' +
-    'which of the two conversations reads more like a natural interaction. --orders both (the default) asks\n' +
-    'twice per pair, in a seeded random order and swapped, and counts a win only when both answers agree\n' +
-    "(else a tie); --orders one asks once, in the seeded random order, as the paper did. Reports A's win rate\n" +
-    'with a 95% Wilson interval, the position consistency (pairs whose two answers agree) and the share of\n' +
-    "answers won by the conversation shown first. Verdicts go to a JSONL file (and into DIR_A's report, by\n" +
-    '`parley report`).\n' +
-    "--batch sends the naturalness requests through the provider's batch interface (half price, results\n" +
-    'within a day): one JSONL upload and one batch, its id recorded beside the verdicts file in\n' +
-    '<verdicts>.batch.json before the command waits; it polls until the batch ends, printing its status and\n' +
-    'request counts. Stopped (Ctrl-C, a crash) and started again, the same command collects the recorded\n' +
-    "batch instead of submitting another. openai: judges (OpenAI and compatible servers with /v1/files and\n" +
-    "/v1/batches) and mistral: judges (Mistral's batch jobs).\n" +
-    'Live judging appends each verdict to <verdicts>.journal the moment it returns. The first Ctrl-C starts no\n' +
-    'new pair, lets those in flight finish (at most 30 s), writes the verdicts file with every pair judged and\n' +
-    'exits 130, printing "N judged and saved; resume with `--missing`"; a second Ctrl-C quits at once, the\n' +
-    'journal keeping what returned. --missing then judges only the pairs without a verdict.',
+  summary: `For each scenario run in both directories (matched by scenario, character pair and repeat), asks the judge
+which of the two conversations reads more like a natural interaction. --orders both (the default) asks
+twice per pair, in a seeded random order and swapped, and counts a win only when both answers agree
+(else a tie); --orders one asks once, in the seeded random order, as the paper did. Reports A's win rate
+with a 95% Wilson interval, the position consistency (pairs whose two answers agree) and the share of
+answers won by the conversation shown first. Verdicts go to a JSONL file (and into DIR_A's report, by
+\`parley report\`).
+--batch sends the naturalness requests through the provider's batch interface (half price, results
+within a day): one JSONL upload and one batch, its id recorded beside the verdicts file in
+<verdicts>.batch.json before the command waits; it polls until the batch ends, printing its status and
+request counts. Stopped (Ctrl-C, a crash) and started again, the same command collects the recorded
+batch instead of submitting another. openai: judges (OpenAI and compatible servers with /v1/files and
+/v1/batches) and mistral: judges (Mistral's batch jobs).
+Live judging appends each verdict to <verdicts>.journal the moment it returns. The first Ctrl-C starts no
+new pair, lets those in flight finish (at most 30 s), writes the verdicts file with every pair judged and
+exits 130, printing "N judged and saved; resume with \`--missing\`"; a second Ctrl-C quits at once, the
+journal keeping what returned. --missing then judges only the pairs without a verdict.`,
   flags: {
     judge: { type: 'string', metavar: 'SPEC', describe: 'judge model, e.g. openai:gpt-4 (required)' },
     'mode-a': { type: 'string', metavar: 'MODE', describe: 'which episodes of DIR_A (script | agents | mindreaders); needed when DIR_A has several' },
@@ -66,10 +65,9 @@ export const spec: CommandSpec = {
 export const humanSpec: CommandSpec = {
   name: 'compare',
   usage: 'parley compare --human ANN.jsonl [--verdicts FILE]',
-  summary:
-    '--human ANN.jsonl (answers of `parley annotate`): win rates with 95% Wilson intervals, agreement between\n' +
-    "annotators (Fleiss' kappa; Cohen's with two annotators) and, when the LLM judge's verdicts exist\n" +
-    '(--verdicts FILE, or the one compare-*.jsonl in RUN_A), agreement between humans and the judge.',
+  summary: `--human ANN.jsonl (answers of \`parley annotate\`): win rates with 95% Wilson intervals, agreement between
+annotators (Fleiss' kappa; Cohen's with two annotators) and, when the LLM judge's verdicts exist
+(--verdicts FILE, or the one compare-*.jsonl in RUN_A), agreement between humans and the judge.`,
   flags: {
     human: { type: 'string', metavar: 'ANN.jsonl', describe: 'answers written by parley annotate' },
     verdicts: { type: 'string', metavar: 'FILE', describe: "the LLM judge's verdicts on the same pairs (default: the one compare-*.jsonl in RUN_A)" },

@@ -25,19 +25,18 @@ import { BATCH_RETRY_FLAGS, batchPollMsOf, batchRetryOf } from '../batch-flags.j
 export const spec: CommandSpec = {
   name: 'eval',
   usage: 'parley eval DIR --judge SPEC [options]',
-  summary:
-    "(Re)evaluates a finished run with an LLM judge on a rubric (default: SOTOPIA-EVAL's seven dimensions)\n" +
-    'and stores, per episode and seat, every score with its reasoning (or an evaluation error) in the\n' +
-    "`evaluation` field of DIR/episodes.jsonl, rewritten atomically. Craigslist episodes also get the judge's\n" +
-    'reading of the deal (default rubric). --judge may be repeated: a panel, each judge\'s scores kept apart\n' +
-    'with its model, provider, prompt version and rubric hash; `parley report` then gives their agreement.\n' +
-    "It holds the run directory's lock while it works: started next to a `parley run` writing DIR, it says\n" +
-    'so and waits for that run to end, then judges every record.\n' +
-    "--batch sends the judge requests through the provider's batch interface (half price, results within a\n" +
-    'day): one JSONL upload and one batch per judge, its id recorded in DIR/run.json; the command polls until\n' +
-    'the batch ends, printing its status and request counts. Stopped (Ctrl-C, a crash) and started again, the\n' +
-    'same command collects the recorded batch instead of submitting another. openai: judges (OpenAI and\n' +
-    "compatible servers with /v1/files and /v1/batches) and mistral: judges (Mistral's batch jobs).",
+  summary: `(Re)evaluates a finished run with an LLM judge on a rubric (default: SOTOPIA-EVAL's seven dimensions)
+and stores, per episode and seat, every score with its reasoning (or an evaluation error) in the
+\`evaluation\` field of DIR/episodes.jsonl, rewritten atomically. Craigslist episodes also get the judge's
+reading of the deal (default rubric). --judge may be repeated: a panel, each judge's scores kept apart
+with its model, provider, prompt version and rubric hash; \`parley report\` then gives their agreement.
+It holds the run directory's lock while it works: started next to a \`parley run\` writing DIR, it says
+so and waits for that run to end, then judges every record.
+--batch sends the judge requests through the provider's batch interface (half price, results within a
+day): one JSONL upload and one batch per judge, its id recorded in DIR/run.json; the command polls until
+the batch ends, printing its status and request counts. Stopped (Ctrl-C, a crash) and started again, the
+same command collects the recorded batch instead of submitting another. openai: judges (OpenAI and
+compatible servers with /v1/files and /v1/batches) and mistral: judges (Mistral's batch jobs).`,
   flags: {
     judge: { type: 'string', multiple: true, metavar: 'SPEC', describe: "judge model, e.g. openai:gpt-4, mistral:mistral-large-latest; repeat for a panel (default: run.json's judge)" },
     rubric: { type: 'string', metavar: 'FILE|NAME', describe: "what the judge scores: a rubric YAML file, or built-in sotopia (SOTOPIA-EVAL, the default) or goal (goal only); see docs/rubrics.md" },

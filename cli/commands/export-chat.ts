@@ -38,14 +38,12 @@ export const CHAT_EXPORT_FLAGS: FlagSpecs = {
   'prompt-dir': { type: 'string', metavar: 'DIR', describe: "agent template directory (default: each run's own, else the built-in one)" },
 };
 
-const SUMMARY = [
-  'Training examples from one seat\'s perspective: for every (episode, seat, turn of that seat), the messages',
-  "that seat's agent was sent — rendered by the agent template from the seat's own view — then the move it",
-  'made as the assistant message. Live episodes replay the seat\'s ledger (the prompt equals the cassette\'s);',
-  "script episodes are turned into each character's own view through the projection. Episodes with errors are",
-  'excluded (and, when a score filter is used, episodes without evaluation); every exclusion is counted.',
-  'Beside each file, FILE.index.jsonl names the episode, seat and turn of every line.',
-].join('\n');
+const SUMMARY = `Training examples from one seat's perspective: for every (episode, seat, turn of that seat), the messages
+that seat's agent was sent — rendered by the agent template from the seat's own view — then the move it
+made as the assistant message. Live episodes replay the seat's ledger (the prompt equals the cassette's);
+script episodes are turned into each character's own view through the projection. Episodes with errors are
+excluded (and, when a score filter is used, episodes without evaluation); every exclusion is counted.
+Beside each file, FILE.index.jsonl names the episode, seat and turn of every line.`;
 
 /** `parley export --format openai-chat|mistral-chat`'s command line (the same command, its fine-tuning formats). */
 export const chatSpec: CommandSpec = {

@@ -22,18 +22,17 @@ export const summaryLine = () => `export a run (${EXPORT_FORMATS.join(' | ')})`;
 export const spec: CommandSpec = {
   name: 'export',
   usage: 'parley export DIR --format sotopia|csv|parquet|rewards [--table episodes|seats|turns|verdicts] [--out FILE]   (fine-tuning data: --format openai-chat --help)',
-  summary:
-    "sotopia: one JSON line per episode in SOTOPIA's EpisodeLog shape (plus its JSONL export fields);\n" +
-    '  default file DIR/episodes.sotopia.jsonl\n' +
-    'csv, parquet: one table (--table, default episodes), default file DIR/<table>.csv or .parquet:\n' +
-    '  episodes: one row per episode and seat: mode, scenario, models, turns, words per turn, task metrics and\n' +
-    "    the main judge's scores (SOTOPIA-EVAL's seven, then <rubric>.<dimension> for other rubrics)\n" +
-    '  seats: one row per episode and seat with every judge: <rubric>.<dimension>[<judge>] per judge and\n' +
-    '    variant (blind, paper view), <rubric>.<dimension>[panel mean], and <rubric>.<dimension>.reasoning[<judge>]\n' +
-    '  turns: one row per move: episode, turn, seat, action, text, words, private recipients, unparsable flag\n' +
-    '  verdicts: one row per naturalness verdict of parley compare: pair, order shown, judge, winner\n' +
-    "rewards: one JSON line per move whose seat's goal score eval --attribute split: episode, seat, turn, move,\n" +
-    "  weight and reward (its share; a seat's rewards sum to its score); default file DIR/rewards.jsonl",
+  summary: `sotopia: one JSON line per episode in SOTOPIA's EpisodeLog shape (plus its JSONL export fields);
+  default file DIR/episodes.sotopia.jsonl
+csv, parquet: one table (--table, default episodes), default file DIR/<table>.csv or .parquet:
+  episodes: one row per episode and seat: mode, scenario, models, turns, words per turn, task metrics and
+    the main judge's scores (SOTOPIA-EVAL's seven, then <rubric>.<dimension> for other rubrics)
+  seats: one row per episode and seat with every judge: <rubric>.<dimension>[<judge>] per judge and
+    variant (blind, paper view), <rubric>.<dimension>[panel mean], and <rubric>.<dimension>.reasoning[<judge>]
+  turns: one row per move: episode, turn, seat, action, text, words, private recipients, unparsable flag
+  verdicts: one row per naturalness verdict of parley compare: pair, order shown, judge, winner
+rewards: one JSON line per move whose seat's goal score eval --attribute split: episode, seat, turn, move,
+  weight and reward (its share; a seat's rewards sum to its score); default file DIR/rewards.jsonl`,
   flags: {
     format: { type: 'string', metavar: 'sotopia|csv|parquet|rewards', describe: 'export format (required)' },
     table: { type: 'string', metavar: 'NAME', describe: `the table written as csv or parquet: ${TABLES.join(', ')} (default episodes)` },

@@ -16,13 +16,11 @@ export const FINETUNE_FLAGS: FlagSpecs = {
 };
 
 const USAGE = 'parley finetune submit FILE --provider openai|mistral --model BASE [--method supervised|dpo] [--validation FILE]\n       parley finetune status JOB [--provider openai|mistral] [--wait]';
-const SUMMARY = [
-  'Uploads a training file written by `parley export --format openai-chat|mistral-chat` (or, with --method dpo,',
-  'a preference-pairs file written by `parley pairs --format openai-dpo`) and starts a',
-  "fine-tuning job through the provider's SDK (files API, then fine-tuning jobs; keys and base URLs as for",
-  'runs: OPENAI_API_KEY / OPENAI_BASE_URL, MISTRAL_API_KEY / MISTRAL_BASE_URL). `status` reports the job;',
-  'once it has succeeded, it prints the model id and an experiment-file arm that plays a seat with it.',
-].join('\n');
+const SUMMARY = `Uploads a training file written by \`parley export --format openai-chat|mistral-chat\` (or, with --method dpo,
+a preference-pairs file written by \`parley pairs --format openai-dpo\`) and starts a
+fine-tuning job through the provider's SDK (files API, then fine-tuning jobs; keys and base URLs as for
+runs: OPENAI_API_KEY / OPENAI_BASE_URL, MISTRAL_API_KEY / MISTRAL_BASE_URL). \`status\` reports the job;
+once it has succeeded, it prints the model id and an experiment-file arm that plays a seat with it.`;
 
 /** `parley finetune`'s command line. */
 export const spec: CommandSpec = {

@@ -51,18 +51,17 @@ const FORK_FLAGS: FlagSpecs = {
 export const spec: CommandSpec = {
   name: 'fork',
   usage: 'parley fork RUN EPISODE --at T [changes] [--repeats K] --out DIR',
-  summary:
-    'What if: fork a recorded agents or mindreaders episode at turn T. Each fork replays the parent\'s turns\n' +
-    'before T exactly (the same moves and the same frames to every seat, no LLM call), then plays on live\n' +
-    'under the changes: another policy for a seat, sampling (--param), later limits (--max-turns, …), and\n' +
-    '--reveal, which tells one seat another\'s private fields at T in a logged peer.state frame. Each record\n' +
-    'names its parent run, episode and fork turn; run.json names the parent. --at 2,4,6 or all forks at\n' +
-    'several turns; parley report DIR --parent RUN compares the forks with the parent.\n' +
-    'Refused with one line, exit status 2 and nothing written: a fork turn past the episode\'s end, an\n' +
-    'unknown episode, a parent without ledgers, or a change that would alter the replayed prefix.\n' +
-    'The parent is untrusted input: a base URL, key variable, prompt directory or rubric its run.json gives a\n' +
-    'policy is refused unless allowed (--allow-endpoint, --allow-key-env, --allow-path); its files are read\n' +
-    'only as regular files (no symlink, FIFO or device) of bounded size.',
+  summary: `What if: fork a recorded agents or mindreaders episode at turn T. Each fork replays the parent's turns
+before T exactly (the same moves and the same frames to every seat, no LLM call), then plays on live
+under the changes: another policy for a seat, sampling (--param), later limits (--max-turns, …), and
+--reveal, which tells one seat another's private fields at T in a logged peer.state frame. Each record
+names its parent run, episode and fork turn; run.json names the parent. --at 2,4,6 or all forks at
+several turns; parley report DIR --parent RUN compares the forks with the parent.
+Refused with one line, exit status 2 and nothing written: a fork turn past the episode's end, an
+unknown episode, a parent without ledgers, or a change that would alter the replayed prefix.
+The parent is untrusted input: a base URL, key variable, prompt directory or rubric its run.json gives a
+policy is refused unless allowed (--allow-endpoint, --allow-key-env, --allow-path); its files are read
+only as regular files (no symlink, FIFO or device) of bounded size.`,
   flags: FORK_FLAGS,
   positionals: { min: 2, max: 2, names: 'RUN EPISODE (a run directory and one of its episode ids, or a part of one only that episode has, as parley show takes)' },
 };

@@ -30,16 +30,15 @@ import { exitWithLauncher, interruptSignal, keyPreflight } from './run.js';
 export const spec: CommandSpec = {
   name: 'multiverse',
   usage: 'parley multiverse CLAIM.yaml --out DIR [options]',
-  summary:
-    'Does a claim survive its reasonable alternatives? Plans every specification of the claim file (the\n' +
-    'cartesian product of its axes), runs each distinct arm once under DIR/arms/<identity> (a rerun resumes\n' +
-    'and starts no recorded episode), judges each arm once per judge a specification asks for (a judge axis\n' +
-    're-judges the same runs; episodes a judge already scored are not judged again), and writes\n' +
-    'DIR/multiverse.json and DIR/report.md|html with the specification curve, the share of specifications\n' +
-    'holding in sign, the median effect and a verdict. Metrics: success, words_per_turn, moves, repetition,\n' +
-    'goal (judged). Axes: any experiment key, plus model, temperature and instructions (the prompts\' framing:\n' +
-    'default, a shipped variant such as goal-first, or a directory of yours with --allow-path) for every\n' +
-    'LLM seat, and judge. multiverse.json and the report add, per axis, the swing of the effect between its values.',
+  summary: `Does a claim survive its reasonable alternatives? Plans every specification of the claim file (the
+cartesian product of its axes), runs each distinct arm once under DIR/arms/<identity> (a rerun resumes
+and starts no recorded episode), judges each arm once per judge a specification asks for (a judge axis
+re-judges the same runs; episodes a judge already scored are not judged again), and writes
+DIR/multiverse.json and DIR/report.md|html with the specification curve, the share of specifications
+holding in sign, the median effect and a verdict. Metrics: success, words_per_turn, moves, repetition,
+goal (judged). Axes: any experiment key, plus model, temperature and instructions (the prompts' framing:
+default, a shipped variant such as goal-first, or a directory of yours with --allow-path) for every
+LLM seat, and judge. multiverse.json and the report add, per axis, the swing of the effect between its values.`,
   flags: {
     out: { type: 'string', metavar: 'DIR', describe: 'the multiverse directory (rerunning with the same DIR resumes)' },
     concurrency: { type: 'number', describe: 'episodes in flight at once within an arm, and judge calls at once (default 4)' },

@@ -8,12 +8,11 @@ import { terminalSafe } from '../../text/terminal.js';
 export const spec: CommandSpec = {
   name: 'pack',
   usage: 'parley pack RUN --out RUN.tar.gz [--experiment FILE] [--rubric FILE]… [--scenarios FILE]',
-  summary:
-    "Packs a run for a paper's supplement: one .tar.gz holding a folder named after the run with its files\n" +
-    '(records, ledgers, cassettes, verdicts), a fresh report.md/report.html, the simulation card (card.md), the\n' +
-    'input files under inputs/ (the scenario file and rubric run.json names, and those given here) and\n' +
-    "manifest.json: the SHA-256 of every file and Parley's version. Paths inside are relative, and run.json\n" +
-    'is rewritten to name no folder of this machine. Check a pack with parley verify.',
+  summary: `Packs a run for a paper's supplement: one .tar.gz holding a folder named after the run with its files
+(records, ledgers, cassettes, verdicts), a fresh report.md/report.html, the simulation card (card.md), the
+input files under inputs/ (the scenario file and rubric run.json names, and those given here) and
+manifest.json: the SHA-256 of every file and Parley's version. Paths inside are relative, and run.json
+is rewritten to name no folder of this machine. Check a pack with parley verify.`,
   flags: {
     out: { type: 'string', metavar: 'FILE', describe: 'the .tar.gz to write (required; not inside RUN)' },
     experiment: { type: 'string', metavar: 'FILE', describe: 'the experiment file the run was made with (inputs/experiment/)' },

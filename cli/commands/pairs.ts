@@ -16,18 +16,16 @@ import { scoredDimensions, templateRouter } from './export-chat.js';
 export const spec: CommandSpec = {
   name: 'pairs',
   usage: 'parley pairs FORKS_DIR… --seat SEAT [--out FILE] [--min-margin N] [--score goal|DIM] [--format openai-dpo|trl]',
-  summary: [
-    'Preference pairs from forks (parley fork): forked episodes are grouped by parent episode and fork turn;',
-    "siblings whose seat was sent the same prompt at the fork turn are ranked by the seat's judge score",
-    '(--score, default goal; a panel of judges by its mean), and every two siblings whose scores differ by at',
-    "least --min-margin make a pair: the seat's prompt at the fork turn (replayed from its ledger, the same",
-    'messages as its cassette request), the better sibling\'s move as the chosen reply, the worse one\'s as the',
-    'rejected one. FORKS_DIR is a fork run directory, or a directory holding fork run directories. Beside the',
-    'file, FILE.index.jsonl names the parent, turn, both episodes and their scores for every line.',
-    'openai-dpo: OpenAI preference fine-tuning lines (input.messages, preferred_output, non_preferred_output),',
-    '  for parley finetune submit FILE --provider openai --method dpo',
-    "trl: TRL's conversational preference lines (prompt, chosen, rejected)",
-  ].join('\n'),
+  summary: `Preference pairs from forks (parley fork): forked episodes are grouped by parent episode and fork turn;
+siblings whose seat was sent the same prompt at the fork turn are ranked by the seat's judge score
+(--score, default goal; a panel of judges by its mean), and every two siblings whose scores differ by at
+least --min-margin make a pair: the seat's prompt at the fork turn (replayed from its ledger, the same
+messages as its cassette request), the better sibling's move as the chosen reply, the worse one's as the
+rejected one. FORKS_DIR is a fork run directory, or a directory holding fork run directories. Beside the
+file, FILE.index.jsonl names the parent, turn, both episodes and their scores for every line.
+openai-dpo: OpenAI preference fine-tuning lines (input.messages, preferred_output, non_preferred_output),
+  for parley finetune submit FILE --provider openai --method dpo
+trl: TRL's conversational preference lines (prompt, chosen, rejected)`,
   flags: {
     seat: { type: 'string', metavar: 'SEAT', describe: 'the seat whose moves are compared (agent1, agent2, …; required)' },
     out: { type: 'string', metavar: 'FILE', describe: 'pairs file (default FORKS_DIR/pairs.<format>.jsonl)' },

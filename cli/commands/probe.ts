@@ -40,13 +40,11 @@ const FLAGS: FlagSpecs = {
 export const spec: CommandSpec = {
   name: 'probe',
   usage: 'parley probe RUN --probe NAME|FILE|--ask QUESTION --seat SEAT --at T[,T…]|all --out FILE [options]',
-  summary: [
-    'Ask a seat what it believes, off the record: for each chosen episode and turn, the seat\'s exact prompt at',
-    'that turn is rebuilt from its ledger (no call for it), the probe is added as one message outside the',
-    'conversation, and the seat\'s own policy (or --model) answers. Bots answer from their belief state. The',
-    'answer, its provenance and its score against the scenario\'s ground truth go to the probe file; the run',
-    'directory is only read. `parley report RUN --probes FILE` draws accuracy against turn per mode.',
-  ].join('\n'),
+  summary: `Ask a seat what it believes, off the record: for each chosen episode and turn, the seat's exact prompt at
+that turn is rebuilt from its ledger (no call for it), the probe is added as one message outside the
+conversation, and the seat's own policy (or --model) answers. Bots answer from their belief state. The
+answer, its provenance and its score against the scenario's ground truth go to the probe file; the run
+directory is only read. \`parley report RUN --probes FILE\` draws accuracy against turn per mode.`,
   flags: FLAGS,
   positionals: { min: 1, max: 1, names: 'a run directory' },
 };

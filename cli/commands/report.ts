@@ -20,19 +20,18 @@ import { forksSummaryLines, PARENT_NEEDS_EVAL } from '../../evaluator/report/for
 export const spec: CommandSpec = {
   name: 'report',
   usage: 'parley report DIR... [--out FOLDER] [--mode M,…] [--subset NAME] [--model TEXT] [--parent RUN] [--against CORRECTED_DIR] [--paired [--by episode|scenario|seat]] [options]',
-  summary:
-    'Writes report.md, report.html (a transcript page per episode, side by side by mode) and charts/*.svg:\n' +
-    'success, turns and words per turn by mode (with 95% bootstrap CIs), judge scores per rubric and every\n' +
-    "judge variant, judge panels (per-judge and panel means, Krippendorff's alpha per dimension with a bootstrap\n" +
-    'interval, printed too; self-evaluation flagged), compare verdicts, paired gaps between modes with a\n' +
-    "permutation test, the paper's figures, and a simulation card. By default each run directory gets its\n" +
-    'own report; --out FOLDER combines them into one.\n' +
-    'With a filter and no --out, a run\'s report goes to DIR/reports/<filter>/.\n' +
-    'parley report F --parent R: F is a fork run (parley fork); its forks\' outcomes and judge scores are shown\n' +
-    'beside the parent episode\'s own, per fork turn, with intervals and a chart of the effect against the fork turn.\n' +
-    'parley report A B --paired [--by scenario] --out DIR: one report comparing run A with run B pair by pair\n' +
-    '(same scenario, character pair, mode and repeat; or per scenario, or per seat): A − B per metric and judge\n' +
-    'dimension with a bootstrap interval and a permutation p-value, and a chart.',
+  summary: `Writes report.md, report.html (a transcript page per episode, side by side by mode) and charts/*.svg:
+success, turns and words per turn by mode (with 95% bootstrap CIs), judge scores per rubric and every
+judge variant, judge panels (per-judge and panel means, Krippendorff's alpha per dimension with a bootstrap
+interval, printed too; self-evaluation flagged), compare verdicts, paired gaps between modes with a
+permutation test, the paper's figures, and a simulation card. By default each run directory gets its
+own report; --out FOLDER combines them into one.
+With a filter and no --out, a run's report goes to DIR/reports/<filter>/.
+parley report F --parent R: F is a fork run (parley fork); its forks' outcomes and judge scores are shown
+beside the parent episode's own, per fork turn, with intervals and a chart of the effect against the fork turn.
+parley report A B --paired [--by scenario] --out DIR: one report comparing run A with run B pair by pair
+(same scenario, character pair, mode and repeat; or per scenario, or per seat): A − B per metric and judge
+dimension with a bootstrap interval and a permutation p-value, and a chart.`,
   flags: {
     out: { type: 'string', metavar: 'FOLDER', describe: 'write one report combining every DIR into FOLDER (default: each run its own report)' },
     mode: { type: 'list', metavar: 'M1,M2', describe: 'only episodes of these modes' },

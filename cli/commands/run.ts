@@ -196,11 +196,10 @@ export function watchPortFlag(flags: Record<string, FlagValue>): number | undefi
 export const spec: CommandSpec = {
   name: 'run',
   usage: 'parley run --out DIR [options]',
-  summary:
-    'Run episodes with local agent processes (one per seat) and write a run directory:\n' +
-    'run.json, scenarios.jsonl, episodes.jsonl, ledgers/<episode>/<seat>.jsonl.\n' +
-    'Exit status: 0 when the run completed (failed episodes are recorded and counted), 1 when every\n' +
-    'episode failed, 2 for bad arguments or a missing API key.',
+  summary: `Run episodes with local agent processes (one per seat) and write a run directory:
+run.json, scenarios.jsonl, episodes.jsonl, ledgers/<episode>/<seat>.jsonl.
+Exit status: 0 when the run completed (failed episodes are recorded and counted), 1 when every
+episode failed, 2 for bad arguments or a missing API key.`,
   flags: RUN_FLAGS,
 };
 

@@ -29,18 +29,17 @@ const SERVE_FLAGS: FlagSpecs = {
 export const spec: CommandSpec = {
   name: 'serve',
   usage: 'parley serve [--port P] [--out DIR] [options]',
-  summary:
-    'Open the seats of the selected episodes for remote agents. Prints the agent URL, then for each\n' +
-    'episode a line `episode <id> scenario <id> mode <mode>` followed by one line per seat:\n' +
-    '  seat <seat-id> token <token> url http://HOST:PORT/?token=<token>\n' +
-    'An agent process joins with the token; a person opens the url in a browser. With --agent1/--agent2/--agentK\n' +
-    'those seats are played here (local agent processes) and only the others are printed (as people\'s seats).\n' +
-    'With --tokens-file FILE those seat lines go to FILE (owner-only) instead. Start\n' +
-    "`grep '^seat <seat-id> ' FILE | parley agent --url <url> --token-file - --policy <spec>` once per seat. Each episode starts\n" +
-    'when all its seats joined; serve writes the records and exits 0 when every episode is done.\n' +
-    'With --judge SPEC each episode is judged as it ends (the request `parley eval DIR --judge SPEC` sends),\n' +
-    "its scores stored on the record, and each seat's own scores sent in its episode.end (the end reward of\n" +
-    'clients/python). Every seat is told its task verdict there too, where the task has one.',
+  summary: `Open the seats of the selected episodes for remote agents. Prints the agent URL, then for each
+episode a line \`episode <id> scenario <id> mode <mode>\` followed by one line per seat:
+  seat <seat-id> token <token> url http://HOST:PORT/?token=<token>
+An agent process joins with the token; a person opens the url in a browser. With --agent1/--agent2/--agentK
+those seats are played here (local agent processes) and only the others are printed (as people's seats).
+With --tokens-file FILE those seat lines go to FILE (owner-only) instead. Start
+\`grep '^seat <seat-id> ' FILE | parley agent --url <url> --token-file - --policy <spec>\` once per seat. Each episode starts
+when all its seats joined; serve writes the records and exits 0 when every episode is done.
+With --judge SPEC each episode is judged as it ends (the request \`parley eval DIR --judge SPEC\` sends),
+its scores stored on the record, and each seat's own scores sent in its episode.end (the end reward of
+clients/python). Every seat is told its task verdict there too, where the task has one.`,
   flags: SERVE_FLAGS,
 };
 

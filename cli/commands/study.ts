@@ -25,12 +25,11 @@ const FLAGS: FlagSpecs = {
 export const spec: CommandSpec = {
   name: 'study',
   usage: 'parley study STUDY.yaml --out DIR [--port N] | parley study STUDY.yaml --out DIR --withdraw PID',
-  summary:
-    'A study with recruited participants (docs/study.md): prints `study url http://HOST:PORT/` (participants\n' +
-    'add their id parameter, e.g. ?PROLIFIC_PID=…) and `organiser url …/organiser#key=…`. Participants\n' +
-    'consent, wait to be paired (the partner policy takes the seat after waitSeconds alone), play, answer\n' +
-    'the exit survey and get the completion code. Records, participants and CSV exports go to DIR;\n' +
-    'stop with Ctrl-C and rerun to resume. --withdraw PID removes that participant\'s data.',
+  summary: `A study with recruited participants (docs/study.md): prints \`study url http://HOST:PORT/\` (participants
+add their id parameter, e.g. ?PROLIFIC_PID=…) and \`organiser url …/organiser#key=…\`. Participants
+consent, wait to be paired (the partner policy takes the seat after waitSeconds alone), play, answer
+the exit survey and get the completion code. Records, participants and CSV exports go to DIR;
+stop with Ctrl-C and rerun to resume. --withdraw PID removes that participant's data.`,
   flags: FLAGS,
   positionals: { min: 1, max: 1, names: 'a study file STUDY.yaml' },
 };

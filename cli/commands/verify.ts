@@ -7,9 +7,8 @@ import { terminalSafe } from '../../text/terminal.js';
 export const spec: CommandSpec = {
   name: 'verify',
   usage: 'parley verify PACK.tar.gz',
-  summary:
-    "Checks a pack made by parley pack against its manifest: every file's SHA-256 and size, no file missing,\n" +
-    'none added. Exit 0 when all match; 1 with one line per changed, missing or added file otherwise.',
+  summary: `Checks a pack made by parley pack against its manifest: every file's SHA-256 and size, no file missing,
+none added. Exit 0 when all match; 1 with one line per changed, missing or added file otherwise.`,
   flags: {},
   positionals: { min: 1, max: 1, names: 'one .tar.gz made by parley pack' },
 };

@@ -12,10 +12,9 @@ const WATCH_FLAGS: FlagSpecs = {
 export const spec: CommandSpec = {
   name: 'watch',
   usage: 'parley watch RUN_DIR [--watch-port N]',
-  summary:
-    "Serves a run's watch page (the page `run --watch` serves live) for a finished or stopped run and prints\n" +
-    '`watch url http://HOST:PORT/watch?key=K` (the key is its only way in): every episode as it ended, the\n' +
-    "run's summary, and each episode's turns and seats' ledgers read from RUN_DIR. Ctrl-C stops.",
+  summary: `Serves a run's watch page (the page \`run --watch\` serves live) for a finished or stopped run and prints
+\`watch url http://HOST:PORT/watch?key=K\` (the key is its only way in): every episode as it ended, the
+run's summary, and each episode's turns and seats' ledgers read from RUN_DIR. Ctrl-C stops.`,
   flags: WATCH_FLAGS,
   positionals: { min: 1, max: 1, names: 'one run directory' },
 };

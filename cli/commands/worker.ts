@@ -25,13 +25,12 @@ const FLAGS: FlagSpecs = {
 export const spec: CommandSpec = {
   name: 'worker',
   usage: 'parley worker --queue redis://[user:pass@]HOST:PORT[/db] [options]',
-  summary:
-  "Take episode jobs from the queue and run them on this machine's agent processes; the coordinator\n" +
-    'writes the results into its run directory. Needs only the code, the queue URL and the provider keys\n' +
-    '(scenarios and configuration come from the queue). SIGTERM or Ctrl-C: finish the episodes in hand for up\n' +
-    'to 5 s (PARLEY_WORKER_STOP_MS) and stop, within 10 s whatever state Redis is in; a second one: stop now.\n' +
-    'Episodes not finished go back to the queue and run elsewhere from the start. Jobs are checked: a job may\n' +
-    'name a base URL or key variable only if --allow-endpoint / --allow-key-env allow it.',
+  summary: `Take episode jobs from the queue and run them on this machine's agent processes; the coordinator
+writes the results into its run directory. Needs only the code, the queue URL and the provider keys
+(scenarios and configuration come from the queue). SIGTERM or Ctrl-C: finish the episodes in hand for up
+to 5 s (PARLEY_WORKER_STOP_MS) and stop, within 10 s whatever state Redis is in; a second one: stop now.
+Episodes not finished go back to the queue and run elsewhere from the start. Jobs are checked: a job may
+name a base URL or key variable only if --allow-endpoint / --allow-key-env allow it.`,
   flags: FLAGS,
 };
 
