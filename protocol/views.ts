@@ -35,14 +35,12 @@ export const PartnerView = z.object({
 });
 export type PartnerView = z.infer<typeof PartnerView>;
 
-/** A partner's private state: what mindreaders receive in a `peer.state` frame. */
-export const PeerPrivateState = z.object({
-  seat: z.string(),
-  profile: ProfileView,
-  goal: z.string(),
-  hints: z.array(Hint),
-  task: TaskPrivate.nullable(),
-});
+/**
+ * A partner's private state, sent in a `peer.state` frame: the fields of that partner's own view, so the
+ * same schema. A mindreader gets the partner's view whole; a shared field or a fork's reveal fills only
+ * some of them (the rest empty).
+ */
+export const PeerPrivateState = SelfView;
 export type PeerPrivateState = z.infer<typeof PeerPrivateState>;
 
 /** Episode limits a seat is told at welcome. */
@@ -56,16 +54,8 @@ export type Limits = z.infer<typeof Limits>;
 /** Everything the script writer gets: both sides in full, minus judge-only text. */
 export const ScriptBackground = z.object({
   scenario: PublicScenario,
-  seats: z.array(
-    z.object({
-      seat: z.string(),
-      profile: ProfileView,
-      goal: z.string(),
-      hints: z.array(Hint),
-      task: TaskPrivate.nullable(),
-      partners: z.array(PartnerView),
-    }),
-  ),
+  /** Each seat's own state (as its agent would be told it) with what it sees of its partners. */
+  seats: z.array(SelfView.extend({ partners: z.array(PartnerView) })),
   mode: Mode,
 });
 export type ScriptBackground = z.infer<typeof ScriptBackground>;
