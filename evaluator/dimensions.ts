@@ -3,15 +3,18 @@
  * The rubric text is Parley's own wording of SOTOPIA-EVAL's definitions (Zhou et al., ICLR 2024); it is
  * placed in the JSON schema sent with the judge request, so the rubric travels with the schema.
  */
-export const DIMENSION_NAMES = [
+
+/** The six dimensions besides the goal, in SOTOPIA's order (the paper's appendix D tables list them apart). */
+export const SOCIAL_DIMENSIONS = [
   'believability',
   'relationship',
   'knowledge',
   'secret',
   'social_rules',
   'financial_and_material_benefits',
-  'goal',
 ] as const;
+/** The seven in SOTOPIA's order: the six above, then the goal (the one the paper reports first). */
+export const DIMENSION_NAMES = [...SOCIAL_DIMENSIONS, 'goal'] as const;
 export type DimensionName = (typeof DIMENSION_NAMES)[number];
 
 export interface Dimension {

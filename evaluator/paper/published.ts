@@ -1,24 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { packagePath } from '../../disk/package-root.js';
+import { SOCIAL_DIMENSIONS } from '../dimensions.js';
 
 /**
  * The metrics the paper publishes that Parley computes the same way (docs/metrics.md): the goal score,
  * words per turn, the Craigslist deal rate, the MutualFriends first mention, and the other six
  * SOTOPIA-EVAL dimensions (the paper's appendix D tables).
  */
-export const PAPER_METRICS = [
-  'goal',
-  'wordsPerTurn',
-  'deal',
-  'firstMention',
-  'believability',
-  'relationship',
-  'knowledge',
-  'secret',
-  'social_rules',
-  'financial_and_material_benefits',
-] as const;
+export const PAPER_METRICS = ['goal', 'wordsPerTurn', 'deal', 'firstMention', ...SOCIAL_DIMENSIONS] as const;
 export type PaperMetric = (typeof PAPER_METRICS)[number];
 
 /** One published number: a fact read off the paper, with where it is printed. */
