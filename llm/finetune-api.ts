@@ -21,6 +21,19 @@ export interface FinetuneJob {
   error: string | null;
 }
 
+/**
+ * The part of a FinetuneJob every provider's job record names alike (an id, a status word, a base model):
+ * the status is translated by the provider's own table, and a word the table does not know (a provider
+ * added one) counts as `running`, so `parley finetune --wait` keeps polling rather than stopping on it.
+ */
+export function jobHead(
+  provider: string,
+  statuses: Readonly<Record<string, FinetuneJob['status']>>,
+  j: { id: string; status: string; model: string },
+): Pick<FinetuneJob, 'provider' | 'id' | 'status' | 'rawStatus' | 'baseModel'> {
+  return { provider, id: j.id, status: statuses[j.status] ?? 'running', rawStatus: j.status, baseModel: j.model };
+}
+
 /** An uploaded file. */
 export interface UploadedFile {
   id: string;

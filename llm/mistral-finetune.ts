@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { FinetuneApi, FinetuneJob, ProviderAccess } from './finetune-api.js';
+import { jobHead, type FinetuneApi, type FinetuneJob, type ProviderAccess } from './finetune-api.js';
 
 type MistralJob = { id: string; status: string; model: string; fine_tuned_model?: string | null; training_files?: string[]; validation_files?: string[] | null; message?: string | null };
 
@@ -19,11 +19,7 @@ const STATUS: Record<string, FinetuneJob['status']> = {
 
 function job(j: MistralJob): FinetuneJob {
   return {
-    provider: 'mistral',
-    id: j.id,
-    status: STATUS[j.status] ?? 'running',
-    rawStatus: j.status,
-    baseModel: j.model,
+    ...jobHead('mistral', STATUS, j),
     fineTunedModel: j.fine_tuned_model ?? null,
     trainingFile: j.training_files?.[0] ?? null,
     validationFile: j.validation_files?.[0] ?? null,

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { FinetuneApi, FinetuneJob, ProviderAccess } from './finetune-api.js';
+import { jobHead, type FinetuneApi, type FinetuneJob, type ProviderAccess } from './finetune-api.js';
 
 type OpenAiJob = { id: string; status: string; model: string; fine_tuned_model: string | null; training_file: string; validation_file: string | null; error?: { message?: string } | null };
 
@@ -15,11 +15,7 @@ const STATUS: Record<string, FinetuneJob['status']> = {
 
 function job(j: OpenAiJob): FinetuneJob {
   return {
-    provider: 'openai',
-    id: j.id,
-    status: STATUS[j.status] ?? 'running',
-    rawStatus: j.status,
-    baseModel: j.model,
+    ...jobHead('openai', STATUS, j),
     fineTunedModel: j.fine_tuned_model ?? null,
     trainingFile: j.training_file ?? null,
     validationFile: j.validation_file ?? null,
