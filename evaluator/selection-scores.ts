@@ -1,4 +1,4 @@
-import { judgeVariants, readEvaluation, type EpisodeJudgement, type Evaluation } from './evaluation.js';
+import { judgeVariants, readEvaluation, type EpisodeJudgement, type Evaluation, type SeatScores } from './evaluation.js';
 import { SOTOPIA_RUBRIC } from './rubric/builtin.js';
 
 /** One seat's scores by dimension name, or its evaluation error's code (the shape training/ selects on). */
@@ -15,21 +15,15 @@ export function selectionScores(evaluation: Evaluation | undefined): Record<stri
   const main = ev?.judge;
   if (!main) return null;
   const others = [...judgeVariants(ev).values()].filter((j) => j !== main && j.judge.visibility === 'full');
-  const out: Record<string, SelectionSeatScores> = {};
-  for (const [seat, j] of Object.entries(main.seats)) {
-    if (!j.ok) {
-      out[seat] = { ok: false, code: j.error.code };
-      continue;
-    }
+  return perSeat(main, (seat, own) => {
     const scores: Record<string, number> = {};
     for (const o of others) {
       const s = o.seats[seat];
       if (s?.ok) for (const [d, x] of Object.entries(s.scores)) if (!(d in scores)) scores[d] = x.score;
     }
-    for (const [d, x] of Object.entries(j.scores)) scores[d] = x.score;
-    out[seat] = { ok: true, scores };
-  }
-  return out;
+    for (const [d, x] of Object.entries(own)) scores[d] = x.score;
+    return scores;
+  });
 }
 
 /**
@@ -49,12 +43,7 @@ export function panelMeanScores(evaluation: Evaluation | undefined): Record<stri
     if (j.judge.visibility !== 'full' || (j.judge.view ?? 'parley') !== (main.judge.view ?? 'parley')) continue;
     (panels.get(rubricOf(j)) ?? panels.set(rubricOf(j), []).get(rubricOf(j))!).push(j);
   }
-  const out: Record<string, SelectionSeatScores> = {};
-  for (const [seat, j] of Object.entries(main.seats)) {
-    if (!j.ok) {
-      out[seat] = { ok: false, code: j.error.code };
-      continue;
-    }
+  return perSeat(main, (seat) => {
     const scores: Record<string, number> = {};
     for (const panel of panels.values()) {
       const sums = new Map<string, { total: number; n: number }>();
@@ -68,7 +57,16 @@ export function panelMeanScores(evaluation: Evaluation | undefined): Record<stri
       }
       for (const [d, { total, n }] of sums) if (!(d in scores)) scores[d] = total / n;
     }
-    out[seat] = { ok: true, scores };
-  }
+    return scores;
+  });
+}
+
+/**
+ * Both readings' frame: per seat of the main judgement, `score(seat)` where it scored the seat, else the
+ * code of its failure (a seat the main judge failed on is never ranked by other judgements' scores).
+ */
+function perSeat(main: EpisodeJudgement, score: (seat: string, own: SeatScores) => Record<string, number>): Record<string, SelectionSeatScores> {
+  const out: Record<string, SelectionSeatScores> = {};
+  for (const [seat, j] of Object.entries(main.seats)) out[seat] = j.ok ? { ok: true, scores: score(seat, j.scores) } : { ok: false, code: j.error.code };
   return out;
 }
