@@ -1,4 +1,5 @@
 import { defineGame } from './definition.js';
+import { huntWins, secretVote, VOTE_RULE } from './voting.js';
 
 /**
  * Undercover for six, as SOTOPIA's social game engine sets it: four civilians share a word, two
@@ -11,7 +12,7 @@ export const UNDERCOVER = defineGame({
   rules: [
     'Six players each hold a secret word. Four civilians share one word; two undercover players hold a different, related word.',
     'Each round everyone still in play describes their word in one sentence without saying it, then all vote in secret:',
-    'the player with the most votes is out (a tie puts nobody out) and their role is shown.',
+    VOTE_RULE,
     'The civilians win when both undercover players are out; the undercover players win when they are as many as the civilians',
     'or still in play when the rounds run out.',
   ].join(' '),
@@ -25,13 +26,13 @@ export const UNDERCOVER = defineGame({
   ],
   phases: [
     { id: 'describe', title: 'Describe your word', announce: 'Round {round}: everyone still in play describes their word in one sentence.', actors: 'all', act: 'speak', channel: 'public' },
-    { id: 'vote', title: 'The vote', announce: 'Time to vote. Ballots are secret until everyone has voted.', actors: 'all', act: 'move', channel: 'private', move: { verb: 'vote', effect: 'vote', targets: 'others' }, resolve: 'vote' },
+    secretVote('vote', 'The vote'),
   ],
   reveals: { roleOnVote: true, roleOnNight: false },
-  win: [
-    { when: 'eliminated', team: 'undercover', winner: 'civilians', message: 'Both undercover players are out: the civilians win.' },
-    { when: 'parity', team: 'undercover', winner: 'undercover', message: 'The undercover players are as many as the civilians: they win.' },
-  ],
+  win: huntWins('undercover', 'civilians', {
+    eliminated: 'Both undercover players are out: the civilians win.',
+    parity: 'The undercover players are as many as the civilians: they win.',
+  }),
   timeoutWinner: 'undercover',
   maxRounds: 4,
   words: [

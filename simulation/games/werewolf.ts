@@ -1,4 +1,5 @@
 import { defineGame } from './definition.js';
+import { huntWins, secretVote, VOTE_RULE } from './voting.js';
 
 /**
  * Werewolf for six (issue 39): two werewolves, a seer, a doctor and two villagers. The phases follow the
@@ -14,7 +15,7 @@ export const WEREWOLF = defineGame({
     'Each round has a night and a day. At night the werewolves talk on their own channel and pick someone to kill;',
     'the seer learns whether one player is a werewolf; the doctor guards one player, who survives an attack that night.',
     'At dawn everyone hears who died. By day everyone still in play speaks once, then all vote in secret:',
-    'the player with the most votes is out (a tie puts nobody out) and their role is shown.',
+    VOTE_RULE,
     'The village wins when no werewolf is left; the werewolves win when they are as many as the others.',
     'Players who are out take no further part.',
   ].join(' '),
@@ -34,13 +35,13 @@ export const WEREWOLF = defineGame({
     { id: 'night_seer', title: 'Night: the seer looks', announce: 'The seer wakes and looks into one player.', actors: { roles: ['seer'] }, act: 'move', channel: 'private', move: { verb: 'inspect', effect: 'inspect', targets: 'others' } },
     { id: 'night_doctor', title: 'Night: the doctor guards', announce: 'The doctor wakes and guards one player.', actors: { roles: ['doctor'] }, act: 'move', channel: 'private', move: { verb: 'protect', effect: 'protect', targets: 'any' }, resolve: 'night' },
     { id: 'day_talk', title: 'Day: discussion', announce: 'Day {round} breaks. Everyone still in play speaks once.', actors: 'all', act: 'speak', channel: 'public' },
-    { id: 'day_vote', title: 'Day: the vote', announce: 'Time to vote. Ballots are secret until everyone has voted.', actors: 'all', act: 'move', channel: 'private', move: { verb: 'vote', effect: 'vote', targets: 'others' }, resolve: 'vote' },
+    secretVote('day_vote', 'Day: the vote'),
   ],
   reveals: { roleOnVote: true, roleOnNight: true },
-  win: [
-    { when: 'eliminated', team: 'wolves', winner: 'village', message: 'No werewolf is left: the village wins.' },
-    { when: 'parity', team: 'wolves', winner: 'wolves', message: 'The werewolves are as many as the rest: the werewolves win.' },
-  ],
+  win: huntWins('wolves', 'village', {
+    eliminated: 'No werewolf is left: the village wins.',
+    parity: 'The werewolves are as many as the rest: the werewolves win.',
+  }),
   timeoutWinner: 'wolves',
   maxRounds: 6,
 });
