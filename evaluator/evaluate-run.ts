@@ -1,25 +1,14 @@
 import type { LlmClient } from '../llm/types.js';
 import { judgeVariant, judgeVariants, readEvaluation, withJudgement, type EpisodeJudgement, type Evaluation, type JudgeVisibility } from './evaluation.js';
-import { judgeEpisode } from './judge/judge.js';
-import type { JudgeView } from './judge/prompt.js';
+import { judgeEpisode, type JudgeOptions } from './judge/judge.js';
 import { appendJudgement, clearJudgementJournal, rewriteEpisodes, type RunLock } from '../run-dir/index.js';
 import type { RunDir } from './run-dir.js';
 import type { Rubric } from './rubric/rubric.js';
 
-export interface EvaluateRunOptions {
+/** What `judgeEpisode` is given (the judge, its view, rubric and sampling: JudgeOptions), and how the run is walked. */
+export interface EvaluateRunOptions extends JudgeOptions {
   /** The run directory's lock, held from before `run` was loaded until this returns (see below). */
   lock: RunLock;
-  client: LlmClient;
-  spec: string;
-  visibility: JudgeVisibility;
-  /** What the full judge is shown (default `parley`); see judge/prompt.ts. */
-  view?: JudgeView;
-  /** What is scored (default SOTOPIA-EVAL). Each (judge, rubric) pair is its own variant on the record. */
-  rubric?: Rubric;
-  /** Paper view: the client asked once to reformat an unreadable judge reply (default: the judge). */
-  reformatClient?: LlmClient;
-  /** The judge's temperature (default 0, as SOTOPIA's); recorded with the scores. */
-  temperature?: number;
   /** Episodes judged at once. */
   concurrency: number;
   /** Only episodes without judge scores from this judge, or with an evaluation error (resume). */
@@ -40,7 +29,6 @@ export interface EvaluateRunOptions {
   signal?: AbortSignal;
   /** Abandon: the calls in flight are cut short and their episodes are left unjudged (a stop's bound ran out). */
   abandon?: AbortSignal;
-  now?: () => Date;
 }
 
 export interface EvaluateProgress {
