@@ -1,6 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { BatchSubmission } from '../run-dir/batch-submission.js';
+import { batchRecord, batchRecordFile } from '../run-dir/batch-record.js';
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
 
 /**
@@ -8,7 +7,7 @@ import { writeFileAtomicSync } from '../disk/atomic-write.js';
  * before the command waits, so that the same command run again collects a pending batch instead of
  * submitting a second one. Its path comes only from the probe file's (`--out`), never from a provider.
  */
-export const probeBatchesFile = (probeFile: string): string => `${probeFile}.batch.json`;
+export const probeBatchesFile = batchRecordFile;
 
 /** What a batch asked: this run's seats, this probe, answered by this model. */
 export const ProbeBatchKey = z.object({
@@ -20,29 +19,22 @@ export const ProbeBatchKey = z.object({
 });
 export type ProbeBatchKey = z.infer<typeof ProbeBatchKey>;
 
-export const ProbeBatch = ProbeBatchKey.extend(BatchSubmission.shape);
+const record = batchRecord(ProbeBatchKey);
+
+export const ProbeBatch = record.Batch;
 export type ProbeBatch = z.infer<typeof ProbeBatch>;
 
-const ProbeBatchesJson = z.object({ v: z.literal(1), batches: z.array(ProbeBatch) });
-
-export const sameProbeBatch = (b: ProbeBatchKey, key: ProbeBatchKey) => (Object.keys(ProbeBatchKey.shape) as (keyof ProbeBatchKey)[]).every((k) => b[k] === key[k]);
+export const sameProbeBatch = record.same;
 
 /** The batches recorded in `file` (none when it does not exist); throws naming the file when it is not a record. */
 export function readProbeBatches(file: string): ProbeBatch[] {
-  if (!existsSync(file)) return [];
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    throw new Error(`${file}: not JSON`);
-  }
-  const parsed = ProbeBatchesJson.safeParse(json);
-  if (!parsed.success) throw new Error(`${file}: not a probe batch record (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`);
-  return parsed.data.batches;
+  const read = record.read(file);
+  if (read.ok) return read.batches;
+  throw new Error(read.problem === 'json' ? `${file}: not JSON` : `${file}: not a probe batch record (${read.detail})`);
 }
 
 /** Replaces the entry with the same input file (or adds it), atomically. */
 export function saveProbeBatch(file: string, batch: ProbeBatch): void {
   const others = readProbeBatches(file).filter((b) => b.inputFileId !== batch.inputFileId);
-  writeFileAtomicSync(file, JSON.stringify({ v: 1, batches: [...others, batch] }, null, 2) + '\n');
+  writeFileAtomicSync(file, record.text([...others, batch]));
 }
