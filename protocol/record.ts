@@ -101,40 +101,40 @@ export const TerminationReason = z.enum([
 ]);
 export type TerminationReason = z.infer<typeof TerminationReason>;
 
+/**
+ * The outcome of a task that can be won: its kind, what the moves settled, and whether that is a success
+ * (the field every reader of task success looks at), always last.
+ */
+function taskOutcome<K extends string, S extends z.ZodRawShape>(kind: K, settled: S) {
+  return z.object({ kind: z.literal(kind), ...settled, success: z.boolean() });
+}
+
 /** Task outcome computed from explicit moves. */
 export const Outcome = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('mutual_friends'),
+  taskOutcome('mutual_friends', {
     /** Each seat's last `select`, or null if it never selected. */
     selections: z.record(z.string(), z.string().nullable()),
     answer: z.string(),
-    success: z.boolean(),
   }),
-  z.object({
-    kind: z.literal('craigslist'),
+  taskOutcome('craigslist', {
     deal: z.boolean(),
     price: z.number().nullable(),
     /** Seat that accepted, when a deal was reached. */
     acceptedBy: z.string().nullable(),
-    success: z.boolean(),
   }),
-  z.object({
-    kind: z.literal('auction'),
+  taskOutcome('auction', {
     /** Whether the seller accepted a bid. */
     sold: z.boolean(),
     /** The accepted bid, and the buyer who made it. */
     price: z.number().nullable(),
     winner: z.string().nullable(),
-    success: z.boolean(),
   }),
-  z.object({
-    kind: z.literal('split'),
+  taskOutcome('split', {
     /** Whether a proposal won a majority of the seats. */
     passed: z.boolean(),
     /** The passed proposal's shares by seat (null when none passed), and who proposed it. */
     shares: z.record(z.string(), z.number()).nullable(),
     proposer: z.string().nullable(),
-    success: z.boolean(),
   }),
   z.object({ kind: z.literal('open'), success: z.null() }),
   /** A hidden-role game: the winning side (the record's `game` has the rest); success has no meaning here. */

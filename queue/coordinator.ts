@@ -2,7 +2,7 @@ import { nanoid } from 'nanoid';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { PolicyConfig } from '../protocol/index.js';
-import { codeVersion, runLifecycle, type EpisodePlan, type OpenRun, type RunConfig, type RunExecutor, type RunResult, type StatusTerminal } from '../orchestrator/run/index.js';
+import { codeVersion, lifecycleOptions, runLifecycle, type EpisodePlan, type OpenRun, type RunConfig, type RunExecutor, type RunResult, type StatusTerminal } from '../orchestrator/run/index.js';
 import { writeEpisodeFile, type RunLock } from '../run-dir/index.js';
 import { QUEUE_NAME, runSpecKey, type EpisodeResult, type RunSpec } from './jobs.js';
 import { enqueue } from './enqueue.js';
@@ -42,14 +42,7 @@ export interface QueuedRunResult extends RunResult {
  * finds the same run key in run.json, re-adds nothing that is queued, and collects what finished.
  */
 export async function runQueued(input: RunConfig, opts: CoordinatorOptions): Promise<QueuedRunResult> {
-  return runLifecycle(input, queueExecutor(opts), {
-    log: opts.log,
-    ...(opts.tty ? { tty: opts.tty } : {}),
-    ...(opts.extend !== undefined ? { extend: opts.extend } : {}),
-    ...(opts.signal ? { signal: opts.signal } : {}),
-    ...(opts.lockWaitMs !== undefined ? { lockWaitMs: opts.lockWaitMs } : {}),
-    ...(opts.progressIntervalMs !== undefined ? { progressIntervalMs: opts.progressIntervalMs } : {}),
-  });
+  return runLifecycle(input, queueExecutor(opts), lifecycleOptions(opts));
 }
 
 /** The queue executor: episodes reach workers as BullMQ jobs, results come back as job return values. */

@@ -72,49 +72,75 @@ export function firstMentionDistribution(metrics: readonly EpisodeMetrics[]): { 
 
 const pct = (v: number) => `${Math.round(v * 100)}%`;
 
-/** The report's charts, from the aggregated rows and the per-episode metrics. */
-export function buildCharts(rows: readonly GroupRow[], metrics: readonly EpisodeMetrics[]): Chart[] {
-  // A chart is drawn only over data: an empty one says nothing ("no task scenarios") and, on a run judged
-  // on another rubric only, an empty goal chart read as if the run had not been judged.
-  const charts: Chart[] = [];
-  const has = (x: { groups: readonly BarGroup[] }) => x.groups.some((g) => g.bars.some((b) => b.value !== null));
-  const goal = metricBySubset(rows, 'goal');
-  if (has(goal)) charts.push({
+/** A bar chart of one metric by mode and subset: what it is called, says and spans. */
+interface MetricChart {
+  file: string;
+  title: string;
+  caption: string;
+  yLabel: string;
+  /** The axis, when the metric has fixed bounds, and how a tick is written. */
+  axis: { yMin?: number; yMax?: number; format?: (v: number) => string };
+  /** What an empty chart would say (it is not drawn then; see buildCharts). */
+  emptyNote: string;
+}
+
+/** The report's charts of one metric by mode and subset (the paper's figures they stand beside in the captions). */
+const METRIC_CHARTS: Record<'goal' | 'success' | 'wordsPerTurn' | 'deal', MetricChart> = {
+  goal: {
     file: 'goal-by-mode.svg',
     title: 'Goal completion by mode and subset',
     caption: 'Judge goal score [0, 10], mean over seats per episode (the paper\'s Figure 2).',
-    svg: barChart({ title: 'Goal completion by mode and subset', yLabel: 'goal (0–10)', ...goal, yMin: 0, yMax: 10, emptyNote: 'no SOTOPIA-EVAL goal scores' }),
-  });
-  const success = metricBySubset(rows, 'success');
-  if (has(success)) charts.push({
+    yLabel: 'goal (0–10)', axis: { yMin: 0, yMax: 10 }, emptyNote: 'no SOTOPIA-EVAL goal scores',
+  },
+  success: {
     file: 'success-by-mode.svg',
     title: 'Task success by mode and subset',
     caption: 'MutualFriends: both selected the shared friend (protocol parley) or the shared friend was named (protocol paper, the paper\'s appendix G); Craigslist: a deal was reached. Open scenarios have no task success (docs/metrics.md).',
-    svg: barChart({ title: 'Task success by mode and subset', yLabel: 'success rate', ...success, yMin: 0, yMax: 1, format: pct, emptyNote: 'no task scenarios' }),
-  });
-  const words = metricBySubset(rows, 'wordsPerTurn');
-  if (has(words)) charts.push({
+    yLabel: 'success rate', axis: { yMin: 0, yMax: 1, format: pct }, emptyNote: 'no task scenarios',
+  },
+  wordsPerTurn: {
     file: 'words-per-turn.svg',
     title: 'Words per turn by mode',
     caption: 'Words per speech turn, mean over seats per episode (the paper\'s Figure 4).',
-    svg: barChart({ title: 'Words per turn by mode', yLabel: 'words per turn', ...words, emptyNote: 'no speech' }),
+    yLabel: 'words per turn', axis: {}, emptyNote: 'no speech',
+  },
+  deal: {
+    file: 'deal-rate.svg',
+    title: 'Craigslist deal rate by mode',
+    caption: 'Share of Craigslist episodes ending in a deal: explicit moves, or the judge\'s reading of the dialogue when it found one (the paper\'s Figure 11).',
+    yLabel: 'deal rate', axis: { yMin: 0, yMax: 1, format: pct }, emptyNote: 'no Craigslist episodes',
+  },
+};
+
+// A chart is drawn only over data: an empty one says nothing ("no task scenarios") and, on a run judged
+// on another rubric only, an empty goal chart read as if the run had not been judged.
+const hasData = (x: { groups: readonly BarGroup[] }) => x.groups.some((g) => g.bars.some((b) => b.value !== null));
+
+/** The charts of these metrics that have data, in this order. */
+function metricCharts(rows: readonly GroupRow[], metrics: readonly (keyof typeof METRIC_CHARTS)[]): Chart[] {
+  return metrics.flatMap((metric) => {
+    const data = metricBySubset(rows, metric);
+    if (!hasData(data)) return [];
+    const c = METRIC_CHARTS[metric];
+    return [{ file: c.file, title: c.title, caption: c.caption, svg: barChart({ title: c.title, yLabel: c.yLabel, ...data, ...c.axis, emptyNote: c.emptyNote }) }];
   });
+}
+
+/** Where the shared friend is first named (MutualFriends), when any MutualFriends episode was played. */
+function firstMentionChart(metrics: readonly EpisodeMetrics[]): Chart[] {
   const fm = firstMentionDistribution(metrics);
-  if (has(fm)) charts.push({
+  if (!hasData(fm)) return [];
+  return [{
     file: 'first-mention.svg',
     title: 'Where the shared friend is first named',
     caption: 'MutualFriends: share of episodes by relative position of the first move naming the shared friend (0 = first move, 1 = last), and never named (the paper\'s Figures 10/12).',
     svg: barChart({ title: 'Where the shared friend is first named', yLabel: 'share of episodes', groups: fm.groups, series: fm.series, yMin: 0, yMax: 1, format: pct, emptyNote: 'no MutualFriends episodes', footnote: `bars: share of each mode's MutualFriends episodes (${fm.series.map((k) => `${k} n=${fm.n.get(k)}`).join(', ')}); numbers under bars: episodes in the bin` }),
-  });
-  const deal = metricBySubset(rows, 'deal');
-  if (has(deal)) charts.push({
-    file: 'deal-rate.svg',
-    title: 'Craigslist deal rate by mode',
-    caption: 'Share of Craigslist episodes ending in a deal: explicit moves, or the judge\'s reading of the dialogue when it found one (the paper\'s Figure 11).',
-    svg: barChart({ title: 'Craigslist deal rate by mode', yLabel: 'deal rate', ...deal, yMin: 0, yMax: 1, format: pct, emptyNote: 'no Craigslist episodes' }),
-  });
-  charts.push(...rubricCharts(rows));
-  return charts;
+  }];
+}
+
+/** The report's charts, from the aggregated rows and the per-episode metrics, in the report's order. */
+export function buildCharts(rows: readonly GroupRow[], metrics: readonly EpisodeMetrics[]): Chart[] {
+  return [...metricCharts(rows, ['goal', 'success', 'wordsPerTurn']), ...firstMentionChart(metrics), ...metricCharts(rows, ['deal']), ...rubricCharts(rows)];
 }
 
 /**

@@ -4,7 +4,7 @@ import type { RunPaths } from '../../run-dir/index.js';
 import { systemClock } from '../clock.js';
 import type { RunConfig } from '../run-config.js';
 import { scheduleEpisodes, type ScheduleOptions } from './episode-schedule.js';
-import { runLifecycle, type RunExecutor, type RunResult } from './lifecycle.js';
+import { lifecycleOptions, runLifecycle, type RunExecutor, type RunResult } from './lifecycle.js';
 import type { StatusTerminal } from './progress-reporter.js';
 import type { RunProbes } from './run-probes.js';
 
@@ -27,14 +27,7 @@ export interface DriverOptions extends ScheduleOptions {
  * `concurrency` episodes in flight.
  */
 export async function runExperiment(input: RunConfig, opts: DriverOptions, probes: RunProbes = {}): Promise<RunResult> {
-  return runLifecycle(input, localExecutor(opts, probes), {
-    log: opts.log,
-    ...(opts.tty ? { tty: opts.tty } : {}),
-    ...(opts.extend !== undefined ? { extend: opts.extend } : {}),
-    ...(opts.signal ? { signal: opts.signal } : {}),
-    ...(probes.lockWaitMs !== undefined ? { lockWaitMs: probes.lockWaitMs } : {}),
-    ...(probes.progressIntervalMs !== undefined ? { progressIntervalMs: probes.progressIntervalMs } : {}),
-  });
+  return runLifecycle(input, localExecutor(opts, probes), lifecycleOptions({ ...opts, lockWaitMs: probes.lockWaitMs, progressIntervalMs: probes.progressIntervalMs }));
 }
 
 /** The local executor: an agent endpoint on this machine, seats on its agent pool or remote agents. */

@@ -9,7 +9,7 @@ export type { EpisodePlan } from '../episode-plan.js';
 export type { RunConfig } from '../run-config.js';
 export { codeVersion } from './code-version.js';
 export { EpisodeHost, type EpisodeHostOptions, type EpisodeRunSettings } from './episode-host.js';
-export { runLifecycle, RunDirConflict, type LifecycleOptions, type OpenRun, type RunExecutor, type RunResult } from './lifecycle.js';
+export { lifecycleOptions, runLifecycle, RunDirConflict, type LifecycleOptions, type OpenRun, type RunExecutor, type RunResult } from './lifecycle.js';
 export { type StatusTerminal } from './progress-reporter.js';
 export { resolveProtocol } from './protocol.js';
 export { SCRIPT_SEAT } from '../world.js';

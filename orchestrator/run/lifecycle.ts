@@ -74,6 +74,16 @@ export interface LifecycleOptions {
   progressIntervalMs?: number;
 }
 
+/**
+ * A command's wider options narrowed to the lifecycle's: only those it was given, so that an absent one
+ * keeps the lifecycle's default (both executors' entry points hand their options on through this).
+ */
+export function lifecycleOptions(o: LifecycleOptions): LifecycleOptions {
+  const out: LifecycleOptions = { log: o.log };
+  for (const k of ['tty', 'extend', 'signal', 'lockWaitMs', 'progressIntervalMs'] as const) if (o[k] !== undefined) Object.assign(out, { [k]: o[k] });
+  return out;
+}
+
 export interface RunResult {
   dir: string;
   runId: string;

@@ -48,35 +48,31 @@ class JsonScan {
     else this.fail();
   }
 
-  private object(): void {
+  /** `{…}` and `[…]`: past the opening bracket, either the closing one at once, or members separated by commas. */
+  private members(close: string, member: () => void): void {
     this.i++;
     this.ws();
-    if (this.text[this.i] === '}') {
+    if (this.text[this.i] === close) {
       this.i++;
       return;
     }
-    for (;;) {
+    do member();
+    while (!this.closes(close));
+  }
+
+  private object(): void {
+    this.members('}', () => {
       this.ws();
       this.string();
       this.ws();
       if (this.text[this.i] !== ':') this.fail();
       this.i++;
       this.value();
-      if (this.closes('}')) return;
-    }
+    });
   }
 
   private array(): void {
-    this.i++;
-    this.ws();
-    if (this.text[this.i] === ']') {
-      this.i++;
-      return;
-    }
-    for (;;) {
-      this.value();
-      if (this.closes(']')) return;
-    }
+    this.members(']', () => this.value());
   }
 
   /** After a member: a comma (more follow: false), the closing bracket (true), or anything else fails. */
