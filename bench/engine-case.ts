@@ -10,9 +10,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RunConfig } from '../orchestrator/run-config.js';
 import { runExperiment } from '../orchestrator/run/driver.js';
 import { caseArgs, reportCase } from './child.js';
+import { PoolWatch, steadyRun } from './pool-watch.js';
 import { quantile, round } from './stats.js';
 import { isEpisodeLine, SteadyWindow } from './window.js';
 
@@ -49,25 +49,12 @@ const n = args.concurrent;
 const total = 3 * n;
 const out = mkdtempSync(join(tmpdir(), 'parley-bench-engine-'));
 const w = new SteadyWindow(n, total);
-let poolReady = 0;
-let poolFull = 0;
-let stopCounting = () => {};
-let poolSize = 0;
+const pool = new PoolWatch();
 let allTurns = 0;
 const t0 = performance.now();
 
 try {
-  const config = RunConfig.parse({
-    scenarios: 'builtin',
-    modes: ['agents'],
-    out,
-    repeats: Math.ceil(total / 20),
-    limit: total,
-    concurrency: n,
-    maxTurns: args.turns,
-    agents: [{ spec: 'bot:chatter' }],
-    pool: args.seatsPerProcess > 1 ? { multiplex: true, seatsPerProcess: args.seatsPerProcess } : { multiplex: false, seatsPerProcess: 1 },
-  });
+  const config = steadyRun({ out, total, lanes: n, turns: args.turns, agent: { spec: 'bot:chatter' }, seatsPerProcess: args.seatsPerProcess });
   const result = await runExperiment(config, {
     log: (line) => isEpisodeLine(line) && w.recordedOne(),
     hosting: 'local',
@@ -87,34 +74,24 @@ try {
       },
     },
     // Called once the first agent process is ready (episodes start then); the pool fills meanwhile.
-    poolStarted: (pool) => {
-      poolReady = performance.now();
-      // The most processes alive at once (the pool may not be full before a short run ends).
-      const count = setInterval(() => (poolSize = Math.max(poolSize, pool.pids.length)), 100);
-      void pool.full().then((full) => {
-        if (full) poolFull = performance.now();
-        poolSize = Math.max(poolSize, pool.pids.length);
-        if (full) clearInterval(count);
-      });
-      stopCounting = () => clearInterval(count);
-    },
+    poolStarted: pool.started,
   });
   const end = performance.now();
-  stopCounting();
+  pool.stop();
   const ms = (q: number) => round(quantile(w.overheadNs, q) / 1e6, 3);
   const report: EngineCaseResult = {
     episodes: result.ran.length,
     failed: result.ran.filter((r) => r.status !== 'ok' || r.turns.length !== args.turns).length,
-    agentProcesses: poolSize,
-    poolStartMs: Math.round(poolReady - t0),
-    poolFullMs: poolFull ? Math.round(poolFull - t0) : null,
+    agentProcesses: pool.size,
+    poolStartMs: Math.round(pool.readyAt - t0),
+    poolFullMs: pool.fullAt ? Math.round(pool.fullAt - t0) : null,
     windowMs: Math.round(w.ms),
     turnsMeasured: w.turns,
     turnsPerSecond: round(w.turns / (w.ms / 1000), 1),
     overheadMs: { p50: ms(0.5), p99: ms(0.99), max: ms(1), samples: w.overheadNs.length },
-    cpuMsPerTurn: { orchestrator: round((w.cpu.user + w.cpu.system) / 1000 / Math.max(1, w.turns), 3), agents: round(w.agentsCpuMs / Math.max(1, w.turns), 3) },
+    cpuMsPerTurn: w.cpuMsPerTurn(),
     machineCpuBusy: round(w.machineBusy, 2),
-    wholeRunTurnsPerSecond: round(allTurns / ((end - poolReady) / 1000), 1),
+    wholeRunTurnsPerSecond: round(allTurns / ((end - pool.readyAt) / 1000), 1),
   };
   reportCase({ ...report });
 } finally {

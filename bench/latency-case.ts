@@ -18,9 +18,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RunConfig } from '../orchestrator/run-config.js';
 import { runExperiment } from '../orchestrator/run/driver.js';
 import { caseArgs, reportCase } from './child.js';
+import { PoolWatch, steadyRun } from './pool-watch.js';
 import { benchPolicy } from './llm-replies.js';
 import { round } from './stats.js';
 import { reapedChildrenCpuMs } from './memory.js';
@@ -68,26 +68,13 @@ const n = a.concurrent;
 const total = 5 * n;
 const out = mkdtempSync(join(tmpdir(), 'parley-bench-latency-'));
 const w = new SteadyWindow(n, total, 2 * n);
-let poolReady = 0;
-let poolFull = 0;
-let stopCounting = () => {};
-let poolSize = 0;
+const pool = new PoolWatch();
 let firstEpisode = 0;
 const t0 = performance.now();
 const cpuAtT0 = process.cpuUsage();
 
 try {
-  const config = RunConfig.parse({
-    scenarios: 'builtin',
-    modes: ['agents'],
-    out,
-    repeats: Math.ceil(total / 20),
-    limit: total,
-    concurrency: n,
-    maxTurns: a.turns,
-    agents: [benchPolicy(a.baseURL)],
-    pool: a.seatsPerProcess > 1 ? { multiplex: true, seatsPerProcess: a.seatsPerProcess } : { multiplex: false, seatsPerProcess: 1 },
-  });
+  const config = steadyRun({ out, total, lanes: n, turns: a.turns, agent: benchPolicy(a.baseURL), seatsPerProcess: a.seatsPerProcess });
   const result = await runExperiment(config, {
     log: (line) => isEpisodeLine(line) && w.recordedOne(),
     hosting: 'local',
@@ -97,20 +84,10 @@ try {
     episodePrepared: () => w.preparedOne(),
     engine: { moveAccepted: (episodeId) => w.turn(episodeId), episodeStarted: () => (firstEpisode ||= performance.now()) },
     // Called once the first agent process is ready (episodes start then); the pool fills meanwhile.
-    poolStarted: (pool) => {
-      poolReady = performance.now();
-      // The most processes alive at once (the pool may not be full before a short run ends).
-      const count = setInterval(() => (poolSize = Math.max(poolSize, pool.pids.length)), 100);
-      void pool.full().then((full) => {
-        if (full) poolFull = performance.now();
-        poolSize = Math.max(poolSize, pool.pids.length);
-        if (full) clearInterval(count);
-      });
-      stopCounting = () => clearInterval(count);
-    },
+    poolStarted: pool.started,
   });
   const end = performance.now();
-  stopCounting();
+  pool.stop();
   const idealPerMin = (n / ((a.turns * a.delayMs) / 1000)) * 60;
   const windowPerMin = (w.turns / a.turns / w.ms) * 60_000;
   // From the run's start: agent process start-up counts against the whole run.
@@ -124,9 +101,9 @@ try {
   const report: LatencyCaseResult = {
     episodes: result.ran.length,
     failed: result.ran.filter((r) => r.status !== 'ok' || r.turns.length !== a.turns).length,
-    agentProcesses: poolSize,
-    poolStartMs: Math.round(poolReady - t0),
-    poolFullMs: poolFull ? Math.round(poolFull - t0) : null,
+    agentProcesses: pool.size,
+    poolStartMs: Math.round(pool.readyAt - t0),
+    poolFullMs: pool.fullAt ? Math.round(pool.fullAt - t0) : null,
     firstEpisodeMs: Math.round(firstEpisode - t0),
     idealEpisodesPerMinute: round(idealPerMin, 1),
     window: {
@@ -136,9 +113,9 @@ try {
       efficiency: round(windowPerMin / idealPerMin, 3),
       machineCpuBusy: round(w.machineBusy, 2),
       cpuMsPerTurn: {
-        orchestrator: round((w.cpu.user + w.cpu.system) / 1000 / Math.max(1, w.turns), 3),
+        orchestrator: w.cpuMsPerTurn().orchestrator,
         agents: round(split.warm.cpuMs / Math.max(1, split.warm.turns), 3),
-        agentsAllProcesses: round(w.agentsCpuMs / Math.max(1, w.turns), 3),
+        agentsAllProcesses: w.cpuMsPerTurn().agents,
       },
       agentProcesses: {
         warm: { ...split.warm, turns: round(split.warm.turns, 1) },

@@ -1,3 +1,4 @@
+import { round } from './stats.js';
 import { childrenCpuByPid, systemCpu } from './memory.js';
 
 /**
@@ -102,6 +103,12 @@ export class SteadyWindow {
 
   overhead(ns: number): void {
     if (this.open) this.overheadNs.push(ns);
+  }
+
+  /** CPU time per turn in the window: the orchestrator (this process), and every agent process alive in it together. */
+  cpuMsPerTurn(): { orchestrator: number; agents: number } {
+    const turns = Math.max(1, this.turns);
+    return { orchestrator: round((this.cpu.user + this.cpu.system) / 1000 / turns, 3), agents: round(this.agentsCpuMs / turns, 3) };
   }
 
   get ms(): number {

@@ -1,7 +1,7 @@
 import type { CraigslistPrivate } from '../../protocol/index.js';
 import { formatPrice } from '../../protocol/index.js';
 import { BUILTIN_CHARACTERS } from '../characters.js';
-import { BUILTIN_LISTINGS, type Listing } from '../listings.js';
+import { builtinListings, type Listing } from '../listings.js';
 import { Scenario, type Character, type ScenarioSeat } from '../model.js';
 import { createRng } from '../rng.js';
 import { generatedIdentity } from './identity.js';
@@ -31,7 +31,7 @@ export interface CraigslistOptions {
  */
 export function generateCraigslist(opts: CraigslistOptions): Scenario[] {
   const rng = createRng(opts.seed);
-  const listings = opts.listings ?? BUILTIN_LISTINGS;
+  const listings = opts.listings ?? builtinListings();
   if (listings.length === 0) throw new Error('no listings to generate from');
   const characters = opts.characters ?? BUILTIN_CHARACTERS;
   const prefix = opts.idPrefix ?? 'cl';

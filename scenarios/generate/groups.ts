@@ -1,7 +1,7 @@
 import type { Friend, MutualFriendsPrivate } from '../../protocol/index.js';
 import { formatPrice } from '../../protocol/index.js';
 import { BUILTIN_CHARACTERS } from '../characters.js';
-import { BUILTIN_LISTINGS } from '../listings.js';
+import { builtinListings } from '../listings.js';
 import { Scenario, type Character, type ScenarioSeat } from '../model.js';
 import { BUILTIN_FRIEND_POOLS } from '../pools.js';
 import { createRng, deriveSeed, type Rng } from '../rng.js';
@@ -90,7 +90,7 @@ function threeWayMutualFriends(rng: Rng, characters: readonly Character[], namin
 /** A seller and two buyers: the valuations differ, and the seller's reserve lies below both. */
 function auction(rng: Rng, characters: readonly Character[], naming: Naming): Scenario {
   // Things one bids for (not a sublet), worth enough for bids to climb in steps.
-  const listing = rng.pick(BUILTIN_LISTINGS.filter((l) => l.price >= 100 && l.category !== 'housing'));
+  const listing = rng.pick(builtinListings().filter((l) => l.price >= 100 && l.category !== 'housing'));
   const [seller, b1, b2] = rng.sample(characters, 3) as [Character, Character, Character];
   const reserve = Math.round(listing.price * 0.6);
   const high = Math.round(listing.price * rng.range(1.0, 1.2));
