@@ -1,8 +1,12 @@
 import {
-  AgentFrame,
   ErrorCode,
+  ScriptFail,
+  ScriptSubmit,
+  TurnAct,
+  TurnFail,
   MAX_FRAME_BYTES,
   stamp,
+  type AgentFrame,
   type AgentFrameBody,
   type ScriptRequest,
   type TurnMeta,
@@ -41,10 +45,15 @@ async function withDeadline<T>(work: (signal: AbortSignal) => Promise<T>, deadli
   }
 }
 
+/** The wire schema of each reply a policy run yields (the union's members, picked by type, not tried in turn). */
+const REPLY_SCHEMA = { 'turn.act': TurnAct, 'turn.fail': TurnFail, 'script.submit': ScriptSubmit, 'script.fail': ScriptFail } as const;
+
 /** Checks a reply against the wire schema and the size cap before it is sent: a bad one becomes a failure. */
 function checked(body: AgentFrameBody, fallback: (message: string) => AgentFrameBody): AgentFrameBody {
   const frame = stamp<AgentFrame>(body, 'check');
-  const parsed = AgentFrame.safeParse(frame);
+  const schema = REPLY_SCHEMA[body.type as keyof typeof REPLY_SCHEMA] as (typeof REPLY_SCHEMA)[keyof typeof REPLY_SCHEMA] | undefined;
+  if (!schema) return fallback(`policy output is not a reply frame: ${body.type}`);
+  const parsed = schema.safeParse(frame);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return fallback(`policy output is not a valid ${body.type} frame: ${issue?.path.join('.') || '(frame)'}: ${issue?.message ?? 'invalid'}`);

@@ -106,7 +106,9 @@ class SeatClient {
   connect(): void {
     if (this.finished) return;
     const conn = this.seat.connecting();
-    const ws = new WebSocket(this.opts.url, { maxPayload: MAX_FRAME_BYTES, handshakeTimeout: this.opts.handshakeTimeoutMs ?? 10_000 });
+    // No permessage-deflate offer: the orchestrator's endpoint never accepts it (frames are small), and
+    // the offer costs every connection (one per seat and episode) an extension object and its parsing.
+    const ws = new WebSocket(this.opts.url, { maxPayload: MAX_FRAME_BYTES, handshakeTimeout: this.opts.handshakeTimeoutMs ?? 10_000, perMessageDeflate: false });
     this.ws = ws;
     ws.on('open', () => {
       this.seat.opened();

@@ -23,8 +23,13 @@ export interface OpenAiSettings {
 }
 
 const loadSdk = () => import('openai').then((m) => m.default);
-/** The light request path, in its own chunk: a bot process never loads it. */
-const loadHttp = () => import('./openai-http.js');
+/**
+ * The light request path, in its own chunk: a bot process never loads it. Imported once: a dynamic
+ * `import()` of a module already loaded still goes through the ESM loader each time, and this ran on
+ * every request (twice: `prepare`, then the POST).
+ */
+let httpModule: Promise<typeof import('./openai-http.js')> | undefined;
+const loadHttp = () => (httpModule ??= import('./openai-http.js'));
 /** The SDK's endpoint when no base URL is given (it is handed `baseURL: null`, so the env is not read). */
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 

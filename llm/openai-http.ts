@@ -60,17 +60,34 @@ function platformHeaders(): Array<[string, string]> {
 const httpTrim = (v: string) => v.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
 
 let httpAgent: HttpAgent | undefined;
-let httpsAgent: Promise<HttpsAgent> | undefined;
+let https: Promise<{ agent: HttpsAgent; request: typeof import('node:https').request }> | undefined;
 
-/** Keep-alive agents, as `fetch` keeps connections: one per process, https loaded only when used. */
-function agentFor(url: URL): Promise<HttpAgent | HttpsAgent> | HttpAgent {
-  if (url.protocol === 'http:') return (httpAgent ??= new HttpAgent({ keepAlive: true }));
-  return (httpsAgent ??= import('node:https').then((https) => new https.Agent({ keepAlive: true })));
+/**
+ * Keep-alive agents, as `fetch` keeps connections (one per process), and the request function that goes
+ * with each; https is loaded on first use only, once.
+ */
+function transportFor(url: URL): Promise<{ agent: HttpAgent | HttpsAgent; request: typeof httpRequest }> | { agent: HttpAgent; request: typeof httpRequest } {
+  if (url.protocol === 'http:') return { agent: (httpAgent ??= new HttpAgent({ keepAlive: true })), request: httpRequest };
+  return (https ??= import('node:https').then((m) => ({ agent: new m.Agent({ keepAlive: true }), request: m.request })));
 }
 
 /** The SDK's URL for `path` under `baseURL` (its `buildURL`, without queries: these requests have none). */
 export function sdkUrl(baseURL: string, path: string): URL {
   return new URL(baseURL + (baseURL.endsWith('/') && path.startsWith('/') ? path.slice(1) : path));
+}
+
+/** Parsed URLs by base and path: a process posts to one or two endpoints, every turn. Never mutated. */
+const urls = new Map<string, URL>();
+function urlFor(baseURL: string, path: string): URL {
+  const key = `${baseURL}\u0000${path}`;
+  let url = urls.get(key);
+  if (!url) {
+    url = sdkUrl(baseURL, path);
+    // Bounded: base URLs come from the seats' configs, a handful per process.
+    if (urls.size >= 32) urls.clear();
+    urls.set(key, url);
+  }
+  return url;
 }
 
 /**
@@ -100,14 +117,14 @@ export function sdkHeaders(url: URL, apiKey: string, bodyBytes: number): Array<[
 
 /** POSTs `body` (JSON) to `path` under `baseURL` as the SDK would; resolves with the answer, any status. */
 export async function postJson(baseURL: string, path: string, apiKey: string, body: unknown, signal: AbortSignal): Promise<OpenAiHttpAnswer> {
-  const url = sdkUrl(baseURL, path);
+  const url = urlFor(baseURL, path);
   const payload = Buffer.from(JSON.stringify(body), 'utf8');
-  const agent = await agentFor(url);
-  const send = url.protocol === 'http:' ? httpRequest : (await import('node:https')).request;
+  const { agent, request: send } = await transportFor(url);
   if (signal.aborted) throw abortError(signal);
   return new Promise<OpenAiHttpAnswer>((resolve, reject) => {
-    const req = send(url, { method: 'POST', agent, setHost: false });
-    for (const [k, v] of sdkHeaders(url, apiKey, payload.length)) req.setHeader(k, v);
+    // The headers as one flat list (`rawHeaders` form): written as given, in order, without a setHeader
+    // call (and its validation and bookkeeping) per header on every request.
+    const req = send(url, { method: 'POST', agent, setHost: false, headers: sdkHeaders(url, apiKey, payload.length).flat() });
     const onAbort = () => req.destroy(abortError(signal));
     signal.addEventListener('abort', onAbort, { once: true });
     const done = () => signal.removeEventListener('abort', onAbort);
