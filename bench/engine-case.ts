@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runExperiment } from '../orchestrator/run/driver.js';
 import { caseArgs, reportCase } from './child.js';
-import { PoolWatch, steadyRun } from './pool-watch.js';
+import { PoolWatch, runHead, steadyRun, type RunHead } from './pool-watch.js';
 import { quantile, round } from './stats.js';
 import { isEpisodeLine, SteadyWindow } from './window.js';
 
@@ -23,14 +23,7 @@ export interface EngineCaseArgs {
   seatsPerProcess: number;
 }
 
-export interface EngineCaseResult {
-  episodes: number;
-  failed: number;
-  agentProcesses: number;
-  /** Run start → the first agent process ready (episodes start on it). */
-  poolStartMs: number;
-  /** Run start → every process of the pool ready (null: the run ended first; bot runs are that short). */
-  poolFullMs: number | null;
+export interface EngineCaseResult extends RunHead {
   /** The steady window (see window.ts). */
   windowMs: number;
   turnsMeasured: number;
@@ -80,11 +73,7 @@ try {
   pool.stop();
   const ms = (q: number) => round(quantile(w.overheadNs, q) / 1e6, 3);
   const report: EngineCaseResult = {
-    episodes: result.ran.length,
-    failed: result.ran.filter((r) => r.status !== 'ok' || r.turns.length !== args.turns).length,
-    agentProcesses: pool.size,
-    poolStartMs: Math.round(pool.readyAt - t0),
-    poolFullMs: pool.fullAt ? Math.round(pool.fullAt - t0) : null,
+    ...runHead(result.ran, args.turns, pool, t0),
     windowMs: Math.round(w.ms),
     turnsMeasured: w.turns,
     turnsPerSecond: round(w.turns / (w.ms / 1000), 1),

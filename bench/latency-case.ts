@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runExperiment } from '../orchestrator/run/driver.js';
 import { caseArgs, reportCase } from './child.js';
-import { PoolWatch, steadyRun } from './pool-watch.js';
+import { PoolWatch, runHead, steadyRun, type RunHead } from './pool-watch.js';
 import { benchPolicy } from './llm-replies.js';
 import { round } from './stats.js';
 import { reapedChildrenCpuMs } from './memory.js';
@@ -34,14 +34,7 @@ export interface LatencyCaseArgs {
   seatsPerProcess: number;
 }
 
-export interface LatencyCaseResult {
-  episodes: number;
-  failed: number;
-  agentProcesses: number;
-  /** Run start → the first agent process ready (episodes start on it). */
-  poolStartMs: number;
-  /** Run start → every process of the pool ready (null: the run ended first; bot runs are that short). */
-  poolFullMs: number | null;
+export interface LatencyCaseResult extends RunHead {
   /** Run start → the first episode's engine started (every seat of it joined). */
   firstEpisodeMs: number;
   idealEpisodesPerMinute: number;
@@ -99,11 +92,7 @@ try {
   // Which processes played each episode's seats (the records say): the window's turns are shared among them.
   const split = w.agentsSplit(new Map(result.ran.map((r) => [r.episodeId, r.seats.flatMap((s) => (s.pid === null ? [] : [s.pid]))])));
   const report: LatencyCaseResult = {
-    episodes: result.ran.length,
-    failed: result.ran.filter((r) => r.status !== 'ok' || r.turns.length !== a.turns).length,
-    agentProcesses: pool.size,
-    poolStartMs: Math.round(pool.readyAt - t0),
-    poolFullMs: pool.fullAt ? Math.round(pool.fullAt - t0) : null,
+    ...runHead(result.ran, a.turns, pool, t0),
     firstEpisodeMs: Math.round(firstEpisode - t0),
     idealEpisodesPerMinute: round(idealPerMin, 1),
     window: {

@@ -31,6 +31,29 @@ export class PoolWatch {
   }
 }
 
+/** The figures every steady-window case reports first: what ran, and how its pool started. */
+export interface RunHead {
+  episodes: number;
+  /** Episodes not `ok`, or not exactly the asked number of turns long (every case asks a fixed length). */
+  failed: number;
+  agentProcesses: number;
+  /** Run start → the first agent process ready (episodes start on it). */
+  poolStartMs: number;
+  /** Run start → every process of the pool ready (null: the run ended first; bot runs are that short). */
+  poolFullMs: number | null;
+}
+
+/** RunHead of a run that started at `t0` and asked every episode for `turns` turns. */
+export function runHead(ran: readonly { status: string; turns: readonly unknown[] }[], turns: number, pool: PoolWatch, t0: number): RunHead {
+  return {
+    episodes: ran.length,
+    failed: ran.filter((r) => r.status !== 'ok' || r.turns.length !== turns).length,
+    agentProcesses: pool.size,
+    poolStartMs: Math.round(pool.readyAt - t0),
+    poolFullMs: pool.fullAt ? Math.round(pool.fullAt - t0) : null,
+  };
+}
+
 /**
  * The run a steady-window case plays: `total` built-in scenarios in agents mode, `lanes` in flight, each
  * exactly `turns` turns, every seat `agent`, on a pool of `seatsPerProcess` seats per process (over 1: multiplexed).

@@ -1,11 +1,8 @@
 import { z } from 'zod';
-import { BUILTIN_CHARACTERS } from '../characters.js';
 import { ScenarioError, ScenarioErrorCode } from '../errors.js';
 import { craigslistScenario, partialDescription } from '../generate/craigslist.js';
-import type { Character, Scenario } from '../model.js';
-import { createRng, deriveSeed } from '../rng.js';
-import { readCocoaList } from './cocoa-json.js';
-import { validate } from './read-json.js';
+import type { Scenario } from '../model.js';
+import { cocoaScenarios, type CocoaImportOptions } from './cocoa-json.js';
 
 const Price = z.number().positive();
 
@@ -32,10 +29,12 @@ export const CocoaCraigslistScenario = z.object({
   kbs: z.tuple([CocoaCraigslistKb, CocoaCraigslistKb]),
 });
 
-export interface CocoaImportOptions {
-  /** Seed for assigning Parley's characters (cocoa has none). */
-  seed?: number;
-  characters?: readonly Character[];
+/** A listings file (title, price, description) is input for the generator, not cocoa scenarios: said so, not as a schema error. */
+function refuseListings(raw: unknown, where: { file: string; line: number }, index: number): void {
+  const r = raw as Record<string, unknown> | null;
+  if (r && typeof r === 'object' && !('uuid' in r) && 'title' in r && 'price' in r) {
+    throw new ScenarioError(ScenarioErrorCode.InvalidField, 'this is a listings file (title, price), not cocoa scenarios (uuid, category, kbs): use parley scenarios make craigslist --listings FILE', { ...where, field: `${index}` });
+  }
 }
 
 /**
@@ -44,29 +43,17 @@ export interface CocoaImportOptions {
  * description is the full one, the buyer gets only its first part, as in the task definition.
  */
 export async function importCocoaCraigslist(file: string, opts: CocoaImportOptions = {}): Promise<Scenario[]> {
-  const characters = opts.characters ?? BUILTIN_CHARACTERS;
   const out: Scenario[] = [];
-  const ids = new Set<string>();
-  for (const rec of await readCocoaList(file)) {
-    const where = { file, line: rec.line };
-    const raw = rec.raw as Record<string, unknown> | null;
-    // A listings file (title, price, description) is input for the generator, not cocoa scenarios.
-    if (raw && typeof raw === 'object' && !('uuid' in raw) && 'title' in raw && 'price' in raw) {
-      throw new ScenarioError(ScenarioErrorCode.InvalidField, 'this is a listings file (title, price), not cocoa scenarios (uuid, category, kbs): use parley scenarios make craigslist --listings FILE', { ...where, field: `${rec.index}` });
-    }
-    const s = validate(CocoaCraigslistScenario, rec.raw, where, [rec.index]);
-    if (ids.has(s.uuid)) throw new ScenarioError(ScenarioErrorCode.DuplicateId, `duplicate uuid '${s.uuid}'`, { ...where, field: `${rec.index}.uuid` });
-    ids.add(s.uuid);
+  for await (const { s, where, index, characters: [c1, c2] } of cocoaScenarios(file, CocoaCraigslistScenario, opts, refuseListings)) {
     const buyerIdx = s.kbs.findIndex((k) => k.personal.Role === 'buyer');
     const sellerIdx = s.kbs.findIndex((k) => k.personal.Role === 'seller');
     if (buyerIdx < 0 || sellerIdx < 0) {
-      throw new ScenarioError(ScenarioErrorCode.InvalidField, 'expected one buyer and one seller', { ...where, field: `${rec.index}.kbs.1.personal.Role` });
+      throw new ScenarioError(ScenarioErrorCode.InvalidField, 'expected one buyer and one seller', { ...where, field: `${index}.kbs.1.personal.Role` });
     }
     const buyer = s.kbs[buyerIdx]!;
     const seller = s.kbs[sellerIdx]!;
     const full = seller.item.Description.join(' ').trim();
     const buyerOwn = buyer.item.Description.join(' ').trim();
-    const [c1, c2] = createRng(deriveSeed(opts.seed ?? 1, s.uuid)).sample(characters, 2) as [Character, Character];
     out.push(craigslistScenario({
       id: s.uuid,
       listing: { title: seller.item.Title, category: s.category ?? seller.item.Category ?? 'other', price: seller.item.Price, description: seller.item.Description },

@@ -215,51 +215,60 @@ export function renderTask(task: TaskPrivate | null, owner = 'Your'): string {
 }
 
 /**
+ * Moves made with an argument, per task kind (protocol/moves.ts): the section's title, what the arguments
+ * are for (after "one of these arguments"), and one line per argument. A kind not named here makes the
+ * deal's moves.
+ */
+const ARGUMENT_MOVES: Record<'auction' | 'split' | 'deal', { title: string; purpose: string; lines: readonly string[] }> = {
+  auction: {
+    title: '# Bidding',
+    purpose: '',
+    lines: [
+      '- a buyer: "offer $<price>" bids that price, for example "offer $120";',
+      '- the seller: "accept" sells to the highest bid so far; "quit" ends the auction without a sale;',
+      '- a buyer who is out of the bidding may leave.',
+    ],
+  },
+  split: {
+    title: '# Proposing and voting',
+    purpose: '',
+    lines: [
+      '- "propose <share>/<share>/…" proposes a split, one whole share per participant in the order the participants are listed, adding up to the total, for example "propose 40/30/30";',
+      '- "accept" votes for the latest proposal; "reject" votes against it.',
+      'A proposal passes once more than half of the participants back it (its proposer counts as backing it).',
+    ],
+  },
+  deal: {
+    title: '# Making a deal',
+    purpose: ' to act on the deal',
+    lines: ['- "offer $<price>" makes a binding offer, for example "offer $120";', `- "accept" accepts the other side's latest offer;`, '- "reject" rejects it;', '- "quit" walks away without a deal.'],
+  },
+};
+
+/** MutualFriends has one move, the answer: worded for a seat, or for the script writer who answers for the characters. */
+const SELECT_MOVE = {
+  seat: [
+    '# Submitting your answer',
+    'You and the other person each have a list of friends, and exactly one friend is on both lists. Find that friend by talking.',
+    'When you are sure, answer with action_type "action" and argument "select <the friend\'s name>", for example "select Jane Doe".',
+  ],
+  writer: [
+    '# Submitting answers',
+    'Each character has a list of friends, and exactly one friend is on both lists; the characters find that friend by talking.',
+    'When a character is sure, write a turn with action_type "action" and argument "select <the friend\'s name>", for example "select Jane Doe".',
+  ],
+};
+
+/**
  * How to make the explicit task moves (protocol/moves.ts), when actions are allowed. `writer` words
  * it for the script writer, who makes the moves on the characters' behalf.
  */
 export function renderTaskMoves(kind: TaskKind, actions: readonly ActionType[], writer = false): string {
   if (kind === 'open' || !actions.includes('action')) return '';
+  if (kind === 'mutual_friends') return (writer ? SELECT_MOVE.writer : SELECT_MOVE.seat).join('\n');
+  const moves = ARGUMENT_MOVES[kind === 'auction' || kind === 'split' ? kind : 'deal'];
   const whose = writer ? ' (for the character whose turn it is)' : '';
-  if (kind === 'auction') {
-    return [
-      '# Bidding',
-      `Use action_type "action" with one of these arguments${whose}:`,
-      '- a buyer: "offer $<price>" bids that price, for example "offer $120";',
-      '- the seller: "accept" sells to the highest bid so far; "quit" ends the auction without a sale;',
-      '- a buyer who is out of the bidding may leave.',
-    ].join('\n');
-  }
-  if (kind === 'split') {
-    return [
-      '# Proposing and voting',
-      `Use action_type "action" with one of these arguments${whose}:`,
-      '- "propose <share>/<share>/…" proposes a split, one whole share per participant in the order the participants are listed, adding up to the total, for example "propose 40/30/30";',
-      '- "accept" votes for the latest proposal; "reject" votes against it.',
-      'A proposal passes once more than half of the participants back it (its proposer counts as backing it).',
-    ].join('\n');
-  }
-  if (kind === 'mutual_friends') {
-    return writer
-      ? [
-          '# Submitting answers',
-          'Each character has a list of friends, and exactly one friend is on both lists; the characters find that friend by talking.',
-          'When a character is sure, write a turn with action_type "action" and argument "select <the friend\'s name>", for example "select Jane Doe".',
-        ].join('\n')
-      : [
-          '# Submitting your answer',
-          'You and the other person each have a list of friends, and exactly one friend is on both lists. Find that friend by talking.',
-          'When you are sure, answer with action_type "action" and argument "select <the friend\'s name>", for example "select Jane Doe".',
-        ].join('\n');
-  }
-  return [
-    '# Making a deal',
-    `Use action_type "action" with one of these arguments to act on the deal${writer ? ' (for the character whose turn it is)' : ''}:`,
-    '- "offer $<price>" makes a binding offer, for example "offer $120";',
-    `- "accept" accepts the other side's latest offer;`,
-    '- "reject" rejects it;',
-    '- "quit" walks away without a deal.',
-  ].join('\n');
+  return [moves.title, `Use action_type "action" with one of these arguments${moves.purpose}${whose}:`, ...moves.lines].join('\n');
 }
 
 const ACTION_MEANING: Record<ActionType, string> = {
