@@ -21,17 +21,21 @@ export interface FinetuneJob {
   error: string | null;
 }
 
+/** A provider's status words for each of Parley's five job statuses (every status named, so none is forgotten). */
+export type StatusWords = Readonly<Record<FinetuneJob['status'], readonly string[]>>;
+
 /**
  * The part of a FinetuneJob every provider's job record names alike (an id, a status word, a base model):
- * the status is translated by the provider's own table, and a word the table does not know (a provider
- * added one) counts as `running`, so `parley finetune --wait` keeps polling rather than stopping on it.
+ * the status is found among the provider's words, and a word it does not list (a provider added one)
+ * counts as `running`, so `parley finetune --wait` keeps polling rather than stopping on it.
  */
 export function jobHead(
   provider: string,
-  statuses: Readonly<Record<string, FinetuneJob['status']>>,
+  words: StatusWords,
   j: { id: string; status: string; model: string },
 ): Pick<FinetuneJob, 'provider' | 'id' | 'status' | 'rawStatus' | 'baseModel'> {
-  return { provider, id: j.id, status: statuses[j.status] ?? 'running', rawStatus: j.status, baseModel: j.model };
+  const status = (Object.keys(words) as FinetuneJob['status'][]).find((s) => words[s].includes(j.status)) ?? 'running';
+  return { provider, id: j.id, status, rawStatus: j.status, baseModel: j.model };
 }
 
 /** An uploaded file. */

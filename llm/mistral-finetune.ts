@@ -1,20 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { jobHead, type FinetuneApi, type FinetuneJob, type ProviderAccess } from './finetune-api.js';
+import { jobHead, type FinetuneApi, type FinetuneJob, type ProviderAccess, type StatusWords } from './finetune-api.js';
 
 type MistralJob = { id: string; status: string; model: string; fine_tuned_model?: string | null; training_files?: string[]; validation_files?: string[] | null; message?: string | null };
 
-const STATUS: Record<string, FinetuneJob['status']> = {
-  QUEUED: 'queued',
-  VALIDATING: 'queued',
-  VALIDATED: 'queued',
-  STARTED: 'running',
-  RUNNING: 'running',
-  SUCCESS: 'succeeded',
-  FAILED: 'failed',
-  FAILED_VALIDATION: 'failed',
-  CANCELLED: 'cancelled',
-  CANCELLATION_REQUESTED: 'cancelled',
+const STATUS: StatusWords = {
+  queued: ['QUEUED', 'VALIDATING', 'VALIDATED'],
+  running: ['STARTED', 'RUNNING'],
+  succeeded: ['SUCCESS'],
+  failed: ['FAILED', 'FAILED_VALIDATION'],
+  cancelled: ['CANCELLED', 'CANCELLATION_REQUESTED'],
 };
 
 function job(j: MistralJob): FinetuneJob {

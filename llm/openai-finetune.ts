@@ -1,17 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { jobHead, type FinetuneApi, type FinetuneJob, type ProviderAccess } from './finetune-api.js';
+import { jobHead, type FinetuneApi, type FinetuneJob, type ProviderAccess, type StatusWords } from './finetune-api.js';
 
 type OpenAiJob = { id: string; status: string; model: string; fine_tuned_model: string | null; training_file: string; validation_file: string | null; error?: { message?: string } | null };
 
-const STATUS: Record<string, FinetuneJob['status']> = {
-  validating_files: 'queued',
-  queued: 'queued',
-  running: 'running',
-  succeeded: 'succeeded',
-  failed: 'failed',
-  cancelled: 'cancelled',
-};
+const STATUS: StatusWords = { queued: ['validating_files', 'queued'], running: ['running'], succeeded: ['succeeded'], failed: ['failed'], cancelled: ['cancelled'] };
 
 function job(j: OpenAiJob): FinetuneJob {
   return {
