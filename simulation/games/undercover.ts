@@ -29,11 +29,10 @@ export const UNDERCOVER = defineGame({
     secretVote('vote', 'The vote'),
   ],
   reveals: { roleOnVote: true, roleOnNight: false },
-  win: huntWins('undercover', 'civilians', {
+  ...huntWins('undercover', 'civilians', {
     eliminated: 'Both undercover players are out: the civilians win.',
     parity: 'The undercover players are as many as the civilians: they win.',
   }),
-  timeoutWinner: 'undercover',
   maxRounds: 4,
   words: [
     [{ word: 'cat', clues: ['It purrs when it is happy.', 'It likes to sleep in the sun on a windowsill.', 'It chases mice.'] },

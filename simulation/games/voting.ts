@@ -18,12 +18,16 @@ export function secretVote(id: string, title: string): GameDefinitionInput['phas
 }
 
 /**
- * The hunters win when the `hunted` team has nobody left; the hunted win when they are as many as the
- * rest. `messages` are what every seat is told at the end, in that order.
+ * The rules of a hunt, which both games are: the hunters win when the `hunted` team has nobody left; the
+ * hunted win when they are as many as the rest, or when they are still in play as the rounds run out.
+ * `messages` are what every seat is told at the end, in that order.
  */
-export function huntWins(hunted: string, hunters: string, messages: { eliminated: string; parity: string }): GameDefinitionInput['win'] {
-  return [
-    { when: 'eliminated', team: hunted, winner: hunters, message: messages.eliminated },
-    { when: 'parity', team: hunted, winner: hunted, message: messages.parity },
-  ];
+export function huntWins(hunted: string, hunters: string, messages: { eliminated: string; parity: string }): Pick<GameDefinitionInput, 'win' | 'timeoutWinner'> {
+  return {
+    win: [
+      { when: 'eliminated', team: hunted, winner: hunters, message: messages.eliminated },
+      { when: 'parity', team: hunted, winner: hunted, message: messages.parity },
+    ],
+    timeoutWinner: hunted,
+  };
 }

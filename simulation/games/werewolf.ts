@@ -38,10 +38,9 @@ export const WEREWOLF = defineGame({
     secretVote('day_vote', 'Day: the vote'),
   ],
   reveals: { roleOnVote: true, roleOnNight: true },
-  win: huntWins('wolves', 'village', {
+  ...huntWins('wolves', 'village', {
     eliminated: 'No werewolf is left: the village wins.',
     parity: 'The werewolves are as many as the rest: the werewolves win.',
   }),
-  timeoutWinner: 'wolves',
   maxRounds: 6,
 });
