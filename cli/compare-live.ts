@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { comparePairs, type ComparePair, type CompareResult, type ComparePairsOptions, type PairVerdict } from '../evaluator/compare/naturalness.js';
 import type { LlmClient } from '../llm/types.js';
 import { appendCompareVerdict, clearCompareJournal, compareJournalFile, readSavedVerdicts } from '../run-dir/index.js';

@@ -1,6 +1,6 @@
 import { readTextFile } from '../disk/read-text.js';
 import { parseYamlWith } from '../text/yaml.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CLIENT_SETTING_KEYS, splitParams } from '../llm/options.js';
 import { unknownSamplingKey } from '../llm/sampling-keys.js';
 import { checkPolicySpec, llmSpecProblem } from '../llm/spec.js';

@@ -18,3 +18,5 @@ export declare const KEEP_EXTERNAL: readonly string[];
 export declare const NODE_BUNDLE_OPTIONS: Readonly<Record<string, unknown>>;
 /** esbuild plugin: zod's `locales` namespace with English only (every bundle of this package, and the browser pages). */
 export declare const zodLocalesEnglishOnly: import('esbuild').Plugin;
+/** The esbuild plugins of every bundle built here. */
+export declare const BUNDLE_PLUGINS: readonly import('esbuild').Plugin[];

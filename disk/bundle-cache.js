@@ -21,10 +21,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 
 /** Bumped when the cache's layout changes, so an old entry is never taken for a new one. */
-const FORMAT = 6;
+const FORMAT = 7;
 
 /**
  * A bundle unused this long is removed when another is built. "Used" is refreshed at most hourly by every
@@ -194,6 +194,28 @@ export const zodLocalesEnglishOnly = {
 };
 
 /**
+ * protocol/ is frames, schemas and codes only, with no side effects (test/boundaries/protocol-purity.test.ts:
+ * it imports zod and its own files, and holds no I/O and no registry). Said to esbuild, a module of it that
+ * a bundle reaches only through the barrel (protocol/index.ts) and never uses is left out: every top-level
+ * `z.object(…)` is a call, which esbuild must otherwise keep, so an agent process built all of protocol/'s
+ * ~1,300 schemas at start (the run records' and evaluations' a quarter of them) though a seat decodes a few.
+ * @type {import('esbuild').Plugin}
+ */
+const protocolWithoutSideEffects = {
+  name: 'protocol-without-side-effects',
+  setup(build) {
+    const protocolDir = join(build.initialOptions.absWorkingDir ?? process.cwd(), 'protocol') + sep;
+    build.onResolve({ filter: /protocol\/[\w-]+\.js$|^\.\/[\w-]+\.js$/ }, async (args) => {
+      if (args.pluginData === PROTOCOL_RESOLVING || args.importer.includes(`${sep}node_modules${sep}`)) return undefined;
+      const r = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: PROTOCOL_RESOLVING });
+      if (r.errors.length > 0 || !r.path.startsWith(protocolDir) || r.path.endsWith('.test.ts')) return undefined;
+      return { ...r, sideEffects: false };
+    });
+  },
+};
+const PROTOCOL_RESOLVING = Symbol('protocol-resolving');
+
+/**
  * ws's client module requires `https` and `tls` at load, for `wss://` URLs only: ~10 ms of every agent
  * process's and command's start, on a loopback `ws://` that never uses them. The bundled copy loads them on
  * the first secure connection instead. The two lines are matched exactly; if a ws release changes them the
@@ -211,6 +233,9 @@ const wsSecureModulesOnUse = {
     }));
   },
 };
+
+/** The plugins of every build here (bench/ builds with them to measure what a bundle holds). */
+export const BUNDLE_PLUGINS = Object.freeze([zodLocalesEnglishOnly, wsSecureModulesOnUse, protocolWithoutSideEffects]);
 
 /**
  * @param {BundleSpec} spec
@@ -230,7 +255,7 @@ async function build(spec) {
       metafile: true,
       write: true,
       logLevel: 'silent',
-      plugins: [zodLocalesEnglishOnly, wsSecureModulesOnUse],
+      plugins: [...BUNDLE_PLUGINS],
     });
     void esbuild.stop();
     if (!existsSync(join(staging, spec.main))) throw new Error(`esbuild produced no ${spec.main}`);

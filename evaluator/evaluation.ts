@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DimensionScore, Evaluation, JudgeVisibility, SeatJudgement, type EpisodeJudgement } from '../protocol/evaluation.js';
 import { isSotopia } from './rubric/builtin.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ProviderId } from './provider-id.js';
 import { attemptSignal, withCallSignal } from './attempt-signal.js';
 import { LlmError, LlmErrorCode } from './errors.js';

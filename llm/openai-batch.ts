@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ProviderId } from './provider-id.js';
 import { LlmError, LlmErrorCode } from './errors.js';
 import type { StructuredMode } from './options.js';

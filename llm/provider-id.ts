@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * An id a provider hands back for a file, batch or job. Untrusted provider output that Parley sends back

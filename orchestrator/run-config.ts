@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Mode, PolicyConfig } from '../protocol/index.js';
 import { runConfigSettingsShape } from '../simulation/index.js';
 

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseYamlWith } from '../text/yaml.js';
 import { BOT_ASK_OF, TRUTH_SOURCES, type ProbeDefinition, type TruthSource } from './definitions.js';
 

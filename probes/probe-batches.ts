@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { batchRecord, batchRecordFile } from '../run-dir/batch-record.js';
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
 

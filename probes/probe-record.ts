@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * One line of a probe file: a seat's answer to a probe at one turn, with its provenance and, where the

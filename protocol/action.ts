@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** SOTOPIA's action types, spelled as SOTOPIA spells them. */
 export const ACTION_TYPES = ['none', 'speak', 'non-verbal communication', 'action', 'leave'] as const;

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ErrorCode } from './codes.js';
 import { AgentFrame, OrchestratorFrame } from './frames.js';
 import { MAX_FRAME_BYTES, PROTOCOL_VERSION } from './version.js';

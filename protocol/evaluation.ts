@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { OwnCodeField } from './code-schema.js';
 import { JudgeView } from './judge-view.js';
 

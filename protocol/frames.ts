@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Action, ActionType } from './action.js';
 import { ReportedCodeField } from './code-schema.js';
 import { ReportedFailure, TurnMeta } from './meta.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Hidden-role games on the wire and in records (issue 39). The rules themselves are data in

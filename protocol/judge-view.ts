@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What the full LLM judge is shown (docs/fidelity.md, "what the judge sees"): `paper` — exactly SOTOPIA's

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ReportedCodeField } from './code-schema.js';
 import { oneLine } from './one-line.js';
 

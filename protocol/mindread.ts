@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SeatId, seatIdProblem } from './seat-id.js';
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The three simulation modes of Zhou et al. (2024). */
 export const MODES = ['script', 'agents', 'mindreaders'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Characters that make a datum more than one line of text: C0 and C1 controls (newlines, escape), DEL, the

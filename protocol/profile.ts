@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Relationship levels, SOTOPIA's codes 0..5. */
 export const RELATIONSHIP_NAMES = ['stranger', 'know_by_name', 'acquaintance', 'friend', 'romantic', 'family'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Action } from './action.js';
 import { OwnCodeField } from './code-schema.js';
 import { Evaluation } from './evaluation.js';

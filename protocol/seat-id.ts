@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A seat id's grammar: one safe path segment (it names ledger files) of letters, digits, `_` and `-`. */
 export const SEAT_ID_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;

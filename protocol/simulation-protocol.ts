@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /*
  * What a seat's process is told of the simulation protocol, in `seat.welcome` and `script.request`. The

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The JSON a `parley study` server answers its pages with (orchestrator/study/): a participant's state

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { GamePrivate } from './game.js';
 
 /** A MutualFriends friend: attribute name → value (e.g. Name, School, Company). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Action, ActionType } from './action.js';
 import { Mode } from './modes.js';
 import { Hint, ProfileView, RelationshipLevel } from './profile.js';

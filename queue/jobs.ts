@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { EpisodeRecord, Mode, PolicyConfig } from '../protocol/index.js';
 import { SimulationProtocol } from '../simulation/index.js';
 import { Scenario } from '../scenarios/model.js';

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { BatchSubmission } from './batch-submission.js';
 
 /**

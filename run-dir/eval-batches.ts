@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ProviderId } from '../llm/provider-id.js';
 import { JudgeView, Total } from '../protocol/index.js';
 

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readJsonlFile } from './jsonl-file.js';
 import { tempRunPaths } from './testing/temp-paths.js';
 

@@ -1,5 +1,5 @@
 import { readRegularFile, RUN_FILE_CAPS } from '../disk/regular-file.js';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { jsonlLines } from '../disk/jsonl-lines.js';
 import { RunErrorCode } from '../protocol/index.js';
 

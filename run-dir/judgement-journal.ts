@@ -1,5 +1,5 @@
 import { appendFileSync, existsSync, rmSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Evaluation } from '../protocol/index.js';
 import { readJsonlFile, type JsonlRead } from './jsonl-file.js';
 import type { RunLock } from './lock.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readRegularFile, RUN_FILE_CAPS } from '../disk/regular-file.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
 import { Mode, OwnCodeField, PolicyConfig, RunErrorCode, Total, Usage } from '../protocol/index.js';
 import { runConfigSettingsShape, SimulationProtocol } from '../simulation/index.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ScenarioErrorCode } from '../protocol/codes.js';
 
 /** The scenarios library's codes live in the one registry (protocol/codes.ts); re-exported for its callers. */

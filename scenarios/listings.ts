@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { packagePath } from '../disk/package-root.js';
 
 /** A Craigslist-style listing: what the seller offers, and the price it is listed at. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Hint, RelationshipLevel, SeatId, TaskKind, TaskPrivate } from '../protocol/index.js';
 
 /**

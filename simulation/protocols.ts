@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ProtocolDefinition } from './definition.js';
 import { PAPER } from './paper.js';
 import { PARLEY } from './parley.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BackgroundsRule, JudgeView, MindreadGraph, mindreadKey, parseMindread, PersonaRendering, ScriptFormat } from '../protocol/index.js';
 import { DEFINITIONS, PROTOCOL_NAMES, ProtocolName } from './protocols.js';
 import { JUDGE_VIEW_FACTS } from './judge-views.js';

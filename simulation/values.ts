@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /*
  * The values of the protocol settings that only the run's side reads (run config, run.json, the engine,

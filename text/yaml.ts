@@ -1,5 +1,5 @@
 import { isNode, LineCounter, parseDocument, visit, type Document } from 'yaml';
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /**
  * YAML files a user edits (experiment files, rubrics) are validated with zod, and a mistake is reported

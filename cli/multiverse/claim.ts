@@ -1,5 +1,5 @@
 import { readTextFile } from '../../disk/read-text.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseYamlWith } from '../../text/yaml.js';
 import { MODES } from '../../protocol/index.js';
 import { llmSpecProblem } from '../../llm/spec.js';

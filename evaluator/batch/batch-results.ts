@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { JudgeErrorCode, type Usage } from '../../protocol/index.js';
 import { terminalSafe } from '../../text/terminal.js';
 import { usageFrom } from '../../llm/sdk-client.js';

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { NATURALNESS_FORMS, type NaturalnessForm } from '../../simulation/index.js';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Mode } from '../../protocol/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import { matchEpisodes, PAPER_NATURALNESS_QUESTION, type ComparePair } from '../compare/naturalness.js';

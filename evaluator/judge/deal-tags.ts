@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorCode } from '../../protocol/index.js';
 import type { EvaluationError } from '../evaluation.js';
 import type { ParsedJudgement } from './parse.js';

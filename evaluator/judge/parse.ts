@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { rangedScores, type SeatScores, type EvaluationError } from '../evaluation.js';
 import { SOTOPIA_RUBRIC } from '../rubric/builtin.js';
 import type { RubricDimension } from '../rubric/rubric.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The manifest's name inside the pack's folder. */
 export const MANIFEST_FILE = 'manifest.json';

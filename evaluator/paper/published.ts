@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { packagePath } from '../../disk/package-root.js';
 import { SOCIAL_DIMENSIONS } from '../dimensions.js';
 

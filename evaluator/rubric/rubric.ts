@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A rubric: the dimensions an LLM judge scores, each with an integer range, the criteria text the judge

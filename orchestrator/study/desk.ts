@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ParticipantView } from '../../protocol/study.js';
 import { Lobby } from './lobby.js';
 import { PID, type Participant, type ParticipantStore } from './participants.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { readTextFile } from '../../disk/read-text.js';
 import { dirname, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MODES, policyKind } from '../../protocol/index.js';
 import { checkPolicySpec } from '../../llm/spec.js';
 import { parseYamlWith } from '../../text/yaml.js';

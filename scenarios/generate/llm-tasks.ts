@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { RELATIONSHIP_NAMES } from '../../protocol/index.js';
 import type { ChatRequest, LlmClient } from '../../llm/types.js';
 import { BUILTIN_CHARACTERS } from '../characters.js';

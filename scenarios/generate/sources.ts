@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ScenarioError, ScenarioErrorCode } from '../errors.js';
 import { arrayElementLines, parseJsonDocument, readText, validate } from '../import/read-json.js';
 import type { Listing } from '../listings.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ScenarioError, ScenarioErrorCode } from '../errors.js';
 import { craigslistScenario, partialDescription } from '../generate/craigslist.js';
 import type { Scenario } from '../model.js';

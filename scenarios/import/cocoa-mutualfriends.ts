@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Friend, MutualFriendsPrivate } from '../../protocol/index.js';
 import { ScenarioError, ScenarioErrorCode } from '../errors.js';
 import { mutualFriendsScenario } from '../generate/mutual-friends.js';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ScenarioError, ScenarioErrorCode, zodToScenarioError } from '../errors.js';
 import { jsonErrorOffset } from './json-syntax.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Raw SOTOPIA profile rows as they appear in sotopia-space `profiles/*.jsonl`. Only what Parley uses is

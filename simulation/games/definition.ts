@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The game definition format (issue 39): a hidden-role game stated as data. The orchestrator enforces it

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ACTION_TYPES, type Action, type ActionType } from '../../../protocol/index.js';
 import { lenientJson, strictJson } from './lenient-json.js';
 import { resolveTo, toJsonSchema, type Addressees } from './private-moves.js';

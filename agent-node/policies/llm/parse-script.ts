@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { recipientProblem, type Action, type ActionType, type ScriptRequest, type ScriptTurn } from '../../../protocol/index.js';
 import { lenientJson, strictJson } from './lenient-json.js';
 import { normaliseActionType, type Parsed } from './parse-action.js';

@@ -90,6 +90,16 @@ describe('the agent process entry: a declared dependency of the supervisor', () 
     expect(code).not.toMatch(/Ungültige Eingabe|無効な入力/);
   });
 
+  it("leaves out the protocol/ modules a seat never uses (their zod schemas would be built at every start)", async () => {
+    const bundle = await bundledWorker(agentEntry());
+    const code = readdirSync(dirname(bundle)).filter((f) => f.endsWith('.mjs')).map((f) => readFileSync(join(dirname(bundle), f), 'utf8')).join('\n');
+    // The seat's frames are there; the run records' and evaluations' schemas (reached only through the
+    // protocol/index.ts barrel) are not: protocolWithoutSideEffects, disk/bundle-cache.js.
+    expect(code).toContain('// protocol/frames.ts');
+    expect(code).not.toContain('// protocol/record.ts');
+    expect(code).not.toContain('// protocol/evaluation.ts');
+  });
+
   it('tells each agent process where the package is, keeping a root the parent was given', () => {
     expect(agentEnv({})[PACKAGE_ROOT_ENV]).toBe(resolve(REPO));
     expect(agentEnv({ [PACKAGE_ROOT_ENV]: '/elsewhere' })[PACKAGE_ROOT_ENV]).toBe('/elsewhere');
