@@ -3,6 +3,7 @@ import { judgeVariant, judgeVariants, readEvaluation, withJudgement, type Episod
 import { judgeEpisode, type JudgeOptions } from './judge/judge.js';
 import { appendJudgement, clearJudgementJournal, rewriteEpisodes, type RunLock } from '../run-dir/index.js';
 import type { RunDir } from './run-dir.js';
+import { countSeatFailures, type SeatFailures } from './seat-failures.js';
 import type { Rubric } from './rubric/rubric.js';
 
 /** What `judgeEpisode` is given (the judge, its view, rubric and sampling: JudgeOptions), and how the run is walked. */
@@ -42,15 +43,12 @@ export interface EvaluateProgress {
   usage: { prompt: number; completion: number };
 }
 
-export interface EvaluateRunResult {
+export interface EvaluateRunResult extends SeatFailures {
   judged: number;
   /** Failed episodes are not judged: their transcripts are cut short and the report excludes them. */
   skippedFailed: number;
   skippedDone: number;
   scoredSeats: number;
-  errorSeats: number;
-  /** Error codes → number of seats. */
-  errors: Record<string, number>;
   /** Judge calls that fell back down the structured-output ladder. */
   formatFallbacks: number;
 }
@@ -121,13 +119,7 @@ export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promis
       result.formatFallbacks += judgement.formatFallbacks ?? 0;
       usage.prompt += judgement.usage.prompt;
       usage.completion += judgement.usage.completion;
-      for (const s of Object.values(judgement.seats)) {
-        if (s.ok) result.scoredSeats++;
-        else {
-          result.errorSeats++;
-          result.errors[s.error.code] = (result.errors[s.error.code] ?? 0) + 1;
-        }
-      }
+      result.scoredSeats += countSeatFailures(result, Object.values(judgement.seats));
       opts.onProgress?.({ done: result.judged, total: todo.length, scoredSeats: result.scoredSeats, errorSeats: result.errorSeats, lastEpisode: record.episodeId, usage: { ...usage } });
       if (++sinceCheckpoint >= checkpointEvery && performance.now() - lastCheckpoint >= checkpointMs) {
         sinceCheckpoint = 0;

@@ -1,6 +1,7 @@
 import { appendJudgement, clearJudgementJournal, rewriteEpisodes, type RunLock } from '../../run-dir/index.js';
 import { judgeVariant, readEvaluation, type Evaluation } from '../evaluation.js';
 import type { RunDir } from '../run-dir.js';
+import { countSeatFailures, type SeatFailures } from '../seat-failures.js';
 import { attributeEpisode, type AttributeOptions } from './attribute-episode.js';
 
 export interface AttributeRunOptions extends AttributeOptions {
@@ -12,14 +13,11 @@ export interface AttributeRunOptions extends AttributeOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-export interface AttributeRunResult {
+export interface AttributeRunResult extends SeatFailures {
   attributed: number;
   /** Episodes not split: failed, not judged, or (with `missingOnly`) split already. */
   skipped: number;
   splitSeats: number;
-  errorSeats: number;
-  /** Error codes → number of seats. */
-  errors: Record<string, number>;
   usage: { prompt: number; completion: number };
 }
 
@@ -56,13 +54,7 @@ export async function attributeRun(run: RunDir, opts: AttributeRunOptions): Prom
       result.attributed++;
       result.usage.prompt += attribution.usage.prompt;
       result.usage.completion += attribution.usage.completion;
-      for (const s of Object.values(attribution.seats)) {
-        if (s.ok) result.splitSeats++;
-        else {
-          result.errorSeats++;
-          result.errors[s.error.code] = (result.errors[s.error.code] ?? 0) + 1;
-        }
-      }
+      result.splitSeats += countSeatFailures(result, Object.values(attribution.seats));
       opts.onProgress?.(result.attributed, todo.length);
     }
   };
