@@ -23,7 +23,7 @@ describeWithData(data, 'parley run on the 450 SOTOPIA instances (agents, bots): 
     const imported = await parley(['scenarios', 'import', 'sotopia', SOTOPIA, '--out', scenarios]).exited;
     expect(imported).toBe(0);
     for (const protocol of ['paper', 'parley']) {
-      const p = parley(['run', '--scenarios', scenarios, '--modes', 'agents', '--protocol', protocol, '--selection', 'all', '--concurrency', '8', '--out', join(tmp.path, protocol)]);
+      const p = parley(['run', '--scenarios', scenarios, '--modes', 'agents', '--protocol', protocol, '--selection', 'all', '--out', join(tmp.path, protocol)]);
       results[protocol] = { code: await p.exited, stderr: p.stderr };
     }
   }, 600_000);
