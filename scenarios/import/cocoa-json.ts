@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { BUILTIN_CHARACTERS } from '../characters.js';
 import { ScenarioError, ScenarioErrorCode } from '../errors.js';
 import type { Character } from '../model.js';
