@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { defineGame, GameDefinitionError, GAMES, seatCount, type GameDefinitionInput } from './index.js';
-import { WEREWOLF } from './werewolf.js';
+import { builtInGames, defineGame, gameDefinition, GameDefinitionError, seatCount, type GameDefinitionInput } from './index.js';
+
+const WEREWOLF = gameDefinition('werewolf')!;
+const GAMES = builtInGames();
 
 const base = (): GameDefinitionInput => JSON.parse(JSON.stringify(WEREWOLF)) as GameDefinitionInput;
 

@@ -8,95 +8,110 @@ import * as z from 'zod';
  * unknown role, a win rule naming an unknown team, counts that do not fill the seats).
  */
 
-const Id = z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, 'lower-case letters, digits and _ (at most 32)');
-
-/** A side of the game. Members of a team with `channel` know each other and talk on a private channel. */
-export const GameTeam = z.object({
-  id: Id,
-  name: z.string().min(1),
-  goal: z.string().min(1),
-  channel: z.boolean().default(false),
-}).strict();
-
-/** A role: how many seats get it, its team, and what the seat is told about it. */
-export const GameRole = z.object({
-  id: Id,
-  name: z.string().min(1),
-  team: Id,
-  count: z.number().int().min(1).max(12),
-  goal: z.string().min(1),
-  /** Which word of the dealt word pair the role's seats hold (word games: undercover, 0 or 1). */
-  word: z.union([z.literal(0), z.literal(1)]).optional(),
-}).strict();
-
 /**
- * What a move does. `attack`: the acting team's choice is killed when the night resolves, unless
- * protected. `protect`: saves its target from tonight's attack. `inspect`: the actor alone learns the
- * target's team at once. `vote`: the most-voted seat is eliminated when the phase resolves (a tie
- * eliminates nobody).
+ * The format's schemas, built on first use rather than at load: every agent process loads this module (a
+ * bot may play a game), and building them and compiling their parsers for the two built-in games cost each
+ * process ~10 ms of CPU at start, though most seats never play a game.
  */
-export const MoveEffect = z.enum(['attack', 'protect', 'inspect', 'vote']);
-export type MoveEffect = z.infer<typeof MoveEffect>;
+function partSchemas() {
+  const Id = z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, 'lower-case letters, digits and _ (at most 32)');
 
-/** Whom a move may target among the seats still in play: any of them, any but the actor, any outside the actor's team. */
-export const MoveTargets = z.enum(['any', 'others', 'not_team']);
+  /** A side of the game. Members of a team with `channel` know each other and talk on a private channel. */
+  const GameTeam = z.object({
+    id: Id,
+    name: z.string().min(1),
+    goal: z.string().min(1),
+    channel: z.boolean().default(false),
+  }).strict();
 
-export const GameMove = z.object({
-  /** The word a move starts with: `kill agent3`. */
-  verb: Id,
-  effect: MoveEffect,
-  targets: MoveTargets,
-}).strict();
+  /** A role: how many seats get it, its team, and what the seat is told about it. */
+  const GameRole = z.object({
+    id: Id,
+    name: z.string().min(1),
+    team: Id,
+    count: z.number().int().min(1).max(12),
+    goal: z.string().min(1),
+    /** Which word of the dealt word pair the role's seats hold (word games: undercover, 0 or 1). */
+    word: z.union([z.literal(0), z.literal(1)]).optional(),
+  }).strict();
 
-/**
- * One phase of a round. Every seat still in play that the phase's `actors` name acts once, in seat order:
- * it speaks (`act: speak`) or makes the phase's move (`act: move`). `channel` says who receives the act:
- * everyone in play and out (`public`), the actor's team (`team`: a team channel) or the actor alone
- * (`private`: a night move nobody else sees; a secret ballot is private until the tally). `resolve`
- * settles the round's moves when the phase ends.
- */
-export const GamePhase = z.object({
-  id: Id,
-  title: z.string().min(1),
-  /** Told to every seat when the phase opens (`{round}` is the round number). */
-  announce: z.string().min(1),
-  actors: z.union([z.literal('all'), z.object({ roles: z.array(Id).min(1) }).strict()]),
-  act: z.enum(['speak', 'move']),
-  channel: z.enum(['public', 'team', 'private']),
-  move: GameMove.optional(),
-  resolve: z.enum(['night', 'vote']).optional(),
-}).strict();
-export type GamePhase = z.infer<typeof GamePhase>;
+  /**
+   * What a move does. `attack`: the acting team's choice is killed when the night resolves, unless
+   * protected. `protect`: saves its target from tonight's attack. `inspect`: the actor alone learns the
+   * target's team at once. `vote`: the most-voted seat is eliminated when the phase resolves (a tie
+   * eliminates nobody).
+   */
+  const MoveEffect = z.enum(['attack', 'protect', 'inspect', 'vote']);
 
-/** A side wins when `team` has nobody left (`eliminated`), or when `team` is at least as many as everyone else (`parity`). */
-export const WinRule = z.object({
-  when: z.enum(['eliminated', 'parity']),
-  team: Id,
-  winner: Id,
-  message: z.string().min(1),
-}).strict();
+  /** Whom a move may target among the seats still in play: any of them, any but the actor, any outside the actor's team. */
+  const MoveTargets = z.enum(['any', 'others', 'not_team']);
 
-export const GameDefinitionSchema = z.object({
-  id: Id,
-  title: z.string().min(1),
-  /** The rules every seat is told (public). */
-  rules: z.string().min(1),
-  teams: z.array(GameTeam).min(2),
-  roles: z.array(GameRole).min(2),
-  /** One round, in order: the phases repeat until a side wins or the rounds run out. */
-  phases: z.array(GamePhase).min(1),
-  /** What everyone learns when a seat is out: its role, after a vote and after a night. */
-  reveals: z.object({ roleOnVote: z.boolean(), roleOnNight: z.boolean() }).strict(),
-  win: z.array(WinRule).min(1),
-  /** The side that wins when the rounds run out (the game's bound or `--max-turns`, which counts rounds in a game). */
-  timeoutWinner: Id,
-  maxRounds: z.number().int().min(1).max(50),
-  /** Word pairs for word games, one drawn per episode: [the majority's word, the other word], each with clues a bot may say. */
-  words: z.array(z.tuple([z.object({ word: z.string().min(1), clues: z.array(z.string().min(1)).min(1) }), z.object({ word: z.string().min(1), clues: z.array(z.string().min(1)).min(1) })])).optional(),
-}).strict();
+  const GameMove = z.object({
+    /** The word a move starts with: `kill agent3`. */
+    verb: Id,
+    effect: MoveEffect,
+    targets: MoveTargets,
+  }).strict();
 
-export type GameDefinition = z.infer<typeof GameDefinitionSchema>;
-export type GameDefinitionInput = z.input<typeof GameDefinitionSchema>;
+  /**
+   * One phase of a round. Every seat still in play that the phase's `actors` name acts once, in seat order:
+   * it speaks (`act: speak`) or makes the phase's move (`act: move`). `channel` says who receives the act:
+   * everyone in play and out (`public`), the actor's team (`team`: a team channel) or the actor alone
+   * (`private`: a night move nobody else sees; a secret ballot is private until the tally). `resolve`
+   * settles the round's moves when the phase ends.
+   */
+  const GamePhase = z.object({
+    id: Id,
+    title: z.string().min(1),
+    /** Told to every seat when the phase opens (`{round}` is the round number). */
+    announce: z.string().min(1),
+    actors: z.union([z.literal('all'), z.object({ roles: z.array(Id).min(1) }).strict()]),
+    act: z.enum(['speak', 'move']),
+    channel: z.enum(['public', 'team', 'private']),
+    move: GameMove.optional(),
+    resolve: z.enum(['night', 'vote']).optional(),
+  }).strict();
+
+  /** A side wins when `team` has nobody left (`eliminated`), or when `team` is at least as many as everyone else (`parity`). */
+  const WinRule = z.object({
+    when: z.enum(['eliminated', 'parity']),
+    team: Id,
+    winner: Id,
+    message: z.string().min(1),
+  }).strict();
+  return { Id, GameTeam, GameRole, MoveEffect, GamePhase, WinRule };
+}
+
+function formatSchemas() {
+  const { Id, GameTeam, GameRole, MoveEffect, GamePhase, WinRule } = partSchemas();
+  const definition = z.object({
+    id: Id,
+    title: z.string().min(1),
+    /** The rules every seat is told (public). */
+    rules: z.string().min(1),
+    teams: z.array(GameTeam).min(2),
+    roles: z.array(GameRole).min(2),
+    /** One round, in order: the phases repeat until a side wins or the rounds run out. */
+    phases: z.array(GamePhase).min(1),
+    /** What everyone learns when a seat is out: its role, after a vote and after a night. */
+    reveals: z.object({ roleOnVote: z.boolean(), roleOnNight: z.boolean() }).strict(),
+    win: z.array(WinRule).min(1),
+    /** The side that wins when the rounds run out (the game's bound or `--max-turns`, which counts rounds in a game). */
+    timeoutWinner: Id,
+    maxRounds: z.number().int().min(1).max(50),
+    /** Word pairs for word games, one drawn per episode: [the majority's word, the other word], each with clues a bot may say. */
+    words: z.array(z.tuple([z.object({ word: z.string().min(1), clues: z.array(z.string().min(1)).min(1) }), z.object({ word: z.string().min(1), clues: z.array(z.string().min(1)).min(1) })])).optional(),
+  }).strict();
+  return { MoveEffect, GamePhase, definition };
+}
+
+type FormatSchemas = ReturnType<typeof formatSchemas>;
+let built: FormatSchemas | undefined;
+
+export type MoveEffect = z.infer<FormatSchemas['MoveEffect']>;
+export type GamePhase = z.infer<FormatSchemas['GamePhase']>;
+export type GameDefinition = z.infer<FormatSchemas['definition']>;
+export type GameDefinitionInput = z.input<FormatSchemas['definition']>;
 
 /** A definition that breaks the format: every problem, each with the path of the field it is about. */
 export class GameDefinitionError extends Error {
@@ -108,7 +123,7 @@ export class GameDefinitionError extends Error {
 
 /** Checks a definition (schema, then cross references) and returns it parsed; throws `GameDefinitionError` listing every problem. */
 export function defineGame(input: GameDefinitionInput): GameDefinition {
-  const parsed = GameDefinitionSchema.safeParse(input);
+  const parsed = (built ??= formatSchemas()).definition.safeParse(input);
   const name = typeof (input as { id?: unknown }).id === 'string' ? (input as { id: string }).id : '(no id)';
   if (!parsed.success) throw new GameDefinitionError(name, parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
   const problems = crossCheck(parsed.data);

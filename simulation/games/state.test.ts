@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { dealRoles, gameCard, GameDriver, GameState, plurality, type PhasedEvent } from './index.js';
-import { UNDERCOVER } from './undercover.js';
-import { WEREWOLF } from './werewolf.js';
+import { dealRoles, gameCard, gameDefinition, GameDriver, GameState, plurality, type PhasedEvent } from './index.js';
+
+const WEREWOLF = gameDefinition('werewolf')!;
+const UNDERCOVER = gameDefinition('undercover')!;
 
 const SEATS = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6'];
 const ROLES = { a1: 'werewolf', a2: 'werewolf', a3: 'seer', a4: 'doctor', a5: 'villager', a6: 'villager' };

@@ -1,4 +1,4 @@
-import { defineGame } from './definition.js';
+import type { GameDefinitionInput } from './definition.js';
 import { huntWins, secretVote, VOTE_RULE } from './voting.js';
 
 /**
@@ -6,7 +6,7 @@ import { huntWins, secretVote, VOTE_RULE } from './voting.js';
  * undercover players hold a related one. Each round everyone describes their word in one sentence, then
  * all vote. As in SOTOPIA's setting, an undercover player is told its role (in the party game it is not).
  */
-export const UNDERCOVER = defineGame({
+export const UNDERCOVER_RULES: GameDefinitionInput = {
   id: 'undercover',
   title: 'Undercover',
   rules: [
@@ -42,4 +42,4 @@ export const UNDERCOVER = defineGame({
     [{ word: 'piano', clues: ['It has black and white keys.', 'Hammers strike strings inside it.', 'It is too heavy to carry to a party.'] },
       { word: 'guitar', clues: ['You strum its six strings.', 'It is played around campfires.', 'It has frets along its neck.'] }],
   ],
-});
+};

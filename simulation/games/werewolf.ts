@@ -1,4 +1,4 @@
-import { defineGame } from './definition.js';
+import type { GameDefinitionInput } from './definition.js';
 import { huntWins, secretVote, VOTE_RULE } from './voting.js';
 
 /**
@@ -7,7 +7,7 @@ import { huntWins, secretVote, VOTE_RULE } from './voting.js';
  * one round of public talk, then a vote, by day), with the issue's doctor in place of SOTOPIA's witch:
  * docs/fidelity.md and docs/games.md say where the two differ.
  */
-export const WEREWOLF = defineGame({
+export const WEREWOLF_RULES: GameDefinitionInput = {
   id: 'werewolf',
   title: 'Werewolf',
   rules: [
@@ -43,4 +43,4 @@ export const WEREWOLF = defineGame({
     parity: 'The werewolves are as many as the rest: the werewolves win.',
   }),
   maxRounds: 6,
-});
+};
