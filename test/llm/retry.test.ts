@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { reply, startFakeLlmServer, type FakeLlmServer } from '../../testkit/fake-llm-server.js';
+import { describe, expect, it } from 'vitest';
+import { reply } from '../../testkit/fake-llm-server.js';
+import { fakeLlmClientSuite } from '../helpers/fake-llm-suite.js';
 import { LlmError } from '../../llm/errors.js';
 import { createClient } from '../../llm/index.js';
 import { backoffDelay, parseRetryAfter, withRetries } from '../../llm/retry.js';
@@ -61,67 +62,58 @@ describe('backoff', () => {
 });
 
 describe.each(['openai:gpt-3.5-turbo', 'mistral:open-mixtral-8x7b'])('%s retries against the fake server', (spec) => {
-  let server: FakeLlmServer;
-  let env: Record<string, string>;
-  beforeAll(async () => {
-    server = await startFakeLlmServer();
-    env = server.env();
-  });
-  afterAll(() => server.close());
-  beforeEach(() => {
-    server.requests.length = 0;
-  });
+  const fake = fakeLlmClientSuite();
 
   it('honours 429 Retry-After: 1 and counts the retry', async () => {
-    server.enqueue(reply.rateLimited('1'));
-    const res = await createClient({ spec }, { env }).chat(MSG);
+    fake.server.enqueue(reply.rateLimited('1'));
+    const res = await createClient({ spec }, { env: fake.env }).chat(MSG);
     expect(res.retries).toBe(1);
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
     // The retry waits Retry-After (1 s plus bounded jitter), not a longer backoff. Measured between the two
     // requests the server saw, so loading a provider SDK on a busy machine does not count.
-    const gap = server.requests[1]!.receivedAt - server.requests[0]!.receivedAt;
+    const gap = fake.server.requests[1]!.receivedAt - fake.server.requests[0]!.receivedAt;
     expect(gap).toBeGreaterThanOrEqual(990);
     expect(gap).toBeLessThan(4000);
     expect(res.latencyMs).toBeGreaterThanOrEqual(990);
   });
 
   it('retries 500s with backoff and counts them', async () => {
-    server.enqueue(reply.serverError(500), reply.serverError(503));
-    const res = await createClient({ spec, params: { retryBaseMs: 5 } }, { env }).chat(MSG);
+    fake.server.enqueue(reply.serverError(500), reply.serverError(503));
+    const res = await createClient({ spec, params: { retryBaseMs: 5 } }, { env: fake.env }).chat(MSG);
     expect(res.retries).toBe(2);
-    expect(server.requests).toHaveLength(3);
+    expect(fake.server.requests).toHaveLength(3);
   });
 
   it('fails with llm/rate_limited after bounded attempts, retries counted on the error', async () => {
-    server.enqueue(reply.rateLimited('0'), reply.rateLimited('0'), reply.rateLimited('0'));
-    const err = (await createClient({ spec, params: { maxRetries: 2, retryBaseMs: 1 } }, { env }).chat(MSG).catch((e) => e)) as LlmError;
+    fake.server.enqueue(reply.rateLimited('0'), reply.rateLimited('0'), reply.rateLimited('0'));
+    const err = (await createClient({ spec, params: { maxRetries: 2, retryBaseMs: 1 } }, { env: fake.env }).chat(MSG).catch((e) => e)) as LlmError;
     expect(err.code).toBe('llm/rate_limited');
     expect(err.status).toBe(429);
     expect(err.retries).toBe(2);
-    expect(server.requests).toHaveLength(3);
+    expect(fake.server.requests).toHaveLength(3);
   });
 
   it('times out a hanging server per attempt, retries, then fails with llm/timeout', async () => {
-    server.enqueue(reply.hang(), reply.hang());
-    const err = (await createClient({ spec, params: { timeoutMs: 150, maxRetries: 1, retryBaseMs: 1 } }, { env }).chat(MSG).catch((e) => e)) as LlmError;
+    fake.server.enqueue(reply.hang(), reply.hang());
+    const err = (await createClient({ spec, params: { timeoutMs: 150, maxRetries: 1, retryBaseMs: 1 } }, { env: fake.env }).chat(MSG).catch((e) => e)) as LlmError;
     expect(err.code).toBe('llm/timeout');
     expect(err.retries).toBe(1);
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
   });
 
   it('recovers when a slow reply is followed by a fast one', async () => {
     // The timeout leaves a loaded machine room to answer the fast reply in time (a retry more would fail).
-    server.enqueue(reply.slow(10_000, 'late'), reply.text('{"ok":true}'));
-    const res = await createClient({ spec, params: { timeoutMs: 1_000, retryBaseMs: 1 } }, { env }).chat(MSG);
+    fake.server.enqueue(reply.slow(10_000, 'late'), reply.text('{"ok":true}'));
+    const res = await createClient({ spec, params: { timeoutMs: 1_000, retryBaseMs: 1 } }, { env: fake.env }).chat(MSG);
     expect(res.content).toBe('{"ok":true}');
     expect(res.retries).toBe(1);
   });
 
   it('stops with llm/aborted when the caller aborts', async () => {
-    server.enqueue(reply.hang());
+    fake.server.enqueue(reply.hang());
     const ac = new AbortController();
-    const pending = createClient({ spec }, { env }).chat(MSG, ac.signal);
-    await expect.poll(() => server.requests.length).toBe(1);
+    const pending = createClient({ spec }, { env: fake.env }).chat(MSG, ac.signal);
+    await expect.poll(() => fake.server.requests.length).toBe(1);
     ac.abort();
     await expect(pending).rejects.toMatchObject({ code: 'llm/aborted' });
   });

@@ -1,26 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PolicyConfig } from '../../../../protocol/index.js';
-import { reply, startFakeLlmServer, type FakeLlmServer } from '../../../../testkit/fake-llm-server.js';
+import { reply } from '../../../../testkit/fake-llm-server.js';
+import { fakeLlmClientSuite } from '../../../helpers/fake-llm-suite.js';
 import { createLlmPolicy } from '../../../../agent-node/policies/llm/index.js';
 import { aliceView, scriptRequest, turnRequest } from '../../../../agent-node/policies/llm/test-views.js';
 
-let server: FakeLlmServer;
 const signal = () => new AbortController().signal;
 const policy = () => createLlmPolicy(PolicyConfig.parse({ spec: 'openai:gpt-3.5-turbo' }));
 const paperScript = () => ({ ...scriptRequest(20), protocol: { name: 'paper' as const, backgrounds: 'code' as const, scriptFormat: 'text' as const } });
 
-beforeAll(async () => {
-  server = await startFakeLlmServer();
-  for (const [k, v] of Object.entries(server.env())) vi.stubEnv(k, v);
-});
-afterAll(async () => {
-  vi.unstubAllEnvs();
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-  server.setDefault(reply.plausible());
-});
+const fake = fakeLlmClientSuite({ stubEnv: true, beforeEach: (server) => server.setDefault(reply.plausible()) });
 
 describe('LLM policy under --protocol paper', () => {
   it('an agent gets the paper prompt (one user message, both names, the partner\'s goal unknown)', async () => {
@@ -28,35 +17,35 @@ describe('LLM policy under --protocol paper', () => {
     view.welcome.protocol = { name: 'paper', backgrounds: 'code', scriptFormat: 'text' };
     const r = await (await policy()).act(view, turnRequest(0), signal());
     expect(r.ok).toBe(true);
-    const messages = server.requests[0]!.body.messages!;
+    const messages = fake.server.requests[0]!.body.messages!;
     expect(messages.map((m) => m.role)).toEqual(['user']);
     expect(String(messages[0]!.content)).toContain('Participants: Alice Chen and Bob Lee');
     expect(String(messages[0]!.content)).toContain("Bob Lee's goal: Unknown");
     // S1: no constrained decoding; the JSON format instructions are in that one user message.
-    expect(server.requests[0]!.body.response_format).toBeUndefined();
+    expect(fake.server.requests[0]!.body.response_format).toBeUndefined();
     expect(String(messages[0]!.content)).toContain('"action_type"');
   });
 
   it('under --protocol parley the structured ladder still asks for a JSON schema', async () => {
     const r = await (await policy()).act(aliceView(), turnRequest(0), signal());
     expect(r.ok).toBe(true);
-    expect((server.requests[0]!.body.response_format as { type?: string } | undefined)?.type).toBe('json_schema');
+    expect((fake.server.requests[0]!.body.response_format as { type?: string } | undefined)?.type).toBe('json_schema');
   });
 
   it('the script writer asks for free text (no JSON format) and parses the script into turns', async () => {
-    server.enqueue(reply.text('Turn #0\nAlice Chen said: "Music off, please."\nTurn #1\nBob Lee left the conversation'));
+    fake.server.enqueue(reply.text('Turn #0\nAlice Chen said: "Music off, please."\nTurn #1\nBob Lee left the conversation'));
     const r = await (await policy()).writeScript!(paperScript(), signal());
     expect(r).toMatchObject({ ok: true, turns: [{ seat: 'A', action: { type: 'speak', argument: 'Music off, please.' } }, { seat: 'B', action: { type: 'leave', argument: '' } }] });
-    expect(server.requests[0]!.body.response_format).toBeUndefined();
+    expect(fake.server.requests[0]!.body.response_format).toBeUndefined();
   });
 
   it('an unparsable script gets one reformat request in SOTOPIA\'s shape to the reformat model, then an explicit policy/unparsable failure', async () => {
-    server.enqueue(reply.text('INT. KITCHEN. They argue.'), reply.text('Still not a script.'));
+    fake.server.enqueue(reply.text('INT. KITCHEN. They argue.'), reply.text('Still not a script.'));
     const r = await (await createLlmPolicy(PolicyConfig.parse({ spec: 'openai:gpt-4-0613' }))).writeScript!(paperScript(), signal());
     // The policy reports the failure; the orchestrator's --on-unparsable decides what becomes of it.
     expect(r).toMatchObject({ ok: false, error: { code: 'policy/unparsable', message: expect.stringContaining('no turns found') }, meta: { repairs: { reformat: 1 }, reformatModel: 'openai:gpt-3.5-turbo' } });
-    expect(server.requests).toHaveLength(2);
-    const fix = server.requests[1]!.body;
+    expect(fake.server.requests).toHaveLength(2);
+    const fix = fake.server.requests[1]!.body;
     expect(fix.model).toBe('gpt-3.5-turbo');
     expect(fix.messages!.map((m) => m.role)).toEqual(['user']);
     const text = String(fix.messages![0]!.content);
@@ -75,11 +64,11 @@ describe('an agent\'s unreadable reply under --protocol paper (issue 20, request
   };
 
   it('gets one fresh reformat request (only the unreadable text and the format) sent to SOTOPIA\'s gpt-3.5-turbo, then policy/unparsable', async () => {
-    server.enqueue(reply.text('Alice smiles and says hello warmly.'), reply.text('She says hello.'));
+    fake.server.enqueue(reply.text('Alice smiles and says hello warmly.'), reply.text('She says hello.'));
     const r = await (await createLlmPolicy(PolicyConfig.parse({ spec: 'openai:gpt-4-0613' }))).act(paperView(), turnRequest(0), signal());
     expect(r).toMatchObject({ ok: false, error: { code: 'policy/unparsable' }, meta: { model: 'gpt-4-0613', repairs: { lenient: 0, reformat: 1 }, reformatModel: 'openai:gpt-3.5-turbo' } });
-    expect(server.requests.map((q) => q.body.model)).toEqual(['gpt-4-0613', 'gpt-3.5-turbo']);
-    const fix = server.requests[1]!.body;
+    expect(fake.server.requests.map((q) => q.body.model)).toEqual(['gpt-4-0613', 'gpt-3.5-turbo']);
+    const fix = fake.server.requests[1]!.body;
     expect(fix.messages!.map((m) => m.role)).toEqual(['user']);
     expect(fix.response_format).toBeUndefined();
     expect(fix.temperature).toBe(0.7);
@@ -91,23 +80,23 @@ describe('an agent\'s unreadable reply under --protocol paper (issue 20, request
   });
 
   it('a reformat that parses gives the move, and the meta names the model that reformatted it', async () => {
-    server.enqueue(reply.text('Hello there, says Alice.'), reply.json({ action_type: 'speak', argument: 'Hello there.' }));
+    fake.server.enqueue(reply.text('Hello there, says Alice.'), reply.json({ action_type: 'speak', argument: 'Hello there.' }));
     const r = await (await createLlmPolicy(PolicyConfig.parse({ spec: 'openai:gpt-4-0613' }))).act(paperView(), turnRequest(0), signal());
     expect(r).toMatchObject({ ok: true, action: { type: 'speak', argument: 'Hello there.' }, meta: { reformatModel: 'openai:gpt-3.5-turbo' } });
   });
 
   it('--reformat-model (PolicyConfig.reformat) picks the model and its sampling', async () => {
-    server.enqueue(reply.text('prose'), reply.text('more prose'));
+    fake.server.enqueue(reply.text('prose'), reply.text('more prose'));
     const config = PolicyConfig.parse({ spec: 'openai:gpt-3.5-turbo-0613', reformat: { spec: 'openai:my-fixer', params: { temperature: 0 } } });
     const r = await (await createLlmPolicy(config)).act(paperView(), turnRequest(0), signal());
     expect(r).toMatchObject({ ok: false, meta: { reformatModel: 'openai:my-fixer' } });
-    expect(server.requests.map((q) => [q.body.model, q.body.temperature])).toEqual([['gpt-3.5-turbo-0613', 0.7], ['my-fixer', 0]]);
+    expect(fake.server.requests.map((q) => [q.body.model, q.body.temperature])).toEqual([['gpt-3.5-turbo-0613', 0.7], ['my-fixer', 0]]);
   });
 
   it('no reformat request when the first reply reads', async () => {
     const r = await (await createLlmPolicy(PolicyConfig.parse({ spec: 'openai:gpt-4-0613' }))).act(paperView(), turnRequest(0), signal());
     expect(r.ok).toBe(true);
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
     expect(r.meta.reformatModel).toBeUndefined();
   });
 });
