@@ -1,12 +1,9 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replyForSchema } from '../evaluator/testing/fake-judge.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { clScenario, episode, mfScenario, openScenario, writeRunDir } from '../evaluator/testing/fixtures.js';
-import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
-import { parley } from './helpers/processes.js';
-import { cleanEnv } from './llm-run-helpers.js';
+import { agreedDealOr, judgeCliSuite, judgeInRange } from './helpers/judge-cli-suite.js';
 import { parseCsv } from '../evaluator/testing/parse-csv.js';
 
 /**
@@ -14,16 +11,16 @@ import { parseCsv } from '../evaluator/testing/parse-csv.js';
  * `--judge`, the real openai SDK against the fake server), then `export --table seats|turns` as CSV and
  * as Parquet, read back with a Node Parquet reader (hyparquet).
  */
-let server: FakeLlmServer;
+// gpt-4 gives every dimension its maximum for seat a, the minimum + 1 for b; gpt-4o one point lower for a.
+const suite = judgeCliSuite(
+  'parley-export-tables-',
+  agreedDealOr((req) => {
+    const lower = req.body.model === 'gpt-4o' ? 1 : 0;
+    return judgeInRange((_d, seat, min, max) => (seat === 'a' ? max - lower : min + 1))(req);
+  }),
+);
+const run = suite.cli;
 let dir: string;
-
-const schemaOf = (q: ReceivedRequest) => (q.body.response_format?.json_schema?.schema ?? {}) as Record<string, unknown>;
-
-async function run(args: string[]) {
-  const cli = parley(args, { env: cleanEnv(server.env()) });
-  const code = await cli.exited;
-  return { code, stdout: cli.stdout.join('\n'), stderr: cli.stderr.join('\n') };
-}
 
 async function readParquet(file: string): Promise<Record<string, unknown>[]> {
   const bytes = readFileSync(file);
@@ -31,29 +28,17 @@ async function readParquet(file: string): Promise<Record<string, unknown>[]> {
 }
 
 beforeAll(async () => {
-  server = await startFakeLlmServer({
-    // gpt-4 gives every dimension its maximum for seat a, the minimum + 1 for b; gpt-4o one point lower for a.
-    default: (req) => {
-      const schema = schemaOf(req);
-      if ('deal' in ((schema['properties'] as object | undefined) ?? {})) return reply.json({ deal: { reasoning: 'agreed', deal_reached: true, price: 70 } });
-      const lower = req.body.model === 'gpt-4o' ? 1 : 0;
-      return reply.json(replyForSchema(schema, (d, seat, min, max) => (seat === 'a' ? max - lower : min + 1)));
-    },
-  });
   const [mf, cl, op] = [mfScenario(), clScenario(), openScenario()];
-  dir = await writeRunDir(
-    [mf, cl, op],
-    [
-      episode({ scenario: op, moves: [['a', 'speak', 'I am moving to Lisbon, "soon".'], ['b', 'speak', 'Oh!\nCan you lend me money?'], ['a', 'leave', '']] }),
-      episode({ scenario: mf, moves: [['a', 'speak', 'Do you know Jane Doe?'], ['b', 'action', 'select Jane Doe']] }),
-      episode({ scenario: cl, moves: [['a', 'speak', 'Would you take $70?'], ['b', 'speak', 'Deal.']] }),
-    ],
+  dir = suite.keep(
+    await writeRunDir(
+      [mf, cl, op],
+      [
+        episode({ scenario: op, moves: [['a', 'speak', 'I am moving to Lisbon, "soon".'], ['b', 'speak', 'Oh!\nCan you lend me money?'], ['a', 'leave', '']] }),
+        episode({ scenario: mf, moves: [['a', 'speak', 'Do you know Jane Doe?'], ['b', 'action', 'select Jane Doe']] }),
+        episode({ scenario: cl, moves: [['a', 'speak', 'Would you take $70?'], ['b', 'speak', 'Deal.']] }),
+      ],
+    ),
   );
-});
-
-afterAll(async () => {
-  await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('export --table seats|turns on a run judged by a 2-judge panel (issue 38, contract 1)', () => {

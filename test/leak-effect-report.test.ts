@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validReply } from '../evaluator/testing/fake-judge.js';
+import { judgementOf } from '../evaluator/testing/fake-judge.js';
 import { episode, mfScenario, type MoveSpec, writeRunDir } from '../evaluator/testing/fixtures.js';
 import { type Mode } from '../protocol/index.js';
 import { PAPER_PROTOCOL } from '../simulation/index.js';
@@ -25,16 +25,8 @@ const GPT = 'openai:gpt-3.5-turbo-0613';
 const SCENARIOS: Scenario[] = ['mf-1', 'mf-2', 'mf-3', 'mf-4'].map((id) => mfScenario(id));
 
 function judged(goal: number) {
-  const reply = validReply(['a', 'b'], { score: (d) => (d === 'goal' ? goal : d === 'secret' || d === 'social_rules' ? 0 : 1) }) as { evaluations: Record<string, unknown> };
-  const judge = {
-    judge: { spec: 'openai:gpt-4-0613', provider: 'openai', model: 'gpt-4-0613', visibility: 'full', temperature: 0, promptVersion: 'p', view: 'paper' },
-    evaluatedAt: '2024-01-01T00:00:00.000Z',
-    seats: Object.fromEntries(['a', 'b'].map((s) => [s, { ok: true, scores: reply.evaluations[s] }])),
-    calls: 1,
-    usage: { prompt: 1, completion: 1 },
-    latencyMs: 1,
-  };
-  return { v: 1, judge };
+  const judge = { spec: 'openai:gpt-4-0613', provider: 'openai', model: 'gpt-4-0613', visibility: 'full', temperature: 0, promptVersion: 'p', view: 'paper' };
+  return { v: 1, judge: judgementOf(judge, ['a', 'b'], (d) => (d === 'goal' ? goal : d === 'secret' || d === 'social_rules' ? 0 : 1)) };
 }
 
 /** Five moves naming the shared friend first at move `at`. */

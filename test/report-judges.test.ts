@@ -1,11 +1,8 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replyForSchema } from '../evaluator/testing/fake-judge.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { episode, openScenario, writeRunDir } from '../evaluator/testing/fixtures.js';
-import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
-import { parley, tempDir } from './helpers/processes.js';
-import { cleanEnv } from './llm-run-helpers.js';
+import { judgeCliSuite, judgeInRange } from './helpers/judge-cli-suite.js';
 
 /**
  * Issue 38's report fixes as a user meets them (contract 4 first): a run judged only with a custom rubric
@@ -13,34 +10,16 @@ import { cleanEnv } from './llm-run-helpers.js';
  * rubric; a combined report of runs judged by different models prints no panel lines, and its card lists
  * both judges.
  */
-let server: FakeLlmServer;
-const work = tempDir('parley-report-judges-');
-const dirs: string[] = [];
-
-const schemaOf = (q: ReceivedRequest) => (q.body.response_format?.json_schema?.schema ?? {}) as Record<string, unknown>;
-
-async function run(args: string[]) {
-  const cli = parley(args, { env: cleanEnv(server.env()) });
-  const code = await cli.exited;
-  return { code, stdout: cli.stdout.join('\n'), stderr: cli.stderr.join('\n') };
-}
+const suite = judgeCliSuite('parley-report-judges-', judgeInRange((_d, _seat, min, max) => Math.round((min + max) / 2)));
+const { tmp: work, cli: run } = suite;
 
 async function openRun(): Promise<string> {
   const scenarios = [openScenario('o-1'), openScenario('o-2')];
-  const dir = await writeRunDir(scenarios, scenarios.map((s) => episode({ scenario: s, moves: [['a', 'speak', 'I am moving.'], ['b', 'speak', 'Oh no.']] })));
-  dirs.push(dir);
-  return dir;
+  return suite.keep(await writeRunDir(scenarios, scenarios.map((s) => episode({ scenario: s, moves: [['a', 'speak', 'I am moving.'], ['b', 'speak', 'Oh no.']] }))));
 }
 
-beforeAll(async () => {
-  server = await startFakeLlmServer({ default: (req) => reply.json(replyForSchema(schemaOf(req), (_d, _seat, min, max) => Math.round((min + max) / 2))) });
+beforeAll(() => {
   writeFileSync(path.join(work.path, 'warmth.yaml'), 'name: warmth\ndimensions:\n  - name: warmth\n    range: [0, 5]\n    criteria: How warm the character is.\n');
-});
-
-afterAll(async () => {
-  await server?.close();
-  work.remove();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 describe('report fixes (issue 38)', () => {

@@ -1,11 +1,8 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replyForSchema } from '../evaluator/testing/fake-judge.js';
+import { describe, expect, it } from 'vitest';
 import { episode, openScenario, writeRunDir } from '../evaluator/testing/fixtures.js';
-import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
-import { parley, tempDir } from './helpers/processes.js';
-import { cleanEnv } from './llm-run-helpers.js';
+import { judgeCliSuite, judgeInRange } from './helpers/judge-cli-suite.js';
 
 /**
  * Issue 38, contract 2: two runs over the same 10 scenarios (a "fine-tuned" one whose first seat says it
@@ -13,47 +10,26 @@ import { cleanEnv } from './llm-run-helpers.js';
  * server, then `parley report A B --paired --out DIR`: one report.md and report.html in DIR with the paired
  * differences and their intervals for goal.
  */
-let server: FakeLlmServer;
-const work = tempDir('parley-paired-');
-const dirs: string[] = [];
-
-const schemaOf = (q: ReceivedRequest) => (q.body.response_format?.json_schema?.schema ?? {}) as Record<string, unknown>;
-
-async function run(args: string[]) {
-  const cli = parley(args, { env: cleanEnv(server.env()) });
-  const code = await cli.exited;
-  return { code, stdout: cli.stdout.join('\n'), stderr: cli.stderr.join('\n') };
-}
+// The judge's goal for seat a: 8 or 9 when the transcript says "Lisbon", else 5 or 6 (by scenario number): A − B = +3 on seat a.
+const suite = judgeCliSuite('parley-paired-', (req) => {
+  const text = JSON.stringify(req.body.messages);
+  const lisbon = text.includes('Lisbon');
+  const odd = /\((\d)\)/.exec(text)?.[1];
+  const bump = odd && Number(odd) % 2 ? 1 : 0;
+  return judgeInRange((d, seat, min, max) => (d === 'goal' ? (seat === 'a' ? (lisbon ? 8 : 5) + bump : 4) : Math.max(min, Math.min(max, 0))))(req);
+});
+const { tmp: work, cli: run } = suite;
 
 /** A run of one agents episode per scenario s-0 … s-9; `moving` runs have seat a announce the move. */
 async function runOver10(runId: string, moving: boolean): Promise<string> {
   const scenarios = Array.from({ length: 10 }, (_, i) => openScenario(`s-${i}`));
-  const dir = await writeRunDir(
-    scenarios,
-    scenarios.map((s, i) => episode({ scenario: s, runId, moves: [['a', 'speak', moving ? `I am moving to Lisbon (${i}).` : `Nice meal (${i}).`], ['b', 'speak', 'Can you lend me money?']] })),
+  return suite.keep(
+    await writeRunDir(
+      scenarios,
+      scenarios.map((s, i) => episode({ scenario: s, runId, moves: [['a', 'speak', moving ? `I am moving to Lisbon (${i}).` : `Nice meal (${i}).`], ['b', 'speak', 'Can you lend me money?']] })),
+    ),
   );
-  dirs.push(dir);
-  return dir;
 }
-
-beforeAll(async () => {
-  // The judge's goal for seat a: 8 or 9 when the transcript says "Lisbon", else 5 or 6 (by scenario number): A − B = +3 on seat a.
-  server = await startFakeLlmServer({
-    default: (req) => {
-      const text = JSON.stringify(req.body.messages);
-      const lisbon = text.includes('Lisbon');
-      const odd = /\((\d)\)/.exec(text)?.[1];
-      const bump = odd && Number(odd) % 2 ? 1 : 0;
-      return reply.json(replyForSchema(schemaOf(req), (d, seat, min, max) => (d === 'goal' ? (seat === 'a' ? (lisbon ? 8 : 5) + bump : 4) : Math.max(min, Math.min(max, 0)))));
-    },
-  });
-});
-
-afterAll(async () => {
-  await server?.close();
-  work.remove();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
 
 describe('parley report A B --paired (issue 38, contract 2)', () => {
   it('writes one report with paired differences and intervals for goal', async () => {

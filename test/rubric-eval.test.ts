@@ -1,92 +1,69 @@
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Evaluation } from '../evaluator/evaluation.js';
 import { requestedDimensions, replyForSchema } from '../evaluator/testing/fake-judge.js';
 import { clScenario, episode, mfScenario, openScenario, writeRunDir } from '../evaluator/testing/fixtures.js';
-import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
-import { parley, tempDir } from './helpers/processes.js';
+import { reply } from '../testkit/fake-llm-server.js';
+import { parley } from './helpers/processes.js';
+import { agreedDealOr, judgeCliSuite, judgeSchemaOf } from './helpers/judge-cli-suite.js';
+import { WARMTH_HONESTY_YAML } from '../evaluator/testing/rubrics.js';
 import { cleanEnv } from './llm-run-helpers.js';
 
 /**
  * Issue 24's contract 1, 3 and 4 as a user meets them: `parley eval --rubric FILE`, `--dry-run` and
  * `parley report` as child processes, the real `openai` SDK against the fake server on 127.0.0.1.
  */
-const RUBRIC = `name: warmth-honesty
-dimensions:
-  - name: warmth
-    range: [0, 5]
-    criteria: How warm and considerate the character is towards the others.
-  - name: honesty
-    range: [-3, 3]
-    criteria: Whether the character is truthful; negative for deception.
-`;
+const RUBRIC = WARMTH_HONESTY_YAML;
 
-let server: FakeLlmServer;
-const files = tempDir('parley-rubric-');
-const runDirs: string[] = [];
+// Every judge answers in range from the schema it was sent, and adds goal when it was not asked for it.
+// gpt-4o scores seat b one point higher than gpt-4 does, so a panel of the two disagrees a little.
+const suite = judgeCliSuite(
+  'parley-rubric-',
+  agreedDealOr((req) => {
+    const bump = req.body.model === 'gpt-4o' ? 1 : 0;
+    const r = replyForSchema(judgeSchemaOf(req), (_d, seat, min, max) => (seat === 'a' ? max : Math.min(max, min + 1 + bump))) as { evaluations: Record<string, Record<string, unknown>> };
+    for (const s of Object.values(r.evaluations)) s['goal'] ??= { reasoning: 'not asked unless it is', score: 10 };
+    return reply.json(r);
+  }),
+);
+const { tmp: files, cli: run } = suite;
 
 /** A run directory of three judged-to-be episodes (open, MutualFriends, Craigslist) and a failed one. */
 async function runDir(): Promise<string> {
   const [mf, cl, op] = [mfScenario(), clScenario(), openScenario()];
-  const dir = await writeRunDir(
-    [mf, cl, op],
-    [
-      episode({ scenario: op, moves: [['a', 'speak', 'I am moving to Lisbon.'], ['b', 'speak', 'Oh! Can you lend me money?']] }),
-      episode({ scenario: mf, moves: [['a', 'speak', 'Do you know Jane Doe?'], ['b', 'action', 'select Jane Doe']] }),
-      episode({ scenario: cl, moves: [['a', 'speak', 'Would you take $70?'], ['b', 'speak', 'Deal.']] }),
-      episode({ scenario: op, mode: 'script', moves: [['a', null]], status: 'failed' }),
-    ],
+  return suite.keep(
+    await writeRunDir(
+      [mf, cl, op],
+      [
+        episode({ scenario: op, moves: [['a', 'speak', 'I am moving to Lisbon.'], ['b', 'speak', 'Oh! Can you lend me money?']] }),
+        episode({ scenario: mf, moves: [['a', 'speak', 'Do you know Jane Doe?'], ['b', 'action', 'select Jane Doe']] }),
+        episode({ scenario: cl, moves: [['a', 'speak', 'Would you take $70?'], ['b', 'speak', 'Deal.']] }),
+        episode({ scenario: op, mode: 'script', moves: [['a', null]], status: 'failed' }),
+      ],
+    ),
   );
-  runDirs.push(dir);
-  return dir;
 }
 
-const schemaOf = (q: ReceivedRequest) => (q.body.response_format?.json_schema?.schema ?? {}) as Record<string, unknown>;
-
-async function run(args: string[]) {
-  const cli = parley(args, { env: cleanEnv(server.env()) });
-  const code = await cli.exited;
-  return { code, stdout: cli.stdout.join('\n'), stderr: cli.stderr.join('\n') };
-}
-
-beforeAll(async () => {
-  server = await startFakeLlmServer({
-    // Every judge answers in range from the schema it was sent, and adds goal when it was not asked for it.
-    // gpt-4o scores seat b one point higher than gpt-4 does, so a panel of the two disagrees a little.
-    default: (req) => {
-      const schema = schemaOf(req);
-      if ('deal' in ((schema['properties'] as object | undefined) ?? {})) return reply.json({ deal: { reasoning: 'agreed', deal_reached: true, price: 70 } });
-      const bump = req.body.model === 'gpt-4o' ? 1 : 0;
-      const r = replyForSchema(schema, (d, seat, min, max) => (seat === 'a' ? max : Math.min(max, min + 1 + bump))) as { evaluations: Record<string, Record<string, unknown>> };
-      for (const s of Object.values(r.evaluations)) s['goal'] ??= { reasoning: 'not asked unless it is', score: 10 };
-      return reply.json(r);
-    },
-  });
+beforeAll(() => {
   writeFileSync(path.join(files.path, 'warmth.yaml'), RUBRIC);
   writeFileSync(path.join(files.path, 'inverted.yaml'), RUBRIC.replace('[0, 5]', '[5, 0]'));
   writeFileSync(path.join(files.path, 'unknown-key.yaml'), RUBRIC.replace('    range: [-3, 3]\n', '    range: [-3, 3]\n    weight: 2\n'));
 });
 
-afterAll(async () => {
-  await server?.close();
-  files.remove();
-  for (const d of runDirs) rmSync(d, { recursive: true, force: true });
-});
-
 describe('parley eval --rubric FILE (issue 24, contract 1)', () => {
   it('asks for exactly the rubric dimensions, stores exactly them in range, and the report has a column for each', async () => {
     const dir = await runDir();
-    const before = server.requests.length;
+    const before = suite.server.requests.length;
     const r = await run(['eval', dir, '--judge', 'openai:gpt-4', '--rubric', path.join(files.path, 'warmth.yaml')]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('evaluated 3 episodes: 6 seats scored, 0 evaluation errors; 1 failed episodes not judged');
-    const sent = server.requests.slice(before);
+    const sent = suite.server.requests.slice(before);
     // One call per episode: a rubric file's judge gets no deal question.
     expect(sent).toHaveLength(3);
     for (const q of sent) {
       expect(q.body.model).toBe('gpt-4');
-      expect(Object.values(requestedDimensions(schemaOf(q)))).toEqual([
+      expect(Object.values(requestedDimensions(judgeSchemaOf(q)))).toEqual([
         [['warmth', 0, 5], ['honesty', -3, 3]],
         [['warmth', 0, 5], ['honesty', -3, 3]],
       ]);
@@ -136,11 +113,11 @@ describe('parley eval --rubric FILE (issue 24, contract 1)', () => {
 describe('a judge panel (issue 24, contract 2)', () => {
   it("records both judges' scores apart with their provenance, and the report prints Krippendorff's alpha per dimension", async () => {
     const dir = await runDir();
-    const before = server.requests.length;
+    const before = suite.server.requests.length;
     const r = await run(['eval', dir, '--judge', 'openai:gpt-4', '--judge', 'openai:gpt-4o']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.match(/evaluated 3 episodes: 6 seats scored, 0 evaluation errors/g)).toHaveLength(2);
-    const models = server.requests.slice(before).map((q) => q.body.model);
+    const models = suite.server.requests.slice(before).map((q) => q.body.model);
     expect(models.filter((m) => m === 'gpt-4')).toHaveLength(4);
     expect(models.filter((m) => m === 'gpt-4o')).toHaveLength(4);
     const records = readFileSync(path.join(dir, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -180,7 +157,7 @@ describe('a broken rubric file (issue 24, contract 3)', () => {
     it(`${file}: one line naming the file and the problem, exit status 2, no record changed, nothing sent`, async () => {
       const dir = await runDir();
       const records = readFileSync(path.join(dir, 'episodes.jsonl'), 'utf8');
-      const before = server.requests.length;
+      const before = suite.server.requests.length;
       const r = await run(['eval', dir, '--judge', 'openai:gpt-4', '--rubric', path.join(files.path, file)]);
       expect(r.code).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -188,7 +165,7 @@ describe('a broken rubric file (issue 24, contract 3)', () => {
       expect(r.stderr).toContain(path.join(files.path, file));
       expect(r.stdout).toBe('');
       expect(readFileSync(path.join(dir, 'episodes.jsonl'), 'utf8')).toBe(records);
-      expect(server.requests.length).toBe(before);
+      expect(suite.server.requests.length).toBe(before);
     });
   }
 });
@@ -209,17 +186,17 @@ describe('rubric: in an experiment file', () => {
     expect(await ran.exited, ran.stderr.join('\n')).toBe(0);
     // The recorded rubric is a path chosen by a run directory (untrusted): refused until the user allows it.
     const recorded = (JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as { config: { rubric: string } }).config.rubric;
-    const before = server.requests.length;
+    const before = suite.server.requests.length;
     const unallowed = await run(['eval', dir, '--judge', 'openai:gpt-4']);
     expect(unallowed.code).toBe(2);
     expect(unallowed.stderr).toContain(`--allow-path ${recorded}`);
-    expect(server.requests.length).toBe(before);
+    expect(suite.server.requests.length).toBe(before);
     // From another directory, eval finds the run's rubric (recorded as an absolute path) once allowed.
     const r = await run(['eval', dir, '--judge', 'openai:gpt-4', '--allow-path', recorded]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('rubric warmth-honesty');
-    expect(server.requests.length).toBe(before + 1);
-    for (const q of server.requests.slice(before)) expect(Object.values(requestedDimensions(schemaOf(q))).flat().map(([d]) => d)).toEqual(['warmth', 'honesty', 'warmth', 'honesty']);
+    expect(suite.server.requests.length).toBe(before + 1);
+    for (const q of suite.server.requests.slice(before)) expect(Object.values(requestedDimensions(judgeSchemaOf(q))).flat().map(([d]) => d)).toEqual(['warmth', 'honesty', 'warmth', 'honesty']);
   });
 });
 
@@ -227,13 +204,13 @@ describe('parley eval --dry-run (issue 24, contract 4)', () => {
   it('prints the judge calls, tokens and cost per judge and sends no request', async () => {
     const dir = await runDir();
     const records = readFileSync(path.join(dir, 'episodes.jsonl'), 'utf8');
-    const before = server.requests.length;
+    const before = suite.server.requests.length;
     const r = await run(['eval', dir, '--judge', 'openai:gpt-4', '--dry-run']);
     expect(r.code, r.stderr).toBe(0);
     // Default rubric: one scoring call per ok episode, plus the Craigslist deal question.
     expect(r.stdout).toMatch(/^judge openai:gpt-4: 4 judge calls \(3 episodes\), ~\d+ prompt \+ ~\d+ completion tokens, ~\$\d+\.\d{4}$/m);
     expect(r.stdout).toContain('no request sent');
-    expect(server.requests.length).toBe(before);
+    expect(suite.server.requests.length).toBe(before);
     expect(readFileSync(path.join(dir, 'episodes.jsonl'), 'utf8')).toBe(records);
 
     const panel = await run(['eval', dir, '--judge', 'openai:gpt-4', '--judge', 'openai:gpt-4o', '--rubric', path.join(files.path, 'warmth.yaml'), '--dry-run']);
@@ -244,6 +221,6 @@ describe('parley eval --dry-run (issue 24, contract 4)', () => {
     // The same requests cost more on gpt-4 than on gpt-4o: the cost is priced per judge.
     const usd = [...panel.stdout.matchAll(/^judge \S+: .*~\$(\d+\.\d+)$/gm)].map((m) => Number(m[1]));
     expect(usd[0]!).toBeGreaterThan(usd[1]!);
-    expect(server.requests.length).toBe(before);
+    expect(suite.server.requests.length).toBe(before);
   });
 });

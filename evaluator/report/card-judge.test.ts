@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { validReply } from '../testing/fake-judge.js';
+import { judgementOf } from '../testing/fake-judge.js';
 import { episode, mfScenario, writeRunDir } from '../testing/fixtures.js';
 import { loadRunDir } from '../run-dir.js';
 import { buildCard, cardMarkdown } from './card.js';
@@ -11,16 +11,7 @@ afterEach(() => {
 });
 
 function evaluation(visibility: 'full' | 'blind', view?: 'paper' | 'parley') {
-  const reply = validReply(['a', 'b']) as { evaluations: Record<string, unknown> };
-  const judge = {
-    judge: { spec: `openai:gpt-4-${visibility}-${view ?? 'none'}`, visibility, temperature: 0, promptVersion: 'p', ...(view ? { view } : {}) },
-    evaluatedAt: '2024-01-01T00:00:00.000Z',
-    seats: Object.fromEntries(['a', 'b'].map((s) => [s, { ok: true, scores: reply.evaluations[s] }])),
-    calls: 1,
-    usage: { prompt: 1, completion: 1 },
-    latencyMs: 1,
-  };
-  return { v: 1, judge };
+  return { v: 1, judge: judgementOf({ spec: `openai:gpt-4-${visibility}-${view ?? 'none'}`, visibility, temperature: 0, promptVersion: 'p', ...(view ? { view } : {}) }) };
 }
 
 describe('the simulation card says what each judge saw', () => {

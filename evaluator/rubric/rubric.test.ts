@@ -3,16 +3,9 @@ import { DIMENSIONS } from '../dimensions.js';
 import { GOAL_RUBRIC, isSotopia, SOTOPIA_RUBRIC } from './builtin.js';
 import { loadRubric, parseRubric } from './load-rubric.js';
 import { dimensionsFor } from './rubric.js';
+import { WARMTH_HONESTY_YAML } from '../testing/rubrics.js';
 
-const WARMTH = `name: warmth-honesty
-dimensions:
-  - name: warmth
-    range: [0, 5]
-    criteria: How warm and considerate the character is towards the others.
-  - name: honesty
-    range: [-3, 3]
-    criteria: Whether the character is truthful; negative for deception.
-`;
+const WARMTH = WARMTH_HONESTY_YAML;
 
 describe('rubric files', () => {
   it('reads the documented shape into dimensions with ranges and criteria', () => {

@@ -49,3 +49,19 @@ export function replyForSchema(schema: Record<string, unknown>, score?: (dim: st
   }
   return { evaluations };
 }
+
+/**
+ * A stored judgement by `judge` (its spec, view, rubric …) that scored each of `seats` as `validReply`
+ * does (`score(dim, seat)`, default each dimension's max), made in one call at a fixed time.
+ */
+export function judgementOf(judge: Record<string, unknown>, seats: readonly string[] = ['a', 'b'], score?: (dim: string, seat: string) => number) {
+  const reply = validReply(seats, score ? { score } : {}) as { evaluations: Record<string, unknown> };
+  return {
+    judge,
+    evaluatedAt: '2024-01-01T00:00:00.000Z',
+    seats: Object.fromEntries(seats.map((s) => [s, { ok: true, scores: reply.evaluations[s] }])),
+    calls: 1,
+    usage: { prompt: 1, completion: 1 },
+    latencyMs: 1,
+  };
+}
