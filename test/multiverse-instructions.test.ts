@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
-import { tempDir } from './helpers/processes.js';
+import { describe, expect, it } from 'vitest';
+import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 import { cleanEnv, parleyCli } from './llm-run-helpers.js';
+import { scriptOverAgentsClaim } from './helpers/multiverse-claim.js';
 
 /**
  * Instruction framing as a multiverse axis (issue 43): `instructions: [default, goal-first]` sends the
@@ -11,45 +11,22 @@ import { cleanEnv, parleyCli } from './llm-run-helpers.js';
  * shared (the variant has no script template); a directory of the user's own is read only with
  * --allow-path, else exit 2 and nothing written.
  */
-const claimText = (values: string) => `name: framing
-claim:
-  metric: words_per_turn
-  a: {mode: script}
-  b: {mode: agents}
-  expect: a > b
-base:
-  scenarios: builtin
-  subset: mutual_friends
-  protocol: parley
-  model: openai:gen-a
-  limit: 1
-  maxTurns: 4
-axes:
-  instructions: ${values}
-`;
+const claimText = (values: string) => scriptOverAgentsClaim('framing', 'words_per_turn', { model: 'openai:gen-a', limit: 1, maxTurns: 4 }, { instructions: values });
 
 describe('parley multiverse with an instructions axis', () => {
-  let server: FakeLlmServer;
-  const tmp = tempDir('multiverse-instructions');
-
-  beforeAll(async () => {
-    server = await startFakeLlmServer();
-  });
-  afterAll(async () => {
-    await server.close();
-    tmp.remove();
-  });
+  const suite = fakeLlmSuite('multiverse-instructions');
+  const { tmp } = suite;
 
   it('the goal-first variant reaches the agents of its arm only; the script arm is shared', async () => {
     const claim = join(tmp.path, 'claim.yaml');
     writeFileSync(claim, claimText('[default, goal-first]'));
     const out = join(tmp.path, 'mv');
-    const run = await parleyCli(['multiverse', claim, '--out', out], cleanEnv(server.env()), 240_000);
+    const run = await parleyCli(['multiverse', claim, '--out', out], cleanEnv(suite.server.env()), 240_000);
     expect(run.code, run.stderr).toBe(0);
     // One script arm, two agents arms.
     expect(readdirSync(join(out, 'arms'))).toHaveLength(3);
-    const framed = server.requests.filter((q) => JSON.stringify(q.body.messages).includes('Above all, get'));
-    const agentCalls = server.requests.filter((q) => (q.body.response_format as { json_schema?: { name?: string } } | undefined)?.json_schema?.name === 'parley_action');
+    const framed = suite.server.requests.filter((q) => JSON.stringify(q.body.messages).includes('Above all, get'));
+    const agentCalls = suite.server.requests.filter((q) => (q.body.response_format as { json_schema?: { name?: string } } | undefined)?.json_schema?.name === 'parley_action');
     expect(framed.length).toBeGreaterThan(0);
     // Half of the agents' calls (one of the two agents arms, same scenario) carry the variant's words.
     expect(framed.length * 2).toBe(agentCalls.length);
@@ -62,13 +39,13 @@ describe('parley multiverse with an instructions axis', () => {
     const claim = join(tmp.path, 'mine.yaml');
     writeFileSync(claim, claimText(`[default, ${mine}]`));
     const out = join(tmp.path, 'mine-out');
-    const refused = await parleyCli(['multiverse', claim, '--out', out], cleanEnv(server.env()));
+    const refused = await parleyCli(['multiverse', claim, '--out', out], cleanEnv(suite.server.env()));
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`give --allow-path ${mine}`);
     expect(existsSync(out)).toBe(false);
-    const before = server.requests.length;
-    const allowed = await parleyCli(['multiverse', claim, '--out', out, '--allow-path', mine], cleanEnv(server.env()), 240_000);
+    const before = suite.server.requests.length;
+    const allowed = await parleyCli(['multiverse', claim, '--out', out, '--allow-path', mine], cleanEnv(suite.server.env()), 240_000);
     expect(allowed.code, allowed.stderr).toBe(0);
-    expect(server.requests.slice(before).some((q) => JSON.stringify(q.body.messages).includes('Mine-framing'))).toBe(true);
+    expect(suite.server.requests.slice(before).some((q) => JSON.stringify(q.body.messages).includes('Mine-framing'))).toBe(true);
   }, 240_000);
 });

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
-import { tempDir } from './helpers/processes.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 import { cleanEnv, parleyCli } from './llm-run-helpers.js';
+import { scriptOverAgentsClaim } from './helpers/multiverse-claim.js';
 
 /**
  * `parley multiverse` against an OpenAI-compatible server on 127.0.0.1 (issue 43, contract items 2 and 3):
@@ -12,44 +12,24 @@ import { cleanEnv, parleyCli } from './llm-run-helpers.js';
  * same runs. Each judge scores each episode once (counted at the server, by model); the same command
  * again sends nothing; --dry-run prints the plan and the server receives nothing.
  */
-const CLAIM = `name: llm-model-judge
-claim:
-  metric: goal
-  a: {mode: script}
-  b: {mode: agents}
-  expect: a > b
-base:
-  scenarios: builtin
-  subset: mutual_friends
-  protocol: parley
-  limit: 3
-  maxTurns: 4
-axes:
-  model: [openai:gen-a, openai:gen-b]
-  judge: [openai:judge-a, openai:judge-b]
-`;
+const CLAIM = scriptOverAgentsClaim('llm-model-judge', 'goal', { limit: 3, maxTurns: 4 }, { model: '[openai:gen-a, openai:gen-b]', judge: '[openai:judge-a, openai:judge-b]' });
 
 const JUDGES = ['judge-a', 'judge-b'];
 
 describe('parley multiverse with model and judge axes (fake OpenAI-compatible server)', () => {
-  let server: FakeLlmServer;
-  const tmp = tempDir('multiverse-llm');
+  const suite = fakeLlmSuite('multiverse-llm');
+  const { tmp } = suite;
   const claim = join(tmp.path, 'claim.yaml');
   const out = join(tmp.path, 'mv');
-  const cli = (args: string[]) => parleyCli(['multiverse', claim, ...args], cleanEnv(server.env()), 240_000);
+  const cli = (args: string[]) => parleyCli(['multiverse', claim, ...args], cleanEnv(suite.server.env()), 240_000);
   const byModel = () => {
     const n: Record<string, number> = {};
-    for (const q of server.requests) n[String(q.body.model)] = (n[String(q.body.model)] ?? 0) + 1;
+    for (const q of suite.server.requests) n[String(q.body.model)] = (n[String(q.body.model)] ?? 0) + 1;
     return n;
   };
 
   beforeAll(async () => {
-    server = await startFakeLlmServer();
     writeFileSync(claim, CLAIM);
-  });
-  afterAll(async () => {
-    await server.close();
-    tmp.remove();
   });
 
   it('--dry-run prints specifications, episodes, calls and cost, and the server receives nothing', async () => {
@@ -58,7 +38,7 @@ describe('parley multiverse with model and judge axes (fake OpenAI-compatible se
     expect(dry.stdout).toMatch(/^4 specification\(s\), 4 distinct arm\(s\), 12 episode\(s\) planned/m);
     // 6 script episodes (one call each) + 6 agents episodes (at most 4 turns, one call each) + 12 × 2 judge calls.
     expect(dry.stdout).toMatch(/^LLM calls: 54 \(30 generation, 24 judge over 8 \(arm, judge\) pair\(s\)\); estimated cost \$\d+\.\d\d plus unpriced /m);
-    expect(server.requests).toHaveLength(0);
+    expect(suite.server.requests).toHaveLength(0);
   }, 240_000);
 
   it('generates 12 episodes (not 24) and each judge scores each of them once', async () => {
@@ -93,24 +73,24 @@ describe('parley multiverse with model and judge axes (fake OpenAI-compatible se
   }, 240_000);
 
   it('the same command again generates and judges nothing', async () => {
-    const before = server.requests.length;
+    const before = suite.server.requests.length;
     const again = await cli(['--out', out]);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/multiverse: 0 episode\(s\) started, 12 already recorded/);
     expect(again.stdout).toMatch(/multiverse: 0 episode\(s\) judged, 24 already judged/);
-    expect(server.requests.slice(before).filter((q) => JUDGES.includes(String(q.body.model)))).toHaveLength(0);
-    expect(server.requests.length).toBe(before);
+    expect(suite.server.requests.slice(before).filter((q) => JUDGES.includes(String(q.body.model)))).toHaveLength(0);
+    expect(suite.server.requests.length).toBe(before);
   }, 240_000);
 
   it('a judge added later judges the recorded runs through --batch, re-running nothing and re-judging no other judge', async () => {
-    const before = server.requests.length;
+    const before = suite.server.requests.length;
     const wider = join(tmp.path, 'wider.yaml');
     writeFileSync(wider, CLAIM.replace('judge: [openai:judge-a, openai:judge-b]', 'judge: [openai:judge-a, openai:judge-c]'));
-    const run = await parleyCli(['multiverse', wider, '--out', out, '--batch', '--batch-poll', '0.05'], cleanEnv(server.env()), 240_000);
+    const run = await parleyCli(['multiverse', wider, '--out', out, '--batch', '--batch-poll', '0.05'], cleanEnv(suite.server.env()), 240_000);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/multiverse: 0 episode\(s\) started, 12 already recorded/);
     expect(run.stdout, `${run.stdout}\n${run.stderr}`).toMatch(/multiverse: 12 episode\(s\) judged, 12 already judged/);
-    const sent = server.requests.slice(before).filter((q) => q.body.model !== undefined);
+    const sent = suite.server.requests.slice(before).filter((q) => q.body.model !== undefined);
     expect(sent.every((q) => q.body.model === 'judge-c' && q.viaBatch !== undefined)).toBe(true);
     expect(sent).toHaveLength(12);
   }, 240_000);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 import { cleanEnv, parleyCli } from './llm-run-helpers.js';
+import { scriptOverAgentsClaim } from './helpers/multiverse-claim.js';
 
 /**
  * Issue 43's naturalness-order axis: `metric: naturalness` asks the judge which side's dialogue of the
@@ -10,24 +11,12 @@ import { cleanEnv, parleyCli } from './llm-run-helpers.js';
  * (`naturalnessOrder`). The order is how the sides are judged, not generated: both specifications share
  * the same two arms; one order asks once per pair, both orders twice; a rerun asks nothing.
  */
-const CLAIM = `name: natural-script
-claim:
-  metric: naturalness
-  a: {mode: script}
-  b: {mode: agents}
-  expect: a > b
-base:
-  scenarios: builtin
-  subset: mutual_friends
-  protocol: parley
-  limit: 2
-  maxTurns: 4
-  agents: [openai:gen, openai:gen]
-  scriptWriter: openai:gen
-  judge: openai:natural-judge
-axes:
-  naturalnessOrder: [one, both]
-`;
+const CLAIM = scriptOverAgentsClaim(
+  'natural-script',
+  'naturalness',
+  { limit: 2, maxTurns: 4, agents: '[openai:gen, openai:gen]', scriptWriter: 'openai:gen', judge: 'openai:natural-judge' },
+  { naturalnessOrder: '[one, both]' },
+);
 
 describe('parley multiverse with the naturalness metric and its order axis (fake OpenAI-compatible server)', () => {
   const suite = fakeLlmSuite('multiverse-natural');

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
-import { tempDir } from './helpers/processes.js';
+import { describe, expect, it } from 'vitest';
+import { type ReceivedRequest } from '../testkit/fake-llm-server.js';
+import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 import { cleanEnv, parleyCli, readEpisodes } from './llm-run-helpers.js';
 
 /**
@@ -13,21 +13,13 @@ import { cleanEnv, parleyCli, readEpisodes } from './llm-run-helpers.js';
  * SDK against the fake server.
  */
 describe('parley serve --judge', () => {
-  const tmp = tempDir('serve-judge');
-  let server: FakeLlmServer;
-  const judgeBodies = (from: number) => server.requests.slice(from).filter((r: ReceivedRequest) => r.body.model === 'gpt-4').map((r) => JSON.stringify(r.body)).sort();
-
-  beforeAll(async () => {
-    server = await startFakeLlmServer();
-  });
-  afterAll(async () => {
-    await server.close();
-    tmp.remove();
-  });
+  const suite = fakeLlmSuite('serve-judge');
+  const { tmp } = suite;
+  const judgeBodies = (from: number) => suite.server.requests.slice(from).filter((r: ReceivedRequest) => r.body.model === 'gpt-4').map((r) => JSON.stringify(r.body)).sort();
 
   it('judges each episode as it ends with parley eval\'s requests; each seat is sent its own scores', async () => {
     const out = join(tmp.path, 'judged');
-    const served = await parleyCli(['serve', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '2', '--agent1', 'bot', '--agent2', 'bot', '--max-turns', '4', '--judge', 'openai:gpt-4', '--out', out], cleanEnv(server.env()), 120_000);
+    const served = await parleyCli(['serve', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '2', '--agent1', 'bot', '--agent2', 'bot', '--max-turns', '4', '--judge', 'openai:gpt-4', '--out', out], cleanEnv(suite.server.env()), 120_000);
     expect(served.code, served.stderr).toBe(0);
     const records = readEpisodes(out);
     expect(records).toHaveLength(2);
@@ -52,15 +44,15 @@ describe('parley serve --judge', () => {
     }
 
     // `parley eval` on the served run sends the very same judge requests.
-    const before = server.requests.length;
-    const evaluated = await parleyCli(['eval', out, '--judge', 'openai:gpt-4'], cleanEnv(server.env()), 120_000);
+    const before = suite.server.requests.length;
+    const evaluated = await parleyCli(['eval', out, '--judge', 'openai:gpt-4'], cleanEnv(suite.server.env()), 120_000);
     expect(evaluated.code, evaluated.stderr).toBe(0);
     expect(judgeBodies(before)).toEqual(servedRequests);
   }, 240_000);
 
   it('refuses a judge that cannot take effect: one line, exit 2, nothing written', async () => {
     const cases: Array<[string[], NodeJS.ProcessEnv, RegExp]> = [
-      [['--judge', 'bot'], cleanEnv(server.env()), /^parley serve: --judge bot: .*not an LLM spec/],
+      [['--judge', 'bot'], cleanEnv(suite.server.env()), /^parley serve: --judge bot: .*not an LLM spec/],
       [['--judge', 'openai:gpt-4'], cleanEnv(), /^parley serve: missing OPENAI_API_KEY for (judge|policy) openai:gpt-4/],
     ];
     for (const [i, [flags, env, message]] of cases.entries()) {
