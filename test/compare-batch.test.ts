@@ -1,9 +1,9 @@
-import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reply, startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
-import { parley, tempDir, within } from './helpers/processes.js';
-import { cleanEnv, killWhileBatchPending } from './llm-run-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { reply } from '../testkit/fake-llm-server.js';
+import { batchRunSuite } from './helpers/batch-run-suite.js';
+import { killWhileBatchPending } from './llm-run-helpers.js';
 
 /**
  * Issue 27 for `parley compare`: `compare A A --mode-a script --mode-b agents --judge SPEC --batch` against
@@ -11,9 +11,8 @@ import { cleanEnv, killWhileBatchPending } from './llm-run-helpers.js';
  * child process — killed while its batch is pending and started again, it submits no second batch and
  * writes the same verdicts a live compare writes.
  */
-const tmp = tempDir('compare-batch');
-let server: FakeLlmServer;
-let base: string;
+const suite = batchRunSuite('compare-batch', ['--modes', 'script,agents', '--limit', '6']);
+const { tmp, copyOfRun, uploads, liveRequests } = suite;
 const VERDICTS = 'compare-script-vs-agents.jsonl';
 
 type Recorded = { id: string | null; inputFileId: string; collectedAt?: string; round: number; status: string; customIds: string[] };
@@ -23,44 +22,20 @@ const verdicts = (dir: string) =>
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as { key: string; ok: boolean; judge: string });
-const uploads = () => server.fineTuning.files.filter((f) => f.purpose === 'batch');
-const liveRequests = () => server.requests.filter((r) => r.path === '/v1/chat/completions' && !r.viaBatch);
-const copyOfRun = (name: string) => {
-  const dir = path.join(tmp.path, name);
-  cpSync(base, dir, { recursive: true });
-  return dir;
-};
 // One order per pair here (three requests); the last test batches both orders.
 const args = (dir: string, judge: string, extra: string[] = [], orders = 'one') => ['compare', dir, dir, '--mode-a', 'script', '--mode-b', 'agents', '--judge', judge, '--orders', orders, ...extra];
 
-async function compareCli(argv: string[]) {
-  const cli = parley(argv, { env: cleanEnv(server.env()) });
-  const code = await within(cli.exited, 60_000, 'parley compare', [cli]);
-  return { cli, code, out: [...cli.stdout, ...cli.stderr].join('\n') };
-}
-
-beforeAll(async () => {
-  // Three MutualFriends scenarios in script and agents mode: three pairs to compare.
-  base = path.join(tmp.path, 'R');
-  const run = parley(['run', '--scenarios', 'builtin', '--modes', 'script,agents', '--limit', '6', '--out', base], { env: cleanEnv() });
-  expect(await within(run.exited, 60_000, 'parley run', [run])).toBe(0);
-  server = await startFakeLlmServer();
-});
-
-afterAll(async () => {
-  await server?.close();
-  tmp.remove();
-});
+const compareCli = (argv: string[]) => suite.command(argv, 'parley compare');
 
 describe('parley compare --batch', () => {
   it('killed while its batch is pending, the same command collects that batch and writes the verdicts of a live compare', async () => {
     const dir = copyOfRun('killed');
-    const batchesBefore = server.batches.batches.length;
+    const batchesBefore = suite.server.batches.batches.length;
     const uploadsBefore = uploads().length;
     const liveBefore = liveRequests().length;
-    await killWhileBatchPending(server, [...args(dir, 'openai:gpt-4'), '--batch', '--batch-poll', '0.05'], 'openai:gpt-4');
+    await killWhileBatchPending(suite.server, [...args(dir, 'openai:gpt-4'), '--batch', '--batch-poll', '0.05'], 'openai:gpt-4');
     // Pending: one batch on the server, its id recorded beside the verdicts file, no verdicts yet.
-    const mine = () => server.batches.batches.slice(batchesBefore);
+    const mine = () => suite.server.batches.batches.slice(batchesBefore);
     expect(mine()).toHaveLength(1);
     expect(record(dir).batches.map((b) => [b.id, !!b.collectedAt])).toEqual([[mine()[0]!.id, false]]);
     expect(existsSync(path.join(dir, VERDICTS))).toBe(false);
@@ -74,7 +49,7 @@ describe('parley compare --batch', () => {
     // One upload, one batch, every request answered by it, nothing live.
     expect(uploads().length - uploadsBefore).toBe(1);
     expect(mine()).toHaveLength(1);
-    expect(server.requests.filter((r) => r.viaBatch && r.body.model === 'gpt-4')).toHaveLength(3);
+    expect(suite.server.requests.filter((r) => r.viaBatch && r.body.model === 'gpt-4')).toHaveLength(3);
     expect(liveRequests().length).toBe(liveBefore);
     expect(record(dir).batches.map((b) => [b.id, b.status, !!b.collectedAt])).toEqual([[id, 'completed', true]]);
     const batched = verdicts(dir);
@@ -92,20 +67,20 @@ describe('parley compare --batch', () => {
 
   it('a mistral: judge goes through Mistral batch jobs, killed and resumed the same way (the paper question)', async () => {
     const dir = copyOfRun('mistral');
-    const batchesBefore = server.batches.batches.length;
+    const batchesBefore = suite.server.batches.batches.length;
     const uploadsBefore = uploads().length;
     const liveBefore = liveRequests().length;
     const argv = [...args(dir, 'mistral:mistral-large-latest', ['--protocol', 'paper']), '--batch', '--batch-poll', '0.05'];
-    await killWhileBatchPending(server, argv, 'mistral:mistral-large-latest');
+    await killWhileBatchPending(suite.server, argv, 'mistral:mistral-large-latest');
     const again = await compareCli(argv);
     expect(again.code, again.out).toBe(0);
-    const mine = server.batches.batches.slice(batchesBefore);
+    const mine = suite.server.batches.batches.slice(batchesBefore);
     expect(mine.map((b) => [b.flavour, b.model, b.status])).toEqual([['mistral', 'mistral-large-latest', 'completed']]);
     expect(uploads().length - uploadsBefore).toBe(1);
     expect(liveRequests().length).toBe(liveBefore);
     expect(record(dir).batches.map((b) => b.id)).toEqual([mine[0]!.id]);
     // Mistral's input lines: custom_id and body, the model named on the job only; the paper question has no response_format.
-    const lines = server.fineTuning.files.find((f) => f.id === mine[0]!.inputFileId)!.content.trim().split('\n').map((l) => JSON.parse(l) as Record<string, Record<string, unknown>>);
+    const lines = suite.server.fineTuning.files.find((f) => f.id === mine[0]!.inputFileId)!.content.trim().split('\n').map((l) => JSON.parse(l) as Record<string, Record<string, unknown>>);
     expect(lines.map((l) => [Object.keys(l).sort(), l['body']!['model'], l['body']!['response_format']])).toEqual(lines.map(() => [['body', 'custom_id'], undefined, undefined]));
     const batched = verdicts(dir);
     expect(batched.map((v) => [v.ok, v.judge])).toEqual(batched.map(() => [true, 'mistral:mistral-large-latest']));
@@ -115,8 +90,8 @@ describe('parley compare --batch', () => {
   });
 
   it('asks a request the batch failed live by default, or in a new batch with --batch-retry batch', async () => {
-    const batchesBefore = server.batches.batches.length;
-    server.enqueue(reply.serverError(500)); // the first line of the next batch fails
+    const batchesBefore = suite.server.batches.batches.length;
+    suite.server.enqueue(reply.serverError(500)); // the first line of the next batch fails
     const dir = copyOfRun('retry-live');
     const liveBefore = liveRequests().length;
     const r = await compareCli([...args(dir, 'openai:gpt-4'), '--batch', '--batch-poll', '0.05']);
@@ -124,18 +99,18 @@ describe('parley compare --batch', () => {
     expect(r.out).toMatch(/completed · 2\/3 requests done · 1 failed/);
     expect(r.out).toMatch(/1 requests failed or went unanswered; asking them live/);
     expect(r.out).toMatch(/naturalness requests: 2 answered by the batch .*, 1 sent live/);
-    expect(server.batches.batches.length - batchesBefore).toBe(1);
+    expect(suite.server.batches.batches.length - batchesBefore).toBe(1);
     expect(liveRequests().length - liveBefore).toBe(1);
     expect(verdicts(dir).every((v) => v.ok)).toBe(true);
 
-    server.enqueue(reply.serverError(500));
+    suite.server.enqueue(reply.serverError(500));
     const dir2 = copyOfRun('retry-batch');
     const liveBefore2 = liveRequests().length;
     const r2 = await compareCli([...args(dir2, 'openai:gpt-4'), '--batch', '--batch-poll', '0.05', '--batch-retry', 'batch']);
     expect(r2.code, r2.out).toBe(0);
     expect(r2.out).toMatch(/submitting them in a new batch/);
     expect(r2.out).toMatch(/naturalness requests: 3 answered by the batch .*, 0 sent live/);
-    expect(server.batches.batches.length - batchesBefore).toBe(3);
+    expect(suite.server.batches.batches.length - batchesBefore).toBe(3);
     expect(liveRequests().length).toBe(liveBefore2);
     expect(record(dir2).batches.map((b) => [b.round, b.customIds.length, !!b.collectedAt])).toEqual([[0, 3, true], [1, 1, true]]);
     expect(verdicts(dir2).every((v) => v.ok)).toBe(true);
@@ -143,11 +118,11 @@ describe('parley compare --batch', () => {
 
   it('--orders both batches two requests per pair, one in each order, and writes the verdicts of a live compare', async () => {
     const dir = copyOfRun('both');
-    const batchesBefore = server.batches.batches.length;
+    const batchesBefore = suite.server.batches.batches.length;
     const liveBefore = liveRequests().length;
     const r = await compareCli([...args(dir, 'openai:gpt-4', [], 'both'), '--batch', '--batch-poll', '0.05']);
     expect(r.code, r.out).toBe(0);
-    const mine = server.batches.batches.slice(batchesBefore);
+    const mine = suite.server.batches.batches.slice(batchesBefore);
     expect(mine).toHaveLength(1);
     expect(record(dir).batches[0]!.customIds).toHaveLength(6);
     expect(liveRequests().length).toBe(liveBefore);

@@ -1,8 +1,9 @@
 import { cpSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reply, startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
-import { parley, tempDir, within } from './helpers/processes.js';
+import { describe, expect, it } from 'vitest';
+import { reply } from '../testkit/fake-llm-server.js';
+import { batchRunSuite } from './helpers/batch-run-suite.js';
+import { parley, within } from './helpers/processes.js';
 import { cleanEnv, killWhileBatchPending } from './llm-run-helpers.js';
 
 /**
@@ -11,9 +12,8 @@ import { cleanEnv, killWhileBatchPending } from './llm-run-helpers.js';
  * its batch is pending and started again, it submits no second batch and collects the results into the
  * same records as a live eval.
  */
-const tmp = tempDir('eval-batch');
-let server: FakeLlmServer;
-let base: string;
+const suite = batchRunSuite('eval-batch', ['--modes', 'agents', '--limit', '3']);
+const { tmp, copyOfRun, uploads, liveRequests } = suite;
 
 const runJson = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as { evalBatches?: Array<{ id: string | null; inputFileId: string; collectedAt?: string; round: number }> };
 const records = (dir: string) =>
@@ -21,13 +21,6 @@ const records = (dir: string) =>
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as { episodeId: string; evaluation?: { judge?: { seats: Record<string, { ok: boolean }> } } });
-const uploads = () => server.fineTuning.files.filter((f) => f.purpose === 'batch');
-const liveRequests = () => server.requests.filter((r) => r.path === '/v1/chat/completions' && !r.viaBatch);
-const copyOfRun = (name: string) => {
-  const dir = path.join(tmp.path, name);
-  cpSync(base, dir, { recursive: true });
-  return dir;
-};
 
 /** A value's form: its keys and the types of its leaves, not the values (scores, reasoning, times differ). */
 function shapeOf(v: unknown): unknown {
@@ -36,31 +29,15 @@ function shapeOf(v: unknown): unknown {
   return typeof v;
 }
 
-async function evalCli(dir: string, extra: string[] = []) {
-  const cli = parley(['eval', dir, '--judge', 'openai:gpt-4', ...extra], { env: cleanEnv(server.env()) });
-  const code = await within(cli.exited, 60_000, 'parley eval', [cli]);
-  return { cli, code, out: [...cli.stdout, ...cli.stderr].join('\n') };
-}
-
-beforeAll(async () => {
-  base = path.join(tmp.path, 'R');
-  const run = parley(['run', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '3', '--out', base], { env: cleanEnv() });
-  expect(await within(run.exited, 60_000, 'parley run', [run])).toBe(0);
-  server = await startFakeLlmServer();
-});
-
-afterAll(async () => {
-  await server?.close();
-  tmp.remove();
-});
+const evalCli = (dir: string, extra: string[] = []) => suite.command(['eval', dir, '--judge', 'openai:gpt-4', ...extra], 'parley eval');
 
 describe('parley eval --batch', () => {
   it('killed while its batch is pending, the same command collects that batch and scores every seat like a live eval', async () => {
     const dir = copyOfRun('killed');
-    await killWhileBatchPending(server, ['eval', dir, '--judge', 'openai:gpt-4', '--batch', '--batch-poll', '0.05'], 'openai:gpt-4', () => {
+    await killWhileBatchPending(suite.server, ['eval', dir, '--judge', 'openai:gpt-4', '--batch', '--batch-poll', '0.05'], 'openai:gpt-4', () => {
       // Pending: the batch exists on the server, run.json names it, and the command is polling it.
-      expect(server.batches.batches).toHaveLength(1);
-      expect(runJson(dir).evalBatches?.map((b) => b.id)).toEqual([server.batches.batches[0]!.id]);
+      expect(suite.server.batches.batches).toHaveLength(1);
+      expect(runJson(dir).evalBatches?.map((b) => b.id)).toEqual([suite.server.batches.batches[0]!.id]);
     });
     expect(records(dir).every((r) => !r.evaluation)).toBe(true);
     const again = await evalCli(dir, ['--batch', '--batch-poll', '0.05']);
@@ -70,8 +47,8 @@ describe('parley eval --batch', () => {
     expect(again.out).toMatch(/judge requests: 3 answered by the batch \(~\$\d+\.\d{4} at the batch price\), 0 sent live/);
     // One upload, one batch, every request answered by it, nothing sent live.
     expect(uploads()).toHaveLength(1);
-    expect(server.batches.batches).toHaveLength(1);
-    expect(server.requests.filter((r) => r.viaBatch)).toHaveLength(3);
+    expect(suite.server.batches.batches).toHaveLength(1);
+    expect(suite.server.requests.filter((r) => r.viaBatch)).toHaveLength(3);
     expect(liveRequests()).toHaveLength(0);
     const batches = runJson(dir).evalBatches!;
     expect(batches).toHaveLength(1);
@@ -101,31 +78,31 @@ describe('parley eval --batch', () => {
 
   it('a mistral: judge goes through Mistral batch jobs, killed and resumed the same way', async () => {
     const dir = copyOfRun('mistral');
-    const batchesBefore = server.batches.batches.length;
+    const batchesBefore = suite.server.batches.batches.length;
     const uploadsBefore = uploads().length;
     const liveBefore = liveRequests().length;
-    server.batches.hold();
+    suite.server.batches.hold();
     // The fake judge reads the seats to score from a JSON schema; Mistral's default is JSON mode.
     const args = ['eval', dir, '--judge', 'mistral:mistral-large-latest', '--param', 'structuredOutput=json_schema', '--batch', '--batch-poll', '0.05'];
-    const first = parley(args, { env: cleanEnv(server.env()) });
+    const first = parley(args, { env: cleanEnv(suite.server.env()) });
     try {
       await within(first.line(/batch \S+ \(mistral:mistral-large-latest\): in_progress · 0\/3 requests done/), 30_000, 'the Mistral batch job running', [first]);
     } finally {
       first.kill();
     }
     await first.exited;
-    server.batches.release();
-    const again = parley(args, { env: cleanEnv(server.env()) });
+    suite.server.batches.release();
+    const again = parley(args, { env: cleanEnv(suite.server.env()) });
     const code = await within(again.exited, 60_000, 'parley eval (mistral, resumed)', [again]);
     const out = [...again.stdout, ...again.stderr].join('\n');
     expect(code, out).toBe(0);
-    const mine = server.batches.batches.slice(batchesBefore);
+    const mine = suite.server.batches.batches.slice(batchesBefore);
     expect(mine.map((b) => [b.flavour, b.model, b.status])).toEqual([['mistral', 'mistral-large-latest', 'completed']]);
     expect(uploads().length - uploadsBefore).toBe(1);
     expect(liveRequests().length).toBe(liveBefore);
     expect(runJson(dir).evalBatches!.map((b) => b.id)).toEqual([mine[0]!.id]);
     // Mistral's input lines: custom_id and body, the model named on the job only.
-    const lines = server.fineTuning.files.find((f) => f.id === mine[0]!.inputFileId)!.content.trim().split('\n').map((l) => JSON.parse(l) as Record<string, { model?: string }>);
+    const lines = suite.server.fineTuning.files.find((f) => f.id === mine[0]!.inputFileId)!.content.trim().split('\n').map((l) => JSON.parse(l) as Record<string, { model?: string }>);
     expect(lines.map((l) => [Object.keys(l).sort(), l['body']!.model])).toEqual(lines.map(() => [['body', 'custom_id'], undefined]));
     for (const r of records(dir)) expect(Object.values(r.evaluation!.judge!.seats).map((s) => s.ok)).toEqual([true, true]);
   });
@@ -137,15 +114,15 @@ describe('parley eval --batch', () => {
     for (const view of ['parley', 'paper']) {
       const dir = path.join(tmp.path, `CL-${view}`);
       cpSync(cl, dir, { recursive: true });
-      const batchesBefore = server.batches.batches.length;
+      const batchesBefore = suite.server.batches.batches.length;
       const liveBefore = liveRequests().length;
       const r = await evalCli(dir, ['--judge-view', view, '--batch', '--batch-poll', '0.05']);
       expect(r.code, r.out).toBe(0);
       // Two requests per episode, the judge call and the deal question, all in the one batch; nothing live.
       expect(r.out).toMatch(/judge requests: 4 answered by the batch .*, 0 sent live/);
-      const mine = server.batches.batches.slice(batchesBefore);
+      const mine = suite.server.batches.batches.slice(batchesBefore);
       expect(mine).toHaveLength(1);
-      const lines = server.fineTuning.files.find((f) => f.id === mine[0]!.inputFileId)!.content.trim().split('\n');
+      const lines = suite.server.fineTuning.files.find((f) => f.id === mine[0]!.inputFileId)!.content.trim().split('\n');
       expect(lines.filter((l) => l.includes('reached a deal'))).toHaveLength(2);
       expect(liveRequests().length).toBe(liveBefore);
       for (const x of records(dir) as Array<{ evaluation?: { judge?: { deal?: { ok: boolean }; calls: number } } }>) {
@@ -156,38 +133,38 @@ describe('parley eval --batch', () => {
   });
 
   it('--dry-run --batch prices the calls at the batch price and sends nothing', async () => {
-    const before = server.requests.length;
+    const before = suite.server.requests.length;
     const uploadsBefore = uploads().length;
-    const r = await evalCli(base, ['--batch', '--dry-run']);
+    const r = await evalCli(suite.run, ['--batch', '--dry-run']);
     expect(r.code, r.out).toBe(0);
     const m = /~\$(\d+\.\d+) at the batch price \(half of ~\$(\d+\.\d+) live\)/.exec(r.out);
     expect(m, r.out).not.toBeNull();
     expect(Number(m![1])).toBeCloseTo(Number(m![2]) / 2, 4);
-    expect(server.requests.length).toBe(before);
+    expect(suite.server.requests.length).toBe(before);
     expect(uploads().length).toBe(uploadsBefore);
   });
 
   it('retries a request the batch failed live by default, or in a new batch with --batch-retry batch', async () => {
-    server.batches.release();
+    suite.server.batches.release();
     const liveBefore = liveRequests().length;
-    const batchesBefore = server.batches.batches.length;
-    server.enqueue(reply.serverError(500)); // the first line of the next batch fails
+    const batchesBefore = suite.server.batches.batches.length;
+    suite.server.enqueue(reply.serverError(500)); // the first line of the next batch fails
     const dir = copyOfRun('retry-live');
     const r = await evalCli(dir, ['--batch', '--batch-poll', '0.05']);
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/completed · 2\/3 requests done · 1 failed/);
     expect(r.out).toMatch(/retrying them live/);
-    expect(server.batches.batches.length - batchesBefore).toBe(1);
+    expect(suite.server.batches.batches.length - batchesBefore).toBe(1);
     expect(liveRequests().length - liveBefore).toBe(1);
     expect(r.out).toContain('6 seats scored, 0 evaluation errors');
 
-    server.enqueue(reply.serverError(500));
+    suite.server.enqueue(reply.serverError(500));
     const dir2 = copyOfRun('retry-batch');
     const liveBefore2 = liveRequests().length;
     const r2 = await evalCli(dir2, ['--batch', '--batch-poll', '0.05', '--batch-retry', 'batch']);
     expect(r2.code, r2.out).toBe(0);
     expect(r2.out).toMatch(/submitting them in a new batch/);
-    expect(server.batches.batches.length - batchesBefore).toBe(3);
+    expect(suite.server.batches.batches.length - batchesBefore).toBe(3);
     expect(liveRequests().length).toBe(liveBefore2);
     expect(runJson(dir2).evalBatches!.map((b) => [b.round, !!b.collectedAt])).toEqual([[0, true], [1, true]]);
     expect(r2.out).toContain('6 seats scored, 0 evaluation errors');
