@@ -1,20 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { LlmErrorCode } from '../protocol/index.js';
-import { reply, type ReceivedRequest } from '../testkit/fake-llm-server.js';
-import { parley } from './helpers/processes.js';
-import { sotopiaMiniDir } from './helpers/reference-data.js';
-import { cleanEnv, paperGpt4Episode, parleyCli, parleyRun, readEpisodes, readRunJson } from './llm-run-helpers.js';
-import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
+import { reply } from '../testkit/fake-llm-server.js';
+import { cleanEnv, parleyCli, readEpisodes, readRunJson } from './llm-run-helpers.js';
+import { paperMiniSuite, requestTurn } from './helpers/paper-mini-suite.js';
 
 /** The one agent turn whose every request (the first and each retry) gets a 500. */
 const FAILING_TURN = 2;
 /** The client's default retries after the first attempt (llm/options.ts). */
 const RETRIES = 4;
 
-const text = (q: ReceivedRequest) => (q.body.messages ?? []).map((m) => String(m.content)).join('\n');
-const turnOf = (q: ReceivedRequest) => Number(/You are at Turn #(\d+)/.exec(text(q))?.[1] ?? -1);
 /** A 500 whose `Retry-After: 0` keeps the client's retries quick (the backoff is not what is tested here). */
 const serverError = { kind: 'status', status: 500, retryAfter: '0', message: 'The suite.server had an error (fake)' } as const;
 
@@ -26,25 +22,19 @@ const serverError = { kind: 'status', status: 500, retryAfter: '0', message: 'Th
  * The real CLI, SOTOPIA-shaped scenarios, `openai:` seats against the fake server on 127.0.0.1.
  */
 describe('a provider error after the retries under --protocol paper (issue 42)', () => {
-  const suite = fakeLlmSuite('paper-provider-error');
+  const suite = paperMiniSuite('paper-provider-error');
   const { tmp } = suite;
-  const scenarios = join(tmp.path, 'S.jsonl');
-
-  beforeAll(async () => {
-    expect(await parley(['scenarios', 'import', 'sotopia', sotopiaMiniDir(), '--out', scenarios]).exited).toBe(0);
-  }, 60_000);
   beforeEach(() => {
-    suite.server.requests.length = 0;
-    suite.server.setDefault((q) => (turnOf(q) === FAILING_TURN ? serverError : reply.plausible()));
+    suite.server.setDefault((q) => (requestTurn(q) === FAILING_TURN ? serverError : reply.plausible()));
   });
 
-  const run = (out: string, extra: string[] = []) => paperGpt4Episode(scenarios, out, suite.server.env(), extra);
+  const run = suite.agentsEpisode;
 
   it('none (the paper default): the turn is a none carrying the llm/http_error, the episode is ok and goes on, run.json, the card and show say it', async () => {
     const out = join(tmp.path, 'none');
     const result = await run(out);
     expect(result.code, result.stderr).toBe(0);
-    expect(suite.server.requests.filter((q) => turnOf(q) === FAILING_TURN)).toHaveLength(1 + RETRIES);
+    expect(suite.server.requests.filter((q) => requestTurn(q) === FAILING_TURN)).toHaveLength(1 + RETRIES);
     const [episode, ...rest] = readEpisodes(out);
     expect(rest).toEqual([]);
     expect(episode).toMatchObject({ status: 'ok', errors: [] });
@@ -73,7 +63,7 @@ describe('a provider error after the retries under --protocol paper (issue 42)',
     const out = join(tmp.path, 'fail');
     const result = await run(out, ['--on-provider-error', 'fail']);
     expect(result.code, result.stderr).toBe(1); // every episode failed
-    expect(suite.server.requests.filter((q) => turnOf(q) === FAILING_TURN)).toHaveLength(1 + RETRIES);
+    expect(suite.server.requests.filter((q) => requestTurn(q) === FAILING_TURN)).toHaveLength(1 + RETRIES);
     const [episode] = readEpisodes(out);
     expect(episode).toMatchObject({ status: 'failed', termination: { reason: 'policy_error', detail: LlmErrorCode.HttpError } });
     expect(episode!.turns).toHaveLength(FAILING_TURN + 1);
@@ -88,9 +78,7 @@ describe('a provider error after the retries under --protocol paper (issue 42)',
   it("script mode, none: the writer's failed call is an empty dialogue (SOTOPIA's empty interaction), ok, counted apart", async () => {
     suite.server.setDefault(serverError);
     const out = join(tmp.path, 'script');
-    const result = await parleyRun([
-      '--scenarios', scenarios, '--protocol', 'paper', '--selection', 'all', '--modes', 'script', '--limit', '1', '--script-writer', 'openai:gpt-4-0613', '--out', out,
-    ], cleanEnv(suite.server.env()), 90_000);
+    const result = await suite.scriptEpisode(out);
     expect(result.code, result.stderr).toBe(0);
     expect(suite.server.requests).toHaveLength(1 + RETRIES);
     const [episode] = readEpisodes(out);

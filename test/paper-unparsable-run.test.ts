@@ -1,20 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../protocol/index.js';
 import { reply, type ReceivedRequest } from '../testkit/fake-llm-server.js';
-import { parley } from './helpers/processes.js';
-import { sotopiaMiniDir } from './helpers/reference-data.js';
-import { cleanEnv, paperGpt4Episode, parleyCli, parleyRun, readEpisodes, readRunJson } from './llm-run-helpers.js';
-import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
+import { cleanEnv, parleyCli, parleyRun, readEpisodes, readRunJson } from './llm-run-helpers.js';
+import { paperMiniSuite, requestText, requestTurn } from './helpers/paper-mini-suite.js';
 
 /** The one agent turn whose reply stays prose, to its request and to its reformat request. */
 const HOPELESS_TURN = 2;
 const PROSE = 'I think I would smile and ask how their day has been.';
 const STILL_PROSE = 'They smile and ask about the day.';
 
-const text = (q: ReceivedRequest) => (q.body.messages ?? []).map((m) => String(m.content)).join('\n');
-const turnOf = (q: ReceivedRequest) => Number(/You are at Turn #(\d+)/.exec(text(q))?.[1] ?? -1);
 /** SOTOPIA's reformat request: a fresh request to gpt-3.5-turbo (the seats play gpt-4-0613). */
 const isReformat = (q: ReceivedRequest) => q.body.model === 'gpt-3.5-turbo';
 
@@ -25,15 +21,9 @@ const isReformat = (q: ReceivedRequest) => q.body.model === 'gpt-3.5-turbo';
  * fixture every clone has), `openai:` seats against the fake server on 127.0.0.1.
  */
 describe('an unreadable agent reply under --protocol paper (issue 20, contract 4)', () => {
-  const suite = fakeLlmSuite('paper-unparsable');
-  const { tmp } = suite;
-  const scenarios = join(tmp.path, 'S.jsonl');
-
-  beforeAll(async () => {
-    expect(await parley(['scenarios', 'import', 'sotopia', sotopiaMiniDir(), '--out', scenarios]).exited).toBe(0);
-  }, 60_000);
+  const suite = paperMiniSuite('paper-unparsable');
+  const { tmp, scenarios } = suite;
   beforeEach(() => {
-    suite.server.requests.length = 0;
     // Prose for turn HOPELESS_TURN's request and for its reformat request (the only one); plausible moves otherwise.
     let hopeless = 0;
     suite.server.setDefault((q) => {
@@ -41,7 +31,7 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
         hopeless++;
         return reply.text(STILL_PROSE);
       }
-      if (!isReformat(q) && turnOf(q) === HOPELESS_TURN && hopeless === 0) {
+      if (!isReformat(q) && requestTurn(q) === HOPELESS_TURN && hopeless === 0) {
         hopeless++;
         return reply.text(PROSE);
       }
@@ -49,7 +39,7 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
     });
   });
 
-  const run = (out: string, extra: string[] = []) => paperGpt4Episode(scenarios, out, suite.server.env(), extra);
+  const run = suite.agentsEpisode;
 
   it('the turn is a none that says why, the episode is ok and goes on, run.json and the card count it, one reformat request was sent', async () => {
     const out = join(tmp.path, 'none');
@@ -80,9 +70,9 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
     const reformats = suite.server.requests.filter(isReformat);
     expect(reformats).toHaveLength(1);
     expect(reformats[0]!.body.messages!.map((m) => m.role)).toEqual(['user']);
-    expect(text(reformats[0]!)).toContain(`Text: ${PROSE}`);
+    expect(requestText(reformats[0]!)).toContain(`Text: ${PROSE}`);
     expect(reformats[0]!.body.response_format).toBeUndefined();
-    expect(suite.server.requests.filter((q) => !isReformat(q) && turnOf(q) === HOPELESS_TURN)).toHaveLength(1);
+    expect(suite.server.requests.filter((q) => !isReformat(q) && requestTurn(q) === HOPELESS_TURN)).toHaveLength(1);
 
     // Visible where people read runs: the transcript and the simulation card.
     const show = await parleyCli(['show', out], cleanEnv());
@@ -125,9 +115,7 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
   it('script mode: an unreadable script (after its one reformat request) is an empty dialogue (SOTOPIA\'s empty interaction), ok, counted apart', async () => {
     suite.server.setDefault((q) => reply.text(isReformat(q) ? STILL_PROSE : 'INT. A PARTY. The two talk for a while and part as friends.'));
     const out = join(tmp.path, 'script');
-    const result = await parleyRun([
-      '--scenarios', scenarios, '--protocol', 'paper', '--selection', 'all', '--modes', 'script', '--limit', '1', '--script-writer', 'openai:gpt-4-0613', '--out', out,
-    ], cleanEnv(suite.server.env()), 90_000);
+    const result = await suite.scriptEpisode(out);
     expect(result.code, result.stderr).toBe(0);
     const [episode] = readEpisodes(out);
     expect(episode).toMatchObject({ status: 'ok', turns: [], errors: [], termination: { reason: 'script_end', detail: expect.stringContaining('--on-unparsable none') } });
@@ -135,7 +123,7 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
     expect(readRunJson(out).stats).toMatchObject({ unparsableTurns: 0, unparsableScripts: 1 });
     const reformats = suite.server.requests.filter(isReformat);
     expect(reformats).toHaveLength(1);
-    expect(text(reformats[0]!)).toContain('INT. A PARTY.');
+    expect(requestText(reformats[0]!)).toContain('INT. A PARTY.');
   }, 120_000);
 
   it('--dry-run says where the reformat request goes and what becomes of a still unreadable reply', async () => {
