@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LlmErrorCode } from '../protocol/index.js';
 import { reply } from '../testkit/fake-llm-server.js';
-import { cleanEnv, parleyCli, readEpisodes, readRunJson } from './llm-run-helpers.js';
-import { paperMiniSuite, requestTurn } from './helpers/paper-mini-suite.js';
+import { readEpisodes, readRunJson } from './llm-run-helpers.js';
+import { paperMiniSuite, requestTurn, transcriptAndCard } from './helpers/paper-mini-suite.js';
 
 /** The one agent turn whose every request (the first and each retry) gets a 500. */
 const FAILING_TURN = 2;
@@ -50,11 +49,8 @@ describe('a provider error after the retries under --protocol paper (issue 42)',
     expect(runJson.protocol).toMatchObject({ name: 'paper', onProviderError: 'none' });
     expect(result.stdout).toContain('failed LLM calls recorded as none (--on-provider-error none): 1 agent turn(s), 0 script(s) made empty');
 
-    const show = await parleyCli(['show', out], cleanEnv());
-    expect(show.stdout).toMatch(new RegExp(`#${FAILING_TURN} .* \\[none\\] — failed LLM call recorded as none \\(llm/http_error: `));
-    const report = await parleyCli(['report', out], cleanEnv());
-    expect(report.code, report.stderr).toBe(0);
-    const card = readFileSync(join(out, 'report.md'), 'utf8');
+    const { transcript, card } = await transcriptAndCard(out);
+    expect(transcript).toMatch(new RegExp(`#${FAILING_TURN} .* \\[none\\] — failed LLM call recorded as none \\(llm/http_error: `));
     expect(card).toContain('failed LLM calls recorded as `none` (--on-provider-error none): 1 agent turn(s), 0 script(s) made empty');
     expect(card).toContain('(`--on-provider-error none`, as SOTOPIA\'s code)');
   }, 120_000);

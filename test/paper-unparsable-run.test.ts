@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../protocol/index.js';
 import { reply, type ReceivedRequest } from '../testkit/fake-llm-server.js';
-import { cleanEnv, parleyCli, parleyRun, readEpisodes, readRunJson } from './llm-run-helpers.js';
-import { paperMiniSuite, requestText, requestTurn } from './helpers/paper-mini-suite.js';
+import { cleanEnv, parleyRun, readEpisodes, readRunJson } from './llm-run-helpers.js';
+import { paperMiniSuite, requestText, requestTurn, transcriptAndCard } from './helpers/paper-mini-suite.js';
 
 /** The one agent turn whose reply stays prose, to its request and to its reformat request. */
 const HOPELESS_TURN = 2;
@@ -75,11 +74,8 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
     expect(suite.server.requests.filter((q) => !isReformat(q) && requestTurn(q) === HOPELESS_TURN)).toHaveLength(1);
 
     // Visible where people read runs: the transcript and the simulation card.
-    const show = await parleyCli(['show', out], cleanEnv());
-    expect(show.stdout).toMatch(new RegExp(`#${HOPELESS_TURN} .* \\[none\\] — unreadable reply recorded as none \\(policy/unparsable: `));
-    const report = await parleyCli(['report', out], cleanEnv());
-    expect(report.code, report.stderr).toBe(0);
-    const card = readFileSync(join(out, 'report.md'), 'utf8');
+    const { transcript, card } = await transcriptAndCard(out);
+    expect(transcript).toMatch(new RegExp(`#${HOPELESS_TURN} .* \\[none\\] — unreadable reply recorded as none \\(policy/unparsable: `));
     expect(card).toContain('unreadable replies recorded as `none` (--on-unparsable none): 1 agent turn(s)');
     expect(card).toContain('(`--on-unparsable none`)');
   }, 120_000);

@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, expect } from 'vitest';
 import type { ReceivedRequest } from '../../testkit/fake-llm-server.js';
-import { cleanEnv, paperGpt4Episode, parleyRun, type CliRun } from '../llm-run-helpers.js';
+import { cleanEnv, paperGpt4Episode, parleyCli, parleyRun, type CliRun } from '../llm-run-helpers.js';
 import { fakeLlmSuite, type FakeLlmSuite } from './fake-llm-suite.js';
 import { parley } from './processes.js';
 import { sotopiaMiniDir } from './reference-data.js';
@@ -48,4 +49,12 @@ export function paperMiniSuite(prefix: string): PaperMiniSuite {
     scriptEpisode: (out) =>
       parleyRun(['--scenarios', scenarios, '--protocol', 'paper', '--selection', 'all', '--modes', 'script', '--limit', '1', '--script-writer', 'openai:gpt-4-0613', '--out', out], cleanEnv(suite.server.env()), 90_000),
   };
+}
+
+/** Where people read a run: `parley show`'s transcript and the card in report.md (`parley report` must exit 0). */
+export async function transcriptAndCard(out: string): Promise<{ transcript: string; card: string }> {
+  const show = await parleyCli(['show', out], cleanEnv());
+  const report = await parleyCli(['report', out], cleanEnv());
+  expect(report.code, report.stderr).toBe(0);
+  return { transcript: show.stdout, card: readFileSync(join(out, 'report.md'), 'utf8') };
 }
