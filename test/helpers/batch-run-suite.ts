@@ -32,8 +32,8 @@ export function batchRunSuite(prefix: string, runArgs: string[]): BatchRunSuite 
   const base = path.join(suite.tmp.path, 'R');
   beforeAll(async () => {
     const run = parley(['run', '--scenarios', 'builtin', ...runArgs, '--out', base], { env: cleanEnv() });
-    expect(await within(run.exited, 60_000, 'parley run', [run])).toBe(0);
-  });
+    expect(await within(run.exited, 90_000, 'parley run', [run])).toBe(0);
+  }, 120_000);
   return {
     tmp: suite.tmp,
     run: base,

@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { vi } from 'vitest';
+import type { Socket } from 'socket.io-client';
+import { afterAll, vi } from 'vitest';
 import { ALL_ERROR_CODES, type EpisodeRecord } from '../../protocol/index.js';
 import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
+import { watchClients, watchUrlOf } from '../helpers/watch-feed.js';
+import { WsAgent } from '../helpers/ws-agent.js';
 
 /**
  * The red-team target: a real `parley serve` for one builtin agents episode (seats agent1 and agent2), and real
@@ -89,4 +92,48 @@ export function course(record: EpisodeRecord): string[] {
 export function codesOutsideTable(record: EpisodeRecord): string[] {
   const codes = [...record.errors.map((e) => e.code), ...record.turns.flatMap((t) => (t.error ? [t.error.code] : [])), ...(record.seatEvents ?? []).flatMap((e) => (e.code ? [e.code] : []))];
   return codes.filter((c) => !ALL_ERROR_CODES.has(c));
+}
+
+/** A `startServe` target with `--watch` among its flags: its watch base and key, and what a test opens on it. */
+export interface WatchedServe {
+  t: ServeTarget;
+  base: string;
+  key: string;
+  /** A watch-feed client with the key. */
+  watcher(): Socket;
+  /** A hand-driven agent connected to serve (it joins a seat itself). */
+  agent(): Promise<WsAgent>;
+}
+
+/**
+ * Registers, in the calling `describe`, the clean-up of one watched serve target: after the tests, its
+ * watchers are disconnected, its hand-driven agents closed, and the target disposed. `start` opens it.
+ */
+export function watchedServeSuite(): { start(name: string, extra: string[], limit?: number): Promise<WatchedServe> } {
+  let target: ServeTarget | undefined;
+  const agents: WsAgent[] = [];
+  const teardown: Array<() => void> = [];
+  const watch = watchClients((fn) => teardown.push(fn));
+  afterAll(() => {
+    for (const fn of teardown) fn();
+    for (const a of agents) a.close();
+    target?.dispose();
+  });
+  return {
+    async start(name, extra, limit) {
+      const t = (target = await startServe(name, extra, limit));
+      const { base, key } = watchUrlOf(t.serve);
+      return {
+        t,
+        base,
+        key,
+        watcher: () => watch(base, { key }),
+        agent: async () => {
+          const a = await WsAgent.connect(t.url);
+          agents.push(a);
+          return a;
+        },
+      };
+    },
+  };
 }

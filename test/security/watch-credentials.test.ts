@@ -1,12 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { io, type Socket } from 'socket.io-client';
-import { afterAll, describe, expect, it } from 'vitest';
-import { SOCKET_IO_PATH } from '../../protocol/browser-transport.js';
-import { WATCH_EVENT, WATCH_NAMESPACE, WATCH_OPEN_EVENT, type WatchMessage } from '../../protocol/watch.js';
+import { describe, expect, it } from 'vitest';
+import { WATCH_EVENT, WATCH_OPEN_EVENT, type WatchMessage } from '../../protocol/watch.js';
 import { within } from '../helpers/processes.js';
 import { WsAgent } from '../helpers/ws-agent.js';
-import { startServe, type ServeTarget } from './serve-target.js';
+import { watchedServeSuite } from './serve-target.js';
 
 /**
  * Issue 35, contract 5: the watch feed once carried every seat's current resume secret in the welcome
@@ -16,22 +14,13 @@ import { startServe, type ServeTarget } from './serve-target.js';
  * knows its secrets) and a bot on agent2.
  */
 describe('red team: credentials in the watch feed', () => {
-  let t: ServeTarget;
-  const sockets: Socket[] = [];
-  const agents: WsAgent[] = [];
-  afterAll(() => {
-    for (const s of sockets) s.disconnect();
-    for (const a of agents) a.close();
-    t?.dispose();
-  });
+  const watched = watchedServeSuite();
 
   it('no watch line and no ledger line holds a resume secret or a seat token', async () => {
-    t = await startServe('watch-credentials', ['--watch', '--max-turns', '6']);
-    const [, base, key] = /^watch url (http:\/\/127\.0\.0\.1:\d+)\/watch\?key=([\w-]{32})$/.exec(t.serve.stdout.find((l) => l.startsWith('watch url '))!)!;
+    const { t, watcher: watch, agent } = await watched.start('watch-credentials', ['--watch', '--max-turns', '6']);
     const episodeId = /^episode (\S+) /.exec(t.serve.stdout.find((l) => l.startsWith('episode '))!)![1]!;
     const seen: string[] = [];
-    const watcher = io(`${base}${WATCH_NAMESPACE}`, { path: SOCKET_IO_PATH, transports: ['websocket'], auth: { key }, reconnection: false, forceNew: true });
-    sockets.push(watcher);
+    const watcher = watch();
     let done!: () => void;
     const finished = new Promise<void>((resolve) => (done = resolve));
     watcher.on(WATCH_EVENT, (m: WatchMessage) => {
@@ -44,16 +33,14 @@ describe('red team: credentials in the watch feed', () => {
     const play = (a: WsAgent) => a.onFrame((f) => {
       if (f.type === 'turn.request') a.send({ type: 'turn.act', turn: f.turn, action: { type: 'speak', argument: `move ${String(f.turn)}` }, meta: { policy: 'test', latencyMs: 1 } });
     });
-    const first = await WsAgent.connect(t.url);
-    agents.push(first);
+    const first = await agent();
     first.join(t.tokens.get('agent1')!);
     t.bot('agent2');
     // agent1 drops at its first request and comes back with its resume secret: a fresh one is issued.
     await within(first.next((f) => f.type === 'turn.request'), 30_000, 'the first request', [t.serve]);
     const secrets = [first.resumeSecret!];
     first.close();
-    const back = await WsAgent.connect(t.url);
-    agents.push(back);
+    const back = await agent();
     play(back);
     back.join(t.tokens.get('agent1')!, 99_998, secrets[0]);
     await within(back.next((f) => f.type === 'seat.welcome'), 15_000, 'the rejoin welcome', [t.serve]);

@@ -1,12 +1,10 @@
 import { once } from 'node:events';
-import { join } from 'node:path';
-import { io, type Socket } from 'socket.io-client';
 import { describe, expect, it, vi } from 'vitest';
-import { SOCKET_IO_PATH } from '../../protocol/browser-transport.js';
 import { WATCH_EVENT, WATCH_NAMESPACE, WATCH_OPEN_EVENT, type WatchMessage } from '../../protocol/watch.js';
-import { parley, within } from '../helpers/processes.js';
+import { within } from '../helpers/processes.js';
 import { RawSocketIo } from './raw-socketio.js';
 import { processSuite } from '../helpers/process-suite.js';
+import { serveWatching, watchClients } from '../helpers/watch-feed.js';
 
 /**
  * The watch namespace (issue 25) is a new socket.io surface: hostile packets sent to it, with and without
@@ -15,11 +13,7 @@ import { processSuite } from '../helpers/process-suite.js';
  */
 describe('red team: the /watch namespace', () => {
   const suite = processSuite('watch-edge');
-  const { tmp, procs } = suite;
-  const sockets: Socket[] = [];
-  suite.onTeardown(() => {
-    for (const s of sockets) s.disconnect();
-  });
+  const watcher = watchClients(suite.onTeardown);
 
   /** Connects a raw client to the watch namespace with `auth`; resolves with the server's answer packet. */
   async function rawWatcher(base: string, auth: unknown): Promise<{ client: RawSocketIo; answer: string }> {
@@ -34,13 +28,11 @@ describe('red team: the /watch namespace', () => {
   }
 
   it('malformed events, a deep array and a binary event, with or without the key, leave serve running; the feed still works', async () => {
-    const serve = parley(['serve', '--port', '0', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '1', '--watch', '--out', join(tmp.path, 's')]);
-    procs.push(serve);
-    const [, , base, key] = await within(serve.line(/^watch url ((http:\/\/127\.0\.0\.1:\d+)\/watch\?key=([\w-]{32}))$/), 60_000, 'the watch url', [serve]);
+    const { serve, base, key } = await serveWatching(suite);
 
     // Without the key, with a wrong one, with a non-object auth: the namespace refuses the connection.
     for (const auth of [{}, { key: 'x'.repeat(32) }, { key: { toString: 1 } }, [key]]) {
-      const { client, answer } = await rawWatcher(base!, auth);
+      const { client, answer } = await rawWatcher(base, auth);
       expect(answer.startsWith(`40${WATCH_NAMESPACE},`), answer).toBe(false);
       client.ws.terminate();
     }
@@ -57,7 +49,7 @@ describe('red team: the /watch namespace', () => {
     ];
     for (const packet of attacks) {
       for (const auth of [{}, { key }]) {
-        const { client } = await rawWatcher(base!, auth);
+        const { client } = await rawWatcher(base, auth);
         client.send(packet);
         await Promise.race([client.closed, new Promise((r) => setImmediate(r))]);
         client.ws.terminate();
@@ -65,15 +57,14 @@ describe('red team: the /watch namespace', () => {
       }
     }
     // A binary event with a pending attachment on the namespace, with the key.
-    const { client: binary } = await rawWatcher(base!, { key });
+    const { client: binary } = await rawWatcher(base, { key });
     binary.send(`451-${WATCH_NAMESPACE},["${WATCH_OPEN_EVENT}",{"_placeholder":true,"num":0}]`);
     binary.send(Buffer.alloc(64 * 1024, 7));
     await Promise.race([binary.closed, new Promise((r) => setImmediate(r))]);
     binary.ws.terminate();
 
     // The server is up and a well-behaved watcher with the key still gets the feed.
-    const socket = io(`${base}${WATCH_NAMESPACE}`, { path: SOCKET_IO_PATH, transports: ['websocket'], auth: { key }, reconnection: false, forceNew: true });
-    sockets.push(socket);
+    const socket = watcher(base, { key });
     const rows = new Promise<number>((resolve) => socket.on(WATCH_EVENT, (m: WatchMessage) => m.type === 'rows' && resolve(m.rows.length)));
     expect(await within(rows, 30_000, 'the feed after the attacks', [serve])).toBeGreaterThan(0);
     await vi.waitFor(() => expect(serve.child.exitCode).toBeNull());

@@ -1,10 +1,7 @@
-import { io, type Socket } from 'socket.io-client';
-import { afterAll, describe, expect, it } from 'vitest';
-import { SOCKET_IO_PATH } from '../../protocol/browser-transport.js';
-import { WATCH_EVENT, WATCH_NAMESPACE, WATCH_OPEN_EVENT, type WatchMessage, type WatchRow } from '../../protocol/watch.js';
+import { describe, expect, it } from 'vitest';
+import { WATCH_EVENT, WATCH_OPEN_EVENT, type WatchMessage, type WatchRow } from '../../protocol/watch.js';
 import { within } from '../helpers/processes.js';
-import { WsAgent } from '../helpers/ws-agent.js';
-import { startServe, type ServeTarget } from './serve-target.js';
+import { watchedServeSuite } from './serve-target.js';
 
 const MB = 1024 * 1024;
 
@@ -16,34 +13,20 @@ const MB = 1024 * 1024;
  * reopen) add less than 30 MB to serve's resident memory. Real `parley serve --watch`, real sockets.
  */
 describe('red team: a paused watcher reopening a large episode', () => {
-  let t: ServeTarget;
-  const sockets: Socket[] = [];
-  const agents: WsAgent[] = [];
-  afterAll(() => {
-    for (const s of sockets) s.disconnect();
-    for (const a of agents) a.close();
-    t?.dispose();
-  });
+  const watched = watchedServeSuite();
 
   it('30 opens of a 2 MB episode add less than 30 MB to serve', async () => {
-    t = await startServe('watch-memory', ['--watch', '--max-turns', '100'], 2);
-    const [, base, key] = /^watch url (http:\/\/127\.0\.0\.1:\d+)\/watch\?key=([\w-]{32})$/.exec(t.serve.stdout.find((l) => l.startsWith('watch url '))!)!;
+    const { t, base, key, watcher: watch, agent } = await watched.start('watch-memory', ['--watch', '--max-turns', '100'], 2);
     const [big, other] = t.serve.stdout.filter((l) => l.startsWith('episode ')).map((l) => /^episode (\S+) /.exec(l)![1]!);
     // The large episode: both seats of the first episode answer every request with the longest move (8,000 characters).
     const says = 'x'.repeat(8000);
     for (const seat of ['agent1', 'agent2']) {
-      const a = await WsAgent.connect(t.url);
-      agents.push(a);
+      const a = await agent();
       a.onFrame((f) => {
         if (f.type === 'turn.request') a.send({ type: 'turn.act', turn: f.turn, action: { type: 'speak', argument: says }, meta: { policy: 'test', latencyMs: 1 } });
       });
       a.join(t.episodes[0]!.get(seat)!);
     }
-    const watch = () => {
-      const s = io(`${base}${WATCH_NAMESPACE}`, { path: SOCKET_IO_PATH, transports: ['websocket'], auth: { key }, reconnection: false, forceNew: true });
-      sockets.push(s);
-      return s;
-    };
     // A well-behaved watcher sees the episode end and counts what an open of it carries.
     const observer = watch();
     const rows = new Map<string, WatchRow>();
