@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
-import { parley, tempDir } from './helpers/processes.js';
+import { describe, expect, it } from 'vitest';
+import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
+import { parley } from './helpers/processes.js';
 import { cleanEnv } from './llm-run-helpers.js';
 
 /**
@@ -11,18 +11,11 @@ import { cleanEnv } from './llm-run-helpers.js';
  * scenarios.jsonl holds all 20, eval finds every scenario, the report has both subsets' rows. A run whose
  * file lacks some is refused once, naming them, and `--extend --repair-scenarios` puts them back.
  */
-const tmp = tempDir('extend-scenarios');
-let server: FakeLlmServer;
-beforeAll(async () => {
-  server = await startFakeLlmServer();
-});
-afterAll(async () => {
-  await server.close();
-  tmp.remove();
-});
+const suite = fakeLlmSuite('extend-scenarios');
+const { tmp } = suite;
 
 async function cli(args: string[]) {
-  const p = parley(args, { env: cleanEnv(server.env()) });
+  const p = parley(args, { env: cleanEnv(suite.server.env()) });
   const code = await p.exited;
   return { code, out: [...p.stdout, ...p.stderr].join('\n') };
 }

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readCassette } from '../llm/index.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
-import { tempDir } from './helpers/processes.js';
+import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 import { cleanEnv, parleyCli, parleyRun, readEpisodes } from './llm-run-helpers.js';
 
 const SEATS = ['agent1', 'agent2', 'agent3', 'agent4', 'agent5', 'agent6'];
@@ -14,21 +13,16 @@ const SEATS = ['agent1', 'agent2', 'agent3', 'agent4', 'agent5', 'agent6'];
  * the rounds bounded by --max-turns; the report ranks both models with bootstrap intervals.
  */
 describe('werewolf with two models, 20 games, against a fake server', () => {
-  let server: FakeLlmServer;
-  const dir = tempDir('games-llm');
+  const suite = fakeLlmSuite('games-llm');
+  const { tmp: dir } = suite;
   const out = join(dir.path, 'R');
   let run: Awaited<ReturnType<typeof parleyRun>>;
 
   beforeAll(async () => {
-    server = await startFakeLlmServer();
     // Seats alternate between the two models; the deal gives each model every role over the run.
     const seats = SEATS.flatMap((s, i) => [`--${s}`, `openai:${i % 2 ? 'model-b' : 'model-a'}`]);
-    run = await parleyRun(['--scenarios', 'builtin', '--subset', 'werewolf', '--modes', 'agents', '--repeats', '20', ...seats, '--max-turns', '2', '--concurrency', '4', '--out', out], cleanEnv(server.env()), 240_000);
+    run = await parleyRun(['--scenarios', 'builtin', '--subset', 'werewolf', '--modes', 'agents', '--repeats', '20', ...seats, '--max-turns', '2', '--concurrency', '4', '--out', out], cleanEnv(suite.server.env()), 240_000);
   }, 260_000);
-  afterAll(async () => {
-    await server.close();
-    dir.remove();
-  });
 
   it('plays 20 games with LLM seats of two models, each to a winning side', () => {
     expect(run.code, run.stderr).toBe(0);
@@ -40,7 +34,7 @@ describe('werewolf with two models, 20 games, against a fake server', () => {
       expect(new Set(r.seats.map((s) => s.policy))).toEqual(new Set(['openai:model-a', 'openai:model-b']));
     }
     // Prompts carried the seat's role card and the move to write.
-    const prompts = server.requests.map((q) => JSON.stringify(q.body.messages ?? []));
+    const prompts = suite.server.requests.map((q) => JSON.stringify(q.body.messages ?? []));
     expect(prompts.some((p) => p.includes('Your role (secret): Werewolf'))).toBe(true);
     expect(prompts.some((p) => /write \\"vote <player>\\"/.test(p))).toBe(true);
   });
@@ -65,7 +59,7 @@ describe('werewolf with two models, 20 games, against a fake server', () => {
   }, 130_000);
 
   it('the report ranks both models with bootstrap intervals', async () => {
-    const rep = await parleyCli(['report', out], cleanEnv(server.env()), 120_000);
+    const rep = await parleyCli(['report', out], cleanEnv(suite.server.env()), 120_000);
     expect(rep.code, rep.stderr).toBe(0);
     const report = readFileSync(join(out, 'report.md'), 'utf8');
     const section = report.slice(report.indexOf('### Model ratings (Bradley–Terry)'));

@@ -1,32 +1,27 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scenario } from '../scenarios/model.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
-import { parley, tempDir } from './helpers/processes.js';
-import { sotopiaMiniDir } from './helpers/reference-data.js';
+import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
+import { parley } from './helpers/processes.js';
+import { importSotopiaMini } from './helpers/paper-mini-suite.js';
 import { cleanEnv, readEpisodes } from './llm-run-helpers.js';
 
 /**
  * Issue 37, contract 3: every setting a user gives takes effect (checked in the fake server's request log)
  * or is refused with exit status 2 and one line naming it, with nothing written.
  */
-const tmp = tempDir('silent-settings');
-let server: FakeLlmServer;
+const suite = fakeLlmSuite('silent-settings');
+const { tmp } = suite;
 let bots: string;
 
 beforeAll(async () => {
-  server = await startFakeLlmServer();
   bots = join(tmp.path, 'bots');
   expect(await parley(['run', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '2', '--out', bots], { env: cleanEnv() }).exited).toBe(0);
 }, 120_000);
-afterAll(async () => {
-  await server.close();
-  tmp.remove();
-});
 
 async function cli(args: string[]) {
-  const p = parley(args, { env: cleanEnv(server.env()) });
+  const p = parley(args, { env: cleanEnv(suite.server.env()) });
   const code = await p.exited;
   return { code, stdout: p.stdout, stderr: p.stderr.filter((l) => l.trim()) };
 }
@@ -36,9 +31,9 @@ const text = (body: { messages?: { content?: unknown }[] }) => (body.messages ??
 describe('settings are applied', () => {
   it('--show-relationship-story under --protocol paper reaches the agents and the script writer', async () => {
     const file = join(tmp.path, 'S.jsonl');
-    expect(await parley(['scenarios', 'import', 'sotopia', sotopiaMiniDir(), '--out', file]).exited).toBe(0);
+    await importSotopiaMini(file);
     const out = join(tmp.path, 'story');
-    const before = server.requests.length;
+    const before = suite.server.requests.length;
     const r = await cli(['run', '--scenarios', file, '--protocol', 'paper', '--show-relationship-story', '--modes', 'agents,script',
       '--agent1', 'openai:gpt-3.5-turbo', '--script-writer', 'openai:gpt-3.5-turbo', '--max-turns', '4', '--out', out]);
     expect(r.code, r.stderr.join('\n')).toBe(0);
@@ -46,7 +41,7 @@ describe('settings are applied', () => {
     // The stories the relationship shows (friends and up, as under parley): each reaches every generator of its episodes.
     const told = scenarios.filter((s) => s.relationship.story && s.relationship.level >= 3);
     expect(told.length).toBeGreaterThan(0);
-    const sent = server.requests.slice(before).map((q) => text(q.body));
+    const sent = suite.server.requests.slice(before).map((q) => text(q.body));
     for (const s of told) {
       const withStory = sent.filter((t) => t.includes(s.relationship.story!));
       const names = s.seats.map((x) => x.character.name);
@@ -59,10 +54,10 @@ describe('settings are applied', () => {
   }, 180_000);
 
   it('eval --param temperature=0.5 is sent on every judge request and recorded with the scores', async () => {
-    const before = server.requests.length;
+    const before = suite.server.requests.length;
     const r = await cli(['eval', bots, '--judge', 'openai:gpt-4', '--param', 'temperature=0.5']);
     expect(r.code, r.stderr.join('\n')).toBe(0);
-    const judged = server.requests.slice(before);
+    const judged = suite.server.requests.slice(before);
     expect(judged.length).toBeGreaterThan(0);
     for (const q of judged) expect(q.body.temperature).toBe(0.5);
     for (const e of readEpisodes(bots)) expect((e.evaluation as { judge: { judge: { temperature: number } } }).judge.judge.temperature).toBe(0.5);

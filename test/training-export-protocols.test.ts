@@ -1,10 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readCassette } from '../llm/index.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
-import { parley, tempDir } from './helpers/processes.js';
-import { sotopiaMiniDir } from './helpers/reference-data.js';
+import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
+import { importSotopiaMini } from './helpers/paper-mini-suite.js';
 import { cleanEnv, parleyRun, readEpisodes } from './llm-run-helpers.js';
 import { parleyCli, readJsonl, type ChatLine, type IndexLine } from './training-helpers.js';
 
@@ -15,19 +14,14 @@ import { parleyCli, readJsonl, type ChatLine, type IndexLine } from './training-
  * are rendered as that protocol's agents were told: the first move's prompt equals the first request a
  * live agent of the same scenario and seat sent (before, a paper run's script examples used Parley's prompt).
  */
-const tmp = tempDir('ft-protocols');
-let server: FakeLlmServer;
+const suite = fakeLlmSuite('ft-protocols');
+const { tmp } = suite;
 let scenarios: string;
 
 beforeAll(async () => {
-  server = await startFakeLlmServer();
   scenarios = join(tmp.path, 'S.jsonl');
-  expect(await parley(['scenarios', 'import', 'sotopia', sotopiaMiniDir(), '--out', scenarios]).exited).toBe(0);
+  await importSotopiaMini(scenarios);
 }, 60_000);
-afterAll(async () => {
-  await server.close();
-  tmp.remove();
-});
 
 /** Whether a protocol's agent prompt carries SOTOPIA's context block (a `Participants:` line). */
 const SOTOPIA_CONTEXT = { paper: true, parley: false } as const;
@@ -39,7 +33,7 @@ describe.each(['paper', 'parley'] as const)('export --format openai-chat under -
 
   it('agents examples equal the cassettes; script examples are rendered as the protocol\'s agents were told', async () => {
     const run = await parleyRun(['--scenarios', scenarios, '--protocol', protocol, '--modes', 'agents,script', '--agent1', 'openai:gpt-3.5-turbo',
-      '--script-writer', 'openai:gpt-3.5-turbo', '--max-turns', '6', '--concurrency', '2', '--out', out()], cleanEnv(server.env()), 180_000);
+      '--script-writer', 'openai:gpt-3.5-turbo', '--max-turns', '6', '--concurrency', '2', '--out', out()], cleanEnv(suite.server.env()), 180_000);
     expect(run.code, run.stderr).toBe(0);
     const file = join(tmp.path, `${protocol}.jsonl`);
     const exported = await parleyCli(['export', out(), '--format', 'openai-chat', '--view', 'agents', '--keep-duplicates', '--out', file], cleanEnv());

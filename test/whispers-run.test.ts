@@ -3,7 +3,8 @@ import { cpSync, appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EpisodeRecord } from '../protocol/index.js';
-import { startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
+import type { ReceivedRequest } from '../testkit/fake-llm-server.js';
+import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 import { auditRun } from './helpers/audit.js';
 import { tempDir } from './helpers/processes.js';
 import { contentWords } from './helpers/secret-runs.js';
@@ -102,15 +103,14 @@ describe('private messages: a 3-seat whisper with bots, agents and mindreaders m
  * it, while agent2's later requests show it as `[private to …]`.
  */
 describe.each(['parley', 'paper'] as const)('private messages with LLM seats under --protocol %s', (protocol) => {
-  let server: FakeLlmServer;
-  const tmp = tempDir(`whispers-llm-${protocol}`);
+  const suite = fakeLlmSuite(`whispers-llm-${protocol}`);
+  const { tmp } = suite;
   const out = join(tmp.path, 'R');
   let run: Awaited<ReturnType<typeof parleyRun>>;
 
   beforeAll(async () => {
-    server = await startFakeLlmServer();
     // The first request of the run is agent1's turn 0: whisper to the first name it may address (agent2).
-    server.enqueue((req) => {
+    suite.server.enqueue((req) => {
       const prompt = promptOf(req);
       const schema = (req.body as { response_format?: { json_schema?: { schema?: { properties?: { to?: { items?: { enum?: string[] } } } } } } }).response_format?.json_schema?.schema;
       const name = schema?.properties?.to?.items?.enum?.[0] ?? /chosen from "([^"]+)"/.exec(prompt)?.[1];
@@ -118,14 +118,10 @@ describe.each(['parley', 'paper'] as const)('private messages with LLM seats und
     });
     run = await parleyRun(
       ['--scenarios', 'builtin', '--subset', 'groups', '--modes', 'agents', '--limit', '1', '--agent1', 'openai:gpt-3.5-turbo', '--max-turns', '6', '--protocol', protocol, '--selection', 'all', '--out', out],
-      cleanEnv(server.env()),
+      cleanEnv(suite.server.env()),
       120_000,
     );
   }, 150_000);
-  afterAll(async () => {
-    await server.close();
-    tmp.remove();
-  });
 
   it('agent3\'s ledger and every request agent3 sent hold no word of it; agent2\'s hold it marked private; the audit passes', () => {
     expect(run.code, run.stderr).toBe(0);
@@ -134,8 +130,8 @@ describe.each(['parley', 'paper'] as const)('private messages with LLM seats und
     const scenario = JSON.parse(readFileSync(join(out, 'scenarios.jsonl'), 'utf8').split('\n')[0]!) as { seats: Array<{ seat: string; character: { name: string } }> };
     const name = (seat: string) => scenario.seats.find((s) => s.seat === seat)!.character.name;
     const own = (seat: string) => (req: ReceivedRequest) => promptOf(req).includes(findDefinition(protocol)!.seat.prompts === 'sotopia' ? `You are ${name(seat)}.` : `Your character is ${name(seat)}.`);
-    const third = server.requests.filter(own('agent3'));
-    const second = server.requests.filter(own('agent2'));
+    const third = suite.server.requests.filter(own('agent3'));
+    const second = suite.server.requests.filter(own('agent2'));
     expect(third.length).toBeGreaterThan(0);
     for (const req of third) expect(holdsAWord(promptOf(req))).toEqual([]);
     // Not vacuous: agent2's prompts after turn 0 carry it, marked private to agent2.
@@ -144,11 +140,11 @@ describe.each(['parley', 'paper'] as const)('private messages with LLM seats und
   });
 
   it('--replay R: the same turns, the whisper private again, from the cassettes with no request sent', async () => {
-    const before = server.requests.length;
+    const before = suite.server.requests.length;
     const again = join(tmp.path, 'R2');
     const replay = await parleyRun(['--replay', out, '--out', again], cleanEnv(), 120_000);
     expect(replay.code, replay.stderr).toBe(0);
-    expect(server.requests.length).toBe(before);
+    expect(suite.server.requests.length).toBe(before);
     expect(turnsById(readEpisodes(again))).toEqual(turnsById(readEpisodes(out)));
     expectWhisperKept(again, readEpisodes(again));
   }, 150_000);
@@ -159,32 +155,27 @@ describe.each(['parley', 'paper'] as const)('private messages with LLM seats und
  * private turn; it is recorded private (to) and the judge's view and transcripts mark it.
  */
 describe('private messages in script mode (an LLM script writer against the fake server)', () => {
-  let server: FakeLlmServer;
-  const tmp = tempDir('whispers-script');
+  const suite = fakeLlmSuite('whispers-script');
+  const { tmp } = suite;
   const out = join(tmp.path, 'R');
   let run: Awaited<ReturnType<typeof parleyRun>>;
 
   beforeAll(async () => {
-    server = await startFakeLlmServer();
-    server.enqueue({ kind: 'content', content: JSON.stringify({ turns: [
+    suite.server.enqueue({ kind: 'content', content: JSON.stringify({ turns: [
       { seat: 'agent1', action_type: 'speak', argument: WHISPER, to: ['agent2'] },
       { seat: 'agent2', action_type: 'speak', argument: 'Understood.', to: [] },
       { seat: 'agent3', action_type: 'speak', argument: 'What are you two talking about?', to: [] },
       { seat: 'agent1', action_type: 'leave', argument: '', to: [] },
     ] }) });
-    run = await parleyRun(['--scenarios', 'builtin', '--subset', 'groups', '--modes', 'script', '--limit', '1', '--script-writer', 'openai:gpt-3.5-turbo', '--selection', 'all', '--out', out], cleanEnv(server.env()), 120_000);
+    run = await parleyRun(['--scenarios', 'builtin', '--subset', 'groups', '--modes', 'script', '--limit', '1', '--script-writer', 'openai:gpt-3.5-turbo', '--selection', 'all', '--out', out], cleanEnv(suite.server.env()), 120_000);
   }, 150_000);
-  afterAll(async () => {
-    await server.close();
-    tmp.remove();
-  });
 
   it('the writer was told every seat\'s goal and how to make a turn private; the record keeps the turn private; show marks it', async () => {
     expect(run.code, run.stderr).toBe(0);
     const [record] = readEpisodes(out);
     expect(record!.turns[0]).toMatchObject({ seat: 'agent1', action: { argument: WHISPER, to: ['agent2'] }, to: ['agent1', 'agent2'] });
     expect(record!.turns[1]!.to).toBeUndefined();
-    const prompt = promptOf(server.requests[0]!);
+    const prompt = promptOf(suite.server.requests[0]!);
     const scenario = JSON.parse(readFileSync(join(out, 'scenarios.jsonl'), 'utf8').split('\n')[0]!) as { seats: Array<{ goal: string }> };
     for (const seat of scenario.seats) expect(prompt).toContain(seat.goal.trim().slice(0, 60));
     expect(prompt).toContain('"to" makes a turn private');
