@@ -14,16 +14,14 @@ import { fixtureLock } from '../../run-dir/testing/held-lock.js';
 
 const character = (id: string, name: string) => ({ id, name, secret: `${name} has a secret` });
 
+/** The fields every scenario here starts with: its id (also its environment id), the one pair, the source. */
+const head = (id: string, subsets: string[], kind: ScenarioInput['kind']) => ({ id, envId: id, pairId: 'p1', source: 'test', subsets, kind });
+
 /** MutualFriends: Ann (seat a) and Ben (seat b); the shared friend is "Jane Doe". */
 export function mfScenario(id = 'mf-1', subsets: string[] = ['mutual_friends']): Scenario {
   const friends = [{ Name: 'Jane Doe', School: 'MIT' }, { Name: 'Tom Lee', School: 'CMU' }];
   const input: ScenarioInput = {
-    id,
-    envId: id,
-    pairId: 'p1',
-    source: 'test',
-    subsets,
-    kind: 'mutual_friends',
+    ...head(id, subsets, 'mutual_friends'),
     narrative: [{ text: 'Two people find their mutual friend.', visibleTo: 'all' }],
     judgeOnly: 'The mutual friend is Jane Doe.',
     relationship: { level: 0 },
@@ -40,12 +38,7 @@ export function mfScenario(id = 'mf-1', subsets: string[] = ['mutual_friends']):
 export function clScenario(id = 'cl-1', subsets: string[] = ['craigslist_bargains']): Scenario {
   const item = { title: 'Bike', category: 'bike', listingPrice: 100, description: 'A red bike.' };
   const input: ScenarioInput = {
-    id,
-    envId: id,
-    pairId: 'p1',
-    source: 'test',
-    subsets,
-    kind: 'craigslist',
+    ...head(id, subsets, 'craigslist'),
     narrative: [{ text: 'A bike is for sale.', visibleTo: 'all' }, { text: 'The seller needs cash fast.', visibleTo: ['b'] }],
     relationship: { level: 0 },
     seats: [
@@ -60,12 +53,7 @@ export function clScenario(id = 'cl-1', subsets: string[] = ['craigslist_bargain
 /** An open (SOTOPIA-style) scenario with no task. */
 export function openScenario(id = 'open-1', subsets: string[] = ['hard']): Scenario {
   return Scenario.parse({
-    id,
-    envId: id,
-    pairId: 'p1',
-    source: 'test',
-    subsets,
-    kind: 'open',
+    ...head(id, subsets, 'open'),
     narrative: [{ text: 'Two friends share a meal.', visibleTo: 'all' }],
     judgeOnly: 'Judge note: Eve plans to move away.',
     relationship: { level: 3, story: 'They grew up together.' },
