@@ -7,6 +7,9 @@ import { parley, tempDir } from './helpers/processes.js';
  * `parley multiverse` as a user runs it (issue 43, contract items 1 and 4, offline): a claim on the
  * built-in bots over seed × protocol gives 8 specifications, a specification curve and the share line; the
  * same command again starts no episode; a claim file with an unknown axis is refused with its line.
+ * maxTurns 8, not fewer: under the paper protocol an episode of 5 moves or fewer is re-drawn (SOTOPIA's
+ * first-valid selection), so at 4 turns every paper arm re-drew each episode to the limit: 96 episodes and
+ * ~120 agent processes (~20 s of CPU) where the claim plans 32.
  */
 const CLAIM = `name: bots-success
 claim:
@@ -17,7 +20,7 @@ claim:
 base:
   scenarios: builtin
   limit: 2
-  maxTurns: 4
+  maxTurns: 8
 axes:
   seed: [1, 2, 3, 4]
   protocol: [paper, parley]
