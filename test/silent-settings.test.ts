@@ -34,7 +34,9 @@ describe('settings are applied', () => {
     await importSotopiaMini(file);
     const out = join(tmp.path, 'story');
     const before = suite.server.requests.length;
-    const r = await cli(['run', '--scenarios', file, '--protocol', 'paper', '--show-relationship-story', '--modes', 'agents,script',
+    // --selection all: at 4 turns every episode is short, and first-valid (paper's default) would re-draw each
+    // one to the draw limit (a fresh agent pool a round) without telling this test anything more.
+    const r = await cli(['run', '--scenarios', file, '--protocol', 'paper', '--show-relationship-story', '--selection', 'all', '--modes', 'agents,script',
       '--agent1', 'openai:gpt-3.5-turbo', '--script-writer', 'openai:gpt-3.5-turbo', '--max-turns', '4', '--out', out]);
     expect(r.code, r.stderr.join('\n')).toBe(0);
     const scenarios = readFileSync(join(out, 'scenarios.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Scenario);
