@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { COMMANDS, main, version } from './main.js';
 
@@ -45,3 +46,13 @@ describe('one command-line layer', () => {
     expect(r.out).toMatch(/--seat SEAT/);
   });
 });
+
+describe('parley --help', () => {
+  it("generates its lines from modules that import nothing, so it loads no command's code", () => {
+    const source = readFileSync(new URL('./main.ts', import.meta.url), 'utf8');
+    const summaries = [...source.matchAll(/summary: \(\) => import\('(\.\/commands\/[\w-]+)\.js'\)/g)].map((m) => m[1]!);
+    expect(summaries.sort()).toEqual(['./commands/export-formats', './commands/scenario-subcommands']);
+    for (const file of summaries) expect(readFileSync(new URL(`${file}.ts`, import.meta.url), 'utf8'), file).not.toMatch(/^\s*(?:import|export)\b[^;]*\bfrom\s+'/m);
+  });
+});
+

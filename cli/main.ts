@@ -16,12 +16,13 @@ export type CommandModule = {
   spec?: CommandSpec;
   /** A command with several forms (`export`, `compare`) lists them all: its --help shows every one. */
   specs?: CommandSpec[];
-  /** Its line in `parley --help` when that is generated from what it accepts (subcommands, formats). */
-  summaryLine?: () => string;
 };
 
-/** Every command, by name. */
-export const COMMANDS: Record<string, { describe: string; generated?: true; load: () => Promise<CommandModule> }> = {
+/**
+ * Every command, by name. `summary`: the small module that generates its line in `parley --help` from what
+ * it accepts (subcommands, formats), so that the list cannot fall behind and --help loads no command's code.
+ */
+export const COMMANDS: Record<string, { describe: string; load: () => Promise<CommandModule>; summary?: () => Promise<{ summaryLine(): string }> }> = {
   demo: { describe: 'offline demo: built-in scenarios, all three modes, bots', load: () => import('./commands/demo.js') },
   run: { describe: 'run episodes and write a run directory', load: () => import('./commands/run.js') },
   fork: { describe: 'what if: replay a recorded episode up to turn T, then play on with other policies or knowledge', load: () => import('./commands/fork.js') },
@@ -31,7 +32,7 @@ export const COMMANDS: Record<string, { describe: string; generated?: true; load
   agent: { describe: 'play one seat: connect to an orchestrator with a token', load: () => import('./commands/agent.js') },
   watch: { describe: 'serve the watch page of a finished run', load: () => import('./commands/watch.js') },
   show: { describe: 'print episodes of a run as transcripts (or what one seat received)', load: () => import('./commands/show.js') },
-  scenarios: { describe: 'scenario files', generated: true, load: () => import('./commands/scenarios.js') },
+  scenarios: { describe: 'scenario files', load: () => import('./commands/scenarios.js'), summary: () => import('./commands/scenario-subcommands.js') },
   eval: { describe: 're-evaluate a finished run with a judge', load: () => import('./commands/eval.js') },
   report: { describe: 'write report.md / report.html with charts and transcripts for runs', load: () => import('./commands/report.js') },
   compare: { describe: 'pairwise naturalness judgement between two runs', load: () => import('./commands/compare.js') },
@@ -40,7 +41,7 @@ export const COMMANDS: Record<string, { describe: string; generated?: true; load
   multiverse: { describe: 'does a claim survive its reasonable alternatives: every specification of a claim file, its curve and a verdict', load: () => import('./commands/multiverse.js') },
   pack: { describe: "pack a run for a paper's supplement: files, report, card, inputs and a SHA-256 manifest in one .tar.gz", load: () => import('./commands/pack.js') },
   verify: { describe: 'check a pack made by parley pack against its manifest', load: () => import('./commands/verify.js') },
-  export: { describe: 'export a run', generated: true, load: () => import('./commands/export.js') },
+  export: { describe: 'export a run', load: () => import('./commands/export.js'), summary: () => import('./commands/export-formats.js') },
   pairs: { describe: 'preference pairs (DPO) from forked episodes: same prompt at the fork turn, better and worse move by judge score', load: () => import('./commands/pairs.js') },
   finetune: { describe: 'submit a fine-tuning job | status of one (openai, mistral)', load: () => import('./commands/finetune.js') },
 };
@@ -58,7 +59,7 @@ export function version(): string {
 export async function usage(): Promise<string> {
   const rows: string[] = [];
   for (const [name, c] of Object.entries(COMMANDS)) {
-    const line = c.generated ? ((await c.load()).summaryLine?.() ?? c.describe) : c.describe;
+    const line = c.summary ? (await c.summary()).summaryLine() : c.describe;
     rows.push(`  ${name.padEnd(10)} ${line}`);
   }
   return ['usage: parley <command> [options]', '', 'commands:', ...rows, '', 'parley <command> --help for its options; parley --version'].join('\n');

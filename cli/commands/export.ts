@@ -12,11 +12,9 @@ import { lockRunDir, runDirHolding, writeOutputFile } from '../run-dir-lock.js';
 // The fine-tuning formats' own command line and body (training/).
 import { chatSpec, runChatExport } from './export-chat.js';
 
-/** Every format `parley export` writes: the run formats here, the fine-tuning ones in export-chat.ts. */
-export const EXPORT_FORMATS = ['sotopia', 'csv', 'parquet', 'rewards', 'openai-chat', 'mistral-chat'] as const;
+import { EXPORT_FORMATS } from './export-formats.js';
 
-/** `parley --help`'s line for export, from the formats it accepts. */
-export const summaryLine = () => `export a run (${EXPORT_FORMATS.join(' | ')})`;
+export { EXPORT_FORMATS };
 
 /** `parley export`'s command line. */
 export const spec: CommandSpec = {

@@ -5,17 +5,23 @@ import { generateCommand } from '../scenarios/generate.js';
 import { importCommand } from '../scenarios/import.js';
 import { listCommand, showCommand, validateCommand } from '../scenarios/list.js';
 import { makeCommand } from '../scenarios/make.js';
+import { SCENARIO_SUBCOMMANDS, type ScenarioSubcommand } from './scenario-subcommands.js';
 
-/** `parley scenarios <sub> …`: import, inspect, check and generate scenario files. */
-const SUBCOMMANDS: Record<string, { describe: string; command: () => Subcommand }> = {
-  fetch: { describe: 'fetch sotopia [--from URL|DIR] [--out FILE]: download, verify and import SOTOPIA', command: () => fetchCommand },
-  import: { describe: 'import sotopia DIR | cocoa-craigslist FILE | cocoa-mutualfriends FILE --out FILE', command: () => importCommand },
-  list: { describe: 'one line per scenario (FILE or builtin), --subset NAME', command: () => listCommand },
-  show: { describe: 'print the full record(s) of one scenario', command: () => showCommand },
-  validate: { describe: 'check a scenario file (schema and consistency)', command: () => validateCommand },
-  make: { describe: 'generate MutualFriends / Craigslist scenarios from a seed', command: () => makeCommand },
-  generate: { describe: 'generate new social scenarios with an LLM (SOTOPIA-π style)', command: () => generateCommand() },
+/** Each subcommand of `parley scenarios` (import, inspect, check and generate scenario files): its code. */
+const COMMAND_OF: Record<ScenarioSubcommand, () => Subcommand> = {
+  fetch: () => fetchCommand,
+  import: () => importCommand,
+  list: () => listCommand,
+  show: () => showCommand,
+  validate: () => validateCommand,
+  make: () => makeCommand,
+  generate: () => generateCommand(),
 };
+
+/** `parley scenarios <sub> …`, by name: its line in the usage and its code, in the table's order. */
+const SUBCOMMANDS: Record<string, { describe: string; command: () => Subcommand }> = Object.fromEntries(
+  (Object.entries(SCENARIO_SUBCOMMANDS) as [ScenarioSubcommand, string][]).map(([name, describe]) => [name, { describe, command: COMMAND_OF[name] }]),
+);
 
 function usage(): string {
   const rows = Object.entries(SUBCOMMANDS).map(([name, s]) => `  ${name.padEnd(9)} ${s.describe}`);
@@ -28,9 +34,6 @@ export function subcommands(): Record<string, Subcommand> {
 }
 
 /** Entry of `parley scenarios`. */
-/** `parley --help`'s line for scenarios, from the subcommands it accepts. */
-export const summaryLine = () => `${Object.keys(subcommands()).join(' | ')} scenarios`;
-
 export async function run(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
