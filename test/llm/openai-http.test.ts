@@ -37,7 +37,9 @@ let next: Canned | ((request: string) => Canned) = { status: 200, body: OK_BODY 
 const sockets = new Set<Socket>();
 
 /** Answers each complete request (headers + content-length bytes) with `next`, keeping the connection open. */
+let connections = 0;
 function onSocket(socket: Socket): void {
+  connections += 1;
   sockets.add(socket);
   socket.on('close', () => sockets.delete(socket));
   socket.on('error', () => {});
@@ -111,6 +113,16 @@ describe('openai requests without the SDK (llm/openai-http.ts)', () => {
     expect(http.sent).toEqual(sdk.sent);
     expect(http.result).toEqual(sdk.result);
     expect(http.result?.content).toBe('{"action_type":"speak","argument":"é ok"}');
+  });
+
+  it('keeps its connection alive across requests (the headers go out as one raw list)', async () => {
+    const light = client(false);
+    connections = 0;
+    for (let i = 0; i < 3; i++) expect((await light.chat(REQ)).content).toContain('speak');
+    expect(received).toHaveLength(3);
+    // The process's keep-alive agent may still hold a socket from an earlier test: at most one new one.
+    expect(connections).toBeLessThanOrEqual(1);
+    expect(received.every((r) => /\r\nconnection: keep-alive\r\n/.test(r))).toBe(true);
   });
 
   it('sends the same bytes on the completion transport, with a base URL ending in a slash, and a key with spaces around it', async () => {
