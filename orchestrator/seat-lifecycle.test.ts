@@ -1,10 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CloseCode, ErrorCode, type Action } from '../protocol/index.js';
-import { openFixture } from '../test/fixtures/scenarios.js';
 import { FakeClock } from './fake-clock.js';
 import { MAX_SEAT_EVENTS, SeatLifecycle } from './seat-lifecycle.js';
 import { fakeAgent } from './testing/fake-agent.js';
-import { harness } from './testing/harness.js';
+import { seatBAskedAndSilent } from './testing/silent-seat.js';
 
 const GRACE = 10_000;
 function lifecycle(o: { grace?: number; ttl?: number } = {}) {
@@ -119,11 +118,7 @@ describe('seat lifecycle: every transition on a simulated clock', () => {
 describe('seat lifecycle in an episode: reconnect at the grace edge (simulated clock)', () => {
   const speak = (argument: string): Action => ({ type: 'speak', argument });
   const dropB = async () => {
-    const h = harness(openFixture(3), 'agents', { maxTurns: 3, reconnectGraceMs: GRACE, turnDeadlineMs: 60_000 });
-    fakeAgent(h.transport, h.token('A'));
-    const b = fakeAgent(h.transport, h.token('B'), { act: () => null });
-    const done = h.episode.run();
-    await vi.waitFor(() => expect(b.frames.some((f) => f.type === 'turn.request')).toBe(true));
+    const { h, b, done } = await seatBAskedAndSilent({ maxTurns: 3, reconnectGraceMs: GRACE, turnDeadlineMs: 60_000 });
     b.disconnect();
     await vi.waitFor(() => expect(h.episode.links.get('B')!.state).toBe('down'));
     return { h, b, done };

@@ -3,6 +3,7 @@ import type { Action } from '../protocol/index.js';
 import { openFixture } from '../test/fixtures/scenarios.js';
 import { fakeAgent } from './testing/fake-agent.js';
 import { harness } from './testing/harness.js';
+import { seatBAskedAndSilent } from './testing/silent-seat.js';
 
 const speak = (argument: string): Action => ({ type: 'speak', argument });
 
@@ -64,11 +65,7 @@ describe('seat link: rejoin replays the seat knowledge', () => {
   });
 
   it('Episode.seatLost ends the episode at once with disconnect and the reason, without waiting out the grace', async () => {
-    const h = harness(openFixture(3), 'agents', { reconnectGraceMs: 60_000 });
-    fakeAgent(h.transport, h.token('A'));
-    const b = fakeAgent(h.transport, h.token('B'), { act: () => null });
-    const done = h.episode.run();
-    await vi.waitFor(() => expect(b.frames.some((f) => f.type === 'turn.request')).toBe(true));
+    const { h, b, done } = await seatBAskedAndSilent({ reconnectGraceMs: 60_000 });
     b.disconnect();
     h.episode.seatLost('B', 'seat B: agent process 9 exited (SIGKILL); not recovered: recovery attempts exhausted');
     const record = await done;

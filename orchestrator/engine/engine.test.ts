@@ -3,6 +3,7 @@ import { ErrorCode, type Action } from '../../protocol/index.js';
 import { craigslistFixture, mutualFriendsFixture, openFixture } from '../../test/fixtures/scenarios.js';
 import { fakeAgent } from '../testing/fake-agent.js';
 import { harness } from '../testing/harness.js';
+import { seatBAskedAndSilent } from '../testing/silent-seat.js';
 
 const speak = (argument: string): Action => ({ type: 'speak', argument });
 const act = (argument: string): Action => ({ type: 'action', argument });
@@ -66,11 +67,7 @@ describe('turn loop (agents / mindreaders)', () => {
   });
 
   it('misses a deadline on the fake clock: an explicit turn error, never a none', async () => {
-    const h = harness(openFixture(3), 'agents', { turnDeadlineMs: 5_000 });
-    fakeAgent(h.transport, h.token('A'));
-    const b = fakeAgent(h.transport, h.token('B'), { act: () => null });
-    const done = h.episode.run();
-    await vi.waitFor(() => expect(b.frames.some((f) => f.type === 'turn.request')).toBe(true));
+    const { h, b, done } = await seatBAskedAndSilent({ turnDeadlineMs: 5_000 });
     h.clock.advance(4_999);
     expect(b.frames.some((f) => f.type === 'episode.end')).toBe(false);
     h.clock.advance(1);
@@ -117,11 +114,7 @@ describe('turn loop (agents / mindreaders)', () => {
   });
 
   it('ends with disconnect when a seat drops and no reconnect is allowed', async () => {
-    const h = harness(openFixture(3), 'agents');
-    fakeAgent(h.transport, h.token('A'));
-    const b = fakeAgent(h.transport, h.token('B'), { act: () => null });
-    const done = h.episode.run();
-    await vi.waitFor(() => expect(b.frames.some((f) => f.type === 'turn.request')).toBe(true));
+    const { b, done } = await seatBAskedAndSilent();
     b.disconnect();
     const record = await done;
     expect(record.status).toBe('failed');
@@ -129,11 +122,7 @@ describe('turn loop (agents / mindreaders)', () => {
   });
 
   it('lets a dropped seat resume with its secret within the grace period and resends its turn', async () => {
-    const h = harness(openFixture(3), 'agents', { maxTurns: 3, reconnectGraceMs: 10_000 });
-    fakeAgent(h.transport, h.token('A'));
-    const b = fakeAgent(h.transport, h.token('B'), { act: () => null });
-    const done = h.episode.run();
-    await vi.waitFor(() => expect(b.frames.some((f) => f.type === 'turn.request')).toBe(true));
+    const { h, b, done } = await seatBAskedAndSilent({ maxTurns: 3, reconnectGraceMs: 10_000 });
     b.disconnect();
     h.clock.advance(1_000);
     const b2 = fakeAgent(h.transport, h.token('B'), { act: (r) => speak(`back ${r.turn}`), resume: b.resumeSecret! });

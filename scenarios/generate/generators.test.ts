@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Friend } from '../../protocol/index.js';
+import type { Friend, TaskPrivate } from '../../protocol/index.js';
+import type { Scenario } from '../model.js';
 import { checkScenario } from '../check.js';
 import { BUYER_TARGET_RATIOS, generateCraigslist, partialDescription } from './craigslist.js';
 import { generateMutualFriends } from './mutual-friends.js';
@@ -11,20 +12,27 @@ const cocoa = cocoaData();
 const COCOA = cocoa.dir;
 const key = (f: Friend) => JSON.stringify(Object.entries(f).sort(([a], [b]) => a.localeCompare(b)));
 
+/** Each generated scenario's two seat tasks, once the scenario passes the checker and both tasks are of `kind`. */
+function checkedTasks<K extends TaskPrivate['kind']>(all: readonly Scenario[], kind: K): Array<[Extract<TaskPrivate, { kind: K }>, Extract<TaskPrivate, { kind: K }>]> {
+  return all.map((s) => {
+    expect(checkScenario(s)).toEqual([]);
+    const [a, b] = s.seats.map((x) => x.task);
+    if (a?.kind !== kind || b?.kind !== kind) throw new Error('kind');
+    return [a, b] as [Extract<TaskPrivate, { kind: K }>, Extract<TaskPrivate, { kind: K }>];
+  });
+}
+
 describe('MutualFriends generator', () => {
   it('always makes exactly one identical friend, 5–12 friends, 3–4 attributes (100 scenarios)', () => {
     const all = generateMutualFriends({ seed: 42, count: 100 });
     const sizes = new Set<number>();
-    for (const s of all) {
-      expect(checkScenario(s)).toEqual([]);
-      const [a, b] = s.seats.map((x) => x.task!);
-      if (a!.kind !== 'mutual_friends' || b!.kind !== 'mutual_friends') throw new Error('kind');
-      sizes.add(a!.friends.length);
-      expect(a!.friends.length).toBeGreaterThanOrEqual(5);
-      expect(a!.friends.length).toBeLessThanOrEqual(12);
-      expect([3, 4]).toContain(a!.attributes.length);
-      const bKeys = new Set(b!.friends.map(key));
-      expect(a!.friends.filter((f) => bKeys.has(key(f)))).toHaveLength(1);
+    for (const [a, b] of checkedTasks(all, 'mutual_friends')) {
+      sizes.add(a.friends.length);
+      expect(a.friends.length).toBeGreaterThanOrEqual(5);
+      expect(a.friends.length).toBeLessThanOrEqual(12);
+      expect([3, 4]).toContain(a.attributes.length);
+      const bKeys = new Set(b.friends.map(key));
+      expect(a.friends.filter((f) => bKeys.has(key(f)))).toHaveLength(1);
     }
     expect(sizes.size).toBeGreaterThan(4);
   });
@@ -52,15 +60,12 @@ describe('Craigslist generator', () => {
   it('sets seller target = listing price and buyer target = 0.5/0.7/0.9 × price, all ratios used', () => {
     const all = generateCraigslist({ seed: 3, count: 60 });
     const ratios = new Set<number>();
-    for (const s of all) {
-      expect(checkScenario(s)).toEqual([]);
-      const [buyer, seller] = s.seats.map((x) => x.task!);
-      if (buyer!.kind !== 'craigslist' || seller!.kind !== 'craigslist') throw new Error('kind');
-      expect(seller!.target).toBe(seller!.item.listingPrice);
-      const ratio = BUYER_TARGET_RATIOS.find((r) => Math.round(r * seller!.item.listingPrice) === buyer!.target);
+    for (const [buyer, seller] of checkedTasks(all, 'craigslist')) {
+      expect(seller.target).toBe(seller.item.listingPrice);
+      const ratio = BUYER_TARGET_RATIOS.find((r) => Math.round(r * seller.item.listingPrice) === buyer.target);
       expect(ratio).toBeDefined();
       ratios.add(ratio!);
-      expect(buyer!.item.description.length).toBeLessThan(seller!.item.description.length);
+      expect(buyer.item.description.length).toBeLessThan(seller.item.description.length);
     }
     expect([...ratios].sort()).toEqual([0.5, 0.7, 0.9]);
   });
