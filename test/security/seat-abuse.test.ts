@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { CloseCode, ErrorCode } from '../../protocol/index.js';
 import { parley, within } from '../helpers/processes.js';
 import { WsAgent } from '../helpers/ws-agent.js';
-import { codesOutsideTable, startServe, type ServeTarget } from './serve-target.js';
+import { expectServeFinished, startServe, type ServeTarget } from './serve-target.js';
 
 /**
  * Red team, part 2: attacks by the holder of a seat, against a real `parley serve` with a real bot agent
@@ -29,14 +29,6 @@ async function attacker(t: ServeTarget, seat: string): Promise<WsAgent> {
   return w;
 }
 
-/** serve exited 0 and finished run.json, whatever the attacker did. */
-async function expectFinished(t: ServeTarget): Promise<void> {
-  expect(await t.exited()).toBe(0);
-  const run = t.runJson();
-  expect(run.endedAt).toEqual(expect.any(String));
-  expect(run.stats).not.toBeNull();
-  for (const r of t.records()) expect(codesOutsideTable(r)).toEqual([]);
-}
 
 describe('red team: attacks by a seat holder', () => {
   // The red team's frame (turn 999, 250 KB of meta.params: now over the meta limits) and a frame that is
@@ -71,7 +63,7 @@ describe('red team: attacks by a seat holder', () => {
     // with the reset when serve closes on a peer still writing).
     for (const c of w.errors()) expect([ErrorCode.BadFrame, ErrorCode.NotStarted, ErrorCode.UnexpectedFrame, ErrorCode.ByteBudget]).toContain(c);
     // The seat is over: the episode ends without waiting for the partner, with the reason on the record.
-    await expectFinished(t);
+    await expectServeFinished(t);
     const [record] = t.records();
     expect(record!.status).toBe('failed');
     expect(record!.termination.detail).toMatch(/seat agent1 closed for good \((4001|4008) /);
@@ -114,7 +106,7 @@ describe('red team: attacks by a seat holder', () => {
     expect(await bot.exited).toBe(0);
     t.bot('agent1', undefined, 1);
     t.bot('agent2', undefined, 1);
-    await expectFinished(t);
+    await expectServeFinished(t);
     const record = t.records().find((r) => r.status === 'failed');
     expect(t.records().map((r) => r.status).sort()).toEqual(['failed', 'ok']);
     expect(record!.termination).toMatchObject({ reason: 'disconnect', seat: 'agent2', detail: expect.stringContaining('closed for good (4001') });
@@ -139,7 +131,7 @@ describe('red team: attacks by a seat holder', () => {
       }
       act(turn, { provider: 'openai', model: 'gpt-4', usage: { prompt: 900_000, completion: 400_000, cached: 0 }, params: { temperature: 0.7 } });
     });
-    await expectFinished(t);
+    await expectServeFinished(t);
     expect(await bot.exited).toBe(0);
     expect(w.errors()).toEqual([ErrorCode.BadFrame, ErrorCode.BadFrame, ErrorCode.BadFrame]);
     const [record] = t.records();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Socket } from 'socket.io-client';
-import { afterAll, vi } from 'vitest';
+import { afterAll, expect, vi } from 'vitest';
 import { ALL_ERROR_CODES, type EpisodeRecord } from '../../protocol/index.js';
 import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
 import { watchClients, watchUrlOf } from '../helpers/watch-feed.js';
@@ -136,4 +136,13 @@ export function watchedServeSuite(): { start(name: string, extra: string[], limi
       };
     },
   };
+}
+
+/** serve exited 0 and finished run.json, and every code its records carry is in the code table, whatever an attacker did. */
+export async function expectServeFinished(t: ServeTarget): Promise<void> {
+  expect(await t.exited()).toBe(0);
+  const run = t.runJson();
+  expect(run.endedAt).toEqual(expect.any(String));
+  expect(run.stats).not.toBeNull();
+  for (const r of t.records()) expect(codesOutsideTable(r)).toEqual([]);
 }

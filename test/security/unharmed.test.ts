@@ -7,7 +7,7 @@ import { parley, tempDir, within } from '../helpers/processes.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 import { WsAgent } from '../helpers/ws-agent.js';
 import { cleanCourse } from './baseline.js';
-import { codesOutsideTable, course, startServe, type ServeTarget } from './serve-target.js';
+import { codesOutsideTable, course, expectServeFinished, startServe, type ServeTarget } from './serve-target.js';
 
 /**
  * Red team, part 1: attacks from outside the game (stray upgrades, guessed tokens, a stolen token)
@@ -27,10 +27,7 @@ async function target(name: string): Promise<ServeTarget> {
 
 /** serve exited 0, run.json is finished, the one game is unharmed. */
 async function expectUnharmed(t: ServeTarget): Promise<void> {
-  expect(await t.exited()).toBe(0);
-  const run = t.runJson();
-  expect(run.endedAt).toEqual(expect.any(String));
-  expect(run.stats).not.toBeNull();
+  await expectServeFinished(t);
   const [record] = t.records();
   expect(record!.status).toBe('ok');
   expect(record!.errors).toEqual([]);
