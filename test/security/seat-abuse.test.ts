@@ -29,7 +29,6 @@ async function attacker(t: ServeTarget, seat: string): Promise<WsAgent> {
   return w;
 }
 
-
 describe('red team: attacks by a seat holder', () => {
   // The red team's frame (turn 999, 250 KB of meta.params: now over the meta limits) and a frame that is
   // valid by the schema today (a 250 KB script.submit nobody asked for).
