@@ -1,9 +1,10 @@
 import { request } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
-import { StudyParticipant, writeMinimalStudy } from '../helpers/study-participant.js';
+import { describe, expect, it } from 'vitest';
+import { within } from '../helpers/processes.js';
+import { StudyParticipant } from '../helpers/study-participant.js';
+import { studyServerSuite } from '../helpers/study-server.js';
 
 /** A raw POST with a body of `bytes` bytes (no fetch: a test of what the server reads and refuses). */
 function rawPost(base: string, path: string, bytes: number, headers: Record<string, string>): Promise<number> {
@@ -27,25 +28,11 @@ function rawPost(base: string, path: string, bytes: number, headers: Record<stri
  * so the flood is limited on the flooder's address only.
  */
 describe('parley study under 50 participants, 10 hostile', () => {
-  const dir = tempDir('study-hostile');
-  const out = join(dir.path, 'out');
-  let server: CliProcess;
-  let base = '';
-  let organiser = '';
-
-  beforeAll(async () => {
-    const file = writeMinimalStudy(dir.path, { waitSeconds: '3' });
-    server = parley(['study', file, '--out', out, '--port', '0', '--trust-proxy']);
-    base = (await within(server.line(/^study url (http:\/\/127\.0\.0\.1:\d+)\//), 60_000, 'study url', [server]))[1]!;
-    organiser = (await server.line(/^organiser url \S+#key=([0-9a-f]{32})$/))[1]!;
-  }, 90_000);
-  afterAll(async () => {
-    server?.child.kill('SIGINT');
-    await within(server.exited, 30_000, 'study stops', [server]).catch(() => server.kill());
-    dir.remove();
-  });
+  const study = studyServerSuite('study-hostile', { waitSeconds: '3' }, ['--trust-proxy']);
+  const { out } = study;
 
   it('completes every honest participant while the hostile ones get nothing of anyone', async () => {
+    const { base, server, organiserKey: organiser } = study;
     const honest = Array.from({ length: 40 }, (_, i) => new StudyParticipant(base, `H${String(i).padStart(23, '0')}`, { 'x-forwarded-for': `10.0.0.${i + 1}` }));
     const hostileResults: Array<{ what: string; status: number; body: string }> = [];
     const note = async (what: string, res: Response | number) => {

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
-import { StudyParticipant, writeMinimalStudy } from '../helpers/study-participant.js';
+import { describe, expect, it } from 'vitest';
+import { within } from '../helpers/processes.js';
+import { StudyParticipant } from '../helpers/study-participant.js';
+import { studyServerSuite } from '../helpers/study-server.js';
 
 /**
  * Issue 41, Contract 1 and 2, through the HTTP and socket.io API the pages use (no browser): a seat-play
@@ -11,25 +12,11 @@ import { StudyParticipant, writeMinimalStudy } from '../helpers/study-participan
  * leaves only a count; the same id resumes with its token and is refused a second session without it.
  */
 describe('parley study: pairing, AI fallback, consent, resume', () => {
-  const dir = tempDir('study');
-  const out = join(dir.path, 'study-out');
-  let server: CliProcess;
-  let base = '';
-
-  beforeAll(async () => {
-    const file = writeMinimalStudy(dir.path, { waitSeconds: '5' });
-    server = parley(['study', file, '--out', out, '--port', '0']);
-    const m = await within(server.line(/^study url (http:\/\/127\.0\.0\.1:\d+)\//), 60_000, 'study url', [server]);
-    base = m[1]!;
-    await server.line(/^organiser url http:\/\/127\.0\.0\.1:\d+\/organiser#key=[0-9a-f]{32}$/);
-  }, 90_000);
-  afterAll(async () => {
-    server?.child.kill('SIGINT');
-    await within(server.exited, 30_000, 'study stops', [server]).catch(() => server.kill());
-    dir.remove();
-  });
+  const study = studyServerSuite('study', { waitSeconds: '5' });
+  const { out } = study;
 
   it('pairs two arrivals 1 s apart, gives the third the bot after 5 s, and all three get the code', async () => {
+    const { base, server } = study;
     const a = new StudyParticipant(base, 'A0000000000000000000000a');
     const b = new StudyParticipant(base, 'B0000000000000000000000b');
     const c = new StudyParticipant(base, 'C0000000000000000000000c');
@@ -61,6 +48,7 @@ describe('parley study: pairing, AI fallback, consent, resume', () => {
   }, 120_000);
 
   it('keeps nothing of a refusal but the count; resumes a returning id; refuses a second session', async () => {
+    const { base } = study;
     const no = new StudyParticipant(base, 'NOPE00000000000000000000');
     expect((await no.consent(false)).status).toBe(200);
     expect(JSON.parse(readFileSync(join(out, 'study-refusals.json'), 'utf8'))).toEqual({ refusals: 1 });
