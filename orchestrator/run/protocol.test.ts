@@ -8,6 +8,19 @@ const sotopia = { ...mutualFriendsFixture(), source: 'sotopia' };
 const builtin = { ...mutualFriendsFixture(), source: 'builtin' };
 const config = (over: Record<string, unknown> = {}) => RunConfig.parse({ out: '/tmp/x', ...over });
 
+/**
+ * Checks that `setting` is none under paper and fail under parley by default (parley's default resolved
+ * over `parleyOver`) and that either may be chosen; returns the two departures, resolved.
+ */
+function noneUnderPaperFailUnderParley(setting: 'onUnparsable' | 'onProviderError', parleyOver: typeof sotopia) {
+  expect(resolveProtocol(config({ protocol: 'paper' }), [sotopia])[setting]).toBe('none');
+  expect(resolveProtocol(config({ protocol: 'parley' }), [parleyOver])[setting]).toBe('fail');
+  const paperFail = resolveProtocol(config({ protocol: 'paper', [setting]: 'fail' }), [sotopia]);
+  const parleyNone = resolveProtocol(config({ protocol: 'parley', [setting]: 'none' }), [builtin]);
+  expect([paperFail[setting], parleyNone[setting]]).toEqual(['fail', 'none']);
+  return { paperFail, parleyNone };
+}
+
 describe('resolveProtocol', () => {
   it('defaults: paper for SOTOPIA scenario sets, parley for anything else (the bot demo)', () => {
     expect(resolveProtocol(config(), [sotopia]).name).toBe('paper');
@@ -23,11 +36,7 @@ describe('resolveProtocol', () => {
   });
 
   it('--on-unparsable: none under paper and fail under parley by default; either may be chosen; a departure is in the key', () => {
-    expect(resolveProtocol(config({ protocol: 'paper' }), [sotopia]).onUnparsable).toBe('none');
-    expect(resolveProtocol(config({ protocol: 'parley' }), [sotopia]).onUnparsable).toBe('fail');
-    const paperFail = resolveProtocol(config({ protocol: 'paper', onUnparsable: 'fail' }), [sotopia]);
-    const parleyNone = resolveProtocol(config({ protocol: 'parley', onUnparsable: 'none' }), [builtin]);
-    expect([paperFail.onUnparsable, parleyNone.onUnparsable]).toEqual(['fail', 'none']);
+    const { paperFail, parleyNone } = noneUnderPaperFailUnderParley('onUnparsable', sotopia);
     // The selection rule (issue 42): SOTOPIA's first valid draw under paper, every episode under parley, either overridable.
     expect([paperFail.selection, parleyNone.selection]).toEqual(['first-valid', 'all']);
     expect(resolveProtocol(config({ protocol: 'paper', selection: 'all' }), [sotopia]).selection).toBe('all');
@@ -40,11 +49,7 @@ describe('resolveProtocol', () => {
   });
 
   it("--on-provider-error: none under paper (SOTOPIA's agenerate_action caught every exception) and fail under parley; either may be chosen; a departure is in the key", () => {
-    expect(resolveProtocol(config({ protocol: 'paper' }), [sotopia]).onProviderError).toBe('none');
-    expect(resolveProtocol(config({ protocol: 'parley' }), [builtin]).onProviderError).toBe('fail');
-    const paperFail = resolveProtocol(config({ protocol: 'paper', onProviderError: 'fail' }), [sotopia]);
-    const parleyNone = resolveProtocol(config({ protocol: 'parley', onProviderError: 'none' }), [builtin]);
-    expect([paperFail.onProviderError, parleyNone.onProviderError]).toEqual(['fail', 'none']);
+    const { paperFail, parleyNone } = noneUnderPaperFailUnderParley('onProviderError', builtin);
     expect(protocolKey(paperFail)).toBe('paper/code/text/code/provider-error:fail');
     expect(protocolKey(parleyNone)).toBe('parley/provider-error:none');
   });
