@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { auditRun } from './helpers/audit.js';
 import { parley, tempDir } from './helpers/processes.js';
+import { botRunSuite } from './helpers/bot-run-suite.js';
 
 const readJsonl = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
@@ -11,20 +12,11 @@ const readJsonl = (file: string) => readFileSync(file, 'utf8').trim().split('\n'
  * built-in scenarios in all three modes, then every file of the run directory checked.
  */
 describe('parley run --scenarios builtin --modes script,agents,mindreaders --out DIR', () => {
-  const tmp = tempDir('cli-run');
-  const out = join(tmp.path, 'run');
-  let code: number | null;
-  let stdout: string[];
-
-  beforeAll(async () => {
-    const p = parley(['run', '--scenarios', 'builtin', '--modes', 'script,agents,mindreaders', '--out', out]);
-    code = await p.exited;
-    stdout = p.stdout;
-    if (code !== 0) console.error(p.stderr.join('\n'));
-  });
-  afterAll(() => tmp.remove());
+  const bots = botRunSuite('cli-run', ['--modes', 'script,agents,mindreaders']);
+  const { out } = bots;
 
   it('exits 0 and prints progress and the per-mode summary', () => {
+    const { code, stdout } = bots.result;
     expect(code).toBe(0);
     expect(stdout.filter((l) => /^\[\s*\d+\/60\]/.test(l))).toHaveLength(60);
     for (const mode of ['script', 'agents', 'mindreaders']) {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRun } from './helpers/audit.js';
 import { auditSeatPairs } from './helpers/group-audit.js';
 import { parley, tempDir } from './helpers/processes.js';
+import { botRunSuite } from './helpers/bot-run-suite.js';
 
 const readJsonl = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
@@ -27,19 +28,11 @@ function roundRobin(seats: string[], turns: Turn[]): string[] {
 
 /** Issue 23, contract 1: the built-in group scenarios in every mode, with the real CLI and built-in bots. */
 describe('parley run --scenarios builtin --subset groups --modes script,agents,mindreaders', () => {
-  const tmp = tempDir('groups-run');
-  const out = join(tmp.path, 'R');
-  let code: number | null;
-  let stderr: string[];
-
-  beforeAll(async () => {
-    const p = parley(['run', '--scenarios', 'builtin', '--subset', 'groups', '--modes', 'script,agents,mindreaders', '--out', out]);
-    code = await p.exited;
-    stderr = p.stderr;
-  });
-  afterAll(() => tmp.remove());
+  const bots = botRunSuite('groups-run', ['--subset', 'groups', '--modes', 'script,agents,mindreaders']);
+  const { tmp, out } = bots;
 
   it('records three-seat episodes of the three group tasks in every mode, each to a task end', () => {
+    const { code, stderr } = bots.result;
     expect(stderr.join('\n')).toBe('');
     expect(code).toBe(0);
     const records = readJsonl(join(out, 'episodes.jsonl'));
