@@ -47,7 +47,10 @@ export function describeReadmeShard(index: number): void {
 
   describe(`README.md and docs/*.md shell blocks, run in order (shard ${index} of ${SHARDS})`, () => {
     beforeAll(async () => {
-      server = await startFakeLlmServer();
+      // Seats leave from turn 8, not the fake's default 4: under the paper protocol an episode of 5 moves or
+      // fewer is re-drawn (first-valid), so at 4 the README's paper run with LLM seats re-drew every episode
+      // to the draw limit, a fresh agent pool a round. The commands run as written either way.
+      server = await startFakeLlmServer({ default: { kind: 'plausible', leaveFrom: 8 } });
       sandbox = makeSandbox();
       const env = cleanEnv({
         ...server.env(),
