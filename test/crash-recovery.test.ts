@@ -42,22 +42,31 @@ describe('crash recovery of agent processes', () => {
 
   const otherSeat = (ep: Episode, seat: string) => [...ep.links.keys()].find((s) => s !== seat)!;
 
-  it('SIGKILL of a seat process mid-episode: the seat is re-established from its ledger on a fresh process and the episode completes', async () => {
-    let killed: { episodeId: string; seat: string; pid: number; turn: number } | null = null;
-    const { out, result, logs } = await runWithKill(
-      'sigkill',
-      { modes: ['mindreaders'], agents: chatter(15), concurrency: 3, limit: 5, maxTurns: 12 },
-      (ep, turn, seat) => {
-        if (killed || turn !== 5) return;
-        // The seat that must answer turn 6 dies while it is being asked.
-        const victim = otherSeat(ep, seat);
-        const pid = ep.links.get(victim)!.client!.pid!;
-        killed = { episodeId: ep.plan.episodeId, seat: victim, pid, turn: turn + 1 };
-        process.kill(pid, 'SIGKILL');
+  /**
+   * A kill hook that, once, after the move of turn `atTurn`, sends `signal` to the process of the other
+   * seat, the one asked next, while it is being asked; `victim()` says which (and fails if none was hit).
+   */
+  function signalNextSeat(atTurn: number, signal: NodeJS.Signals) {
+    let victim: { episodeId: string; seat: string; pid: number; turn: number } | null = null;
+    return {
+      kill: (ep: Episode, turn: number, seat: string) => {
+        if (victim || turn !== atTurn) return;
+        const next = otherSeat(ep, seat);
+        victim = { episodeId: ep.plan.episodeId, seat: next, pid: ep.links.get(next)!.client!.pid!, turn: turn + 1 };
+        process.kill(victim.pid, signal);
       },
-    );
-    expect(killed).not.toBeNull();
-    const k = killed!;
+      victim: () => {
+        expect(victim).not.toBeNull();
+        return victim!;
+      },
+    };
+  }
+
+  it('SIGKILL of a seat process mid-episode: the seat is re-established from its ledger on a fresh process and the episode completes', async () => {
+    // The seat that must answer turn 6 dies while it is being asked.
+    const hook = signalNextSeat(5, 'SIGKILL');
+    const { out, result, logs } = await runWithKill('sigkill', { modes: ['mindreaders'], agents: chatter(15), concurrency: 3, limit: 5, maxTurns: 12 }, hook.kill);
+    const k = hook.victim();
     expect(result.ran).toHaveLength(5);
     expect(result.ran.filter((r) => r.status !== 'ok').map((r) => r.errors)).toEqual([]);
     const hit = result.ran.find((r) => r.episodeId === k.episodeId)!;
@@ -94,24 +103,15 @@ describe('crash recovery of agent processes', () => {
   });
 
   it('a hung seat process (SIGSTOP) is detected by the heartbeat, killed and replaced', async () => {
-    let stopped: { episodeId: string; seat: string; pid: number } | null = null;
-    const { result } = await runWithKill(
-      'sigstop',
-      { modes: ['agents'], agents: chatter(5), concurrency: 2, limit: 3, maxTurns: 10 },
-      (ep, turn, seat) => {
-        if (stopped || turn !== 3) return;
-        const victim = otherSeat(ep, seat);
-        const pid = ep.links.get(victim)!.client!.pid!;
-        stopped = { episodeId: ep.plan.episodeId, seat: victim, pid };
-        process.kill(pid, 'SIGSTOP');
-      },
-      { connection: { heartbeatIntervalMs: 100, heartbeatTimeoutMs: 500 } },
-    );
-    expect(stopped).not.toBeNull();
-    const hit = result.ran.find((r) => r.episodeId === stopped!.episodeId)!;
+    const hook = signalNextSeat(3, 'SIGSTOP');
+    const { result } = await runWithKill('sigstop', { modes: ['agents'], agents: chatter(5), concurrency: 2, limit: 3, maxTurns: 10 }, hook.kill, {
+      connection: { heartbeatIntervalMs: 100, heartbeatTimeoutMs: 500 },
+    });
+    const stopped = hook.victim();
+    const hit = result.ran.find((r) => r.episodeId === stopped.episodeId)!;
     expect(hit.status).toBe('ok');
     expect(hit.turns).toHaveLength(10);
-    expect(hit.recoveries).toEqual([expect.objectContaining({ seat: stopped!.seat, lostPid: stopped!.pid, reason: expect.stringMatching(/exited \(SIGKILL\)/) })]);
+    expect(hit.recoveries).toEqual([expect.objectContaining({ seat: stopped.seat, lostPid: stopped.pid, reason: expect.stringMatching(/exited \(SIGKILL\)/) })]);
     expect(result.ran.every((r) => r.status === 'ok')).toBe(true);
   });
 
@@ -119,14 +119,9 @@ describe('crash recovery of agent processes', () => {
     await using llm = await startFakeLlmServer({ default: reply.plausible(40) });
     process.env.PARLEY_TEST_FAKE_KEY = 'x';
     const agents = [{ spec: 'openai:fake-model', baseURL: llm.openaiBaseURL, apiKeyEnv: 'PARLEY_TEST_FAKE_KEY' }];
-    let killed: { episodeId: string; seat: string; pid: number } | null = null;
-    const { out, result } = await runWithKill('llm-seat', { modes: ['agents'], agents, concurrency: 2, limit: 2, maxTurns: 8 }, (ep, turn, seat) => {
-      if (killed || turn !== 1) return;
-      const victim = otherSeat(ep, seat);
-      killed = { episodeId: ep.plan.episodeId, seat: victim, pid: ep.links.get(victim)!.client!.pid! };
-      process.kill(killed.pid, 'SIGKILL');
-    }).finally(() => delete process.env.PARLEY_TEST_FAKE_KEY);
-    const k = killed!;
+    const hook = signalNextSeat(1, 'SIGKILL');
+    const { out, result } = await runWithKill('llm-seat', { modes: ['agents'], agents, concurrency: 2, limit: 2, maxTurns: 8 }, hook.kill).finally(() => delete process.env.PARLEY_TEST_FAKE_KEY);
+    const k = hook.victim();
     const hit = result.ran.find((r) => r.episodeId === k.episodeId)!;
     expect(hit.status).toBe('ok');
     expect(hit.recoveries).toHaveLength(1);

@@ -16,6 +16,22 @@ describe('multi-process episodes', () => {
   });
   afterAll(() => tmp.remove());
 
+  /** A live episode in this process, closed after the test. */
+  const openEpisode = async (o?: Parameters<typeof liveEpisode>[0]) => {
+    const live = await liveEpisode(o);
+    cleanups.push(() => live.close());
+    return live;
+  };
+  /** A started pool of agent processes, closed after the test (before the episodes it served). */
+  const startedPool = async (o: ConstructorParameters<typeof WorkerPool>[0]) => {
+    const pool = new WorkerPool(o);
+    cleanups.push(() => pool.close());
+    await pool.start();
+    return pool;
+  };
+  /** Hosts `seat` of `live` (known to the pool as episode `episodeId`) as a built-in bot. */
+  const hostBot = (pool: WorkerPool, episodeId: string, live: Awaited<ReturnType<typeof liveEpisode>>, seat: string) => pool.host({ episodeId, url: live.url, token: live.token(seat), policy: { spec: 'bot', params: {} } });
+
   it('runs concurrent episodes on a reused pool: one process per seat, different per episode seat, never the orchestrator', async () => {
     const logs: string[] = [];
     const config = RunConfig.parse({ scenarios: 'builtin', modes: ['agents', 'mindreaders', 'script'], out: join(tmp.path, 'pool-run'), concurrency: 2, limit: 9 });
@@ -37,14 +53,11 @@ describe('multi-process episodes', () => {
   });
 
   it('never puts two seats of one episode in one process, even when a process may host several seats', async () => {
-    const live = await liveEpisode();
-    cleanups.push(() => live.close());
-    const pool = new WorkerPool({ size: 1, seatsPerWorker: 4 });
-    cleanups.push(() => pool.close());
-    await pool.start();
+    const live = await openEpisode();
+    const pool = await startedPool({ size: 1, seatsPerWorker: 4 });
     const [only] = pool.pids;
-    const a = await pool.host({ episodeId: 'live-1', url: live.url, token: live.token('A'), policy: { spec: 'bot', params: {} } });
-    const b = await pool.host({ episodeId: 'live-1', url: live.url, token: live.token('B'), policy: { spec: 'bot', params: {} } });
+    const a = await hostBot(pool, 'live-1', live, 'A');
+    const b = await hostBot(pool, 'live-1', live, 'B');
     expect(a.pid).toBe(only);
     expect(b.pid).not.toBe(a.pid);
     const record = await live.episode.run({ hostPids: new Map([['A', a.pid], ['B', b.pid]]) });
@@ -55,32 +68,26 @@ describe('multi-process episodes', () => {
   });
 
   it('replaces a worker that died and reports the seat it held as released with an error', async () => {
-    const live = await liveEpisode({ turnDeadlineMs: 60_000 });
-    cleanups.push(() => live.close());
-    const pool = new WorkerPool({ size: 1 });
-    cleanups.push(() => pool.close());
-    await pool.start();
+    const live = await openEpisode({ turnDeadlineMs: 60_000 });
+    const pool = await startedPool({ size: 1 });
     const [first] = pool.pids;
     process.kill(first!, 'SIGKILL');
     await vi.waitFor(() => expect(pool.pids).not.toContain(first));
     // The next seat goes to a fresh process.
-    const a = await pool.host({ episodeId: 'live-1', url: live.url, token: live.token('A'), policy: { spec: 'bot', params: {} } });
+    const a = await hostBot(pool, 'live-1', live, 'A');
     expect(a.pid).not.toBe(first);
     await live.episode.links.get('A')!.joined;
     process.kill(a.pid, 'SIGKILL');
     expect(await a.released).toMatchObject({ ok: false, error: expect.stringContaining('exited') });
   });
   it("a seat not released after its episode is dropped alone: a worker that also hosts another episode's seat is not killed", async () => {
-    const x = await liveEpisode();
-    const y = await liveEpisode();
-    cleanups.push(() => x.close(), () => y.close());
-    const pool = new WorkerPool({ size: 1, seatsPerWorker: 2 });
-    cleanups.push(() => pool.close());
-    await pool.start();
+    const x = await openEpisode();
+    const y = await openEpisode();
+    const pool = await startedPool({ size: 1, seatsPerWorker: 2 });
     const [shared] = pool.pids;
     // Seat A of two different episodes on the one worker (the pool keys episodes by the id it is given).
-    const stuck = await pool.host({ episodeId: 'x', url: x.url, token: x.token('A'), policy: { spec: 'bot', params: {} } });
-    const innocent = await pool.host({ episodeId: 'y', url: y.url, token: y.token('A'), policy: { spec: 'bot', params: {} } });
+    const stuck = await hostBot(pool, 'x', x, 'A');
+    const innocent = await hostBot(pool, 'y', y, 'A');
     expect([stuck.pid, innocent.pid]).toEqual([shared, shared]);
     await x.episode.links.get('A')!.joined;
     await y.episode.links.get('A')!.joined;
@@ -89,7 +96,7 @@ describe('multi-process episodes', () => {
     // The worker dropped that seat's connection, and lives on with the other one.
     await vi.waitFor(() => expect(x.episode.links.get('A')!.connected).toBe(false), { timeout: 10_000 });
     expect(pool.pids).toContain(shared);
-    const b = await pool.host({ episodeId: 'y', url: y.url, token: y.token('B'), policy: { spec: 'bot', params: {} } });
+    const b = await hostBot(pool, 'y', y, 'B');
     const record = await y.episode.run({ hostPids: new Map([['A', shared!], ['B', b.pid]]) });
     expect(record.status).toBe('ok');
     expect(await innocent.released).toEqual({ ok: true });
