@@ -1,3 +1,6 @@
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
 /**
  * The payloads of issue 19's report attacks (r01/r02), one per field: a `javascript:` link that would set
  * `window.__pwned`, an image from another host whose `onerror` would do the same, and a newline that starts
@@ -25,4 +28,22 @@ export function rawMarkdownIn(md: string): string | null {
     if (m) return `${what}: …${md.slice(Math.max(0, m.index - 60), m.index + 80)}…`;
   }
   return null;
+}
+
+/** What a planted payload sets when it runs on a page (`window.__pwned`), or null: evaluated in the page. */
+export const pwned = (): unknown => (globalThis as unknown as { __pwned?: unknown }).__pwned ?? null;
+
+/**
+ * Clicks every link of the page at `url`, opening the page afresh before each, and checks after each
+ * click that no payload ran (labelled `label` and the link's number). Returns how many were clicked.
+ */
+export async function clickEveryLinkUnpwned(page: Page, url: string, label: string): Promise<number> {
+  const links = await page.locator('a').count();
+  for (let i = 0; i < links; i++) {
+    await page.goto(url);
+    await page.locator('a').nth(i).click({ timeout: 5_000 });
+    await page.waitForLoadState('load');
+    expect(await page.evaluate(pwned), `${label} link ${i}`).toBeNull();
+  }
+  return links;
 }

@@ -23,6 +23,15 @@ describe.skipIf(!hasChromium)('browser seat over socket.io', () => {
     return [...a].find((n) => b.has(n)) as string;
   };
 
+  /** Serves two MutualFriends episodes of `modes` (agent2 a bot) into `out`; resolves with serve and agent1's two seat links. */
+  const serveTwoHumanSeats = async (out: string, modes: string) => {
+    const serve = parley(['serve', '--port', '0', '--scenarios', 'builtin', '--subset', 'mutual_friends', '--modes', modes, '--agent2', 'bot', '--limit', '2', '--out', out]);
+    procs.push(serve);
+    const links = () => serve.stdout.filter((l) => /^seat agent1 /.test(l)).map((l) => l.split(' url ')[1]!);
+    await vi.waitFor(() => expect(links()).toHaveLength(2), { timeout: 60_000 });
+    return { serve, links: links() as [string, string] };
+  };
+
   const myTurn = (page: Page) => page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor({ timeout: 60_000 });
 
   it('plays a MutualFriends episode by clicking; the record and the ledger say so', async () => {
@@ -71,11 +80,7 @@ describe.skipIf(!hasChromium)('browser seat over socket.io', () => {
 
   it('rejoins on reload; a used or wrong link shows an error and the server stays up', async () => {
     const out = join(tmp.path, 'two');
-    const serve = parley(['serve', '--port', '0', '--scenarios', 'builtin', '--subset', 'mutual_friends', '--modes', 'agents', '--agent2', 'bot', '--limit', '2', '--out', out]);
-    procs.push(serve);
-    const links = () => serve.stdout.filter((l) => /^seat agent1 /.test(l)).map((l) => l.split(' url ')[1]!);
-    await vi.waitFor(() => expect(links()).toHaveLength(2), { timeout: 60_000 });
-    const [first, second] = links() as [string, string];
+    const { serve, links: [first, second] } = await serveTwoHumanSeats(out, 'agents');
     const page = await suite.browser.newPage();
     await page.goto(first);
     await myTurn(page);
@@ -104,15 +109,12 @@ describe.skipIf(!hasChromium)('browser seat over socket.io', () => {
 
   it("agents mode never shows the partner's secret or goal; mindreaders mode shows them in the labelled panel", async () => {
     const out = join(tmp.path, 'modes');
-    const serve = parley(['serve', '--port', '0', '--scenarios', 'builtin', '--subset', 'mutual_friends', '--modes', 'agents,mindreaders', '--agent2', 'bot', '--limit', '2', '--out', out]);
-    procs.push(serve);
-    const links = () => serve.stdout.filter((l) => /^seat agent1 /.test(l)).map((l) => l.split(' url ')[1]!);
-    await vi.waitFor(() => expect(links()).toHaveLength(2), { timeout: 60_000 });
+    const { serve, links } = await serveTwoHumanSeats(out, 'agents,mindreaders');
     const scenario = JSON.parse(readFileSync(join(out, 'scenarios.jsonl'), 'utf8').split('\n')[0]!);
     const partner = scenario.seats[1] as { goal: string; secret: string; character: { name: string } };
     expect(partner.secret.length).toBeGreaterThan(10);
     const seen = new Map<string, { text: string; panel: string | null }>();
-    for (const link of links()) {
+    for (const link of links) {
       const page = await suite.browser.newPage();
       await page.goto(link);
       await page.getByRole('table', { name: 'Friends' }).first().waitFor({ timeout: 30_000 });

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { CloseCode, CODE_PATTERN, ErrorCode, type EpisodeRecord } from '../../protocol/index.js';
 import { hasChromium } from '../helpers/browser.js';
 import { browserSuite } from '../helpers/test-browser.js';
-import { hostile, rawMarkdownIn } from '../helpers/hostile-payload.js';
+import { clickEveryLinkUnpwned, hostile, pwned, rawMarkdownIn } from '../helpers/hostile-payload.js';
 import { hostileSeat, type HostilePlan, type HostileSeat } from '../helpers/hostile-seat.js';
 import { parley, within } from '../helpers/processes.js';
 
@@ -111,7 +111,6 @@ describe.skipIf(!hasChromium)('a run played by hostile remote agents, reported a
     const outside: string[] = [];
     const dialogs: string[] = [];
     let clicked = 0;
-    const pwned = () => (globalThis as unknown as { __pwned?: unknown }).__pwned ?? null;
     for (const file of pages) {
       const context = await suite.browser.newContext();
       await context.route('**/*', (route) => {
@@ -134,14 +133,7 @@ describe.skipIf(!hasChromium)('a run played by hostile remote agents, reported a
       expect(await page.locator('img').count()).toBe(0);
       // The payloads are on the page as text, not dropped.
       expect(await page.locator('body').innerText()).toContain('evil.example');
-      const links = await page.locator('a').count();
-      for (let i = 0; i < links; i++) {
-        await page.goto(href);
-        await page.locator('a').nth(i).click({ timeout: 5_000 });
-        await page.waitForLoadState('load');
-        clicked++;
-        expect(await page.evaluate(pwned), `${file} link ${i}`).toBeNull();
-      }
+      clicked += await clickEveryLinkUnpwned(page, href, file);
       await context.close();
     }
     expect(clicked).toBeGreaterThanOrEqual(pages.length);

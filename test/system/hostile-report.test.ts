@@ -6,6 +6,7 @@ import { episode, mfScenario, writeRunDir } from '../../evaluator/testing/fixtur
 import { hasChromium } from '../helpers/browser.js';
 import { browserSuite } from '../helpers/test-browser.js';
 import { parley } from '../helpers/processes.js';
+import { clickEveryLinkUnpwned, pwned } from '../helpers/hostile-payload.js';
 
 /** A payload per kind of attack: a script link, an image from another host, and a newline that starts Markdown. */
 const hostile = (field: string) => `${field} [x](javascript:window.__pwned='${field}') <img src="http://evil.example/${field}.png" onerror="window.__pwned='${field}'">\n![i](http://evil.example/nl-${field}.png)\n# ${field}`;
@@ -58,15 +59,8 @@ describe.skipIf(!hasChromium)('a hostile run\'s report in Chromium', () => {
       });
       const url = `${folder}/${file}`;
       await page.goto(url);
-      const links = await page.locator('a').count();
-      for (let i = 0; i < links; i++) {
-        await page.goto(url);
-        await page.locator('a').nth(i).click({ timeout: 5_000 });
-        await page.waitForLoadState('load');
-        clicked++;
-        expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: string }).__pwned ?? null)).toBeNull();
-      }
-      expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: string }).__pwned ?? null)).toBeNull();
+      clicked += await clickEveryLinkUnpwned(page, url, file);
+      expect(await page.evaluate(pwned)).toBeNull();
       // The payloads are shown as text, not dropped.
       await page.goto(url);
       expect(await page.locator('body').innerText()).toContain('evil.example');
