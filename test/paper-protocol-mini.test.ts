@@ -1,16 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CassetteEntry } from '../llm/index.js';
 import type { EpisodeRecord } from '../protocol/index.js';
 import { parley } from './helpers/processes.js';
 import { sotopiaMiniDir } from './helpers/reference-data.js';
-import { leakedRuns, ownSideTexts } from './helpers/secret-runs.js';
+import { cassetteText, expectNoPartnerSecret, paperHistorySaidLines } from './helpers/paper-prompts.js';
 import { cleanEnv, parleyRun, readEpisodes, type RecordedCall, recordedCalls } from './llm-run-helpers.js';
 import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 
-const content = (e: CassetteEntry) => e.request.messages.map((m) => m.content).join('\n');
-const HISTORY_LINE = /^Turn #\d+:( .+ (said: ".*"|\[(non-verbal communication|action)\] ".*"|left the conversation))?$/;
+const content = cassetteText;
 
 /**
  * `--protocol paper` on every clone: the project's SOTOPIA-shaped fixture (six instances, MutualFriends,
@@ -60,26 +58,11 @@ describe('--protocol paper on the SOTOPIA-shaped fixture (every clone)', () => {
 
   it('no prompt carries the relationship story, and agents mode no partner secret, even paraphrased', () => {
     for (const c of calls) if (c.scenario.relationship.story) expect(content(c.entry)).not.toContain(c.scenario.relationship.story);
-    for (const c of calls.filter((x) => x.mode === 'agents')) {
-      const partner = c.scenario.seats.find((s) => s.seat !== c.seat)!;
-      expect(leakedRuns({ secrets: [partner.character.secret], allowed: ownSideTexts(c.scenario, c.seat) }, [content(c.entry)])).toEqual([]);
-      expect(content(c.entry)).toContain(`${partner.character.name}'s goal: Unknown`);
-    }
+    expectNoPartnerSecret(calls);
   });
 
   it('the history is `Turn #n: <Name> said: "…"` lines, and script requests hold no judge-only text', () => {
-    let said = 0;
-    for (const c of calls.filter((x) => x.mode !== 'script')) {
-      const text = content(c.entry);
-      const start = text.indexOf('The conversation starts:\n');
-      expect(start, 'history heading').toBeGreaterThan(0);
-      const history = text.slice(start + 'The conversation starts:\n'.length, text.indexOf('\n\nYou are at Turn #'));
-      for (const line of history.split('\n').filter(Boolean)) {
-        expect(line).toMatch(HISTORY_LINE);
-        if (/ said: "/.test(line)) said++;
-      }
-    }
-    expect(said).toBeGreaterThan(20);
+    expect(paperHistorySaidLines(calls)).toBeGreaterThan(20);
     const scripts = calls.filter((c) => c.mode === 'script');
     expect(scripts).toHaveLength(6);
     for (const c of scripts) if (c.scenario.judgeOnly.trim()) expect(content(c.entry)).not.toContain(c.scenario.judgeOnly.trim());

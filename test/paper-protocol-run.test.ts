@@ -1,22 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { CassetteEntry } from '../llm/index.js';
+import { beforeAll, expect, it } from 'vitest';
 import type { EpisodeRecord } from '../protocol/index.js';
 import type { Scenario } from '../scenarios/model.js';
 import { parley } from './helpers/processes.js';
 import { describeWithData, sotopiaData } from './helpers/reference-data.js';
-import { leakedRuns, ownSideTexts } from './helpers/secret-runs.js';
+import { cassetteText, expectNoPartnerSecret, paperHistorySaidLines } from './helpers/paper-prompts.js';
 import { cleanEnv, parleyRun, readEpisodes, type RecordedCall, recordedCalls } from './llm-run-helpers.js';
 import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 
 const data = sotopiaData();
 const SOTOPIA = data.dir;
 const readJsonl = <T>(file: string): T[] => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as T);
-const content = (e: CassetteEntry) => e.request.messages.map((m) => m.content).join('\n');
-
-/** A history line as SOTOPIA renders each action type (partner text quoted, on one line). */
-const HISTORY_LINE = /^Turn #\d+:( .+ (said: ".*"|\[(non-verbal communication|action)\] ".*"|left the conversation))?$/;
+const content = cassetteText;
 
 /**
  * Issue 9, Contract 2: `parley run --scenarios S.jsonl --subset mutual_friends --protocol paper --modes
@@ -88,25 +84,11 @@ describeWithData(data, '--protocol paper on SOTOPIA MutualFriends with openai: s
   it('agents-mode prompts hold no partner secret, not even four of its content words in a row', () => {
     const agents = calls.filter((c) => c.mode === 'agents');
     expect(agents.length).toBeGreaterThan(100);
-    for (const c of agents) {
-      const partner = c.scenario.seats.find((s) => s.seat !== c.seat)!;
-      expect(content(c.entry)).not.toContain(partner.character.secret);
-      expect(leakedRuns({ secrets: [partner.character.secret], allowed: ownSideTexts(c.scenario, c.seat) }, [content(c.entry)])).toEqual([]);
-      expect(content(c.entry)).toContain(`${partner.character.name}'s goal: Unknown`);
-    }
+    expectNoPartnerSecret(agents);
   });
 
   it('the conversation appears as `Turn #n: <Name> said: "…"` lines', () => {
-    let said = 0;
-    for (const c of calls.filter((x) => x.mode !== 'script')) {
-      const text = content(c.entry);
-      const history = text.slice(text.indexOf('The conversation starts:\n') + 'The conversation starts:\n'.length, text.indexOf('\n\nYou are at Turn #'));
-      for (const line of history.split('\n').filter(Boolean)) {
-        expect(line).toMatch(HISTORY_LINE);
-        if (/ said: "/.test(line)) said++;
-      }
-    }
-    expect(said).toBeGreaterThan(300);
+    expect(paperHistorySaidLines(calls)).toBeGreaterThan(300);
     const names = records[0]!.seats.map((s) => scenarios.get(records[0]!.scenarioId)!.seats.find((x) => x.seat === s.seat)!.character.name);
     expect(calls.some((c) => content(c.entry).includes(`Turn #0: ${names[0]} said: "`))).toBe(true);
   });
