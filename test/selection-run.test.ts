@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordedProtocolKey } from '../orchestrator/run/driver.js';
+import { episodeId } from '../orchestrator/run/plan.js';
 import type { EpisodeRecord } from '../protocol/index.js';
 import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
 import { tempDir } from './helpers/processes.js';
@@ -64,6 +66,21 @@ describe('selection first-valid: short draws re-drawn (contract 1)', () => {
     // one counted draw per instance, the second one; --limit 6 counted instances, not draws
     expect(new Set(counted.map((r) => `${r.scenarioId}/${r.pairId}/${r.repeat}`)).size).toBe(6);
     expect(counted.every((r) => r.draw === 1)).toBe(true);
+  });
+
+  it('plays the re-draws on the agent pool it started (one pool start), under the ids of their draw numbers', () => {
+    // Each re-draw is played as soon as its short draw is recorded, on the same processes: no second pool.
+    expect(stdout.match(/starting \d+ agent process\(es\)/g)).toHaveLength(1);
+    expect(stdout.match(/selection first-valid: re-drawing/g)).toHaveLength(6);
+    const protocol = recordedProtocolKey((JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { protocol: unknown }).protocol)!;
+    const specs = ['openai:gpt-3.5-turbo', 'openai:gpt-3.5-turbo'];
+    const idOf = (r: EpisodeRecord, draw: number) => episodeId({ scenarioId: r.scenarioId, pairId: r.pairId, mode: r.mode, specs, repeat: r.repeat, protocol, draw });
+    const superseded = records.filter((r) => r.selection?.status === 'superseded');
+    expect(superseded).toHaveLength(6);
+    for (const r of superseded) {
+      expect(r.episodeId).toBe(idOf(r, 0));
+      expect(records.find((c) => c.episodeId === idOf(r, 1))).toMatchObject({ draw: 1, selection: { status: 'counted' } });
+    }
   });
 
   it('the run summary, the card and the report say how many re-draws were made', async () => {

@@ -45,7 +45,9 @@ function localExecutor(opts: DriverOptions, probes: RunProbes): RunExecutor {
       const record: typeof run.record = (r) => {
         if (!opts.signal?.aborted) run.record(r);
       };
-      await scheduleEpisodes(run.pending, { config: m.config, protocol: m.protocol, runId: m.runId, lock: run.lock, clock: probes.clock ?? systemClock, say: run.notice, record, probes }, opts);
+      // A re-draw is taken only for a record that was kept, and played on the same pool (local hosting).
+      const redrawAfter = (r: Parameters<typeof run.redrawAfter>[0]) => (opts.signal?.aborted ? undefined : run.redrawAfter(r));
+      await scheduleEpisodes(run.pending, { config: m.config, protocol: m.protocol, runId: m.runId, lock: run.lock, clock: probes.clock ?? systemClock, say: run.notice, record, ...(remote ? {} : { redrawAfter }), probes }, opts);
       return {};
     },
   };

@@ -69,6 +69,12 @@ export interface ScheduleContext {
   say: (line: string) => void;
   /** Called with each finished episode's record, in finishing order. */
   record: (r: EpisodeRecord) => void;
+  /**
+   * The re-draw a just-recorded episode made owed (selection first-valid), taken to be played on this
+   * host and pool as soon as a lane is free (the lifecycle's OpenRun.redrawAfter). Local hosting only:
+   * remote seats get their re-draws in the lifecycle's next round, with new tokens.
+   */
+  redrawAfter?: (r: EpisodeRecord) => EpisodePlan | undefined;
   probes: RunProbes;
 }
 
@@ -84,7 +90,8 @@ export async function scheduleEpisodes(pending: readonly EpisodePlan[], ctx: Sch
   const inFlight = Math.min(config.concurrency, pending.length);
   const key = opts.watch ? newWatchKey() : null;
   const hub = key ? new WatchHub(ctx.runId) : null;
-  hub?.plan(pending.map((p) => ({ episodeId: p.episodeId, mode: p.mode, scenario: p.scenario.codename ?? p.scenario.id, maxTurns: config.maxTurns })));
+  const watchRows = (plans: readonly EpisodePlan[]) => plans.map((p) => ({ episodeId: p.episodeId, mode: p.mode, scenario: p.scenario.codename ?? p.scenario.id, maxTurns: config.maxTurns }));
+  hub?.plan(watchRows(pending));
   const host = await EpisodeHost.start({
     log: say,
     clock: ctx.clock,
@@ -131,14 +138,21 @@ export async function scheduleEpisodes(pending: readonly EpisodePlan[], ctx: Sch
       }
       await Promise.all(episodes.map(async (e) => record(await host.play(e, interrupted))));
     } else {
-      await forEachConcurrent(pending, inFlight, opts.signal, async (plan) => {
+      await forEachConcurrent(pending, inFlight, opts.signal, async (plan, add) => {
         const episode = host.prepare(plan, run);
         probes.episodePrepared?.(episode);
         const open = openSeats(plan);
         if (opts.onSeats) {
           if (open.length) opts.onSeats(episode, open);
         } else announce(episode, open, host.httpUrl, say);
-        record(await host.play(episode, interrupted));
+        const r = await host.play(episode, interrupted);
+        record(r);
+        // A short draw's re-draw is played here, on this pool, not in a later round on a new one.
+        const redraw = ctx.redrawAfter?.(r);
+        if (redraw) {
+          hub?.plan(watchRows([redraw]));
+          add(redraw);
+        }
       });
     }
   } finally {
@@ -194,11 +208,32 @@ function distinctPolicies(plans: readonly EpisodePlan[]): PolicyConfig[] {
   return [...seen.values()];
 }
 
-/** Runs `fn` over items with at most `limit` in flight; stops taking new items once `signal` aborts. */
-async function forEachConcurrent<T>(items: readonly T[], limit: number, signal: AbortSignal | undefined, fn: (item: T) => Promise<void>): Promise<void> {
+/**
+ * Runs `fn` over a queue that may grow while it runs (`fn`'s `add`), with at most `limit` in flight; stops
+ * taking new items once `signal` aborts. Rejects with the first failure, as soon as its lane ends.
+ */
+async function forEachConcurrent<T>(items: readonly T[], limit: number, signal: AbortSignal | undefined, fn: (item: T, add: (more: T) => void) => Promise<void>): Promise<void> {
+  const queue = [...items];
   let next = 0;
+  let failure: { err: unknown } | undefined;
+  const lanes = new Set<Promise<void>>();
   const lane = async () => {
-    while (next < items.length && !signal?.aborted) await fn(items[next++]!);
+    while (next < queue.length && !signal?.aborted && !failure) await fn(queue[next++]!, add);
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  // A lane that ended on an empty queue is reopened when an item is added; a busy lane takes it after its own.
+  const open = () => {
+    while (lanes.size < limit && next < queue.length && !signal?.aborted && !failure) {
+      const l: Promise<void> = lane()
+        .catch((err: unknown) => void (failure ??= { err }))
+        .finally(() => lanes.delete(l));
+      lanes.add(l);
+    }
+  };
+  const add = (more: T) => {
+    queue.push(more);
+    open();
+  };
+  open();
+  while (lanes.size && !failure) await Promise.race(lanes);
+  if (failure) throw failure.err;
 }

@@ -17,7 +17,7 @@ import { writeManifest, type RunManifest } from './run-manifest.js';
 import { loadRunInputs } from './run-inputs.js';
 import { keptScenarios } from './kept-scenarios.js';
 import { RunError, RunErrorCode } from './run-error.js';
-import { markOnArrival, markUnscored, owedRedraws } from './selection.js';
+import { drawOf, markOnArrival, markUnscored, owedRedraws } from './selection.js';
 
 /** The run directory holds another experiment (see experiment-identity.ts); nothing was written. */
 export class RunDirConflict extends Error {
@@ -56,6 +56,13 @@ export interface OpenRun {
   record(r: EpisodeRecord): void;
   /** A notice line that does not tear the progress status line. */
   notice(line: string): void;
+  /**
+   * The re-draw a record just handed to `record` made owed (first-valid: a short draw is superseded), or
+   * nothing. Calling it takes the re-draw: progress counts it, and the caller plays it in this `execute`
+   * (the local pool plays it at once, on the same processes). An executor that never calls it gets the
+   * owed re-draws as the `pending` of a later `execute` instead.
+   */
+  redrawAfter(r: EpisodeRecord): EpisodePlan | undefined;
 }
 
 /** How a run is watched and stopped, whatever its executor. */
@@ -228,12 +235,25 @@ async function playPending<Outcome extends object>(lock: RunLock, m: RunManifest
     ran.push(marked);
     progress.episode(marked);
   };
+  // Every plan handed out by episode id: a record's re-draw is the next draw of the plan it played.
+  const handed = new Map<string, EpisodePlan>();
+  const redrawAfter = (r: EpisodeRecord): EpisodePlan | undefined => {
+    const plan = handed.get(r.episodeId);
+    if (!plan?.idKey || markOnArrival(r, m.protocol).selection?.status !== 'superseded') return undefined;
+    const next = drawOf(plan, (plan.draw ?? 0) + 1);
+    handed.set(next.episodeId, next);
+    progress.notice(`selection first-valid: re-drawing 1 episode with 5 or fewer moves (draw ${next.draw! + 1} of its instance)`);
+    progress.addPlanned(1);
+    return next;
+  };
   try {
     let round: readonly EpisodePlan[] = pending;
     let outcome: Outcome;
-    // Each round plays the re-draws the previous one made owed; draws only grow, so MAX_DRAWS rounds end it.
+    // Each round plays the re-draws the previous one made owed and left to the lifecycle (an executor that
+    // takes them with redrawAfter plays them in its own round); draws only grow, so MAX_DRAWS rounds end it.
     for (let n = 0; ; n++) {
-      outcome = await executor.execute({ paths: lock.paths, lock, manifest: m, pending: round, record, notice: (line) => progress.notice(line) });
+      for (const p of round) handed.set(p.episodeId, p);
+      outcome = await executor.execute({ paths: lock.paths, lock, manifest: m, pending: round, record, notice: (line) => progress.notice(line), redrawAfter });
       if (opts.signal?.aborted || n >= MAX_DRAWS) break;
       round = owedRedraws(m.plans, new Map(readEpisodes(lock.paths).rows.map((x) => [x.record.episodeId, x.record])));
       if (!round.length) break;
