@@ -6,12 +6,14 @@ import { readEpisodes, readRunJson, RunPaths } from '../../run-dir/index.js';
 import { tempDir } from '../../test/helpers/processes.js';
 import type { EpisodePlan } from '../episode-plan.js';
 import { RunConfig } from '../run-config.js';
+import { MAX_DRAWS } from '../../simulation/index.js';
 import { runLifecycle, type RunExecutor } from './lifecycle.js';
 
 /** A finished record of a plan, as an executor hands it back (no seat played: the lifecycle never looks). */
 const recordOf = (p: EpisodePlan, runId: string): EpisodeRecord => ({
   episodeId: p.episodeId, runId, scenarioId: p.scenario.id, pairId: 'p', repeat: p.repeat, mode: p.mode, seats: [], turns: [],
   termination: { reason: 'max_turns' }, outcome: { kind: 'open', success: null }, errors: [], status: 'ok', startedAt: '2026-01-01T00:00:00Z', durationMs: 1,
+  ...(p.draw ? { draw: p.draw } : {}),
 });
 
 /** An in-process executor: plays `playing` of the pending episodes (all by default), then maybe fails. */
@@ -105,6 +107,35 @@ describe('runLifecycle: one run, whichever executor plays it', () => {
       expect(run.ok && run.run?.hosting).toBe(hosting);
     });
   }
+
+  it('first-valid: an executor that takes each re-draw (redrawAfter) plays them all in one execute, recording what the rounds record', async () => {
+    // No turns: every draw is short, so each instance is re-drawn until its last draw is exhausted.
+    const marks = (records: EpisodeRecord[]) => records.map((r) => `${r.episodeId} ${r.draw ?? 0} ${r.selection?.status}`).sort();
+    const rounds = fakeExecutor('local');
+    const byRounds = await runLifecycle(config({ protocol: 'paper' }), rounds, quiet);
+    expect(rounds.seen).toHaveLength(MAX_DRAWS);
+    const taken: EpisodePlan[][] = [];
+    const takes: RunExecutor = {
+      hosting: 'local',
+      command: 'run',
+      async execute(run) {
+        taken.push([...run.pending]);
+        const queue = [...run.pending];
+        for (let p = queue.shift(); p; p = queue.shift()) {
+          const r = recordOf(p, run.manifest.runId);
+          run.record(r);
+          const next = run.redrawAfter(r);
+          if (next) queue.push(next);
+        }
+        return {};
+      },
+    };
+    const byTaking = await runLifecycle(config({ protocol: 'paper' }), takes, quiet);
+    expect(taken).toHaveLength(1);
+    expect(byTaking.records).toHaveLength(byTaking.planned * MAX_DRAWS);
+    expect(marks(byTaking.records)).toEqual(marks(byRounds.records));
+    expect(byTaking.stats).toEqual(byRounds.stats);
+  });
 
   it('an interrupted run ends run.json with interrupted: true', async () => {
     const input = config();
