@@ -44,7 +44,8 @@ describe.skipIf(!hasChromium)('parley study in a browser', () => {
     await page.waitForURL(/\/seat#token=/, { timeout: 30_000 });
     const message = page.getByRole('textbox', { name: 'Message' });
     await message.waitFor({ timeout: 30_000 });
-    await expect(message.isEnabled()).resolves.toBe(true);
+    // The box is shown at once and enabled when the participant is asked to move (the bot may move first).
+    await expect.poll(() => message.isEnabled(), { timeout: 30_000 }).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
     await message.fill('Hello! Do we know anyone in common?');
     await page.getByRole('button', { name: 'Send' }).click();
