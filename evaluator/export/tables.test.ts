@@ -82,6 +82,17 @@ describe('export tables', () => {
     const row = (i: number) => Object.fromEntries(names.map((n, j) => [n, table.rows[i]![j]]));
     expect(row(1)).toMatchObject({ turn: 1, seat: 'b', action: 'speak', text: 'Yes, "Jane", she is, well, mine.', words: 6, unparsable: false, error: null });
     expect(row(2)).toMatchObject({ turn: 2, seat: 'a', action: null, text: null, error: 'policy/failed: boom' });
+    expect(row(0).private_to).toBeNull();
+  });
+
+  it('turns: a private move names the seats it was addressed to, a public one none', async () => {
+    const run = await panelRun();
+    const first = run.episodes[0]!.record.turns[0]!;
+    first.action = { ...first.action!, to: ['b'] };
+    first.to = ['a', 'b'];
+    const { table } = exportTable('turns', [run]);
+    const col = table.columns.findIndex((c) => c.name === 'private_to');
+    expect(table.rows.map((r) => r[col])).toEqual(['b', null, null, null]);
   });
 
   it('verdicts: one row per verdict, an unreadable line named and left out', async () => {

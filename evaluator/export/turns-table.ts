@@ -5,8 +5,9 @@ import type { Cell, Column, Table } from './table.js';
 /**
  * `parley export --table turns`: one row per move of every episode (linguistic analyses work on moves,
  * not episodes). A turn whose seat failed is a row too, with no action and its error; a `none` that
- * stands for an unreadable reply (`--on-unparsable none`) is flagged `unparsable`. Every move Parley
- * records today reaches every seat, so `private_to` (the recipients of a private move) is empty.
+ * stands for an unreadable reply (`--on-unparsable none`) is flagged `unparsable`. `private_to` lists the
+ * seats a private move was addressed to (`action.to`, comma-separated; the speaker saw it too), empty for
+ * a public move, which every seat received.
  */
 export const TURN_COLUMNS: Column[] = [
   { name: 'run_id', type: 'string' },
@@ -53,7 +54,7 @@ export function turnsTable(runs: readonly RunDir[]): Table {
           t.action?.type ?? null,
           text,
           text === null ? null : words(text).length,
-          null,
+          t.action?.to?.length ? t.action.to.join(',') : null,
           t.unparsable !== undefined,
           t.error ? `${t.error.code}: ${t.error.message}` : t.unparsable ? `${t.unparsable.code}: ${t.unparsable.message}` : t.providerError ? `${t.providerError.code}: ${t.providerError.message}` : null,
           t.latencyMs ?? null,
