@@ -137,6 +137,19 @@ describe('runLifecycle: one run, whichever executor plays it', () => {
     expect(byTaking.stats).toEqual(byRounds.stats);
   });
 
+  it('first-valid: a resumed run counts the re-draws a kill left owed in its progress total (never done > total)', async () => {
+    const input = config({ protocol: 'paper' });
+    // Killed after the first draws were recorded (all short, so superseded): their re-draws are owed.
+    await expect(runLifecycle(input, fakeExecutor('local', { fail: new Error('killed') }), quiet)).rejects.toThrow('killed');
+    const lines: string[] = [];
+    const resumed = await runLifecycle(input, fakeExecutor('local'), { log: (line) => lines.push(line) });
+    const counts = lines.flatMap((l) => /^\[\s*(\d+)\/(\d+)\]/.exec(l)?.slice(1, 3).map(Number) ?? []);
+    expect(counts.length).toBeGreaterThan(0);
+    for (let i = 0; i < counts.length; i += 2) expect(counts[i]!).toBeLessThanOrEqual(counts[i + 1]!);
+    // The first record after the resume: the planned first draws are done, and the owed re-draws are in the total.
+    expect(lines.find((l) => l.startsWith('['))).toMatch(new RegExp(`^\\[\\s*${resumed.planned + 1}/${2 * resumed.planned}\\]`));
+  });
+
   it('an interrupted run ends run.json with interrupted: true', async () => {
     const input = config();
     const stop = new AbortController();

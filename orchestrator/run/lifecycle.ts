@@ -221,7 +221,8 @@ async function playPending<Outcome extends object>(lock: RunLock, m: RunManifest
   const progress = new ProgressReporter({
     ...(m.isReplayed ? { isReplayed: m.isReplayed } : {}),
     scenarioName: (id) => terminalSafe(names.get(id) ?? id),
-    total: m.plans.length,
+    // The planned first draws and, on a resume, the re-draws a killed run left owed (pending holds both).
+    total: m.skipped + pending.length,
     alreadyDone: m.skipped,
     log: opts.log,
     ...(opts.tty ? { tty: opts.tty } : {}),
