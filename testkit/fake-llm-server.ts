@@ -72,6 +72,8 @@ export interface FakeLlmServer extends AsyncDisposable {
   readonly requests: ReceivedRequest[];
   /** TCP connections accepted so far (requests ÷ connections: how well clients keep connections alive). */
   readonly connections: number;
+  /** Requests held by a `hang` reply whose client has not gone away yet. */
+  readonly hanging: number;
   /** Uploaded files and fine-tuning jobs (`/v1/files`, `/v1/fine_tuning/jobs`; see fake-llm-finetune.ts). */
   readonly fineTuning: FakeFineTuning;
   /** Batches (`/v1/batches`; see fake-llm-batches.ts): hold, release, expire. */
@@ -176,6 +178,8 @@ class ReplyScript {
   readonly queue: Array<FakeReply | ReplyFn> = [];
   readonly usageFor = promptCache();
   readonly timers = new Set<NodeJS.Timeout>();
+  /** Requests held by a `hang` reply, until their connection closes. */
+  hanging = 0;
   fallback: FakeReply | ReplyFn;
 
   constructor(readonly options: FakeLlmServerOptions) {
@@ -249,7 +253,12 @@ async function answerCompletion(script: ReplyScript, req: IncomingMessage, res: 
     return sendJson(res, 400, { error: { message: `Invalid parameter: 'response_format' of type '${type}' is not supported with this model. (fake)`, type: 'invalid_request_error', param: 'response_format', code: null } });
   }
   const plan = await script.plan(received);
-  if (plan.kind === 'hang') return;
+  if (plan.kind === 'hang') {
+    if (res.destroyed) return;
+    script.hanging += 1;
+    res.once('close', () => void (script.hanging -= 1));
+    return;
+  }
   if (!(await script.wait(plan.delayMs ?? 0, res))) return;
   if (plan.kind === 'status') {
     const headers: Record<string, string> = plan.retryAfter !== undefined ? { 'retry-after': plan.retryAfter } : {};
@@ -336,6 +345,9 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     requests: script.requests,
     get connections() {
       return connections;
+    },
+    get hanging() {
+      return script.hanging;
     },
     fineTuning,
     batches,

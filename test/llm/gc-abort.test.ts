@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startFakeLlmServer, type FakeLlmServer } from '../../testkit/fake-llm-server.js';
 import type { LlmError } from '../../llm/errors.js';
 import { createClient, mistralBatchApi } from '../../llm/index.js';
@@ -16,10 +16,30 @@ import { createClient, mistralBatchApi } from '../../llm/index.js';
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 const MSG = { messages: [{ role: 'user' as const, content: 'Turn #0' }] };
+/**
+ * A test's time: a forced collection every 5 ms leaves a loaded machine's event loop little time (three
+ * copies of this file on two busy cores: a 400 ms attempt lasted 1.5-2.5 s, the Mistral case of three 5-7 s,
+ * over the 10 s these tests had); a request that hangs for good still fails the test.
+ */
+const TEST_MS = 30_000;
+/** How long a test waits for its request to reach the server (up to 3.4 s under that load). */
+const ARRIVAL_MS = 10_000;
 
-/** Runs `fn` while collecting garbage every 5 ms. */
-async function underGc<T>(fn: () => Promise<T>): Promise<T> {
-  const timer = setInterval(gc, 5);
+/**
+ * A message only this test sends, and the requests carrying it. A test's client can give up before the
+ * fake server (in this process, busy collecting) has read its request; that request is then recorded during
+ * a later test, so each test counts only its own.
+ */
+function tagged(server: FakeLlmServer, tag: string) {
+  const content = `Turn #0 (${tag})`;
+  const msg = { messages: [{ role: 'user' as const, content }] };
+  const requests = () => server.requests.filter((r) => r.body.messages?.some((m) => m.content === content));
+  return { msg, requests };
+}
+
+/** Runs `fn` while collecting garbage every 5 ms (only while `when()` holds, if given). */
+async function underGc<T>(fn: () => Promise<T>, when?: () => boolean): Promise<T> {
+  const timer = setInterval(() => (!when || when()) && gc(), 5);
   try {
     return await fn();
   } finally {
@@ -36,52 +56,54 @@ describe.each(['openai:gpt-3.5-turbo', 'mistral:open-mixtral-8x7b'])('%s: timeou
     // Load the SDK before the clock matters.
     server.enqueue(reply.text('{"ok":true}'));
     await createClient({ spec }, { env }).chat(MSG);
+    // Every request from now on hangs: no queue of replies, so a late request of an earlier test cannot take
+    // the reply meant for a later one.
+    server.setDefault(reply.hang());
   });
   afterAll(() => server.close());
-  beforeEach(() => {
-    server.requests.length = 0;
-  });
 
   it('ends every hanging attempt at its timeout', async () => {
-    server.enqueue(reply.hang(), reply.hang(), reply.hang());
-    // 400 ms: each attempt must reach the server before its timeout ends it, over a new connection, while
-    // collections run every 5 ms (a client that aborts on time had 100 ms lose the third one in flight).
+    const { msg, requests } = tagged(server, 'every attempt');
+    // Each attempt must reach the server before its timeout ends it, over a new connection. Collections run
+    // while a request hangs there, not while one is on its way: back-to-back full collections of the Mistral
+    // SDK's heap on a loaded machine took an attempt over 3 s to arrive, past its 400 ms (and 1 s) timeout.
     const client = createClient({ spec, params: { timeoutMs: 400, maxRetries: 2, retryBaseMs: 1 } }, { env });
-    const err = (await underGc(() => client.chat(MSG).catch((e) => e))) as LlmError;
+    const err = (await underGc(() => client.chat(msg).catch((e) => e), () => server.hanging > 0)) as LlmError;
     expect(err.code).toBe('llm/timeout');
     expect(err.retries).toBe(2);
-    expect(server.requests).toHaveLength(3);
-  }, 10_000);
+    // Every attempt reached the server (it hung there); the server may read the last one after its client gave up.
+    await expect.poll(() => requests().length, { timeout: ARRIVAL_MS }).toBe(3);
+  }, TEST_MS);
 
   it('ends a hanging streamed attempt at its timeout', async () => {
-    server.enqueue(reply.hang());
+    const { msg } = tagged(server, 'streamed');
     const client = createClient({ spec, params: { timeoutMs: 100, maxRetries: 0, stream: true } }, { env });
-    const err = (await underGc(() => client.chat(MSG).catch((e) => e))) as LlmError;
+    const err = (await underGc(() => client.chat(msg).catch((e) => e))) as LlmError;
     expect(err.code).toBe('llm/timeout');
-  }, 10_000);
+  }, TEST_MS);
 
   it("ends a hanging attempt at the caller's abort", async () => {
-    server.enqueue(reply.hang());
+    const { msg, requests } = tagged(server, 'caller abort');
     const ac = new AbortController();
     const client = createClient({ spec, params: { timeoutMs: 60_000 } }, { env });
     const err = (await underGc(async () => {
-      const pending = client.chat(MSG, ac.signal).catch((e) => e);
-      await expect.poll(() => server.requests.length).toBe(1);
+      const pending = client.chat(msg, ac.signal).catch((e) => e);
+      await expect.poll(() => requests().length, { timeout: ARRIVAL_MS }).toBe(1);
       // A full collection between the request and the abort, besides the periodic ones.
       gc();
       ac.abort();
       return pending;
     })) as LlmError;
     expect(err.code).toBe('llm/aborted');
-  }, 10_000);
+  }, TEST_MS);
 
   it('ends a hanging attempt at its timeout while a caller signal is attached', async () => {
-    server.enqueue(reply.hang());
+    const { msg } = tagged(server, 'signal attached');
     const ac = new AbortController();
     const client = createClient({ spec, params: { timeoutMs: 100, maxRetries: 0 } }, { env });
-    const err = (await underGc(() => client.chat(MSG, ac.signal).catch((e) => e))) as LlmError;
+    const err = (await underGc(() => client.chat(msg, ac.signal).catch((e) => e))) as LlmError;
     expect(err.code).toBe('llm/timeout');
-  }, 10_000);
+  }, TEST_MS);
 });
 
 describe('Mistral batch jobs: a poll to a server that never answers ends at its timeout under garbage collection', () => {
@@ -101,5 +123,5 @@ describe('Mistral batch jobs: a poll to a server that never answers ends at its 
   it('retrieve', async () => {
     const err = (await underGc(() => mistralBatchApi({ ...settings, baseURL: url }).retrieve('job-1').catch((e) => e))) as LlmError;
     expect(err.code).toBe('llm/timeout');
-  }, 10_000);
+  }, TEST_MS);
 });
