@@ -23,6 +23,12 @@ describe('bootstrap summary', () => {
   });
   it('has a zero-width CI for constant data', () => {
     expect(summarize([2, 2, 2])).toEqual({ n: 3, mean: 2, lo: 2, hi: 2 });
+    // Constant data skips the draws: the bounds are the mean as summed in order (what every resample sums
+    // to), not the value itself (0.1 × 37 summed is not 3.7).
+    const tenths = new Array<number>(37).fill(0.1);
+    const summed = tenths.reduce((s, v) => s + v, 0) / 37;
+    expect(summed).not.toBe(0.1);
+    expect(summarize(tenths)).toEqual({ n: 37, mean: summed, lo: summed, hi: summed });
   });
   it('brackets the mean inside the data range, deterministically for a seed', () => {
     const data = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];

@@ -34,6 +34,10 @@ export function summarize(values: readonly number[], seed = 1, resamples = BOOTS
   if (n === 0) return { n, mean: null, lo: null, hi: null };
   const m = mean(values);
   if (n < 2) return { n, mean: m, lo: null, hi: null };
+  // Every value the same: every resample is the same values summed in the same order, so every resampled
+  // mean is `m` to the bit and so are both percentiles. Reports are full of these (a dimension no
+  // episode moved), and drawing 2,000 × n of them was most of a large report's time.
+  if (Number.isFinite(m) && values.every((v) => v === values[0])) return { n, mean: m, lo: m, hi: m };
   const means = new Array<number>(resamples);
   const idx = resampleIndices(n, seed, resamples);
   if (idx) {
