@@ -26,12 +26,14 @@ describe('run --extend keeps every scenario', () => {
   const dir = join(tmp.path, 'r');
 
   it('holds all 20 after two extends over other subsets; eval and report find them all', async () => {
-    expect((await cli(['run', '--scenarios', 'builtin', '--out', dir])).code).toBe(0);
+    // The runs that play episodes are multiplexed (2 agent processes, not 14): this is about the run's
+    // scenarios, not about one seat per process.
+    expect((await cli(['run', '--scenarios', 'builtin', '--multiplex', '--out', dir])).code).toBe(0);
     const mf = await cli(['run', '--scenarios', 'builtin', '--out', dir, '--extend', '--subset', 'mutual_friends', '--modes', 'agents,mindreaders']);
     expect(mf.code).toBe(0);
     // Nothing new to run: every one of the 60 records is from the first invocation.
     expect(mf.out).toMatch(/60 episode\(s\) recorded in .* \(60 from an earlier invocation\)/);
-    const cl = await cli(['run', '--scenarios', 'builtin', '--out', dir, '--extend', '--subset', 'craigslist_bargains', '--repeats', '2']);
+    const cl = await cli(['run', '--scenarios', 'builtin', '--out', dir, '--extend', '--subset', 'craigslist_bargains', '--repeats', '2', '--multiplex']);
     expect(cl.code).toBe(0);
     expect(cl.out).toMatch(/90 episode\(s\) recorded in .* \(60 from an earlier invocation\)/);
     const ids = scenarioIds(dir);
