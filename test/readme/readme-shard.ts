@@ -7,6 +7,7 @@ import { REPO } from '../../testkit/processes.js';
 import { cleanEnv } from '../llm-run-helpers.js';
 import { ENV_PLACEHOLDERS, readmeFiles, ReadmeRunner, readText } from './runner.js';
 import { linkedEntries, makeSandbox, seedSotopiaCache, untrackedLeftovers, type Sandbox } from './sandbox.js';
+import { SHORT_EPISODE_MOVES } from '../../simulation/index.js';
 import { cocoaData, sotopiaData, type ReferenceData } from '../helpers/reference-data.js';
 
 /**
@@ -47,10 +48,17 @@ export function describeReadmeShard(index: number): void {
 
   describe(`README.md and docs/*.md shell blocks, run in order (shard ${index} of ${SHARDS})`, () => {
     beforeAll(async () => {
-      // Seats leave from turn 8, not the fake's default 4: under the paper protocol an episode of 5 moves or
-      // fewer is re-drawn (first-valid), so at 4 the README's paper run with LLM seats re-drew every episode
-      // to the draw limit, a fresh agent pool a round. The commands run as written either way.
-      server = await startFakeLlmServer({ default: { kind: 'plausible', leaveFrom: 8 } });
+      // The fake's replies shape only how long the commands take, never what the test checks (each command
+      // runs as written and must exit as the README says):
+      // - Seats leave at turn SHORT_EPISODE_MOVES (turns count from 0, so an episode has one move more), not
+      //   the fake's default 4: under the paper protocol an episode of SHORT_EPISODE_MOVES moves or fewer is
+      //   re-drawn (first-valid), so at 4 the README's paper run with LLM seats re-drew every episode to the
+      //   draw limit, a fresh agent pool a round. One move past the rule, no later: every LLM turn is an
+      //   agent process's request.
+      // - A batch completes on its first status read: `--batch-poll 5` made `eval --batch` and
+      //   `compare --batch` each sleep one 5 s interval before the read that found it done (15 s of the
+      //   README's batch block). Polling through in-progress states is tested in test/eval-batch.test.ts.
+      server = await startFakeLlmServer({ default: { kind: 'plausible', leaveFrom: SHORT_EPISODE_MOVES }, batchCompleteAfterPolls: 1 });
       sandbox = makeSandbox();
       const env = cleanEnv({
         ...server.env(),
