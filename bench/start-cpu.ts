@@ -1,49 +1,62 @@
 /**
  * CPU an agent process spends to start (issue 44): fork → `ready`, and → `warmed` with an `openai:` policy
- * (its modules and light HTTP client loaded, as the pool warms every process of an LLM run), with and
- * without NODE_EXTRA_CA_CERTS, one process at a time, the variants interleaved so that load from others
- * on the machine falls on each alike. CPU is read from /proc/<pid>/stat (user + system, 10 ms ticks: the
- * medians of many processes are what to compare). Writes nothing; prints one line per variant.
+ * (its modules and light HTTP client loaded, as the pool warms every process of an LLM run), from the plain
+ * bundle and from the start-up snapshot (orchestrator/supervisor/worker-snapshot.ts), optionally with
+ * NODE_EXTRA_CA_CERTS too; one process at a time, the variants interleaved so that load from others on the
+ * machine falls on each alike. CPU is the sum of the process's threads' run time (/proc/<pid>/task/*
+ * /schedstat, ns); peak RSS is VmHWM at the message. Writes nothing; prints one line per variant (medians).
  *   tsx bench/start-cpu.ts [--n 20] [--certs /etc/ssl/certs/ca-certificates.crt]
  * Used for bench/start-up.md.
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { WorkerToParent } from '../protocol/index.js';
 import { agentEntry, agentEnv, EXTRA_CA_ENV } from '../orchestrator/supervisor/agent-entry.js';
 import { bundledWorker } from '../orchestrator/supervisor/worker-bundle.js';
+import { snapshotArgs, workerSnapshot } from '../orchestrator/supervisor/worker-snapshot.js';
 
-const CLOCK_TICK_MS = 10;
-
-/** User + system CPU of a live process so far, ms (Linux). */
+/** Run time of a live process's threads so far, ms (Linux). */
 function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
+  return readdirSync(`/proc/${pid}/task`).reduce((sum, t) => sum + Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]) / 1e6, 0);
 }
+
+/** Peak resident memory of a live process so far, MB. */
+const peakRssMB = (pid: number): number => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 interface Variant {
   name: string;
   certs: boolean;
   warm: boolean;
+  snapshot: boolean;
 }
 
-/** One agent process from the bundle: CPU at `ready` and, if asked, at `warmed`. */
-async function startOne(bundle: string, v: Variant, certs: string): Promise<{ ready: number; warmed?: number }> {
+interface Sample {
+  ready: number;
+  readyRss: number;
+  warmed?: number;
+  warmedRss?: number;
+}
+
+type Start = { path: string; execArgv: string[] };
+
+/** One agent process: CPU and peak RSS at `ready` and, if asked, at `warmed`. */
+async function startOne(start: Start, v: Variant, certs: string): Promise<Sample> {
   const env = agentEnv({ ...process.env, BENCH_START_KEY: 'bench', [EXTRA_CA_ENV]: v.certs ? certs : '' }, { tlsFree: !v.certs });
-  // No execArgv: this runs under tsx, whose loader a fork would otherwise inherit.
-  const child = fork(bundle, [], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env });
+  // execArgv given: this runs under tsx, whose loader a fork would otherwise inherit.
+  const child = fork(start.path, [], { execArgv: start.execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env });
   try {
-    const out: { ready: number; warmed?: number } = { ready: 0 };
+    const out: Sample = { ready: 0, readyRss: 0 };
     for (;;) {
       const [msg] = (await once(child, 'message')) as [WorkerToParent];
       if (msg.type === 'ready') {
-        out.ready = cpuMs(child.pid!);
+        [out.ready, out.readyRss] = [cpuMs(child.pid!), peakRssMB(child.pid!)];
         if (!v.warm) return out;
         // Never called: warming makes one request to a server inside the process (llm/warm.ts).
         child.send({ type: 'warm', policies: [{ spec: 'openai:bench-model', baseURL: 'http://127.0.0.1:9/v1', apiKeyEnv: 'BENCH_START_KEY', params: {} }] });
       } else if (msg.type === 'warmed') {
-        out.warmed = cpuMs(child.pid!);
+        if (msg.error) throw new Error(`warming failed: ${msg.error}`);
+        [out.warmed, out.warmedRss] = [cpuMs(child.pid!), peakRssMB(child.pid!)];
         return out;
       }
     }
@@ -54,29 +67,35 @@ async function startOne(bundle: string, v: Variant, certs: string): Promise<{ re
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
+function variantsOf(withCerts: boolean): Variant[] {
+  const out: Variant[] = [];
+  for (const certs of withCerts ? [true, false] : [false]) {
+    for (const warm of [false, true]) {
+      for (const snapshot of [false, true]) {
+        out.push({ name: `${warm ? 'LLM seat (warmed)' : 'bot seat'}, ${snapshot ? 'snapshot' : 'bundle'}${certs ? ', certificates' : ''}`, certs, warm, snapshot });
+      }
+    }
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const n = argv.includes('--n') ? Number(argv[argv.indexOf('--n') + 1]) : 20;
-  const certs = argv.includes('--certs') ? argv[argv.indexOf('--certs') + 1]! : '/etc/ssl/certs/ca-certificates.crt';
-  const bundle = await bundledWorker(agentEntry());
-  const variants: Variant[] = [
-    { name: 'bot seat, with certificates', certs: true, warm: false },
-    { name: 'bot seat, without', certs: false, warm: false },
-    { name: 'LLM seat (warmed), with certificates', certs: true, warm: true },
-    { name: 'LLM seat (warmed), without', certs: false, warm: true },
-  ];
-  const got = new Map(variants.map((v) => [v.name, { ready: [] as number[], warmed: [] as number[] }]));
+  const certs = argv.includes('--certs') ? argv[argv.indexOf('--certs') + 1]! : '';
+  const bundle: Start = { path: await bundledWorker(agentEntry()), execArgv: [] };
+  const snap = await workerSnapshot();
+  const snapshot: Start = { path: snap.script, execArgv: snapshotArgs(snap) };
+  const variants = variantsOf(certs !== '');
+  const got = new Map(variants.map((v) => [v.name, [] as Sample[]]));
   for (let i = 0; i < n; i++) {
-    for (const v of variants) {
-      const r = await startOne(bundle, v, certs);
-      got.get(v.name)!.ready.push(r.ready);
-      if (r.warmed !== undefined) got.get(v.name)!.warmed.push(r.warmed);
-    }
+    for (const v of variants) got.get(v.name)!.push(await startOne(v.snapshot ? snapshot : bundle, v, certs));
   }
-  console.log(`CPU of an agent process to start, median of ${n} (ms); certificates: ${certs}`);
+  console.log(`Agent process start, median of ${n}: CPU ms, peak RSS MB${certs ? `; certificates: ${certs}` : ''}; load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`);
   for (const v of variants) {
-    const g = got.get(v.name)!;
-    console.log(`  ${v.name.padEnd(38)} to ready ${median(g.ready)}${g.warmed.length ? `, to warmed ${median(g.warmed)}` : ''}`);
+    const s = got.get(v.name)!;
+    const at = (k: keyof Sample) => median(s.map((x) => x[k] ?? 0)).toFixed(1);
+    console.log(`  ${v.name.padEnd(42)} ready ${at('ready')} ms ${at('readyRss')} MB${v.warm ? `, warmed ${at('warmed')} ms ${at('warmedRss')} MB` : ''}`);
   }
 }
 

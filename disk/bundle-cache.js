@@ -99,17 +99,22 @@ export const NODE_BUNDLE_OPTIONS = Object.freeze({
 const sha1 = (path) => createHash('sha1').update(readFileSync(path)).digest('hex');
 
 /**
- * @typedef {{ root: string, dir: string, entryPoints: Record<string, string>, main: string, options: Record<string, unknown> }} BundleSpec
+ * @typedef {{ root: string, dir: string, entryPoints: Record<string, string>, main: string, options: Record<string, unknown>, plugins?: Array<{ plugin: import('esbuild').Plugin, key: string }> }} BundleSpec
  * root: the package root (esbuild's working directory; manifest paths are relative to it); dir: this
  * bundle's cache directory; entryPoints: esbuild's, by output name; main: the output file to return
- * (e.g. `main.mjs`); options: every other esbuild option (JSON-serialisable: it is part of the key).
+ * (e.g. `main.mjs`); options: every other esbuild option (JSON-serialisable: it is part of the key);
+ * plugins: esbuild plugins of this bundle only, after BUNDLE_PLUGINS, each with a `key` that changes
+ * whenever what it produces does (part of the cache key; esbuild refuses unknown fields in a plugin).
  *
  * @typedef {{ format: number, key: string, bundle: string, inputs: Array<[string, number, number, string]> }} Manifest
  * inputs: [path relative to root, size, mtimeMs, sha1]
  */
 
 /** @param {BundleSpec} spec */
-const keyOf = (spec) => createHash('sha256').update(JSON.stringify([FORMAT, process.versions.node, esbuildVersion(), spec.entryPoints, spec.main, spec.options])).digest('hex');
+const keyOf = (spec) =>
+  createHash('sha256')
+    .update(JSON.stringify([FORMAT, process.versions.node, esbuildVersion(), spec.entryPoints, spec.main, spec.options, ...(spec.plugins ?? []).map((p) => [p.plugin.name, p.key])]))
+    .digest('hex');
 
 /** The esbuild that would build: a new version may compile the same sources differently. */
 function esbuildVersion() {
@@ -255,13 +260,16 @@ async function build(spec) {
       metafile: true,
       write: true,
       logLevel: 'silent',
-      plugins: [...BUNDLE_PLUGINS],
+      plugins: [...BUNDLE_PLUGINS, ...(spec.plugins ?? []).map((p) => p.plugin)],
     });
     void esbuild.stop();
     if (!existsSync(join(staging, spec.main))) throw new Error(`esbuild produced no ${spec.main}`);
     const tracked = ALSO_TRACKED.filter((f) => existsSync(join(spec.root, f)));
     /** @type {Manifest['inputs']} */
-    const read = Object.keys(result.metafile.inputs).map((p) => relative(spec.root, join(spec.root, p)));
+    // A plugin's generated module (`namespace:name`) is no file: what it holds is in the plugin's key.
+    const read = Object.keys(result.metafile.inputs)
+      .filter((p) => !/^[a-z][\w-]*:/.test(p))
+      .map((p) => relative(spec.root, join(spec.root, p)));
     const inputs = [...new Set([...read.filter((rel) => !isDependency(rel)), ...tracked])]
       .sort()
       .map((rel) => {

@@ -43,17 +43,20 @@ export function attemptSignal(timeoutMs: number, caller?: AbortSignal): AttemptS
  * The Mistral SDK builds a `Request` with the call's signal, clones it, and fetches the clone: three hops
  * linked weakly (see `attemptSignal`), and a collection during a hang broke them even with a strongly held
  * signal. Its HTTP client's fetcher reads the call's signal from here and hands it to `fetch` itself.
+ * Made on first use: the agent's start-up snapshot evaluates this module, and async_hooks' state is not
+ * one Node 20 carries over a snapshot (orchestrator/supervisor/snapshot-deferred.ts).
  */
-const callSignal = new AsyncLocalStorage<AbortSignal>();
+let store: AsyncLocalStorage<AbortSignal> | undefined;
+const callSignal = () => (store ??= new AsyncLocalStorage<AbortSignal>());
 
 /** Runs `fn` with `signal` as the signal its SDK fetches use (`fetchWithCallSignal`). */
 export function withCallSignal<T>(signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
-  return callSignal.run(signal, fn);
+  return callSignal().run(signal, fn);
 }
 
 /** A `fetch` for an SDK's HTTP client: the request with this context's call signal, when there is one. */
 export function fetchWithCallSignal(input: Request | string | URL, init?: RequestInit): Promise<Response> {
-  const signal = callSignal.getStore();
+  const signal = callSignal().getStore();
   if (signal) return fetch(input, { ...init, signal });
   return init == null ? fetch(input) : fetch(input, init);
 }

@@ -24,6 +24,9 @@ function cacheRoot(): string {
   return join(dirname(dirname(requireHere.resolve('esbuild/package.json'))), '.cache', 'parley');
 }
 
+/** Where the agent processes' bundles are kept (worker-snapshot.ts keeps the snapshot's there too). */
+export const workerCacheRoot = (): string => join(cacheRoot(), 'worker');
+
 const built = new Map<string, Promise<string>>();
 
 /**
@@ -43,7 +46,7 @@ export function bundledWorker(entry: string): Promise<string> {
 
 async function build(entry: string): Promise<string> {
   // One cache directory per entry file (tests start workers of their own).
-  const dir = join(cacheRoot(), 'worker', createHash('sha256').update(entry).digest('hex').slice(0, 12));
+  const dir = join(workerCacheRoot(), createHash('sha256').update(entry).digest('hex').slice(0, 12));
   return cachedBundle({
     root: packageRoot(),
     dir,

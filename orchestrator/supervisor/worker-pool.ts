@@ -9,6 +9,8 @@ import { markUsed } from '../../disk/bundle-cache.js';
 import { policyMayUseTls } from '../../llm/tls-need.js';
 import { Worker, type HostedSeat, type Hosting, type SeatRelease } from './pool-worker.js';
 import { bundledWorker } from './worker-bundle.js';
+import { snapshotLaunch, type Launch } from './worker-snapshot.js';
+import { PACKAGE_ROOT_ENV, packageRoot } from '../../disk/package-root.js';
 
 export type { HostedSeat, SeatRelease } from './pool-worker.js';
 
@@ -51,6 +53,13 @@ export interface WorkerPoolOptions {
   firstWave?: number;
   /** Every seat this pool hosts is played by a bot: one-seat workers start with BOT_PROCESS_NODE_FLAGS (less memory). */
   botsOnly?: boolean;
+  /**
+   * Start bundled workers from the agent's start-up snapshot (worker-snapshot.ts: less CPU and memory per
+   * process). Default true unless `PARLEY_WORKER_SNAPSHOT=0`; only for the package's own agent, with no node
+   * flags of its own (BOT_PROCESS_NODE_FLAGS, PARLEY_WORKER_NODE_ARGS, NODE_OPTIONS: a blob loads only under
+   * the flags it was built with). Falls back to the plain bundle.
+   */
+  snapshot?: boolean;
   /**
    * No policy this pool will ever host opens TLS (llm/tls-need.ts; only a caller that knows every policy
    * says so): workers start without NODE_EXTRA_CA_CERTS, which Node parses at every start. A policy that
@@ -98,7 +107,7 @@ export class WorkerPool {
   }
 
   /** How workers are launched (entry file and node flags), settled once before the first spawn. */
-  private launch: { path: string; execArgv: string[]; bundled?: boolean } | null = null;
+  private launch: Launch | null = null;
   private launching: Promise<void> | null = null;
 
   private prepare(): Promise<void> {
@@ -111,13 +120,33 @@ export class WorkerPool {
         return;
       }
       try {
-        this.launch = { path: await bundledWorker(entry), execArgv: [], bundled: true };
+        const plain: Launch = { path: await bundledWorker(entry), execArgv: [], bundled: [] };
+        this.launch = this.snapshotWanted() ? await snapshotLaunch(plain, this.opts.log) : plain;
       } catch (err) {
         this.opts.log?.(`agent processes start under tsx (no worker bundle: ${(err as Error).message})`);
         this.launch = tsx;
       }
     })();
     return this.launching;
+  }
+
+  private snapshotWanted(): boolean {
+    const env = agentEnv(this.opts.env ?? process.env);
+    return (
+      (this.opts.snapshot ?? process.env.PARLEY_WORKER_SNAPSHOT !== '0') &&
+      this.opts.workerPath === undefined &&
+      !this.leanBots &&
+      !process.env.PARLEY_WORKER_NODE_ARGS?.trim() &&
+      !env.NODE_OPTIONS?.trim() &&
+      env[PACKAGE_ROOT_ENV] === packageRoot()
+    );
+  }
+
+  /** A worker died before `ready`: if it started from the snapshot, the next ones start plain. */
+  private dropSnapshot(why: string): void {
+    if (!this.launch?.plain) return;
+    this.opts.log?.(`agent processes start without the start-up snapshot (a process from it did not start: ${why})`);
+    this.launch = this.launch.plain;
   }
 
   /**
@@ -270,7 +299,8 @@ export class WorkerPool {
     }
     if (!this.launch) throw new Error('worker pool used before prepare()');
     // A long-lived pool (serve, a queue worker) keeps its bundle marked as in use, so no prune removes it.
-    if (this.launch.bundled) markUsed(this.launch.path);
+    if (this.launch.bundled) for (const file of [this.launch.path, ...this.launch.bundled]) markUsed(file);
+    const fromSnapshot = this.launch.plain !== undefined;
     const child = fork(this.launch.path, [], {
       // PARLEY_WORKER_NODE_ARGS: extra node flags for agent processes (profiling, heap limits).
       execArgv: [...this.launch.execArgv, ...(this.leanBots ? BOT_PROCESS_NODE_FLAGS : []), ...(process.env.PARLEY_WORKER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])],
@@ -287,6 +317,7 @@ export class WorkerPool {
     const countStartFailure = (w: Worker, err: Error) => {
       if (w.isReady || w.startFailureCounted) return;
       w.startFailureCounted = true;
+      if (fromSnapshot) this.dropSnapshot(err.message);
       this.noteStartFailure(err);
     };
     const worker = new Worker(child, this.opts.readyTimeoutMs ?? 30_000, this.opts.warm ?? [], (w, why) => {

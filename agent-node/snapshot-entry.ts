@@ -1,0 +1,34 @@
+/**
+ * The agent process as a V8 start-up snapshot (orchestrator/supervisor/worker-snapshot.ts builds it with
+ * `node --build-snapshot`): this module and everything it imports are evaluated once, when the snapshot is
+ * built, and every process started from the blob begins with that heap (the seat's zod schemas built, the
+ * policy and protocol code loaded) instead of compiling and evaluating ~700 KB of modules again.
+ *
+ * Node 20's snapshot builder cannot load `node:http` (nor what needs it: ws, the HTTP clients), so the
+ * snapshot's bundle takes them from `SNAPSHOT_RUNTIME`, filled here after deserialisation: Node's built-in
+ * modules through `require`, the packages (ws, the LLM SDKs) from CommonJS bundles built beside the blob,
+ * whose directory the supervisor passes as the process's script path (`process.argv[1]`). Nothing of a run
+ * is in the blob: it is built from code alone, in an environment holding only the package root.
+ */
+import { dirname, join } from 'node:path';
+import { startupSnapshot } from 'node:v8';
+import { runWorker } from './worker-main.js';
+
+/**
+ * The global the snapshot bundle's deferred modules load through: RUNTIME_GLOBAL of
+ * orchestrator/supervisor/snapshot-deferred.ts, which writes them (this entry exports nothing: the
+ * snapshot builder runs it as a script).
+ */
+const SNAPSHOT_RUNTIME = '__parleySnapshotRuntime';
+
+void import('./policies/llm/index.js');
+
+startupSnapshot.setDeserializeMainFunction(() => {
+  // node:module is taken now, not imported: the builder warns that it does not carry its state over.
+  const fromDir = process.getBuiltinModule('node:module').createRequire(join(dirname(process.argv[1] ?? '.'), 'runtime.cjs'));
+  const runtime = (name: string): unknown => fromDir(name.startsWith('node:') ? name : `./${name}.cjs`);
+  (globalThis as Record<string, unknown>)[SNAPSHOT_RUNTIME] = runtime;
+  // Every process plays a seat: its WebSocket client is loaded before `ready`, as the plain bundle does.
+  runtime('ws');
+  runWorker();
+});

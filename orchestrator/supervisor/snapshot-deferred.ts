@@ -1,0 +1,104 @@
+import { createRequire } from 'node:module';
+import type { Plugin } from 'esbuild';
+
+/**
+ * What the agent's start-up snapshot leaves out, and how its bundle reaches it after deserialisation
+ * (agent-node/snapshot-entry.ts). Node 20's snapshot builder cannot load `node:http`, so neither it nor
+ * anything that loads it at start may be evaluated while the snapshot is built.
+ */
+
+/** The global agent-node/snapshot-entry.ts sets after deserialisation (SNAPSHOT_RUNTIME there): name → module. */
+export const RUNTIME_GLOBAL = '__parleySnapshotRuntime';
+
+/**
+ * Node's modules the snapshot must not evaluate: the HTTP stack (the builder cannot load it), and two the
+ * builder warns it has not verified (readline: the human policy; async_hooks). Each is loaded on its first
+ * property read, after deserialisation; the names are Node's own, read here when the bundle is built.
+ */
+export const DEFERRED_BUILTINS = Object.freeze(['http', 'https', 'tls', 'http2', 'readline', 'async_hooks']);
+
+/**
+ * Packages loaded from CommonJS bundles beside the blob, one per package (`<name>.cjs`): ws (it loads
+ * `node:http` at start) and the LLM SDKs and limiter, which the agent imports on demand only and which would
+ * make the blob (and every process's heap) megabytes larger. Each bundle exports, by specifier, every module
+ * of its package the agent imports, so that they share one copy of the package (the SDK's error classes).
+ * A specifier not listed fails the snapshot's build (agent processes then start plain).
+ */
+export const RUNTIME_PACKAGES: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  ws: ['ws'],
+  openai: ['openai'],
+  mistral: ['@mistralai/mistralai', '@mistralai/mistralai/models/errors', '@mistralai/mistralai/lib/http.js'],
+  'rate-limiter-flexible': ['rate-limiter-flexible'],
+});
+
+/** Bundled into the snapshot as it is: a constant the light OpenAI client sends. */
+const IN_SNAPSHOT = new Set(['openai/version']);
+
+/** The runtime bundles' esbuild entry points: a generated module per package (see runtimeEntries). */
+export const runtimeEntryPoints = (): Record<string, string> => Object.fromEntries(Object.keys(RUNTIME_PACKAGES).map((n) => [n, `runtime-package:${n}`]));
+
+/** The runtime bundles' plugin: `runtime-package:<name>` is `module.exports = { <specifier>: require(<specifier>), … }`. */
+export const runtimeEntries: { plugin: Plugin; key: string } = {
+  key: '1',
+  plugin: {
+    name: 'snapshot-runtime-entries',
+    setup(build) {
+      build.onResolve({ filter: /^runtime-package:/ }, (a) => ({ path: a.path.slice('runtime-package:'.length), namespace: 'runtime-package' }));
+      build.onLoad({ filter: /.*/, namespace: 'runtime-package' }, (a) => ({
+        contents: `module.exports = {\n${(RUNTIME_PACKAGES[a.path] ?? []).map((s) => `  ${JSON.stringify(s)}: require(${JSON.stringify(s)}),`).join('\n')}\n};\n`,
+        loader: 'js',
+        resolveDir: build.initialOptions.absWorkingDir ?? process.cwd(),
+      }));
+    },
+  },
+};
+
+const requireHere = createRequire(import.meta.url);
+
+/** A module object whose properties load `node:<id>` on first read: esbuild reads a namespace's names at import. */
+function deferredBuiltin(id: string): string {
+  const names = Object.keys(requireHere(`node:${id}`) as object);
+  return [
+    `let real; const load = () => (real ??= globalThis.${RUNTIME_GLOBAL}(${JSON.stringify(`node:${id}`)}));`,
+    `const m = {}; for (const k of ${JSON.stringify(names)}) Object.defineProperty(m, k, { get: () => load()[k], enumerable: true });`,
+    'module.exports = m;',
+  ].join('\n');
+}
+
+/**
+ * ws's default export is its WebSocket class, read when seat-client.ts is evaluated (at build): a stand-in
+ * that constructs, and reads statics from, the real class once loaded.
+ */
+const DEFERRED_WS = [
+  `let real; const load = () => (real ??= globalThis.${RUNTIME_GLOBAL}('ws').ws);`,
+  'module.exports = new Proxy(function WebSocket() {}, { construct: (_, args, target) => Reflect.construct(load(), args, target === module.exports ? load() : target), get: (_, k) => load()[k] });',
+].join('\n');
+
+/** A module that is, after deserialisation, `specifier` as its runtime bundle exports it. */
+function deferredPackage(specifier: string, bundle: string): string {
+  if (specifier === 'ws') return DEFERRED_WS;
+  return `module.exports = globalThis.${RUNTIME_GLOBAL}(${JSON.stringify(bundle)})[${JSON.stringify(specifier)}];`;
+}
+
+const ESCAPE = /[.*+?^${}()|[\]\\/]/g;
+const anyOf = (names: readonly string[]) => names.map((n) => n.replace(ESCAPE, '\\$&')).join('|');
+
+/** The snapshot bundle's plugin. `key`: part of the bundle cache's key (bump it when the shims change). */
+export const snapshotDeferred: { plugin: Plugin; key: string } = {
+  key: '1',
+  plugin: {
+    name: 'snapshot-deferred',
+    setup(build) {
+      build.onResolve({ filter: new RegExp(`^(node:)?(${anyOf(DEFERRED_BUILTINS)})$`) }, (a) => ({ path: a.path.replace(/^node:/, ''), namespace: 'deferred-builtin' }));
+      build.onLoad({ filter: /.*/, namespace: 'deferred-builtin' }, (a) => ({ contents: deferredBuiltin(a.path), loader: 'js' }));
+      const owner = new Map(Object.entries(RUNTIME_PACKAGES).flatMap(([name, specs]) => specs.map((spec) => [spec, name] as const)));
+      const roots = [...new Set([...owner.keys()].map((spec) => /^(@[^/]+\/)?[^/]+/.exec(spec)![0]))];
+      build.onResolve({ filter: new RegExp(`^(${anyOf(roots)})(/.*)?$`) }, (a) => {
+        if (IN_SNAPSHOT.has(a.path)) return undefined;
+        if (!owner.has(a.path)) return { errors: [{ text: `${a.path} is not in RUNTIME_PACKAGES (orchestrator/supervisor/snapshot-deferred.ts)` }] };
+        return { path: a.path, namespace: 'deferred-package' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'deferred-package' }, (a) => ({ contents: deferredPackage(a.path, owner.get(a.path)!), loader: 'js' }));
+    },
+  },
+};

@@ -1,0 +1,148 @@
+import { execFile, fork } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { cachedBundle, KEEP_EXTERNAL } from '../../disk/bundle-cache.js';
+import { PACKAGE_ROOT_ENV, packagePath, packageRoot } from '../../disk/package-root.js';
+import { runtimeEntries, runtimeEntryPoints, snapshotDeferred } from './snapshot-deferred.js';
+import { workerCacheRoot } from './worker-bundle.js';
+
+/**
+ * Agent processes started from a V8 start-up snapshot of the agent (agent-node/snapshot-entry.ts): a
+ * process begins with the agent's modules evaluated and its schemas built, instead of compiling and
+ * running them (bench/start-up.md: ~40 ms less CPU to `ready`, and less memory, per process).
+ *
+ * Three files, all in the bundle cache (disk/bundle-cache.js: rebuilt when a source they come from changes):
+ * - the snapshot's CommonJS bundle (`snapshot.cjs`; what it cannot hold is deferred, snapshot-deferred.ts),
+ *   and beside it the blob `node --build-snapshot` makes of it (`agent.blob`, built once per bundle);
+ * - the CommonJS bundles of ws and the LLM SDKs the process loads after deserialisation (`ws.cjs`, …).
+ *
+ * Everything fails soft: a blob that cannot be built, or that fails its first start, or whose bytes no longer
+ * match the digest written with it, means agent processes start from the plain bundle as before.
+ */
+
+/** The agent process as a snapshot: `node --snapshot-blob <blob> <script>`. */
+export interface WorkerSnapshot {
+  blob: string;
+  /** The process's script path: the runtime bundle's, which agent-node/snapshot-entry.ts loads from. */
+  script: string;
+}
+
+/** The package's entry of the snapshot (package.json "imports"), beside `#agent-entry`. */
+export const SNAPSHOT_ENTRY_NAME = '#agent-snapshot-entry';
+
+const BLOB = 'agent.blob';
+const DIGEST = 'agent.blob.sha256';
+const execFileP = promisify(execFile);
+
+const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', external: [...KEEP_EXTERNAL], outExtension: { '.js': '.cjs' }, legalComments: 'none' };
+
+const made = new Map<string, Promise<WorkerSnapshot>>();
+const checked = new Map<string, string>();
+
+/**
+ * The snapshot of the package's agent, built if needed (once per process and cache); rejects when it cannot
+ * be (the caller starts plain). `cache`: another cache directory (tests).
+ */
+export function workerSnapshot(cache = workerCacheRoot()): Promise<WorkerSnapshot> {
+  let p = made.get(cache);
+  if (!p) {
+    p = buildWorkerSnapshot(cache);
+    made.set(cache, p);
+    p.catch(() => made.delete(cache));
+  }
+  return p;
+}
+
+/** workerSnapshot without the per-process memo: checks the cache again (tests damage it). */
+export async function buildWorkerSnapshot(cache: string): Promise<WorkerSnapshot> {
+  const root = packageRoot();
+  const entry = createRequire(packagePath('package.json')).resolve(SNAPSHOT_ENTRY_NAME);
+  const script = await cachedBundle({ root, dir: join(cache, 'snapshot-runtime'), entryPoints: runtimeEntryPoints(), main: 'ws.cjs', options: common, plugins: [runtimeEntries] });
+  const source = await cachedBundle({
+    root,
+    dir: join(cache, 'snapshot'),
+    entryPoints: { snapshot: entry },
+    main: 'snapshot.cjs',
+    // package-root.ts finds the sources from its own URL, which a CommonJS bundle does not have.
+    options: { ...common, define: { 'import.meta.url': JSON.stringify(pathToFileURL(join(root, 'disk', 'package-root.ts')).href) } },
+    plugins: [snapshotDeferred],
+  });
+  const blob = join(dirname(source), BLOB);
+  if (!intact(blob)) await makeBlob(source, blob, script, root);
+  return { blob, script };
+}
+
+/** The blob is there and its bytes are the ones written (hashed once per process and version of the file). */
+function intact(blob: string): boolean {
+  try {
+    const want = readFileSync(join(dirname(blob), DIGEST), 'utf8').trim();
+    const st = statSync(blob);
+    const seen = `${want} ${st.size} ${st.mtimeMs}`;
+    if (checked.get(blob) === seen) return true;
+    if (createHash('sha256').update(readFileSync(blob)).digest('hex') !== want) return false;
+    checked.set(blob, seen);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Builds the blob aside, starts one agent process from it (a blob Node cannot load fails here, not in a
+ * run), then writes its digest and renames it in place. The builder's environment holds the package root
+ * only: nothing of the user's environment (keys, settings) can end up in the heap every process shares.
+ */
+async function makeBlob(source: string, blob: string, script: string, root: string): Promise<void> {
+  const tmp = `${blob}.${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    await execFileP(process.execPath, ['--snapshot-blob', tmp, '--build-snapshot', source], { cwd: root, env: { [PACKAGE_ROOT_ENV]: root }, timeout: 60_000 });
+    await firstStart(tmp, script, root);
+    const digest = createHash('sha256').update(readFileSync(tmp)).digest('hex');
+    writeFileSync(`${tmp}.sha256`, digest);
+    renameSync(`${tmp}.sha256`, join(dirname(blob), DIGEST));
+    renameSync(tmp, blob);
+  } finally {
+    rmSync(tmp, { force: true });
+    rmSync(`${tmp}.sha256`, { force: true });
+  }
+}
+
+/** One process from the new blob must say `ready`. */
+async function firstStart(blob: string, script: string, root: string): Promise<void> {
+  const child = fork(script, [], { execArgv: snapshotArgs({ blob, script }), stdio: ['ignore', 'ignore', 'ignore', 'ipc'], env: { [PACKAGE_ROOT_ENV]: root } });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  try {
+    const [first] = await Promise.race([once(child, 'message'), once(child, 'exit').then(([code, signal]) => [`exit ${code ?? signal}`])]);
+    if ((first as { type?: unknown }).type !== 'ready') throw new Error(`a process from the new start-up snapshot did not start (${String(first)})`);
+  } finally {
+    clearTimeout(timer);
+    child.kill('SIGKILL');
+  }
+}
+
+/** Node's flags that start a process from the snapshot. */
+export const snapshotArgs = (s: WorkerSnapshot): string[] => ['--snapshot-blob', s.blob];
+
+/** How a pool starts its workers: a script and node's flags; `bundled`: cache files to mark used; `plain`: the fallback. */
+export interface Launch {
+  path: string;
+  execArgv: string[];
+  bundled?: string[];
+  plain?: Launch;
+}
+
+/** `plain` (a bundled agent) started from the snapshot, or `plain` itself when there is no snapshot to be had. */
+export async function snapshotLaunch(plain: Launch, log?: (line: string) => void): Promise<Launch> {
+  try {
+    const s = await workerSnapshot();
+    return { path: s.script, execArgv: snapshotArgs(s), bundled: [s.blob, plain.path], plain };
+  } catch (err) {
+    log?.(`agent processes start without the start-up snapshot (${String((err as Error).message).split('\n')[0]})`);
+    return plain;
+  }
+}

@@ -1,0 +1,110 @@
+import { fork } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RunConfig } from '../orchestrator/run-config.js';
+import { runExperiment } from '../orchestrator/run/driver.js';
+import { agentEnv } from '../orchestrator/supervisor/agent-entry.js';
+import { RUNTIME_GLOBAL } from '../orchestrator/supervisor/snapshot-deferred.js';
+import { WorkerPool } from '../orchestrator/supervisor/worker-pool.js';
+import { buildWorkerSnapshot, snapshotArgs, type WorkerSnapshot } from '../orchestrator/supervisor/worker-snapshot.js';
+import type { WorkerToParent } from '../protocol/index.js';
+import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
+import { REPO, tempDir } from './helpers/processes.js';
+
+/**
+ * Agent processes start from a V8 start-up snapshot of the agent (orchestrator/supervisor/worker-snapshot.ts,
+ * bench/start-up.md), on real processes: which pools use it (read from /proc/<pid>/cmdline), that its seats
+ * play, that the blob holds nothing of the environment it was built from, and that a damaged blob is
+ * rebuilt rather than used.
+ */
+const SECRET_VAR = 'PARLEY_SNAPSHOT_TEST_SECRET';
+const SECRET = `sk-snapshot-${process.pid}-never-in-a-blob`;
+
+const cmdline = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+
+/** Starts one process from the snapshot, warms an `openai:` policy, returns its messages. */
+async function startFrom(s: WorkerSnapshot, baseURL: string): Promise<WorkerToParent[]> {
+  const child = fork(s.script, [], { execArgv: snapshotArgs(s), stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env: agentEnv({ ...process.env, PARLEY_SNAPSHOT_TEST_KEY: 'k' }) });
+  const got: WorkerToParent[] = [];
+  try {
+    for (;;) {
+      const [msg] = (await once(child, 'message')) as [WorkerToParent];
+      got.push(msg);
+      if (msg.type === 'ready') child.send({ type: 'warm', policies: [{ spec: 'openai:m', baseURL, apiKeyEnv: 'PARLEY_SNAPSHOT_TEST_KEY', params: {} }] });
+      if (msg.type === 'warmed') return got;
+    }
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+describe('agent processes from the start-up snapshot', () => {
+  const tmp = tempDir('worker-snapshot');
+  let server: FakeLlmServer;
+  const cleanups: Array<() => unknown> = [];
+  beforeAll(async () => {
+    server = await startFakeLlmServer();
+  });
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  afterAll(async () => {
+    await server.close();
+    tmp.remove();
+  });
+
+  it('a run of a bot and an LLM seat plays from the snapshot', async () => {
+    let lines: string[][] = [];
+    const agents = [{ spec: 'bot:chatter', params: {} }, { spec: 'openai:gpt-3.5-turbo', baseURL: server.openaiBaseURL, apiKeyEnv: 'PARLEY_SNAPSHOT_TEST_KEY', params: {} }];
+    const config = RunConfig.parse({ scenarios: 'builtin', modes: ['agents'], out: join(tmp.path, 'run'), limit: 1, maxTurns: 4, agents });
+    process.env.PARLEY_SNAPSHOT_TEST_KEY = 'k';
+    cleanups.push(() => delete process.env.PARLEY_SNAPSHOT_TEST_KEY);
+    const result = await runExperiment(config, { log: () => {}, hosting: 'local' }, { progressIntervalMs: 3_600_000, poolStarted: (pool) => (lines = pool.pids.map(cmdline)) });
+    expect(result.ran.map((r) => r.status)).toEqual(['ok']);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toContain('--snapshot-blob');
+  });
+
+  it('a pool with node flags of its own (bots only) starts from the plain bundle: a blob loads only under the flags it was built with', async () => {
+    const pool = new WorkerPool({ size: 1, botsOnly: true });
+    cleanups.push(() => pool.close());
+    await pool.start();
+    const line = cmdline(pool.readyPids[0]!);
+    expect(line).not.toContain('--snapshot-blob');
+    expect(line.some((a) => a.endsWith('worker.mjs'))).toBe(true);
+  });
+
+  it('is built from code alone: nothing of the environment it was built in is in the blob, and an LLM policy warms in it', async () => {
+    process.env[SECRET_VAR] = SECRET;
+    cleanups.push(() => delete process.env[SECRET_VAR]);
+    const s = await buildWorkerSnapshot(join(tmp.path, 'cache'));
+    const blob = readFileSync(s.blob);
+    expect(blob.length).toBeGreaterThan(1_000_000);
+    expect(blob.includes(SECRET)).toBe(false);
+    expect(blob.includes(Buffer.from(SECRET, 'utf16le'))).toBe(false);
+    expect(await startFrom(s, server.openaiBaseURL)).toEqual([{ type: 'ready' }, { type: 'warmed' }]);
+  });
+
+  it('a damaged blob (or digest) is built again, never started', async () => {
+    const cache = join(tmp.path, 'cache');
+    const first = await buildWorkerSnapshot(cache);
+    const bytes = readFileSync(first.blob);
+    writeFileSync(first.blob, bytes.subarray(0, bytes.length >> 1));
+    const again = await buildWorkerSnapshot(cache);
+    expect(again.blob).toBe(first.blob);
+    // Built again (a build is not byte for byte the same): whole, and the digest beside it is its own.
+    expect(readFileSync(again.blob).length).toBeGreaterThan(bytes.length * 0.9);
+    expect(readFileSync(`${again.blob}.sha256`, 'utf8')).toBe(createHash('sha256').update(readFileSync(again.blob)).digest('hex'));
+    writeFileSync(`${first.blob}.sha256`, 'not a digest');
+    const third = await buildWorkerSnapshot(cache);
+    expect(readFileSync(`${third.blob}.sha256`, 'utf8')).toMatch(/^[0-9a-f]{64}$/);
+    expect(await startFrom(third, server.openaiBaseURL)).toEqual([{ type: 'ready' }, { type: 'warmed' }]);
+  });
+
+  it('the snapshot entry loads its deferred modules through the global the bundle plugin writes', () => {
+    expect(readFileSync(join(REPO, 'agent-node', 'snapshot-entry.ts'), 'utf8')).toContain(`const SNAPSHOT_RUNTIME = '${RUNTIME_GLOBAL}';`);
+  });
+});
