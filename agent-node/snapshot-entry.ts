@@ -21,6 +21,8 @@ import { runWorker } from './worker-main.js';
  */
 const SNAPSHOT_RUNTIME = '__parleySnapshotRuntime';
 
+// The LLM policy modules too (the builder runs the event loop empty before it snapshots): +10 KB of blob,
+// and an LLM process no longer evaluates them when it warms (bench/start-up.md).
 void import('./policies/llm/index.js');
 
 startupSnapshot.setDeserializeMainFunction(() => {

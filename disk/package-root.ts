@@ -8,8 +8,11 @@ import { fileURLToPath } from 'node:url';
  */
 export const PACKAGE_ROOT_ENV = 'PARLEY_PACKAGE_ROOT';
 
-/** This file's package root when it runs from the source tree (`disk/` sits at the root). */
-const SOURCE_ROOT = fileURLToPath(new URL('../', import.meta.url));
+/**
+ * This file's package root when it runs from the source tree (`disk/` sits at the root). Worked out only
+ * when no root is declared: the agent's start-up snapshot is a CommonJS bundle, which has no module URL.
+ */
+const sourceRoot = () => fileURLToPath(new URL('../', import.meta.url));
 
 /**
  * A file shipped with the package (prompt templates, the price table, package.json), found the same way
@@ -21,5 +24,5 @@ export function packagePath(...segments: string[]): string {
 
 /** The package root: declared by the starting process, else the sources' (what the supervisor hands a bundled agent process). */
 export function packageRoot(): string {
-  return resolve(process.env[PACKAGE_ROOT_ENV] || SOURCE_ROOT);
+  return resolve(process.env[PACKAGE_ROOT_ENV] || sourceRoot());
 }

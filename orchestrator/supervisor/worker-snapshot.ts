@@ -4,7 +4,6 @@ import { once } from 'node:events';
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { cachedBundle, KEEP_EXTERNAL } from '../../disk/bundle-cache.js';
 import { PACKAGE_ROOT_ENV, packagePath, packageRoot } from '../../disk/package-root.js';
@@ -68,8 +67,8 @@ export async function buildWorkerSnapshot(cache: string): Promise<WorkerSnapshot
     dir: join(cache, 'snapshot'),
     entryPoints: { snapshot: entry },
     main: 'snapshot.cjs',
-    // package-root.ts finds the sources from its own URL, which a CommonJS bundle does not have.
-    options: { ...common, define: { 'import.meta.url': JSON.stringify(pathToFileURL(join(root, 'disk', 'package-root.ts')).href) } },
+    // No module URL in a CommonJS bundle: the process finds the package through the root it is given (agentEnv).
+    options: common,
     plugins: [snapshotDeferred],
   });
   const blob = join(dirname(source), BLOB);
