@@ -124,7 +124,7 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 /**
- * Whether this file is the program (`tsx cli/main.ts …`, npm start) rather than an import: compared as
+ * Whether this file is the program (`tsx cli/main.ts …`) rather than an import: compared as
  * real paths, so a checkout reached through a symlink, or a path with spaces, still runs.
  */
 function isEntry(): boolean {
@@ -137,7 +137,7 @@ function isEntry(): boolean {
   }
 }
 
-// `tsx cli/main.ts …` (npm start) runs this file directly.
+// `tsx cli/main.ts …` runs this file directly.
 if (isEntry()) {
   main(process.argv.slice(2)).then(
     (code) => { process.exitCode = code; },
