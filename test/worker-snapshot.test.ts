@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RunConfig } from '../orchestrator/run-config.js';
 import { runExperiment } from '../orchestrator/run/driver.js';
 import { agentEnv } from '../orchestrator/supervisor/agent-entry.js';
+import { BOT_PROCESS_NODE_FLAGS } from '../orchestrator/supervisor/bot-process-flags.js';
 import { RUNTIME_GLOBAL } from '../orchestrator/supervisor/snapshot-deferred.js';
 import { WorkerPool } from '../orchestrator/supervisor/worker-pool.js';
 import { buildWorkerSnapshot, snapshotArgs, type WorkerSnapshot } from '../orchestrator/supervisor/worker-snapshot.js';
@@ -68,12 +69,31 @@ describe('agent processes from the start-up snapshot', () => {
     for (const line of lines) expect(line).toContain('--snapshot-blob');
   });
 
-  it('a pool with node flags of its own (bots only) starts from the plain bundle: a blob loads only under the flags it was built with', async () => {
-    const pool = new WorkerPool({ size: 1, botsOnly: true });
+  it('a bot-only pool starts from a blob of its own, built with the bot flags it runs under (a blob loads only under its build flags)', async () => {
+    const lines: string[][] = [];
+    for (const botsOnly of [true, false]) {
+      const pool = new WorkerPool({ size: 1, botsOnly });
+      cleanups.push(() => pool.close());
+      await pool.start();
+      lines.push(cmdline(pool.readyPids[0]!));
+    }
+    const [bots, other] = lines as [string[], string[]];
+    const blobOf = (line: string[]) => line[line.indexOf('--snapshot-blob') + 1];
+    expect(bots).toEqual(expect.arrayContaining(['--snapshot-blob', ...BOT_PROCESS_NODE_FLAGS]));
+    for (const flag of BOT_PROCESS_NODE_FLAGS) expect(other).not.toContain(flag);
+    expect(blobOf(other)).toMatch(/agent\.blob$/);
+    expect(blobOf(bots)).toMatch(/agent-[0-9a-f]{12}\.blob$/);
+  });
+
+  it('with node flags from the environment (PARLEY_WORKER_NODE_ARGS) a pool starts from the plain bundle', async () => {
+    process.env.PARLEY_WORKER_NODE_ARGS = '--stack-size=900';
+    cleanups.push(() => delete process.env.PARLEY_WORKER_NODE_ARGS);
+    const pool = new WorkerPool({ size: 1 });
     cleanups.push(() => pool.close());
     await pool.start();
     const line = cmdline(pool.readyPids[0]!);
     expect(line).not.toContain('--snapshot-blob');
+    expect(line).toContain('--stack-size=900');
     expect(line.some((a) => a.endsWith('worker.mjs'))).toBe(true);
   });
 

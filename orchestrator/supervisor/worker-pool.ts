@@ -55,9 +55,10 @@ export interface WorkerPoolOptions {
   botsOnly?: boolean;
   /**
    * Start bundled workers from the agent's start-up snapshot (worker-snapshot.ts: less CPU and memory per
-   * process). Default true unless `PARLEY_WORKER_SNAPSHOT=0`; only for the package's own agent, with no node
-   * flags of its own (BOT_PROCESS_NODE_FLAGS, PARLEY_WORKER_NODE_ARGS, NODE_OPTIONS: a blob loads only under
-   * the flags it was built with). Falls back to the plain bundle.
+   * process). Default true unless `PARLEY_WORKER_SNAPSHOT=0`; only for the package's own agent, and not with
+   * node flags from the environment (PARLEY_WORKER_NODE_ARGS, NODE_OPTIONS: a blob loads only under the flags
+   * it was built with; a bot-only pool's BOT_PROCESS_NODE_FLAGS have a blob of their own). Falls back to the
+   * plain bundle.
    */
   snapshot?: boolean;
   /**
@@ -121,7 +122,7 @@ export class WorkerPool {
       }
       try {
         const plain: Launch = { path: await bundledWorker(entry), execArgv: [], bundled: [] };
-        this.launch = this.snapshotWanted() ? await snapshotLaunch(plain, this.opts.log) : plain;
+        this.launch = this.snapshotWanted() ? await snapshotLaunch(plain, this.v8Flags(), this.opts.log) : plain;
       } catch (err) {
         this.opts.log?.(`agent processes start under tsx (no worker bundle: ${(err as Error).message})`);
         this.launch = tsx;
@@ -135,11 +136,15 @@ export class WorkerPool {
     return (
       (this.opts.snapshot ?? process.env.PARLEY_WORKER_SNAPSHOT !== '0') &&
       this.opts.workerPath === undefined &&
-      !this.leanBots &&
       !process.env.PARLEY_WORKER_NODE_ARGS?.trim() &&
       !env.NODE_OPTIONS?.trim() &&
       env[PACKAGE_ROOT_ENV] === packageRoot()
     );
+  }
+
+  /** Node flags of this pool's workers beside their entry's (a snapshot is built with them). */
+  private v8Flags(): readonly string[] {
+    return this.leanBots ? BOT_PROCESS_NODE_FLAGS : [];
   }
 
   /** A worker died before `ready`: if it started from the snapshot, the next ones start plain. */
@@ -303,7 +308,8 @@ export class WorkerPool {
     const fromSnapshot = this.launch.plain !== undefined;
     const child = fork(this.launch.path, [], {
       // PARLEY_WORKER_NODE_ARGS: extra node flags for agent processes (profiling, heap limits).
-      execArgv: [...this.launch.execArgv, ...(this.leanBots ? BOT_PROCESS_NODE_FLAGS : []), ...(process.env.PARLEY_WORKER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])],
+      // A snapshot launch holds the V8 flags its blob was built with (snapshotArgs).
+      execArgv: [...this.launch.execArgv, ...(fromSnapshot ? [] : this.v8Flags()), ...(process.env.PARLEY_WORKER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       env: agentEnv(this.opts.env ?? process.env, { tlsFree: this.opts.tlsFree ?? false }),
     });

@@ -24,9 +24,11 @@ import { workerCacheRoot } from './worker-bundle.js';
  * match the digest written with it, means agent processes start from the plain bundle as before.
  */
 
-/** The agent process as a snapshot: `node --snapshot-blob <blob> <script>`. */
+/** The agent process as a snapshot: `node --snapshot-blob <blob> <flags> <script>`. */
 export interface WorkerSnapshot {
   blob: string;
+  /** V8 flags the blob was built with: a process from it must be started with exactly these. */
+  flags: readonly string[];
   /** The process's script path: the runtime bundle's, which agent-node/snapshot-entry.ts loads from. */
   script: string;
 }
@@ -34,8 +36,9 @@ export interface WorkerSnapshot {
 /** The package's entry of the snapshot (package.json "imports"), beside `#agent-entry`. */
 export const SNAPSHOT_ENTRY_NAME = '#agent-snapshot-entry';
 
-const BLOB = 'agent.blob';
-const DIGEST = 'agent.blob.sha256';
+/** The blob's file: one per set of V8 flags (a blob loads only under the flags it was built with). */
+const blobName = (flags: readonly string[]) => (flags.length ? `agent-${createHash('sha256').update(flags.join(' ')).digest('hex').slice(0, 12)}.blob` : 'agent.blob');
+const digestOf = (blob: string) => `${blob}.sha256`;
 const execFileP = promisify(execFile);
 
 const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', external: [...KEEP_EXTERNAL], outExtension: { '.js': '.cjs' }, legalComments: 'none' };
@@ -47,18 +50,19 @@ const checked = new Map<string, string>();
  * The snapshot of the package's agent, built if needed (once per process and cache); rejects when it cannot
  * be (the caller starts plain). `cache`: another cache directory (tests).
  */
-export function workerSnapshot(cache = workerCacheRoot()): Promise<WorkerSnapshot> {
-  let p = made.get(cache);
+export function workerSnapshot(flags: readonly string[] = [], cache = workerCacheRoot()): Promise<WorkerSnapshot> {
+  const key = JSON.stringify([cache, flags]);
+  let p = made.get(key);
   if (!p) {
-    p = buildWorkerSnapshot(cache);
-    made.set(cache, p);
-    p.catch(() => made.delete(cache));
+    p = buildWorkerSnapshot(cache, flags);
+    made.set(key, p);
+    p.catch(() => made.delete(key));
   }
   return p;
 }
 
 /** workerSnapshot without the per-process memo: checks the cache again (tests damage it). */
-export async function buildWorkerSnapshot(cache: string): Promise<WorkerSnapshot> {
+export async function buildWorkerSnapshot(cache: string, flags: readonly string[] = []): Promise<WorkerSnapshot> {
   const root = packageRoot();
   const entry = createRequire(packagePath('package.json')).resolve(SNAPSHOT_ENTRY_NAME);
   const script = await cachedBundle({ root, dir: join(cache, 'snapshot-runtime'), entryPoints: runtimeEntryPoints(), main: 'ws.cjs', options: common, plugins: [runtimeEntries] });
@@ -71,15 +75,15 @@ export async function buildWorkerSnapshot(cache: string): Promise<WorkerSnapshot
     options: common,
     plugins: [snapshotDeferred],
   });
-  const blob = join(dirname(source), BLOB);
-  if (!intact(blob)) await makeBlob(source, blob, script, root);
-  return { blob, script };
+  const snapshot = { blob: join(dirname(source), blobName(flags)), flags, script };
+  if (!intact(snapshot.blob)) await makeBlob(source, snapshot, root);
+  return snapshot;
 }
 
 /** The blob is there and its bytes are the ones written (hashed once per process and version of the file). */
 function intact(blob: string): boolean {
   try {
-    const want = readFileSync(join(dirname(blob), DIGEST), 'utf8').trim();
+    const want = readFileSync(digestOf(blob), 'utf8').trim();
     const st = statSync(blob);
     const seen = `${want} ${st.size} ${st.mtimeMs}`;
     if (checked.get(blob) === seen) return true;
@@ -96,14 +100,15 @@ function intact(blob: string): boolean {
  * run), then writes its digest and renames it in place. The builder's environment holds the package root
  * only: nothing of the user's environment (keys, settings) can end up in the heap every process shares.
  */
-async function makeBlob(source: string, blob: string, script: string, root: string): Promise<void> {
+async function makeBlob(source: string, snapshot: WorkerSnapshot, root: string): Promise<void> {
+  const { blob } = snapshot;
   const tmp = `${blob}.${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
-    await execFileP(process.execPath, ['--snapshot-blob', tmp, '--build-snapshot', source], { cwd: root, env: { [PACKAGE_ROOT_ENV]: root }, timeout: 60_000 });
-    await firstStart(tmp, script, root);
+    await execFileP(process.execPath, [...snapshot.flags, '--snapshot-blob', tmp, '--build-snapshot', source], { cwd: root, env: { [PACKAGE_ROOT_ENV]: root }, timeout: 60_000 });
+    await firstStart({ ...snapshot, blob: tmp }, root);
     const digest = createHash('sha256').update(readFileSync(tmp)).digest('hex');
     writeFileSync(`${tmp}.sha256`, digest);
-    renameSync(`${tmp}.sha256`, join(dirname(blob), DIGEST));
+    renameSync(`${tmp}.sha256`, digestOf(blob));
     renameSync(tmp, blob);
   } finally {
     rmSync(tmp, { force: true });
@@ -112,8 +117,8 @@ async function makeBlob(source: string, blob: string, script: string, root: stri
 }
 
 /** One process from the new blob must say `ready`. */
-async function firstStart(blob: string, script: string, root: string): Promise<void> {
-  const child = fork(script, [], { execArgv: snapshotArgs({ blob, script }), stdio: ['ignore', 'ignore', 'ignore', 'ipc'], env: { [PACKAGE_ROOT_ENV]: root } });
+async function firstStart(snapshot: WorkerSnapshot, root: string): Promise<void> {
+  const child = fork(snapshot.script, [], { execArgv: snapshotArgs(snapshot), stdio: ['ignore', 'ignore', 'ignore', 'ipc'], env: { [PACKAGE_ROOT_ENV]: root } });
   const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
   try {
     const [first] = await Promise.race([once(child, 'message'), once(child, 'exit').then(([code, signal]) => [`exit ${code ?? signal}`])]);
@@ -124,8 +129,8 @@ async function firstStart(blob: string, script: string, root: string): Promise<v
   }
 }
 
-/** Node's flags that start a process from the snapshot. */
-export const snapshotArgs = (s: WorkerSnapshot): string[] => ['--snapshot-blob', s.blob];
+/** Node's flags that start a process from the snapshot (with the V8 flags it was built with). */
+export const snapshotArgs = (s: WorkerSnapshot): string[] => ['--snapshot-blob', s.blob, ...s.flags];
 
 /** How a pool starts its workers: a script and node's flags; `bundled`: cache files to mark used; `plain`: the fallback. */
 export interface Launch {
@@ -135,10 +140,13 @@ export interface Launch {
   plain?: Launch;
 }
 
-/** `plain` (a bundled agent) started from the snapshot, or `plain` itself when there is no snapshot to be had. */
-export async function snapshotLaunch(plain: Launch, log?: (line: string) => void): Promise<Launch> {
+/**
+ * `plain` (a bundled agent) started from the snapshot built with `flags` (plain.execArgv then holds none of
+ * its own), or `plain` itself when there is no snapshot to be had.
+ */
+export async function snapshotLaunch(plain: Launch, flags: readonly string[], log?: (line: string) => void): Promise<Launch> {
   try {
-    const s = await workerSnapshot();
+    const s = await workerSnapshot(flags);
     return { path: s.script, execArgv: snapshotArgs(s), bundled: [s.blob, plain.path], plain };
   } catch (err) {
     log?.(`agent processes start without the start-up snapshot (${String((err as Error).message).split('\n')[0]})`);
