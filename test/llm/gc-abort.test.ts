@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startFakeLlmServer, type FakeLlmServer } from '../../testkit/fake-llm-server.js';
 import type { LlmError } from '../../llm/errors.js';
 import { createClient, mistralBatchApi } from '../../llm/index.js';
+import { ownRequests } from '../helpers/own-requests.js';
 
 /**
  * A timeout or an abort must end a request even when the garbage collector runs while it hangs. On Node 20
@@ -26,26 +27,29 @@ const TEST_MS = 30_000;
 const ARRIVAL_MS = 10_000;
 
 /**
- * A message only this test sends, and the requests carrying it. A test's client can give up before the
- * fake server (in this process, busy collecting) has read its request; that request is then recorded during
- * a later test, so each test counts only its own.
+ * Runs `fn` while collecting garbage every 5 ms (only while `when()` holds, if given); `fn` can read how many
+ * collections ran so far.
  */
-function tagged(server: FakeLlmServer, tag: string) {
-  const content = `Turn #0 (${tag})`;
-  const msg = { messages: [{ role: 'user' as const, content }] };
-  const requests = () => server.requests.filter((r) => r.body.messages?.some((m) => m.content === content));
-  return { msg, requests };
-}
-
-/** Runs `fn` while collecting garbage every 5 ms (only while `when()` holds, if given). */
-async function underGc<T>(fn: () => Promise<T>, when?: () => boolean): Promise<T> {
-  const timer = setInterval(() => (!when || when()) && gc(), 5);
+async function underGc<T>(fn: (collections: () => number) => Promise<T>, when?: () => boolean): Promise<T> {
+  let collections = 0;
+  const timer = setInterval(() => {
+    if (when && !when()) return;
+    gc();
+    collections += 1;
+  }, 5);
   try {
-    return await fn();
+    return await fn(() => collections);
   } finally {
     clearInterval(timer);
   }
 }
+
+/**
+ * While one of the server's requests hangs there. Collecting only then, not while a request is on its way,
+ * keeps the collections where the bug was (a hang) without slowing the way there: back-to-back full
+ * collections of the Mistral SDK's heap on a loaded machine took a request over 3 s (once over 10 s) to arrive.
+ */
+const whileHanging = (server: FakeLlmServer) => () => server.hanging > 0;
 
 describe.each(['openai:gpt-3.5-turbo', 'mistral:open-mixtral-8x7b'])('%s: timeouts and aborts survive garbage collection', (spec) => {
   let server: FakeLlmServer;
@@ -56,14 +60,11 @@ describe.each(['openai:gpt-3.5-turbo', 'mistral:open-mixtral-8x7b'])('%s: timeou
     // Load the SDK before the clock matters.
     server.enqueue(reply.text('{"ok":true}'));
     await createClient({ spec }, { env }).chat(MSG);
-    // Every request from now on hangs: no queue of replies, so a late request of an earlier test cannot take
-    // the reply meant for a later one.
-    server.setDefault(reply.hang());
   });
   afterAll(() => server.close());
 
   it('ends every hanging attempt at its timeout', async () => {
-    const { msg, requests } = tagged(server, 'every attempt');
+    const { msg, requests } = ownRequests(server, 'every attempt', [], reply.hang());
     // Each attempt must reach the server before its timeout ends it, over a new connection. Collections run
     // while a request hangs there, not while one is on its way: back-to-back full collections of the Mistral
     // SDK's heap on a loaded machine took an attempt over 3 s to arrive, past its 400 ms (and 1 s) timeout.
@@ -76,29 +77,31 @@ describe.each(['openai:gpt-3.5-turbo', 'mistral:open-mixtral-8x7b'])('%s: timeou
   }, TEST_MS);
 
   it('ends a hanging streamed attempt at its timeout', async () => {
-    const { msg } = tagged(server, 'streamed');
+    const { msg } = ownRequests(server, 'streamed', [], reply.hang());
     const client = createClient({ spec, params: { timeoutMs: 100, maxRetries: 0, stream: true } }, { env });
     const err = (await underGc(() => client.chat(msg).catch((e) => e))) as LlmError;
     expect(err.code).toBe('llm/timeout');
   }, TEST_MS);
 
   it("ends a hanging attempt at the caller's abort", async () => {
-    const { msg, requests } = tagged(server, 'caller abort');
+    const { msg, requests } = ownRequests(server, 'caller abort', [], reply.hang());
     const ac = new AbortController();
     const client = createClient({ spec, params: { timeoutMs: 60_000 } }, { env });
-    const err = (await underGc(async () => {
+    const err = (await underGc(async (collections) => {
       const pending = client.chat(msg, ac.signal).catch((e) => e);
       await expect.poll(() => requests().length, { timeout: ARRIVAL_MS }).toBe(1);
-      // A full collection between the request and the abort, besides the periodic ones.
+      // Periodic collections while it hangs, then a full one between them and the abort.
+      const atArrival = collections();
+      await expect.poll(collections, { timeout: ARRIVAL_MS, interval: 5 }).toBeGreaterThanOrEqual(atArrival + 3);
       gc();
       ac.abort();
       return pending;
-    })) as LlmError;
+    }, whileHanging(server))) as LlmError;
     expect(err.code).toBe('llm/aborted');
   }, TEST_MS);
 
   it('ends a hanging attempt at its timeout while a caller signal is attached', async () => {
-    const { msg } = tagged(server, 'signal attached');
+    const { msg } = ownRequests(server, 'signal attached', [], reply.hang());
     const ac = new AbortController();
     const client = createClient({ spec, params: { timeoutMs: 100, maxRetries: 0 } }, { env });
     const err = (await underGc(() => client.chat(msg, ac.signal).catch((e) => e))) as LlmError;
