@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { reply } from '../../testkit/fake-llm-server.js';
 import { fakeLlmClientSuite } from '../helpers/fake-llm-suite.js';
+import { ownRequests } from '../helpers/own-requests.js';
 import { LlmError } from '../../llm/errors.js';
 import { createClient } from '../../llm/index.js';
 import { backoffDelay, parseRetryAfter, withRetries } from '../../llm/retry.js';
 
 const headers = (h: Record<string, string>) => new Headers(h);
-const MSG = { messages: [{ role: 'user' as const, content: 'Turn #0' }] };
+/** How long a test waits for its request to reach the server: it can take over a second on a loaded machine. */
+const ARRIVAL_MS = 10_000;
 
 describe('parseRetryAfter', () => {
   it('reads delta-seconds, fractional seconds, retry-after-ms and HTTP dates', () => {
@@ -65,55 +67,58 @@ describe.each(['openai:gpt-3.5-turbo', 'mistral:open-mixtral-8x7b'])('%s retries
   const fake = fakeLlmClientSuite();
 
   it('honours 429 Retry-After: 1 and counts the retry', async () => {
-    fake.server.enqueue(reply.rateLimited('1'));
-    const res = await createClient({ spec }, { env: fake.env }).chat(MSG);
+    const { msg, requests } = ownRequests(fake.server, '429', [reply.rateLimited('1')]);
+    const res = await createClient({ spec }, { env: fake.env }).chat(msg);
     expect(res.retries).toBe(1);
-    expect(fake.server.requests).toHaveLength(2);
+    expect(requests()).toHaveLength(2);
     // The retry waits Retry-After (1 s plus bounded jitter), not a longer backoff. Measured between the two
     // requests the server saw, so loading a provider SDK on a busy machine does not count.
-    const gap = fake.server.requests[1]!.receivedAt - fake.server.requests[0]!.receivedAt;
+    const gap = requests()[1]!.receivedAt - requests()[0]!.receivedAt;
     expect(gap).toBeGreaterThanOrEqual(990);
     expect(gap).toBeLessThan(4000);
     expect(res.latencyMs).toBeGreaterThanOrEqual(990);
   });
 
   it('retries 500s with backoff and counts them', async () => {
-    fake.server.enqueue(reply.serverError(500), reply.serverError(503));
-    const res = await createClient({ spec, params: { retryBaseMs: 5 } }, { env: fake.env }).chat(MSG);
+    const { msg, requests } = ownRequests(fake.server, '5xx', [reply.serverError(500), reply.serverError(503)]);
+    const res = await createClient({ spec, params: { retryBaseMs: 5 } }, { env: fake.env }).chat(msg);
     expect(res.retries).toBe(2);
-    expect(fake.server.requests).toHaveLength(3);
+    expect(requests()).toHaveLength(3);
   });
 
   it('fails with llm/rate_limited after bounded attempts, retries counted on the error', async () => {
-    fake.server.enqueue(reply.rateLimited('0'), reply.rateLimited('0'), reply.rateLimited('0'));
-    const err = (await createClient({ spec, params: { maxRetries: 2, retryBaseMs: 1 } }, { env: fake.env }).chat(MSG).catch((e) => e)) as LlmError;
+    const { msg, requests } = ownRequests(fake.server, 'rate limited', [reply.rateLimited('0'), reply.rateLimited('0'), reply.rateLimited('0')]);
+    const err = (await createClient({ spec, params: { maxRetries: 2, retryBaseMs: 1 } }, { env: fake.env }).chat(msg).catch((e) => e)) as LlmError;
     expect(err.code).toBe('llm/rate_limited');
     expect(err.status).toBe(429);
     expect(err.retries).toBe(2);
-    expect(fake.server.requests).toHaveLength(3);
+    expect(requests()).toHaveLength(3);
   });
 
   it('times out a hanging server per attempt, retries, then fails with llm/timeout', async () => {
-    fake.server.enqueue(reply.hang(), reply.hang());
-    const err = (await createClient({ spec, params: { timeoutMs: 150, maxRetries: 1, retryBaseMs: 1 } }, { env: fake.env }).chat(MSG).catch((e) => e)) as LlmError;
+    const { msg, requests } = ownRequests(fake.server, 'hanging', [], reply.hang());
+    // 1 s: each attempt must reach the server before its timeout ends it; 150 ms bet that this process (the
+    // server's too) never stalls that long between sending a request and reading it, as a busy CI worker does.
+    const err = (await createClient({ spec, params: { timeoutMs: 1_000, maxRetries: 1, retryBaseMs: 1 } }, { env: fake.env }).chat(msg).catch((e) => e)) as LlmError;
     expect(err.code).toBe('llm/timeout');
     expect(err.retries).toBe(1);
-    expect(fake.server.requests).toHaveLength(2);
+    // Both attempts reached the server; it may read the second after its client gave up.
+    await expect.poll(() => requests().length, { timeout: ARRIVAL_MS }).toBe(2);
   });
 
   it('recovers when a slow reply is followed by a fast one', async () => {
     // The timeout leaves a loaded machine room to answer the fast reply in time (a retry more would fail).
-    fake.server.enqueue(reply.slow(10_000, 'late'), reply.text('{"ok":true}'));
-    const res = await createClient({ spec, params: { timeoutMs: 1_000, retryBaseMs: 1 } }, { env: fake.env }).chat(MSG);
+    const { msg } = ownRequests(fake.server, 'slow then fast', [reply.slow(10_000, 'late'), reply.text('{"ok":true}')]);
+    const res = await createClient({ spec, params: { timeoutMs: 1_000, retryBaseMs: 1 } }, { env: fake.env }).chat(msg);
     expect(res.content).toBe('{"ok":true}');
     expect(res.retries).toBe(1);
   });
 
   it('stops with llm/aborted when the caller aborts', async () => {
-    fake.server.enqueue(reply.hang());
+    const { msg, requests } = ownRequests(fake.server, 'caller abort', [], reply.hang());
     const ac = new AbortController();
-    const pending = createClient({ spec }, { env: fake.env }).chat(MSG, ac.signal);
-    await expect.poll(() => fake.server.requests.length).toBe(1);
+    const pending = createClient({ spec }, { env: fake.env }).chat(msg, ac.signal);
+    await expect.poll(() => requests().length, { timeout: ARRIVAL_MS }).toBe(1);
     ac.abort();
     await expect(pending).rejects.toMatchObject({ code: 'llm/aborted' });
   });
