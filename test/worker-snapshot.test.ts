@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RunConfig } from '../orchestrator/run-config.js';
 import { runExperiment } from '../orchestrator/run/driver.js';
 import { agentEnv } from '../orchestrator/supervisor/agent-entry.js';
@@ -122,6 +122,27 @@ describe('agent processes from the start-up snapshot', () => {
     const third = await buildWorkerSnapshot(cache);
     expect(readFileSync(`${third.blob}.sha256`, 'utf8')).toMatch(/^[0-9a-f]{64}$/);
     expect(await startFrom(third, server.openaiBaseURL)).toEqual([{ type: 'ready' }, { type: 'warmed' }]);
+  });
+
+  it('a process from the snapshot that dies before ready switches its pool to the plain bundle', async () => {
+    const cache = join(tmp.path, 'pool-cache');
+    const lines: string[] = [];
+    const pool = new WorkerPool({ size: 1, snapshotCache: cache, log: (line) => lines.push(line) });
+    cleanups.push(() => pool.close());
+    await pool.start();
+    const [first] = pool.readyPids;
+    const blobArg = cmdline(first!);
+    const blob = blobArg[blobArg.indexOf('--snapshot-blob') + 1]!;
+    expect(blob.startsWith(cache)).toBe(true);
+    // Replaced after the pool checked it by a blob Node refuses to start under these flags (it exits with 14,
+    // where a truncated one would crash): the replacement of a dead worker starts from it, and exits.
+    writeFileSync(blob, readFileSync((await buildWorkerSnapshot(cache, BOT_PROCESS_NODE_FLAGS)).blob));
+    process.kill(first!, 'SIGKILL');
+    await vi.waitFor(() => expect(lines.some((l) => l.includes('without the start-up snapshot'))).toBe(true), { timeout: 30_000 });
+    await vi.waitFor(() => expect(pool.readyPids.length).toBe(1), { timeout: 30_000 });
+    const line = cmdline(pool.readyPids[0]!);
+    expect(line).not.toContain('--snapshot-blob');
+    expect(line.some((a) => a.endsWith('worker.mjs'))).toBe(true);
   });
 
   it('the snapshot entry loads its deferred modules through the global the bundle plugin writes', () => {

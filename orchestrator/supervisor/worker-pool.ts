@@ -61,6 +61,8 @@ export interface WorkerPoolOptions {
    * plain bundle.
    */
   snapshot?: boolean;
+  /** Where the snapshot is built and kept instead of the package's bundle cache (tests that damage it). */
+  snapshotCache?: string;
   /**
    * No policy this pool will ever host opens TLS (llm/tls-need.ts; only a caller that knows every policy
    * says so): workers start without NODE_EXTRA_CA_CERTS, which Node parses at every start. A policy that
@@ -122,7 +124,7 @@ export class WorkerPool {
       }
       try {
         const plain: Launch = { path: await bundledWorker(entry), execArgv: [], bundled: [] };
-        this.launch = this.snapshotWanted() ? await snapshotLaunch(plain, this.v8Flags(), this.opts.log) : plain;
+        this.launch = this.snapshotWanted() ? await snapshotLaunch(plain, { flags: this.v8Flags(), cache: this.opts.snapshotCache }, this.opts.log) : plain;
       } catch (err) {
         this.opts.log?.(`agent processes start under tsx (no worker bundle: ${(err as Error).message})`);
         this.launch = tsx;

@@ -144,9 +144,9 @@ export interface Launch {
  * `plain` (a bundled agent) started from the snapshot built with `flags` (plain.execArgv then holds none of
  * its own), or `plain` itself when there is no snapshot to be had.
  */
-export async function snapshotLaunch(plain: Launch, flags: readonly string[], log?: (line: string) => void): Promise<Launch> {
+export async function snapshotLaunch(plain: Launch, at: { flags: readonly string[]; cache?: string | undefined }, log?: (line: string) => void): Promise<Launch> {
   try {
-    const s = await workerSnapshot(flags);
+    const s = await workerSnapshot(at.flags, at.cache);
     return { path: s.script, execArgv: snapshotArgs(s), bundled: [s.blob, plain.path], plain };
   } catch (err) {
     log?.(`agent processes start without the start-up snapshot (${String((err as Error).message).split('\n')[0]})`);
