@@ -10,7 +10,7 @@
  * whose directory the supervisor passes as the process's script path (`process.argv[1]`). Nothing of a run
  * is in the blob: it is built from code alone, in an environment holding only the package root.
  */
-import { dirname, join } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { startupSnapshot } from 'node:v8';
 import { runWorker } from './worker-main.js';
 
@@ -27,7 +27,7 @@ void import('./policies/llm/index.js');
 
 startupSnapshot.setDeserializeMainFunction(() => {
   // node:module is taken now, not imported: the builder warns that it does not carry its state over.
-  const fromDir = process.getBuiltinModule('node:module').createRequire(join(dirname(process.argv[1] ?? '.'), 'runtime.cjs'));
+  const fromDir = process.getBuiltinModule('node:module').createRequire(resolve(dirname(process.argv[1] ?? '.'), 'runtime.cjs'));
   const runtime = (name: string): unknown => fromDir(name.startsWith('node:') ? name : `./${name}.cjs`);
   (globalThis as Record<string, unknown>)[SNAPSHOT_RUNTIME] = runtime;
   // Every process plays a seat: its WebSocket client is loaded before `ready`, as the plain bundle does.
