@@ -17,7 +17,8 @@ describe('parley probe on bot runs (issue 36: contracts 1 and 3)', () => {
   const cl = tempDir('probe-cl');
   const out = tempDir('probe-out');
   beforeAll(async () => {
-    const mf = await parleyRun(['--scenarios', 'builtin', '--subset', 'mutual_friends', '--modes', 'agents,mindreaders', '--limit', '4', '--concurrency', '2', '--out', r.path], cleanEnv());
+    // Multiplexed: 2 agent processes instead of 6 for these 4 bot episodes (what is probed is their ledgers).
+    const mf = await parleyRun(['--scenarios', 'builtin', '--subset', 'mutual_friends', '--modes', 'agents,mindreaders', '--limit', '4', '--concurrency', '2', '--multiplex', '--out', r.path], cleanEnv());
     expect(mf.code, mf.stderr).toBe(0);
     const c = await parleyRun(['--scenarios', 'builtin', '--subset', 'craigslist_bargains', '--modes', 'agents', '--limit', '1', '--out', cl.path], cleanEnv());
     expect(c.code, c.stderr).toBe(0);
