@@ -64,7 +64,9 @@ describe('parley run killed with SIGKILL partway, then rerun with the same argum
     appendFileSync(join(out, 'episodes.jsonl'), '{"episodeId":"torn-by-a-crash","runId":"x","scen');
 
     const second = parley(ARGS);
-    expect(await within(second.exited, 40_000, 'rerun', [second]), [...second.stdout, ...second.stderr].slice(-15).join('\n')).toBe(0);
+    // A hang guard with room: the rerun's few agent processes run at nice 19 and yield to every other file's
+    // work on a loaded machine (10 s alone here).
+    expect(await within(second.exited, 90_000, 'rerun', [second]), [...second.stdout, ...second.stderr].slice(-15).join('\n')).toBe(0);
     const out2 = second.stdout.join('\n');
     expect(out2).toMatch(/removed a torn last line \(\d+ bytes\)/);
     expect(out2).toMatch(new RegExp(`resuming: ${recorded} of ${EXPECTED} episode\\(s\\) already recorded`));
@@ -83,7 +85,7 @@ describe('parley run killed with SIGKILL partway, then rerun with the same argum
     expect(run.episodes).toEqual({ planned: EXPECTED, alreadyRecorded: recorded });
     expect(existsSync(join(out, '.parley-run.lock'))).toBe(false);
     expect(auditRun(out).violations).toEqual([]);
-  });
+  }, 150_000);
 
   it('--retry-failed reruns failed episodes and keeps exactly one record per episode id', async () => {
     const before = lines().map((l) => JSON.parse(l) as { episodeId: string; status: string });
@@ -134,9 +136,9 @@ describe('parley run killed with SIGKILL partway, then rerun with the same argum
     const cut = readFileSync(join(dir, 'episodes.jsonl'), 'utf8').split('\n').filter(Boolean).length;
     expect(cut).toBeLessThan(expected);
     const again = parley(args);
-    expect(await within(again.exited, 40_000, 'rerun after npx kill', [again])).toBe(0);
+    expect(await within(again.exited, 90_000, 'rerun after npx kill', [again])).toBe(0);
     const records = readFileSync(join(dir, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { episodeId: string });
     expect(new Set(records.map((r) => r.episodeId)).size).toBe(records.length);
     expect(records).toHaveLength(expected);
-  });
+  }, 150_000);
 });
