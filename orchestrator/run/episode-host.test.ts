@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openFixture } from '../../test/fixtures/scenarios.js';
 import type { EpisodePlan } from '../episode-plan.js';
-import { hostPoolSize, openSeats, seatTokenTtlMs, TOKEN_TTL_MS } from './episode-host.js';
+import { browsersMayCome, hostPoolSize, openSeats, seatTokenTtlMs, TOKEN_TTL_MS } from './episode-host.js';
 
 const plan = (policies: EpisodePlan['policies']): EpisodePlan => ({ episodeId: 'e', scenario: openFixture(3), mode: 'agents', repeat: 0, ...(policies ? { policies } : {}) });
 const bots = plan({ a: { spec: 'bot:random', params: {} }, b: { spec: 'bot:random', params: {} } });
@@ -38,5 +38,14 @@ describe('EpisodeHost: one owner of the seat token TTL for run, serve and queue 
     expect(hostPoolSize({ concurrency: 8, later: 100, seatsPerEpisode: 2, seatsPerProcess: 1, warm: [] })).toBe(24);
     // Multiplexed: spare seats are counted in seats, then packed into processes.
     expect(hostPoolSize({ concurrency: 6, later: 0, seatsPerEpisode: 2, seatsPerProcess: 4, warm: [] })).toBe(3);
+  });
+
+  it('serves browsers (socket.io, the seat page) only where one may come: remote seats, a person, the watch page, allowed origins', () => {
+    const local = { remote: false, watch: false, allowOrigins: [] };
+    expect(browsersMayCome([bots, bots], local)).toBe(false);
+    expect(browsersMayCome([bots, withPerson], local)).toBe(true);
+    expect(browsersMayCome([bots], { ...local, remote: true })).toBe(true);
+    expect(browsersMayCome([bots], { ...local, watch: true })).toBe(true);
+    expect(browsersMayCome([bots], { ...local, allowOrigins: ['https://lab.example'] })).toBe(true);
   });
 });

@@ -118,6 +118,16 @@ export interface EpisodeRunSettings {
 export const openSeats = (p: EpisodePlan): string[] => Object.entries(p.policies ?? {}).filter(([, c]) => isOpen(c)).map(([s]) => s);
 
 /**
+ * Whether a host of these episodes serves the seat page and socket.io (`browsers`): remote seats (an agent
+ * or a person may dial in), a person's open seat, the watch page, or browser origins the user allowed. A
+ * run of bots and LLM seats has none of them, and loading socket.io and engine.io (~0.8 MB of bundled
+ * code) was ~10 % of such a `parley run` process's CPU (bench/start-up.md).
+ */
+export function browsersMayCome(pending: readonly EpisodePlan[], o: { remote: boolean; watch: boolean; allowOrigins: readonly string[] }): boolean {
+  return o.remote || o.watch || o.allowOrigins.length > 0 || pending.some((p) => openSeats(p).length > 0);
+}
+
+/**
  * How long the tokens of a plan's seats wait for their first join: the host's TTL (TOKEN_TTL_MS by
  * who dials in, unless set), and for an episode with a person's seat at least the human join TTL.
  */

@@ -10,7 +10,7 @@ import { liveSeats, makeLimits } from '../world.js';
 import type { RunLock } from '../../run-dir/index.js';
 import type { RunProbes } from './run-probes.js';
 import { policiesMayUseTls } from '../../llm/tls-need.js';
-import { EpisodeHost, openSeats, type HostPoolOptions } from './episode-host.js';
+import { browsersMayCome, EpisodeHost, openSeats, type HostPoolOptions } from './episode-host.js';
 import { WatchHub } from '../watch/watch-hub.js';
 import { newWatchKey, watchGate } from '../watch/watch-key.js';
 
@@ -96,7 +96,7 @@ export async function scheduleEpisodes(pending: readonly EpisodePlan[], ctx: Sch
     log: say,
     clock: ctx.clock,
     remote,
-    browsers: { allowOrigins: opts.allowOrigins ?? [] },
+    ...(browsersMayCome(pending, { remote, watch: key !== null, allowOrigins: opts.allowOrigins ?? [] }) ? { browsers: { allowOrigins: opts.allowOrigins ?? [] } } : {}),
     ...(opts.host !== undefined ? { host: opts.host } : {}),
     ...(opts.port !== undefined ? { port: opts.port } : {}),
     ...(pool ? { pool } : {}),
