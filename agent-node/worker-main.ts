@@ -14,6 +14,7 @@
 import { ParentToWorker, type WorkerHost, type WorkerToParent } from '../protocol/index.js';
 import { createPolicy } from './policies/registry.js';
 import { playSeat, type SeatSession } from './seat-client.js';
+import { tuneForModelSeat } from './v8-tiering.js';
 
 const log = (line: string) => process.stderr.write(`[agent-worker ${process.pid}] ${line}\n`);
 
@@ -27,6 +28,7 @@ async function host(url: string, token: string, config: WorkerHost['policy'], re
   let error: string | undefined;
   let ok = false;
   try {
+    tuneForModelSeat(config);
     const policy = await createPolicy(config);
     const session = playSeat({ url, token, ...(resume !== undefined ? { resume } : {}), policy, log: (line) => log(`seat ${token.slice(0, 6)}…: ${line}`) });
     sessions.set(token, session);
@@ -47,6 +49,7 @@ async function host(url: string, token: string, config: WorkerHost['policy'], re
 async function warm(policies: WorkerHost['policy'][]): Promise<void> {
   const errors: string[] = [];
   for (const config of policies) {
+    tuneForModelSeat(config);
     try {
       const policy = await createPolicy(config);
       await policy.warm?.();
