@@ -145,6 +145,24 @@ describe('agent processes from the start-up snapshot', () => {
     expect(line.some((a) => a.endsWith('worker.mjs'))).toBe(true);
   });
 
+  it('a first wave of processes from a blob that does not start falls back to the plain bundle instead of failing the pool', async () => {
+    const cache = join(tmp.path, 'wave-cache');
+    const good = await buildWorkerSnapshot(cache);
+    // A blob whose digest matches (so it is not rebuilt) but that Node refuses under the pool's flags (exit 14):
+    // every process of the first wave dies before ready; they must not use up the pool's start failures.
+    const refused = readFileSync((await buildWorkerSnapshot(cache, BOT_PROCESS_NODE_FLAGS)).blob);
+    writeFileSync(good.blob, refused);
+    writeFileSync(`${good.blob}.sha256`, createHash('sha256').update(refused).digest('hex'));
+    const lines: string[] = [];
+    const pool = new WorkerPool({ size: 4, startParallelism: 4, snapshotCache: cache, log: (line) => lines.push(line) });
+    cleanups.push(() => pool.close());
+    await pool.start();
+    expect(lines.some((l) => l.includes('without the start-up snapshot'))).toBe(true);
+    const line = cmdline(pool.readyPids[0]!);
+    expect(line).not.toContain('--snapshot-blob');
+    expect(await pool.full()).toBe(true);
+  });
+
   it('the snapshot entry loads its deferred modules through the global the bundle plugin writes', () => {
     expect(readFileSync(join(REPO, 'agent-node', 'snapshot-entry.ts'), 'utf8')).toContain(`const SNAPSHOT_RUNTIME = '${RUNTIME_GLOBAL}';`);
   });

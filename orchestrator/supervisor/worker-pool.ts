@@ -325,7 +325,9 @@ export class WorkerPool {
     const countStartFailure = (w: Worker, err: Error) => {
       if (w.isReady || w.startFailureCounted) return;
       w.startFailureCounted = true;
-      if (fromSnapshot) this.dropSnapshot(err.message);
+      // Not counted: the next processes start plain, and a first wave from a blob Node refuses would otherwise
+      // use up MAX_START_FAILURES and fail the pool instead of falling back.
+      if (fromSnapshot) return this.dropSnapshot(err.message);
       this.noteStartFailure(err);
     };
     const worker = new Worker(child, this.opts.readyTimeoutMs ?? 30_000, this.opts.warm ?? [], (w, why) => {
