@@ -44,7 +44,8 @@ describe.skipIf(!hasChromium)('seat page layout', () => {
     for (let i = 0; i < 5; i++) {
       await myTurn(page);
       // The seat's turn puts the keyboard in the box: typing and Enter send, no click needed.
-      await expect.poll(async () => (await pageMetrics(page)).activeId).toBe('message');
+      // One read of the page is a round trip to a shared Chromium: under load it alone can take the default 1 s.
+      await expect.poll(async () => (await pageMetrics(page)).activeId, { timeout: 30_000 }).toBe('message');
       await page.keyboard.type(long(i), { delay: 0 });
       await page.keyboard.press('Enter');
       await expect.poll(() => messages.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(2 * i + 1);

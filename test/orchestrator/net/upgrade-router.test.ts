@@ -60,7 +60,8 @@ describe('upgrade router', () => {
     const client = connect(port, '127.0.0.1');
     client.on('error', () => {});
     client.write('GET /hold HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n');
-    await expect.poll(() => held !== null).toBe(true);
+    // The server reads the upgrade in this process, which a loaded CI worker can stall past the default 1 s.
+    await expect.poll(() => held !== null, { timeout: 10_000 }).toBe(true);
     const closed = once(client, 'close');
     await closeServer(server);
     await closed;
