@@ -10,6 +10,8 @@
  * whose directory the supervisor passes as the process's script path (`process.argv[1]`). Nothing of a run
  * is in the blob: it is built from code alone, in an environment holding only the package root.
  */
+// First: it guards the build against what would make processes share random state.
+import { restoreRandomUuid } from './snapshot-build-guard.js';
 import { dirname, resolve } from 'node:path';
 import { startupSnapshot } from 'node:v8';
 import { runWorker } from './worker-main.js';
@@ -26,6 +28,7 @@ const SNAPSHOT_RUNTIME = '__parleySnapshotRuntime';
 void import('./policies/llm/index.js');
 
 startupSnapshot.setDeserializeMainFunction(() => {
+  restoreRandomUuid();
   // node:module is taken now, not imported: the builder warns that it does not carry its state over.
   const fromDir = process.getBuiltinModule('node:module').createRequire(resolve(dirname(process.argv[1] ?? '.'), 'runtime.cjs'));
   const runtime = (name: string): unknown => fromDir(name.startsWith('node:') ? name : `./${name}.cjs`);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Plugin } from 'esbuild';
 
@@ -37,9 +38,14 @@ const IN_SNAPSHOT = new Set(['openai/version']);
 /** The runtime bundles' esbuild entry points: a generated module per package (see runtimeEntries). */
 export const runtimeEntryPoints = (): Record<string, string> => Object.fromEntries(Object.keys(RUNTIME_PACKAGES).map((n) => [n, `runtime-package:${n}`]));
 
+/** A bundle-cache key part that changes whenever what a plugin generates may change (its lists and its code). */
+const keyOf = (...parts: unknown[]): string =>
+  createHash('sha256').update(parts.map((p) => (typeof p === 'function' ? p.toString() : JSON.stringify(p))).join('\0')).digest('hex').slice(0, 16);
+
 /** The runtime bundles' plugin: `runtime-package:<name>` is `module.exports = { <specifier>: require(<specifier>), … }`. */
 export const runtimeEntries: { plugin: Plugin; key: string } = {
-  key: '1',
+  // The generated entries are not files the bundle cache can watch: the key follows RUNTIME_PACKAGES.
+  key: keyOf(RUNTIME_PACKAGES),
   plugin: {
     name: 'snapshot-runtime-entries',
     setup(build) {
@@ -83,9 +89,9 @@ function deferredPackage(specifier: string, bundle: string): string {
 const ESCAPE = /[.*+?^${}()|[\]\\/]/g;
 const anyOf = (names: readonly string[]) => names.map((n) => n.replace(ESCAPE, '\\$&')).join('|');
 
-/** The snapshot bundle's plugin. `key`: part of the bundle cache's key (bump it when the shims change). */
+/** The snapshot bundle's plugin. `key`: part of the bundle cache's key, following the lists and the shims. */
 export const snapshotDeferred: { plugin: Plugin; key: string } = {
-  key: '1',
+  key: keyOf(DEFERRED_BUILTINS, RUNTIME_PACKAGES, [...IN_SNAPSHOT], DEFERRED_WS, deferredBuiltin, deferredPackage),
   plugin: {
     name: 'snapshot-deferred',
     setup(build) {
