@@ -10,6 +10,7 @@ import { policyMayUseTls } from '../../llm/tls-need.js';
 import { Worker, type HostedSeat, type Hosting, type SeatRelease } from './pool-worker.js';
 import { bundledWorker } from './worker-bundle.js';
 import { snapshotLaunch, type Launch } from './worker-snapshot.js';
+import { switchEnv } from './switch-env.js';
 import { PACKAGE_ROOT_ENV, packageRoot } from '../../disk/package-root.js';
 
 export type { HostedSeat, SeatRelease } from './pool-worker.js';
@@ -117,14 +118,17 @@ export class WorkerPool {
     this.launching ??= (async () => {
       const entry = this.opts.workerPath ?? agentEntry();
       const tsx = { path: entry, execArgv: ['--import', TSX_LOADER] };
-      const wanted = (this.opts.bundle ?? process.env.PARLEY_WORKER_BUNDLE !== '0') && entry.endsWith('.ts');
+      // Read (and refused when neither 0 nor 1) before anything else: a refusal fails the pool's start.
+      const bundleOn = switchEnv('PARLEY_WORKER_BUNDLE') ?? true;
+      const snapshotOn = switchEnv('PARLEY_WORKER_SNAPSHOT') ?? true;
+      const wanted = (this.opts.bundle ?? bundleOn) && entry.endsWith('.ts');
       if (!wanted) {
         this.launch = entry.endsWith('.ts') ? tsx : { path: entry, execArgv: [] };
         return;
       }
       try {
         const plain: Launch = { path: await bundledWorker(entry), execArgv: [], bundled: [] };
-        this.launch = this.snapshotWanted() ? await snapshotLaunch(plain, { flags: this.v8Flags(), cache: this.opts.snapshotCache }, this.opts.log) : plain;
+        this.launch = this.snapshotWanted(snapshotOn) ? await snapshotLaunch(plain, { flags: this.v8Flags(), cache: this.opts.snapshotCache }, this.opts.log) : plain;
       } catch (err) {
         this.opts.log?.(`agent processes start under tsx (no worker bundle: ${(err as Error).message})`);
         this.launch = tsx;
@@ -133,10 +137,10 @@ export class WorkerPool {
     return this.launching;
   }
 
-  private snapshotWanted(): boolean {
+  private snapshotWanted(fromEnv: boolean): boolean {
     const env = agentEnv(this.opts.env ?? process.env);
     return (
-      (this.opts.snapshot ?? process.env.PARLEY_WORKER_SNAPSHOT !== '0') &&
+      (this.opts.snapshot ?? fromEnv) &&
       this.opts.workerPath === undefined &&
       !process.env.PARLEY_WORKER_NODE_ARGS?.trim() &&
       !env.NODE_OPTIONS?.trim() &&
