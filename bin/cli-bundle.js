@@ -11,7 +11,7 @@
  * were ~220 of the ~320 files `parley run` loaded before doing anything.
  *
  * Nothing here may stop the CLI: any failure (no esbuild, a read-only cache) returns null and the caller
- * runs the sources under tsx, as before. PARLEY_CLI_BUNDLE=0 forces that.
+ * runs the sources under tsx, as before. PARLEY_CLI_BUNDLE=0 forces that (read by bin/parley.js).
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -54,7 +54,6 @@ export function bundleOf(root, dir) {
  * @returns {Promise<string | null>}
  */
 export async function cliBundle() {
-  if (process.env.PARLEY_CLI_BUNDLE === '0') return null;
   try {
     return await bundleOf(PACKAGE_ROOT, cliCacheDir());
   } catch {

@@ -2,7 +2,18 @@
 // Entry for `npx parley`: runs the CLI from its cached bundle (bin/cli-bundle.js: built from the sources
 // with esbuild, rebuilt when one changes), else from the TypeScript sources under tsx.
 import { pathToFileURL } from 'node:url';
+import { switchEnv } from '../disk/switch-env.js';
 import { cliBundle, PACKAGE_ROOT } from './cli-bundle.js';
+
+/** @type {boolean} */
+let bundleOn;
+try {
+  bundleOn = switchEnv('PARLEY_CLI_BUNDLE') ?? true;
+} catch (err) {
+  // Refused before anything is built or run: one line, as PARLEY_WORKER_BUNDLE and PARLEY_WORKER_SNAPSHOT are.
+  process.stderr.write(`parley: ${/** @type {Error} */ (err).message}\n`);
+  process.exit(1);
+}
 
 // Files shipped with the package (prompts, prices, web pages) are found through the root declared here
 // (disk/package-root.ts): a bundle runs from a build cache. This checkout's, whatever a parent declared.
@@ -10,7 +21,7 @@ process.env.PARLEY_PACKAGE_ROOT = PACKAGE_ROOT;
 
 /** @type {((argv: string[]) => Promise<number>) | undefined} */
 let main;
-const bundle = await cliBundle();
+const bundle = bundleOn ? await cliBundle() : null;
 if (bundle) {
   if (process.env.PARLEY_DEBUG) process.setSourceMapsEnabled(true);
   try {

@@ -138,4 +138,16 @@ describe('the cached CLI bundle (bin/cli-bundle.js, disk/bundle-cache.js)', () =
     expect(usage.code).toBe(2);
     expect(usageBundled).toEqual(usage);
   });
+
+  it('PARLEY_CLI_BUNDLE takes 0 or 1 and refuses anything else: one line naming it, exit 1, nothing written', async () => {
+    const out = join(t.path, 'refused-run');
+    for (const value of ['off', 'false', 'yes']) {
+      const refused = await parleyCli(['run', '--scenarios', 'builtin', '--limit', '1', '--out', out], cleanEnv({ PARLEY_CLI_BUNDLE: value }));
+      expect(refused).toEqual({ code: 1, stdout: '', stderr: `parley: PARLEY_CLI_BUNDLE: expected 0 (off) or 1 (on), got "${value}"` });
+      expect(existsSync(out)).toBe(false);
+    }
+    const on = await parleyCli(['--version'], cleanEnv({ PARLEY_CLI_BUNDLE: '1' }));
+    expect(on).toEqual(await parleyCli(['--version'], cleanEnv()));
+    expect(on.code).toBe(0);
+  });
 });

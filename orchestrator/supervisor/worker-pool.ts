@@ -10,7 +10,7 @@ import { policyMayUseTls } from '../../llm/tls-need.js';
 import { Worker, type HostedSeat, type Hosting, type SeatRelease } from './pool-worker.js';
 import { bundledWorker } from './worker-bundle.js';
 import { snapshotLaunch, type Launch } from './worker-snapshot.js';
-import { switchEnv } from './switch-env.js';
+import { switchEnv } from '../../disk/switch-env.js';
 import { PACKAGE_ROOT_ENV, packageRoot } from '../../disk/package-root.js';
 
 export type { HostedSeat, SeatRelease } from './pool-worker.js';
