@@ -105,7 +105,9 @@ describe('crash recovery of agent processes', () => {
   it('a hung seat process (SIGSTOP) is detected by the heartbeat, killed and replaced', async () => {
     const hook = signalNextSeat(3, 'SIGSTOP');
     const { result } = await runWithKill('sigstop', { modes: ['agents'], agents: chatter(5), concurrency: 2, limit: 3, maxTurns: 10 }, hook.kill, {
-      connection: { heartbeatIntervalMs: 100, heartbeatTimeoutMs: 500 },
+      // Short enough to find the stopped process fast, long enough that a healthy process descheduled on a
+      // loaded 2-core machine is not taken for hung (500 ms once killed the other seat too, under load 15).
+      connection: { heartbeatIntervalMs: 200, heartbeatTimeoutMs: 2_500 },
     });
     const stopped = hook.victim();
     const hit = result.ran.find((r) => r.episodeId === stopped.episodeId)!;
