@@ -16,6 +16,8 @@ export interface BundleSpec {
 export declare function cachedBundle(spec: BundleSpec): Promise<string>;
 export declare function bundleInputs(dir: string): string[] | null;
 export declare function markUsed(entry: string): void;
+/** Removes what killed builds left in `dir` (`.staging-…`, `.current-…`) once it is an hour old. */
+export declare function pruneStaging(dir: string): void;
 export declare const KEEP_EXTERNAL: readonly string[];
 export declare const NODE_BUNDLE_OPTIONS: Readonly<Record<string, unknown>>;
 /** esbuild plugin: zod's `locales` namespace with English only (every bundle of this package, and the browser pages). */

@@ -242,6 +242,9 @@ const wsSecureModulesOnUse = {
 /** The plugins of every build here (bench/ builds with them to measure what a bundle holds). */
 export const BUNDLE_PLUGINS = Object.freeze([zodLocalesEnglishOnly, wsSecureModulesOnUse, protocolWithoutSideEffects]);
 
+/** Builds of this process in esbuild's service now: the last one to finish stops it (frees its process). */
+let buildsInFlight = 0;
+
 /**
  * @param {BundleSpec} spec
  * @returns {Promise<string>}
@@ -252,17 +255,24 @@ async function build(spec) {
   mkdirSync(spec.dir, { recursive: true });
   const staging = join(spec.dir, `.staging-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
-    const result = await esbuild.build({
-      ...spec.options,
-      absWorkingDir: spec.root,
-      entryPoints: spec.entryPoints,
-      outdir: staging,
-      metafile: true,
-      write: true,
-      logLevel: 'silent',
-      plugins: [...BUNDLE_PLUGINS, ...(spec.plugins ?? []).map((p) => p.plugin)],
-    });
-    void esbuild.stop();
+    /** @type {import('esbuild').BuildResult<{ metafile: true }>} */
+    let result;
+    buildsInFlight += 1;
+    try {
+      result = await esbuild.build({
+        ...spec.options,
+        absWorkingDir: spec.root,
+        entryPoints: spec.entryPoints,
+        outdir: staging,
+        metafile: true,
+        write: true,
+        logLevel: 'silent',
+        plugins: [...BUNDLE_PLUGINS, ...(spec.plugins ?? []).map((p) => p.plugin)],
+      });
+    } finally {
+      // esbuild's service is one per process: stopped under a concurrent build, that build never settles.
+      if (--buildsInFlight === 0) void esbuild.stop();
+    }
     if (!existsSync(join(staging, spec.main))) throw new Error(`esbuild produced no ${spec.main}`);
     const tracked = ALSO_TRACKED.filter((f) => existsSync(join(spec.root, f)));
     /** @type {Manifest['inputs']} */
@@ -327,6 +337,9 @@ export function markUsed(entry) {
   }
 }
 
+/** What a build writes aside before renaming it into place (staging output, a manifest, a snapshot blob). */
+const STAGING_NAME = /^\.(staging|current)-/;
+
 /**
  * Removes bundles other than `keep` unused for a week, and what killed builds left, so edits do not fill the disk.
  * @param {string} dir
@@ -334,13 +347,38 @@ export function markUsed(entry) {
  */
 function prune(dir, keep) {
   for (const name of readdirSync(dir)) {
-    const keepFor = BUNDLE_NAME.test(name) ? (name === keep ? null : KEEP_UNUSED_MS) : /^\.(staging|current)-/.test(name) ? KEEP_STAGING_MS : null;
-    if (keepFor === null) continue;
-    try {
-      if (Date.now() - statSync(join(dir, name)).mtimeMs > keepFor) rmSync(join(dir, name), { recursive: true, force: true });
-    } catch {
-      // Another use pruned it first.
-    }
+    const keepFor = BUNDLE_NAME.test(name) ? (name === keep ? null : KEEP_UNUSED_MS) : STAGING_NAME.test(name) ? KEEP_STAGING_MS : null;
+    if (keepFor !== null) removeIfOlder(join(dir, name), keepFor);
+  }
+}
+
+/**
+ * Removes from `dir` what killed builds left (files or directories named `.staging-…` or `.current-…`) once it is
+ * an hour old. Never one a build still writes: every build here finishes within minutes (esbuild; a snapshot blob's
+ * build and first start have timeouts of 60 and 30 s), and what it writes aside is named by its process and a
+ * random part, so concurrent builds never share it. Writers into a bundle's own directory (worker-snapshot.ts)
+ * call this for it, since `prune` only looks at a cache directory's top level.
+ * @param {string} dir
+ */
+export function pruneStaging(dir) {
+  let names;
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) if (STAGING_NAME.test(name)) removeIfOlder(join(dir, name), KEEP_STAGING_MS);
+}
+
+/**
+ * @param {string} path
+ * @param {number} ms
+ */
+function removeIfOlder(path, ms) {
+  try {
+    if (Date.now() - statSync(path).mtimeMs > ms) rmSync(path, { recursive: true, force: true });
+  } catch {
+    // Another use pruned it first, or a read-only cache.
   }
 }
 

@@ -95,6 +95,14 @@ describe('the cached CLI bundle (bin/cli-bundle.js, disk/bundle-cache.js)', () =
     expect(existsSync(current)).toBe(true);
   });
 
+  it('four builds at once into one empty cache, in one process, all succeed (esbuild\'s service is shared)', async () => {
+    const empty = join(t.path, 'cache-at-once');
+    const entries = await Promise.all([1, 2, 3, 4].map(() => bundleOf(root, empty)));
+    expect(new Set(entries).size).toBe(1);
+    expect(await load(entries[0]!)).toBe(await load(await bundleOf(root, cache)));
+    expect(readdirSync(empty).filter((n) => n.startsWith('.staging-'))).toEqual([]);
+  });
+
   it('rebuilds from a damaged manifest instead of failing', async () => {
     writeFileSync(join(cache, 'current.json'), '{"format": 1, "inputs": "nope"');
     expect(await load(await bundleOf(root, cache))).toBe('answer 62');

@@ -1,8 +1,8 @@
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RunConfig } from '../orchestrator/run-config.js';
 import { runExperiment } from '../orchestrator/run/driver.js';
@@ -25,6 +25,36 @@ const SECRET_VAR = 'PARLEY_SNAPSHOT_TEST_SECRET';
 const SECRET = `sk-snapshot-${process.pid}-never-in-a-blob`;
 
 const cmdline = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+
+const canWrite = (dir: string): boolean => {
+  try {
+    writeFileSync(join(dir, '.probe'), '');
+    rmSync(join(dir, '.probe'));
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Makes `dir` unwritable (mode 555; as root, which ignores modes, immutable through chattr): its undo, or null. */
+function unwritable(dir: string): (() => void) | null {
+  chmodSync(dir, 0o555);
+  const undo = [() => chmodSync(dir, 0o755)];
+  if (canWrite(dir)) {
+    try {
+      execFileSync('chattr', ['+i', dir], { stdio: 'ignore' });
+      undo.unshift(() => execFileSync('chattr', ['-i', dir], { stdio: 'ignore' }));
+    } catch {
+      // No chattr, or not permitted: the caller skips.
+    }
+  }
+  const all = () => undo.forEach((f) => f());
+  if (canWrite(dir)) {
+    all();
+    return null;
+  }
+  return all;
+}
 
 /** Starts one process from the snapshot, warms an `openai:` policy, returns its messages. */
 async function startFrom(s: WorkerSnapshot, baseURL: string): Promise<WorkerToParent[]> {
@@ -119,9 +149,52 @@ describe('agent processes from the start-up snapshot', () => {
     expect(readFileSync(again.blob).length).toBeGreaterThan(bytes.length * 0.9);
     expect(readFileSync(`${again.blob}.sha256`, 'utf8')).toBe(createHash('sha256').update(readFileSync(again.blob)).digest('hex'));
     writeFileSync(`${first.blob}.sha256`, 'not a digest');
-    const third = await buildWorkerSnapshot(cache);
-    expect(readFileSync(`${third.blob}.sha256`, 'utf8')).toMatch(/^[0-9a-f]{64}$/);
+    // Four pool starts at once find it damaged: each builds its own blob aside, and all of them succeed.
+    const thirds = await Promise.all([1, 2, 3, 4].map(() => buildWorkerSnapshot(cache)));
+    const third = thirds[0]!;
+    expect(new Set(thirds.map((s) => s.blob))).toEqual(new Set([first.blob]));
+    expect(readFileSync(`${third.blob}.sha256`, 'utf8')).toBe(createHash('sha256').update(readFileSync(third.blob)).digest('hex'));
+    expect(readdirSync(dirname(third.blob)).filter((n) => n.startsWith('.staging-'))).toEqual([]);
     expect(await startFrom(third, server.openaiBaseURL)).toEqual([{ type: 'ready' }, { type: 'warmed' }]);
+  });
+
+  it('what a killed build left beside the blob is removed once an hour old, never what a build is still writing', async () => {
+    const { blob } = await buildWorkerSnapshot(join(tmp.path, 'cache'));
+    const left = join(dirname(blob), '.staging-1-deadbeef-agent.blob');
+    const writing = join(dirname(blob), '.staging-2-cafebabe-agent.blob');
+    for (const f of [left, `${left}.sha256`, writing]) writeFileSync(f, 'part of a blob');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    for (const f of [left, `${left}.sha256`]) utimesSync(f, twoHoursAgo, twoHoursAgo);
+    await buildWorkerSnapshot(join(tmp.path, 'cache'));
+    expect([existsSync(left), existsSync(`${left}.sha256`), existsSync(writing), existsSync(blob)]).toEqual([false, false, true, true]);
+    rmSync(writing);
+  });
+
+  it('a build that failed is not tried again at the next pool start (for an hour), and says why', async () => {
+    const cache = join(tmp.path, 'cache');
+    // A flag Node refuses: the builder exits at once with an error, as a build of code the builder cannot hold would.
+    const flags = ['--parley-no-such-flag'];
+    await expect(buildWorkerSnapshot(cache, flags)).rejects.toThrow(/^the snapshot builder exited with 9: .*bad option: --parley-no-such-flag/);
+    await expect(buildWorkerSnapshot(cache, flags)).rejects.toThrow(/^its build failed 0 min ago and is tried again after 60 min: the snapshot builder exited with 9/);
+    const marker = readdirSync(dirname((await buildWorkerSnapshot(cache)).blob)).filter((n) => n.endsWith('.failed'));
+    expect(marker).toEqual([expect.stringMatching(/^agent-[0-9a-f]{12}\.blob\.failed$/)]);
+  });
+
+  it('a cache that cannot be written, with the bundles but no blob, starts every pool plain without building', async (ctx) => {
+    const { blob } = await buildWorkerSnapshot(join(tmp.path, 'cache'));
+    rmSync(blob);
+    rmSync(`${blob}.sha256`);
+    const undo = unwritable(dirname(blob));
+    if (!undo) return ctx.skip('no way to make a directory unwritable here (root without chattr)');
+    cleanups.push(undo);
+    for (const start of [1, 2]) {
+      const lines: string[] = [];
+      const pool = new WorkerPool({ size: 1, snapshotCache: join(tmp.path, 'cache'), log: (line) => lines.push(line) });
+      cleanups.push(() => pool.close());
+      await pool.start();
+      expect(cmdline(pool.readyPids[0]!), `pool ${start}`).not.toContain('--snapshot-blob');
+      expect(lines).toEqual([expect.stringMatching(/^agent processes start without the start-up snapshot \(the bundle cache cannot be written \((EACCES|EPERM|EROFS)\)\)$/)]);
+    }
   });
 
   it('a process from the snapshot that dies before ready switches its pool to the plain bundle', async () => {

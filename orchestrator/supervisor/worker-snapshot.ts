@@ -1,12 +1,13 @@
 import { execFile, fork } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { cachedBundle, KEEP_EXTERNAL } from '../../disk/bundle-cache.js';
+import { cachedBundle, KEEP_EXTERNAL, pruneStaging } from '../../disk/bundle-cache.js';
 import { PACKAGE_ROOT_ENV, packagePath, packageRoot } from '../../disk/package-root.js';
+import { clearBuildFailure, noteBuildFailure, recentBuildFailure } from './snapshot-build-failure.js';
 import { runtimeEntries, runtimeEntryPoints, snapshotDeferred } from './snapshot-deferred.js';
 import { workerCacheRoot } from './worker-bundle.js';
 
@@ -21,7 +22,9 @@ import { workerCacheRoot } from './worker-bundle.js';
  * - the CommonJS bundles of ws and the LLM SDKs the process loads after deserialisation (`ws.cjs`, …).
  *
  * Everything fails soft: a blob that cannot be built, or that fails its first start, or whose bytes no longer
- * match the digest written with it, means agent processes start from the plain bundle as before.
+ * match the digest written with it, means agent processes start from the plain bundle as before. A failed
+ * build is remembered for a while (snapshot-build-failure.ts), and a cache that cannot be written is found
+ * before building, so neither costs every pool start a build.
  */
 
 /** The agent process as a snapshot: `node --snapshot-blob <blob> <flags> <script>`. */
@@ -76,7 +79,12 @@ export async function buildWorkerSnapshot(cache: string, flags: readonly string[
     plugins: [snapshotDeferred],
   });
   const snapshot = { blob: join(dirname(source), blobName(flags)), flags, script };
-  if (!intact(snapshot.blob)) await makeBlob(source, snapshot, root);
+  // What killed builds left beside the blob (the bundle cache prunes only its directories' top level).
+  pruneStaging(dirname(source));
+  if (intact(snapshot.blob)) return snapshot;
+  const failed = recentBuildFailure(snapshot.blob);
+  if (failed) throw new Error(failed);
+  await makeBlob(source, snapshot, root);
   return snapshot;
 }
 
@@ -99,20 +107,44 @@ function intact(blob: string): boolean {
  * Builds the blob aside, starts one agent process from it (a blob Node cannot load fails here, not in a
  * run), then writes its digest and renames it in place. The builder's environment holds the package root
  * only: nothing of the user's environment (keys, settings) can end up in the heap every process shares.
+ * Aside is a `.staging-` file (its process and a random part: concurrent builds never share one), which the
+ * bundle cache's pruning removes once a killed build left it an hour behind.
  */
 async function makeBlob(source: string, snapshot: WorkerSnapshot, root: string): Promise<void> {
   const { blob } = snapshot;
-  const tmp = `${blob}.${process.pid}-${randomBytes(4).toString('hex')}`;
+  const tmp = join(dirname(blob), `.staging-${process.pid}-${randomBytes(4).toString('hex')}-${basename(blob)}`);
   try {
-    await execFileP(process.execPath, [...snapshot.flags, '--snapshot-blob', tmp, '--build-snapshot', source], { cwd: root, env: { [PACKAGE_ROOT_ENV]: root }, timeout: 60_000 });
+    // Created before the ~1 s build: a cache that cannot be written (read-only, another user's) fails here.
+    closeSync(openSync(tmp, 'wx'));
+  } catch (err) {
+    throw new Error(`the bundle cache cannot be written (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  try {
+    await buildBlob(source, { ...snapshot, blob: tmp }, root);
     await firstStart({ ...snapshot, blob: tmp }, root);
     const digest = createHash('sha256').update(readFileSync(tmp)).digest('hex');
     writeFileSync(`${tmp}.sha256`, digest);
     renameSync(`${tmp}.sha256`, digestOf(blob));
     renameSync(tmp, blob);
+    clearBuildFailure(blob);
+  } catch (err) {
+    noteBuildFailure(blob, err);
+    throw err;
   } finally {
     rmSync(tmp, { force: true });
     rmSync(`${tmp}.sha256`, { force: true });
+  }
+}
+
+/** `node --build-snapshot`; its failure says how it ended and the last line it wrote (execFile's says neither). */
+async function buildBlob(source: string, snapshot: WorkerSnapshot, root: string): Promise<void> {
+  try {
+    await execFileP(process.execPath, [...snapshot.flags, '--snapshot-blob', snapshot.blob, '--build-snapshot', source], { cwd: root, env: { [PACKAGE_ROOT_ENV]: root }, timeout: 60_000 });
+  } catch (err) {
+    const e = err as { code?: unknown; signal?: string | null; killed?: boolean; stderr?: string };
+    const last = String(e.stderr ?? '').trim().split('\n').pop() ?? '';
+    const how = e.killed ? 'timed out' : e.signal ? `was killed (${e.signal})` : `exited with ${String(e.code)}`;
+    throw Object.assign(new Error(`the snapshot builder ${how}${last ? `: ${last.slice(0, 200)}` : ''}`), { code: e.code, signal: e.signal, killed: e.killed });
   }
 }
 
@@ -121,8 +153,12 @@ async function firstStart(snapshot: WorkerSnapshot, root: string): Promise<void>
   const child = fork(snapshot.script, [], { execArgv: snapshotArgs(snapshot), stdio: ['ignore', 'ignore', 'ignore', 'ipc'], env: { [PACKAGE_ROOT_ENV]: root } });
   const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
   try {
-    const [first] = await Promise.race([once(child, 'message'), once(child, 'exit').then(([code, signal]) => [`exit ${code ?? signal}`])]);
-    if ((first as { type?: unknown }).type !== 'ready') throw new Error(`a process from the new start-up snapshot did not start (${String(first)})`);
+    const [first] = await Promise.race([once(child, 'message'), once(child, 'exit').then(([code, signal]) => [{ code, signal }])]);
+    if ((first as { type?: unknown }).type !== 'ready') {
+      const { code, signal } = first as { code?: number | null; signal?: NodeJS.Signals | null };
+      // The signal (our timeout's SIGKILL, or a crash's SIGSEGV) says whether the blob is to blame (snapshot-build-failure.ts).
+      throw Object.assign(new Error(`a process from the new start-up snapshot did not start (exit ${code ?? signal ?? 'before ready'})`), { signal });
+    }
   } finally {
     clearTimeout(timer);
     child.kill('SIGKILL');
