@@ -197,6 +197,22 @@ describe('agent processes from the start-up snapshot', () => {
     }
   });
 
+  it('one process from the snapshot that dies before ready does not switch its pool: the blob is blamed only when several die in a row', async () => {
+    const lines: string[] = [];
+    const pool = new WorkerPool({ size: 2, log: (line) => lines.push(line) });
+    cleanups.push(() => pool.close());
+    const started = pool.start();
+    // Killed as soon as it is spawned (a start takes tens of ms of CPU before ready).
+    await vi.waitFor(() => expect(pool.pids.length).toBeGreaterThan(0), { timeout: 30_000, interval: 1 });
+    const victim = pool.pids[0]!;
+    process.kill(victim, 'SIGKILL');
+    await started;
+    expect(await pool.full()).toBe(true);
+    expect(lines).toContain(`a process from the start-up snapshot died before ready (agent process ${victim} exited (SIGKILL); 1 in a row, the pool starts plain at 3)`);
+    expect(lines.filter((l) => l.includes('without the start-up snapshot'))).toEqual([]);
+    for (const pid of pool.readyPids) expect(cmdline(pid)).toContain('--snapshot-blob');
+  });
+
   it('a process from the snapshot that dies before ready switches its pool to the plain bundle', async () => {
     const cache = join(tmp.path, 'pool-cache');
     const lines: string[] = [];

@@ -9,6 +9,7 @@ import { markUsed } from '../../disk/bundle-cache.js';
 import { policyMayUseTls } from '../../llm/tls-need.js';
 import { Worker, type HostedSeat, type Hosting, type SeatRelease } from './pool-worker.js';
 import { bundledWorker } from './worker-bundle.js';
+import { SnapshotEvidence } from './snapshot-evidence.js';
 import { snapshotLaunch, type Launch } from './worker-snapshot.js';
 import { switchEnv } from '../../disk/switch-env.js';
 import { PACKAGE_ROOT_ENV, packageRoot } from '../../disk/package-root.js';
@@ -153,10 +154,17 @@ export class WorkerPool {
     return this.leanBots ? BOT_PROCESS_NODE_FLAGS : [];
   }
 
-  /** A worker died before `ready`: if it started from the snapshot, the next ones start plain. */
-  private dropSnapshot(why: string): void {
+  /** Early deaths of processes from the snapshot: as many in a row as would fail a plain pool blame the blob. */
+  private readonly snapshotEvidence = new SnapshotEvidence(MAX_START_FAILURES);
+
+  /** A worker from the snapshot died before `ready`: once the blob is to blame, the next ones start plain. */
+  private snapshotDiedEarly(why: string): void {
     if (!this.launch?.plain) return;
-    this.opts.log?.(`agent processes start without the start-up snapshot (a process from it did not start: ${why})`);
+    if (!this.snapshotEvidence.diedEarly()) {
+      this.opts.log?.(`a process from the start-up snapshot died before ready (${why}; ${this.snapshotEvidence.count} in a row, the pool starts plain at ${this.snapshotEvidence.limit})`);
+      return;
+    }
+    this.opts.log?.(`agent processes start without the start-up snapshot (${this.snapshotEvidence.count} processes from it did not start, the last: ${why})`);
     this.launch = this.launch.plain;
   }
 
@@ -329,9 +337,9 @@ export class WorkerPool {
     const countStartFailure = (w: Worker, err: Error) => {
       if (w.isReady || w.startFailureCounted) return;
       w.startFailureCounted = true;
-      // Not counted: the next processes start plain, and a first wave from a blob Node refuses would otherwise
-      // use up MAX_START_FAILURES and fail the pool instead of falling back.
-      if (fromSnapshot) return this.dropSnapshot(err.message);
+      // Not counted: the blob is judged apart (SnapshotEvidence), and a first wave from a blob Node refuses would
+      // otherwise use up MAX_START_FAILURES and fail the pool instead of falling back.
+      if (fromSnapshot) return this.snapshotDiedEarly(err.message);
       this.noteStartFailure(err);
     };
     const worker = new Worker(child, this.opts.readyTimeoutMs ?? 30_000, this.opts.warm ?? [], (w, why) => {
@@ -345,7 +353,13 @@ export class WorkerPool {
       this.fill();
       for (const wake of this.waiters.splice(0)) wake();
     });
-    worker.ready.then(() => (this.startFailures = 0), (err: Error) => countStartFailure(worker, err));
+    worker.ready.then(
+      () => {
+        this.startFailures = 0;
+        if (fromSnapshot) this.snapshotEvidence.healthy();
+      },
+      (err: Error) => countStartFailure(worker, err),
+    );
     this.workers.push(worker);
     return worker;
   }
