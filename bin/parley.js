@@ -10,9 +10,10 @@ let bundleOn;
 try {
   bundleOn = switchEnv('PARLEY_CLI_BUNDLE') ?? true;
 } catch (err) {
-  // Refused before anything is built or run: one line, as PARLEY_WORKER_BUNDLE and PARLEY_WORKER_SNAPSHOT are.
+  // Refused before anything is built or run: one line and exit 2, as a refused flag (and
+  // PARLEY_WORKER_BUNDLE, PARLEY_WORKER_SNAPSHOT, checked by cli/main.ts).
   process.stderr.write(`parley: ${/** @type {Error} */ (err).message}\n`);
-  process.exit(1);
+  process.exit(2);
 }
 
 // Files shipped with the package (prompts, prices, web pages) are found through the root declared here

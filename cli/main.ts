@@ -7,7 +7,8 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { packagePath } from '../disk/package-root.js';
-import { commandHelp, type CommandSpec } from './command.js';
+import { switchEnv } from '../disk/switch-env.js';
+import { commandHelp, UsageError, type CommandSpec } from './command.js';
 import { describeFailure } from './failure.js';
 
 /** A command module: its body, and the spec(s) its parser uses (for help and the README test). */
@@ -90,6 +91,9 @@ function tolerateClosedOutput(): void {
   }
 }
 
+/** Read where an agent pool starts (orchestrator/supervisor/worker-pool.ts); checked up front by main(). */
+const WORKER_SWITCHES = ['PARLEY_WORKER_BUNDLE', 'PARLEY_WORKER_SNAPSHOT'];
+
 export async function main(argv: string[]): Promise<number> {
   tolerateClosedOutput();
   const [name, ...rest] = argv;
@@ -107,6 +111,15 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
+    // The agent processes' launch switches are read where a pool starts; a bad value is refused here first,
+    // as a usage error of whichever command was given (exit 2, before anything is loaded or written).
+    for (const v of WORKER_SWITCHES) {
+      try {
+        switchEnv(v);
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+    }
     const mod = await command.load();
     // A command of several forms: its --help shows each form (each generated from its own flags).
     if (mod.specs && mod.specs.length > 1 && rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h')) {

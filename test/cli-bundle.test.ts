@@ -147,11 +147,17 @@ describe('the cached CLI bundle (bin/cli-bundle.js, disk/bundle-cache.js)', () =
     expect(usageBundled).toEqual(usage);
   });
 
-  it('PARLEY_CLI_BUNDLE takes 0 or 1 and refuses anything else: one line naming it, exit 1, nothing written', async () => {
+  it('PARLEY_CLI_BUNDLE takes 0 or 1 and refuses anything else: one line naming it, exit 2, nothing written', async () => {
     const out = join(t.path, 'refused-run');
     for (const value of ['off', 'false', 'yes']) {
       const refused = await parleyCli(['run', '--scenarios', 'builtin', '--limit', '1', '--out', out], cleanEnv({ PARLEY_CLI_BUNDLE: value }));
-      expect(refused).toEqual({ code: 1, stdout: '', stderr: `parley: PARLEY_CLI_BUNDLE: expected 0 (off) or 1 (on), got "${value}"` });
+      expect(refused).toEqual({ code: 2, stdout: '', stderr: `parley: PARLEY_CLI_BUNDLE: expected 0 (off) or 1 (on), got "${value}"` });
+      expect(existsSync(out)).toBe(false);
+    }
+    // The agent processes' switches too, refused by the command before it loads or writes anything.
+    for (const name of ['PARLEY_WORKER_BUNDLE', 'PARLEY_WORKER_SNAPSHOT']) {
+      const refused = await parleyCli(['run', '--scenarios', 'builtin', '--limit', '1', '--out', out], cleanEnv({ [name]: 'off' }));
+      expect(refused).toEqual({ code: 2, stdout: '', stderr: `parley run: ${name}: expected 0 (off) or 1 (on), got "off"` });
       expect(existsSync(out)).toBe(false);
     }
     const on = await parleyCli(['--version'], cleanEnv({ PARLEY_CLI_BUNDLE: '1' }));
