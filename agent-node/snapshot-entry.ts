@@ -15,6 +15,7 @@ import { restoreRandomUuid } from './snapshot-build-guard.js';
 import { dirname, resolve } from 'node:path';
 import { startupSnapshot } from 'node:v8';
 import { runWorker } from './worker-main.js';
+import { compileHotFrameSchemas } from '../protocol/index.js';
 
 /**
  * The global the snapshot bundle's deferred modules load through: RUNTIME_GLOBAL of
@@ -26,6 +27,9 @@ const SNAPSHOT_RUNTIME = '__parleySnapshotRuntime';
 // The LLM policy modules too (the builder runs the event loop empty before it snapshots): +10 KB of blob,
 // and an LLM process no longer evaluates them when it warms (bench/start-up.md).
 void import('./policies/llm/index.js');
+// The fast paths of the frames every turn carries (protocol/decode.ts), generated once here rather than in
+// every process at its first turn.
+compileHotFrameSchemas();
 
 startupSnapshot.setDeserializeMainFunction(() => {
   restoreRandomUuid();

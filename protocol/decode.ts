@@ -1,6 +1,6 @@
-import type * as z from 'zod';
+import * as z from 'zod';
 import { ErrorCode } from './codes.js';
-import { AgentFrame, OrchestratorFrame } from './frames.js';
+import { AgentFrame, OrchestratorFrame, Ping, Pong, TurnAct, TurnEvent, TurnRequest } from './frames.js';
 import { MAX_FRAME_BYTES, PROTOCOL_VERSION } from './version.js';
 
 /** Result of decoding raw wire data: a frame, or a code saying why not (never throws). */
@@ -8,7 +8,36 @@ export type Decoded<F> =
   | { ok: true; frame: F }
   | { ok: false; code: ErrorCode; message: string; re?: string };
 
-function decodeWith<F>(schema: z.ZodType<F>, raw: string | Buffer): Decoded<F> {
+/**
+ * The frame kinds every turn carries, each with its own schema: the one the discriminated union picks for
+ * that `type`. They are checked through zod's compiled fast path (`z.compile`: generated code for valid
+ * input; any other input falls back to the same schema's own parser, so what is accepted, what is refused
+ * and the issue named do not change: test/protocol/compiled-decode.test.ts runs both on valid and mutated
+ * frames). zod's interpreter costs 20-100 µs a frame in an agent process, whose code runs without TurboFan
+ * (agent-node/v8-tiering.ts); the generated code a few µs (bench/agent-profile.md, fourth pass).
+ */
+const HOT_AGENT_FRAMES: ReadonlyMap<string, z.ZodType> = new Map<string, z.ZodType>([['turn.act', TurnAct], ['pong', Pong]]);
+const HOT_ORCHESTRATOR_FRAMES: ReadonlyMap<string, z.ZodType> = new Map<string, z.ZodType>([['turn.event', TurnEvent], ['turn.request', TurnRequest], ['ping', Ping]]);
+
+/** Compiled on first use (generating one costs 2-15 ms; a process decodes only one side's frames). */
+const compiledSchemas = new WeakMap<z.ZodType, z.ZodType>();
+
+/** `schema` with zod's compiled fast path: the same answers, faster on valid input. */
+export function compiledSchema<T extends z.ZodType>(schema: T): T {
+  let compiled = compiledSchemas.get(schema);
+  if (!compiled) {
+    compiled = z.compile(schema);
+    compiledSchemas.set(schema, compiled);
+  }
+  return compiled as T;
+}
+
+/** Compiles the hot frames' schemas now (the agent's start-up snapshot holds them compiled). */
+export function compileHotFrameSchemas(): void {
+  for (const schema of [...HOT_AGENT_FRAMES.values(), ...HOT_ORCHESTRATOR_FRAMES.values()]) compiledSchema(schema);
+}
+
+function decodeWith<F>(schema: z.ZodType<F>, hot: ReadonlyMap<string, z.ZodType>, raw: string | Buffer): Decoded<F> {
   const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length;
   if (size > MAX_FRAME_BYTES) {
     return { ok: false, code: ErrorCode.FrameTooLarge, message: `frame of ${size} bytes exceeds ${MAX_FRAME_BYTES}` };
@@ -19,23 +48,26 @@ function decodeWith<F>(schema: z.ZodType<F>, raw: string | Buffer): Decoded<F> {
   } catch {
     return { ok: false, code: ErrorCode.BadFrame, message: 'frame is not valid JSON' };
   }
-  const re = typeof data === 'object' && data !== null && typeof (data as { id?: unknown }).id === 'string'
+  const isObject = typeof data === 'object' && data !== null;
+  const re = isObject && typeof (data as { id?: unknown }).id === 'string'
     ? ((data as { id: string }).id).slice(0, 64)
     : undefined;
-  if (typeof data === 'object' && data !== null && 'v' in data && (data as { v: unknown }).v !== PROTOCOL_VERSION) {
+  if (isObject && 'v' in (data as object) && (data as { v: unknown }).v !== PROTOCOL_VERSION) {
     return { ok: false, code: ErrorCode.VersionMismatch, message: `protocol version must be ${PROTOCOL_VERSION}`, re };
   }
-  const parsed = schema.safeParse(data);
+  const type = isObject ? (data as { type?: unknown }).type : undefined;
+  const member = typeof type === 'string' ? hot.get(type) : undefined;
+  const parsed = (member ? compiledSchema(member) : schema).safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? issue.path.join('.') : '(frame)';
     return { ok: false, code: ErrorCode.BadFrame, message: `${where}: ${issue?.message ?? 'invalid'}`, re };
   }
-  return { ok: true, frame: parsed.data };
+  return { ok: true, frame: parsed.data as F };
 }
 
 /** Decode a frame an agent sent. Used by the orchestrator at its socket edge only. */
-export const decodeAgentFrame = (raw: string | Buffer): Decoded<AgentFrame> => decodeWith(AgentFrame, raw);
+export const decodeAgentFrame = (raw: string | Buffer): Decoded<AgentFrame> => decodeWith(AgentFrame, HOT_AGENT_FRAMES, raw);
 /** Decode a frame the orchestrator sent. Used by agent-node at its socket edge only. */
 export const decodeOrchestratorFrame = (raw: string | Buffer): Decoded<OrchestratorFrame> =>
-  decodeWith(OrchestratorFrame, raw);
+  decodeWith(OrchestratorFrame, HOT_ORCHESTRATOR_FRAMES, raw);
