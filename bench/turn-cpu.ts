@@ -20,7 +20,12 @@ const turns = arg('turns', 20);
 const runs = arg('runs', 1);
 for (let i = 0; i < runs; i++) {
   const load = loadavg()[0]!.toFixed(1);
+  // This process runs the fake LLM server (bench/latency.ts): its CPU competes with the case's on the machine.
+  const before = process.cpuUsage();
   const r = await latencyCase({ concurrent: lanes, turns, delayMs: 200, seatsPerProcess });
+  const server = process.cpuUsage(before);
+  const serverMsPerTurn = Math.round(((server.user + server.system) / 1000 / Math.max(1, r.requests)) * 1000) / 1000;
   const c = r.window.cpuMsPerTurn;
-  console.log(`lanes ${lanes} seats/process ${seatsPerProcess}: agents ${c.agents} ms/turn (all ${c.agentsAllProcesses}, whole ${r.wholeRun.cpuMsPerTurn.agents}), window turns ${r.window.turns}, agent peak RSS ${r.rssMB.agentMaxPerProcess} MB, load ${load}`);
+  const wr = r.wholeRun;
+  console.log(`lanes ${lanes} seats/process ${seatsPerProcess}: agents ${c.agents} ms/turn (all ${c.agentsAllProcesses}, whole ${wr.cpuMsPerTurn.agents}), orchestrator ${c.orchestrator} (whole ${wr.cpuMsPerTurn.orchestrator}), fake server ${serverMsPerTurn} a request, efficiency ${r.window.efficiency} (whole ${wr.efficiency}), window turns ${r.window.turns}, agent peak RSS ${r.rssMB.agentMaxPerProcess} MB, load ${load}`);
 }
