@@ -4,6 +4,8 @@ import { once } from 'node:events';
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PACKAGE_ROOT as CLI_PACKAGE_ROOT } from '../bin/cli-bundle.js';
+import { PACKAGE_ROOT_ENV } from '../disk/package-root.js';
 import { RunConfig } from '../orchestrator/run-config.js';
 import { runExperiment } from '../orchestrator/run/driver.js';
 import { agentEnv } from '../orchestrator/supervisor/agent-entry.js';
@@ -113,6 +115,17 @@ describe('agent processes from the start-up snapshot', () => {
     for (const flag of BOT_PROCESS_NODE_FLAGS) expect(other).not.toContain(flag);
     expect(blobOf(other)).toMatch(/agent\.blob$/);
     expect(blobOf(bots)).toMatch(/agent-[0-9a-f]{12}\.blob$/);
+  });
+
+  it('a pool under the package root bin/parley.js declares (a trailing slash) starts from the snapshot: every CLI run', async () => {
+    expect(CLI_PACKAGE_ROOT.endsWith('/')).toBe(true);
+    const before = process.env[PACKAGE_ROOT_ENV];
+    process.env[PACKAGE_ROOT_ENV] = CLI_PACKAGE_ROOT;
+    cleanups.push(() => (before === undefined ? delete process.env[PACKAGE_ROOT_ENV] : (process.env[PACKAGE_ROOT_ENV] = before)));
+    const pool = new WorkerPool({ size: 1, botsOnly: true });
+    cleanups.push(() => pool.close());
+    await pool.start();
+    expect(cmdline(pool.readyPids[0]!)).toEqual(expect.arrayContaining(['--snapshot-blob', ...BOT_PROCESS_NODE_FLAGS]));
   });
 
   it('with node flags from the environment (PARLEY_WORKER_NODE_ARGS) a pool starts from the plain bundle', async () => {

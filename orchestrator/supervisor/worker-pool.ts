@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { availableParallelism, getPriority, setPriority } from 'node:os';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PolicyConfig, WorkerDrop, WorkerHost } from '../../protocol/index.js';
 import { agentEntry, agentEnv } from './agent-entry.js';
@@ -145,7 +146,9 @@ export class WorkerPool {
       this.opts.workerPath === undefined &&
       !process.env.PARLEY_WORKER_NODE_ARGS?.trim() &&
       !env.NODE_OPTIONS?.trim() &&
-      env[PACKAGE_ROOT_ENV] === packageRoot()
+      // Resolved: bin/parley.js declares the root with a trailing slash, and a plain string compare kept
+      // every CLI run's agent processes off the snapshot.
+      resolve(env[PACKAGE_ROOT_ENV] ?? '') === packageRoot()
     );
   }
 
