@@ -2,6 +2,10 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+import { cachedBundle, NODE_BUNDLE_OPTIONS } from '../disk/bundle-cache.js';
+import { packageRoot } from '../disk/package-root.js';
+import { agentEnv } from '../orchestrator/supervisor/agent-entry.js';
 import { MemorySampler, processMemory } from './memory.js';
 
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
@@ -25,13 +29,14 @@ export interface CaseOutcome<T> {
 }
 
 /**
- * Runs a benchmark case in its own process (`tsx bench/<file> <json args>`), as `parley run` would run:
+ * Runs a benchmark case in its own process (its file bundled: `caseLaunch`), as `parley run` would run:
  * the case's peak RSS is its own, and its agent processes are sampled from here, outside, so the
  * sampling never stalls the orchestrator being measured. The case prints `BENCH_RESULT <json>` last.
  */
 export async function runCase<T>(file: string, args: unknown, env: NodeJS.ProcessEnv = process.env, timeoutMs = 300_000): Promise<CaseOutcome<T>> {
   const path = fileURLToPath(new URL(file, import.meta.url));
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, path, JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const start = await caseLaunch(path, env);
+  const child = spawn(process.execPath, [...start.argv, JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'inherit'], env: start.env });
   const pid = child.pid!;
   // The agent processes are the case's children (the esbuild service too, for a moment: harmless).
   const sampler = new MemorySampler(() => children(pid).filter((c) => !/esbuild/.test(safeCmdline(c))), 200);
@@ -52,6 +57,34 @@ export async function runCase<T>(file: string, args: unknown, env: NodeJS.Proces
   const result = JSON.parse(line.slice(RESULT.length)) as T & { orchestratorPeakKb?: number };
   // The case reports its own VmHWM at the very end; the outside samples are a lower bound.
   return { result, orchestratorPeakKb: Math.max(orchestratorPeakKb, result.orchestratorPeakKb ?? 0), agents };
+}
+
+/** The case processes' entries, by output name: bundled together, so a fresh checkout builds them once. */
+const CASE_FILES = ['engine-case', 'bot-process-case', 'latency-case'] as const;
+
+/**
+ * How a case process starts: from a cached esbuild bundle of the case files (disk/bundle-cache.js, as the
+ * CLI and the agent processes are), with the package root declared as for a bundled agent process, as
+ * `parley run` runs from the CLI's bundle; else from the sources under tsx. Under tsx, Node 20 ran the
+ * loader's hooks for each of the orchestrator's ~300 files: ~1.5 s of CPU before a case started, in every
+ * case process. The three cases are one build (shared chunks): ~3 s of CPU on a fresh checkout, once.
+ */
+async function caseLaunch(path: string, env: NodeJS.ProcessEnv): Promise<{ argv: string[]; env: NodeJS.ProcessEnv }> {
+  const name = CASE_FILES.find((c) => path.endsWith(`/${c}.ts`));
+  try {
+    if (!name) throw new Error(`${path} is not a bundled case`);
+    const here = dirname(fileURLToPath(import.meta.url));
+    const main = await cachedBundle({
+      root: packageRoot(),
+      dir: join(dirname(dirname(createRequire(import.meta.url).resolve('esbuild/package.json'))), '.cache', 'parley', 'bench'),
+      entryPoints: Object.fromEntries(CASE_FILES.map((c) => [c, join(here, `${c}.ts`)])),
+      main: `${CASE_FILES[0]}.mjs`,
+      options: { ...NODE_BUNDLE_OPTIONS },
+    });
+    return { argv: [join(dirname(main), `${name}.mjs`)], env: agentEnv(env) };
+  } catch {
+    return { argv: ['--import', TSX_LOADER, path], env };
+  }
 }
 
 function safeCmdline(pid: number): string {

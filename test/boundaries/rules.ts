@@ -123,7 +123,7 @@ export const LAYERS: readonly Layer[] = [
   {
     module: 'bench',
     rank: 8,
-    imports: ['protocol', 'simulation', 'llm', 'scenarios', 'run-dir', 'orchestrator', 'queue', 'cli', 'testkit'],
-    why: '`npm run bench` drives the product with the fakes of testkit/, never the test suite',
+    imports: ['disk', 'protocol', 'simulation', 'llm', 'scenarios', 'run-dir', 'orchestrator', 'queue', 'cli', 'testkit'],
+    why: '`npm run bench` drives the product with the fakes of testkit/, never the test suite; its case processes are bundled as the CLI is (disk/bundle-cache.js)',
   },
 ];
