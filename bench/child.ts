@@ -39,7 +39,11 @@ export async function runCase<T>(file: string, args: unknown, env: NodeJS.Proces
   const child = spawn(process.execPath, [...start.argv, JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'inherit'], env: start.env });
   const pid = child.pid!;
   // The agent processes are the case's children (the esbuild service too, for a moment: harmless).
-  const sampler = new MemorySampler(() => children(pid).filter((c) => !/esbuild/.test(safeCmdline(c))), 200);
+  // Each child's command line is read once (108 agent processes, five samples a second: the bench's own CPU
+  // competes with the case's on the machine).
+  const isEsbuild = new Map<number, boolean>();
+  const esbuild = (c: number) => isEsbuild.get(c) ?? isEsbuild.set(c, /esbuild/.test(safeCmdline(c))).get(c)!;
+  const sampler = new MemorySampler(() => children(pid).filter((c) => !esbuild(c)), 200);
   sampler.start();
   let orchestratorPeakKb = 0;
   const selfTimer = setInterval(() => {

@@ -27,7 +27,9 @@ export interface LatencyFigures extends LatencyCaseResult {
 export async function latencyCase(o: { concurrent: number; turns: number; delayMs: number; seatsPerProcess: number }): Promise<LatencyFigures> {
   const measuredAt = new Date().toISOString();
   const loadAverage = loadavg().map((x) => Math.round(x * 100) / 100);
-  await using server = await startFakeLlmServer({ default: benchModel(o.delayMs) });
+  // The server runs on the machine measured: it counts the requests without keeping their prompts (garbage
+  // collecting thousands of them was a third of its CPU; bench/agent-profile.md, fourth pass).
+  await using server = await startFakeLlmServer({ default: benchModel(o.delayMs), keepRequests: false });
   const args: LatencyCaseArgs = { baseURL: server.openaiBaseURL, ...o };
   const { result, orchestratorPeakKb, agents } = await runCase<LatencyCaseResult>('./latency-case.ts', args, { ...process.env, [BENCH_KEY_ENV]: 'bench' }, 900_000);
   return {
@@ -36,7 +38,7 @@ export async function latencyCase(o: { concurrent: number; turns: number; delayM
     modelDelayMs: o.delayMs,
     seatsPerProcess: o.seatsPerProcess,
     ...result,
-    requests: server.requests.length,
+    requests: server.requestCount,
     connections: server.connections,
     measuredAt,
     loadAverage,

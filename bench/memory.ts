@@ -1,5 +1,10 @@
 import { readFileSync } from 'node:fs';
 
+// Built once: the sampler reads every agent process's status five times a second, on the machine measured.
+const VM_RSS = /^VmRSS:\s+(\d+)/m;
+const VM_HWM = /^VmHWM:\s+(\d+)/m;
+const RSS_ANON = /^RssAnon:\s+(\d+)/m;
+
 /**
  * VmRSS and VmHWM (peak RSS) of a process in kB, from /proc (Linux); null when it is gone. `anonKb`
  * (RssAnon) is the private part: RSS also counts the pages of the node binary and shared libraries
@@ -8,8 +13,8 @@ import { readFileSync } from 'node:fs';
 export function processMemory(pid: number | 'self'): { rssKb: number; hwmKb: number; anonKb: number } | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
-    return { rssKb: field('VmRSS'), hwmKb: field('VmHWM'), anonKb: field('RssAnon') };
+    const field = (pattern: RegExp) => Number(pattern.exec(status)?.[1] ?? 0);
+    return { rssKb: field(VM_RSS), hwmKb: field(VM_HWM), anonKb: field(RSS_ANON) };
   } catch {
     return null;
   }

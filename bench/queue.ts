@@ -38,7 +38,7 @@ export interface QueueFigures {
 /** One queued run per worker count; `say` reports progress on stderr. */
 export async function queueCases(o: { workerCounts: number[]; lanes: number; turns: number; delayMs: number; waves: number }, say: (l: string) => void): Promise<QueueFigures[]> {
   await using redis = await startRedis();
-  await using llm = await startFakeLlmServer({ default: benchModel(o.delayMs) });
+  await using llm = await startFakeLlmServer({ default: benchModel(o.delayMs), keepRequests: false });
   const figures: QueueFigures[] = [];
   for (const workers of o.workerCounts) {
     say(`queue: ${workers} worker process(es) × ${o.lanes} episodes, model answers after ${o.delayMs} ms`);

@@ -27,6 +27,20 @@ describe('fake LLM server', () => {
     expect(server.requests.at(-1)!.body.model).toBe('m1');
   });
 
+  it('counts requests without keeping them when told (benchmarks), numbering them as it would', async () => {
+    await using counting = await startFakeLlmServer({ keepRequests: false });
+    const body = { model: 'm', messages: [{ role: 'user', content: `${'shared prompt text '.repeat(40)}end` }] };
+    const ask = () => fetch(`${counting.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<{ id: string; usage: { prompt_tokens_details: { cached_tokens: number } } }>);
+    const first = await ask();
+    const second = await ask();
+    expect(counting.requestCount).toBe(2);
+    expect(counting.requests).toEqual([]);
+    expect([first.id, second.id]).toEqual(['chatcmpl-fake-0', 'chatcmpl-fake-1']);
+    // The second prompt repeats the first: its shared prefix (the whole prompt) counts as cached, a quarter token a character.
+    expect(first.usage.prompt_tokens_details.cached_tokens).toBe(0);
+    expect(second.usage.prompt_tokens_details.cached_tokens).toBe(Math.floor(JSON.stringify(body.messages).length / 4));
+  });
+
   it('refuses a wrong key and unknown routes', async () => {
     expect((await post('/v1/chat/completions', { model: 'm', messages: [] }, 'bad')).status).toBe(401);
     expect((await post('/v1/embeddings', {})).status).toBe(404);

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { fakeBatches, type FakeBatches } from './fake-llm-batches.js';
 import { fakeFineTuning, type FakeFineTuning } from './fake-llm-finetune.js';
 import { plausibleReply, type ChatBody } from './fake-llm-plausible.js';
+import { sharedPrefix } from './shared-prefix.js';
 
 /**
  * A fake OpenAI- and Mistral-compatible chat server on 127.0.0.1 for tests and manual checks.
@@ -68,8 +69,10 @@ export interface FakeLlmServer extends AsyncDisposable {
   /** `http://127.0.0.1:PORT/v1` — the OpenAI SDK's `baseURL` / `OPENAI_BASE_URL`. */
   readonly openaiBaseURL: string;
   readonly port: number;
-  /** Every chat request received, in arrival order. */
+  /** Every chat request received, in arrival order (none with `keepRequests: false`). */
   readonly requests: ReceivedRequest[];
+  /** How many chat requests were received (kept or not). */
+  readonly requestCount: number;
   /** TCP connections accepted so far (requests ÷ connections: how well clients keep connections alive). */
   readonly connections: number;
   /** Requests held by a `hang` reply whose client has not gone away yet. */
@@ -100,16 +103,14 @@ export interface FakeLlmServerOptions {
   rejectResponseFormat?: boolean;
   /** A batch completes on this status read unless held (default 2). */
   batchCompleteAfterPolls?: number;
+  /**
+   * false: count the requests without keeping them (`requests` stays empty). For benchmarks: keeping
+   * thousands of prompts made garbage collection a third of the server's CPU, on the machine measured.
+   */
+  keepRequests?: boolean;
 }
 
 const tokens = (s: string) => Math.max(1, Math.ceil(s.length / 4));
-
-function sharedPrefix(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
-}
 
 type ContentUsage = Extract<FakeReply, { kind: 'content' }>['usage'];
 type Usage = ReturnType<ReturnType<typeof promptCache>>;
@@ -175,6 +176,8 @@ function sendStream(res: ServerResponse, n: number, body: Body, content: string,
 /** The scripted side of the server: what was received, the replies queued, the default, the usage meter. */
 class ReplyScript {
   readonly requests: ReceivedRequest[] = [];
+  /** Requests received, kept or not: the next one's `n`. */
+  count = 0;
   readonly queue: Array<FakeReply | ReplyFn> = [];
   readonly usageFor = promptCache();
   readonly timers = new Set<NodeJS.Timeout>();
@@ -188,9 +191,14 @@ class ReplyScript {
 
   /** Records the request and picks its reply: the next queued one, else the default. */
   async plan(received: ReceivedRequest): Promise<FakeReply> {
-    this.requests.push(received);
+    this.record(received);
     const next = this.queue.length ? this.queue.shift()! : this.fallback;
     return typeof next === 'function' ? await next(received) : next;
+  }
+
+  record(received: ReceivedRequest): void {
+    this.count += 1;
+    if (this.options.keepRequests !== false) this.requests.push(received);
   }
 
   /** Waits `ms` (a scripted delay): false when the client went away meanwhile. */
@@ -218,9 +226,9 @@ class ReplyScript {
  */
 async function answerBatchLine(script: ReplyScript, body: Record<string, unknown>, path: string): Promise<{ status: number; json: unknown }> {
   const chatBody = body as Body;
-  const received: ReceivedRequest = { n: script.requests.length, method: 'POST', path, headers: {}, body: chatBody, receivedAt: Date.now(), viaBatch: path };
+  const received: ReceivedRequest = { n: script.count, method: 'POST', path, headers: {}, body: chatBody, receivedAt: Date.now(), viaBatch: path };
   if (script.options.rejectResponseFormat && chatBody.response_format !== undefined) {
-    script.requests.push(received);
+    script.record(received);
     return { status: 400, json: { error: { message: "Invalid parameter: 'response_format' is not supported with this model. (fake)", type: 'invalid_request_error', param: 'response_format', code: null } } };
   }
   const plan = await script.plan(received);
@@ -246,9 +254,9 @@ async function answerCompletion(script: ReplyScript, req: IncomingMessage, res: 
   } catch {
     return sendJson(res, 400, { error: { message: 'body is not JSON', type: 'invalid_request_error' } });
   }
-  const received: ReceivedRequest = { n: script.requests.length, method: req.method!, path, headers: req.headers, body, receivedAt: Date.now() };
+  const received: ReceivedRequest = { n: script.count, method: req.method!, path, headers: req.headers, body, receivedAt: Date.now() };
   if (script.options.rejectResponseFormat && (body.response_format !== undefined || body.responseFormat !== undefined)) {
-    script.requests.push(received);
+    script.record(received);
     const type = (body.response_format as { type?: string } | undefined)?.type ?? 'json_object';
     return sendJson(res, 400, { error: { message: `Invalid parameter: 'response_format' of type '${type}' is not supported with this model. (fake)`, type: 'invalid_request_error', param: 'response_format', code: null } });
   }
@@ -343,6 +351,9 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     openaiBaseURL: `${url}/v1`,
     port,
     requests: script.requests,
+    get requestCount() {
+      return script.count;
+    },
     get connections() {
       return connections;
     },
