@@ -45,8 +45,9 @@ const speech = (type: string): boolean => type === 'speak' || type === 'non-verb
 /** Builds the belief from the seat's own task and the public events. */
 export function buildBelief(view: SeatView, task: MutualFriendsPrivate): Belief {
   const me = selfSeat(view);
+  const reading = readingFor(task);
   const b: Belief = {
-    task, nameAttr: nameAttribute(task.attributes), vocabulary: uniqueTerms(task), lacks: new Set(), has: new Set(), denied: [], confirmed: [],
+    task, nameAttr: nameAttribute(task.attributes), vocabulary: reading.vocabulary, lacks: new Set(), has: new Set(), denied: [], confirmed: [],
     constraints: [], asked: new Set(), askedCombos: new Set(), candidates: [], mySelection: null, partnerSelection: null, toAnswer: [],
   };
   let pending: Mention[][] = [];
@@ -64,8 +65,7 @@ export function buildBelief(view: SeatView, task: MutualFriendsPrivate): Belief 
       continue;
     }
     const text = event.action.argument;
-    const mentions = findMentions(text, b.vocabulary);
-    const clauses = splitClauses(text, mentions);
+    const { mentions, clauses } = reading.read(text);
     if (mine) {
       pending = askedGroups(clauses);
       for (const group of pending) {
@@ -85,6 +85,42 @@ export function buildBelief(view: SeatView, task: MutualFriendsPrivate): Belief 
   if (b.mySelection && b.nameAttr && b.lacks.has(termKey({ attr: b.nameAttr, value: b.mySelection }))) b.mySelection = null;
   b.candidates = rankCandidates(b);
   return b;
+}
+
+/** A task's vocabulary, and each utterance already read against it. */
+interface TaskReading {
+  vocabulary: Term[];
+  read(text: string): { mentions: Mention[]; clauses: Clause[] };
+}
+
+/**
+ * The belief is rebuilt from every event on every turn, and reading each utterance again (its mentions and
+ * clauses) was most of a MutualFriends bot's CPU, growing with the square of the episode's length. What an
+ * utterance says depends only on its text and the task's vocabulary, so each is read once per task (the
+ * seat's own private state, one object for its episode) and the results are only read after.
+ */
+const readings = new WeakMap<MutualFriendsPrivate, TaskReading>();
+
+function readingFor(task: MutualFriendsPrivate): TaskReading {
+  let r = readings.get(task);
+  if (!r) {
+    const vocabulary = uniqueTerms(task);
+    const texts = new Map<string, { mentions: Mention[]; clauses: Clause[] }>();
+    r = {
+      vocabulary,
+      read(text) {
+        let got = texts.get(text);
+        if (!got) {
+          const mentions = findMentions(text, vocabulary);
+          got = { mentions, clauses: splitClauses(text, mentions) };
+          texts.set(text, got);
+        }
+        return got;
+      },
+    };
+    readings.set(task, r);
+  }
+  return r;
 }
 
 /** What one clause of the partner says about their list, read against our questions still `pending`. */
