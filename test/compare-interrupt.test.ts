@@ -19,7 +19,9 @@ const VERDICTS = 'compare-script-vs-agents.jsonl';
 beforeAll(async () => {
   server = await startFakeLlmServer({ default: { kind: 'plausible', delayMs: 300 } });
   source = join(tmp.path, 'source');
-  const run = parley(['run', '--scenarios', 'builtin', '--modes', 'script,agents', '--out', source], { env: cleanEnv() });
+  // Multiplexed (a few agent processes instead of one per seat: 5.7 -> 2.2 CPU-s): this file is about the
+  // compare's verdicts, not about how the run it judges placed its seats.
+  const run = parley(['run', '--scenarios', 'builtin', '--modes', 'script,agents', '--multiplex', '--out', source], { env: cleanEnv() });
   expect(await within(run.exited, 120_000, 'parley run', [run])).toBe(0);
 }, 150_000);
 afterAll(async () => {
