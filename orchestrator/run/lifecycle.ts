@@ -17,7 +17,7 @@ import { writeManifest, type RunManifest } from './run-manifest.js';
 import { loadRunInputs } from './run-inputs.js';
 import { keptScenarios } from './kept-scenarios.js';
 import { RunError, RunErrorCode } from './run-error.js';
-import { drawOf, markOnArrival, markUnscored, owedRedraws } from './selection.js';
+import { drawOf, markOnArrival, markUnscored, mayOweRedraws, owedRedraws } from './selection.js';
 
 /** The run directory holds another experiment (see experiment-identity.ts); nothing was written. */
 export class RunDirConflict extends Error {
@@ -255,7 +255,9 @@ async function playPending<Outcome extends object>(lock: RunLock, m: RunManifest
     for (let n = 0; ; n++) {
       for (const p of round) handed.set(p.episodeId, p);
       outcome = await executor.execute({ paths: lock.paths, lock, manifest: m, pending: round, record, notice: (line) => progress.notice(line), redrawAfter });
-      if (opts.signal?.aborted || n >= MAX_DRAWS) break;
+      // No plan under first-valid selection (`--selection all`): nothing can be owed, and the whole of
+      // episodes.jsonl (thousands of records, each validated) is not read again just to find that out.
+      if (opts.signal?.aborted || n >= MAX_DRAWS || !mayOweRedraws(m.plans)) break;
       round = owedRedraws(m.plans, new Map(readEpisodes(lock.paths).rows.map((x) => [x.record.episodeId, x.record])));
       if (!round.length) break;
       progress.notice(`selection first-valid: re-drawing ${round.length} episode(s) with 5 or fewer moves`);

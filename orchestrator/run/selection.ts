@@ -46,6 +46,14 @@ export function drawOf(plan: EpisodePlan, draw: number): EpisodePlan {
 }
 
 /**
+ * Whether any of these plans can owe a re-draw (first draws under first-valid selection): when none can,
+ * `owedRedraws` is empty whatever is recorded, and the caller need not read episodes.jsonl to ask.
+ */
+export function mayOweRedraws(plans: readonly EpisodePlan[]): boolean {
+  return plans.some((p) => !!p.idKey && !p.draw);
+}
+
+/**
  * The re-draws owed: for each planned first draw, its recorded draws are followed while they are
  * superseded; the first draw with no record after them is owed. Plans without an id key (forks) have none.
  */
