@@ -71,6 +71,23 @@ describe('paired permutation test', () => {
     const noisy = Array.from({ length: 30 }, (_, i) => (i % 2 ? 1 : -1));
     expect(pairedPermutationTest(noisy, 5).p!).toBeGreaterThan(0.5);
   });
+  it('keeps its sign draws per n and seed, and p is what fresh draws give, whatever the order of the tests', () => {
+    const fresh = (diffs: readonly number[], seed: number) => {
+      const rand = seededRandom(seed);
+      const observed = Math.abs(diffs.reduce((a, b) => a + b, 0) / diffs.length);
+      let k = 0;
+      for (let b = 0; b < PERMUTATIONS; b++) {
+        let s = 0;
+        for (const d of diffs) s += rand() < 0.5 ? -d : d;
+        if (Math.abs(s / diffs.length) >= observed - 1e-12 * Math.max(1, observed)) k++;
+      }
+      return (k + 1) / (PERMUTATIONS + 1);
+    };
+    const a = Array.from({ length: 40 }, (_, i) => (i % 3) - 0.8);
+    const b = Array.from({ length: 40 }, (_, i) => (i % 5 ? 1 : -2.5));
+    const c = Array.from({ length: 25 }, (_, i) => (i % 4) - 1.2);
+    for (const [diffs, seed] of [[a, 1], [c, 1], [b, 1], [a, 2], [c, 1], [a, 1]] as const) expect(pairedPermutationTest(diffs, seed).p).toBe(fresh(diffs, seed));
+  });
   it('reports the mean difference with its CI', () => {
     const r = pairedDifference([2, 2, 2, 2]);
     expect(r).toMatchObject({ n: 4, mean: 2, lo: 2, hi: 2, p: 2 / 16, method: 'exact' });
