@@ -226,6 +226,21 @@ describe('agent processes from the start-up snapshot', () => {
     for (const pid of pool.readyPids) expect(cmdline(pid)).toContain('--snapshot-blob');
   });
 
+  it('a pool closed while processes from the snapshot are still starting says nothing of the snapshot (they were stopped, not failed)', async () => {
+    const lines: string[] = [];
+    const pool = new WorkerPool({ size: 4, startParallelism: 4, log: (line) => lines.push(line) });
+    cleanups.push(() => pool.close());
+    void pool.start().catch(() => {});
+    await vi.waitFor(() => expect(pool.pids.length).toBe(4), { timeout: 30_000, interval: 1 });
+    // Stopped at once: a stopped process cannot say ready, so each is still starting when the pool closes.
+    const pids = pool.pids;
+    for (const pid of pids) process.kill(pid, 'SIGSTOP');
+    const starting = pids.filter((pid) => !pool.readyPids.includes(pid));
+    expect(starting.length).toBeGreaterThan(0);
+    await pool.close(200);
+    expect(lines.filter((l) => l.includes('start-up snapshot'))).toEqual([]);
+  });
+
   it('a process from the snapshot that dies before ready switches its pool to the plain bundle', async () => {
     const cache = join(tmp.path, 'pool-cache');
     const lines: string[] = [];

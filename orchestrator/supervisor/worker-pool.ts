@@ -162,7 +162,8 @@ export class WorkerPool {
 
   /** A worker from the snapshot died before `ready`: once the blob is to blame, the next ones start plain. */
   private snapshotDiedEarly(why: string): void {
-    if (!this.launch?.plain) return;
+    // A closing pool stops its starting processes itself: no evidence against the blob, nothing to log.
+    if (!this.launch?.plain || this.closing) return;
     if (!this.snapshotEvidence.diedEarly()) {
       this.opts.log?.(`a process from the start-up snapshot died before ready (${why}; ${this.snapshotEvidence.count} in a row, the pool starts plain at ${this.snapshotEvidence.limit})`);
       return;
