@@ -77,8 +77,9 @@ describeWithData(data, "the paper's grid at full size, end to end (issue 28)", (
   afterAll(async () => {
     console.log(['paper-scale figures:', ...steps.map((s) => `  ${s.name.padEnd(18)} ${s.seconds.toFixed(1).padStart(6)} s  peak ${String(s.peak.totalMB).padStart(5)} MB (largest process ${s.peak.largestMB} MB)`)].join('\n'));
     await server.close();
+    // Tens of thousands of ledger and cassette files: removing them took over vitest's 60 s at load 40 once.
     tmp.remove();
-  });
+  }, 180_000);
 
   it('run: 1,350 episodes, exit 0, run.json ended with prompt tokens equal to the sum over the records (contract 1)', async () => {
     const s = await step('run', runArgs(), 600_000);
