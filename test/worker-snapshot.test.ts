@@ -10,7 +10,8 @@ import { RunConfig } from '../orchestrator/run-config.js';
 import { runExperiment } from '../orchestrator/run/driver.js';
 import { agentEnv } from '../orchestrator/supervisor/agent-entry.js';
 import { BOT_PROCESS_NODE_FLAGS } from '../orchestrator/supervisor/bot-process-flags.js';
-import { RUNTIME_GLOBAL } from '../orchestrator/supervisor/snapshot-deferred.js';
+import { KEEP_EXTERNAL } from '../disk/bundle-cache.js';
+import { RUNTIME_GLOBAL, snapshotDeferred } from '../orchestrator/supervisor/snapshot-deferred.js';
 import { WorkerPool } from '../orchestrator/supervisor/worker-pool.js';
 import { buildWorkerSnapshot, snapshotArgs, type WorkerSnapshot } from '../orchestrator/supervisor/worker-snapshot.js';
 import type { WorkerToParent } from '../protocol/index.js';
@@ -126,6 +127,17 @@ describe('agent processes from the start-up snapshot', () => {
     cleanups.push(() => pool.close());
     await pool.start();
     expect(cmdline(pool.readyPids[0]!)).toEqual(expect.arrayContaining(['--snapshot-blob', ...BOT_PROCESS_NODE_FLAGS]));
+  });
+
+  it('a package kept outside the bundles cannot be imported by the snapshot unnoticed: its build fails (the pool then starts plain)', async () => {
+    const { build } = await import('esbuild');
+    const bundle = (code: string) =>
+      build({ stdin: { contents: code, resolveDir: REPO }, bundle: true, write: false, format: 'cjs', platform: 'node', external: [...KEEP_EXTERNAL], logLevel: 'silent', plugins: [snapshotDeferred.plugin] });
+    await expect(bundle("import('bullmq');")).rejects.toThrow(/bullmq is kept outside the bundles and not in RUNTIME_PACKAGES/);
+    // The shared rate limit's client is served from its runtime bundle (it hung every --rpm request before).
+    const served = await bundle("import('ioredis');");
+    expect(served.outputFiles[0]!.text).toContain(`${RUNTIME_GLOBAL}("ioredis")`);
+    expect(served.outputFiles[0]!.text).not.toContain('require("ioredis")');
   });
 
   it('with node flags from the environment (PARLEY_WORKER_NODE_ARGS) a pool starts from the plain bundle', async () => {

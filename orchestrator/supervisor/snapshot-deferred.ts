@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Plugin } from 'esbuild';
+import { KEEP_EXTERNAL } from '../../disk/bundle-cache.js';
 
 /**
  * What the agent's start-up snapshot leaves out, and how its bundle reaches it after deserialisation
@@ -30,6 +31,10 @@ export const RUNTIME_PACKAGES: Readonly<Record<string, readonly string[]>> = Obj
   openai: ['openai'],
   mistral: ['@mistralai/mistralai', '@mistralai/mistralai/models/errors', '@mistralai/mistralai/lib/http.js'],
   'rate-limiter-flexible': ['rate-limiter-flexible'],
+  // The shared rate limit's Redis client (llm/shared-limit.ts, `parley worker --rpm/--tpm`). It is external to
+  // every bundle (disk/bundle-cache.js), and a snapshot's own `require` knows only Node's built-ins: left out
+  // of this list, a process from the blob could not load it and every rate-limited request waited forever.
+  ioredis: ['ioredis'],
 });
 
 /** Bundled into the snapshot as it is: a constant the light OpenAI client sends. */
@@ -105,6 +110,13 @@ export const snapshotDeferred: { plugin: Plugin; key: string } = {
         return { path: a.path, namespace: 'deferred-package' };
       });
       build.onLoad({ filter: /.*/, namespace: 'deferred-package' }, (a) => ({ contents: deferredPackage(a.path, owner.get(a.path)!), loader: 'js' }));
+      // A package kept outside the bundles is a `require` the snapshot cannot serve after deserialisation (it
+      // knows Node's built-ins only): refused at build, so the pool starts plain rather than failing at the
+      // first call (how `--rpm` hung once: ioredis).
+      const outside = KEEP_EXTERNAL.filter((e) => !roots.includes(e.replace(/\/\*$/, '')));
+      build.onResolve({ filter: new RegExp(`^(${anyOf(outside.map((e) => e.replace(/\/\*$/, '')))})(/.*)?$`) }, (a) => ({
+        errors: [{ text: `${a.path} is kept outside the bundles and not in RUNTIME_PACKAGES (orchestrator/supervisor/snapshot-deferred.ts)` }],
+      }));
     },
   },
 };
