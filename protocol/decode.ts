@@ -12,7 +12,7 @@ export type Decoded<F> =
  * The frame kinds every turn carries, each with its own schema: the one the discriminated union picks for
  * that `type`. They are checked through zod's compiled fast path (`z.compile`: generated code for valid
  * input; any other input falls back to the same schema's own parser, so what is accepted, what is refused
- * and the issue named do not change: test/protocol/compiled-decode.test.ts runs both on valid and mutated
+ * and the issue named do not change: protocol/compiled-decode.test.ts runs both on valid and mutated
  * frames). zod's interpreter costs 20-100 µs a frame in an agent process, whose code runs without TurboFan
  * (agent-node/v8-tiering.ts); the generated code a few µs (bench/agent-profile.md, fourth pass).
  */
