@@ -1,23 +1,29 @@
 /**
  * Imported first by the start-up snapshot's entry (snapshot-entry.ts): while the snapshot is built,
- * `crypto.randomUUID` throws. Node 20 draws its UUIDs from a buffer of random bytes that it fills on first
- * use and keeps in the heap, so one call at build time would put that buffer in the blob, and every agent
- * process started from it would hand out the same UUIDs. A module that calls it at load time fails the
- * build instead (the pool then starts its processes from the plain bundle); `restoreRandomUuid` puts the
- * real function back in each process after deserialisation, where its buffer is the process's own.
+ * `crypto.randomUUID` and `crypto.randomInt` throw. Node 20 serves both from a buffer of random bytes that it
+ * fills on first use and keeps in the heap, so one call at build time would put that buffer in the blob, and
+ * every agent process started from it would draw the same UUIDs (or integers). A module that calls one at load
+ * time fails the build instead (the pool then starts its processes from the plain bundle);
+ * `restoreRandomDraws` puts the real functions back in each process after deserialisation, where their
+ * buffers are the process's own. (`Math.random` and `crypto.randomBytes` are reseeded or drawn per call by
+ * Node itself.)
  */
 import crypto from 'node:crypto';
 import { startupSnapshot } from 'node:v8';
 
-const realRandomUuid = crypto.randomUUID;
+const GUARDED = ['randomUUID', 'randomInt'] as const;
+const real = { randomUUID: crypto.randomUUID, randomInt: crypto.randomInt };
 
 if (startupSnapshot.isBuildingSnapshot()) {
-  crypto.randomUUID = () => {
-    throw new Error('crypto.randomUUID() called while the agent snapshot is built: its random buffer would be shared by every process');
-  };
+  for (const name of GUARDED) {
+    (crypto as unknown as Record<string, unknown>)[name] = () => {
+      throw new Error(`crypto.${name}() called while the agent snapshot is built: its random buffer would be shared by every process`);
+    };
+  }
 }
 
 /** Called first in the deserialised process. */
-export function restoreRandomUuid(): void {
-  crypto.randomUUID = realRandomUuid;
+export function restoreRandomDraws(): void {
+  crypto.randomUUID = real.randomUUID;
+  crypto.randomInt = real.randomInt;
 }

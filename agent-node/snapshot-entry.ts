@@ -11,7 +11,7 @@
  * is in the blob: it is built from code alone, in an environment holding only the package root.
  */
 // First: it guards the build against what would make processes share random state.
-import { restoreRandomUuid } from './snapshot-build-guard.js';
+import { restoreRandomDraws } from './snapshot-build-guard.js';
 import { dirname, resolve } from 'node:path';
 import { startupSnapshot } from 'node:v8';
 import { runWorker } from './worker-main.js';
@@ -32,7 +32,7 @@ void import('./policies/llm/index.js');
 compileHotFrameSchemas();
 
 startupSnapshot.setDeserializeMainFunction(() => {
-  restoreRandomUuid();
+  restoreRandomDraws();
   // node:module is taken now, not imported: the builder warns that it does not carry its state over.
   const fromDir = process.getBuiltinModule('node:module').createRequire(resolve(dirname(process.argv[1] ?? '.'), 'runtime.cjs'));
   const runtime = (name: string): unknown => fromDir(name.startsWith('node:') ? name : `./${name}.cjs`);

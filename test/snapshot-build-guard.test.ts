@@ -27,20 +27,23 @@ describe('the snapshot build guard', () => {
     return { built, blob };
   }
 
-  it('fails a build that calls randomUUID, and leaves processes their own UUIDs otherwise', async () => {
+  it('fails a build that calls randomUUID or randomInt, and leaves processes their own draws otherwise', async () => {
     const bad = await buildSnapshot('bad', "import './snapshot-build-guard.js';\nimport crypto from 'node:crypto';\ncrypto.randomUUID();\n");
     expect(bad.built.status).not.toBe(0);
     expect(bad.built.stderr).toContain('crypto.randomUUID() called while the agent snapshot is built');
+    const badInt = await buildSnapshot('bad-int', "import './snapshot-build-guard.js';\nimport crypto from 'node:crypto';\ncrypto.randomInt(1000);\n");
+    expect(badInt.built.status).not.toBe(0);
+    expect(badInt.built.stderr).toContain('crypto.randomInt() called while the agent snapshot is built');
 
     const good = await buildSnapshot('good', [
-      "import { restoreRandomUuid } from './snapshot-build-guard.js';",
+      "import { restoreRandomDraws } from './snapshot-build-guard.js';",
       "import crypto from 'node:crypto';",
       "import { startupSnapshot } from 'node:v8';",
-      'startupSnapshot.setDeserializeMainFunction(() => { restoreRandomUuid(); console.log(crypto.randomUUID()); });',
+      'startupSnapshot.setDeserializeMainFunction(() => { restoreRandomDraws(); console.log(crypto.randomUUID(), crypto.randomInt(2 ** 40)); });',
     ].join('\n'));
     expect(good.built.status, good.built.stderr).toBe(0);
     const uuids = [1, 2].map(() => spawnSync(process.execPath, ['--snapshot-blob', good.blob], { encoding: 'utf8', timeout: 30_000 }).stdout.trim());
-    expect(uuids[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(uuids[0]).toMatch(/^[0-9a-f-]{36} \d+$/);
     expect(uuids[0]).not.toBe(uuids[1]);
   }, 120_000);
 });
