@@ -1,24 +1,16 @@
 import { fork } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { availableParallelism, getPriority, setPriority } from 'node:os';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { PolicyConfig, WorkerDrop, WorkerHost } from '../../protocol/index.js';
-import { agentEntry, agentEnv } from './agent-entry.js';
+import { agentEnv } from './agent-entry.js';
 import { BOT_PROCESS_NODE_FLAGS } from './bot-process-flags.js';
 import { markUsed } from '../../disk/bundle-cache.js';
 import { policyMayUseTls } from '../../llm/tls-need.js';
 import { Worker, type HostedSeat, type Hosting, type SeatRelease } from './pool-worker.js';
-import { bundledWorker } from './worker-bundle.js';
 import { SnapshotEvidence } from './snapshot-evidence.js';
-import { snapshotLaunch, type Launch } from './worker-snapshot.js';
-import { switchEnv } from '../../disk/switch-env.js';
-import { PACKAGE_ROOT_ENV, packageRoot } from '../../disk/package-root.js';
+import type { Launch } from './worker-snapshot.js';
+import { chooseLaunch } from './worker-launch.js';
 
 export type { HostedSeat, SeatRelease } from './pool-worker.js';
-
-/** tsx's loader as an absolute URL (`--import tsx` would resolve against the cwd). */
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 const MAX_START_FAILURES = 3;
 
@@ -117,39 +109,10 @@ export class WorkerPool {
   private launching: Promise<void> | null = null;
 
   private prepare(): Promise<void> {
-    this.launching ??= (async () => {
-      const entry = this.opts.workerPath ?? agentEntry();
-      const tsx = { path: entry, execArgv: ['--import', TSX_LOADER] };
-      // Read (and refused when neither 0 nor 1) before anything else: a refusal fails the pool's start.
-      const bundleOn = switchEnv('PARLEY_WORKER_BUNDLE') ?? true;
-      const snapshotOn = switchEnv('PARLEY_WORKER_SNAPSHOT') ?? true;
-      const wanted = (this.opts.bundle ?? bundleOn) && entry.endsWith('.ts');
-      if (!wanted) {
-        this.launch = entry.endsWith('.ts') ? tsx : { path: entry, execArgv: [] };
-        return;
-      }
-      try {
-        const plain: Launch = { path: await bundledWorker(entry), execArgv: [], bundled: [] };
-        this.launch = this.snapshotWanted(snapshotOn) ? await snapshotLaunch(plain, { flags: this.v8Flags(), cache: this.opts.snapshotCache }, this.opts.log) : plain;
-      } catch (err) {
-        this.opts.log?.(`agent processes start under tsx (no worker bundle: ${(err as Error).message})`);
-        this.launch = tsx;
-      }
-    })();
+    this.launching ??= chooseLaunch({ ...this.opts, v8Flags: this.v8Flags() }).then((launch) => {
+      this.launch = launch;
+    });
     return this.launching;
-  }
-
-  private snapshotWanted(fromEnv: boolean): boolean {
-    const env = agentEnv(this.opts.env ?? process.env);
-    return (
-      (this.opts.snapshot ?? fromEnv) &&
-      this.opts.workerPath === undefined &&
-      !process.env.PARLEY_WORKER_NODE_ARGS?.trim() &&
-      !env.NODE_OPTIONS?.trim() &&
-      // Resolved: bin/parley.js declares the root with a trailing slash, and a plain string compare kept
-      // every CLI run's agent processes off the snapshot.
-      resolve(env[PACKAGE_ROOT_ENV] ?? '') === packageRoot()
-    );
   }
 
   /** Node flags of this pool's workers beside their entry's (a snapshot is built with them). */
