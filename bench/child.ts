@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { cachedBundle, NODE_BUNDLE_OPTIONS } from '../disk/bundle-cache.js';
 import { packageRoot } from '../disk/package-root.js';
 import { agentEnv } from '../orchestrator/supervisor/agent-entry.js';
+import { CaseChildren } from './case-children.js';
 import { MemorySampler, processMemory } from './memory.js';
 
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
@@ -36,14 +37,14 @@ export interface CaseOutcome<T> {
 export async function runCase<T>(file: string, args: unknown, env: NodeJS.ProcessEnv = process.env, timeoutMs = 300_000): Promise<CaseOutcome<T>> {
   const path = fileURLToPath(new URL(file, import.meta.url));
   const start = await caseLaunch(path, env);
-  const child = spawn(process.execPath, [...start.argv, JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'inherit'], env: start.env });
+  // BENCH_CASE_NODE_ARGS: node flags for the case process (the orchestrator), e.g. `--cpu-prof`, which
+  // NODE_OPTIONS refuses (PARLEY_WORKER_NODE_ARGS gives the agent processes theirs).
+  const nodeArgs = process.env.BENCH_CASE_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, ...start.argv, JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'inherit'], env: start.env });
   const pid = child.pid!;
-  // The agent processes are the case's children (the esbuild service too, for a moment: harmless).
-  // Each child's command line is read once (108 agent processes, five samples a second: the bench's own CPU
-  // competes with the case's on the machine).
-  const isEsbuild = new Map<number, boolean>();
-  const esbuild = (c: number) => isEsbuild.get(c) ?? isEsbuild.set(c, /esbuild/.test(safeCmdline(c))).get(c)!;
-  const sampler = new MemorySampler(() => children(pid).filter((c) => !esbuild(c)), 200);
+  // The agent processes are the case's children (the esbuild service too, for a moment: left out).
+  const kids = new CaseChildren(pid, children, safeCmdline);
+  const sampler = new MemorySampler(() => kids.agents(), 200);
   sampler.start();
   let orchestratorPeakKb = 0;
   const selfTimer = setInterval(() => {
@@ -86,7 +87,9 @@ async function caseLaunch(path: string, env: NodeJS.ProcessEnv): Promise<{ argv:
       options: { ...NODE_BUNDLE_OPTIONS },
     });
     return { argv: [join(dirname(main), `${name}.mjs`)], env: agentEnv(env) };
-  } catch {
+  } catch (err) {
+    // Said, not silent: under tsx the case process pays ~1.5 s of CPU more at its start, on the machine measured.
+    process.stderr.write(`bench: ${path} runs under tsx, not from its bundle (${(err as Error)?.message ?? String(err)})\n`);
     return { argv: ['--import', TSX_LOADER, path], env };
   }
 }
