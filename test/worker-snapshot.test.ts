@@ -224,14 +224,16 @@ describe('agent processes from the start-up snapshot', () => {
 
   it('one process from the snapshot that dies before ready does not switch its pool: the blob is blamed only when several die in a row', async () => {
     const lines: string[] = [];
-    const pool = new WorkerPool({ size: 2, log: (line) => lines.push(line) });
+    let victim = 0;
+    // Killed as it is forked (the pool's `spawned` probe), before any of its start-up has run: it cannot be ready.
+    const kill = (pid: number) => {
+      if (victim) return;
+      victim = pid;
+      process.kill(pid, 'SIGKILL');
+    };
+    const pool = new WorkerPool({ size: 2, log: (line) => lines.push(line), spawned: kill });
     cleanups.push(() => pool.close());
-    const started = pool.start();
-    // Killed as soon as it is spawned (a start takes tens of ms of CPU before ready).
-    await vi.waitFor(() => expect(pool.pids.length).toBeGreaterThan(0), { timeout: 30_000, interval: 1 });
-    const victim = pool.pids[0]!;
-    process.kill(victim, 'SIGKILL');
-    await started;
+    await pool.start();
     expect(await pool.full()).toBe(true);
     expect(lines).toContain(`a process from the start-up snapshot died before ready (agent process ${victim} exited (SIGKILL); 1 in a row, the pool starts plain at 3)`);
     expect(lines.filter((l) => l.includes('without the start-up snapshot'))).toEqual([]);
@@ -240,15 +242,18 @@ describe('agent processes from the start-up snapshot', () => {
 
   it('a pool closed while processes from the snapshot are still starting says nothing of the snapshot (they were stopped, not failed)', async () => {
     const lines: string[] = [];
-    const pool = new WorkerPool({ size: 4, startParallelism: 4, log: (line) => lines.push(line) });
+    // Each stopped as it is forked (the pool's `spawned` probe), before any of its start-up has run: a stopped
+    // process cannot say ready, so all four are still starting when the pool closes.
+    const pids: number[] = [];
+    const stop = (pid: number) => {
+      pids.push(pid);
+      process.kill(pid, 'SIGSTOP');
+    };
+    const pool = new WorkerPool({ size: 4, startParallelism: 4, log: (line) => lines.push(line), spawned: stop });
     cleanups.push(() => pool.close());
     void pool.start().catch(() => {});
-    await vi.waitFor(() => expect(pool.pids.length).toBe(4), { timeout: 30_000, interval: 1 });
-    // Stopped at once: a stopped process cannot say ready, so each is still starting when the pool closes.
-    const pids = pool.pids;
-    for (const pid of pids) process.kill(pid, 'SIGSTOP');
-    const starting = pids.filter((pid) => !pool.readyPids.includes(pid));
-    expect(starting.length).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(pids).toHaveLength(4), { timeout: 30_000 });
+    expect(pids.filter((pid) => pool.readyPids.includes(pid))).toEqual([]);
     await pool.close(200);
     expect(lines.filter((l) => l.includes('start-up snapshot'))).toEqual([]);
   });

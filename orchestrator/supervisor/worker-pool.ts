@@ -70,6 +70,11 @@ export interface WorkerPoolOptions {
   readyTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
+  /**
+   * Called with each agent process's pid as it is forked, before it has run any of Node's start-up (tests
+   * that stop or kill a process while it is surely still starting, without racing its start-up).
+   */
+  spawned?: (pid: number) => void;
 }
 
 
@@ -294,6 +299,7 @@ export class WorkerPool {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       env: agentEnv(this.opts.env ?? process.env, { tlsFree: this.opts.tlsFree ?? false }),
     });
+    if (child.pid !== undefined) this.opts.spawned?.(child.pid);
     if (this.opts.niceness && child.pid !== undefined) {
       try {
         setPriority(child.pid, Math.min(19, getPriority() + this.opts.niceness));
