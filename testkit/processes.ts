@@ -72,10 +72,22 @@ export class CliProcess {
 /** `parley <args>` as a child process. */
 export const parley = (args: string[], opts?: { cwd?: string; env?: NodeJS.ProcessEnv }) => new CliProcess(args, opts);
 
+/** Every temp directory `tempDir` made in this process, in order (see `removeTempDirsSince`). */
+const madeTempDirs: string[] = [];
+
 /** A fresh temp directory and its removal. */
 export function tempDir(prefix: string): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), `parley-${prefix}-`));
+  madeTempDirs.push(path);
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** How many temp directories `tempDir` has made so far: a mark for `removeTempDirsSince`. */
+export const tempDirMark = (): number => madeTempDirs.length;
+
+/** Removes the temp directories made since `mark` (a skipped block's: its afterAll never runs). */
+export function removeTempDirsSince(mark: number): void {
+  for (const path of madeTempDirs.splice(mark)) rmSync(path, { recursive: true, force: true });
 }
 
 /** Awaits `p`, failing after `ms` with `label` and the given processes' output (for diagnosing hangs). */

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { describe, it } from 'vitest';
 import { cacheDir } from '../../scenarios/fetch/cache-dir.js';
 import { SOTOPIA_FILES } from '../../scenarios/import/sotopia.js';
-import { REPO } from './processes.js';
+import { REPO, removeTempDirsSince, tempDirMark } from './processes.js';
 
 /** Where reference data a test needs is, or why it is not on this machine. */
 export type ReferenceData = { dir: string; skip: false; reason: '' } | { dir: ''; skip: true; reason: string };
@@ -49,7 +49,16 @@ export function describeWithData(data: ReferenceData, title: string, fn: () => v
     return;
   }
   console.log(`skipped: ${title} (${data.reason})`);
-  describe.skip(`${title} (skipped: ${data.reason})`, fn);
+  // The block is still collected, so its skipped tests are listed; the temp folders it makes as it is
+  // collected are removed at once, since a skipped block's afterAll (which would remove them) never runs.
+  describe.skip(`${title} (skipped: ${data.reason})`, () => {
+    const mark = tempDirMark();
+    try {
+      fn();
+    } finally {
+      removeTempDirsSince(mark);
+    }
+  });
 }
 
 /** `it` for one test that needs reference data: skipped with its reason printed when the data is absent. */
