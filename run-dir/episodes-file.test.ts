@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { EpisodeRecord } from '../protocol/index.js';
-import { appendEpisode, readEpisodes, repairTail, rewriteEpisodes } from './episodes-file.js';
+import { appendEpisode, readEpisodes, recordsWithAppended, repairTail, rewriteEpisodes } from './episodes-file.js';
 import { RunPaths } from './paths.js';
 import { tempRunPaths } from './testing/temp-paths.js';
 import { fixtureLock } from './testing/held-lock.js';
@@ -92,5 +92,31 @@ describe('episodes.jsonl: appends, torn tails, one record per episode id', () =>
     const f = files();
     rewriteEpisodes(fixtureLock(f), [{ ...record('a'), futureField: { x: 1 } }]);
     expect(readEpisodes(f).rows[0]!.raw['futureField']).toEqual({ x: 1 });
+  });
+
+  it('a read is reused only while the file is unchanged: an append, a truncation or a rewrite reads it again', () => {
+    const f = files();
+    appendEpisode(fixtureLock(f), record('a'));
+    const first = readEpisodes(f);
+    expect(readEpisodes(f, first)).toBe(first);
+    appendEpisode(fixtureLock(f), record('b'));
+    const second = readEpisodes(f, first);
+    expect(second).not.toBe(first);
+    expect(second.rows.map((r) => r.record.episodeId)).toEqual(['a', 'b']);
+    // Same size, new bytes: a different id of the same length, written in place.
+    writeFileSync(f.episodesJsonl, readFileSync(f.episodesJsonl, 'utf8').replace('"episodeId":"b"', '"episodeId":"c"'));
+    expect(readEpisodes(f, second).rows.map((r) => r.record.episodeId)).toEqual(['a', 'c']);
+    rewriteEpisodes(fixtureLock(f), [record('d')]);
+    expect(readEpisodes(f, second).rows.map((r) => r.record.episodeId)).toEqual(['d']);
+  });
+
+  it('recordsWithAppended gives what reading the file again gives: appended lines read back, the last of an id winning', () => {
+    const f = files();
+    for (const r of [record('a', 'failed'), record('b')]) appendEpisode(fixtureLock(f), r);
+    const before = readEpisodes(f).rows;
+    const lines = [record('a'), record('c'), { ...record('d'), mode: 'telepathy' } as unknown as EpisodeRecord].map((r) => appendEpisode(fixtureLock(f), r));
+    const again = readEpisodes(f).rows.map((r) => r.record);
+    expect(again.map((r) => r.episodeId)).toEqual(['b', 'a', 'c']);
+    expect(recordsWithAppended(before, lines)).toEqual(again);
   });
 });

@@ -2,7 +2,7 @@ import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readSync, st
 import { writeFileAtomicSync } from '../disk/atomic-write.js';
 import { readRegularFile, RUN_FILE_CAPS } from '../disk/regular-file.js';
 import { jsonlLines } from '../disk/jsonl-lines.js';
-import { EpisodeRecord, RunErrorCode } from '../protocol/index.js';
+import { compiledForMany, EpisodeRecord, RunErrorCode } from '../protocol/index.js';
 import type { RunPaths } from './paths.js';
 import type { RunLock } from './lock.js';
 
@@ -50,10 +50,36 @@ function where(issues: readonly { path: PropertyKey[]; message: string }[]): str
   return `field ${first.path.map(String).join('.') || '(record)'}: ${first.message}`;
 }
 
-/** Reads every record of `episodes.jsonl` (an absent file is an empty run). */
-export function readEpisodes(paths: RunPaths): EpisodesRead {
+/**
+ * What identifies the file's bytes without reading them: device, inode (an atomic rewrite is a new one),
+ * size, and modification and change times to the nanosecond (every write, truncation or rename changes
+ * ctime, which no process can set back). Taken before a read, so a write during the read makes it stale.
+ * Undefined when the file cannot be stat'ed: then it is absent, as `existsSync` says.
+ */
+function stampOf(file: string): string | undefined {
+  let s;
+  try {
+    s = statSync(file, { bigint: true });
+  } catch {
+    return undefined; // as existsSync: a file that cannot be stat'ed is an absent one
+  }
+  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+}
+
+/** The file's identity when it was read (`stampOf`): `readEpisodes(paths, earlier)` returns `earlier` while it holds. */
+const readStamps = new WeakMap<EpisodesRead, string>();
+
+/**
+ * Reads every record of `episodes.jsonl` (an absent file is an empty run). `earlier`: a read of the same
+ * file by this process, returned as it is when the file has not changed since (same inode, size and times):
+ * `parley run` reads the file before it takes the lock (which scenarios recorded episodes use) and again
+ * under it, and a resumed paper grid is thousands of records to parse and validate a second time.
+ */
+export function readEpisodes(paths: RunPaths, earlier?: EpisodesRead): EpisodesRead {
   const out: EpisodesRead = { rows: [], badLines: [], duplicates: 0, tornBytes: 0 };
-  if (!existsSync(paths.episodesJsonl)) return out;
+  const stamp = stampOf(paths.episodesJsonl);
+  if (stamp === undefined) return out;
+  if (earlier && readStamps.get(earlier) === stamp) return earlier;
   const read = readRegularFile(paths.episodesJsonl, RUN_FILE_CAPS.jsonl, paths.dir);
   if (!read.ok) {
     out.badLines.push({ line: 0, code: RunErrorCode.BadRecord, message: read.message });
@@ -62,42 +88,61 @@ export function readEpisodes(paths: RunPaths): EpisodesRead {
   const { lines, tornBytes } = jsonlLines(read.text);
   out.tornBytes = tornBytes;
   const byId = new Map<string, EpisodeRow>();
-  for (const { line, text } of lines) {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch (err) {
-      out.badLines.push({ line, code: RunErrorCode.BadJson, message: `not JSON (${(err as Error).message})` });
-      continue;
-    }
-    let parsed = EpisodeRecord.safeParse(raw);
-    if (!parsed.success) {
-      const issues = parsed.error.issues;
-      // A malformed evaluation (what `parley eval` stored) has its own code. The episode itself is sound:
-      // its row is kept without the evaluation, so a resumed run does not play (and pay for) it again,
-      // while every reader of evaluations refuses the file naming this line.
-      const evaluationOnly = issues.every((i) => i.path[0] === 'evaluation');
-      out.badLines.push({ line, code: evaluationOnly ? RunErrorCode.BadEvaluation : RunErrorCode.BadRecord, message: where(issues) });
-      if (!evaluationOnly) continue;
-      const { evaluation: _malformed, ...rest } = raw as Record<string, unknown>;
-      parsed = EpisodeRecord.safeParse(rest);
-      if (!parsed.success) continue;
-    }
-    if (byId.delete(parsed.data.episodeId)) out.duplicates += 1; // re-inserted: keeps file order of the survivors
-    byId.set(parsed.data.episodeId, { record: parsed.data, raw: raw as Record<string, unknown>, line });
-  }
+  const schema = compiledForMany(EpisodeRecord, lines.length);
+  for (const { line, text } of lines) readLine(out, byId, schema, line, text);
   out.rows = [...byId.values()];
+  readStamps.set(out, stamp);
   return out;
+}
+
+/** One line of the file into `byId` (the last line of an id wins, in file order) or `out.badLines`. */
+function readLine(out: EpisodesRead, byId: Map<string, EpisodeRow>, schema: typeof EpisodeRecord, line: number, text: string): void {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    out.badLines.push({ line, code: RunErrorCode.BadJson, message: `not JSON (${(err as Error).message})` });
+    return;
+  }
+  let parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues;
+    // A malformed evaluation (what `parley eval` stored) has its own code. The episode itself is sound:
+    // its row is kept without the evaluation, so a resumed run does not play (and pay for) it again,
+    // while every reader of evaluations refuses the file naming this line.
+    const evaluationOnly = issues.every((i) => i.path[0] === 'evaluation');
+    out.badLines.push({ line, code: evaluationOnly ? RunErrorCode.BadEvaluation : RunErrorCode.BadRecord, message: where(issues) });
+    if (!evaluationOnly) return;
+    const { evaluation: _malformed, ...rest } = raw as Record<string, unknown>;
+    parsed = schema.safeParse(rest);
+    if (!parsed.success) return;
+  }
+  if (byId.delete(parsed.data.episodeId)) out.duplicates += 1; // re-inserted: keeps file order of the survivors
+  byId.set(parsed.data.episodeId, { record: parsed.data, raw: raw as Record<string, unknown>, line });
+}
+
+/**
+ * The records `readEpisodes` would return after `appended` (lines `appendEpisode` returned) were appended
+ * to a file that read as `rows`, the caller holding the run's lock from that read on: each line read back
+ * as a line of the file is (parsed, checked, the last of an id winning), without reading the rest again.
+ */
+export function recordsWithAppended(rows: readonly EpisodeRow[], appended: readonly string[]): EpisodeRecord[] {
+  const byId = new Map(rows.map((r) => [r.record.episodeId, r]));
+  const scratch: EpisodesRead = { rows: [], badLines: [], duplicates: 0, tornBytes: 0 };
+  const schema = compiledForMany(EpisodeRecord, appended.length);
+  appended.forEach((text, i) => readLine(scratch, byId, schema, -(i + 1), text));
+  return [...byId.values()].map((r) => r.record);
 }
 
 /**
  * Appends one record as one complete line in a single `write`. A short write (disk full) is taken back
  * by truncating to the size before, so this process never leaves half a line. The caller holds the run
- * directory's lock.
+ * directory's lock. Returns the line written (without its newline), for `recordsWithAppended`.
  */
-export function appendEpisode(lock: RunLock, record: EpisodeRecord): void {
+export function appendEpisode(lock: RunLock, record: EpisodeRecord): string {
   const { paths } = lock;
-  const line = Buffer.from(JSON.stringify(record) + '\n', 'utf8');
+  const text = JSON.stringify(record);
+  const line = Buffer.from(text + '\n', 'utf8');
   const fd = openSync(paths.episodesJsonl, 'a');
   try {
     const before = fstatSync(fd).size;
@@ -115,6 +160,7 @@ export function appendEpisode(lock: RunLock, record: EpisodeRecord): void {
   } finally {
     closeSync(fd);
   }
+  return text;
 }
 
 /**

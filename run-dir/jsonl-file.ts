@@ -1,7 +1,7 @@
 import { readRegularFile, RUN_FILE_CAPS } from '../disk/regular-file.js';
 import type * as z from 'zod';
 import { jsonlLines } from '../disk/jsonl-lines.js';
-import { RunErrorCode } from '../protocol/index.js';
+import { compiledForMany, RunErrorCode } from '../protocol/index.js';
 
 /**
  * A JSONL file read against a schema: every value, or the first line that is not JSON or not of the shape.
@@ -20,6 +20,7 @@ export function readJsonlFile<S extends z.ZodType>(file: string, schema: S, root
   const read = readRegularFile(file, RUN_FILE_CAPS.jsonl, root);
   if (!read.ok) return { ok: false, code: RunErrorCode.BadRecord, message: read.message };
   const { lines, tornBytes } = jsonlLines(read.text);
+  const checker = compiledForMany(schema, lines.length);
   for (const { line: n, text } of lines) {
     let raw: unknown;
     try {
@@ -27,7 +28,7 @@ export function readJsonlFile<S extends z.ZodType>(file: string, schema: S, root
     } catch (err) {
       return { ok: false, code: RunErrorCode.BadJson, message: `${file}:${n}: not JSON (${(err as Error).message})` };
     }
-    const parsed = schema.safeParse(raw);
+    const parsed = checker.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       return { ok: false, code: RunErrorCode.BadRecord, message: `${file}:${n}: field ${issue?.path.map(String).join('.') || '(record)'}: ${issue?.message ?? 'invalid'}` };

@@ -2,6 +2,7 @@ import { writeFileAtomic as writeWhole } from '../disk/atomic-write.js';
 import { builtinScenarioSet } from './builtin.js';
 import { ScenarioError, ScenarioErrorCode, zodToScenarioError } from './errors.js';
 import { parseJsonLines, readText } from './import/read-json.js';
+import { compiledForMany } from '../protocol/index.js';
 import { Scenario } from './model.js';
 import { seatStructureProblem } from './seat-structure.js';
 
@@ -17,8 +18,10 @@ export async function loadScenarioFile(file: string): Promise<Scenario[]> {
 export function parseScenarioLines(text: string, file: string): Scenario[] {
   const out: Scenario[] = [];
   const seen = new Map<string, number>();
-  for (const { json, line } of parseJsonLines(text, file)) {
-    const scenario = validateScenario(json, { file, line });
+  const lines = parseJsonLines(text, file);
+  const schema = compiledForMany(Scenario, lines.length);
+  for (const { json, line } of lines) {
+    const scenario = validateScenario(json, { file, line }, schema);
     const before = seen.get(scenario.id);
     if (before !== undefined) {
       throw new ScenarioError(ScenarioErrorCode.DuplicateId, `duplicate scenario id '${scenario.id}' (first on line ${before})`, { file, line, field: 'id' });
@@ -30,8 +33,8 @@ export function parseScenarioLines(text: string, file: string): Scenario[] {
 }
 
 /** Validates one record against the Scenario schema, turning the first zod issue into a located error. */
-export function validateScenario(json: unknown, where: { file: string; line?: number }): Scenario {
-  const parsed = Scenario.safeParse(json);
+export function validateScenario(json: unknown, where: { file: string; line?: number }, schema: typeof Scenario = Scenario): Scenario {
+  const parsed = schema.safeParse(json);
   if (!parsed.success) throw zodToScenarioError(parsed.error, where);
   const problem = seatStructureProblem(parsed.data);
   if (problem) throw new ScenarioError(ScenarioErrorCode.UnknownReference, problem.problem, { ...where, field: problem.field });

@@ -1,4 +1,4 @@
-import { missingScenarioIds, missingScenariosMessage, readEpisodes, readRunScenarios, type RunPaths } from '../../run-dir/index.js';
+import { missingScenarioIds, missingScenariosMessage, readRunScenarios, type EpisodesRead, type RunPaths } from '../../run-dir/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { RunConfig } from '../run-config.js';
 import { RunError, RunErrorCode } from './run-error.js';
@@ -10,15 +10,16 @@ import { loadRunScenarios } from './scenario-source.js';
  * `--subset`), so those already in the file are kept; the file lists them first, as it had them.
  * Recorded episodes whose scenario is in neither (a run written before this was kept) stop the run
  * before anything is written, naming them, unless `repairScenarios` is set: then they are taken from
- * this invocation's scenario source, whole (no subset), and any still missing are named.
+ * this invocation's scenario source, whole (no subset), and any still missing are named. `episodes`: the
+ * run directory's episodes.jsonl as read now.
  */
-export async function keptScenarios(paths: RunPaths, planned: readonly Scenario[], config: Pick<RunConfig, 'scenarios' | 'seed' | 'repairScenarios'>): Promise<Scenario[]> {
+export async function keptScenarios(paths: RunPaths, planned: readonly Scenario[], config: Pick<RunConfig, 'scenarios' | 'seed' | 'repairScenarios'>, episodes: EpisodesRead): Promise<Scenario[]> {
   const kept = new Map<string, Scenario>();
   const file = readRunScenarios(paths);
   if (file.ok) for (const [id, s] of file.scenarios) kept.set(id, s);
   // A planned scenario is the one this invocation plays: its version is written.
   for (const s of planned) kept.set(s.id, s);
-  const recorded = readEpisodes(paths).rows.map((r) => r.record.scenarioId);
+  const recorded = episodes.rows.map((r) => r.record.scenarioId);
   const missing = missingScenarioIds(recorded, kept);
   if (!missing.length) return [...kept.values()];
   if (!config.repairScenarios) {

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { EpisodeRecord } from '../../protocol/index.js';
 import { terminalSafe } from '../../text/terminal.js';
-import { acquireRunLock, appendEpisode, readEpisodes, rewriteEpisodes, readRunJson, RunPaths, runJsonSnapshot, undoRunStart, writeRunScenarios, type RunDirWriter, type RunJson, type RunLock, type RunStats } from '../../run-dir/index.js';
+import { acquireRunLock, appendEpisode, readEpisodes, recordsWithAppended, rewriteEpisodes, readRunJson, RunPaths, runJsonSnapshot, undoRunStart, writeRunScenarios, type EpisodeRow, type EpisodesRead, type RunDirWriter, type RunJson, type RunLock, type RunStats } from '../../run-dir/index.js';
 import type { Scenario } from '../../scenarios/model.js';
 import type { EpisodePlan } from '../episode-plan.js';
 import type { RunConfig } from '../run-config.js';
@@ -132,25 +132,32 @@ export async function runLifecycle<Outcome extends object>(input: RunConfig, exe
   const unanswerable = missingCassettes(plans);
   if (unanswerable) throw new Error(unanswerable);
   // Every scenario a recorded or planned episode uses stays in scenarios.jsonl; one missing stops the run here.
-  const kept = await keptScenarios(paths, uniqueScenarios(plans), config);
+  // Read once here; read again under the lock only if it changed meanwhile (prepareResume).
+  const recorded = readEpisodes(paths);
+  const kept = await keptScenarios(paths, uniqueScenarios(plans), config, recorded);
   const runJsonBefore = runJsonSnapshot(paths);
   mkdirSync(paths.ledgersDir, { recursive: true });
   const lock = await acquireRunLock(paths, { command: executor.command, log: opts.log, ...(opts.lockWaitMs !== undefined ? { waitMs: opts.lockWaitMs } : {}) });
   try {
     let manifest: RunManifest;
     let ran: EpisodeRecord[];
+    let appended: string[];
+    let rows: EpisodeRow[];
     let outcome: Outcome;
     try {
-      const started = startRun(lock, { input, config, scenarios, kept, plans, protocol, changed: identity.changed }, executor, opts);
+      const started = startRun(lock, { input, config, scenarios, kept, plans, protocol, changed: identity.changed, recorded }, executor, opts);
       manifest = started.manifest;
-      ({ ran, outcome } = await playPending(lock, started.manifest, started.pending, executor, opts));
+      rows = started.rows;
+      ({ ran, appended, outcome } = await playPending(lock, started.manifest, started.pending, executor, opts));
     } catch (err) {
       // Nothing ran: the directory goes back to how this invocation found it (run-dir/run-start.ts).
       undoRunStart(lock, runJsonBefore);
       throw err;
     }
     const interrupted = opts.signal?.aborted ?? false;
-    const records = readEpisodes(paths).rows.map((r) => r.record);
+    // What episodes.jsonl now reads as: the rows found at the start and this invocation's lines, read back
+    // as the file's lines are (no other writer appends while the lock is held), not the whole file again.
+    const records = recordsWithAppended(rows, appended);
     const m = manifest;
     const stats = finishRun({ records, ...(m.isReplayed ? { isReplayed: m.isReplayed } : {}), interrupted, write: (ending) => writeManifest(lock, m, ending) });
     return { ...outcome, dir: paths.dir, runId: m.runId, records, ran, skipped: m.skipped, planned: m.plans.length, stats, interrupted };
@@ -170,16 +177,18 @@ interface Resolved {
   protocol: RunManifest['protocol'];
   /** Settings this invocation changed (`--extend`), for the history. */
   changed: string[];
+  /** episodes.jsonl as read before the lock was taken. */
+  recorded: EpisodesRead;
 }
 
 /** The run's manifest and what is left to run: resume state, run id, scenarios.jsonl, run.json (started). */
-function startRun(lock: RunLock, r: Resolved, executor: RunExecutor<object>, opts: LifecycleOptions): { manifest: RunManifest; pending: EpisodePlan[] } {
+function startRun(lock: RunLock, r: Resolved, executor: RunExecutor<object>, opts: LifecycleOptions): { manifest: RunManifest; pending: EpisodePlan[]; rows: EpisodeRow[] } {
   const { protocol } = r;
   const { paths } = lock;
   opts.log(`protocol: ${protocolKey(protocol)} (${definitionOf(protocol.name).logLine})`);
   const plans = r.plans.map((p) => executor.adaptPlan?.(p) ?? p);
-  if (r.config.redraw) redrawUnscored(lock, opts.log);
-  const resumed = prepareResume(lock, plans, { retryFailed: r.config.retryFailed, log: opts.log });
+  if (r.config.redraw) redrawUnscored(lock, opts.log, r.recorded);
+  const resumed = prepareResume(lock, plans, { retryFailed: r.config.retryFailed, log: opts.log, earlier: r.recorded });
   const skipped = plans.length - resumed.pending.length;
   if (skipped) opts.log(`resuming: ${skipped} of ${plans.length} episode(s) already recorded`);
   // Re-draws a killed run (or --redraw) left owed come after the first draws; they do not count against --limit.
@@ -212,11 +221,11 @@ function startRun(lock: RunLock, r: Resolved, executor: RunExecutor<object>, opt
     ...(isReplayed ? { isReplayed } : {}),
   };
   writeManifest(lock, manifest, { endedAt: null, stats: null });
-  return { manifest, pending };
+  return { manifest, pending, rows: resumed.rows };
 }
 
 /** Hands the pending episodes to the executor and appends each record it returns; returns this invocation's records. */
-async function playPending<Outcome extends object>(lock: RunLock, m: RunManifest, pending: EpisodePlan[], executor: RunExecutor<Outcome>, opts: LifecycleOptions): Promise<{ ran: EpisodeRecord[]; outcome: Outcome }> {
+async function playPending<Outcome extends object>(lock: RunLock, m: RunManifest, pending: EpisodePlan[], executor: RunExecutor<Outcome>, opts: LifecycleOptions): Promise<{ ran: EpisodeRecord[]; appended: string[]; outcome: Outcome }> {
   const names = new Map(m.scenarios.map((s) => [s.id, s.codename ?? s.id]));
   const progress = new ProgressReporter({
     ...(m.isReplayed ? { isReplayed: m.isReplayed } : {}),
@@ -229,10 +238,11 @@ async function playPending<Outcome extends object>(lock: RunLock, m: RunManifest
     ...(opts.progressIntervalMs !== undefined ? { intervalMs: opts.progressIntervalMs } : {}),
   });
   const ran: EpisodeRecord[] = [];
+  const appended: string[] = [];
   const record = (r: EpisodeRecord) => {
     // Marked as it is appended: a short draw under first-valid is superseded at once, so a kill after this line resumes its re-draw.
     const marked = markOnArrival(r, m.protocol);
-    appendEpisode(lock, marked);
+    appended.push(appendEpisode(lock, marked));
     ran.push(marked);
     progress.episode(marked);
   };
@@ -263,15 +273,15 @@ async function playPending<Outcome extends object>(lock: RunLock, m: RunManifest
       progress.notice(`selection first-valid: re-drawing ${round.length} episode(s) with 5 or fewer moves`);
       progress.addPlanned(round.length);
     }
-    return { ran, outcome };
+    return { ran, appended, outcome };
   } finally {
     progress.close();
   }
 }
 
 /** `--redraw`: counted draws the judge could not score become superseded, so their re-draws are owed. */
-function redrawUnscored(lock: RunLock, log: (line: string) => void): void {
-  const { raws, changed } = markUnscored(readEpisodes(lock.paths).rows);
+function redrawUnscored(lock: RunLock, log: (line: string) => void, earlier: EpisodesRead): void {
+  const { raws, changed } = markUnscored(readEpisodes(lock.paths, earlier).rows);
   if (changed) rewriteEpisodes(lock, raws);
   log(`--redraw: ${changed} counted episode(s) the judge could not score marked superseded`);
 }

@@ -1,10 +1,12 @@
 import { RunErrorCode, type EpisodeRecord } from '../../protocol/index.js';
-import { discardEpisodeFiles, readEpisodes, repairTail, rewriteEpisodes, type RunLock } from '../../run-dir/index.js';
+import { discardEpisodeFiles, readEpisodes, repairTail, rewriteEpisodes, type EpisodeRow, type EpisodesRead, type RunLock } from '../../run-dir/index.js';
 import type { EpisodePlan } from '../episode-plan.js';
 
 export interface ResumeState {
   /** Records kept from earlier invocations (one per episode id). */
   kept: EpisodeRecord[];
+  /** Their rows: what episodes.jsonl reads as now (`recordsWithAppended` adds this invocation's). */
+  rows: EpisodeRow[];
   /** Planned episodes without a record: what this invocation runs. */
   pending: EpisodePlan[];
 }
@@ -18,11 +20,12 @@ export interface ResumeState {
  *  - ledgers and cassettes of planned episodes that have no record (started by a run that was killed)
  *    are discarded: they describe an attempt that produced nothing, and the rerun writes its own.
  */
-export function prepareResume(lock: RunLock, plans: readonly EpisodePlan[], o: { retryFailed: boolean; log: (line: string) => void }): ResumeState {
+export function prepareResume(lock: RunLock, plans: readonly EpisodePlan[], o: { retryFailed: boolean; log: (line: string) => void; earlier?: EpisodesRead }): ResumeState {
   const { paths } = lock;
   const torn = repairTail(lock);
   if (torn) o.log(`episodes.jsonl: removed a torn last line (${torn} bytes) left by an interrupted write; that episode runs again`);
-  const previous = readEpisodes(paths);
+  // `earlier` (read before the lock) serves only if the file is as it was then (readEpisodes checks).
+  const previous = readEpisodes(paths, o.earlier);
   const unreadable = previous.badLines.filter((b) => b.code !== RunErrorCode.BadEvaluation);
   const badEvaluations = previous.badLines.filter((b) => b.code === RunErrorCode.BadEvaluation);
   if (unreadable.length) o.log(`episodes.jsonl: skipping unreadable line(s) ${unreadable.map((b) => b.line).join(', ')}`);
@@ -51,5 +54,5 @@ export function prepareResume(lock: RunLock, plans: readonly EpisodePlan[], o: {
   let discarded = 0;
   for (const p of pending) if (discardEpisodeFiles(lock, p.episodeId)) discarded += 1;
   if (discarded) o.log(`discarded the ledgers of ${discarded} episode(s) started but not recorded by an earlier invocation; they run again`);
-  return { kept, pending };
+  return { kept, rows, pending };
 }
