@@ -1,8 +1,8 @@
 import { execFileSync, fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PACKAGE_ROOT as CLI_PACKAGE_ROOT } from '../bin/cli-bundle.js';
 import { PACKAGE_ROOT_ENV } from '../disk/package-root.js';
@@ -13,7 +13,7 @@ import { BOT_PROCESS_NODE_FLAGS } from '../orchestrator/supervisor/bot-process-f
 import { KEEP_EXTERNAL } from '../disk/bundle-cache.js';
 import { RUNTIME_GLOBAL, snapshotDeferred } from '../orchestrator/supervisor/snapshot-deferred.js';
 import { WorkerPool } from '../orchestrator/supervisor/worker-pool.js';
-import { buildWorkerSnapshot, snapshotArgs, type WorkerSnapshot } from '../orchestrator/supervisor/worker-snapshot.js';
+import { buildWorkerSnapshot, snapshotArgs, workerSnapshot, type WorkerSnapshot } from '../orchestrator/supervisor/worker-snapshot.js';
 import type { WorkerToParent } from '../protocol/index.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { REPO, tempDir } from './helpers/processes.js';
@@ -73,6 +73,26 @@ async function startFrom(s: WorkerSnapshot, baseURL: string): Promise<WorkerToPa
   } finally {
     child.kill('SIGKILL');
   }
+}
+
+/**
+ * A cache directory of its own holding what a built cache holds: copies of the package's cache (built there
+ * if it is not yet), the bundles and, with `blobs`, the blobs of the default and the bot flags with their
+ * digests. A fresh cache costs ~3 CPU-s of esbuild for its two bundles and ~0.6 for each blob; a copy a few
+ * ms. For the tests about what a pool does with a blob, or about the blob's build (the bundles' builds are
+ * the package cache's, disk/bundle-cache.js, tested with it).
+ */
+async function copyOfBuiltCache(dest: string, blobs: boolean): Promise<string> {
+  const [plain] = await Promise.all([workerSnapshot(), workerSnapshot(BOT_PROCESS_NODE_FLAGS)]);
+  for (const bundleDir of [dirname(plain.blob), dirname(plain.script)]) {
+    const from = dirname(bundleDir);
+    const to = join(dest, basename(from));
+    cpSync(bundleDir, join(to, basename(bundleDir)), { recursive: true, filter: (f) => !basename(f).startsWith('.staging-') && (blobs || !/\.blob(\.sha256)?$/.test(f)) });
+    // The manifest names the bundle copied (another build may have moved the package's on since).
+    const manifest = JSON.parse(readFileSync(join(from, 'current.json'), 'utf8')) as { bundle: string };
+    writeFileSync(join(to, 'current.json'), JSON.stringify({ ...manifest, bundle: basename(bundleDir) }));
+  }
+  return dest;
 }
 
 describe('agent processes from the start-up snapshot', () => {
@@ -155,7 +175,10 @@ describe('agent processes from the start-up snapshot', () => {
   it('is built from code alone: nothing of the environment it was built in is in the blob, and an LLM policy warms in it', async () => {
     process.env[SECRET_VAR] = SECRET;
     cleanups.push(() => delete process.env[SECRET_VAR]);
-    const s = await buildWorkerSnapshot(join(tmp.path, 'cache'));
+    // The bundles copied, the blob built here, with the secret in the environment.
+    const cache = await copyOfBuiltCache(join(tmp.path, 'cache'), false);
+    const s = await buildWorkerSnapshot(cache);
+    expect(s.blob.startsWith(cache)).toBe(true);
     const blob = readFileSync(s.blob);
     expect(blob.length).toBeGreaterThan(1_000_000);
     expect(blob.includes(SECRET)).toBe(false);
@@ -259,7 +282,7 @@ describe('agent processes from the start-up snapshot', () => {
   });
 
   it('a process from the snapshot that dies before ready switches its pool to the plain bundle', async () => {
-    const cache = join(tmp.path, 'pool-cache');
+    const cache = await copyOfBuiltCache(join(tmp.path, 'pool-cache'), true);
     const lines: string[] = [];
     const pool = new WorkerPool({ size: 1, snapshotCache: cache, log: (line) => lines.push(line) });
     cleanups.push(() => pool.close());
@@ -280,7 +303,7 @@ describe('agent processes from the start-up snapshot', () => {
   });
 
   it('a first wave of processes from a blob that does not start falls back to the plain bundle instead of failing the pool', async () => {
-    const cache = join(tmp.path, 'wave-cache');
+    const cache = await copyOfBuiltCache(join(tmp.path, 'wave-cache'), true);
     const good = await buildWorkerSnapshot(cache);
     // A blob whose digest matches (so it is not rebuilt) but that Node refuses under the pool's flags (exit 14):
     // every process of the first wave dies before ready; they must not use up the pool's start failures.
