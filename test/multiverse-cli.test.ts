@@ -59,6 +59,19 @@ describe('parley multiverse CLAIM --out DIR (bots, offline)', () => {
     const recorded = arms.reduce((n, a) => n + readFileSync(join(out, 'arms', a, 'episodes.jsonl'), 'utf8').trim().split('\n').length, 0);
     expect(Number(started![1])).toBe(recorded);
     expect(recorded).toBeGreaterThanOrEqual(32);
+    // The arms' seats are played on one set of agent processes (orchestrator/run/pool-lender.ts), started
+    // once for the sweep, not a pool per arm; and still never two seats of one episode in one process.
+    type Seat = { pid: number | null };
+    const armsOfPid = new Map<number, Set<string>>();
+    for (const a of arms) {
+      for (const line of readFileSync(join(out, 'arms', a, 'episodes.jsonl'), 'utf8').trim().split('\n')) {
+        const r = JSON.parse(line) as { episodeId: string; seats: Seat[]; scriptWriter?: Seat };
+        const pids = r.seats.map((s) => s.pid).filter((p) => p !== null);
+        expect(new Set(pids).size, r.episodeId).toBe(pids.length);
+        for (const pid of [...pids, r.scriptWriter?.pid ?? null]) if (pid !== null) armsOfPid.set(pid, (armsOfPid.get(pid) ?? new Set()).add(a));
+      }
+    }
+    expect([...armsOfPid.values()].some((used) => used.size > 1)).toBe(true);
     const json = JSON.parse(readFileSync(join(out, 'multiverse.json'), 'utf8'));
     expect(json.specifications).toHaveLength(8);
     for (const s of json.specifications) expect(s.pairs).toBe(2);

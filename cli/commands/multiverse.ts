@@ -4,6 +4,7 @@ import { writeFileAtomic } from '../../disk/atomic-write.js';
 import { loadRunDir } from '../../evaluator/run-dir.js';
 import type { EpisodeMetrics } from '../../evaluator/metrics/episode-metrics.js';
 import { runExperiment } from '../../orchestrator/run/driver.js';
+import { PoolLender } from '../../orchestrator/run/pool-lender.js';
 import type { RunConfig } from '../../orchestrator/run-config.js';
 import type { PolicyConfig } from '../../protocol/index.js';
 import { terminalSafe } from '../../text/terminal.js';
@@ -185,18 +186,24 @@ async function runArms(arms: readonly PlannedArm[], signal: AbortSignal): Promis
   // Arms are independent run directories: a few run at once (each one's episodes wait mostly on its
   // agent processes), so a sweep of many small arms is not one arm's start-up time after another.
   let next = 0;
+  // One set of agent processes for the whole sweep, not a pool started and stopped per arm.
+  const pools = new PoolLender();
   const worker = async () => {
     while (next < arms.length && !signal.aborted) {
       const a = arms[next++]!;
       // Quiet per-episode lines: the arm's progress is folded into the multiverse's progress line.
-      const result = await runExperiment(a.config, { log: () => {}, hosting: 'local', signal });
+      const result = await runExperiment(a.config, { log: () => {}, hosting: 'local', signal, pools });
       started += result.ran.length;
       recorded += result.skipped;
       done++;
       progress.update(`arms ${done}/${arms.length} done · ${started} episode(s) started · ${recorded} already recorded · last ${path.resolve(a.config.out)}`);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(ARMS_AT_ONCE, arms.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(ARMS_AT_ONCE, arms.length) }, worker));
+  } finally {
+    await pools.close();
+  }
   progress.end();
   return { started, recorded };
 }

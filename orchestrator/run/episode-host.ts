@@ -79,6 +79,11 @@ export interface EpisodeHostOptions {
   watch?: { hub: WatchHub; gate: WatchGate };
   /** The local agent process pool; none when every seat is played by someone dialling in. */
   pool?: HostPoolOptions;
+  /**
+   * Agent processes lent by the caller (pool-lender.ts: the runs of one `parley multiverse` share them),
+   * started and stopped by the lender: used instead of a pool of this host's own (`pool` is then unused).
+   */
+  borrowedPool?: WorkerPool;
   /** How long a token waits for its first join (default TOKEN_TTL_MS by `remote`). */
   tokenTtlMs?: number;
   /** How long a person's (`human`) seat link waits to be opened (default TOKEN_TTL_MS.human). */
@@ -139,6 +144,22 @@ export function seatTokenTtlMs(plan: EpisodePlan, o: Pick<EpisodeHostOptions, 'r
 /** Agent processes a pool of these options keeps. */
 export const hostPoolSize = (p: HostPoolOptions): number => poolSizeFor(p.concurrency, p.seatsPerEpisode, Math.max(1, p.seatsPerProcess), p.later);
 
+/** The local agent process pool of these options (not started). */
+export function hostPool(p: HostPoolOptions, log: (line: string) => void): WorkerPool {
+  return new WorkerPool({
+    size: hostPoolSize(p),
+    seatsPerWorker: Math.max(1, p.seatsPerProcess),
+    // The first episode's seats start first (one process each), the rest of the pool behind them.
+    firstWave: p.seatsPerEpisode,
+    niceness: p.niceness ?? WORKER_NICENESS,
+    warm: p.warm,
+    ...(p.botsOnly ? { botsOnly: true } : {}),
+    ...(p.tlsFree ? { tlsFree: true } : {}),
+    log,
+    ...(p.workerPath ? { workerPath: p.workerPath } : {}),
+  });
+}
+
 /**
  * The one episode-hosting path of `run`, `serve` and queue workers: an HTTP server with the agent
  * endpoint (and, for people, the seat page and socket.io), a seat registry, and optionally a pool of
@@ -186,23 +207,11 @@ export class EpisodeHost {
       endpoint.close();
       browser?.close();
     };
-    const pool = o.pool
-      ? new WorkerPool({
-          size: hostPoolSize(o.pool),
-          seatsPerWorker: Math.max(1, o.pool.seatsPerProcess),
-          // The first episode's seats start first (one process each), the rest of the pool behind them.
-          firstWave: o.pool.seatsPerEpisode,
-          niceness: o.pool.niceness ?? WORKER_NICENESS,
-          warm: o.pool.warm,
-          ...(o.pool.botsOnly ? { botsOnly: true } : {}),
-          ...(o.pool.tlsFree ? { tlsFree: true } : {}),
-          log: o.log,
-          ...(o.pool.workerPath ? { workerPath: o.pool.workerPath } : {}),
-        })
-      : null;
+    const pool = o.borrowedPool ?? (o.pool ? hostPool(o.pool, o.log) : null);
     const stop = async () => {
       closeEndpoints();
-      await Promise.all([pool?.close(), closeServer(server)]);
+      // A borrowed pool is its lender's to stop (pool-lender.ts).
+      await Promise.all([pool === o.borrowedPool ? undefined : pool?.close(), closeServer(server)]);
     };
     try {
       const host = o.host ?? '127.0.0.1';
@@ -218,7 +227,7 @@ export class EpisodeHost {
       const agentUrl = `ws://${shownHost}:${port}${AGENT_PATH}`;
       const httpUrl = `http://${shownHost}:${port}`;
       o.onListening?.(agentUrl, httpUrl);
-      if (pool && o.pool) {
+      if (pool && o.pool && !o.borrowedPool) {
         o.onPoolStarting?.(hostPoolSize(o.pool));
         await pool.start();
       }

@@ -11,7 +11,9 @@ import type { RunLock } from '../../run-dir/index.js';
 import type { RunProbes } from './run-probes.js';
 import { policiesMayUseTls } from '../../llm/tls-need.js';
 import { browsersMayCome, EpisodeHost, openSeats, type HostPoolOptions } from './episode-host.js';
+import type { PoolLender } from './pool-lender.js';
 import { WatchHub } from '../watch/watch-hub.js';
+import type { WorkerPool } from '../supervisor/worker-pool.js';
 import { newWatchKey, watchGate } from '../watch/watch-key.js';
 
 /** How the seats of a run's episodes are hosted and reached (the user-facing part of DriverOptions). */
@@ -54,6 +56,11 @@ export interface ScheduleOptions {
    * `episode.end` carries its own scores and the record is written judged (orchestrator/end-scores.ts).
    */
   scorer?: EpisodeScorer;
+  /**
+   * Local seats go on agent processes borrowed from this lender (shared with the other runs of the same
+   * command: `parley multiverse`'s arms) instead of a pool the run starts and stops itself.
+   */
+  pools?: PoolLender;
 }
 
 /** What hosting needs from the run around it. */
@@ -84,14 +91,31 @@ export interface ScheduleContext {
  * remote agents. Returns when every episode has ended (or the run was interrupted).
  */
 export async function scheduleEpisodes(pending: readonly EpisodePlan[], ctx: ScheduleContext, opts: ScheduleOptions): Promise<void> {
-  const { config, say, probes } = ctx;
+  const { config, probes } = ctx;
   const remote = opts.hosting === 'remote';
   const pool = remote ? undefined : poolFor(pending, config, probes);
   const inFlight = Math.min(config.concurrency, pending.length);
   const key = opts.watch ? newWatchKey() : null;
   const hub = key ? new WatchHub(ctx.runId) : null;
-  const watchRows = (plans: readonly EpisodePlan[]) => plans.map((p) => ({ episodeId: p.episodeId, mode: p.mode, scenario: p.scenario.codename ?? p.scenario.id, maxTurns: config.maxTurns }));
-  hub?.plan(watchRows(pending));
+  hub?.plan(watchRows(pending, config.maxTurns));
+  const borrowed = pool && opts.pools ? await opts.pools.borrow(pool) : undefined;
+  try {
+    await hostEpisodes(pending, ctx, opts, { pool, borrowed: borrowed?.pool, inFlight, hub, key });
+  } finally {
+    borrowed?.giveBack();
+  }
+}
+
+/** scheduleEpisodes on its host, with the run's pool of its own or a borrowed one. */
+async function hostEpisodes(
+  pending: readonly EpisodePlan[],
+  ctx: ScheduleContext,
+  opts: ScheduleOptions,
+  h: { pool: HostPoolOptions | undefined; borrowed: WorkerPool | undefined; inFlight: number; hub: WatchHub | null; key: string | null },
+): Promise<void> {
+  const { config, say, probes } = ctx;
+  const remote = opts.hosting === 'remote';
+  const { pool, inFlight, hub, key } = h;
   const host = await EpisodeHost.start({
     log: say,
     clock: ctx.clock,
@@ -100,6 +124,7 @@ export async function scheduleEpisodes(pending: readonly EpisodePlan[], ctx: Sch
     ...(opts.host !== undefined ? { host: opts.host } : {}),
     ...(opts.port !== undefined ? { port: opts.port } : {}),
     ...(pool ? { pool } : {}),
+    ...(h.borrowed ? { borrowedPool: h.borrowed } : {}),
     ...pick(opts, ['tokenTtlMs', 'humanJoinTtlMs', 'humanDeadlineMs', 'reconnectGraceMs', 'trustRemoteUsage', 'scorer']),
     ...(hub && key ? { watch: { hub, gate: watchGate(key) } } : {}),
     onListening: (url, httpUrl) => {
@@ -150,7 +175,7 @@ export async function scheduleEpisodes(pending: readonly EpisodePlan[], ctx: Sch
         // A short draw's re-draw is played here, on this pool, not in a later round on a new one.
         const redraw = ctx.redrawAfter?.(r);
         if (redraw) {
-          hub?.plan(watchRows([redraw]));
+          hub?.plan(watchRows([redraw], config.maxTurns));
           add(redraw);
         }
       });
@@ -161,6 +186,9 @@ export async function scheduleEpisodes(pending: readonly EpisodePlan[], ctx: Sch
     await host.close();
   }
 }
+
+/** The watch page's rows of planned episodes. */
+const watchRows = (plans: readonly EpisodePlan[], maxTurns: number) => plans.map((p) => ({ episodeId: p.episodeId, mode: p.mode, scenario: p.scenario.codename ?? p.scenario.id, maxTurns }));
 
 /**
  * The local pool a run needs: sized for the seats it hosts (open, human seats are taken by people), or

@@ -91,6 +91,8 @@ export class WorkerPool {
   private waiters: Array<() => void> = [];
   private closing = false;
   private readonly seatsPerWorker: number;
+  /** Workers kept: `opts.size`, or more once `grow` is called (a pool lent to several runs). */
+  private size: number;
   private readonly killAll = () => {
     for (const w of this.workers) w.child.kill('SIGKILL');
   };
@@ -104,6 +106,7 @@ export class WorkerPool {
 
   constructor(private readonly opts: WorkerPoolOptions) {
     this.seatsPerWorker = opts.seatsPerWorker ?? 1;
+    this.size = opts.size;
     this.startParallelism = Math.max(1, opts.startParallelism ?? 2 * availableParallelism());
     this.leanBots = (opts.botsOnly ?? false) && this.seatsPerWorker === 1;
     process.on('exit', this.killAll);
@@ -161,10 +164,17 @@ export class WorkerPool {
   /** Resolves true once `size` workers are ready (the whole pool started), false if the pool stopped filling first (closed, or failing). */
   async full(): Promise<boolean> {
     for (;;) {
-      if (this.workers.filter((w) => w.isReady && !w.dead).length >= this.opts.size) return true;
+      if (this.workers.filter((w) => w.isReady && !w.dead).length >= this.size) return true;
       if (this.closing || this.startFailures >= MAX_START_FAILURES) return false;
       await new Promise<void>((r) => this.waiters.push(r));
     }
+  }
+
+  /** Keeps at least `size` workers from now on (more seats in flight: another run borrowing the pool); never shrinks. */
+  grow(size: number): void {
+    if (size <= this.size) return;
+    this.size = size;
+    this.fill();
   }
 
   /** Workers spawned and not yet ready. */
@@ -178,10 +188,10 @@ export class WorkerPool {
    */
   private fill(): void {
     if (!this.launch) return;
-    const firstWave = Math.min(this.opts.size, Math.max(1, this.opts.firstWave ?? this.startParallelism));
+    const firstWave = Math.min(this.size, Math.max(1, this.opts.firstWave ?? this.startParallelism));
     const ready = this.workers.filter((w) => w.isReady && !w.dead).length;
     const parallel = ready < firstWave ? Math.min(this.startParallelism, firstWave - ready) : this.startParallelism;
-    while (!this.closing && this.startFailures < MAX_START_FAILURES && this.workers.filter((w) => !w.dead).length < this.opts.size && this.starting() < parallel) {
+    while (!this.closing && this.startFailures < MAX_START_FAILURES && this.workers.filter((w) => !w.dead).length < this.size && this.starting() < parallel) {
       this.spawn();
     }
   }
@@ -356,7 +366,7 @@ export class WorkerPool {
         // Grow back to size after deaths; grow past it only if every worker already hosts this episode.
         const allHostThis = live.every((w) => hostsEpisode(w, episodeId));
         if (allHostThis) this.spawn();
-        else if (live.length < this.opts.size) {
+        else if (live.length < this.size) {
           this.fill();
           if (this.starting() === 0) this.spawn(); // throws once workers keep failing to start
         }
