@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Entry for `npx parley`: runs the CLI from its cached bundle (bin/cli-bundle.js: built from the sources
-// with esbuild, rebuilt when one changes), else from the TypeScript sources under tsx.
-import { pathToFileURL } from 'node:url';
+// with esbuild, rebuilt when one changes; run with a V8 code cache, bin/cli-code-cache.js), else from the
+// TypeScript sources under tsx.
+import { createRequire } from 'node:module';
 import { switchEnv } from '../disk/switch-env.js';
 import { cliBundle, PACKAGE_ROOT } from './cli-bundle.js';
+import { loadWithCodeCache } from './cli-code-cache.js';
 
 /** @type {boolean} */
 let bundleOn;
@@ -20,13 +22,23 @@ try {
 // (disk/package-root.ts): a bundle runs from a build cache. This checkout's, whatever a parent declared.
 process.env.PARLEY_PACKAGE_ROOT = PACKAGE_ROOT;
 
+/** @typedef {{ main(argv: string[]): Promise<number>, COMMANDS: Record<string, unknown> }} CliModule */
 /** @type {((argv: string[]) => Promise<number>) | undefined} */
 let main;
+const argv = process.argv.slice(2);
 const bundle = bundleOn ? await cliBundle() : null;
 if (bundle) {
-  if (process.env.PARLEY_DEBUG) process.setSourceMapsEnabled(true);
   try {
-    ({ main } = await import(pathToFileURL(bundle).href));
+    if (process.env.PARLEY_DEBUG) {
+      // Node's own loader, which maps stack traces through the bundle's source map (a vm.Script's are not).
+      process.setSourceMapsEnabled(true);
+      ({ main } = /** @type {CliModule} */ (createRequire(import.meta.url)(bundle)));
+    } else {
+      // The code cache is the command's (`parley --help`, `--version`: `top`).
+      const key = argv[0] && !argv[0].startsWith('-') ? argv[0] : 'top';
+      const known = (/** @type {Record<string, unknown>} */ cli, /** @type {string} */ k) => k === 'top' || Object.hasOwn(/** @type {CliModule} */ (cli).COMMANDS, k);
+      ({ main } = /** @type {CliModule} */ (loadWithCodeCache(bundle, key, known)));
+    }
   } catch (err) {
     // A bundle removed or damaged under us: the sources still run.
     if (process.env.PARLEY_DEBUG) console.error(`parley: bundle ${bundle} did not load (${err}); running the sources`);
@@ -37,4 +49,4 @@ if (!main) {
   register();
   ({ main } = await import('../cli/main.ts'));
 }
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await main(argv);

@@ -5,7 +5,8 @@ export type Scored = { score: number } | { score: null; why: string };
 
 /** Case, surrounding quotes, punctuation and spaces do not change an exact answer. */
 export function normaliseAnswer(text: string): string {
-  return text.trim().toLowerCase().replace(/^["'“‘\s]+|["'”’.!\s]+$/g, '').replace(/\s+/g, ' ');
+  // Non-ASCII as \u escapes: the CLI bundle stays ASCII, read as a one-byte string (test/cli-bundle.test.ts).
+  return text.trim().toLowerCase().replace(/^["'\u201c\u2018\s]+|["'\u201d\u2019.!\s]+$/g, '').replace(/\s+/g, ' ');
 }
 
 /** The first number in a reply (`$1,200` → 1200), or null. */

@@ -25,7 +25,8 @@ export interface PublishedAdvantage {
 }
 
 /** Whether two published numbers come from a table whose halves the paper's own text contradicts (their notes say so). */
-const contested = (n: PublishedNumber) => /prose of §4\.3 describes the opposite/.test(n.note ?? '');
+// Non-ASCII as \u escapes: the CLI bundle stays ASCII, read as a one-byte string (test/cli-bundle.test.ts).
+const contested = (n: PublishedNumber) => /prose of \u00a74\.3 describes the opposite/.test(n.note ?? '');
 
 /** The paper's MutualFriends advantages that match the leaky run's generators. */
 export function publishedAdvantages(leakyRun: readonly EpisodeMetrics[], published: PublishedNumbers): PublishedAdvantage[] {

@@ -2,7 +2,8 @@
  * Word counting for the verbosity and repetition metrics. A word is a run of letters or digits, with
  * inner apostrophes or hyphens kept ("don't", "well-known" are one word); punctuation and emoji are not words.
  */
-const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+// Non-ASCII as \u escapes: the CLI bundle stays ASCII, read as a one-byte string (test/cli-bundle.test.ts).
+const WORD = /[\p{L}\p{N}]+(?:['\u2019-][\p{L}\p{N}]+)*/gu;
 
 /** The words of a text, lower-cased. */
 export function words(text: string): string[] {

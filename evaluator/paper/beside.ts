@@ -23,7 +23,8 @@ const PAPER_SUBSETS = new Set(['all', 'mutual_friends', 'craigslist_bargains']);
 
 /** Whether a row's model label names a fine-tuned model (OpenAI's `ft:` prefix). */
 export function isFinetunedLabel(models: string): boolean {
-  return /(^|[\s:×])ft:/.test(models);
+  // Non-ASCII as \u escapes: the CLI bundle stays ASCII, read as a one-byte string (test/cli-bundle.test.ts).
+  return /(^|[\s:\u00d7])ft:/.test(models);
 }
 
 /**

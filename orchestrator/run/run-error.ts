@@ -1,4 +1,4 @@
-import { RunErrorCode } from '../../protocol/index.js';
+import { RunErrorCode } from '../../protocol/codes.js';
 
 /** Run codes live in the one registry (protocol/codes.ts); re-exported for the run's modules. */
 export { RunErrorCode };

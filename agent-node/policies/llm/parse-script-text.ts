@@ -40,7 +40,8 @@ function speakerMatcher(request: ScriptRequest): (line: string) => { seat: strin
 
 const unquote = (s: string) => {
   const t = s.trim();
-  const m = /^["“](.*)["”]\s*\.?$/s.exec(t);
+  // Non-ASCII as \u escapes: the CLI bundle stays ASCII, read as a one-byte string (test/cli-bundle.test.ts).
+  const m = /^["\u201c](.*)["\u201d]\s*\.?$/s.exec(t);
   return (m ? m[1]! : t).trim();
 };
 
@@ -60,7 +61,7 @@ export function readScriptAction(rest: string): Action | null {
     return arg ? { type, argument: arg.slice(0, MAX_ARGUMENT) } : null;
   }
   // `Name: "words"` — a plain line of dialogue.
-  if (/^["“]/.test(t)) return { type: 'speak', argument: unquote(t).slice(0, MAX_ARGUMENT) };
+  if (/^["\u201c]/.test(t)) return { type: 'speak', argument: unquote(t).slice(0, MAX_ARGUMENT) };
   return null;
 }
 
