@@ -45,6 +45,25 @@ function memoized(count: (text: string) => number): (text: string) => number {
   };
 }
 
+/**
+ * Where a text may be cut so that its count is the sum of its pieces' counts: at a letter that follows a
+ * newline that follows a non-space character. Both encodings' pre-tokenizers (cl100k_base's and
+ * o200k_base's split patterns) end a piece there whether or not the text goes on: the newline is a piece of
+ * its own or ends the punctuation piece before it, nothing joins it to the letter, and nothing before it
+ * looks further ahead than that letter. A paper prompt holds the whole history and grows by a few lines a
+ * turn: cut into lines, each is encoded once per export instead of once per later turn
+ * (training/tokens.test.ts compares whole and piecewise counts on prompts and on adversarial text).
+ */
+const PIECE_CUT = /(?<=\S\n)(?=\p{L})/u;
+
+/** The count of `text` as the sum of its pieces' (`PIECE_CUT`), each counted through `count`. */
+export function countByPieces(text: string, count: (piece: string) => number): number {
+  if (!text.includes('\n')) return count(text);
+  let n = 0;
+  for (const piece of text.split(PIECE_CUT)) n += count(piece);
+  return n;
+}
+
 /** Special-token strings in a text count as the plain text they are (never refused, never a control token). */
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
@@ -59,7 +78,8 @@ export async function tokenCounterFor(base: string): Promise<TokenCounter> {
   const encoding = encodingFor(base);
   if (!encoding) return ESTIMATE;
   const { encode } = encoding === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base');
-  const tokens = memoized((text: string) => encode(text, AS_TEXT).length);
+  const piece = memoized((text: string) => encode(text, AS_TEXT).length);
+  const tokens = memoized((text: string) => countByPieces(text, piece));
   return {
     method: encoding,
     count: (messages) => messages.reduce((n, m) => n + PER_MESSAGE + tokens(m.role) + tokens(m.content), PRIMING),
