@@ -141,23 +141,18 @@ export async function runLifecycle<Outcome extends object>(input: RunConfig, exe
   try {
     let manifest: RunManifest;
     let ran: EpisodeRecord[];
-    let appended: string[];
-    let rows: EpisodeRow[];
+    let records: EpisodeRecord[];
     let outcome: Outcome;
     try {
       const started = startRun(lock, { input, config, scenarios, kept, plans, protocol, changed: identity.changed, recorded }, executor, opts);
       manifest = started.manifest;
-      rows = started.rows;
-      ({ ran, appended, outcome } = await playPending(lock, started.manifest, started.pending, executor, opts));
+      ({ ran, records, outcome } = await playPending(lock, started, executor, opts));
     } catch (err) {
       // Nothing ran: the directory goes back to how this invocation found it (run-dir/run-start.ts).
       undoRunStart(lock, runJsonBefore);
       throw err;
     }
     const interrupted = opts.signal?.aborted ?? false;
-    // What episodes.jsonl now reads as: the rows found at the start and this invocation's lines, read back
-    // as the file's lines are (no other writer appends while the lock is held), not the whole file again.
-    const records = recordsWithAppended(rows, appended);
     const m = manifest;
     const stats = finishRun({ records, ...(m.isReplayed ? { isReplayed: m.isReplayed } : {}), interrupted, write: (ending) => writeManifest(lock, m, ending) });
     return { ...outcome, dir: paths.dir, runId: m.runId, records, ran, skipped: m.skipped, planned: m.plans.length, stats, interrupted };
@@ -225,7 +220,8 @@ function startRun(lock: RunLock, r: Resolved, executor: RunExecutor<object>, opt
 }
 
 /** Hands the pending episodes to the executor and appends each record it returns; returns this invocation's records. */
-async function playPending<Outcome extends object>(lock: RunLock, m: RunManifest, pending: EpisodePlan[], executor: RunExecutor<Outcome>, opts: LifecycleOptions): Promise<{ ran: EpisodeRecord[]; appended: string[]; outcome: Outcome }> {
+async function playPending<Outcome extends object>(lock: RunLock, started: { manifest: RunManifest; pending: EpisodePlan[]; rows: EpisodeRow[] }, executor: RunExecutor<Outcome>, opts: LifecycleOptions): Promise<{ ran: EpisodeRecord[]; records: EpisodeRecord[]; outcome: Outcome }> {
+  const { manifest: m, pending } = started;
   const names = new Map(m.scenarios.map((s) => [s.id, s.codename ?? s.id]));
   const progress = new ProgressReporter({
     ...(m.isReplayed ? { isReplayed: m.isReplayed } : {}),
@@ -239,6 +235,13 @@ async function playPending<Outcome extends object>(lock: RunLock, m: RunManifest
   });
   const ran: EpisodeRecord[] = [];
   const appended: string[] = [];
+  // What episodes.jsonl reads as now: the rows found at the start and this invocation's lines read back as
+  // the file's lines are (no other writer appends while the lock is held), not the whole file again.
+  let latest: { lines: number; records: EpisodeRecord[] } | undefined;
+  const recordsNow = (): EpisodeRecord[] => {
+    if (latest?.lines !== appended.length) latest = { lines: appended.length, records: recordsWithAppended(started.rows, appended) };
+    return latest.records;
+  };
   const record = (r: EpisodeRecord) => {
     // Marked as it is appended: a short draw under first-valid is superseded at once, so a kill after this line resumes its re-draw.
     const marked = markOnArrival(r, m.protocol);
@@ -265,15 +268,13 @@ async function playPending<Outcome extends object>(lock: RunLock, m: RunManifest
     for (let n = 0; ; n++) {
       for (const p of round) handed.set(p.episodeId, p);
       outcome = await executor.execute({ paths: lock.paths, lock, manifest: m, pending: round, record, notice: (line) => progress.notice(line), redrawAfter });
-      // No plan under first-valid selection (`--selection all`): nothing can be owed, and the whole of
-      // episodes.jsonl (thousands of records, each validated) is not read again just to find that out.
       if (opts.signal?.aborted || n >= MAX_DRAWS || !mayOweRedraws(m.plans)) break;
-      round = owedRedraws(m.plans, new Map(readEpisodes(lock.paths).rows.map((x) => [x.record.episodeId, x.record])));
+      round = owedRedraws(m.plans, new Map(recordsNow().map((r) => [r.episodeId, r])));
       if (!round.length) break;
       progress.notice(`selection first-valid: re-drawing ${round.length} episode(s) with 5 or fewer moves`);
       progress.addPlanned(round.length);
     }
-    return { ran, appended, outcome };
+    return { ran, records: recordsNow(), outcome };
   } finally {
     progress.close();
   }
