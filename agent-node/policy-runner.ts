@@ -32,16 +32,19 @@ async function withDeadline<T>(work: (signal: AbortSignal) => Promise<T>, deadli
   const ac = new AbortController();
   const onOuter = () => ac.abort(outer.reason);
   outer.addEventListener('abort', onOuter, { once: true });
-  const abortTimer = setTimeout(() => ac.abort(new Error('turn deadline reached')), deadlineMs);
-  let hardTimer: NodeJS.Timeout | undefined;
-  const hardStop = new Promise<{ ok: false }>((resolve) => {
-    hardTimer = setTimeout(() => resolve({ ok: false }), deadlineMs + graceMs);
-  });
+  let late!: (result: { ok: false }) => void;
+  const hardStop = new Promise<{ ok: false }>((resolve) => (late = resolve));
+  // One timer a turn: the grace's is armed only once the deadline has passed (almost never).
+  let graceTimer: NodeJS.Timeout | undefined;
+  const deadlineTimer = setTimeout(() => {
+    ac.abort(new Error('turn deadline reached'));
+    graceTimer = setTimeout(() => late({ ok: false }), graceMs);
+  }, deadlineMs);
   try {
     return await Promise.race([work(ac.signal).then((value) => ({ ok: true as const, value })), hardStop]);
   } finally {
-    clearTimeout(abortTimer);
-    clearTimeout(hardTimer);
+    clearTimeout(deadlineTimer);
+    clearTimeout(graceTimer);
     outer.removeEventListener('abort', onOuter);
   }
 }

@@ -158,7 +158,8 @@ export class LlmPolicy implements Policy {
   }
 
   private meta(client: LlmClient | undefined, tally: Tally, started: number, route?: ReformatRoute): TurnMeta {
-    const fallback = parseSpec(this.spec);
+    // The spec's provider and model only when no client was made (parsed on every turn, it showed in profiles).
+    const { provider, model } = client ?? parseSpec(this.spec);
     const f = tally.fallbacks;
     const fell = f.rejected + f.jsonMode + f.prompt > 0 ? { fallbacks: { ...f } } : {};
     // Which model was asked to reformat, when one was (provenance: it may not be the seat's model).
@@ -167,8 +168,8 @@ export class LlmPolicy implements Policy {
       ...fell,
       ...reformatted,
       policy: this.spec,
-      provider: client?.provider ?? fallback.provider,
-      model: client?.model ?? fallback.model,
+      provider,
+      model,
       params: { ...this.sampling },
       latencyMs: Math.round(performance.now() - started),
       usage: { ...tally.usage },
