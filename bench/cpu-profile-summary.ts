@@ -3,9 +3,11 @@
  * by module, over the profiles given, split into a cold part (the first `--cold-ms` of each process:
  * start-up and its first episode) and the warm rest. Used to write bench/agent-profile.md; the
  * profiles themselves are too big to keep.
- *   tsx bench/cpu-profile-summary.ts [--cold-ms 6000] [--top 25] FILE.cpuprofile…
+ * `--layers` adds self time by layer (profile-layers.ts: the HTTP client, ws, zod, …) for a flat profile.
+ *   tsx bench/cpu-profile-summary.ts [--cold-ms 6000] [--top 25] [--layers] FILE.cpuprofile…
  */
 import { readFileSync } from 'node:fs';
+import { layerOf } from './profile-layers.js';
 
 interface ProfileNode {
   id: number;
@@ -89,6 +91,11 @@ if (process.argv[1]?.endsWith('cpu-profile-summary.ts')) {
   for (const f of files) tallyProfile(JSON.parse(readFileSync(f, 'utf8')) as CpuProfile, coldMs, into);
   process.stdout.write(`${files.length} profile(s); cold = first ${coldMs} ms of each process\n\n`);
   for (const part of ['cold', 'warm'] as const) {
+    if (args.includes('--layers')) {
+      const layers: Tally = new Map();
+      for (const [mod, us] of into[part].mod) layers.set(layerOf(mod), (layers.get(layerOf(mod)) ?? 0) + us);
+      process.stdout.write(`${table(`${part}: self time by layer`, layers, top)}\n\n`);
+    }
     process.stdout.write(`${table(`${part}: self time by module`, into[part].mod, top)}\n\n${table(`${part}: self time by function`, into[part].fn, top)}\n\n`);
   }
 }
