@@ -17,14 +17,22 @@
  * old bundle or the new one, never half of one. Code in a bundle must find shipped files through the
  * package root (disk/package-root.ts), never through its own location.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 
 /** Bumped when the cache's layout changes, so an old entry is never taken for a new one. */
-const FORMAT = 7;
+const FORMAT = 8;
+
+/**
+ * node:crypto is loaded when a hash is needed (a build, a touched input), not by every check of a current
+ * bundle: loading it was ~7 ms of CPU, a fifth of what every `parley` command paid before its own code.
+ */
+const nodeRequire = createRequire(import.meta.url);
+const crypto = () => /** @type {typeof import('node:crypto')} */ (nodeRequire('node:crypto'));
+
+/** A name no other writer in this directory uses at the same time. */
+const uniqueSuffix = () => `${process.pid}-${crypto().randomBytes(4).toString('hex')}`;
 
 /**
  * A bundle unused this long is removed when another is built. "Used" is refreshed at most hourly by every
@@ -96,7 +104,7 @@ export const NODE_BUNDLE_OPTIONS = Object.freeze({
 });
 
 /** @param {string} path */
-const sha1 = (path) => createHash('sha1').update(readFileSync(path)).digest('hex');
+const sha1 = (path) => crypto().createHash('sha1').update(readFileSync(path)).digest('hex');
 
 /**
  * @typedef {{ root: string, dir: string, entryPoints: Record<string, string>, main: string, options: Record<string, unknown>, plugins?: Array<{ plugin: import('esbuild').Plugin, key: string }> }} BundleSpec
@@ -110,16 +118,18 @@ const sha1 = (path) => createHash('sha1').update(readFileSync(path)).digest('hex
  * inputs: [path relative to root, size, mtimeMs, sha1]
  */
 
-/** @param {BundleSpec} spec */
+/**
+ * What a bundle is built with, as the manifest keeps it: the text itself (a few KB), compared as it is, so
+ * that checking a current bundle needs no hash.
+ * @param {BundleSpec} spec
+ */
 const keyOf = (spec) =>
-  createHash('sha256')
-    .update(JSON.stringify([FORMAT, process.versions.node, esbuildVersion(), spec.entryPoints, spec.main, spec.options, ...(spec.plugins ?? []).map((p) => [p.plugin.name, p.key])]))
-    .digest('hex');
+  JSON.stringify([FORMAT, process.versions.node, esbuildVersion(), spec.entryPoints, spec.main, spec.options, ...(spec.plugins ?? []).map((p) => [p.plugin.name, p.key])]);
 
 /** The esbuild that would build: a new version may compile the same sources differently. */
 function esbuildVersion() {
   try {
-    return JSON.parse(readFileSync(createRequire(import.meta.url).resolve('esbuild/package.json'), 'utf8')).version;
+    return JSON.parse(readFileSync(nodeRequire.resolve('esbuild/package.json'), 'utf8')).version;
   } catch {
     return null;
   }
@@ -149,11 +159,13 @@ function current(spec) {
   }
   if (!m || m.format !== FORMAT || m.key !== keyOf(spec) || !Array.isArray(m.inputs) || typeof m.bundle !== 'string' || !BUNDLE_NAME.test(m.bundle)) return null;
   let touched = false;
+  // Paths as the build wrote them (relative(), normalised): prefixed, not join()ed, ~3 ms less over ~540 inputs.
+  const base = spec.root.endsWith(sep) ? spec.root : spec.root + sep;
   for (const input of m.inputs) {
     // A damaged entry means "rebuild", never an error that would leave every later use on the slow path.
     if (!Array.isArray(input) || typeof input[0] !== 'string' || typeof input[1] !== 'number' || typeof input[2] !== 'number' || typeof input[3] !== 'string') return null;
     const [rel, size, mtimeMs, hash] = input;
-    const path = join(spec.root, rel);
+    const path = base + rel;
     let st;
     try {
       st = statSync(path);
@@ -231,7 +243,7 @@ const wsSecureModulesOnUse = {
   name: 'ws-secure-modules-on-use',
   setup(build) {
     build.onLoad({ filter: /[\\/]node_modules[\\/]ws[\\/]lib[\\/]websocket\.js$/ }, async (args) => ({
-      contents: (await readFile(args.path, 'utf8'))
+      contents: readFileSync(args.path, 'utf8')
         .replace("const https = require('https');", "const https = { get request() { return require('https').request; } };")
         .replace("const tls = require('tls');", "const tls = { connect: (...args) => require('tls').connect(...args) };"),
       loader: 'js',
@@ -253,7 +265,7 @@ async function build(spec) {
   const started = Date.now();
   const esbuild = await import('esbuild');
   mkdirSync(spec.dir, { recursive: true });
-  const staging = join(spec.dir, `.staging-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const staging = join(spec.dir, `.staging-${uniqueSuffix()}`);
   try {
     /** @type {import('esbuild').BuildResult<{ metafile: true }>} */
     let result;
@@ -291,7 +303,7 @@ async function build(spec) {
     // before it, on a file system with coarse times), they may describe text the bundle does not hold.
     const settled = inputs.every((i) => i[2] < started - SETTLE_MS);
     const key = keyOf(spec);
-    const bundle = `b-${createHash('sha256').update(key).update(JSON.stringify(inputs.map((i) => [i[0], i[3]]))).digest('hex').slice(0, 16)}`;
+    const bundle = `b-${crypto().createHash('sha256').update(key).update(JSON.stringify(inputs.map((i) => [i[0], i[3]]))).digest('hex').slice(0, 16)}`;
     const target = join(spec.dir, bundle);
     if (!existsSync(join(target, spec.main))) {
       try {
@@ -315,7 +327,7 @@ async function build(spec) {
  * @param {Manifest} manifest
  */
 function writeManifest(dir, manifest) {
-  const tmp = join(dir, `.current-${process.pid}-${randomBytes(4).toString('hex')}.json`);
+  const tmp = join(dir, `.current-${uniqueSuffix()}.json`);
   writeFileSync(tmp, JSON.stringify(manifest));
   renameSync(tmp, join(dir, 'current.json'));
 }
