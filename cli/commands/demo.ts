@@ -1,6 +1,6 @@
 import { relative, resolve } from 'node:path';
 import { RunConfig } from '../../orchestrator/run-config.js';
-import { runExperiment } from '../../orchestrator/run/driver.js';
+import { runExperiment } from '../run-experiment.js';
 import type { FlagSpecs } from '../args.js';
 import { commandRun, positiveInt, UsageError, type CommandSpec } from '../command.js';
 import { outDirProblem } from '../out-guard.js';

@@ -4,7 +4,7 @@ import { SETTINGS } from '../../simulation/index.js';
 import { readForkParent, playedTurns } from '../../orchestrator/fork/parent.js';
 import { parseReveals } from '../../orchestrator/fork/reveal.js';
 import type { RunConfig } from '../../orchestrator/run-config.js';
-import { runExperiment } from '../../orchestrator/run/driver.js';
+import { runExperiment } from '../run-experiment.js';
 import { resolveProtocol } from '../../orchestrator/run/protocol.js';
 import { loadRunInputs } from '../../orchestrator/run/run-inputs.js';
 import { terminalSafe } from '../../text/terminal.js';

@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { writeFileAtomic } from '../../disk/atomic-write.js';
 import { loadRunDir } from '../../evaluator/run-dir.js';
 import type { EpisodeMetrics } from '../../evaluator/metrics/episode-metrics.js';
-import { runExperiment } from '../../orchestrator/run/driver.js';
+import { runExperiment } from '../run-experiment.js';
 import { PoolLender } from '../../orchestrator/run/pool-lender.js';
 import type { RunConfig } from '../../orchestrator/run-config.js';
 import type { PolicyConfig } from '../../protocol/index.js';

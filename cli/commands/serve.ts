@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { runExperiment } from '../../orchestrator/run/driver.js';
+import { runExperiment } from '../run-experiment.js';
 import type { FlagSpecs } from '../args.js';
 import { commandRun, UsageError, type CommandSpec } from '../command.js';
 import { TokensFile } from '../tokens-file.js';
