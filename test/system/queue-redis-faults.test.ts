@@ -74,7 +74,10 @@ describe('the queue when Redis goes away (real Redis, real workers)', () => {
     const out = join(tmp.path, 'run');
     const file = join(out, 'episodes.jsonl');
     const lines = () => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l !== '') : []);
-    const workers = [parley(['worker', '--queue', redis.url, '--concurrency', '2'], { env }), parley(['worker', '--queue', redis.url, '--concurrency', '2'], { env })];
+    // Multiplexed (2 agent processes a worker instead of 6): what is tested is the queue across a Redis outage,
+    // not one seat per process (test/system/queue.test.ts runs the default workers and checks their pids).
+    const WORKER = ['worker', '--queue', redis.url, '--concurrency', '2', '--multiplex'];
+    const workers = [parley(WORKER, { env }), parley(WORKER, { env })];
     procs.push(...workers);
     // 20 scenarios × agents, mindreaders × 2 repeats: 80 episodes of bots.
     const coordinator = parley(['run', '--queue', redis.url, '--scenarios', 'builtin', '--modes', 'agents,mindreaders', '--repeats', '2', '--out', out], { env });
