@@ -4,7 +4,6 @@ import { writeFileAtomic } from '../../disk/atomic-write.js';
 import { loadRunDir } from '../../evaluator/run-dir.js';
 import type { EpisodeMetrics } from '../../evaluator/metrics/episode-metrics.js';
 import { runExperiment } from '../run-experiment.js';
-import { PoolLender } from '../../orchestrator/run/pool-lender.js';
 import type { RunConfig } from '../../orchestrator/run-config.js';
 import type { PolicyConfig } from '../../protocol/index.js';
 import { terminalSafe } from '../../text/terminal.js';
@@ -187,6 +186,8 @@ async function runArms(arms: readonly PlannedArm[], signal: AbortSignal): Promis
   // agent processes), so a sweep of many small arms is not one arm's start-up time after another.
   let next = 0;
   // One set of agent processes for the whole sweep, not a pool started and stopped per arm.
+  // Loaded here, as the driver is (cli/run-experiment.ts): a claim refused before its first episode loads no pool.
+  const { PoolLender } = await import('../../orchestrator/run/pool-lender.js');
   const pools = new PoolLender();
   const worker = async () => {
     while (next < arms.length && !signal.aborted) {
