@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { EpisodeRecord } from '../protocol/index.js';
 import { appendEpisode, readEpisodes, recordsWithAppended, repairTail, rewriteEpisodes } from './episodes-file.js';
@@ -105,6 +105,8 @@ describe('episodes.jsonl: appends, torn tails, one record per episode id', () =>
     expect(second.rows.map((r) => r.record.episodeId)).toEqual(['a', 'b']);
     // Same size, new bytes: a different id of the same length, written in place.
     writeFileSync(f.episodesJsonl, readFileSync(f.episodesJsonl, 'utf8').replace('"episodeId":"b"', '"episodeId":"c"'));
+    // As a later edit's time (a kernel with coarse timestamps gives two writes within one tick the same times).
+    utimesSync(f.episodesJsonl, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
     expect(readEpisodes(f, second).rows.map((r) => r.record.episodeId)).toEqual(['a', 'c']);
     rewriteEpisodes(fixtureLock(f), [record('d')]);
     expect(readEpisodes(f, second).rows.map((r) => r.record.episodeId)).toEqual(['d']);

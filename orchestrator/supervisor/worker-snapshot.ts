@@ -88,18 +88,50 @@ export async function buildWorkerSnapshot(cache: string, flags: readonly string[
   return snapshot;
 }
 
-/** The blob is there and its bytes are the ones written (hashed once per process and version of the file). */
-function intact(blob: string): boolean {
+/** Where a process that hashed the blob notes what it found, for the processes after it (`intact`). */
+const noteOf = (blob: string) => `${blob}.checked`;
+
+/**
+ * The blob is there and its bytes are the ones written. Hashing its ~7 MB costs ~20 ms of CPU, and every
+ * command that starts a pool asked again: the first process to hash a version of the file notes the digest
+ * with the file's identity (device, inode, size, mtime and ctime to the ns; any write or replacement since
+ * changes one of them, and no process can set ctime back), and a later one whose blob has the same identity
+ * takes the note instead of hashing. Within a process, the answer is kept per version of the file (`memo`:
+ * another map in tests, to act as a later process).
+ */
+export function intact(blob: string, memo: Map<string, string> = checked): boolean {
   try {
     const want = readFileSync(digestOf(blob), 'utf8').trim();
-    const st = statSync(blob);
-    const seen = `${want} ${st.size} ${st.mtimeMs}`;
-    if (checked.get(blob) === seen) return true;
-    if (createHash('sha256').update(readFileSync(blob)).digest('hex') !== want) return false;
-    checked.set(blob, seen);
+    const st = statSync(blob, { bigint: true });
+    const seen = `${want} ${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    if (memo.get(blob) === seen) return true;
+    if (!noted(blob, seen)) {
+      if (createHash('sha256').update(readFileSync(blob)).digest('hex') !== want) return false;
+      note(blob, seen);
+    }
+    memo.set(blob, seen);
     return true;
   } catch {
     return false;
+  }
+}
+
+function noted(blob: string, seen: string): boolean {
+  try {
+    return readFileSync(noteOf(blob), 'utf8') === seen;
+  } catch {
+    return false;
+  }
+}
+
+/** Written aside and renamed (a concurrent reader sees the old note or the new); a cache that cannot be written keeps hashing. */
+function note(blob: string, seen: string): void {
+  const tmp = join(dirname(blob), `.staging-${process.pid}-${randomBytes(4).toString('hex')}-${basename(noteOf(blob))}`);
+  try {
+    writeFileSync(tmp, seen);
+    renameSync(tmp, noteOf(blob));
+  } catch {
+    rmSync(tmp, { force: true });
   }
 }
 
