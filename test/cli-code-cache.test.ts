@@ -67,8 +67,11 @@ describe('the CLI bundle\'s code cache (bin/cli-code-cache.js)', () => {
 
   it('a damaged or foreign cache is not used: the program runs the same and the cache is written again', async () => {
     const valid = readFileSync(cacheOf('go'));
-    const damaged = Buffer.concat([valid.subarray(0, 8), Buffer.alloc(valid.length - 8, 0x5a)]);
-    for (const bad of [damaged, valid.subarray(0, valid.length >> 1), Buffer.from('not a cache at all')]) {
+    const damaged = Buffer.concat([valid.subarray(0, 12), Buffer.alloc(valid.length - 12, 0x5a)]);
+    // Damaged in place, header intact: given to V8 as it is, this crashes Node (it does not check its data).
+    const flipped = Buffer.from(valid);
+    for (const at of [100, 200, valid.length >> 1]) flipped[at]! ^= 0xff;
+    for (const bad of [flipped, damaged, valid.subarray(0, valid.length >> 1), Buffer.from('not a cache at all')]) {
       writeFileSync(cacheOf('go'), bad);
       expect(await cli('go', 'x')).toBe('go:2');
       const now = readFileSync(cacheOf('go'));
