@@ -24,6 +24,7 @@ import { axisSwings } from '../multiverse/swing.js';
 import { isUserInstructions } from '../multiverse/instructions.js';
 import { consentFromFlags, CONSENT_FLAGS } from '../run-dir-consent.js';
 import { progressPrinter } from '../progress-line.js';
+import { eachAtOnce } from '../multiverse/each-at-once.js';
 import { evalProgressLine } from './eval.js';
 import { exitWithLauncher, interruptSignal, keyPreflight } from './run.js';
 
@@ -184,24 +185,21 @@ async function runArms(arms: readonly PlannedArm[], signal: AbortSignal): Promis
   const progress = progressPrinter();
   // Arms are independent run directories: a few run at once (each one's episodes wait mostly on its
   // agent processes), so a sweep of many small arms is not one arm's start-up time after another.
-  let next = 0;
   // One set of agent processes for the whole sweep, not a pool started and stopped per arm.
   // Loaded here, as the driver is (cli/run-experiment.ts): a claim refused before its first episode loads no pool.
   const { PoolLender } = await import('../../orchestrator/run/pool-lender.js');
   const pools = new PoolLender();
-  const worker = async () => {
-    while (next < arms.length && !signal.aborted) {
-      const a = arms[next++]!;
-      // Quiet per-episode lines: the arm's progress is folded into the multiverse's progress line.
-      const result = await runExperiment(a.config, { log: () => {}, hosting: 'local', signal, pools });
-      started += result.ran.length;
-      recorded += result.skipped;
-      done++;
-      progress.update(`arms ${done}/${arms.length} done · ${started} episode(s) started · ${recorded} already recorded · last ${path.resolve(a.config.out)}`);
-    }
+  const runArm = async (a: PlannedArm) => {
+    // Quiet per-episode lines: the arm's progress is folded into the multiverse's progress line.
+    const result = await runExperiment(a.config, { log: () => {}, hosting: 'local', signal, pools });
+    started += result.ran.length;
+    recorded += result.skipped;
+    done++;
+    progress.update(`arms ${done}/${arms.length} done · ${started} episode(s) started · ${recorded} already recorded · last ${path.resolve(a.config.out)}`);
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(ARMS_AT_ONCE, arms.length) }, worker));
+    // A failed arm stops the sweep: no arm starts after it, and the pools close once the arms in flight end.
+    await eachAtOnce(arms, ARMS_AT_ONCE, runArm, signal);
   } finally {
     await pools.close();
   }

@@ -24,11 +24,14 @@ export class PoolLender {
   private readonly pools = new Map<string, Lent>();
   /** Pools being stopped before the lender closes (awaited by `close`). */
   private readonly stopping: Promise<void>[] = [];
+  /** Set by `close`: a pool started after it would be stopped by nobody. */
+  private closed = false;
 
   constructor(private readonly log: (line: string) => void = () => {}) {}
 
   /** A started pool with room for a run of these options beside the other borrowers; `giveBack` once the run is over. */
   async borrow(o: HostPoolOptions): Promise<{ pool: WorkerPool; giveBack: () => void }> {
+    if (this.closed) throw new Error('the shared agent processes are stopped: no run may start after the sweep ended');
     // The run's own directories are not part of the kind of process: each seat's policy carries them.
     const warm = o.warm.map(withoutRunDirs);
     const key = JSON.stringify([o.seatsPerProcess, o.botsOnly ?? false, o.tlsFree ?? false, o.niceness ?? WORKER_NICENESS, o.workerPath ?? null, warm]);
@@ -70,6 +73,7 @@ export class PoolLender {
 
   /** Stops every pool (after the last run gave back its own). */
   async close(): Promise<void> {
+    this.closed = true;
     const pools = [...this.pools.values()];
     this.pools.clear();
     await Promise.all([...pools.map((e) => e.pool.close()), ...this.stopping]);
