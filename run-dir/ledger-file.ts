@@ -1,4 +1,5 @@
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { once } from 'node:events';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RunLock } from './lock.js';
 
@@ -22,87 +23,45 @@ export function openLedgerFile(lock: RunLock, episodeId: string, seat: string): 
 }
 
 /**
- * Ledgers with lines appended in this tick. One writer for every ledger of the process: at the end of the
- * tick each is written with one synchronous `write` (a seat is sent a turn's event and its next request in
- * the same tick: one call for both). A write stream per ledger cost each line a trip through the stream
- * machinery and the thread pool and back (a quarter of the orchestrator's samples in the latency case's
- * profile); a small write to the page cache is a few µs, and the lines are in the kernel before the
- * orchestrator handles any other event (a crash of the orchestrator loses no line appended before it).
- */
-const dirty = new Set<FileLedger>();
-let flushScheduled = false;
-
-function flushAll(): void {
-  flushScheduled = false;
-  for (const ledger of dirty) ledger.flush();
-  dirty.clear();
-}
-
-/**
  * File-backed ledger. Truncates on open: a rerun of an episode (resume, retry) replaces the ledger of
- * the attempt that did not produce a record. Lines are written in appending order.
+ * the attempt that did not produce a record. Writes go through one stream, so order is kept.
  */
-export class FileLedger implements Ledger {
-  private fd: number | null = null;
-  private pending = '';
+class FileLedger implements Ledger {
+  private readonly stream: WriteStream;
   private closed: Promise<void> | null = null;
 
   constructor(readonly path: string) {
     mkdirSync(dirname(path), { recursive: true });
-    try {
-      this.fd = openSync(path, 'w');
-    } catch (err) {
-      this.failed(err);
-    }
+    this.stream = createWriteStream(path, { flags: 'w' });
+    this.stream.on('error', (err) => {
+      // Surface I/O failure loudly: a ledger that silently misses frames breaks the leak audit.
+      console.error(`ledger ${path}: ${err.message}`);
+    });
   }
+
+  /** Lines appended in this tick are written together (one write call instead of one per frame). */
+  private corked = false;
 
   append(serialisedFrame: string): void {
     if (this.closed) throw new Error(`ledger ${this.path} is closed`);
-    if (this.fd === null) return;
-    this.pending += serialisedFrame + '\n';
-    dirty.add(this);
-    if (!flushScheduled) {
-      flushScheduled = true;
-      process.nextTick(flushAll);
+    // A seat is sent a turn's event and its next request in the same tick: one write for both. At 1,000
+    // episodes the orchestrator's write calls were a large share of its busy time (CPU profile, issue 27).
+    if (!this.corked) {
+      this.corked = true;
+      this.stream.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.stream.uncork();
+      });
     }
-  }
-
-  /** Writes what was appended since the last flush. */
-  flush(): void {
-    if (this.fd === null || this.pending === '') return;
-    const bytes = Buffer.from(this.pending, 'utf8');
-    this.pending = '';
-    try {
-      for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at, bytes.length - at);
-    } catch (err) {
-      this.failed(err);
-    }
+    this.stream.write(serialisedFrame + '\n');
   }
 
   close(): Promise<void> {
     this.closed ??= (async () => {
-      this.flush();
-      dirty.delete(this);
-      this.release();
+      this.stream.end();
+      if (!this.stream.closed) await once(this.stream, 'close');
     })();
     return this.closed;
-  }
-
-  /** Surface I/O failure loudly: a ledger that silently misses frames breaks the leak audit. */
-  private failed(err: unknown): void {
-    console.error(`ledger ${this.path}: ${(err as Error)?.message ?? String(err)}`);
-    this.pending = '';
-    this.release();
-  }
-
-  private release(): void {
-    const fd = this.fd;
-    this.fd = null;
-    if (fd === null) return;
-    try {
-      closeSync(fd);
-    } catch (err) {
-      console.error(`ledger ${this.path}: ${(err as Error)?.message ?? String(err)}`);
-    }
   }
 }
