@@ -138,9 +138,12 @@ describe('bad input from clients leaves the episode running (real sockets, real 
     cleanups.push(() => a.kill());
     const b = await WsAgent.connect(live.url);
     cleanups.push(() => b.close());
+    // The abuse and the two attempts to take the seat back, awaited below: the episode may end (the seat is
+    // closed for good) before the attempts have connected, and they must still be made and refused.
+    let abused: Promise<void> | undefined;
     b.onFrame((f) => {
-      if (f.type !== 'turn.request') return;
-      void (async () => {
+      if (f.type !== 'turn.request' || abused) return;
+      abused = (async () => {
         for (let i = 0; i < 3; i++) b.send('garbage');
         expect(await b.closed).toMatchObject({ code: CloseCode.ProtocolAbuse });
         again = await WsAgent.connect(live.url);
@@ -152,6 +155,8 @@ describe('bad input from clients leaves the episode running (real sockets, real 
     b.join(live.token('B'));
     const record = await live.episode.run();
     expect(await a.exited).toBe(0);
+    expect(abused).toBeDefined();
+    await abused;
     await Promise.all([again.closed, resumed.closed]);
     cleanups.push(() => again.close(), () => resumed.close());
     expect(b.errors()).toEqual([ErrorCode.BadFrame, ErrorCode.BadFrame, ErrorCode.BadFrame]);
