@@ -19,7 +19,7 @@ function impurities(file: string, text: string): string[] {
 /**
  * The top-level side effects of one protocol/ source file: a statement that is not a declaration (a call,
  * an assignment), a zod registry or global config, a global. The agent and CLI bundles declare protocol/
- * free of side effects (protocolWithoutSideEffects, disk/bundle-cache.js), so esbuild silently leaves out a
+ * free of side effects (protocolWithoutSideEffects, disk/bundle-plugins.js), so esbuild silently leaves out a
  * module no bundled code takes an export of, and any such effect with it.
  */
 function sideEffects(file: string, text: string): string[] {

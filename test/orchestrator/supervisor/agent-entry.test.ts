@@ -73,7 +73,7 @@ describe('the agent process entry: a declared dependency of the supervisor', () 
   it("loads https and tls only for a wss:// connection (ws's client requires them at load, bundled on use)", async () => {
     const bundle = await bundledWorker(agentEntry());
     const code = readdirSync(dirname(bundle)).filter((f) => f.endsWith('.mjs')).map((f) => readFileSync(join(dirname(bundle), f), 'utf8')).join('\n');
-    // esbuild's output of the two lines the plugin writes (wsSecureModulesOnUse, disk/bundle-cache.js)...
+    // esbuild's output of the two lines the plugin writes (wsSecureModulesOnUse, disk/bundle-plugins.js)...
     expect(code).toMatch(/return __require\("https"\)\.request;/);
     expect(code).toMatch(/=> __require\("tls"\)\.connect\(/);
     // ...and no other way the agent bundle loads them.
@@ -94,7 +94,7 @@ describe('the agent process entry: a declared dependency of the supervisor', () 
     const bundle = await bundledWorker(agentEntry());
     const code = readdirSync(dirname(bundle)).filter((f) => f.endsWith('.mjs')).map((f) => readFileSync(join(dirname(bundle), f), 'utf8')).join('\n');
     // The seat's frames are there; the run records' and evaluations' schemas (reached only through the
-    // protocol/index.ts barrel) are not: protocolWithoutSideEffects, disk/bundle-cache.js.
+    // protocol/index.ts barrel) are not: protocolWithoutSideEffects, disk/bundle-plugins.js.
     expect(code).toContain('// protocol/frames.ts');
     expect(code).not.toContain('// protocol/record.ts');
     expect(code).not.toContain('// protocol/evaluation.ts');
