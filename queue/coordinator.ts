@@ -119,6 +119,8 @@ async function coordinate(run: OpenRun, opts: CoordinatorOptions): Promise<{ los
     await collector.untilCollected(sweep, opts.sweepMs ?? 5_000, opts.signal);
     // Everything collected: the scenarios (secrets included) need not stay in Redis.
     if (collector.remaining.size === 0) await redis.del(runSpecKey(runKey));
+    // Collected through Redis, so it answered: an outage still settling is over (said before the summary).
+    outage.end();
   } finally {
     await Promise.allSettled([events.close(), queue.close()]);
     redis.disconnect();

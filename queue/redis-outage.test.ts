@@ -20,6 +20,25 @@ describe('a Redis outage is said once, and its end once', () => {
     }
   });
 
+  it('end() says at once that an outage whose end was settling is over, and nothing otherwise', () => {
+    vi.useFakeTimers();
+    try {
+      const lines: string[] = [];
+      const o = new RedisOutage('coordinator', 'redis://h:1', (l) => lines.push(l), 2_000);
+      o.end(); // no outage: nothing to say
+      o.error(new Error('connect ECONNREFUSED'));
+      o.end(); // still down, no client back: not over
+      expect(lines).toHaveLength(1);
+      o.ready();
+      vi.advanceTimersByTime(500);
+      o.end(); // done within the settle time: said now, once
+      vi.advanceTimersByTime(5_000);
+      expect(lines).toEqual(['coordinator: Redis at redis://h:1 is unreachable (connect ECONNREFUSED); retrying with backoff', 'coordinator: Redis at redis://h:1 is back; carrying on']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('other errors are no outage: printed as they are', () => {
     const lines: string[] = [];
     const o = new RedisOutage('worker', 'redis://h:1', (l) => lines.push(l));

@@ -43,6 +43,19 @@ export class RedisOutage {
     }, this.settleMs);
     this.settle.unref();
   }
+
+  /**
+   * The process is done with Redis (a coordinator that collected its run): an outage whose end was
+   * waiting to settle is said to be over now. Without this, a run that finished within `settleMs` of
+   * Redis coming back ended on "unreachable" and never said it was back.
+   */
+  end(): void {
+    if (!this.down || !this.settle) return;
+    clearTimeout(this.settle);
+    this.settle = null;
+    this.down = false;
+    this.log(`${this.who}: Redis at ${this.shown} is back; carrying on`);
+  }
 }
 
 /** Whether `err` says the connection to Redis is gone (refused, reset, timed out, closed), not a command's failure. */
