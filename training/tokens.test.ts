@@ -45,7 +45,8 @@ describe('tokenCounterFor', () => {
     }
     // Most texts were really cut somewhere (the sum was tested, not only the whole).
     expect(cut).toBeGreaterThan(1500);
-    let prompt = 'Imagine you are Finnegan, your task is to act/speak as Finnegan would.\nYou are at a party.\n\nConversation starts:\n';
+    // Shaped as a paper prompt (a role line, a setting, a blank line, the history one turn a line); the words are ours.
+    let prompt = 'You play Finnegan here; reply and act the way Finnegan would.\nSetting: a birthday party in a garden.\n\nWhat has been said so far:\n';
     for (let turn = 0; turn < 20; turn++) {
       prompt += `Turn #${turn}: ${turn % 2 ? 'Gwen' : 'Finnegan'} said: "Line ${turn}, it's ${'so '.repeat(turn)}fine."\n`;
       expect(countByPieces(prompt + '\nYou are at Turn #' + (turn + 1) + '.', whole)).toBe(whole(prompt + '\nYou are at Turn #' + (turn + 1) + '.'));
