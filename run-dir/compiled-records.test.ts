@@ -13,6 +13,8 @@ import { expectSame, mutate, rng } from '../test/helpers/schema-mutations.js';
  * untrusted, so the compiled path must accept and refuse exactly what the schema does, with the same output
  * and the same issues (the messages readers print name the issue's field): each check runs both on valid
  * values (a paper grid's records and ledger lines, the built-in scenarios) and on mutations of them.
+ * test/fixtures/run-lines.json keeps those records' and lines' shapes; every name, profile, secret and
+ * goal in it is invented (the run it came from played SOTOPIA's profiles, which are not copied here).
  */
 const lines = JSON.parse(readFileSync(new URL('../test/fixtures/run-lines.json', import.meta.url), 'utf8')) as { records: Record<string, unknown>[]; frames: Record<string, unknown>[] };
 const scenarios = builtinScenarioSet(1).map((s) => JSON.parse(JSON.stringify(s)) as Record<string, unknown>);
