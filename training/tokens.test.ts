@@ -46,10 +46,11 @@ describe('tokenCounterFor', () => {
     // Most texts were really cut somewhere (the sum was tested, not only the whole).
     expect(cut).toBeGreaterThan(1500);
     // Shaped as a paper prompt (a role line, a setting, a blank line, the history one turn a line); the words are ours.
-    let prompt = 'You play Finnegan here; reply and act the way Finnegan would.\nSetting: a birthday party in a garden.\n\nWhat has been said so far:\n';
+    let prompt = 'You play Tobias here; reply and act the way Tobias would.\nSetting: a birthday party in a garden.\n\nWhat has been said so far:\n';
     for (let turn = 0; turn < 20; turn++) {
-      prompt += `Turn #${turn}: ${turn % 2 ? 'Gwen' : 'Finnegan'} said: "Line ${turn}, it's ${'so '.repeat(turn)}fine."\n`;
-      expect(countByPieces(prompt + '\nYou are at Turn #' + (turn + 1) + '.', whole)).toBe(whole(prompt + '\nYou are at Turn #' + (turn + 1) + '.'));
+      prompt += `Turn #${turn}: ${turn % 2 ? 'Ines' : 'Tobias'} said: "Line ${turn}, it's ${'so '.repeat(turn)}fine."\n`;
+      const asked = `${prompt}\nNow comes turn #${turn + 1}.`;
+      expect(countByPieces(asked, whole)).toBe(whole(asked));
     }
   });
 });
