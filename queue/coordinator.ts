@@ -120,7 +120,7 @@ async function coordinate(run: OpenRun, opts: CoordinatorOptions): Promise<{ los
     // Everything collected: the scenarios (secrets included) need not stay in Redis.
     if (collector.remaining.size === 0) await redis.del(runSpecKey(runKey));
     // Collected through Redis, so it answered: an outage still settling is over (said before the summary).
-    outage.end();
+    outage.answered();
   } finally {
     await Promise.allSettled([events.close(), queue.close()]);
     redis.disconnect();

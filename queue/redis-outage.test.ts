@@ -20,20 +20,37 @@ describe('a Redis outage is said once, and its end once', () => {
     }
   });
 
-  it('end() says at once that an outage whose end was settling is over, and nothing otherwise', () => {
+  it('answered() says at once that an outage is over, and nothing when there is none', () => {
     vi.useFakeTimers();
     try {
       const lines: string[] = [];
       const o = new RedisOutage('coordinator', 'redis://h:1', (l) => lines.push(l), 2_000);
-      o.end(); // no outage: nothing to say
+      o.answered(); // no outage: nothing to say
       o.error(new Error('connect ECONNREFUSED'));
-      o.end(); // still down, no client back: not over
       expect(lines).toHaveLength(1);
       o.ready();
       vi.advanceTimersByTime(500);
-      o.end(); // done within the settle time: said now, once
+      o.answered(); // answered within the settle time: said now, once
       vi.advanceTimersByTime(5_000);
+      o.answered(); // over already: nothing more
       expect(lines).toEqual(['coordinator: Redis at redis://h:1 is unreachable (connect ECONNREFUSED); retrying with backoff', 'coordinator: Redis at redis://h:1 is back; carrying on']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('an error after the last ready leaves no timer: the next answer says the outage is over', () => {
+    vi.useFakeTimers();
+    try {
+      const lines: string[] = [];
+      const o = new RedisOutage('worker', 'redis://h:1', (l) => lines.push(l), 2_000);
+      o.error(new Error('connect ECONNREFUSED'));
+      o.ready();
+      o.error(new Error('connect ECONNREFUSED')); // a connection that comes back later without 'ready'
+      vi.advanceTimersByTime(10_000);
+      expect(lines).toHaveLength(1); // nothing proves it is back yet
+      o.answered(); // a job completed through Redis
+      expect(lines).toEqual(['worker: Redis at redis://h:1 is unreachable (connect ECONNREFUSED); retrying with backoff', 'worker: Redis at redis://h:1 is back; carrying on']);
     } finally {
       vi.useRealTimers();
     }

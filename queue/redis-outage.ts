@@ -45,13 +45,14 @@ export class RedisOutage {
   }
 
   /**
-   * The process is done with Redis (a coordinator that collected its run): an outage whose end was
-   * waiting to settle is said to be over now. Without this, a run that finished within `settleMs` of
-   * Redis coming back ended on "unreachable" and never said it was back.
+   * Redis answered a command (a worker's job moved to completed, a coordinator collected its run): an
+   * outage is over now, whatever its settle timer says. Without this, a process could stay on
+   * "unreachable": a run that finished within `settleMs` of Redis coming back, or a worker whose last
+   * error came from a connection that came back without a 'ready' event to restart the timer.
    */
-  end(): void {
-    if (!this.down || !this.settle) return;
-    clearTimeout(this.settle);
+  answered(): void {
+    if (!this.down) return;
+    if (this.settle) clearTimeout(this.settle);
     this.settle = null;
     this.down = false;
     this.log(`${this.who}: Redis at ${this.shown} is back; carrying on`);

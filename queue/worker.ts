@@ -132,6 +132,8 @@ function logWorkerEvents(worker: Worker, redis: Redis, url: string, log: (line: 
   redis.on('ready', () => outage.ready());
   // BullMQ's blocking client reconnects by itself; its 'ready' is the sign that jobs flow again.
   worker.on('ready', () => outage.ready());
+  // BullMQ emits 'completed' once the job was moved to completed in Redis: Redis answered.
+  worker.on('completed', () => outage.answered());
   worker.on('stalled', (jobId) => log(`job ${jobId} stalled (its worker stopped answering): back in the queue`));
   worker.on('failed', (job, err) => log(`job ${job?.id ?? '?'} failed here: ${err.message}`));
 }

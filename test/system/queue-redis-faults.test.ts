@@ -98,6 +98,9 @@ describe('the queue when Redis goes away (real Redis, real workers)', () => {
     expect(records).toHaveLength(80);
     expect(new Set(records.map((r) => r.episodeId)).size).toBe(80);
     expect(records.every((r) => r.status === 'ok')).toBe(true);
+    // Each process says that Redis is back: the coordinator before it exits; a worker when a job of its
+    // completes through Redis, or once its clients stayed connected for the settle time.
+    for (const w of workers) await within(w.line(/Redis at .* is back/), 30_000, 'worker says Redis is back', all);
     // Each process said the outage once and that Redis was back once.
     for (const p of all) {
       const said = [...p.stdout, ...p.stderr];
