@@ -71,6 +71,11 @@ function transportFor(url: URL): Promise<{ agent: HttpAgent | HttpsAgent; reques
   return (https ??= import('node:https').then((m) => ({ agent: new m.Agent({ keepAlive: true }), request: m.request })));
 }
 
+/** Loads the transport of `baseURL` (node:http or node:https, its keep-alive agent) ahead of a first request. */
+export async function prepareTransport(baseURL: string): Promise<void> {
+  await transportFor(new URL(baseURL));
+}
+
 /** The SDK's URL for `path` under `baseURL` (its `buildURL`, without queries: these requests have none). */
 export function sdkUrl(baseURL: string, path: string): URL {
   return new URL(baseURL + (baseURL.endsWith('/') && path.startsWith('/') ? path.slice(1) : path));

@@ -28,6 +28,8 @@ export type Attempt = (req: ChatRequest, signal: AbortSignal) => Promise<Attempt
  * (the SDKs' are switched off so that every retry is counted), latency measurement.
  */
 export class SdkClient implements LlmClient {
+  /** LlmClient.preload: set by a client whose requests need only their modules loaded (openai-client.ts). */
+  preload?: () => Promise<void>;
   private readonly limiter: RequestLimiter;
   /** The account-wide gate through Redis (`parley worker`), when the policy sets `rpm` or `tpm`. */
   private readonly shared: Promise<SharedRateLimit> | null;

@@ -48,6 +48,11 @@ export interface LlmClient {
   readonly provider: string;
   readonly model: string;
   chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse>;
+  /**
+   * Loads what this client's requests need without making one. Present only where loading is all a first
+   * request adds (the light HTTP path): a pool's warm-up then makes no throw-away request (llm/warm.ts).
+   */
+  preload?(): Promise<void>;
 }
 
 /** `openai:gpt-4` → { provider: 'openai', model: 'gpt-4' }. */

@@ -18,10 +18,28 @@ function completion(model: string): string {
 }
 
 /**
+ * Where the seat's own client needs nothing but its modules loaded (LlmClient.preload: the light HTTP path
+ * of `openai:`-wire providers), loads them: the throw-away request below would add only its own cost, ~25 ms
+ * of CPU a process of which the in-process server is most (bench/start-up.md). Built as the seat's (its
+ * params, its base URL: http or https), with a stand-in key, since nothing is sent.
+ */
+export async function preloaded(config: ClientConfig): Promise<boolean> {
+  try {
+    const client = createProviderClient({ ...config, apiKeyEnv: 'PARLEY_WARM_UP_KEY' }, { env: { ...process.env, PARLEY_WARM_UP_KEY: 'warm-up' } });
+    if (!client.preload) return false;
+    await client.preload();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Makes one throw-away call through the same client stack a seat uses (the provider SDK, Node's HTTP
  * client, our retries and limiter) against a local server in this process, so that everything they load
  * and initialise lazily on a first request is done before the process takes a seat: a pooled agent
- * process warms up off the per-episode path. Nothing goes over the network; replay needs nothing.
+ * process warms up off the per-episode path. Nothing goes over the network; replay needs nothing; a
+ * client that only needs its modules loaded (`preloaded`) gets that and no request.
  * Never throws: a failed warm-up only means the first real call pays the cost.
  */
 export async function warmProvider(config: ClientConfig): Promise<void> {
@@ -29,6 +47,7 @@ export async function warmProvider(config: ClientConfig): Promise<void> {
   const spec = 'spec' in config ? parseSpec(config.spec) : { provider: config.provider, model: config.model };
   const provider = providerNamed(spec.provider);
   if (!provider) return;
+  if (await preloaded(config)) return;
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(completion(spec.model)));
