@@ -22,9 +22,9 @@ try {
 // (disk/package-root.ts): a bundle runs from a build cache. This checkout's, whatever a parent declared.
 process.env.PARLEY_PACKAGE_ROOT = PACKAGE_ROOT;
 
-/** @typedef {{ main(argv: string[]): Promise<number>, COMMANDS: Record<string, unknown> }} CliModule */
-/** @type {((argv: string[]) => Promise<number>) | undefined} */
-let main;
+/** @typedef {{ main(argv: string[]): Promise<number>, oneCommandProcess(): void, COMMANDS: Record<string, unknown> }} CliModule */
+/** @type {CliModule | undefined} */
+let cli;
 const argv = process.argv.slice(2);
 const bundle = bundleOn ? await cliBundle() : null;
 if (bundle) {
@@ -32,21 +32,22 @@ if (bundle) {
     if (process.env.PARLEY_DEBUG) {
       // Node's own loader, which maps stack traces through the bundle's source map (a vm.Script's are not).
       process.setSourceMapsEnabled(true);
-      ({ main } = /** @type {CliModule} */ (createRequire(import.meta.url)(bundle)));
+      cli = /** @type {CliModule} */ (createRequire(import.meta.url)(bundle));
     } else {
       // The code cache is the command's (`parley --help`, `--version`: `top`).
       const key = argv[0] && !argv[0].startsWith('-') ? argv[0] : 'top';
-      const known = (/** @type {Record<string, unknown>} */ cli, /** @type {string} */ k) => k === 'top' || Object.hasOwn(/** @type {CliModule} */ (cli).COMMANDS, k);
-      ({ main } = /** @type {CliModule} */ (loadWithCodeCache(bundle, key, known)));
+      const known = (/** @type {Record<string, unknown>} */ mod, /** @type {string} */ k) => k === 'top' || Object.hasOwn(/** @type {CliModule} */ (mod).COMMANDS, k);
+      cli = /** @type {CliModule} */ (loadWithCodeCache(bundle, key, known));
     }
   } catch (err) {
     // A bundle removed or damaged under us: the sources still run.
     if (process.env.PARLEY_DEBUG) console.error(`parley: bundle ${bundle} did not load (${err}); running the sources`);
   }
 }
-if (!main) {
+if (!cli) {
   const { register } = await import('tsx/esm/api');
   register();
-  ({ main } = await import('../cli/main.ts'));
+  cli = /** @type {CliModule} */ (await import('../cli/main.ts'));
 }
-process.exitCode = await main(argv);
+cli.oneCommandProcess();
+process.exitCode = await cli.main(argv);

@@ -6,6 +6,7 @@
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import * as z from 'zod';
 import { packagePath } from '../disk/package-root.js';
 import { switchEnv } from '../disk/switch-env.js';
 import { commandHelp, UsageError, type CommandSpec } from './command.js';
@@ -89,6 +90,20 @@ function tolerateClosedOutput(): void {
       if (stream === process.stdout) stdoutClosed = true;
     });
   }
+}
+
+/**
+ * Settings for a process that runs one command and exits (bin/parley.js calls this before main(), not tests
+ * that import main): zod checks objects with its interpreter instead of generating a parser (`new Function`)
+ * for each object schema at its first use. A command parses a few values of many schemas (a run's settings,
+ * a few records, a seat's frames), and generating those parsers cost more than they saved: CPU of one command,
+ * interleaved, n = 9: `show` 210 -> 184 ms, `report` 261 -> 236, `export` 230 -> 200, a refused `eval` 239 ->
+ * 201, a whole `run` of 8 bot episodes 425 -> 386 (bench/start-up.md). What is parsed by the thousand keeps its
+ * generated code: the frames every turn carries and the lines of run files go through `z.compile`
+ * (protocol/decode.ts), which this does not change. Same answers either way.
+ */
+export function oneCommandProcess(): void {
+  z.config({ jitless: true });
 }
 
 /** Read where an agent pool starts (orchestrator/supervisor/worker-pool.ts); checked up front by main(). */
