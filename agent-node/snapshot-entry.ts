@@ -16,6 +16,7 @@ import { dirname, resolve } from 'node:path';
 import { startupSnapshot } from 'node:v8';
 import { runWorker } from './worker-main.js';
 import { compileHotFrameSchemas } from '../protocol/index.js';
+import { rehearseFrameDecodes } from './snapshot-rehearsal.js';
 
 /**
  * The global the snapshot bundle's deferred modules load through: RUNTIME_GLOBAL of
@@ -30,6 +31,9 @@ void import('./policies/llm/index.js');
 // The fast paths of the frames every turn carries (protocol/decode.ts), generated once here rather than in
 // every process at its first turn.
 compileHotFrameSchemas();
+// And the parsers zod generates at a frame's first decode (the welcome's, ~20 ms a process): from made-up
+// frames, so the blob holds them compiled (snapshot-rehearsal.ts).
+rehearseFrameDecodes();
 
 startupSnapshot.setDeserializeMainFunction(() => {
   restoreRandomDraws();
