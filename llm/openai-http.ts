@@ -1,12 +1,11 @@
-import { request as httpRequest, Agent as HttpAgent, type IncomingMessage } from 'node:http';
-import type { Agent as HttpsAgent } from 'node:https';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { VERSION } from 'openai/version';
 import { SDK_ARCH_NAMES, SDK_OS_NAMES } from './openai-http-fits.js';
+import { exchange, Http1ConnectionError, prepareOrigin, type Http1Answer } from './http1-pool.js';
 
 /**
- * The `openai` SDK's non-streaming requests, sent with `node:http(s)` instead of the SDK's request
- * machinery and Node's `fetch`. Why: in an agent process the SDK and `fetch` (undici: its Request,
+ * The `openai` SDK's non-streaming requests, sent on kept-alive HTTP/1.1 connections of our own
+ * (llm/http1-pool.ts; `node:http` before it) instead of the SDK's request machinery and Node's `fetch`. Why: in an agent process the SDK and `fetch` (undici: its Request,
  * Headers and web streams, its WebAssembly HTTP parser) were the largest part of a turn's CPU and of the
  * process's memory (a warm LLM seat's profile: bench/agent-profile.md; 200 `fetch` calls raise a process's
  * peak RSS by ~45 MB, `node:http` by ~9). The bytes sent are the SDK's, byte for byte: the request line,
@@ -59,21 +58,9 @@ function platformHeaders(): Array<[string, string]> {
 /** Header values as `fetch`'s Headers keep them: leading and trailing HTTP whitespace removed. */
 const httpTrim = (v: string) => v.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
 
-let httpAgent: HttpAgent | undefined;
-let https: Promise<{ agent: HttpsAgent; request: typeof import('node:https').request }> | undefined;
-
-/**
- * Keep-alive agents, as `fetch` keeps connections (one per process), and the request function that goes
- * with each; https is loaded on first use only, once.
- */
-function transportFor(url: URL): Promise<{ agent: HttpAgent | HttpsAgent; request: typeof httpRequest }> | { agent: HttpAgent; request: typeof httpRequest } {
-  if (url.protocol === 'http:') return { agent: (httpAgent ??= new HttpAgent({ keepAlive: true })), request: httpRequest };
-  return (https ??= import('node:https').then((m) => ({ agent: new m.Agent({ keepAlive: true }), request: m.request })));
-}
-
-/** Loads the transport of `baseURL` (node:http or node:https, its keep-alive agent) ahead of a first request. */
+/** Loads what `baseURL`'s connections need (node:tls for https) ahead of a first request. */
 export async function prepareTransport(baseURL: string): Promise<void> {
-  await transportFor(new URL(baseURL));
+  await prepareOrigin(new URL(baseURL));
 }
 
 /** The SDK's URL for `path` under `baseURL` (its `buildURL`, without queries: these requests have none). */
@@ -121,57 +108,50 @@ export function sdkHeaders(url: URL, apiKey: string, bodyBytes: number): Array<[
 }
 
 /**
- * The flat header list of `sdkHeaders` but for the body's length, by URL and key: the same for every
- * request of a client (built per request, it was ~17 arrays and 11 regular-expression trims a turn).
- * Bounded like `urls`; the key is part of the map's key, never logged.
+ * The request's head but for the body's length, by URL and key: the same for every request of a client
+ * (built per request, it was ~17 arrays and 11 regular-expression trims a turn). Bounded like `urls`; the
+ * key is part of the map's key, never logged.
  */
-const headPrefixes = new Map<string, string[]>();
-function flatHeaders(url: URL, apiKey: string, bodyBytes: number): string[] {
+const heads = new Map<string, string>();
+function headFor(url: URL, apiKey: string): string {
   const key = `${url.href}\u0000${apiKey}`;
-  let prefix = headPrefixes.get(key);
-  if (!prefix) {
-    prefix = sdkHeaders(url, apiKey, 0).slice(0, -1).flat();
-    if (headPrefixes.size >= 32) headPrefixes.clear();
-    headPrefixes.set(key, prefix);
+  let head = heads.get(key);
+  if (head === undefined) {
+    head = `POST ${url.pathname}${url.search} HTTP/1.1\r\n`;
+    for (const [name, value] of sdkHeaders(url, apiKey, 0).slice(0, -1)) {
+      // As node:http refused them (its ERR_INVALID_CHAR): a value must not break the head.
+      if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) throw Object.assign(new TypeError(`Invalid character in header content ["${name}"]`), { code: 'ERR_INVALID_CHAR' });
+      head += `${name}: ${value}\r\n`;
+    }
+    if (heads.size >= 32) heads.clear();
+    heads.set(key, head);
   }
-  return [...prefix, 'content-length', String(bodyBytes)];
+  return head;
+}
+
+/** The whole request in one buffer (one write): the head as latin1, as node:http wrote it, then the JSON body. */
+function requestBytes(url: URL, apiKey: string, json: string): Buffer {
+  const bodyBytes = Buffer.byteLength(json);
+  const head = `${headFor(url, apiKey)}content-length: ${bodyBytes}\r\n\r\n`;
+  const bytes = Buffer.allocUnsafe(head.length + bodyBytes);
+  bytes.write(head, 0, 'latin1');
+  bytes.write(json, head.length, 'utf8');
+  return bytes;
 }
 
 /** POSTs `body` (JSON) to `path` under `baseURL` as the SDK would; resolves with the answer, any status. */
 export async function postJson(baseURL: string, path: string, apiKey: string, body: unknown, signal: AbortSignal): Promise<OpenAiHttpAnswer> {
   const url = urlFor(baseURL, path);
-  const payload = Buffer.from(JSON.stringify(body), 'utf8');
-  const { agent, request: send } = await transportFor(url);
+  const bytes = requestBytes(url, apiKey, JSON.stringify(body));
   if (signal.aborted) throw abortError(signal);
-  return new Promise<OpenAiHttpAnswer>((resolve, reject) => {
-    // The headers as one flat list (`rawHeaders` form): written as given, in order, without a setHeader
-    // call (and its validation and bookkeeping) per header on every request.
-    const req = send(url, { method: 'POST', agent, setHost: false, headers: flatHeaders(url, apiKey, payload.length) });
-    const onAbort = () => req.destroy(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    const done = () => signal.removeEventListener('abort', onAbort);
-    req.on('error', (err) => {
-      done();
-      reject(signal.aborted ? abortError(signal) : new OpenAiConnectionError('Connection error.', { cause: err }));
-    });
-    req.on('response', (res) => {
-      readBody(res).then(
-        (text) => {
-          done();
-          try {
-            resolve(answer(res, text));
-          } catch (err) {
-            reject(err);
-          }
-        },
-        (err: Error) => {
-          done();
-          reject(signal.aborted ? abortError(signal) : err);
-        },
-      );
-    });
-    req.end(payload);
-  });
+  let reply: Http1Answer;
+  try {
+    reply = await exchange(url, bytes, signal, abortError);
+  } catch (err) {
+    if (err instanceof Http1ConnectionError) throw new OpenAiConnectionError('Connection error.', { cause: err.cause ?? err });
+    throw err;
+  }
+  return answer(reply, textOf(reply));
 }
 
 function abortError(signal: AbortSignal): Error {
@@ -180,25 +160,19 @@ function abortError(signal: AbortSignal): Error {
   return err;
 }
 
-/** The body as text, decoded as `fetch` decodes it (gzip, deflate, br). */
-function readBody(res: IncomingMessage): Promise<string> {
-  const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
-  const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : null;
-  const stream = decoder ? res.pipe(decoder) : res;
-  if (decoder) res.on('error', (err) => decoder.destroy(err));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    stream.on('data', (c: Buffer) => chunks.push(c));
-    // As fetch decodes UTF-8: a leading byte order mark is not part of the text.
-    stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8').replace(/^\uFEFF/, '')));
-    stream.on('error', reject);
-  });
+/** The body as text, decoded as `fetch` decodes it (gzip, deflate, br; a leading byte order mark dropped). */
+function textOf(reply: Http1Answer): string {
+  const encoding = (reply.headers.get('content-encoding') ?? '').trim().toLowerCase();
+  const raw = reply.body;
+  const bytes = encoding === 'gzip' || encoding === 'x-gzip' ? gunzipSync(raw) : encoding === 'deflate' ? inflateSync(raw) : encoding === 'br' ? brotliDecompressSync(raw) : raw;
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** What the SDK makes of an answer: JSON parsed for a JSON media type, text otherwise, null for 204. */
-function answer(res: IncomingMessage, text: string): OpenAiHttpAnswer {
-  const status = res.statusCode ?? 0;
-  const headers = { get: (name: string) => { const v = res.headers[name.toLowerCase()]; return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v; } };
+function answer(reply: Http1Answer, text: string): OpenAiHttpAnswer {
+  const status = reply.status;
+  const headers = { get: (name: string) => reply.headers.get(name.toLowerCase()) ?? null };
   if (status < 200 || status >= 300) return { status, body: text, headers };
   if (status === 204) return { status, body: null, headers };
   const mediaType = headers.get('content-type')?.split(';')[0]?.trim();

@@ -1,0 +1,168 @@
+import { connect as netConnect, isIP, type Socket } from 'node:net';
+import type { ConnectionOptions } from 'node:tls';
+import { Http1ParseError, Http1Reply, type Http1Head } from './http1-reply.js';
+
+/**
+ * Kept-alive HTTP/1.1 connections to the origins the OpenAI light path posts to (llm/openai-http.ts), one
+ * request at a time on each, and the request written in one piece. Why not `node:http`: its client (the
+ * request and answer streams, the agent's bookkeeping, the parser's callbacks) was ~0.5 ms of CPU a request
+ * in an agent process, a quarter of a model seat's turn (bench/agent-profile.md, sixth pass); this is
+ * ~0.15 ms. Why not undici (the other well-kept client): its WebAssembly parser adds ~20 MB to every agent
+ * process's RSS and ~130 ms of CPU to its first request (contract 4 asks ≤ 70 MB a seat process).
+ *
+ * Outcomes, as `node:http` gave them to the light path: no answer's head (refused, reset, closed, a
+ * malformed head or body) → `Http1ConnectionError`; the connection closed after the head but before the
+ * body's end → an `Error('aborted')` with code ECONNRESET; the signal → `abort()`'s error. Idle connections
+ * never keep the process alive (unref'd, as Node's keep-alive agent leaves them) and are dropped when the
+ * server closes them.
+ */
+
+export interface Http1Answer extends Http1Head {
+  body: Buffer;
+}
+
+/** No answer came (or an unreadable one): the request may not have reached the server. */
+export class Http1ConnectionError extends Error {
+  override readonly name = 'Http1ConnectionError';
+}
+
+interface Exchange {
+  reply: Http1Reply;
+  settle: (err: Error | null) => void;
+}
+
+interface Conn {
+  socket: Socket;
+  exchange: Exchange | null;
+  /** The last socket error, the cause of the close that follows it. */
+  error: Error | null;
+}
+
+const idle = new Map<string, Conn[]>();
+let tls: Promise<typeof import('node:tls')> | undefined;
+
+/** The origin's key and how to reach it: host (without IPv6 brackets) and port. */
+function target(url: URL): { key: string; host: string; port: number; secure: boolean } {
+  const secure = url.protocol === 'https:';
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  const port = Number(url.port) || (secure ? 443 : 80);
+  return { key: `${url.protocol}//${host}:${port}`, host, port, secure };
+}
+
+/** Loads what connections to `url`'s origin need (node:tls for https), ahead of a first request. */
+export async function prepareOrigin(url: URL): Promise<void> {
+  if (url.protocol === 'https:') await (tls ??= import('node:tls'));
+}
+
+/** A new connection to the origin, its listeners installed for its whole life. */
+async function open(url: URL): Promise<Conn> {
+  const t = target(url);
+  let socket: Socket;
+  if (t.secure) {
+    const { connect } = await (tls ??= import('node:tls'));
+    // As node:https's agent: the host's name for SNI and the certificate check, none for an IP address.
+    const options: ConnectionOptions = { host: t.host, port: t.port, ...(isIP(t.host) ? {} : { servername: t.host }) };
+    socket = connect(options);
+  } else {
+    socket = netConnect({ host: t.host, port: t.port });
+  }
+  socket.setNoDelay(true);
+  socket.setKeepAlive(true, 1000);
+  const conn: Conn = { socket, exchange: null, error: null };
+  socket.on('data', (data: Buffer) => onData(conn, t.key, data));
+  socket.on('error', (err) => (conn.error = err));
+  socket.on('close', () => onClose(conn, t.key));
+  return conn;
+}
+
+function onData(conn: Conn, key: string, data: Buffer): void {
+  const ex = conn.exchange;
+  if (!ex) {
+    // Bytes nobody asked for on an idle connection: it cannot be trusted with the next request.
+    conn.socket.destroy();
+    return;
+  }
+  try {
+    ex.reply.push(data);
+  } catch (err) {
+    conn.exchange = null;
+    conn.socket.destroy();
+    ex.settle(new Http1ConnectionError('unreadable answer', { cause: err }));
+    return;
+  }
+  if (!ex.reply.done) return;
+  conn.exchange = null;
+  if (ex.reply.reusable && !conn.socket.destroyed) release(conn, key);
+  else conn.socket.destroy();
+  ex.settle(null);
+}
+
+function onClose(conn: Conn, key: string): void {
+  const list = idle.get(key);
+  const i = list ? list.indexOf(conn) : -1;
+  if (i >= 0) list!.splice(i, 1);
+  const ex = conn.exchange;
+  if (!ex) return;
+  conn.exchange = null;
+  if (ex.reply.close()) return ex.settle(null);
+  if (ex.reply.head) return ex.settle(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+  const cause = conn.error ?? Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+  ex.settle(new Http1ConnectionError(cause.message, { cause }));
+}
+
+/** The most recently used idle connection still open for writing (a half-closed one is left to close). */
+function takeIdle(key: string): Conn | undefined {
+  const list = idle.get(key);
+  while (list && list.length > 0) {
+    const conn = list.pop()!;
+    if (conn.socket.writable && !conn.socket.destroyed) return conn;
+  }
+  return undefined;
+}
+
+function release(conn: Conn, key: string): void {
+  conn.socket.unref();
+  let list = idle.get(key);
+  if (!list) idle.set(key, (list = []));
+  list.push(conn);
+}
+
+/**
+ * Sends `request` (the whole request's bytes) to `url`'s origin on an idle connection or a new one and
+ * resolves with the answer. `abort` makes the error an aborted request rejects with.
+ */
+export async function exchange(url: URL, request: Buffer, signal: AbortSignal, abort: (signal: AbortSignal) => Error): Promise<Http1Answer> {
+  const key = target(url).key;
+  const conn = takeIdle(key) ?? (await open(url));
+  if (signal.aborted) {
+    release(conn, key);
+    throw abort(signal);
+  }
+  conn.socket.ref();
+  const reply = new Http1Reply();
+  return new Promise<Http1Answer>((resolve, reject) => {
+    const onAbort = () => {
+      conn.exchange = null;
+      conn.socket.destroy();
+      reject(abort(signal));
+    };
+    conn.exchange = {
+      reply,
+      settle: (err) => {
+        signal.removeEventListener('abort', onAbort);
+        if (err) return reject(err);
+        const head = reply.head!;
+        resolve({ status: head.status, headers: head.headers, body: reply.body() });
+      },
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    conn.socket.write(request);
+  });
+}
+
+/** Closes every idle connection (tests). */
+export function closeIdleConnections(): void {
+  for (const list of idle.values()) for (const conn of list.splice(0)) conn.socket.destroy();
+}
+
+export { Http1ParseError };

@@ -1,0 +1,192 @@
+/**
+ * One HTTP/1.1 answer read from a connection's bytes, as they come (any split): the status, the headers and
+ * the body, framed by `content-length`, `transfer-encoding: chunked`, or the connection's close. Strict
+ * where Node's own parser (llhttp) is strict: a malformed status line or header, a content length that is not
+ * a number or disagrees with itself, both framings at once, a bad chunk size: `Http1ParseError`. Interim
+ * answers (1xx) are skipped. Used by llm/http1-pool.ts, the OpenAI light path's transport.
+ */
+
+/** The reply broke HTTP/1.1's grammar; the connection cannot be used again. */
+export class Http1ParseError extends Error {
+  override readonly name = 'Http1ParseError';
+}
+
+/** Node's default limit on a message's head (`--max-http-header-size`). */
+const MAX_HEAD_BYTES = 16 * 1024;
+/** A chunk-size line longer than this is not a chunk size (hex digits and short extensions). */
+const MAX_CHUNK_LINE = 1024;
+const CRLF = Buffer.from('\r\n');
+const HEAD_END = Buffer.from('\r\n\r\n');
+const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?$/;
+const HEADER_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[\t ]*(.*?)[\t ]*$/;
+/** Headers of which Node's `IncomingMessage` keeps the first and drops repeats; `cookie` it joins with "; ". */
+const FIRST_WINS = new Set(['content-type', 'content-length', 'user-agent', 'referer', 'host', 'authorization', 'proxy-authorization', 'if-modified-since', 'if-unmodified-since', 'from', 'location', 'max-forwards', 'retry-after', 'etag', 'last-modified', 'server', 'age', 'expires']);
+
+export interface Http1Head {
+  status: number;
+  /** Lower-case names; repeats joined with ", " (the first only for FIRST_WINS), as Node's `headers` read through the light path's `get`. */
+  headers: Map<string, string>;
+}
+
+type Framing = { kind: 'none' } | { kind: 'length'; left: number } | { kind: 'chunked' } | { kind: 'close' };
+
+/** Reads one answer; `push` each chunk received, `close` when the connection ends. */
+export class Http1Reply {
+  head: Http1Head | null = null;
+  /** True once the whole answer is in (`body` is then complete). */
+  done = false;
+  /** Whether the connection may carry another request once this answer is done. */
+  reusable = false;
+  private keepAlive = false;
+  private framing: Framing = { kind: 'none' };
+  private pending: Buffer | null = null;
+  private readonly chunks: Buffer[] = [];
+  private chunk: 'size' | 'data' | 'data-end' | 'trailers' = 'size';
+  private chunkLeft = 0;
+
+  /** The body as received (chunked framing removed); complete once `done`. */
+  body(): Buffer {
+    return this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
+  }
+
+  /** Takes the next bytes of the connection. Bytes past the end of the answer make it not reusable. */
+  push(data: Buffer): void {
+    if (this.done) {
+      if (data.length > 0) this.reusable = false;
+      return;
+    }
+    let buf = this.pending ? Buffer.concat([this.pending, data]) : data;
+    this.pending = null;
+    while (!this.head) {
+      const end = buf.indexOf(HEAD_END);
+      if (end < 0) {
+        if (buf.length > MAX_HEAD_BYTES) throw new Http1ParseError('the answer\'s head is over 16 KB');
+        this.pending = buf;
+        return;
+      }
+      if (end > MAX_HEAD_BYTES) throw new Http1ParseError('the answer\'s head is over 16 KB');
+      const head = this.parseHead(buf.toString('latin1', 0, end));
+      buf = buf.subarray(end + 4);
+      if (head.status >= 100 && head.status < 200) {
+        if (head.status === 101) throw new Http1ParseError('an upgrade was not asked for');
+        continue;
+      }
+      this.head = head;
+      this.framing = framingOf(head);
+      if (this.framing.kind === 'none') this.finish();
+    }
+    this.body_(buf);
+  }
+
+  /**
+   * The connection ended. True when that completes the answer (a body read to the close); false when the
+   * answer is cut short (`head` says whether its head had arrived). Never reusable after.
+   */
+  close(): boolean {
+    this.reusable = false;
+    if (this.done) return true;
+    if (this.head && this.framing.kind === 'close') {
+      this.done = true;
+      return true;
+    }
+    return false;
+  }
+
+  private parseHead(text: string): Http1Head {
+    const lines = text.split('\r\n');
+    const status = STATUS_LINE.exec(lines[0]!);
+    if (!status) throw new Http1ParseError(`not an HTTP/1.x status line: ${JSON.stringify(lines[0]!.slice(0, 80))}`);
+    const headers = new Map<string, string>();
+    for (let i = 1; i < lines.length; i++) {
+      const m = HEADER_LINE.exec(lines[i]!);
+      if (!m) throw new Http1ParseError(`a malformed header line: ${JSON.stringify(lines[i]!.slice(0, 80))}`);
+      const name = m[1]!.toLowerCase();
+      const value = m[2]!;
+      const seen = headers.get(name);
+      if (name === 'content-length' && seen !== undefined) throw new Http1ParseError('a second content-length');
+      if (seen === undefined) headers.set(name, value);
+      else if (!FIRST_WINS.has(name)) headers.set(name, `${seen}${name === 'cookie' ? '; ' : ', '}${value}`);
+    }
+    const minor = status[1]!;
+    const connection = (headers.get('connection') ?? '').toLowerCase().split(',').map((t) => t.trim());
+    this.keepAlive = minor === '1' ? !connection.includes('close') : connection.includes('keep-alive');
+    return { status: Number(status[2]), headers };
+  }
+
+  private body_(buf: Buffer): void {
+    const f = this.framing;
+    if (f.kind === 'close') {
+      if (buf.length > 0) this.chunks.push(buf);
+    } else if (f.kind === 'length') {
+      const take = Math.min(f.left, buf.length);
+      if (take > 0) this.chunks.push(buf.subarray(0, take));
+      f.left -= take;
+      if (f.left === 0) {
+        this.finish();
+        if (buf.length > take) this.reusable = false;
+      }
+    } else if (f.kind === 'chunked') {
+      this.chunked(buf);
+    } else if (buf.length > 0) {
+      this.reusable = false;
+    }
+  }
+
+  /** Chunked framing: size line, data, CRLF, …, a zero size, trailers, an empty line. */
+  private chunked(buf: Buffer): void {
+    let at = 0;
+    while (at < buf.length && !this.done) {
+      if (this.chunk === 'data') {
+        const take = Math.min(this.chunkLeft, buf.length - at);
+        this.chunks.push(buf.subarray(at, at + take));
+        at += take;
+        this.chunkLeft -= take;
+        if (this.chunkLeft === 0) this.chunk = 'data-end';
+        continue;
+      }
+      const eol = buf.indexOf(CRLF, at);
+      if (eol < 0) {
+        if (buf.length - at > MAX_CHUNK_LINE) throw new Http1ParseError('a chunk line is too long');
+        this.pending = buf.subarray(at);
+        return;
+      }
+      const line = buf.toString('latin1', at, eol);
+      at = eol + 2;
+      if (this.chunk === 'data-end') {
+        if (line !== '') throw new Http1ParseError('a chunk is longer than its size');
+        this.chunk = 'size';
+      } else if (this.chunk === 'size') {
+        const size = /^([0-9A-Fa-f]{1,12})[\t ]*(;.*)?$/.exec(line);
+        if (!size) throw new Http1ParseError(`not a chunk size: ${JSON.stringify(line.slice(0, 40))}`);
+        this.chunkLeft = Number.parseInt(size[1]!, 16);
+        this.chunk = this.chunkLeft === 0 ? 'trailers' : 'data';
+      } else if (line === '') {
+        this.finish();
+      }
+    }
+    if (this.done && at < buf.length) this.reusable = false;
+  }
+
+  private finish(): void {
+    this.done = true;
+    this.reusable = this.keepAlive;
+  }
+}
+
+/** How the body is framed (RFC 9112 §6.3, as Node's parser reads it). */
+function framingOf(head: Http1Head): Framing {
+  if (head.status === 204 || head.status === 304) return { kind: 'none' };
+  const te = head.headers.get('transfer-encoding');
+  const cl = head.headers.get('content-length');
+  if (te !== undefined) {
+    if (cl !== undefined) throw new Http1ParseError('both content-length and transfer-encoding');
+    const codings = te.toLowerCase().split(',').map((t) => t.trim());
+    return codings[codings.length - 1] === 'chunked' ? { kind: 'chunked' } : { kind: 'close' };
+  }
+  if (cl !== undefined) {
+    if (!/^\d{1,15}$/.test(cl)) throw new Http1ParseError(`not a content length: ${JSON.stringify(cl.slice(0, 40))}`);
+    const left = Number(cl);
+    return left === 0 ? { kind: 'none' } : { kind: 'length', left };
+  }
+  return { kind: 'close' };
+}
