@@ -49,7 +49,11 @@ export class Http1Reply {
     return this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
   }
 
-  /** Takes the next bytes of the connection. Bytes past the end of the answer make it not reusable. */
+  /**
+   * Takes the next bytes of the connection. Bytes past the end of the answer in the same read are a parse
+   * error (Node's parser reads them as the next answer's start and fails); pushed later, the connection is
+   * not reused.
+   */
   push(data: Buffer): void {
     if (this.done) {
       if (data.length > 0) this.reusable = false;
@@ -61,6 +65,7 @@ export class Http1Reply {
       const end = buf.indexOf(HEAD_END);
       if (end < 0) {
         if (buf.length > MAX_HEAD_BYTES) throw new Http1ParseError('the answer\'s head is over 16 KB');
+        if (hasBareLf(buf, 0)) throw new Http1ParseError('a line of the head ends without CR');
         this.pending = buf;
         return;
       }
@@ -123,12 +128,12 @@ export class Http1Reply {
       f.left -= take;
       if (f.left === 0) {
         this.finish();
-        if (buf.length > take) this.reusable = false;
+        if (buf.length > take) throw TRAILING();
       }
     } else if (f.kind === 'chunked') {
       this.chunked(buf);
     } else if (buf.length > 0) {
-      this.reusable = false;
+      throw TRAILING();
     }
   }
 
@@ -147,6 +152,7 @@ export class Http1Reply {
       const eol = buf.indexOf(CRLF, at);
       if (eol < 0) {
         if (buf.length - at > MAX_CHUNK_LINE) throw new Http1ParseError('a chunk line is too long');
+        if (this.chunk !== 'data' && hasBareLf(buf, at)) throw new Http1ParseError('a chunk line ends without CR');
         this.pending = buf.subarray(at);
         return;
       }
@@ -164,13 +170,22 @@ export class Http1Reply {
         this.finish();
       }
     }
-    if (this.done && at < buf.length) this.reusable = false;
+    if (this.done && at < buf.length) throw TRAILING();
   }
 
   private finish(): void {
     this.done = true;
     this.reusable = this.keepAlive;
   }
+}
+
+/** Bytes after the answer's end, read with it (a body longer than its length). */
+const TRAILING = () => new Http1ParseError('bytes after the end of the answer');
+
+/** Whether a line feed from `from` on comes without its carriage return (Node's parser refuses those). */
+function hasBareLf(buf: Buffer, from: number): boolean {
+  for (let i = buf.indexOf(10, from); i >= 0; i = buf.indexOf(10, i + 1)) if (i === 0 || buf[i - 1] !== 13) return true;
+  return false;
 }
 
 /** How the body is framed (RFC 9112 §6.3, as Node's parser reads it). */
