@@ -4,6 +4,8 @@ import { layerOf } from './profile-layers.js';
 describe('layerOf: a profile module’s layer', () => {
   it('puts the HTTP client, ws, zod, the cassette, prompts and Node’s event machinery each in its own layer', () => {
     expect(layerOf('node:_http_client')).toBe(layerOf('llm/openai-http.ts'));
+    expect(layerOf('llm/http1-pool.ts')).toBe(layerOf('llm/http1-reply.ts'));
+    expect(layerOf('llm/http1-pool.ts')).toBe(layerOf('node:net'));
     expect(layerOf('node:internal/streams/readable')).toBe(layerOf('node:net'));
     expect(layerOf('ws')).toBe('ws');
     expect(layerOf('zod')).toBe(layerOf('protocol/decode.ts'));

@@ -8,7 +8,7 @@ const LAYERS: Array<[string, RegExp]> = [
   // Samples of a process preempted in a write (or its thread-pool hand-off) land here: inflated under load.
   ['writes (system calls; preemption lands here)', /^\((writev|writeBuffers?|writeFileUtf8|writeUtf8String|writeLatin1String|write)\)$/],
   ['garbage collector', /garbage collector/],
-  ['sockets and the HTTP client (node:http, net, streams, llm/openai-http.ts)', /^node:(_http_|http$|https$|net$|tls$|_tls_|zlib$|buffer$|internal\/(streams|stream_base_commons|http|net|buffer))|openai-http\.ts$/],
+  ['sockets and the HTTP client (node:http, net, streams, llm/openai-http.ts, llm/http1-*.ts)', /^node:(_http_|http$|https$|net$|tls$|_tls_|zlib$|buffer$|internal\/(streams|stream_base_commons|http|net|buffer))|openai-http\.ts$|http1-(pool|reply)\.ts$/],
   ['ws', /^ws$/],
   ['zod and protocol/ (frame decode and checks)', /^zod$|^protocol\//],
   ['files (llm/cassette.ts, node:fs, file system calls)', /cassette\.ts$|^node:(fs$|internal\/fs\/)|^\((open|close|mkdir|rmdir|unlink|stat|lstat|readFileUtf8|FSReqCallback|openFileHandle)\)$/],

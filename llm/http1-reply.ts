@@ -152,7 +152,7 @@ export class Http1Reply {
       const eol = buf.indexOf(CRLF, at);
       if (eol < 0) {
         if (buf.length - at > MAX_CHUNK_LINE) throw new Http1ParseError('a chunk line is too long');
-        if (this.chunk !== 'data' && hasBareLf(buf, at)) throw new Http1ParseError('a chunk line ends without CR');
+        if (hasBareLf(buf, at)) throw new Http1ParseError('a chunk line ends without CR');
         this.pending = buf.subarray(at);
         return;
       }
