@@ -128,7 +128,7 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
   // A server that rejects a response_format gets the next rung down, remembered for this model.
   const attempt = structuredLadder(`${name} ${settings.baseURL ?? 'default'} ${settings.model}`, settings.options.structuredOutput, send);
   const sdkShell = new SdkClient(name, settings.model, attempt, settings.options, settings.baseURL ?? 'default', deps, viaHttp ? loadHttp : sdkClient, settings.apiKey);
-  // The light path's first request only loads node:http(s) and its keep-alive agent beyond what any
+  // The light path's first request only loads its transport (node:tls for https) beyond what any
   // request runs: a warm-up loads them and sends nothing (the SDK path keeps its throw-away request).
   if (viaHttp) sdkShell.preload = async () => (await loadHttp()).prepareTransport(base);
   return sdkShell;
