@@ -27,5 +27,5 @@ for (let i = 0; i < runs; i++) {
   const serverMsPerTurn = Math.round(((server.user + server.system) / 1000 / Math.max(1, r.requests)) * 1000) / 1000;
   const c = r.window.cpuMsPerTurn;
   const wr = r.wholeRun;
-  console.log(`lanes ${lanes} seats/process ${seatsPerProcess}: agents ${c.agents} ms/turn (all ${c.agentsAllProcesses}, whole ${wr.cpuMsPerTurn.agents}), orchestrator ${c.orchestrator} (whole ${wr.cpuMsPerTurn.orchestrator}), fake server ${serverMsPerTurn} a request, efficiency ${r.window.efficiency} (whole ${wr.efficiency}), window turns ${r.window.turns}, agent peak RSS ${r.rssMB.agentMaxPerProcess} MB, load ${load}`);
+  console.log(`lanes ${lanes} seats/process ${seatsPerProcess}: agents ${c.agents} ms/turn (all ${c.agentsAllProcesses}, whole ${wr.cpuMsPerTurn.agents}), orchestrator ${c.orchestrator} (whole ${wr.cpuMsPerTurn.orchestrator}), fake server ${serverMsPerTurn} a request, efficiency ${r.window.efficiency} (whole ${wr.efficiency}${wr.toReturnMs ? `, to the run's return ${Math.round(wr.efficiency * (wr.ms / wr.toReturnMs) * 1000) / 1000}` : ''}), first episode ${r.firstEpisodeMs} ms, pool full ${r.poolFullMs} ms, window turns ${r.window.turns}, agent peak RSS ${r.rssMB.agentMaxPerProcess} MB, load ${load}`);
 }
