@@ -1,4 +1,4 @@
-import { decodeOrchestratorFrame } from '../protocol/index.js';
+import { decodeOrchestratorFrame, ParentToWorker } from '../protocol/index.js';
 
 /**
  * Frames an agent process decodes once an episode, made up here (every value invented, no scenario or
@@ -58,7 +58,21 @@ export function rehearsalFrames(): object[] {
   return frames;
 }
 
-/** Decodes each made-up frame once (while the snapshot is built); returns how many decoded. */
+/**
+ * Made-up messages of the pool (protocol/worker-ipc.ts): a process parses a `warm` or `host` first after
+ * `ready`, ~4 ms of CPU for that first parse, 0.1 ms later (bench/start-up.md).
+ */
+export function rehearsalMessages(): object[] {
+  const policy = { spec: 'openai:m', baseURL: 'http://127.0.0.1:9/v1', apiKeyEnv: 'K', params: { temperature: 1 } };
+  return [
+    { type: 'warm', policies: [policy] },
+    { type: 'host', url: 'ws://127.0.0.1:9/agent', token: 'rehearsal-token', policy: { ...policy, cassetteDir: '/x' } },
+    { type: 'drop', token: 'rehearsal-token', reason: 'r' },
+  ];
+}
+
+/** Decodes each made-up frame and parses each made-up message once (while the snapshot is built); returns how many passed. */
 export function rehearseFrameDecodes(): number {
-  return rehearsalFrames().filter((f) => decodeOrchestratorFrame(JSON.stringify(f)).ok).length;
+  const frames = rehearsalFrames().filter((f) => decodeOrchestratorFrame(JSON.stringify(f)).ok).length;
+  return frames + rehearsalMessages().filter((m) => ParentToWorker.safeParse(m).success).length;
 }
