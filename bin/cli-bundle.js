@@ -54,13 +54,36 @@ export const CLI_BUNDLE_OPTIONS = Object.freeze({
 });
 
 /**
- * The bundle of `<root>/cli/main.ts` cached in `dir` (exported for tests, which use a package of their own).
+ * Commands bin/parley.js runs from the light bundle (`light.cjs`, of cli/light-main.ts, which lists the same
+ * names: test/cli-bundle.test.ts): commands that read a run, ~0.3-0.5 MB of code instead of the whole CLI's
+ * ~4 MB that every process starting from it reads, compiles (from its code cache) and runs the top level of.
+ * One build makes both files, in one directory, from one manifest: the check that they are current is one.
+ */
+export const LIGHT_COMMANDS = Object.freeze(['show', 'report', 'pack', 'verify']);
+
+/** The bundles of the CLI: output name -> entry (relative to the package root). */
+const CLI_ENTRIES = Object.freeze({ main: 'cli/main.ts', light: 'cli/light-main.ts' });
+
+/**
+ * The bundles of `<root>/cli/main.ts` (and of the other `entries`, beside it) cached in `dir`; returns main's
+ * file. Exported for tests, which use a package of their own.
  * @param {string} root
  * @param {string} dir
+ * @param {Readonly<Record<string, string>>} [entries]
  * @returns {Promise<string>}
  */
-export function bundleOf(root, dir) {
-  return cachedBundle({ root, dir, entryPoints: { main: join(root, 'cli', 'main.ts') }, main: 'main.cjs', options: CLI_BUNDLE_OPTIONS });
+export function bundleOf(root, dir, entries = CLI_ENTRIES) {
+  const entryPoints = Object.fromEntries(Object.entries(entries).map(([name, rel]) => [name, join(root, rel)]));
+  return cachedBundle({ root, dir, entryPoints, main: 'main.cjs', options: CLI_BUNDLE_OPTIONS });
+}
+
+/**
+ * The bundle file that runs `parley <argv[0]>`, given the main one: the light bundle for LIGHT_COMMANDS.
+ * @param {string} mainFile
+ * @param {string | undefined} command
+ */
+export function bundleFor(mainFile, command) {
+  return command !== undefined && LIGHT_COMMANDS.includes(command) ? join(dirname(mainFile), 'light.cjs') : mainFile;
 }
 
 /**

@@ -7,7 +7,7 @@
  * ~60 modules it loaded. vm.Script takes V8's code cache (`cachedData`); ES modules cannot, in Node 20,
  * without an experimental flag, which is why the bundle is CommonJS.
  *
- * One cache per command (`code-run.v8`, …): a cache holds every function its process compiled, so a
+ * One cache per bundle and command (`code-main-run.v8`, …): a cache holds every function its process compiled, so a
  * `run`'s would make `--help` deserialise code it never calls. It is written when the process exits, so it
  * holds the functions the command used, not only those of its start: by a process that found none, or one
  * V8 rejected (another Node version, other V8 flags), or one that worked (CPU after the bundle's load) well
@@ -22,7 +22,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { crc32 } from 'node:zlib';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import vm from 'node:vm';
 
 /** A cache's name is built from the command's name, which a user types: only these may be part of a path. */
@@ -75,7 +75,8 @@ function cpuMs() {
 export function loadWithCodeCache(file, key, isKnown) {
   const dir = dirname(file);
   const usable = KEY.test(key);
-  const cachePath = join(dir, `code-${usable ? key : 'unused'}.v8`);
+  // Beside the bundle, named by it and the command: `code-main-run.v8`, `code-light-show.v8`.
+  const cachePath = join(dir, `code-${basename(file, '.cjs')}-${usable ? key : 'unused'}.v8`);
   const cache = usable ? readCache(cachePath) : null;
   const buffer = readFileSync(file);
   // Pure ASCII (esbuild escapes non-ASCII in strings; a regular expression may keep some) is read as a

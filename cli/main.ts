@@ -6,19 +6,11 @@
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import * as z from 'zod';
 import { packagePath } from '../disk/package-root.js';
-import { switchEnv } from '../disk/switch-env.js';
-import { commandHelp, UsageError, type CommandSpec } from './command.js';
 import { describeFailure } from './failure.js';
+import { runCommand, tolerateClosedOutput, type CommandModule } from './run-command.js';
 
-/** A command module: its body, and the spec(s) its parser uses (for help and the README test). */
-export type CommandModule = {
-  run(argv: string[]): Promise<number>;
-  spec?: CommandSpec;
-  /** A command with several forms (`export`, `compare`) lists them all: its --help shows every one. */
-  specs?: CommandSpec[];
-};
+export { EXIT_OUTPUT_CLOSED, oneCommandProcess, type CommandModule } from './run-command.js';
 
 /**
  * Every command, by name. `summary`: the small module that generates its line in `parley --help` from what
@@ -67,48 +59,6 @@ export async function usage(): Promise<string> {
   return ['usage: parley <command> [options]', '', 'commands:', ...rows, '', 'parley <command> --help for its options; parley --version'].join('\n');
 }
 
-/**
- * What a command that finished its work exits with when its stdout reader went away first: 128 + SIGPIPE,
- * what a shell reports for a process a closed pipe killed. `parley export --out - | consumer` with the
- * consumer gone must not look like a complete export.
- */
-export const EXIT_OUTPUT_CLOSED = 141;
-
-let stdoutClosed = false;
-
-/**
- * A reader that goes away (`parley show R | head`, a closed terminal) ends the output, not the command:
- * without a listener, the EPIPE on stdout is an uncaught error that kills a run mid-way with a stack trace.
- * The run goes on and records everything (its files are its product); the exit status says the output
- * was cut (EXIT_OUTPUT_CLOSED).
- */
-function tolerateClosedOutput(): void {
-  for (const stream of [process.stdout, process.stderr]) {
-    if (stream.listenerCount('error') > 0) continue;
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
-      if (stream === process.stdout) stdoutClosed = true;
-    });
-  }
-}
-
-/**
- * Settings for a process that runs one command and exits (bin/parley.js calls this before main(), not tests
- * that import main): zod checks objects with its interpreter instead of generating a parser (`new Function`)
- * for each object schema at its first use. A command parses a few values of many schemas (a run's settings,
- * a few records, a seat's frames), and generating those parsers cost more than they saved: CPU of one command,
- * interleaved, n = 9: `show` 210 -> 184 ms, `report` 261 -> 236, `export` 230 -> 200, a refused `eval` 239 ->
- * 201, a whole `run` of 8 bot episodes 425 -> 386 (bench/start-up.md). What is parsed by the thousand keeps its
- * generated code: the frames every turn carries and the lines of run files go through `z.compile`
- * (protocol/decode.ts), which this does not change. Same answers either way.
- */
-export function oneCommandProcess(): void {
-  z.config({ jitless: true });
-}
-
-/** Read where an agent pool starts (orchestrator/supervisor/worker-pool.ts); checked up front by main(). */
-const WORKER_SWITCHES = ['PARLEY_WORKER_BUNDLE', 'PARLEY_WORKER_SNAPSHOT'];
-
 export async function main(argv: string[]): Promise<number> {
   tolerateClosedOutput();
   const [name, ...rest] = argv;
@@ -125,30 +75,7 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`parley: unknown command '${name}' (see parley --help)`);
     return 2;
   }
-  try {
-    // The agent processes' launch switches are read where a pool starts; a bad value is refused here first,
-    // as a usage error of whichever command was given (exit 2, before anything is loaded or written).
-    for (const v of WORKER_SWITCHES) {
-      try {
-        switchEnv(v);
-      } catch (err) {
-        throw new UsageError((err as Error).message);
-      }
-    }
-    const mod = await command.load();
-    // A command of several forms: its --help shows each form (each generated from its own flags).
-    if (mod.specs && mod.specs.length > 1 && rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h')) {
-      console.log(mod.specs.map(commandHelp).join('\n\n'));
-      return 0;
-    }
-    const code = await mod.run(rest);
-    return stdoutClosed && code === 0 ? EXIT_OUTPUT_CLOSED : code;
-  } catch (err) {
-    const failure = describeFailure(err);
-    console.error(`parley ${name}: ${failure.message}`);
-    if (process.env.PARLEY_DEBUG && err instanceof Error && err.stack) console.error(err.stack);
-    return failure.exitCode;
-  }
+  return runCommand(name, rest, command.load);
 }
 
 /**

@@ -3,7 +3,9 @@ import { dirname, join } from 'node:path';
 import { isAscii } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundleOf, cliBundle, cliCacheDir } from '../bin/cli-bundle.js';
+import { bundleFor, bundleOf, cliBundle, cliCacheDir, LIGHT_COMMANDS } from '../bin/cli-bundle.js';
+import { COMMANDS as LIGHT } from '../cli/light-main.js';
+import { COMMANDS } from '../cli/main.js';
 import { bundleInputs } from '../disk/bundle-cache.js';
 import { parleyCli, cleanEnv } from './llm-run-helpers.js';
 import { REPO, tempDir } from './helpers/processes.js';
@@ -38,48 +40,50 @@ describe('the cached CLI bundle (bin/cli-bundle.js, disk/bundle-cache.js)', () =
     return (requireHere(entry) as { main(): string }).main();
   };
   const bundles = () => readdirSync(cache).filter((n) => n.startsWith('b-')).sort();
+  // This package has the whole CLI's entry only (the real one adds the light bundle's, cli/light-main.ts).
+  const ONLY_MAIN = { main: 'cli/main.ts' };
 
   it('builds once, reuses while nothing changed, and survives a touch without rebuilding', async () => {
-    const first = await bundleOf(root, cache);
+    const first = await bundleOf(root, cache, ONLY_MAIN);
     expect(await load(first)).toBe('answer 1');
     const manifest = JSON.parse(readFileSync(join(cache, 'current.json'), 'utf8')) as { inputs: Array<[string, number, number, string]> };
     expect(manifest.inputs.map((i) => i[0])).toEqual(['cli/dep.ts', 'cli/main.ts']);
-    expect(await bundleOf(root, cache)).toBe(first);
+    expect(await bundleOf(root, cache, ONLY_MAIN)).toBe(first);
     // A checkout that rewrites a file with the same content: same bundle, and the new mtime is remembered.
     const later = new Date(Date.now() + 60_000);
     utimesSync(join(root, 'cli', 'dep.ts'), later, later);
-    expect(await bundleOf(root, cache)).toBe(first);
+    expect(await bundleOf(root, cache, ONLY_MAIN)).toBe(first);
     const after = JSON.parse(readFileSync(join(cache, 'current.json'), 'utf8')) as { inputs: Array<[string, number, number, string]> };
     expect(after.inputs.find((i) => i[0] === 'cli/dep.ts')![2]).toBe(statSync(join(root, 'cli', 'dep.ts')).mtimeMs);
     expect(bundles()).toHaveLength(1);
   });
 
   it('rebuilds when an imported file changes, even to the same size, and runs the new code', async () => {
-    const before = await bundleOf(root, cache);
+    const before = await bundleOf(root, cache, ONLY_MAIN);
     write('cli/dep.ts', 'export const answer: number = 2;\n'); // same length as before
-    const after = await bundleOf(root, cache);
+    const after = await bundleOf(root, cache, ONLY_MAIN);
     expect(after).not.toBe(before);
     expect(await load(after)).toBe('answer 2');
     // A file the bundle newly imports is found through the edit of its importer.
     write('cli/extra.ts', 'export const extra = 40;\n');
     write('cli/main.ts', "import { answer } from './dep.js';\nimport { extra } from './extra.js';\nexport const main = (): string => `answer ${answer + extra}`;\n");
-    expect(await load(await bundleOf(root, cache))).toBe('answer 42');
+    expect(await load(await bundleOf(root, cache, ONLY_MAIN))).toBe('answer 42');
     write('cli/extra.ts', 'export const extra = 41;\n');
-    expect(await load(await bundleOf(root, cache))).toBe('answer 43');
+    expect(await load(await bundleOf(root, cache, ONLY_MAIN))).toBe('answer 43');
   });
 
   it('runs a build whose sources were saved during it, but does not cache it: the next use builds again', async () => {
     const before = readFileSync(join(cache, 'current.json'), 'utf8');
     writeFileSync(join(root, 'cli', 'extra.ts'), 'export const extra = 50;\n'); // saved just now
-    expect(await load(await bundleOf(root, cache))).toBe('answer 52');
+    expect(await load(await bundleOf(root, cache, ONLY_MAIN))).toBe('answer 52');
     expect(readFileSync(join(cache, 'current.json'), 'utf8')).toBe(before);
     write('cli/extra.ts', 'export const extra = 51;\n');
-    expect(await load(await bundleOf(root, cache))).toBe('answer 53');
+    expect(await load(await bundleOf(root, cache, ONLY_MAIN))).toBe('answer 53');
     expect(readFileSync(join(cache, 'current.json'), 'utf8')).not.toBe(before);
   });
 
   it('keeps bundles in use, removes ones unused for a week and what killed builds left', async () => {
-    const current = dirname(await bundleOf(root, cache));
+    const current = dirname(await bundleOf(root, cache, ONLY_MAIN));
     const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000);
     const old = join(cache, 'b-0000000000000000');
     const recent = join(cache, 'b-1111111111111111');
@@ -90,11 +94,11 @@ describe('the cached CLI bundle (bin/cli-bundle.js, disk/bundle-cache.js)', () =
     }
     // A use of the current bundle marks it (its directory's time), at most hourly.
     utimesSync(current, hoursAgo(8 * 24), hoursAgo(8 * 24));
-    expect(dirname(await bundleOf(root, cache))).toBe(current);
+    expect(dirname(await bundleOf(root, cache, ONLY_MAIN))).toBe(current);
     expect(Date.now() - statSync(current).mtimeMs).toBeLessThan(60_000);
     // The next build prunes.
     write('cli/extra.ts', 'export const extra = 60;\n');
-    expect(await load(await bundleOf(root, cache))).toBe('answer 62');
+    expect(await load(await bundleOf(root, cache, ONLY_MAIN))).toBe('answer 62');
     expect(existsSync(old)).toBe(false);
     expect(existsSync(staging)).toBe(false);
     expect(existsSync(recent)).toBe(true);
@@ -103,23 +107,23 @@ describe('the cached CLI bundle (bin/cli-bundle.js, disk/bundle-cache.js)', () =
 
   it('four builds at once into one empty cache, in one process, all succeed (esbuild\'s service is shared)', async () => {
     const empty = join(t.path, 'cache-at-once');
-    const entries = await Promise.all([1, 2, 3, 4].map(() => bundleOf(root, empty)));
+    const entries = await Promise.all([1, 2, 3, 4].map(() => bundleOf(root, empty, ONLY_MAIN)));
     expect(new Set(entries).size).toBe(1);
-    expect(await load(entries[0]!)).toBe(await load(await bundleOf(root, cache)));
+    expect(await load(entries[0]!)).toBe(await load(await bundleOf(root, cache, ONLY_MAIN)));
     expect(readdirSync(empty).filter((n) => n.startsWith('.staging-'))).toEqual([]);
   });
 
   it('rebuilds from a damaged manifest instead of failing', async () => {
     writeFileSync(join(cache, 'current.json'), '{"format": 1, "inputs": "nope"');
-    expect(await load(await bundleOf(root, cache))).toBe('answer 62');
+    expect(await load(await bundleOf(root, cache, ONLY_MAIN))).toBe('answer 62');
     const manifest = JSON.parse(readFileSync(join(cache, 'current.json'), 'utf8')) as Record<string, unknown>;
     writeFileSync(join(cache, 'current.json'), JSON.stringify({ ...manifest, bundle: '../../etc', inputs: [] }));
-    const entry = await bundleOf(root, cache);
+    const entry = await bundleOf(root, cache, ONLY_MAIN);
     expect(entry.startsWith(join(cache, 'b-'))).toBe(true);
     // A damaged entry in the input list: rebuilt, not stuck on the slow path.
     const good = JSON.parse(readFileSync(join(cache, 'current.json'), 'utf8')) as Record<string, unknown>;
     writeFileSync(join(cache, 'current.json'), JSON.stringify({ ...good, inputs: [5, null] }));
-    expect(await load(await bundleOf(root, cache))).toBe('answer 62');
+    expect(await load(await bundleOf(root, cache, ONLY_MAIN))).toBe('answer 62');
   });
 
   it('code in the CLI bundle finds shipped files through the package root: no file path from its own location', async () => {
@@ -129,6 +133,11 @@ describe('the cached CLI bundle (bin/cli-bundle.js, disk/bundle-cache.js)', () =
     // Pure ASCII, so bin/cli-code-cache.js reads it as a one-byte string (esbuild escapes strings, not a regular
     // expression's characters: write those as \u escapes). Not a correctness matter, ~8 ms of every command.
     expect(isAscii(readFileSync(bundle!))).toBe(true);
+    const light = bundleFor(bundle!, 'show');
+    expect(light).toBe(join(dirname(bundle!), 'light.cjs'));
+    expect(isAscii(readFileSync(light))).toBe(true);
+    // A tenth of the whole CLI: what makes it pay.
+    expect(statSync(light).size).toBeLessThan(statSync(bundle!).size / 4);
     const inputs = bundleInputs(cliCacheDir()) ?? [];
     expect(inputs.length).toBeGreaterThan(100);
     const located: string[] = [];
@@ -155,6 +164,17 @@ describe('the cached CLI bundle (bin/cli-bundle.js, disk/bundle-cache.js)', () =
     const usageBundled = await parleyCli(['run', '--modes', 'nope'], cleanEnv());
     expect(usage.code).toBe(2);
     expect(usageBundled).toEqual(usage);
+  });
+
+  it('the light bundle holds the commands bin/parley.js sends it, and they answer as from the sources', async () => {
+    expect(Object.keys(LIGHT).sort()).toEqual([...LIGHT_COMMANDS].sort());
+    for (const name of LIGHT_COMMANDS) expect(Object.hasOwn(COMMANDS, name), name).toBe(true);
+    expect(bundleFor('/x/main.cjs', 'run')).toBe('/x/main.cjs');
+    expect(bundleFor('/x/main.cjs', undefined)).toBe('/x/main.cjs');
+    for (const args of [['show', '--help'], ['verify', '--bogus'], ['report', join(t.path, 'no-such-run')]]) {
+      const bundled = await parleyCli(args, cleanEnv());
+      expect(bundled, args.join(' ')).toEqual(await parleyCli(args, cleanEnv({ PARLEY_CLI_BUNDLE: '0' })));
+    }
   });
 
   it('PARLEY_CLI_BUNDLE takes 0 or 1 and refuses anything else: one line naming it, exit 2, nothing written', async () => {

@@ -43,7 +43,7 @@ describe('the CLI bundle\'s code cache (bin/cli-code-cache.js)', () => {
     ].join('\n'),
   );
   const cli = async (...argv: string[]) => (await run(process.execPath, [runner, ...argv], { env: { ...process.env, NODE_OPTIONS: '' } })).stdout.trim();
-  const cacheOf = (key: string) => join(dir, `code-${key}.v8`);
+  const cacheOf = (key: string) => join(dir, `code-main-${key}.v8`);
   const identity = (path: string) => {
     const st = statSync(path);
     return `${st.ino}:${st.mtimeMs}:${st.size}`;
@@ -61,7 +61,7 @@ describe('the CLI bundle\'s code cache (bin/cli-code-cache.js)', () => {
     expect(await cli('nope')).toBe('nope:1');
     expect(await cli('../escape')).toBe('../escape:1');
     expect(await cli('Go')).toBe('Go:1');
-    expect(readdirSync(dir).filter((n) => n.endsWith('.v8')).sort()).toEqual(['code-go.v8']);
+    expect(readdirSync(dir).filter((n) => n.endsWith('.v8')).sort()).toEqual(['code-main-go.v8']);
     expect(existsSync(join(t.path, 'escape.v8'))).toBe(false);
   });
 
