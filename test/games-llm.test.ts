@@ -19,9 +19,11 @@ describe('werewolf with two models, 20 games, against a fake server', () => {
   let run: Awaited<ReturnType<typeof parleyRun>>;
 
   beforeAll(async () => {
-    // Seats alternate between the two models; the deal gives each model every role over the run.
+    // Seats alternate between the two models; the deal gives each model every role over the run. Multiplexed
+    // (6 agent processes instead of 24): the contract is about the report's ranking of two models, not one
+    // seat per process; a process still never hosts two seats of one game.
     const seats = SEATS.flatMap((s, i) => [`--${s}`, `openai:${i % 2 ? 'model-b' : 'model-a'}`]);
-    run = await parleyRun(['--scenarios', 'builtin', '--subset', 'werewolf', '--modes', 'agents', '--repeats', '20', ...seats, '--max-turns', '2', '--concurrency', '4', '--out', out], cleanEnv(suite.server.env()), 240_000);
+    run = await parleyRun(['--scenarios', 'builtin', '--subset', 'werewolf', '--modes', 'agents', '--repeats', '20', ...seats, '--max-turns', '2', '--concurrency', '4', '--multiplex', '--out', out], cleanEnv(suite.server.env()), 240_000);
   }, 260_000);
 
   it('plays 20 games with LLM seats of two models, each to a winning side', () => {

@@ -24,8 +24,10 @@ describe.each(['parley', 'paper'] as const)('groups with LLM seats under --proto
   let runStderr = '';
 
   beforeAll(async () => {
+    // --multiplex: seats of different episodes share warm agent processes (never two of one episode). Contract 3
+    // is about the prompts, eval and report; every seat in its own process is contract 1 (groups-run.test.ts).
     const run = await parleyRun(
-      ['--scenarios', 'builtin', '--subset', 'groups', '--modes', 'agents,mindreaders', '--agent1', 'openai:gpt-3.5-turbo', '--max-turns', '8', '--concurrency', '2', '--protocol', protocol, '--selection', 'all', '--out', out],
+      ['--scenarios', 'builtin', '--subset', 'groups', '--modes', 'agents,mindreaders', '--agent1', 'openai:gpt-3.5-turbo', '--max-turns', '8', '--concurrency', '2', '--multiplex', '--protocol', protocol, '--selection', 'all', '--out', out],
       cleanEnv(suite.server.env()),
       120_000,
     );

@@ -33,9 +33,12 @@ describeWithData(data, '--protocol paper on SOTOPIA MutualFriends with openai: s
   beforeAll(async () => {
     const file = join(tmp.path, 'S.jsonl');
     expect(await parley(['scenarios', 'import', 'sotopia', SOTOPIA, '--out', file]).exited).toBe(0);
+    // --multiplex: LLM seats of different episodes share warm agent processes (never two of one episode). The
+    // contract is about what each request carries, which hosting does not change (how seats are hosted:
+    // test/isolation-pooling.test.ts).
     const run = await parleyRun([
       '--scenarios', file, '--subset', 'mutual_friends', '--protocol', 'paper', '--selection', 'all', '--modes', 'agents,mindreaders,script',
-      '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--script-writer', 'openai:gpt-3.5-turbo', '--concurrency', '4', '--out', out,
+      '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--script-writer', 'openai:gpt-3.5-turbo', '--concurrency', '4', '--multiplex', '--out', out,
     ], cleanEnv(suite.server.env()), 300_000);
     code = run.code;
     stderr = run.stderr;

@@ -34,8 +34,9 @@ describe.each(['paper', 'parley'] as const)('export --format openai-chat under -
   it('agents examples equal the cassettes; script examples are rendered as the protocol\'s agents were told', async () => {
     // --selection all: the fake's seats leave at turn 4, so under paper's first-valid every episode was short
     // and re-drawn to the draw limit (a fresh agent pool a round), with nothing more to check.
+    // --multiplex: seats of different episodes share warm agent processes; a seat's prompt does not depend on it.
     const run = await parleyRun(['--scenarios', scenarios, '--protocol', protocol, '--selection', 'all', '--modes', 'agents,script', '--agent1', 'openai:gpt-3.5-turbo',
-      '--script-writer', 'openai:gpt-3.5-turbo', '--max-turns', '6', '--concurrency', '2', '--out', out()], cleanEnv(suite.server.env()), 180_000);
+      '--script-writer', 'openai:gpt-3.5-turbo', '--max-turns', '6', '--concurrency', '2', '--multiplex', '--out', out()], cleanEnv(suite.server.env()), 180_000);
     expect(run.code, run.stderr).toBe(0);
     const file = join(tmp.path, `${protocol}.jsonl`);
     const exported = await parleyCli(['export', out(), '--format', 'openai-chat', '--view', 'agents', '--keep-duplicates', '--out', file], cleanEnv());
