@@ -7,7 +7,7 @@ import { Http1ParseError, Http1Reply, type Http1Head } from './http1-reply.js';
  * request at a time on each, and the request written in one piece. Why not `node:http`: its client (the
  * request and answer streams, the agent's bookkeeping, the parser's callbacks) was ~0.5 ms of CPU a request
  * in an agent process, a quarter of a model seat's turn (bench/agent-profile.md, sixth pass); this is
- * ~0.15 ms. Why not undici (the other well-kept client): its WebAssembly parser adds ~20 MB to every agent
+ * ~0.25 ms. Why not undici (the other well-kept client): its WebAssembly parser adds ~20 MB to every agent
  * process's RSS and ~130 ms of CPU to its first request (contract 4 asks ≤ 70 MB a seat process).
  *
  * Outcomes, as `node:http` gave them to the light path: no answer's head (refused, reset, closed, a
