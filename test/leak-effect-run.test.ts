@@ -59,9 +59,11 @@ describe('the leak report over two real paper runs (issue 20)', () => {
     const env = cleanEnv(server.env());
     for (const [name, leak] of [['leaky', ['--leak-judge-only', 'script,mindreaders']], ['corrected', []]] as const) {
       const out = join(tmp.path, name);
+      // --multiplex: seats of different episodes share warm agent processes (never two of one episode); the leak
+      // measured here is what prompts carry, not how seats are hosted.
       const run = await parleyRun([
         '--scenarios', scenarios, '--subset', 'mutual_friends', '--protocol', 'paper', '--selection', 'all', '--modes', 'script,agents,mindreaders', '--repeats', '2',
-        '--max-turns', '4', '--concurrency', '2', '--agent1', 'openai:gpt-3.5-turbo-0613', '--agent2', 'openai:gpt-3.5-turbo-0613',
+        '--max-turns', '4', '--concurrency', '2', '--multiplex', '--agent1', 'openai:gpt-3.5-turbo-0613', '--agent2', 'openai:gpt-3.5-turbo-0613',
         '--script-writer', 'openai:gpt-3.5-turbo-0613', '--judge', 'openai:gpt-4-0613', ...leak, '--out', out,
       ], env, 120_000);
       expect(run.code, run.stderr).toBe(0);

@@ -24,9 +24,11 @@ afterAll(async () => {
   tmp.remove();
 });
 
+// --multiplex: seats of different episodes share warm agent processes (never two of one episode); the
+// selection rule does not depend on how seats are hosted.
 const runArgs = (out: string, extra: string[] = []) => [
   '--scenarios', 'builtin', '--subset', 'mutual_friends', '--protocol', 'paper', '--modes', 'agents', '--limit', '6', '--max-turns', '7',
-  '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--concurrency', '2', '--out', out, ...extra,
+  '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--concurrency', '2', '--multiplex', '--out', out, ...extra,
 ];
 
 describe('selection first-valid: short draws re-drawn (contract 1)', () => {

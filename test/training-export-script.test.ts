@@ -51,7 +51,9 @@ describe('parley export --format openai-chat on script, agents and mindreaders e
     scenarios = [builtin[0]!, builtin[10]!].map((s) => ({ ...s, judgeOnly: `${s.judgeOnly} JUDGE-ONLY-CANARY-${s.id}` }));
     const file = join(dir.path, 'scenarios-in.jsonl');
     await writeScenarioFile(file, scenarios);
-    const run = await parleyRun(['--scenarios', file, '--modes', 'script,agents,mindreaders', '--repeats', '2', '--concurrency', '2', '--max-turns', '8', '--out', dir.path], env, 120_000);
+    // --multiplex: seats of different episodes share agent processes (never two of one episode); the export
+    // reads the records and ledgers, which hosting does not change.
+    const run = await parleyRun(['--scenarios', file, '--modes', 'script,agents,mindreaders', '--repeats', '2', '--concurrency', '2', '--multiplex', '--max-turns', '8', '--out', dir.path], env, 120_000);
     expect(run.code, run.stderr).toBe(0);
     // Judge scores, written as `parley eval` writes them: one episode unevaluated, one seat with a judge error.
     records = readEpisodes(dir.path);
