@@ -6,7 +6,7 @@
  * (disk/bundle-cache.js): their code is not part of a bundle's key.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 
 /**
  * zod's `locales` namespace holds its error messages in some fifty languages: ~370 KB, half of zod in a
@@ -66,6 +66,90 @@ const wsSecureModulesOnUse = {
     }));
   },
 };
+
+/**
+ * `import { A, B } from '…/protocol/index.js'` rewritten to import each name from the module of protocol/ that
+ * defines it, for the CLI's CommonJS bundle (bin/cli-bundle.js). Why: there every module a command reaches is
+ * wrapped in a function run at its first use, and a wrapped barrel runs all 27 of protocol/'s modules, every
+ * schema of the wire protocol and the records, for any name (`parley report` needs the records' schemas, not
+ * the frames'): CPU of one command, interleaved, n = 11, load 30-44: report 177 -> 166 ms, a refused agent
+ * 177 -> 163, a refused run 210 -> 203, export 211 -> 208, a refused eval 210 -> 210. protocol/ is pure (test/boundaries/protocol-purity.test.ts), so no module is
+ * skipped for an effect. The statement stays on its lines (stack traces through the source map still point
+ * right). A name not found as a plain `export const|function|…` of a module the barrel lists leaves the
+ * statement as it was: the barrel then runs as before. A change to what this writes must bump the key below.
+ * @type {import('esbuild').Plugin}
+ */
+export const protocolBarrelFlattened = {
+  name: 'protocol-barrel-flattened',
+  setup(build) {
+    const root = build.initialOptions.absWorkingDir ?? process.cwd();
+    const protocolDir = join(root, 'protocol');
+    const barrel = join(protocolDir, 'index.ts');
+    /** @type {Map<string, string> | null} name -> module file name (`frames`), read once per build */
+    let owners = null;
+    build.onStart(() => {
+      owners = null;
+    });
+    const ownerOf = () => {
+      if (owners) return owners;
+      owners = new Map();
+      let text;
+      try {
+        text = readFileSync(barrel, 'utf8');
+      } catch {
+        return owners;
+      }
+      for (const [, mod] of text.matchAll(/^export \* from '\.\/([\w-]+)\.js';$/gm)) {
+        let src;
+        try {
+          src = readFileSync(join(protocolDir, `${mod}.ts`), 'utf8');
+        } catch {
+          continue;
+        }
+        const names = [...src.matchAll(/^export (?:declare )?(?:async )?(?:const|let|function\*?|class|abstract class|enum|type|interface) ([\w$]+)/gm)].map((m) => m[1]);
+        for (const [, list] of src.matchAll(/^export const \{([^}]*)\} =/gm)) names.push(...list.split(',').map((n) => n.trim()).filter((n) => /^[\w$]+$/.test(n)));
+        for (const name of names) {
+          // A name two modules export is ambiguous through `export *` (TypeScript refuses it): never rewritten.
+          const seen = owners.get(name);
+          owners.set(name, seen === undefined || seen === mod ? mod : '');
+        }
+      }
+      return owners;
+    };
+    build.onLoad({ filter: /\.ts$/ }, (args) => {
+      if (args.path.includes(`${sep}node_modules${sep}`) || args.path === barrel) return undefined;
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes("protocol/index.js'") && !(dirname(args.path) === protocolDir && text.includes("'./index.js'"))) return undefined;
+      const map = ownerOf();
+      const contents = text.replace(/^import \{([^}]*)\} from '([./]+(?:protocol\/)?index\.js)';/gm, (statement, list, spec) => {
+        const target = join(dirname(args.path), spec);
+        if (target !== join(protocolDir, 'index.js')) return statement;
+        const byModule = new Map();
+        for (const raw of list.split(',')) {
+          const item = raw.trim();
+          if (!item) continue;
+          const name = item.replace(/^type\s+/, '').split(/\s+as\s+/)[0];
+          const mod = map.get(name);
+          if (!mod) return statement;
+          byModule.set(mod, [...(byModule.get(mod) ?? []), item]);
+        }
+        const base = relativeSpecifier(dirname(args.path), protocolDir);
+        const lines = statement.split('\n').length - 1;
+        return [...byModule].map(([mod, items]) => `import { ${items.join(', ')} } from '${base}/${mod}.js';`).join(' ') + '\n'.repeat(lines);
+      });
+      return { contents, loader: 'ts' };
+    });
+  },
+};
+
+/** `./x` or `../../x`: the specifier of directory `to` from directory `from`. */
+function relativeSpecifier(from, to) {
+  const rel = relative(from, to).split(sep).join('/');
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
+
+/** Bumped when protocolBarrelFlattened writes something else (part of the CLI bundle's cache key). */
+export const PROTOCOL_BARREL_FLATTENED_KEY = '1';
 
 /** The plugins of every build here (bench/ builds with them to measure what a bundle holds). */
 export const BUNDLE_PLUGINS = Object.freeze([zodLocalesEnglishOnly, wsSecureModulesOnUse, protocolWithoutSideEffects]);
