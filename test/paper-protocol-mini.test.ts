@@ -28,9 +28,11 @@ describe('--protocol paper on the SOTOPIA-shaped fixture (every clone)', () => {
   beforeAll(async () => {
     const file = join(tmp.path, 'S.jsonl');
     expect(await parley(['scenarios', 'import', 'sotopia', sotopiaMiniDir(), '--out', file]).exited).toBe(0);
+    // --multiplex: seats of different episodes share warm agent processes (never two of one episode); what each
+    // request carries does not depend on how seats are hosted.
     const run = await parleyRun([
       '--scenarios', file, '--protocol', 'paper', '--selection', 'all', '--modes', 'agents,mindreaders,script',
-      '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--script-writer', 'openai:gpt-3.5-turbo', '--concurrency', '4', '--out', out,
+      '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--script-writer', 'openai:gpt-3.5-turbo', '--concurrency', '4', '--multiplex', '--out', out,
     ], cleanEnv(suite.server.env()), 120_000);
     code = run.code;
     stderr = run.stderr;

@@ -54,9 +54,11 @@ describe.skipIf(!hasSotopia)('--protocol paper scoring: judge and naturalness re
     const file = join(tmp.path, 'S.jsonl');
     writeFileSync(file, pick.map((s) => JSON.stringify(s)).join('\n') + '\n');
     const env = cleanEnv(server.env());
+    // --multiplex: seats of different episodes share warm agent processes (never two of one episode); what each
+    // request carries does not depend on how seats are hosted.
     const run = await parleyRun([
       '--scenarios', file, '--protocol', 'paper', '--selection', 'all', '--modes', 'agents,mindreaders,script', '--max-turns', '6',
-      '--agent1', 'openai:gpt-3.5-turbo-0613', '--agent2', 'openai:gpt-3.5-turbo-0613', '--script-writer', 'openai:gpt-3.5-turbo-0613', '--concurrency', '2', '--out', out,
+      '--agent1', 'openai:gpt-3.5-turbo-0613', '--agent2', 'openai:gpt-3.5-turbo-0613', '--script-writer', 'openai:gpt-3.5-turbo-0613', '--concurrency', '2', '--multiplex', '--out', out,
     ], env, 240_000);
     codes['run'] = run;
     codes['eval'] = await parleyCli(['eval', out, '--judge', 'openai:gpt-4-0613'], env, 120_000);
