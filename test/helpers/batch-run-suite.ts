@@ -31,7 +31,8 @@ export function batchRunSuite(prefix: string, runArgs: string[]): BatchRunSuite 
   const suite = fakeLlmSuite(prefix);
   const base = path.join(suite.tmp.path, 'R');
   beforeAll(async () => {
-    const run = parley(['run', '--scenarios', 'builtin', ...runArgs, '--out', base], { env: cleanEnv() });
+    // --multiplex: the bot run is what the batch judges read, not a test of how its seats were hosted.
+    const run = parley(['run', '--scenarios', 'builtin', ...runArgs, '--multiplex', '--out', base], { env: cleanEnv() });
     expect(await within(run.exited, 90_000, 'parley run', [run])).toBe(0);
   }, 120_000);
   return {
