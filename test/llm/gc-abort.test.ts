@@ -51,6 +51,24 @@ async function underGc<T>(fn: (collections: () => number) => Promise<T>, when?: 
  */
 const whileHanging = (server: FakeLlmServer) => () => server.hanging > 0;
 
+/**
+ * The first `n` ticks of each hang: as `whileHanging`, counted afresh when another request reaches the server
+ * (each attempt of a retried call hangs on its own). One collection while a hang holds the weakly linked
+ * signals is what the bug needs; collecting on for the rest of a 400 ms attempt spent the CPU of ~80 full
+ * collections an attempt without adding a case.
+ */
+function firstTicksOfEachHang(server: FakeLlmServer, n = 4): () => boolean {
+  let arrived = -1;
+  let left = 0;
+  return () => {
+    if (server.hanging === 0) return false;
+    if (server.requests.length !== arrived) [arrived, left] = [server.requests.length, n];
+    if (left === 0) return false;
+    left -= 1;
+    return true;
+  };
+}
+
 describe.each(['openai:gpt-3.5-turbo', 'mistral:open-mixtral-8x7b'])('%s: timeouts and aborts survive garbage collection', (spec) => {
   let server: FakeLlmServer;
   let env: Record<string, string>;
@@ -69,9 +87,11 @@ describe.each(['openai:gpt-3.5-turbo', 'mistral:open-mixtral-8x7b'])('%s: timeou
     // while a request hangs there, not while one is on its way: back-to-back full collections of the Mistral
     // SDK's heap on a loaded machine took an attempt over 3 s to arrive, past its 400 ms (and 1 s) timeout.
     const client = createClient({ spec, params: { timeoutMs: 400, maxRetries: 2, retryBaseMs: 1 } }, { env });
-    const err = (await underGc(() => client.chat(msg).catch((e) => e), () => server.hanging > 0)) as LlmError;
+    let collections = 0;
+    const err = (await underGc((count) => client.chat(msg).catch((e) => e).finally(() => (collections = count())), firstTicksOfEachHang(server))) as LlmError;
     expect(err.code).toBe('llm/timeout');
     expect(err.retries).toBe(2);
+    expect(collections, 'collections while an attempt hung').toBeGreaterThan(0);
     // Every attempt reached the server (it hung there); the server may read the last one after its client gave up.
     await expect.poll(() => requests().length, { timeout: ARRIVAL_MS }).toBe(3);
   }, TEST_MS);
