@@ -13,6 +13,11 @@ describe('a failed build of the start-up snapshot, remembered beside its blob', 
     expect(recentBuildFailure(blob)).toBeNull();
     noteBuildFailure(blob, Object.assign(new Error('the snapshot builder exited with 1: TypeError: x is not a function\nmore'), { code: 1 }));
     expect(recentBuildFailure(blob)).toMatch(/^its build failed 0 min ago and is tried again after 60 min: the snapshot builder exited with 1: TypeError: x is not a function$/);
+    // Dated a millisecond ahead of now, as a marker written this very millisecond can be (file times carry
+    // sub-millisecond digits, Date.now() does not): still recent (the unit tier once failed on this race).
+    const stamp = new Date();
+    utimesSync(`${blob}.failed`, stamp, stamp);
+    expect(recentBuildFailure(blob, stamp.getTime() - 1)).toMatch(/^its build failed 0 min ago/);
     // Older than the retry period (or dated in the future: a clock set back): tried again.
     expect(recentBuildFailure(blob, Date.now() + FAILED_BUILD_RETRY_MS + 1_000)).toBeNull();
     const later = new Date(Date.now() + 3_600_000);

@@ -20,6 +20,9 @@ import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 /** How long a remembered failure keeps pool starts from building the blob again. */
 export const FAILED_BUILD_RETRY_MS = 3600 * 1000;
 
+/** How far in the future a marker may look and still count as written now (file times vs Date.now()). */
+const CLOCK_SLACK_MS = 1_000;
+
 const markerOf = (blob: string) => `${blob}.failed`;
 
 /** Signals sent from outside the build (our own timeouts, the OOM killer, a user): no verdict on the blob. */
@@ -42,9 +45,11 @@ export function passingCause(err: unknown): boolean {
 export function recentBuildFailure(blob: string, now = Date.now()): string | null {
   try {
     const age = now - statSync(markerOf(blob)).mtimeMs;
-    if (age < 0 || age >= FAILED_BUILD_RETRY_MS) return null;
+    // mtimeMs carries sub-millisecond digits and Date.now() does not, so a marker written this millisecond
+    // can look up to 1 ms in the future: only one dated clearly ahead (a clock set back) is ignored.
+    if (age < -CLOCK_SLACK_MS || age >= FAILED_BUILD_RETRY_MS) return null;
     const reason = readFileSync(markerOf(blob), 'utf8').split('\n')[0]!.slice(0, 200);
-    return `its build failed ${Math.round(age / 60_000)} min ago and is tried again after ${FAILED_BUILD_RETRY_MS / 60_000} min: ${reason}`;
+    return `its build failed ${Math.round(Math.max(0, age) / 60_000)} min ago and is tried again after ${FAILED_BUILD_RETRY_MS / 60_000} min: ${reason}`;
   } catch {
     return null;
   }
