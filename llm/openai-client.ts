@@ -34,7 +34,7 @@ const loadHttp = () => (httpModule ??= import('./openai-http.js'));
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 /**
- * The light request path's POST (openai-http.ts, node:http with the SDK's exact bytes): the reply's JSON
+ * The light request path's POST (openai-http.ts over llm/http1-pool.ts, with the SDK's exact bytes): the reply's JSON
  * body, or the failure as an LlmError the SDK's mapping would give (connection, abort, unreadable reply,
  * HTTP status with its Retry-After).
  */
