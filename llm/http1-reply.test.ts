@@ -107,9 +107,22 @@ describe('an HTTP/1.1 answer read from a connection (llm/http1-reply.ts)', () =>
     ['lines ending in a line feed only', 'HTTP/1.1 200 OK\ncontent-length: 2\n\nab'],
     ['a chunk size line ending in a line feed only', 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\n'],
     ['an upgrade nobody asked for', 'HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\n\r\n'],
+    // Found by comparing with node:http on the same bytes (llhttp refuses each of these).
+    ['a control character in a header value', 'HTTP/1.1 200 OK\r\nx-a: a\x00b\r\ncontent-length: 0\r\n\r\n'],
+    ['DEL in a header value', 'HTTP/1.1 200 OK\r\nx-a: a\x7fb\r\ncontent-length: 0\r\n\r\n'],
+    ['whitespace after a chunk size', 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\t\r\nab\r\n0\r\n\r\n'],
+    ['a space before a chunk extension', 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2 ;a=b\r\nab\r\n0\r\n\r\n'],
+    ['a control character in a chunk extension', 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2;a\x01\r\nab\r\n0\r\n\r\n'],
+    ['a malformed trailer', 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nab\r\n0\r\nbad trailer\r\n\r\n'],
   ])('refuses %s', (_name, text) => {
     expect(() => read(text)).toThrow(Http1ParseError);
     expect(() => read(text, 1)).toThrow(Http1ParseError);
+  });
+
+  it('reads a chunk size with leading zeros past twelve digits, as Node does', () => {
+    const reply = read('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n0000000000000002\r\nab\r\n0\r\n\r\n', 3);
+    expect(reply.done).toBe(true);
+    expect(reply.body().toString()).toBe('ab');
   });
 
   it('refuses a head over 16 KB, or an endless chunk line, before holding more of it', () => {

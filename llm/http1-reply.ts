@@ -18,7 +18,10 @@ const MAX_CHUNK_LINE = 1024;
 const CRLF = Buffer.from('\r\n');
 const HEAD_END = Buffer.from('\r\n\r\n');
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?$/;
-const HEADER_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[\t ]*(.*?)[\t ]*$/;
+/** A header (or trailer) line; its value without control characters but tab, as llhttp refuses them. */
+const HEADER_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[\t ]*([^\x00-\x08\x0a-\x1f\x7f]*?)[\t ]*$/;
+/** A chunk size (leading zeros any number, as llhttp reads them) and its extensions, nothing between. */
+const CHUNK_SIZE = /^0*([0-9A-Fa-f]{1,12})(;[^\x00-\x08\x0a-\x1f\x7f]*)?$/;
 /** Headers of which Node's `IncomingMessage` keeps the first and drops repeats; `cookie` it joins with "; ". */
 const FIRST_WINS = new Set(['content-type', 'content-length', 'user-agent', 'referer', 'host', 'authorization', 'proxy-authorization', 'if-modified-since', 'if-unmodified-since', 'from', 'location', 'max-forwards', 'retry-after', 'etag', 'last-modified', 'server', 'age', 'expires']);
 
@@ -162,12 +165,14 @@ export class Http1Reply {
         if (line !== '') throw new Http1ParseError('a chunk is longer than its size');
         this.chunk = 'size';
       } else if (this.chunk === 'size') {
-        const size = /^([0-9A-Fa-f]{1,12})[\t ]*(;.*)?$/.exec(line);
+        const size = CHUNK_SIZE.exec(line);
         if (!size) throw new Http1ParseError(`not a chunk size: ${JSON.stringify(line.slice(0, 40))}`);
         this.chunkLeft = Number.parseInt(size[1]!, 16);
         this.chunk = this.chunkLeft === 0 ? 'trailers' : 'data';
       } else if (line === '') {
         this.finish();
+      } else if (!HEADER_LINE.test(line)) {
+        throw new Http1ParseError(`a malformed trailer: ${JSON.stringify(line.slice(0, 40))}`);
       }
     }
     if (this.done && at < buf.length) throw TRAILING();
