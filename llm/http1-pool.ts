@@ -14,7 +14,7 @@ import { Http1ParseError, Http1Reply, type Http1Head } from './http1-reply.js';
  * malformed head or body) → `Http1ConnectionError`; the connection closed after the head but before the
  * body's end → an `Error('aborted')` with code ECONNRESET; the signal → `abort()`'s error. Idle connections
  * never keep the process alive (unref'd, as Node's keep-alive agent leaves them) and are dropped when the
- * server closes them.
+ * server closes them, or once idle for as long as fetch (undici, under the SDK) would keep them (`idleLimitMs`).
  */
 
 export interface Http1Answer extends Http1Head {
@@ -36,6 +36,26 @@ interface Conn {
   exchange: Exchange | null;
   /** The last socket error, the cause of the close that follows it. */
   error: Error | null;
+  /** When an idle connection stops being reused (performance.now() ms), set as it is released. */
+  idleUntil: number;
+}
+
+/** undici's limits on reusing an idle connection (Node 20's fetch, which the SDK sends through). */
+const IDLE_DEFAULT_MS = 4_000;
+const IDLE_MAX_MS = 600_000;
+const IDLE_HINT_MARGIN_MS = 2_000;
+
+/**
+ * How long a connection may sit idle and still carry the next request, as undici decides it: the server's
+ * `Keep-Alive: timeout=N` hint less 2 s (none at all when that leaves nothing), else 4 s. Why: a server
+ * closes an idle connection at its own timeout (uvicorn under vLLM: 5 s, Node: 5 s), and a request written
+ * as that close crosses it fails with no answer; the SDK's requests never meet that race, so ours must not.
+ * The failure cannot be retried here: the request may have reached the server (retry.ts decides, counted).
+ */
+export function idleLimitMs(keepAlive: string | undefined): number {
+  const hint = keepAlive === undefined ? null : /timeout=(\d+)/.exec(keepAlive);
+  if (!hint) return IDLE_DEFAULT_MS;
+  return Math.min(Number.parseInt(hint[1]!, 10) * 1000 - IDLE_HINT_MARGIN_MS, IDLE_MAX_MS);
 }
 
 const idle = new Map<string, Conn[]>();
@@ -68,7 +88,7 @@ async function open(url: URL): Promise<Conn> {
   }
   socket.setNoDelay(true);
   socket.setKeepAlive(true, 1000);
-  const conn: Conn = { socket, exchange: null, error: null };
+  const conn: Conn = { socket, exchange: null, error: null, idleUntil: 0 };
   socket.on('data', (data: Buffer) => onData(conn, t.key, data));
   socket.on('error', (err) => (conn.error = err));
   socket.on('close', () => onClose(conn, t.key));
@@ -92,7 +112,8 @@ function onData(conn: Conn, key: string, data: Buffer): void {
   }
   if (!ex.reply.done) return;
   conn.exchange = null;
-  if (ex.reply.reusable && !conn.socket.destroyed) release(conn, key);
+  const limit = idleLimitMs(ex.reply.head?.headers.get('keep-alive'));
+  if (ex.reply.reusable && limit > 0 && !conn.socket.destroyed) release(conn, key, limit);
   else conn.socket.destroy();
   ex.settle(null);
 }
@@ -110,17 +131,23 @@ function onClose(conn: Conn, key: string): void {
   ex.settle(new Http1ConnectionError(cause.message, { cause }));
 }
 
-/** The most recently used idle connection still open for writing (a half-closed one is left to close). */
+/**
+ * The most recently used idle connection still open for writing (a half-closed one is left to close) and
+ * within its idle limit (one past it is closed, as undici's timer would have).
+ */
 function takeIdle(key: string): Conn | undefined {
   const list = idle.get(key);
+  const now = performance.now();
   while (list && list.length > 0) {
     const conn = list.pop()!;
-    if (conn.socket.writable && !conn.socket.destroyed) return conn;
+    if (now >= conn.idleUntil) conn.socket.destroy();
+    else if (conn.socket.writable && !conn.socket.destroyed) return conn;
   }
   return undefined;
 }
 
-function release(conn: Conn, key: string): void {
+function release(conn: Conn, key: string, limitMs: number): void {
+  conn.idleUntil = performance.now() + limitMs;
   conn.socket.unref();
   let list = idle.get(key);
   if (!list) idle.set(key, (list = []));
@@ -135,7 +162,8 @@ export async function exchange(url: URL, request: Buffer, signal: AbortSignal, a
   const key = target(url).key;
   const conn = takeIdle(key) ?? (await open(url));
   if (signal.aborted) {
-    release(conn, key);
+    // Unused: back to the idle list with what is left of its limit (a new connection: undici's default).
+    release(conn, key, conn.idleUntil > 0 ? conn.idleUntil - performance.now() : IDLE_DEFAULT_MS);
     throw abort(signal);
   }
   conn.socket.ref();

@@ -33,13 +33,18 @@ const loadHttp = () => (httpModule ??= import('./openai-http.js'));
 /** The SDK's endpoint when no base URL is given (it is handed `baseURL: null`, so the env is not read). */
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
+/** The statuses fetch follows when they carry a location (a 307 or 308 re-sent with its body, as the SDK's bodies are strings). */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** lightPost's answer to a redirect: this request and the client's next ones go through the SDK (and fetch's redirects). */
+const REDIRECTED = Symbol('redirected');
+
 /**
  * The light request path's POST (openai-http.ts over llm/http1-pool.ts, with the SDK's exact bytes): the reply's JSON
  * body, or the failure as an LlmError the SDK's mapping would give (connection, abort, unreadable reply,
  * HTTP status with its Retry-After).
  */
 function lightPost(base: string, apiKey: string, label: string) {
-  return async (path: string, body: Record<string, unknown>, signal: AbortSignal): Promise<unknown> => {
+  return async (path: string, body: Record<string, unknown>, signal: AbortSignal): Promise<unknown | typeof REDIRECTED> => {
     const http = await loadHttp();
     let answer: Awaited<ReturnType<typeof http.postJson>>;
     try {
@@ -50,11 +55,29 @@ function lightPost(base: string, apiKey: string, label: string) {
       if (err instanceof SyntaxError) throw new LlmError(LlmErrorCode.BadResponse, `${label}: unreadable reply: ${err.message}`, { cause: err });
       throw err;
     }
+    if (REDIRECTS.has(answer.status) && answer.headers.get('location') !== null) return REDIRECTED;
     if (answer.status < 200 || answer.status > 299) {
       const message = http.sdkErrorMessage(answer.status, String(answer.body));
       throw httpError(label, answer.status, message, parseRetryAfter(answer.headers), new Error(message));
     }
     return answer.body;
+  };
+}
+
+/**
+ * One POST, on the light path while it is taken, else through the SDK. A redirect ends the light path for
+ * the client: the SDK sends the request again and fetch follows the redirect, as it would have from the
+ * start (the redirecting server answered without acting on the request).
+ */
+function lightThenSdk(viaHttp: boolean, post: ReturnType<typeof lightPost>, sdkClient: () => Promise<OpenAI>) {
+  let light = viaHttp;
+  return async (path: string, body: Record<string, unknown>, signal: AbortSignal, viaSdk: (sdk: OpenAI) => Promise<unknown>): Promise<unknown> => {
+    if (light) {
+      const reply = await post(path, body, signal);
+      if (reply !== REDIRECTED) return reply;
+      light = false;
+    }
+    return viaSdk(await sdkClient());
   };
 }
 
@@ -81,6 +104,7 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
   const viaHttp = !settings.sdkOnly && !settings.options.stream && lightPathFits();
   const base = settings.baseURL ?? DEFAULT_BASE_URL;
   const post = lightPost(base, settings.apiKey, label);
+  const request = lightThenSdk(viaHttp, post, sdkClient);
 
   const send = async (req: ChatRequest, signal: AbortSignal, structured: StructuredMode): Promise<AttemptResult> => {
     if (settings.options.transport === 'completion') return complete(req, signal);
@@ -92,9 +116,8 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
     const format = responseFormat(req, structured);
     if (format) body.response_format = format;
     try {
-      const sdk = viaHttp ? null : await sdkClient();
-      if (sdk && settings.options.stream) return await streamed(sdk, body, signal, settings.model, label);
-      const completion = (sdk ? await sdk.chat.completions.create(body as never, { signal, maxRetries: 0 }) : await post('/chat/completions', body, signal)) as OpenAI.ChatCompletion;
+      if (settings.options.stream) return await streamed(await sdkClient(), body, signal, settings.model, label);
+      const completion = (await request('/chat/completions', body, signal, (sdk) => sdk.chat.completions.create(body as never, { signal, maxRetries: 0 }))) as OpenAI.ChatCompletion;
       const choice = completion?.choices?.[0];
       const content = choice?.message?.content;
       if (typeof content !== 'string') {
@@ -113,7 +136,7 @@ export function createOpenAiClient(settings: OpenAiSettings, deps?: RetryDeps): 
   const complete = async (req: ChatRequest, signal: AbortSignal): Promise<AttemptResult> => {
     const body = { ...samplingFor(settings.sampling, req), model: settings.model, prompt: humanBotPrompt(req.messages) };
     try {
-      const completion = (viaHttp ? await post('/completions', body, signal) : await (await sdkClient()).completions.create(body as never, { signal, maxRetries: 0 })) as OpenAI.Completion;
+      const completion = (await request('/completions', body, signal, (sdk) => sdk.completions.create(body as never, { signal, maxRetries: 0 }))) as OpenAI.Completion;
       const choice = completion?.choices?.[0];
       if (typeof choice?.text !== 'string') throw new LlmError(LlmErrorCode.BadResponse, `${label}: completion has no text`);
       const result: AttemptResult = { content: choice.text, usage: usageFrom(completion.usage), model: completion.model || settings.model };

@@ -1,6 +1,6 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { closeIdleConnections, exchange, Http1ConnectionError } from '../../llm/http1-pool.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { closeIdleConnections, exchange, Http1ConnectionError, idleLimitMs } from '../../llm/http1-pool.js';
 
 /**
  * The light path's connections (llm/http1-pool.ts) against a raw TCP server that answers each request as
@@ -204,5 +204,44 @@ describe('kept-alive HTTP/1.1 connections (llm/http1-pool.ts)', () => {
     script = answerOk;
     await post();
     expect(connections).toBe(2);
+  });
+});
+
+describe('idle connections are reused only as long as fetch (undici) would reuse them', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it.each<[string | undefined, number]>([
+    [undefined, 4000],
+    ['timeout=5', 3000],
+    ['timeout=5, max=100', 3000],
+    ['timeout=2', 0],
+    ['timeout=1', -1000],
+    ['timeout=3600', 600_000],
+  ])('Keep-Alive %s: idle limit %d ms', (hint, ms) => {
+    expect(idleLimitMs(hint)).toBe(ms);
+  });
+
+  it('a server hinting Keep-Alive: timeout=2 or less gets a new connection for each request', async () => {
+    script = (s) => s.write(answer('{}', 'keep-alive: timeout=2\r\n'));
+    await post();
+    await post();
+    expect(connections).toBe(2);
+  });
+
+  it('a connection idle past 4 s (no hint) is closed and the next request opens another', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    let first: Socket | undefined;
+    script = (s, r) => {
+      first ??= s;
+      answerOk(s, r);
+    };
+    await post();
+    vi.advanceTimersByTime(3900);
+    await post();
+    expect(connections).toBe(1);
+    vi.advanceTimersByTime(4000);
+    await post();
+    expect(connections).toBe(2);
+    await until(() => closed.includes(first!));
   });
 });
