@@ -1,5 +1,4 @@
 import { hostname } from 'node:os';
-import WebSocket from 'ws';
 import { backoffCeiling } from '../llm/retry.js';
 import { MAX_FRAME_BYTES, decodeOrchestratorFrame, frameIds, stamp, type AgentFrame, type AgentFrameBody, type OrchestratorFrame, type ScriptRequest, type TurnRequest } from '../protocol/index.js';
 import { SeatClientState, type SeatOutcome } from '../seat-client/state.js';
@@ -7,6 +6,7 @@ import type { Policy, SeatView } from './policy.js';
 import { runScript, runTurn } from './policy-runner.js';
 import { SeatViewState } from './seat-view-state.js';
 import { CLIENT_NAME, CLIENT_VERSION } from './version.js';
+import { WsClient, WsState } from './ws/ws-client.js';
 
 /** How a seat ended, and the codes the client decides: the seat-client state machine's (seat-client/state.ts). */
 export { SeatClientCode, type SeatOutcome } from '../seat-client/state.js';
@@ -81,7 +81,7 @@ class SeatClient {
   private readonly log: (line: string) => void;
   private readonly seat: SeatClientState;
   private readonly stop = new AbortController();
-  private ws: WebSocket | null = null;
+  private ws: WsClient | null = null;
   private joinId = '';
   private finished = false;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -106,43 +106,49 @@ class SeatClient {
   connect(): void {
     if (this.finished) return;
     const conn = this.seat.connecting();
-    // No permessage-deflate offer: the orchestrator's endpoint never accepts it (frames are small), and
-    // the offer costs every connection (one per seat and episode) an extension object and its parsing.
-    const ws = new WebSocket(this.opts.url, { maxPayload: MAX_FRAME_BYTES, handshakeTimeout: this.opts.handshakeTimeoutMs ?? 10_000, perMessageDeflate: false });
+    // Our own client (agent-node/ws/), not `ws`: a seat's connection lives one episode and carries a few
+    // dozen small frames, and `ws`'s handshake through node:http, its streams and byte-wise masking were
+    // ~10 % of a warm turn's CPU (bench/agent-profile.md, seventh pass). No extension is offered.
+    const ws: WsClient = new WsClient(this.opts.url, { maxPayload: MAX_FRAME_BYTES, handshakeTimeoutMs: this.opts.handshakeTimeoutMs ?? 10_000 }, {
+      open: () => this.onOpen(ws),
+      message: (data) => this.onMessage(data, conn),
+      error: (err) => {
+        this.seat.error(err.message);
+        this.log(`connection error: ${err.message}`);
+      },
+      close: (code, reason) => {
+        if (conn === this.seat.connection) this.onClose(code, reason);
+      },
+    });
     this.ws = ws;
-    ws.on('open', () => {
-      this.seat.opened();
-      this.joinId = this.nextId();
-      this.sendRaw(ws, stamp<AgentFrame>({
-        type: 'seat.join',
-        token: this.opts.token,
-        ...(this.seat.resume !== undefined ? { resume: this.seat.resume } : {}),
-        client: {
-          name: this.opts.clientName ?? CLIENT_NAME,
-          version: this.opts.clientVersion ?? CLIENT_VERSION,
-          policy: this.opts.policy.spec.slice(0, 200),
-          pid: this.opts.pid ?? process.pid,
-          host: (this.opts.host ?? hostname()).slice(0, 200),
-        },
-      }, this.joinId));
-    });
-    ws.on('message', (data: WebSocket.RawData) => {
-      if (conn !== this.seat.connection) return;
-      const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
-      const decoded = decodeOrchestratorFrame(raw);
-      if (!decoded.ok) {
-        this.log(`ignored a bad frame from the orchestrator (${decoded.code}): ${decoded.message}`);
-        return;
-      }
-      this.onFrame(decoded.frame, conn);
-    });
-    ws.on('error', (err: Error) => {
-      this.seat.error(err.message);
-      this.log(`connection error: ${err.message}`);
-    });
-    ws.on('close', (code: number, reason: Buffer) => {
-      if (conn === this.seat.connection) this.onClose(code, reason.toString('utf8'));
-    });
+  }
+
+  private onOpen(ws: WsClient): void {
+    this.seat.opened();
+    this.joinId = this.nextId();
+    this.sendRaw(ws, stamp<AgentFrame>({
+      type: 'seat.join',
+      token: this.opts.token,
+      ...(this.seat.resume !== undefined ? { resume: this.seat.resume } : {}),
+      client: {
+        name: this.opts.clientName ?? CLIENT_NAME,
+        version: this.opts.clientVersion ?? CLIENT_VERSION,
+        policy: this.opts.policy.spec.slice(0, 200),
+        pid: this.opts.pid ?? process.pid,
+        host: (this.opts.host ?? hostname()).slice(0, 200),
+      },
+    }, this.joinId));
+  }
+
+  /** A message's bytes are decoded at once: the client reuses its read buffer after this returns. */
+  private onMessage(data: Buffer, conn: number): void {
+    if (conn !== this.seat.connection) return;
+    const decoded = decodeOrchestratorFrame(data);
+    if (!decoded.ok) {
+      this.log(`ignored a bad frame from the orchestrator (${decoded.code}): ${decoded.message}`);
+      return;
+    }
+    this.onFrame(decoded.frame, conn);
   }
 
   close(reason = 'closed by the agent'): void {
@@ -231,14 +237,13 @@ class SeatClient {
 
   private send(body: AgentFrameBody): boolean {
     const ws = this.ws;
-    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    if (!ws || ws.readyState !== WsState.Open) return false;
     return this.sendRaw(ws, stamp<AgentFrame>(body, this.nextId()));
   }
 
-  private sendRaw(ws: WebSocket, frame: AgentFrame): boolean {
+  private sendRaw(ws: WsClient, frame: AgentFrame): boolean {
     try {
-      ws.send(JSON.stringify(frame));
-      return true;
+      return ws.send(JSON.stringify(frame));
     } catch (err) {
       this.log(`send failed: ${(err as Error).message}`);
       return false;
@@ -273,9 +278,9 @@ class SeatClient {
       clearTimeout(this.closeTimer);
       this.resolveDone(outcome);
     };
-    if (ws && ws.readyState !== WebSocket.CLOSED) {
-      ws.once('close', resolve);
-      if (ws.readyState === WebSocket.CONNECTING) ws.terminate();
+    if (ws && ws.readyState !== WsState.Closed) {
+      ws.onceClosed(resolve);
+      if (ws.readyState === WsState.Connecting) ws.terminate();
       else this.closeSocket(1000, outcome.status === 'ended' ? 'episode ended' : 'agent closing');
     } else {
       resolve();

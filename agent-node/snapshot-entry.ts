@@ -41,7 +41,5 @@ startupSnapshot.setDeserializeMainFunction(() => {
   const fromDir = process.getBuiltinModule('node:module').createRequire(resolve(dirname(process.argv[1] ?? '.'), 'runtime.cjs'));
   const runtime = (name: string): unknown => fromDir(name.startsWith('node:') ? name : `./${name}.cjs`);
   (globalThis as Record<string, unknown>)[SNAPSHOT_RUNTIME] = runtime;
-  // Every process plays a seat: its WebSocket client is loaded before `ready`, as the plain bundle does.
-  runtime('ws');
   runWorker();
 });

@@ -20,14 +20,13 @@ export const RUNTIME_GLOBAL = '__parleySnapshotRuntime';
 export const DEFERRED_BUILTINS = Object.freeze(['http', 'https', 'tls', 'http2', 'readline', 'async_hooks']);
 
 /**
- * Packages loaded from CommonJS bundles beside the blob, one per package (`<name>.cjs`): ws (it loads
- * `node:http` at start) and the LLM SDKs and limiter, which the agent imports on demand only and which would
- * make the blob (and every process's heap) megabytes larger. Each bundle exports, by specifier, every module
+ * Packages loaded from CommonJS bundles beside the blob, one per package (`<name>.cjs`): the LLM SDKs and
+ * limiter, which the agent imports on demand only and which would make the blob (and every process's heap)
+ * megabytes larger. (`ws` was one: the agent's seat connection is its own client now, agent-node/ws/.) Each bundle exports, by specifier, every module
  * of its package the agent imports, so that they share one copy of the package (the SDK's error classes).
  * A specifier not listed fails the snapshot's build (agent processes then start plain).
  */
 export const RUNTIME_PACKAGES: Readonly<Record<string, readonly string[]>> = Object.freeze({
-  ws: ['ws'],
   openai: ['openai'],
   mistral: ['@mistralai/mistralai', '@mistralai/mistralai/models/errors', '@mistralai/mistralai/lib/http.js'],
   'rate-limiter-flexible': ['rate-limiter-flexible'],
@@ -76,18 +75,8 @@ function deferredBuiltin(id: string): string {
   ].join('\n');
 }
 
-/**
- * ws's default export is its WebSocket class, read when seat-client.ts is evaluated (at build): a stand-in
- * that constructs, and reads statics from, the real class once loaded.
- */
-const DEFERRED_WS = [
-  `let real; const load = () => (real ??= globalThis.${RUNTIME_GLOBAL}('ws').ws);`,
-  'module.exports = new Proxy(function WebSocket() {}, { construct: (_, args, target) => Reflect.construct(load(), args, target === module.exports ? load() : target), get: (_, k) => load()[k] });',
-].join('\n');
-
 /** A module that is, after deserialisation, `specifier` as its runtime bundle exports it. */
 function deferredPackage(specifier: string, bundle: string): string {
-  if (specifier === 'ws') return DEFERRED_WS;
   return `module.exports = globalThis.${RUNTIME_GLOBAL}(${JSON.stringify(bundle)})[${JSON.stringify(specifier)}];`;
 }
 
@@ -96,7 +85,7 @@ const anyOf = (names: readonly string[]) => names.map((n) => n.replace(ESCAPE, '
 
 /** The snapshot bundle's plugin. `key`: part of the bundle cache's key, following the lists and the shims. */
 export const snapshotDeferred: { plugin: Plugin; key: string } = {
-  key: keyOf(DEFERRED_BUILTINS, RUNTIME_PACKAGES, [...IN_SNAPSHOT], DEFERRED_WS, deferredBuiltin, deferredPackage),
+  key: keyOf(DEFERRED_BUILTINS, RUNTIME_PACKAGES, [...IN_SNAPSHOT], deferredBuiltin, deferredPackage),
   plugin: {
     name: 'snapshot-deferred',
     setup(build) {

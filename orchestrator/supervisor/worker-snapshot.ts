@@ -19,7 +19,7 @@ import { workerCacheRoot } from './worker-bundle.js';
  * Three files, all in the bundle cache (disk/bundle-cache.js: rebuilt when a source they come from changes):
  * - the snapshot's CommonJS bundle (`snapshot.cjs`; what it cannot hold is deferred, snapshot-deferred.ts),
  *   and beside it the blob `node --build-snapshot` makes of it (`agent.blob`, built once per bundle);
- * - the CommonJS bundles of ws and the LLM SDKs the process loads after deserialisation (`ws.cjs`, …).
+ * - the CommonJS bundles of the LLM SDKs the process loads after deserialisation (`openai.cjs`, …).
  *
  * Everything fails soft: a blob that cannot be built, or that fails its first start, or whose bytes no longer
  * match the digest written with it, means agent processes start from the plain bundle as before. A failed
@@ -68,7 +68,7 @@ export function workerSnapshot(flags: readonly string[] = [], cache = workerCach
 export async function buildWorkerSnapshot(cache: string, flags: readonly string[] = []): Promise<WorkerSnapshot> {
   const root = packageRoot();
   const entry = createRequire(packagePath('package.json')).resolve(SNAPSHOT_ENTRY_NAME);
-  const script = await cachedBundle({ root, dir: join(cache, 'snapshot-runtime'), entryPoints: runtimeEntryPoints(), main: 'ws.cjs', options: common, plugins: [runtimeEntries] });
+  const script = await cachedBundle({ root, dir: join(cache, 'snapshot-runtime'), entryPoints: runtimeEntryPoints(), main: 'openai.cjs', options: common, plugins: [runtimeEntries] });
   const source = await cachedBundle({
     root,
     dir: join(cache, 'snapshot'),

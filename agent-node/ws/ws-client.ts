@@ -1,0 +1,190 @@
+import { isIP, connect as netConnect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import { FrameReader, WsCode, type ReadEvent } from './frame-reader.js';
+import { clientFrame, WsOp } from './frame-writer.js';
+import { MAX_RESPONSE_HEAD_BYTES, openingHandshake, refusalOf } from './handshake.js';
+
+/** The connection's state, numbered as the WebSocket API (and `ws`) number them. */
+export const WsState = { Connecting: 0, Open: 1, Closing: 2, Closed: 3 } as const;
+export type WsState = (typeof WsState)[keyof typeof WsState];
+
+export interface WsClientOptions {
+  /** Largest message accepted (all fragments); a larger one fails the connection with 1009. */
+  maxPayload: number;
+  /** Time for the TCP (and TLS) connection and the opening handshake together. */
+  handshakeTimeoutMs: number;
+}
+
+/** What the connection reports; `close` comes once, after the socket closed, whatever happened before. */
+export interface WsListeners {
+  open(): void;
+  /** `data` is valid until the listener returns (the read buffer is reused): decode it there. */
+  message(data: Buffer): void;
+  error(err: Error): void;
+  close(code: number, reason: string): void;
+}
+
+/** A peer that never answers our close frame must not keep the socket (`ws` waits as long). */
+const CLOSE_TIMEOUT_MS = 30_000;
+
+/**
+ * Plain connections read into one buffer shared by every connection of the process (`onread`): the
+ * reader copies whatever it keeps, and a read's callback runs before the next read is made, so the bytes
+ * skip Node's readable-stream machinery (a `data` event, a chunk Buffer and ticks for each read).
+ */
+const sharedReadBuffer = Buffer.allocUnsafe(64 * 1024);
+
+/**
+ * A WebSocket client (RFC 6455) for the agent process's one connection per seat: text messages out,
+ * messages in, ping answered, the close handshake both ways. No extension and no subprotocol is offered;
+ * the orchestrator's side is `ws`'s server. The rules it keeps on the server's bytes are in
+ * frame-reader.ts and handshake.ts.
+ */
+export class WsClient {
+  readyState: WsState = WsState.Connecting;
+  private readonly socket: Socket;
+  private readonly accept: string;
+  private readonly reader: FrameReader;
+  private head: Buffer[] = [];
+  private headBytes = 0;
+  private closeCode: number = WsCode.Abnormal;
+  private closeReason = '';
+  private timer: NodeJS.Timeout | undefined;
+  private readonly closedCallbacks: Array<() => void> = [];
+
+  constructor(address: string, opts: WsClientOptions, private readonly on: WsListeners) {
+    const url = new URL(address);
+    if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw new SyntaxError(`The URL's protocol must be "ws:" or "wss:" (got ${JSON.stringify(url.protocol)})`);
+    const { request, accept } = openingHandshake(url);
+    this.accept = accept;
+    this.reader = new FrameReader(opts.maxPayload, (e) => this.onRead(e));
+    this.socket = this.dial(url, () => this.socket.write(request));
+    this.socket.on('error', (err) => this.on.error(err));
+    this.socket.on('close', () => this.onSocketClose());
+    this.timer = setTimeout(() => this.abort('Opening handshake has timed out'), opts.handshakeTimeoutMs);
+  }
+
+  /** Sends one text message; false if the connection is not open. */
+  send(text: string): boolean {
+    if (this.readyState !== WsState.Open) return false;
+    this.socket.write(clientFrame(WsOp.Text, text));
+    return true;
+  }
+
+  /** Starts the closing handshake (or drops a connection still opening). */
+  close(code: number = WsCode.Normal, reason = ''): void {
+    if (this.readyState === WsState.Connecting) return this.terminate();
+    if (this.readyState !== WsState.Open) return;
+    this.sendClose(code, reason);
+  }
+
+  /** Destroys the socket now; `close` follows with 1006 unless a close frame came first. */
+  terminate(): void {
+    this.socket.destroy();
+  }
+
+  /** Calls `fn` once the connection has closed (at once if it has). */
+  onceClosed(fn: () => void): void {
+    if (this.readyState === WsState.Closed) fn();
+    else this.closedCallbacks.push(fn);
+  }
+
+  private dial(url: URL, onConnect: () => void): Socket {
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (url.protocol === 'wss:') {
+      const socket = tlsConnect({ host, port: Number(url.port || 443), ...(isIP(host) ? {} : { servername: host }) }, onConnect);
+      socket.on('data', (chunk: Buffer) => this.onBytes(chunk));
+      socket.setNoDelay(true);
+      return socket;
+    }
+    const onread = {
+      buffer: sharedReadBuffer,
+      callback: (n: number): boolean => {
+        this.onBytes(sharedReadBuffer.subarray(0, n));
+        return true;
+      },
+    };
+    return netConnect({ host, port: Number(url.port || 80), noDelay: true, onread }, onConnect);
+  }
+
+  private onBytes(chunk: Buffer): void {
+    if (this.readyState === WsState.Connecting) this.onHandshakeBytes(chunk);
+    else if (this.readyState !== WsState.Closed) this.reader.push(chunk);
+  }
+
+  /** Collects the answer's head; once whole, checks it and hands what follows it to the frame reader. */
+  private onHandshakeBytes(chunk: Buffer): void {
+    this.head.push(Buffer.from(chunk));
+    this.headBytes += chunk.length;
+    const all = this.head.length === 1 ? this.head[0]! : Buffer.concat(this.head, this.headBytes);
+    this.head = [all];
+    const end = all.indexOf('\r\n\r\n', 0, 'latin1');
+    if (end < 0) {
+      if (this.headBytes > MAX_RESPONSE_HEAD_BYTES) this.abort('The server response head is too long');
+      return;
+    }
+    this.head = [];
+    const refusal = end > MAX_RESPONSE_HEAD_BYTES ? 'The server response head is too long' : refusalOf(all.toString('latin1', 0, end), this.accept);
+    if (refusal) return this.abort(refusal);
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.readyState = WsState.Open;
+    this.on.open();
+    const rest = all.subarray(end + 4);
+    if (rest.length > 0 && this.readyState === WsState.Open) this.reader.push(rest);
+  }
+
+  private onRead(event: ReadEvent): void {
+    switch (event.kind) {
+      case 'message':
+        return this.on.message(event.data);
+      case 'ping':
+        if (this.readyState === WsState.Open) this.socket.write(clientFrame(WsOp.Pong, event.data));
+        return;
+      case 'pong':
+        return;
+      case 'close':
+        return this.onCloseFrame(event.code, event.reason);
+      case 'fail':
+        this.on.error(new Error(event.message));
+        this.closeCode = event.code;
+        if (this.readyState === WsState.Open) this.sendClose(event.code, '');
+        this.socket.end();
+    }
+  }
+
+  /** The server's close frame: answered with the same code (unless ours went first), then our side ends. */
+  private onCloseFrame(code: number, reason: string): void {
+    this.closeCode = code;
+    this.closeReason = reason;
+    if (this.readyState === WsState.Open) this.sendClose(code === WsCode.NoStatus ? null : code, '');
+    this.socket.end();
+  }
+
+  private sendClose(code: number | null, reason: string): void {
+    const reasonBytes = Buffer.from(reason, 'utf8');
+    if (reasonBytes.length > 123) throw new RangeError('The close reason must not be longer than 123 bytes');
+    let payload = Buffer.alloc(0);
+    if (code !== null) {
+      payload = Buffer.allocUnsafe(2 + reasonBytes.length);
+      payload.writeUInt16BE(code, 0);
+      reasonBytes.copy(payload, 2);
+    }
+    this.readyState = WsState.Closing;
+    this.socket.write(clientFrame(WsOp.Close, payload));
+    this.timer = setTimeout(() => this.socket.destroy(), CLOSE_TIMEOUT_MS);
+  }
+
+  /** Fails the opening handshake: the error, then the socket is dropped (close 1006 follows). */
+  private abort(message: string): void {
+    this.on.error(new Error(message));
+    this.socket.destroy();
+  }
+
+  private onSocketClose(): void {
+    clearTimeout(this.timer);
+    this.readyState = WsState.Closed;
+    this.on.close(this.closeCode, this.closeReason);
+    for (const fn of this.closedCallbacks.splice(0)) fn();
+  }
+}

@@ -1,0 +1,177 @@
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { WsClient, WsState } from '../../agent-node/ws/ws-client.js';
+
+/** What a client reported, in order. */
+function recorder() {
+  const events: Array<{ kind: string; text?: string; code?: number; reason?: string; message?: string }> = [];
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((r) => (resolveClosed = r));
+  const listeners = {
+    open: () => events.push({ kind: 'open' }),
+    message: (data: Buffer) => events.push({ kind: 'message', text: data.toString('utf8') }),
+    error: (err: Error) => events.push({ kind: 'error', message: err.message }),
+    close: (code: number, reason: string) => {
+      events.push({ kind: 'close', code, reason });
+      resolveClosed();
+    },
+  };
+  return { events, listeners, closed };
+}
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** `ws`'s own server on port 0: the orchestrator's side of every seat connection. */
+async function wsServer(): Promise<{ url: string; next: () => Promise<WebSocket> }> {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await once(wss, 'listening');
+  cleanups.push(() => new Promise<void>((r) => {
+    for (const c of wss.clients) c.terminate();
+    wss.close(() => r());
+  }));
+  return { url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/agent`, next: async () => (await once(wss, 'connection'))[0] as WebSocket };
+}
+
+/** A raw TCP server whose answer to the opening request a test writes by hand. */
+async function rawServer(answer: (socket: Socket, key: string) => void): Promise<string> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    let head = '';
+    socket.on('data', (chunk) => {
+      if (head.includes('\r\n\r\n')) return;
+      head += chunk.toString('latin1');
+      const key = /Sec-WebSocket-Key: (\S+)/.exec(head)?.[1];
+      if (head.includes('\r\n\r\n') && key) answer(socket, key);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  cleanups.push(() => new Promise<void>((r) => {
+    for (const s of sockets) s.destroy();
+    server.close(() => r());
+  }));
+  return `ws://127.0.0.1:${(server.address() as AddressInfo).port}/agent`;
+}
+
+const accepted = (key: string) =>
+  'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+  `Sec-WebSocket-Accept: ${createHash('sha1').update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64')}\r\n\r\n`;
+
+const open = (url: string, r: ReturnType<typeof recorder>, handshakeTimeoutMs = 5000) => {
+  const client = new WsClient(url, { maxPayload: 256 * 1024, handshakeTimeoutMs }, r.listeners);
+  cleanups.push(() => client.terminate());
+  return client;
+};
+
+describe('WsClient against ws\'s server', () => {
+  it('opens, exchanges text both ways (a 200 KB message and a fragmented one), answers ping and closes with our code', async () => {
+    const server = await wsServer();
+    const r = recorder();
+    const client = open(server.url, r);
+    const peer = await server.next();
+    await vi.waitFor(() => expect(client.readyState).toBe(WsState.Open));
+    expect(client.send('{"hello":"é"}')).toBe(true);
+    const [got, isBinary] = await once(peer, 'message');
+    expect([got.toString(), isBinary]).toEqual(['{"hello":"é"}', false]);
+    const big = 'x'.repeat(200_000);
+    peer.send(big);
+    peer.send('frag', { fin: false });
+    peer.send('mented', { fin: true });
+    peer.ping('hb');
+    const [pong] = await once(peer, 'pong');
+    expect(pong.toString()).toBe('hb');
+    await vi.waitFor(() => expect(r.events.filter((e) => e.kind === 'message').map((e) => e.text)).toEqual([big, 'fragmented']));
+    client.close(1000, 'episode ended');
+    const [code, reason] = await once(peer, 'close');
+    expect([code, reason.toString()]).toEqual([1000, 'episode ended']);
+    await r.closed;
+    expect(r.events.at(-1)).toEqual({ kind: 'close', code: 1000, reason: 'episode ended' });
+    expect(client.send('late')).toBe(false);
+  });
+
+  it('reports the server\'s close code and reason, and answers its close frame', async () => {
+    const server = await wsServer();
+    const r = recorder();
+    open(server.url, r);
+    const peer = await server.next();
+    peer.close(4007, 'replaced');
+    const [code] = await once(peer, 'close');
+    expect(code).toBe(4007);
+    await r.closed;
+    expect(r.events).toEqual([{ kind: 'open' }, { kind: 'close', code: 4007, reason: 'replaced' }]);
+  });
+
+  it('reports a connection dropped without a close frame as 1006', async () => {
+    const server = await wsServer();
+    const r = recorder();
+    open(server.url, r);
+    (await server.next()).terminate();
+    await r.closed;
+    expect(r.events.at(-1)).toMatchObject({ kind: 'close', code: 1006 });
+  });
+});
+
+describe('WsClient against a server that breaks the rules', () => {
+  it('fails a masked server frame with 1002: an error, its close frame to the server, then close', async () => {
+    const got: Buffer[] = [];
+    const url = await rawServer((socket, key) => {
+      socket.on('data', (b) => got.push(b));
+      // The answer and a masked frame in one write: the bytes after the head go to the frame reader.
+      socket.write(Buffer.concat([Buffer.from(accepted(key)), Buffer.from([0x81, 0x81, 1, 2, 3, 4, 0x79])]));
+    });
+    const r = recorder();
+    open(url, r);
+    await r.closed;
+    expect(r.events.map((e) => e.kind)).toEqual(['open', 'error', 'close']);
+    expect(r.events[1]!.message).toMatch(/must not be masked/);
+    expect(r.events[2]).toMatchObject({ code: 1002 });
+    const closeFrame = Buffer.concat(got);
+    expect(closeFrame[0]).toBe(0x88);
+    const mask = closeFrame.subarray(2, 6);
+    expect(((closeFrame[6]! ^ mask[0]!) << 8) | (closeFrame[7]! ^ mask[1]!)).toBe(1002);
+  });
+
+  it('refuses a wrong Sec-WebSocket-Accept and a 404 (error, then close 1006; never open)', async () => {
+    for (const [answer, message] of [
+      [(s: Socket) => s.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: AAAA\r\n\r\n'), /Accept/],
+      [(s: Socket) => s.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n'), /Unexpected server response: 404/],
+    ] as const) {
+      const r = recorder();
+      open(await rawServer(answer), r);
+      await r.closed;
+      expect(r.events.map((e) => e.kind)).toEqual(['error', 'close']);
+      expect(r.events[0]!.message).toMatch(message);
+      expect(r.events[1]).toMatchObject({ code: 1006 });
+    }
+  });
+
+  it('gives up on a server that never answers the opening request', async () => {
+    const r = recorder();
+    open(await rawServer(() => {}), r, 200);
+    await r.closed;
+    expect(r.events.map((e) => [e.kind, e.message ?? e.code])).toEqual([['error', 'Opening handshake has timed out'], ['close', 1006]]);
+  });
+
+  it('reports a refused connection as an error and 1006', async () => {
+    const url = await rawServer(() => {});
+    cleanups.splice(0).reverse().forEach((c) => void c());
+    await new Promise((r) => setImmediate(r));
+    const r = recorder();
+    open(url, r);
+    await r.closed;
+    expect(r.events.map((e) => e.kind)).toEqual(['error', 'close']);
+    expect(r.events[0]!.message).toMatch(/ECONNREFUSED/);
+  });
+
+  it('refuses a URL that is not ws: or wss:', () => {
+    expect(() => new WsClient('http://127.0.0.1/agent', { maxPayload: 1, handshakeTimeoutMs: 1 }, recorder().listeners)).toThrow(/ws:/);
+  });
+});
