@@ -25,7 +25,7 @@ import { BUNDLE_PLUGINS } from './bundle-plugins.js';
 export { BUNDLE_PLUGINS, zodLocalesEnglishOnly } from './bundle-plugins.js';
 
 /** Bumped when the cache's layout changes, so an old entry is never taken for a new one. */
-const FORMAT = 8;
+const FORMAT = 9;
 
 /**
  * node:crypto is loaded when a hash is needed (a build, a touched input), not by every check of a current
@@ -110,12 +110,14 @@ export const NODE_BUNDLE_OPTIONS = Object.freeze({
 const sha1 = (path) => crypto().createHash('sha1').update(readFileSync(path)).digest('hex');
 
 /**
- * @typedef {{ root: string, dir: string, entryPoints: Record<string, string>, main: string, options: Record<string, unknown>, plugins?: Array<{ plugin: import('esbuild').Plugin, key: string }> }} BundleSpec
+ * @typedef {{ root: string, dir: string, entryPoints: Record<string, string>, main: string, options: Record<string, unknown>, plugins?: Array<{ plugin: import('esbuild').Plugin, key: string, reads?: (root: string) => string[] }> }} BundleSpec
  * root: the package root (esbuild's working directory; manifest paths are relative to it); dir: this
  * bundle's cache directory; entryPoints: esbuild's, by output name; main: the output file to return
  * (e.g. `main.mjs`); options: every other esbuild option (JSON-serialisable: it is part of the key);
  * plugins: esbuild plugins of this bundle only, after BUNDLE_PLUGINS, each with a `key` that changes
- * whenever what it produces does (part of the cache key; esbuild refuses unknown fields in a plugin).
+ * whenever what it produces does (part of the cache key; esbuild refuses unknown fields in a plugin), and
+ * `reads`: the files (relative to root) it reads by itself to decide what it writes, tracked as inputs are
+ * (esbuild's metafile lists only the modules it loaded).
  *
  * @typedef {{ format: number, key: string, bundle: string, inputs: Array<[string, number, number, string]> }} Manifest
  * inputs: [path relative to root, size, mtimeMs, sha1]
@@ -233,7 +235,8 @@ async function build(spec) {
     const read = Object.keys(result.metafile.inputs)
       .filter((p) => !/^[a-z][\w-]*:/.test(p))
       .map((p) => relative(spec.root, join(spec.root, p)));
-    const inputs = [...new Set([...read.filter((rel) => !isDependency(rel)), ...tracked])]
+    const pluginReads = (spec.plugins ?? []).flatMap((p) => p.reads?.(spec.root) ?? []).filter((f) => existsSync(join(spec.root, f)));
+    const inputs = [...new Set([...read.filter((rel) => !isDependency(rel)), ...tracked, ...pluginReads])]
       .sort()
       .map((rel) => {
         const path = join(spec.root, rel);

@@ -3,3 +3,4 @@ export declare const zodLocalesEnglishOnly: import('esbuild').Plugin;
 export declare const protocolBarrelFlattened: import('esbuild').Plugin;
 export declare const PROTOCOL_BARREL_FLATTENED_KEY: string;
 export declare const BUNDLE_PLUGINS: readonly import('esbuild').Plugin[];
+export declare function protocolBarrelReads(root: string): string[];

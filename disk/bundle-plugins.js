@@ -142,6 +142,24 @@ export const protocolBarrelFlattened = {
   },
 };
 
+/**
+ * The files protocolBarrelFlattened reads to place names (the barrel and every module it lists), relative to
+ * `root`: a bundle's cache must track them (disk/bundle-cache.js `reads`). esbuild does not list them as
+ * inputs once no import reaches the barrel, so a change to the barrel alone (a name now from another module)
+ * left the old bundle running while the sources said otherwise.
+ * @param {string} root
+ * @returns {string[]}
+ */
+export function protocolBarrelReads(root) {
+  let text;
+  try {
+    text = readFileSync(join(root, 'protocol', 'index.ts'), 'utf8');
+  } catch {
+    return [];
+  }
+  return ['protocol/index.ts', ...[...text.matchAll(/^export \* from '\.\/([\w-]+)\.js';$/gm)].map(([, mod]) => `protocol/${mod}.ts`)];
+}
+
 /** `./x` or `../../x`: the specifier of directory `to` from directory `from`. */
 function relativeSpecifier(from, to) {
   const rel = relative(from, to).split(sep).join('/');

@@ -126,6 +126,32 @@ describe('the cached CLI bundle (bin/cli-bundle.js, disk/bundle-cache.js)', () =
     expect(await load(await bundleOf(root, cache, ONLY_MAIN))).toBe('answer 62');
   });
 
+  it('rebuilds when only protocol/\'s barrel changes (the flattening plugin reads it, esbuild does not load it)', async () => {
+    // A package of its own: protocol/'s barrel names the module each name comes from, and the bundle imports that module.
+    const pkg = join(t.path, 'barrel-pkg');
+    const dir = join(t.path, 'barrel-cache');
+    mkdirSync(join(pkg, 'cli'), { recursive: true });
+    mkdirSync(join(pkg, 'protocol'), { recursive: true });
+    const put = (rel: string, text: string) => {
+      writeFileSync(join(pkg, rel), text);
+      const past = new Date(Date.now() - 60_000 - ++age * 1000);
+      utimesSync(join(pkg, rel), past, past);
+    };
+    put('cli/main.ts', "import { answer } from '../protocol/index.js';\nexport const main = (): string => `answer ${answer}`;\n");
+    put('protocol/a.ts', 'export const answer = 1;\n');
+    put('protocol/c.ts', 'export const answer = 3;\n');
+    put('protocol/index.ts', "export * from './a.js';\n");
+    expect(await load(await bundleOf(pkg, dir, ONLY_MAIN))).toBe('answer 1');
+    // The sources now take `answer` from c.ts (tsx would print 3); nothing the bundle loaded changed.
+    put('protocol/index.ts', "export * from './c.js';\n");
+    expect(await load(await bundleOf(pkg, dir, ONLY_MAIN))).toBe('answer 3');
+    // A module the barrel lists decides where names come from even when the bundle never loads it: it is tracked too.
+    put('protocol/index.ts', "export * from './c.js';\nexport * from './d.js';\n");
+    put('protocol/d.ts', 'export const other = 4;\n');
+    expect(await load(await bundleOf(pkg, dir, ONLY_MAIN))).toBe('answer 3');
+    expect(bundleInputs(dir)).toEqual(['cli/main.ts', 'protocol/c.ts', 'protocol/d.ts', 'protocol/index.ts']);
+  });
+
   it('code in the CLI bundle finds shipped files through the package root: no file path from its own location', async () => {
     // Every source file the real CLI bundle was built from (the manifest bin/parley.js keeps, brought up to date first).
     const bundle = await cliBundle();
@@ -141,8 +167,12 @@ describe('the cached CLI bundle (bin/cli-bundle.js, disk/bundle-cache.js)', () =
     const inputs = bundleInputs(cliCacheDir()) ?? [];
     expect(inputs.length).toBeGreaterThan(100);
     // Every import of protocol/'s barrel names the module instead (disk/bundle-plugins.js protocolBarrelFlattened):
-    // the barrel, which runs all of protocol/ in a CommonJS bundle, is not read. A name it cannot place brings it back.
-    expect(inputs).not.toContain('protocol/index.ts');
+    // the barrel, which runs all of protocol/ in a CommonJS bundle, is not in the bundle (its source map lists what
+    // is). A name it cannot place brings it back. The barrel is still tracked: the plugin reads it to place names.
+    const mapped = (JSON.parse(readFileSync(`${bundle!}.map`, 'utf8')) as { sources: string[] }).sources;
+    expect(mapped.some((s) => s.endsWith('protocol/frames.ts'))).toBe(true);
+    expect(mapped.filter((s) => s.endsWith('protocol/index.ts'))).toEqual([]);
+    expect(inputs).toContain('protocol/index.ts');
     const located: string[] = [];
     for (const rel of inputs) {
       if (!rel.endsWith('.ts')) continue;
