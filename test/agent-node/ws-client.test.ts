@@ -1,9 +1,14 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import { join } from 'node:path';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { WsClient, WsState } from '../../agent-node/ws/ws-client.js';
+import { tempDir } from '../../testkit/processes.js';
 
 /** What a client reported, in order. */
 function recorder() {
@@ -173,5 +178,35 @@ describe('WsClient against a server that breaks the rules', () => {
 
   it('refuses a URL that is not ws: or wss:', () => {
     expect(() => new WsClient('http://127.0.0.1/agent', { maxPayload: 1, handshakeTimeoutMs: 1 }, recorder().listeners)).toThrow(/ws:/);
+  });
+});
+
+/** A throwaway self-signed certificate, made here (no key is kept in the repository); null without openssl. */
+function selfSigned(): { key: Buffer; cert: Buffer } | null {
+  const dir = tempDir('ws-tls');
+  cleanups.push(() => dir.remove());
+  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir.path, 'key.pem'), '-out', join(dir.path, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+  if (made.status !== 0) return null;
+  return { key: readFileSync(join(dir.path, 'key.pem')), cert: readFileSync(join(dir.path, 'cert.pem')) };
+}
+
+const hasOpenssl = spawnSync('openssl', ['version'], { stdio: 'ignore' }).status === 0;
+
+describe.skipIf(!hasOpenssl)('WsClient over wss: (needs openssl to make a certificate; skipped without it)', () => {
+  it('speaks TLS to a wss: URL and verifies the server\'s certificate: a self-signed one is refused before the handshake', async () => {
+    const pair = selfSigned()!;
+    const server = createHttpsServer(pair);
+    const wss = new WebSocketServer({ server });
+    let upgraded = false;
+    wss.on('connection', () => (upgraded = true));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
+    const r = recorder();
+    open(`wss://localhost:${(server.address() as AddressInfo).port}/agent`, r);
+    await r.closed;
+    expect(r.events.map((e) => e.kind)).toEqual(['error', 'close']);
+    expect(r.events[0]!.message).toMatch(/self-signed certificate/);
+    expect(upgraded).toBe(false);
   });
 });
