@@ -131,3 +131,19 @@ describe('an HTTP/1.1 answer read from a connection (llm/http1-reply.ts)', () =>
     expect(() => read(`HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n${'1'.repeat(2000)}`)).toThrow(/chunk line/);
   });
 });
+
+describe('a body past its bound is refused, whatever its framing (memory stays bounded against a server that never stops)', () => {
+  const limited = (text: string, size: number) => {
+    const reply = new Http1Reply(10);
+    const bytes = Buffer.from(text, 'latin1');
+    for (let at = 0; at < bytes.length; at += size) reply.push(bytes.subarray(at, Math.min(bytes.length, at + size)));
+    return reply;
+  };
+
+  it.each([1, 3, Infinity])('split every %s bytes: ten bytes are read, eleven refused', (size) => {
+    expect(limited(ok('0123456789'), size).body().toString()).toBe('0123456789');
+    expect(() => limited(ok('0123456789a'), size)).toThrow(Http1ParseError);
+    expect(() => limited('HTTP/1.1 200 OK\r\n\r\n0123456789a', size)).toThrow(/over 10 bytes/);
+    expect(() => limited('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n6\r\n012345\r\n5\r\n6789a\r\n0\r\n\r\n', size)).toThrow(Http1ParseError);
+  });
+});

@@ -1,3 +1,5 @@
+import { constants } from 'node:buffer';
+
 /**
  * One HTTP/1.1 answer read from a connection's bytes, as they come (any split): the status, the headers and
  * the body, framed by `content-length`, `transfer-encoding: chunked`, or the connection's close. Strict
@@ -13,6 +15,12 @@ export class Http1ParseError extends Error {
 
 /** Node's default limit on a message's head (`--max-http-header-size`). */
 const MAX_HEAD_BYTES = 16 * 1024;
+/**
+ * The most of a body kept: the longest string V8 makes (~512 MB), past which no caller could read the body as
+ * text (fetch's `text()` fails there too, under the SDK). Without it a server sending without end (a body
+ * read to the close) filled the agent process's memory until it died, with every seat it hosts.
+ */
+export const MAX_BODY_BYTES = constants.MAX_STRING_LENGTH;
 /** A chunk-size line longer than this is not a chunk size (hex digits and short extensions). */
 const MAX_CHUNK_LINE = 1024;
 const CRLF = Buffer.from('\r\n');
@@ -46,6 +54,10 @@ export class Http1Reply {
   private readonly chunks: Buffer[] = [];
   private chunk: 'size' | 'data' | 'data-end' | 'trailers' = 'size';
   private chunkLeft = 0;
+  private bodyBytes = 0;
+
+  /** `maxBodyBytes`: a larger body is refused (MAX_BODY_BYTES; tests give less). */
+  constructor(private readonly maxBodyBytes = MAX_BODY_BYTES) {}
 
   /** The body as received (chunked framing removed); complete once `done`. */
   body(): Buffer {
@@ -124,10 +136,10 @@ export class Http1Reply {
   private body_(buf: Buffer): void {
     const f = this.framing;
     if (f.kind === 'close') {
-      if (buf.length > 0) this.chunks.push(buf);
+      if (buf.length > 0) this.keep(buf);
     } else if (f.kind === 'length') {
       const take = Math.min(f.left, buf.length);
-      if (take > 0) this.chunks.push(buf.subarray(0, take));
+      if (take > 0) this.keep(buf.subarray(0, take));
       f.left -= take;
       if (f.left === 0) {
         this.finish();
@@ -146,7 +158,7 @@ export class Http1Reply {
     while (at < buf.length && !this.done) {
       if (this.chunk === 'data') {
         const take = Math.min(this.chunkLeft, buf.length - at);
-        this.chunks.push(buf.subarray(at, at + take));
+        this.keep(buf.subarray(at, at + take));
         at += take;
         this.chunkLeft -= take;
         if (this.chunkLeft === 0) this.chunk = 'data-end';
@@ -176,6 +188,13 @@ export class Http1Reply {
       }
     }
     if (this.done && at < buf.length) throw TRAILING();
+  }
+
+  /** A piece of the body, kept while the body stays within its bound. */
+  private keep(piece: Buffer): void {
+    this.bodyBytes += piece.length;
+    if (this.bodyBytes > this.maxBodyBytes) throw new Http1ParseError(`the answer's body is over ${this.maxBodyBytes} bytes`);
+    this.chunks.push(piece);
   }
 
   private finish(): void {

@@ -2,6 +2,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { VERSION } from 'openai/version';
 import { SDK_ARCH_NAMES, SDK_OS_NAMES } from './openai-http-fits.js';
 import { exchange, Http1ConnectionError, prepareOrigin, type Http1Answer } from './http1-pool.js';
+import { MAX_BODY_BYTES } from './http1-reply.js';
 
 /**
  * The `openai` SDK's non-streaming requests, sent on kept-alive HTTP/1.1 connections of our own
@@ -164,7 +165,9 @@ function abortError(signal: AbortSignal): Error {
 function textOf(reply: Http1Answer): string {
   const encoding = (reply.headers.get('content-encoding') ?? '').trim().toLowerCase();
   const raw = reply.body;
-  const bytes = encoding === 'gzip' || encoding === 'x-gzip' ? gunzipSync(raw) : encoding === 'deflate' ? inflateSync(raw) : encoding === 'br' ? brotliDecompressSync(raw) : raw;
+  // Decoded no larger than a body is kept (a small compressed answer may expand without end): RangeError past it.
+  const bound = { maxOutputLength: MAX_BODY_BYTES };
+  const bytes = encoding === 'gzip' || encoding === 'x-gzip' ? gunzipSync(raw, bound) : encoding === 'deflate' ? inflateSync(raw, bound) : encoding === 'br' ? brotliDecompressSync(raw, bound) : raw;
   const text = bytes.toString('utf8');
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
