@@ -8,6 +8,7 @@ describe('layerOf: a profile module’s layer', () => {
     expect(layerOf('llm/http1-pool.ts')).toBe(layerOf('node:net'));
     expect(layerOf('node:internal/streams/readable')).toBe(layerOf('node:net'));
     expect(layerOf('ws')).toBe('ws');
+    expect(layerOf('agent-node/ws/frame-reader.ts')).toBe('ws');
     expect(layerOf('zod')).toBe(layerOf('protocol/decode.ts'));
     expect(layerOf('llm/cassette.ts')).toBe(layerOf('node:fs'));
     expect(layerOf('(rmdir)')).toBe(layerOf('node:fs'));

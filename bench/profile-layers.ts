@@ -9,7 +9,8 @@ const LAYERS: Array<[string, RegExp]> = [
   ['writes (system calls; preemption lands here)', /^\((writev|writeBuffers?|writeFileUtf8|writeUtf8String|writeLatin1String|write)\)$/],
   ['garbage collector', /garbage collector/],
   ['sockets and the HTTP client (node:http, net, streams, llm/openai-http.ts, llm/http1-*.ts)', /^node:(_http_|http$|https$|net$|tls$|_tls_|zlib$|buffer$|internal\/(streams|stream_base_commons|http|net|buffer))|openai-http\.ts$|http1-(pool|reply)\.ts$/],
-  ['ws', /^ws$/],
+  // The package (the orchestrator's server) and the agent's own seat client (agent-node/ws/), one layer.
+  ['ws', /^ws$|^agent-node\/ws\//],
   ['zod and protocol/ (frame decode and checks)', /^zod$|^protocol\//],
   ['files (llm/cassette.ts, node:fs, file system calls)', /cassette\.ts$|^node:(fs$|internal\/fs\/)|^\((open|close|mkdir|rmdir|unlink|stat|lstat|readFileUtf8|FSReqCallback|openFileHandle)\)$/],
   ['prompt rendering', /\/(templates|render|agent-prompt|seat-prompt|paper-prompt|paper-render|game-prompt|quote-text|private-moves)\.ts$/],
