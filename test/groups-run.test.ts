@@ -79,41 +79,39 @@ describe('parley run --scenarios builtin --subset groups --modes script,agents,m
     expect(audit.pairs).toBe(36);
     expect(audit.deliveries).toBe(18);
   });
-});
 
-/** The tools around a run, on the same three-seat episodes: show, --seat, transcript pages. */
-describe('show and transcripts for three seats', () => {
-  const tmp = tempDir('groups-show');
-  const out = join(tmp.path, 'R');
-  beforeAll(async () => {
-    const p = parley(['run', '--scenarios', 'builtin', '--subset', 'groups', '--modes', 'agents', '--out', out]);
-    expect(await p.exited).toBe(0);
-  });
-  afterAll(() => tmp.remove());
+  /**
+   * The tools around a run, on these same three-seat episodes (one run serves both: what show, --seat and
+   * the transcript pages claim holds for any recorded group episode, and a run of its own cost a whole
+   * `parley run` and its nine agent processes). Last in this describe: the report writes into the run.
+   */
+  describe('show and transcripts for three seats', () => {
+    it('show names all three seats and each group outcome; --seat agent3 prints the third ledger', async () => {
+      const records = readJsonl(join(out, 'episodes.jsonl'));
+      const scenarios = new Map(readJsonl(join(out, 'scenarios.jsonl')).map((s) => [s.id, s]));
+      const show = parley(['show', out]);
+      expect(await show.exited).toBe(0);
+      const text = show.stdout.join('\n');
+      for (const r of records) for (const seat of scenarios.get(r.scenarioId).seats) expect(text).toContain(`${seat.seat}: ${seat.character.name}`);
+      expect(text).toMatch(/^outcome: sold to .+ for \$\d+$/m);
+      expect(text).toMatch(/^outcome: split passed \(proposed by .+\): .+ \d+, .+ \d+, .+ \d+$/m);
+      // An agents-mode episode: every seat there kept a ledger of its own.
+      const live = records.find((r) => r.mode === 'agents');
+      const third = parley(['show', out, live.episodeId, '--seat', 'agent3']);
+      expect(await third.exited).toBe(0);
+      expect(third.stdout[0]).toContain(`${live.episodeId} · seat agent3 ·`);
+      expect(third.stdout.join('\n')).toContain('seat.welcome');
+    });
 
-  it('show names all three seats and each group outcome; --seat agent3 prints the third ledger', async () => {
-    const records = readJsonl(join(out, 'episodes.jsonl'));
-    const scenarios = new Map(readJsonl(join(out, 'scenarios.jsonl')).map((s) => [s.id, s]));
-    const show = parley(['show', out]);
-    expect(await show.exited).toBe(0);
-    const text = show.stdout.join('\n');
-    for (const r of records) for (const seat of scenarios.get(r.scenarioId).seats) expect(text).toContain(`${seat.seat}: ${seat.character.name}`);
-    expect(text).toMatch(/^outcome: sold to .+ for \$\d+$/m);
-    expect(text).toMatch(/^outcome: split passed \(proposed by .+\): .+ \d+, .+ \d+, .+ \d+$/m);
-    const third = parley(['show', out, records[0].episodeId, '--seat', 'agent3']);
-    expect(await third.exited).toBe(0);
-    expect(third.stdout[0]).toContain(`${records[0].episodeId} · seat agent3 ·`);
-    expect(third.stdout.join('\n')).toContain('seat.welcome');
-  });
-
-  it('the report writes a transcript page per episode naming its three characters', async () => {
-    const report = parley(['report', out]);
-    expect(await report.exited).toBe(0);
-    const scenarios = new Map(readJsonl(join(out, 'scenarios.jsonl')).map((s) => [s.id, s]));
-    for (const r of readJsonl(join(out, 'episodes.jsonl'))) {
-      const page = readFileSync(join(out, 'transcripts', `${r.episodeId}.html`), 'utf8');
-      for (const seat of scenarios.get(r.scenarioId).seats) expect(page).toContain(seat.character.name);
-    }
+    it('the report writes a transcript page per episode naming its three characters', async () => {
+      const report = parley(['report', out]);
+      expect(await report.exited).toBe(0);
+      const scenarios = new Map(readJsonl(join(out, 'scenarios.jsonl')).map((s) => [s.id, s]));
+      for (const r of readJsonl(join(out, 'episodes.jsonl'))) {
+        const page = readFileSync(join(out, 'transcripts', `${r.episodeId}.html`), 'utf8');
+        for (const seat of scenarios.get(r.scenarioId).seats) expect(page).toContain(seat.character.name);
+      }
+    });
   });
 });
 
