@@ -52,14 +52,16 @@ const CASES = [
 ];
 
 describe('zod\'s interpreter (CLI processes) against its generated parsers and z.compile, on hostile run-directory lines', () => {
-  it('the second copy is really built without generated parsers (the first generates one at its first parse: this test runs first)', () => {
+  it('the second copy is really built without generated parsers (a schema built with it off generates one)', () => {
     const made = { count: 0 };
     const real = globalThis.Function;
     globalThis.Function = new Proxy(real, { construct: (target, args) => (made.count++, Reflect.construct(target, args)) });
     try {
       less.EpisodeRecord.safeParse(lines.records[0]);
       expect(made.count).toBe(0);
-      jit.EpisodeRecord.safeParse(lines.records[0]);
+      // Built now, with jitless off: its first parse generates its parser (the module's own copy may have
+      // generated one already, in an earlier file of this worker: the unit tier shares module graphs).
+      jit.EpisodeRecord.extend({}).safeParse(lines.records[0]);
       expect(made.count).toBeGreaterThan(0);
     } finally {
       globalThis.Function = real;
