@@ -39,12 +39,22 @@ export async function createPolicy(config: PolicyConfig): Promise<Policy> {
 
 type LlmModule = { createLlmPolicy?: (config: PolicyConfig) => Policy | Promise<Policy> };
 
+/**
+ * The LLM policies' module, imported once: an agent process builds a policy for every seat of every
+ * episode it plays, and a dynamic `import()` of a module already loaded still goes through the ESM loader
+ * each time (part of the per-episode set-up in a warm ten-seat process's profile). A failed import is
+ * not kept, so the next seat tries again and reports its own error.
+ */
+let llmModule: Promise<LlmModule> | undefined;
+const loadLlmModule = () => (llmModule ??= import('./llm/index.js') as Promise<LlmModule>);
+
 async function loadLlmPolicy(config: PolicyConfig): Promise<Policy> {
   // Loaded only when asked for (a literal specifier, so the supervisor's worker bundle keeps it as a lazy chunk).
   let mod: LlmModule;
   try {
-    mod = (await import('./llm/index.js')) as LlmModule;
+    mod = await loadLlmModule();
   } catch (err) {
+    llmModule = undefined;
     const code = (err as { code?: string }).code;
     if (code === 'ERR_MODULE_NOT_FOUND' && /policies[\\/]llm[\\/]index/.test(String((err as Error).message))) {
       throw new PolicyConfigError(PolicyConfigCode.Unavailable, `LLM policies are not available in this build (agent-node/policies/llm/index.ts is missing); cannot create '${config.spec}'`, { cause: err });

@@ -38,7 +38,9 @@ export class LlmPolicy implements Policy {
   constructor(
     private readonly config: PolicyConfig,
     private readonly templates: Templates,
+    providerClient?: LlmClient,
   ) {
+    this.provider = providerClient;
     this.spec = config.spec;
     const provider = parseSpec(config.spec).provider;
     const { sampling } = splitParams(provider, config.params);
@@ -186,6 +188,8 @@ export class LlmPolicy implements Policy {
  */
 export async function createLlmPolicy(config: PolicyConfig): Promise<Policy> {
   parseSpec(config.spec);
-  if (!replaySource(config)) createProviderClient(config);
-  return new LlmPolicy(config, loadTemplates(config.promptDir));
+  // The client made to check the key is the one the policy plays with: building it again at the seat's
+  // first turn was part of each episode's set-up in an agent process (bench/agent-profile.md).
+  const provider = replaySource(config) ? undefined : createProviderClient(config);
+  return new LlmPolicy(config, loadTemplates(config.promptDir), provider);
 }
