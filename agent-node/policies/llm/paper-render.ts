@@ -1,4 +1,5 @@
 import { visibleText } from '../../quote-text.js';
+import { keptLines } from './history-lines.js';
 import { type Action, type Hint, type ProfileView, type TurnEvent } from '../../../protocol/index.js';
 import { genderAdjective } from '../../../text/gender-word.js';
 import { privateTag, type NameOf } from './render.js';
@@ -65,11 +66,14 @@ export function paperMove(turn: number, name: string, action: Action): string {
   }
 }
 
+/** Each move's line, rendered once per event (history-lines.ts). */
+const paperLine = keptLines(paperMove);
+
 /**
  * The conversation so far, one line per turn, in turn order. A private move the seat received (it was
  * its speaker or a recipient) is marked after the speaker's name, as SOTOPIA's `[private to …]` prefix
  * marks it: `Turn #n: Ann [private to Bob] said: "…"`; the moves it did not receive are not in `events`.
  */
 export function paperHistory(events: readonly TurnEvent[], nameOf: NameOf): string {
-  return [...events].sort((a, b) => a.turn - b.turn).map((e) => paperMove(e.turn, nameOf(e.seat) + privateTag(e.action, nameOf), e.action)).join('\n');
+  return [...events].sort((a, b) => a.turn - b.turn).map((e) => paperLine(e, nameOf(e.seat) + privateTag(e.action, nameOf))).join('\n');
 }

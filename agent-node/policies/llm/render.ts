@@ -12,6 +12,7 @@ import {
   type TurnEvent,
 } from '../../../protocol/index.js';
 import { quotePartnerText } from '../../quote-text.js';
+import { keptLines } from './history-lines.js';
 
 /**
  * Text renderers for prompts. Pure functions of what a seat was sent; the only inputs are protocol
@@ -318,8 +319,11 @@ export function renderMove(turn: number, name: string, action: Action): string {
   }
 }
 
+/** Each move's line, rendered once per event (history-lines.ts). */
+const moveLine = keptLines(renderMove);
+
 /** The conversation so far. */
 export function renderHistory(events: TurnEvent[], nameOf: NameOf): string {
   if (events.length === 0) return '(Nothing has been said yet; the conversation starts now.)';
-  return [...events].sort((a, b) => a.turn - b.turn).map((e) => renderMove(e.turn, nameOf(e.seat) + privateTag(e.action, nameOf), e.action)).join('\n');
+  return [...events].sort((a, b) => a.turn - b.turn).map((e) => moveLine(e, nameOf(e.seat) + privateTag(e.action, nameOf))).join('\n');
 }
