@@ -19,7 +19,9 @@ let source: string;
 beforeAll(async () => {
   server = await startFakeLlmServer({ default: { kind: 'plausible', delayMs: 300 } });
   source = join(tmp.path, 'source');
-  const run = parley(['run', '--scenarios', 'builtin', '--modes', 'agents,mindreaders', '--out', source], { env: cleanEnv() });
+  // --multiplex: the run is what eval judges (the contract names only the eval), not a test of how its seats
+  // were hosted; seats of different episodes share a bot process, never two seats of one.
+  const run = parley(['run', '--scenarios', 'builtin', '--modes', 'agents,mindreaders', '--multiplex', '--out', source], { env: cleanEnv() });
   expect(await run.exited).toBe(0);
 }, 120_000);
 afterAll(async () => {
