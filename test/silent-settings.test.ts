@@ -17,7 +17,8 @@ let bots: string;
 
 beforeAll(async () => {
   bots = join(tmp.path, 'bots');
-  expect(await parley(['run', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '2', '--out', bots], { env: cleanEnv() }).exited).toBe(0);
+  // One episode: the eval below checks every judge request and the fork refusal needs one episode to name.
+  expect(await parley(['run', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '1', '--out', bots], { env: cleanEnv() }).exited).toBe(0);
 }, 120_000);
 
 async function cli(args: string[]) {
