@@ -1,8 +1,14 @@
 import { isIP, connect as netConnect, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
 import { FrameReader, WsCode, type ReadEvent } from './frame-reader.js';
 import { clientFrame, WsOp } from './frame-writer.js';
 import { MAX_RESPONSE_HEAD_BYTES, openingHandshake, refusalOf } from './handshake.js';
+
+/**
+ * node:tls, loaded on the first `wss:` connection only: an agent process's seat connection is a loopback
+ * `ws:` in a local run, and loading tls at start costs every process a few ms of CPU for nothing.
+ * (getBuiltinModule is synchronous, Node >= 20.16; the engines field asks for 20.19.)
+ */
+const tlsModule = (): typeof import('node:tls') => process.getBuiltinModule('node:tls');
 
 /** The connection's state, numbered as the WebSocket API (and `ws`) number them. */
 export const WsState = { Connecting: 0, Open: 1, Closing: 2, Closed: 3 } as const;
@@ -92,7 +98,7 @@ export class WsClient {
   private dial(url: URL, onConnect: () => void): Socket {
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     if (url.protocol === 'wss:') {
-      const socket = tlsConnect({ host, port: Number(url.port || 443), ...(isIP(host) ? {} : { servername: host }) }, onConnect);
+      const socket = tlsModule().connect({ host, port: Number(url.port || 443), ...(isIP(host) ? {} : { servername: host }) }, onConnect);
       socket.on('data', (chunk: Buffer) => this.onBytes(chunk));
       socket.setNoDelay(true);
       return socket;

@@ -70,15 +70,17 @@ describe('the agent process entry: a declared dependency of the supervisor', () 
     expect(readFileSync(bundle, 'utf8')).toMatch(/import\(["']\.\/chunk-[^"']+\.mjs["']\)/);
   });
 
-  it("loads https and tls only for a wss:// connection (ws's client requires them at load, bundled on use)", async () => {
+  it('loads https and tls only for a secure connection (the seat\'s wss:// client, an https:// model server)', async () => {
     const bundle = await bundledWorker(agentEntry());
     const code = readdirSync(dirname(bundle)).filter((f) => f.endsWith('.mjs')).map((f) => readFileSync(join(dirname(bundle), f), 'utf8')).join('\n');
-    // esbuild's output of the two lines the plugin writes (wsSecureModulesOnUse, disk/bundle-plugins.js)...
-    expect(code).toMatch(/return __require\("https"\)\.request;/);
-    expect(code).toMatch(/=> __require\("tls"\)\.connect\(/);
-    // ...and no other way the agent bundle loads them.
-    expect([...code.matchAll(/require\(["'](?:node:)?(?:https|tls)["']\)/g)]).toHaveLength(2);
+    // The seat's WebSocket client (agent-node/ws/ws-client.ts) fetches tls on its first wss: dial, and the
+    // light OpenAI path (llm/http1-pool.ts) imports it for its first https: origin...
+    expect(code).toMatch(/=> process\.getBuiltinModule\("node:tls"\)/);
+    expect(code).toMatch(/tls \?\?= import\("node:tls"\)/);
+    // ...and nothing loads tls or https at start: no static import, no require, and ws is not in the bundle.
     expect(code).not.toMatch(/from ["'](?:node:)?(?:https|tls)["']/);
+    expect(code).not.toMatch(/require\(["'](?:node:)?(?:https|tls)["']\)/);
+    expect(code).not.toContain('// node_modules/ws/');
   });
 
   it("carries zod's English messages and none of its other locales (half of zod, parsed by every process)", async () => {
