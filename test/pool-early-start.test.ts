@@ -1,5 +1,4 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { RunConfig } from '../orchestrator/run-config.js';
@@ -64,20 +63,6 @@ describe('agent processes start while the first episodes run', () => {
     await started;
     await pool.full();
     expect(pool.readyPids).toHaveLength(6);
-  });
-
-  it('a process starts at startingNiceness and works at niceness once ready (the ramp\'s starts go first)', async () => {
-    const g = gate('priority', 0);
-    const pool = new WorkerPool({ size: 1, niceness: 19, startingNiceness: 10, workerPath: GATED_ENTRY });
-    cleanups.push(() => pool.close());
-    const started = pool.start();
-    await vi.waitFor(() => expect(g.held()).toBe(1), { timeout: 30_000, interval: 20 });
-    const [pid] = pool.pids;
-    expect(getPriority(pid)).toBe(Math.min(19, getPriority() + 10));
-    g.open();
-    await started;
-    expect(pool.readyPids).toEqual([pid]);
-    expect(getPriority(pid)).toBe(Math.min(19, getPriority() + 19));
   });
 
   it('still fails start() when processes keep failing to start (a broken entry), without starting the whole pool', async () => {

@@ -40,13 +40,6 @@ export const TOKEN_TTL_MS = {
  */
 export const WORKER_NICENESS = Number(process.env.PARLEY_WORKER_NICE ?? 19);
 
-/**
- * An agent process starts at this priority and takes WORKER_NICENESS once ready (WorkerPoolOptions
- * startingNiceness): a run's ramp is CPU-bound, and a lane waits for its seats' processes to start, while
- * the lanes already playing mostly wait on their model.
- */
-export const STARTING_WORKER_NICENESS = 10;
-
 /** The local agent process pool of a host. */
 export interface HostPoolOptions {
   /** Episodes in flight at once. */
@@ -159,8 +152,6 @@ export function hostPool(p: HostPoolOptions, log: (line: string) => void): Worke
     // The first episode's seats start first (one process each), the rest of the pool behind them.
     firstWave: p.seatsPerEpisode,
     niceness: p.niceness ?? WORKER_NICENESS,
-    // Only below the pool's niceness: a pool at a chosen priority never starts above the orchestrator's.
-    startingNiceness: Math.min(p.niceness ?? WORKER_NICENESS, STARTING_WORKER_NICENESS),
     warm: p.warm,
     ...(p.botsOnly ? { botsOnly: true } : {}),
     ...(p.tlsFree ? { tlsFree: true } : {}),

@@ -1,5 +1,5 @@
 import { fork } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, getPriority, setPriority } from 'node:os';
 import type { PolicyConfig, WorkerDrop, WorkerHost } from '../../protocol/index.js';
 import { agentEnv } from './agent-entry.js';
 import { BOT_PROCESS_NODE_FLAGS } from './bot-process-flags.js';
@@ -7,7 +7,6 @@ import { markUsed } from '../../disk/bundle-cache.js';
 import { policyMayUseTls } from '../../llm/tls-need.js';
 import { Worker, type HostedSeat, type Hosting, type SeatRelease } from './pool-worker.js';
 import { SnapshotEvidence } from './snapshot-evidence.js';
-import { reniceWorker } from './worker-priority.js';
 import type { Launch } from './worker-snapshot.js';
 import { chooseLaunch } from './worker-launch.js';
 
@@ -33,13 +32,6 @@ export interface WorkerPoolOptions {
    * processes it should not wait behind agent processes for CPU.
    */
   niceness?: number;
-  /**
-   * Priority of a worker while it starts, until it is ready (nice increment; default `niceness`). The ramp
-   * of a run is CPU-bound: a lane starts only once its seats' processes are ready, while the lanes already
-   * playing wait on the model most of the time and have time to spare, so starting processes go first and
-   * take `niceness` once ready (raising a nice value needs no privilege).
-   */
-  startingNiceness?: number;
   /**
    * Workers starting at once (default: two per core). Start-up is mostly CPU (module loading), so
    * starting a hundred at once only makes each of them, and the episodes already playing, slower;
@@ -318,9 +310,13 @@ export class WorkerPool {
       env: agentEnv(this.opts.env ?? process.env, { tlsFree: this.opts.tlsFree ?? false }),
     });
     if (child.pid !== undefined) this.opts.spawned?.(child.pid);
-    const niceness = this.opts.niceness ?? 0;
-    const startingNiceness = this.opts.startingNiceness ?? niceness;
-    if (startingNiceness && child.pid !== undefined) reniceWorker(child.pid, startingNiceness);
+    if (this.opts.niceness && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, Math.min(19, getPriority() + this.opts.niceness));
+      } catch {
+        // Not permitted here: the workers run at the orchestrator's priority.
+      }
+    }
     const countStartFailure = (w: Worker, err: Error) => {
       if (w.isReady || w.startFailureCounted) return;
       w.startFailureCounted = true;
@@ -332,8 +328,6 @@ export class WorkerPool {
     const worker = new Worker(child, this.opts.readyTimeoutMs ?? 30_000, this.opts.warm ?? [], (w, why) => {
       // Counted now, not when `ready` rejects (a microtask later): fill() below must see it.
       if (w.dead) countStartFailure(w, new Error(why));
-      // Once ready it works at the pool's priority (before any seat is handed to it: this runs at `ready`).
-      if (why === 'ready' && startingNiceness !== niceness) reniceWorker(w.pid, niceness);
       if (w.dead) {
         this.workers = this.workers.filter((x) => x !== w);
         if (!this.closing) this.opts.log?.(why);
