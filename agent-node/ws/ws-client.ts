@@ -65,7 +65,12 @@ export class WsClient {
     this.accept = accept;
     this.reader = new FrameReader(opts.maxPayload, (e) => this.onRead(e));
     this.socket = this.dial(url, () => this.socket.write(request));
-    this.socket.on('error', (err) => this.on.error(err));
+    // As `ws` does: a socket error before the connection opened is reported (refused, reset, TLS); one after
+    // it is only the close that follows (1006, or the code of a close frame already read). A seat logs every
+    // error it is given, and a peer's reset as a run ends is no error of the seat's.
+    this.socket.on('error', (err) => {
+      if (this.readyState === WsState.Connecting) this.on.error(err);
+    });
     this.socket.on('close', () => this.onSocketClose());
     this.timer = setTimeout(() => this.abort('Opening handshake has timed out'), opts.handshakeTimeoutMs);
   }

@@ -124,6 +124,24 @@ describe('WsClient against ws\'s server', () => {
   });
 });
 
+describe('WsClient when the peer resets the connection', () => {
+  it('reports a reset after the connection opened as close 1006 alone, no error (as ws does)', async () => {
+    let peer: Socket | undefined;
+    const url = await rawServer((socket, key) => {
+      peer = socket;
+      socket.write(accepted(key));
+    });
+    const r = recorder();
+    const client = open(url, r);
+    await vi.waitFor(() => expect(client.readyState).toBe(WsState.Open), { timeout: 5000 });
+    // Our next frame reaches a socket the peer reset: the read fails with ECONNRESET.
+    peer!.resetAndDestroy();
+    await r.closed;
+    expect(r.events.map((e) => e.kind)).toEqual(['open', 'close']);
+    expect(r.events.at(-1)).toMatchObject({ kind: 'close', code: 1006 });
+  });
+});
+
 describe('WsClient against a server that breaks the rules', () => {
   it('fails a masked server frame with 1002: an error, its close frame to the server, then close', async () => {
     const got: Buffer[] = [];
