@@ -49,10 +49,11 @@ const protocolWithoutSideEffects = {
 const PROTOCOL_RESOLVING = Symbol('protocol-resolving');
 
 /**
- * ws's client module requires `https` and `tls` at load, for `wss://` URLs only: ~10 ms of every agent
- * process's and command's start, on a loopback `ws://` that never uses them. The bundled copy loads them on
+ * ws's client module requires `https` and `tls` at load, for `wss://` URLs only: ~10 ms of every
+ * command's start, on a loopback `ws://` that never uses them. The bundled copy loads them on
  * the first secure connection instead. The two lines are matched exactly; if a ws release changes them the
- * module is bundled as it is (test/orchestrator/supervisor/agent-entry.test.ts then fails, to say so).
+ * module is bundled as it is (test/cli-bundle.test.ts then fails, to say so). Only the CLI bundles ws now:
+ * the agent's seat connection is its own client (agent-node/ws/).
  * @type {import('esbuild').Plugin}
  */
 const wsSecureModulesOnUse = {

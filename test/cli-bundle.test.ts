@@ -152,6 +152,17 @@ describe('the cached CLI bundle (bin/cli-bundle.js, disk/bundle-cache.js)', () =
     expect(bundleInputs(dir)).toEqual(['cli/main.ts', 'protocol/c.ts', 'protocol/d.ts', 'protocol/index.ts']);
   });
 
+  it("loads https and tls for ws's client only on a secure connection (wsSecureModulesOnUse, disk/bundle-plugins.js)", async () => {
+    // The CLI bundles ws (the orchestrator's endpoints, `parley agent --connect`): its client module requires
+    // https and tls at load. The plugin rewrites both lines by exact match; if a ws release changes them the
+    // module is bundled as it is, and this fails to say so (the agent bundle no longer holds ws: agent-node/ws/).
+    const code = readFileSync((await cliBundle())!, 'utf8');
+    expect(code).toContain('https={get request(){return require("https").request}}');
+    expect(code).toContain('={connect:(...args)=>require("tls").connect(...args)}');
+    expect(code).not.toMatch(/\b(?:const |var |let )?https\d*=require\("(?:node:)?https"\)/);
+    expect(code).not.toMatch(/\b(?:const |var |let )?tls\d*=require\("(?:node:)?tls"\)/);
+  });
+
   it('code in the CLI bundle finds shipped files through the package root: no file path from its own location', async () => {
     // Every source file the real CLI bundle was built from (the manifest bin/parley.js keeps, brought up to date first).
     const bundle = await cliBundle();
