@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FrameReader, WsCode, type ReadEvent } from './frame-reader.js';
+import { FrameReader, MAX_FRAGMENTS, WsCode, type ReadEvent } from './frame-reader.js';
 
 /** A server frame as the wire has it; every field can be set wrong on purpose. */
 function frame(opcode: number, payload: Buffer | string, o: { fin?: boolean; rsv?: number; mask?: boolean; length?: number; form?: 7 | 16 | 64 } = {}): Buffer {
@@ -124,5 +124,28 @@ describe('FrameReader', () => {
     for (const code of [1000, 1001, 1003, 1007, 1011, 1014, 3000, 4002, 4999]) {
       expect(read(Buffer.concat([close(code, 'é'), frame(0x1, 'late')]), [])).toEqual([{ kind: 'close', code, reason: 'é' }]);
     }
+  });
+
+  it(`bounds the frames of one message (${MAX_FRAGMENTS}, as ws): empty continuations add no length, but each cost memory`, () => {
+    // A server sending empty continuation frames without end grew the fragment list by an object per
+    // two bytes, forever: the byte limit never tripped.
+    const message = (frames: number) =>
+      Buffer.concat([frame(0x1, 'a', { fin: false }), ...Array.from({ length: frames - 2 }, () => frame(0x0, '', { fin: false })), frame(0x0, 'b')]);
+    const whole = message(MAX_FRAGMENTS);
+    for (const cuts of [[], [1], [whole.length - 1], [MAX_FRAGMENTS]]) {
+      expect(read(Buffer.concat([whole, frame(0x1, 'next')]), cuts)).toEqual([{ kind: 'message', text: 'ab' }, { kind: 'message', text: 'next' }]);
+    }
+    const tooMany = message(MAX_FRAGMENTS + 1);
+    for (const cuts of [[], [tooMany.length - 1]]) expect(read(Buffer.concat([tooMany, frame(0x1, 'next')]), cuts)).toEqual([{ kind: 'fail', code: WsCode.PolicyViolation }]);
+    const endless = Buffer.concat([frame(0x1, '', { fin: false }), ...Array.from({ length: 3 * MAX_FRAGMENTS }, () => frame(0x0, '', { fin: false }))]);
+    expect(read(endless, [])).toEqual([{ kind: 'fail', code: WsCode.PolicyViolation }]);
+  });
+
+  it('reads messages whose first or last fragment is empty', () => {
+    expect(readEveryWay(Buffer.concat([frame(0x1, '', { fin: false }), frame(0x0, 'x'), frame(0x1, 'y', { fin: false }), frame(0x0, ''), frame(0x2, '', { fin: false }), frame(0x0, '')]))).toEqual([
+      { kind: 'message', text: 'x' },
+      { kind: 'message', text: 'y' },
+      { kind: 'message', text: '' },
+    ]);
   });
 });

@@ -7,6 +7,7 @@ export const WsCode = {
   NoStatus: 1005,
   Abnormal: 1006,
   InvalidData: 1007,
+  PolicyViolation: 1008,
   TooBig: 1009,
 } as const;
 
@@ -27,6 +28,12 @@ const OP_BINARY = 0x2;
 const OP_CLOSE = 0x8;
 const OP_PING = 0x9;
 const OP_PONG = 0xa;
+
+/**
+ * Frames one message may come in (`ws`'s default, and its 1008). The byte limit alone does not bound the
+ * reader's memory: empty continuation frames add nothing to the length, and each one cost an object.
+ */
+export const MAX_FRAGMENTS = 16 * 1024;
 
 /** Codes a peer may put in a close frame (RFC 6455 §7.4: 1004–1006 and 1015 are never sent). */
 function isSendableCode(code: number): boolean {
@@ -55,6 +62,8 @@ export class FrameReader {
   /** Fragments of the message in progress, and whether it is text. */
   private fragments: Buffer[] = [];
   private fragmentBytes = 0;
+  /** Frames of the message in progress so far, empty ones included. */
+  private fragmentCount = 0;
   private messageText: boolean | null = null;
   private done = false;
 
@@ -141,6 +150,7 @@ export class FrameReader {
     if (opcode === OP_CONTINUATION && this.messageText === null) return this.fail(WsCode.ProtocolError, 'a continuation frame with no message begun');
     if (opcode !== OP_CONTINUATION && this.messageText !== null) return this.fail(WsCode.ProtocolError, 'a new message before the last one ended');
     if (this.fragmentBytes + length > this.maxPayload) return this.fail(WsCode.TooBig, `message over ${this.maxPayload} bytes`);
+    if (++this.fragmentCount > MAX_FRAGMENTS) return this.fail(WsCode.PolicyViolation, `message in over ${MAX_FRAGMENTS} frames`);
     return { fin, opcode, length };
   }
 
@@ -159,15 +169,20 @@ export class FrameReader {
 
   private onData(frame: Head, payload: Buffer): void {
     const text = frame.opcode === OP_CONTINUATION ? this.messageText! : frame.opcode === OP_TEXT;
-    if (frame.fin && this.fragments.length === 0) return this.deliver(payload, text);
-    // Fragments are kept past this chunk, so they are copied out of the reused read buffer.
-    this.fragments.push(Buffer.from(payload));
-    this.fragmentBytes += payload.length;
-    this.messageText = text;
-    if (!frame.fin) return;
-    const whole = Buffer.concat(this.fragments, this.fragmentBytes);
+    // Fragments are kept past this chunk, so they are copied out of the reused read buffer (empty ones are
+    // not kept at all).
+    if (payload.length > 0 && !(frame.fin && this.fragments.length === 0)) {
+      this.fragments.push(Buffer.from(payload));
+      this.fragmentBytes += payload.length;
+    }
+    if (!frame.fin) {
+      this.messageText = text;
+      return;
+    }
+    const whole = this.fragments.length === 0 ? payload : this.fragments.length === 1 ? this.fragments[0]! : Buffer.concat(this.fragments, this.fragmentBytes);
     this.fragments = [];
     this.fragmentBytes = 0;
+    this.fragmentCount = 0;
     this.messageText = null;
     this.deliver(whole, text);
   }
