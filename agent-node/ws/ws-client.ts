@@ -56,6 +56,7 @@ export class WsClient {
   private closeCode: number = WsCode.Abnormal;
   private closeReason = '';
   private timer: NodeJS.Timeout | undefined;
+  private readsPaused = false;
   private readonly closedCallbacks: Array<() => void> = [];
 
   constructor(address: string, opts: WsClientOptions, private readonly on: WsListeners) {
@@ -78,8 +79,13 @@ export class WsClient {
   /** Sends one text message; false if the connection is not open. */
   send(text: string): boolean {
     if (this.readyState !== WsState.Open) return false;
-    this.socket.write(clientFrame(WsOp.Text, text));
+    this.write(clientFrame(WsOp.Text, text));
     return true;
+  }
+
+  /** Bytes written and not yet handed to the system (the WebSocket API's and `ws`'s name). */
+  get bufferedAmount(): number {
+    return this.socket.writableLength;
   }
 
   /** Starts the closing handshake (or drops a connection still opening). */
@@ -150,7 +156,7 @@ export class WsClient {
       case 'message':
         return this.on.message(event.data);
       case 'ping':
-        if (this.readyState === WsState.Open) this.socket.write(clientFrame(WsOp.Pong, event.data));
+        if (this.readyState === WsState.Open) this.write(clientFrame(WsOp.Pong, event.data));
         return;
       case 'pong':
         return;
@@ -182,8 +188,24 @@ export class WsClient {
       reasonBytes.copy(payload, 2);
     }
     this.readyState = WsState.Closing;
-    this.socket.write(clientFrame(WsOp.Close, payload));
+    this.write(clientFrame(WsOp.Close, payload));
     this.timer = setTimeout(() => this.socket.destroy(), CLOSE_TIMEOUT_MS);
+  }
+
+  /**
+   * Writes a frame; while the socket holds more than its high-water mark unsent, the server's bytes are not
+   * read. Everything this client writes answers what it read (a pong a ping, a seat's reply a request), so a
+   * server that sends and never reads (a ping flood) would otherwise grow the agent process's memory
+   * without bound (found in review); paused, it meets TCP's own backpressure instead.
+   */
+  private write(frame: Buffer): void {
+    if (this.socket.write(frame) || this.readsPaused) return;
+    this.readsPaused = true;
+    this.socket.pause();
+    this.socket.once('drain', () => {
+      this.readsPaused = false;
+      this.socket.resume();
+    });
   }
 
   /** Fails the opening handshake: the error, then the socket is dropped (close 1006 follows). */

@@ -199,6 +199,47 @@ describe('WsClient against a server that breaks the rules', () => {
   });
 });
 
+describe('WsClient against a server that sends and never reads', () => {
+  it('stops reading while its answers wait unsent (a ping flood keeps its memory bounded) and answers every ping once the server reads', async () => {
+    // 16 MB of pings: more than loopback's kernel buffers take both ways, so the answers pile up in the
+    // client unless it stops reading (the old client held ~13 MB of pongs).
+    const pings = 128 * 1024;
+    const ping = Buffer.concat([Buffer.from([0x89, 125]), Buffer.alloc(125, 0x70)]);
+    let peer: Socket | undefined;
+    let received = 0;
+    const url = await rawServer((socket, key) => {
+      peer = socket;
+      socket.write(accepted(key));
+      socket.pause();
+      socket.on('data', (b) => (received += b.length));
+      const burst = Buffer.concat(Array.from({ length: 1024 }, () => ping));
+      for (let i = 0; i < pings / 1024; i++) socket.write(burst);
+    });
+    const r = recorder();
+    const client = open(url, r);
+    let maxBuffered = 0;
+    let last = -1;
+    let still = 0;
+    // Until the client's unsent bytes, once there are any (the kernel's buffers are full), stop changing:
+    // it stopped reading, or it read the whole flood.
+    await vi.waitFor(() => {
+      const now = client.bufferedAmount;
+      maxBuffered = Math.max(maxBuffered, now);
+      still = now > 0 && now === last ? still + 1 : 0;
+      last = now;
+      expect(still).toBeGreaterThanOrEqual(5);
+    }, { timeout: 60_000, interval: 20 });
+    expect(maxBuffered).toBeLessThan(1024 * 1024);
+    expect(client.readyState).toBe(WsState.Open);
+    // Once the server reads, so does the client: every ping is answered.
+    peer!.resume();
+    const pongBytes = pings * (2 + 4 + 125);
+    await vi.waitFor(() => expect(received).toBeGreaterThanOrEqual(pongBytes), { timeout: 60_000, interval: 20 });
+    expect(received).toBe(pongBytes);
+    expect(r.events.map((e) => e.kind)).toEqual(['open']);
+  });
+});
+
 /** A throwaway self-signed certificate, made here (no key is kept in the repository); null without openssl. */
 function selfSigned(): { key: Buffer; cert: Buffer } | null {
   const dir = tempDir('ws-tls');
