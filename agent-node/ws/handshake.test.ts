@@ -39,4 +39,24 @@ describe('opening handshake', () => {
     expect(refusalOf(ok('abc=', '\r\nSec-WebSocket-Accept: abc='), 'abc=')).toMatch(/Repeated/);
     expect(refusalOf(ok('abc=', '\r\nno colon here'), 'abc=')).toMatch(/Invalid header/);
   });
+
+  it('takes headers a proxy in front of the server may repeat (two Set-Cookie, a second Connection), as ws does', () => {
+    // Found in review: every repeated header was refused, so a load balancer's two stickiness cookies
+    // failed every seat's connection.
+    expect(refusalOf(ok('abc=', '\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\nVia: 1.1 lb\r\nVia: 1.1 edge'), 'abc=')).toBeNull();
+    expect(refusalOf(ok('abc=').replace('Connection: Upgrade', 'Connection: keep-alive\r\nConnection: Upgrade'), 'abc=')).toBeNull();
+    expect(refusalOf(ok('abc=').replace('Connection: Upgrade', 'Connection: keep-alive\r\nConnection: close'), 'abc=')).toMatch(/Connection/);
+    for (const repeated of ['Upgrade: websocket', 'Sec-WebSocket-Extensions: x', 'Sec-WebSocket-Protocol: chat']) {
+      const twice = ok('abc=', `\r\n${repeated}\r\n${repeated}`).replace('Upgrade: websocket\r\n', repeated.startsWith('Upgrade') ? '' : 'Upgrade: websocket\r\n');
+      expect(refusalOf(twice, 'abc='), repeated).toMatch(/Repeated/);
+    }
+  });
+
+  it('refuses header lines node:http refuses: a space before the colon, control characters', () => {
+    expect(refusalOf(ok('abc=').replace('Upgrade: websocket', 'Upgrade : websocket'), 'abc=')).toMatch(/Invalid header/);
+    expect(refusalOf(ok('abc=', '\r\n folded: line'), 'abc=')).toMatch(/Invalid header/);
+    expect(refusalOf(ok('abc=', '\r\nX-A: a\u0000b'), 'abc=')).toMatch(/Invalid header/);
+    expect(refusalOf(ok('abc=', '\r\nX-A: a\rb'), 'abc=')).toMatch(/Invalid header/);
+    expect(refusalOf(ok('abc=', '\r\nX-A: a\tb'), 'abc=')).toBeNull();
+  });
 });

@@ -26,6 +26,18 @@ export function openingHandshake(url: URL): Handshake {
   return { request, accept: createHash('sha1').update(key + ACCEPT_GUID).digest('base64') };
 }
 
+/** A header name is a token (RFC 9110 §5.6.2): no space before its colon, as llhttp (node:http, `ws`) refuses. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Control characters other than tab, and DEL: never in a field value (llhttp refuses them too). */
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+/**
+ * Headers whose repetition is refused: two of these would be two answers to one question (`ws` joins
+ * repeats with ", " and then fails the comparison). Any other header may repeat, as HTTP allows: a proxy
+ * or load balancer in front of `parley serve` adds its own (`Set-Cookie` twice for sticky sessions, a
+ * second `Connection`), and `ws` accepts those.
+ */
+const SINGLE = new Set(['upgrade', 'sec-websocket-accept', 'sec-websocket-extensions', 'sec-websocket-protocol']);
+
 /**
  * Checks the server's answer head (status line and headers, without the blank line). Returns null if it
  * accepts the connection as asked, else why not. Untrusted bytes: only compared, never echoed whole.
@@ -35,15 +47,8 @@ export function refusalOf(head: string, expectedAccept: string): string | null {
   const status = /^HTTP\/1\.1 (\d{3})(?: |$)/.exec(lines[0] ?? '');
   if (!status) return 'Invalid HTTP response from the server';
   if (status[1] !== '101') return `Unexpected server response: ${status[1]}`;
-  const headers = new Map<string, string>();
-  for (const line of lines.slice(1)) {
-    const colon = line.indexOf(':');
-    if (colon <= 0) return 'Invalid header line in the server response';
-    const name = line.slice(0, colon).trim().toLowerCase();
-    // A repeated header (two accepts, two upgrades) is refused rather than guessed at.
-    if (headers.has(name)) return `Repeated ${name} header in the server response`;
-    headers.set(name, line.slice(colon + 1).trim());
-  }
+  const headers = headersOf(lines.slice(1));
+  if (typeof headers === 'string') return headers;
   if (headers.get('upgrade')?.toLowerCase() !== 'websocket') return 'Invalid Upgrade header';
   const connection = headers.get('connection')?.toLowerCase().split(',').map((t) => t.trim()) ?? [];
   if (!connection.includes('upgrade')) return 'Invalid Connection header';
@@ -51,4 +56,19 @@ export function refusalOf(head: string, expectedAccept: string): string | null {
   if (headers.has('sec-websocket-extensions')) return 'Server sent an extension that was not requested';
   if (headers.has('sec-websocket-protocol')) return 'Server sent a subprotocol that was not requested';
   return null;
+}
+
+/** The header lines by lower-case name, repeats joined with ", " (as node:http joins them); or why not. */
+function headersOf(lines: readonly string[]): Map<string, string> | string {
+  const headers = new Map<string, string>();
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    const name = line.slice(0, colon).toLowerCase();
+    if (colon <= 0 || !TOKEN.test(name) || CONTROL.test(line)) return 'Invalid header line in the server response';
+    const value = line.slice(colon + 1).trim();
+    const before = headers.get(name);
+    if (before !== undefined && SINGLE.has(name)) return `Repeated ${name} header in the server response`;
+    headers.set(name, before === undefined ? value : `${before}, ${value}`);
+  }
+  return headers;
 }

@@ -57,6 +57,8 @@ export class WsClient {
   private closeReason = '';
   private timer: NodeJS.Timeout | undefined;
   private readsPaused = false;
+  /** An error was reported, or our side ended the connection: a close while opening needs no other word. */
+  private explained = false;
   private readonly closedCallbacks: Array<() => void> = [];
 
   constructor(address: string, opts: WsClientOptions, private readonly on: WsListeners) {
@@ -70,7 +72,9 @@ export class WsClient {
     // it is only the close that follows (1006, or the code of a close frame already read). A seat logs every
     // error it is given, and a peer's reset as a run ends is no error of the seat's.
     this.socket.on('error', (err) => {
-      if (this.readyState === WsState.Connecting) this.on.error(err);
+      if (this.readyState !== WsState.Connecting) return;
+      this.explained = true;
+      this.on.error(err);
     });
     this.socket.on('close', () => this.onSocketClose());
     this.timer = setTimeout(() => this.abort('Opening handshake has timed out'), opts.handshakeTimeoutMs);
@@ -97,6 +101,7 @@ export class WsClient {
 
   /** Destroys the socket now; `close` follows with 1006 unless a close frame came first. */
   terminate(): void {
+    this.explained = true;
     this.socket.destroy();
   }
 
@@ -147,8 +152,9 @@ export class WsClient {
     this.timer = undefined;
     this.readyState = WsState.Open;
     this.on.open();
+    // Read even if the open listener began to close: the server's close frame may start in these bytes.
     const rest = all.subarray(end + 4);
-    if (rest.length > 0 && this.readyState === WsState.Open) this.reader.push(rest);
+    if (rest.length > 0 && !this.socket.destroyed) this.reader.push(rest);
   }
 
   private onRead(event: ReadEvent): void {
@@ -210,12 +216,16 @@ export class WsClient {
 
   /** Fails the opening handshake: the error, then the socket is dropped (close 1006 follows). */
   private abort(message: string): void {
+    this.explained = true;
     this.on.error(new Error(message));
     this.socket.destroy();
   }
 
   private onSocketClose(): void {
     clearTimeout(this.timer);
+    // A server that hangs up before its answer is whole is an error, as `ws` reports it ("socket hang up"):
+    // a seat that cannot join then says why (test/agent-node/ws-client.test.ts).
+    if (this.readyState === WsState.Connecting && !this.explained) this.on.error(new Error('The server closed the connection before the opening handshake completed'));
     this.readyState = WsState.Closed;
     this.on.close(this.closeCode, this.closeReason);
     for (const fn of this.closedCallbacks.splice(0)) fn();

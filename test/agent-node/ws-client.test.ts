@@ -176,6 +176,32 @@ describe('WsClient against a server that breaks the rules', () => {
     }
   });
 
+  it('reports a server that hangs up before its answer is whole as an error (as ws: "socket hang up"), then 1006', async () => {
+    for (const answer of [(s: Socket) => s.end(), (s: Socket) => s.end('HTTP/1.1 101 Switching')]) {
+      const r = recorder();
+      open(await rawServer(answer), r);
+      await r.closed;
+      expect(r.events.map((e) => [e.kind, e.message ?? e.code])).toEqual([['error', 'The server closed the connection before the opening handshake completed'], ['close', 1006]]);
+    }
+  });
+
+  it('reads the frame that came with the answer even when the open listener starts closing', async () => {
+    // The server's close frame: 4007 "x", its first two bytes sent with the answer, the rest once our
+    // close frame arrived. The old client dropped those two bytes and read the rest as a frame of its own.
+    const url = await rawServer((socket, key) => {
+      socket.write(Buffer.concat([Buffer.from(accepted(key)), Buffer.from([0x88, 0x03])]));
+      socket.on('data', () => socket.end(Buffer.from([0x0f, 0xa7, 0x78])));
+    });
+    const r = recorder();
+    const client: WsClient = new WsClient(url, { maxPayload: 1024, handshakeTimeoutMs: 5000 }, { ...r.listeners, open: () => {
+      r.listeners.open();
+      client.close(1000, 'done');
+    } });
+    cleanups.push(() => client.terminate());
+    await r.closed;
+    expect(r.events).toEqual([{ kind: 'open' }, { kind: 'close', code: 4007, reason: 'x' }]);
+  });
+
   it('gives up on a server that never answers the opening request', async () => {
     const r = recorder();
     open(await rawServer(() => {}), r, 200);
