@@ -1,4 +1,5 @@
-import { lstatSync, mkdirSync, statfsSync } from 'node:fs';
+import { accessSync, constants, lstatSync, mkdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** statfs's f_type of a tmpfs (linux/magic.h). */
 const TMPFS_MAGIC = 0x01021994;
@@ -20,19 +21,40 @@ const MIN_FREE_BYTES = 2 * 1024 ** 3;
  * depends on the file system being a disk; the product's run directories stay where the user puts them.
  *
  * The directory is stable (not one per run), so caches kept under TMPDIR (tsx's) stay warm between runs,
- * and it must be this user's own real directory, private, since /dev/shm is shared like /tmp.
+ * and it must be this user's own real directory, private, since /dev/shm is shared like /tmp. It must also
+ * run programs: the tests run scripts they write there (the README test's npx shim).
+ *
+ * `root` is the tmpfs's mount point (tests give another).
  */
-export function scratchTmpDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function scratchTmpDir(env: NodeJS.ProcessEnv = process.env, root = '/dev/shm'): string | undefined {
   if (env.TMPDIR || process.platform !== 'linux' || !process.getuid) return undefined;
   try {
-    const fs = statfsSync('/dev/shm');
+    const fs = statfsSync(root);
     if (fs.type !== TMPFS_MAGIC || fs.bavail * fs.bsize < MIN_FREE_BYTES) return undefined;
-    const dir = `/dev/shm/parley-tests-${process.getuid()}`;
+    const dir = join(root, `parley-tests-${process.getuid()}`);
     mkdirSync(dir, { mode: 0o700, recursive: true });
     const st = lstatSync(dir);
     const ours = st.isDirectory() && st.uid === process.getuid() && (st.mode & 0o077) === 0;
-    return ours ? dir : undefined;
+    return ours && runsPrograms(dir) ? dir : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Whether a program in `dir` may be run: a tmpfs is often mounted `noexec` (Docker's /dev/shm is, and
+ * hardening guides ask it of /dev/shm), and there every script a test writes and runs failed with EACCES
+ * (found in review). access(2) refuses X_OK on such a mount.
+ */
+function runsPrograms(dir: string): boolean {
+  const probe = join(dir, `.exec-probe-${process.pid}`);
+  try {
+    writeFileSync(probe, '', { mode: 0o700 });
+    accessSync(probe, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(probe, { force: true });
   }
 }
