@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shellBlocks } from './readme-blocks.js';
-import { chainsOf, changesState, pathsOf, shardsOf, type ChainContext } from './readme-chains.js';
+import { chainCost, chainsOf, changesState, pathsOf, shardsOf, type ChainContext } from './readme-chains.js';
 
 const ctx: ChainContext = {
   repo: new URL('..', import.meta.url).pathname,
@@ -61,5 +61,15 @@ describe('shardsOf', () => {
     const md = lines(['npx parley run --out runs/a', 'npx parley eval runs/a', 'npx parley report runs/a'], ['npx parley show runs/b'], ['npx parley show runs/c']);
     const shards = shardsOf(chainsOf(shellBlocks('X.md', md), ctx), 2);
     expect(shards.map((s) => s.map((c) => c.map((b) => b.line)))).toEqual([[[1]], [[7], [11]]]);
+  });
+});
+
+describe('shardsOf by measured weights', () => {
+  it('balances by what each command costs, not by how many commands a chain has', () => {
+    const md = lines(['npx parley run --out runs/a'], ['npx parley show runs/b', 'npx parley report runs/b', 'npx parley export runs/b'], ['npx parley show runs/c']);
+    const weight = (_: string, code: string) => (code.includes('runs/a') ? 20 : 1);
+    const shards = shardsOf(chainsOf(shellBlocks('X.md', md), ctx), 2, weight);
+    expect(shards.map((s) => s.map((c) => c.map((b) => b.line)))).toEqual([[[1]], [[5], [11]]]);
+    expect(chainCost(chainsOf(shellBlocks('X.md', md), ctx)[1]!, weight)).toBe(3);
   });
 });

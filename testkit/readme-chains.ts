@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { directiveFor, type ShellBlock } from './readme-blocks.js';
+import { commandWeight } from './readme-weights.js';
 
 /**
  * Which shell blocks of README.md and docs/*.md must run in one sandbox, in order, and which may run
@@ -106,17 +107,21 @@ export function chainsOf(blocks: ShellBlock[], ctx: ChainContext): ShellBlock[][
   return [...chains.values()].sort((a, b) => blocks.indexOf(a[0]!) - blocks.indexOf(b[0]!));
 }
 
-/**
- * The chains split into `n` shards of about equal cost (a command that runs episodes or calls a judge
- * counts 3, any other 1), the heaviest chain first onto the lightest shard: the same split in every
- * shard's test file. Each shard keeps its chains in the order the files give them.
- */
-export function shardsOf(chains: ShellBlock[][], n: number): ShellBlock[][][] {
-  const cost = (chain: ShellBlock[]) => chain.reduce((sum, b) => sum + b.commands
+/** A chain's cost: the sum of its commands' measured wall seconds (testkit/readme-weights.ts), skipped ones left out. */
+export function chainCost(chain: ShellBlock[], weight = commandWeight): number {
+  return chain.reduce((sum, b) => sum + b.commands
     .filter((c) => directiveFor(b, c)?.kind !== 'skip')
-    .reduce((s, c) => s + (/\b(?:npm start|run|fork|eval|probe|compare|study|multiverse)\b/.test(c.code) && !/--dry-run/.test(c.code) ? 3 : 1), 0), 0);
+    .reduce((s, c) => s + weight(b.file, c.code), 0), 0);
+}
+
+/**
+ * The chains split into `n` shards of about equal cost (chainCost), the heaviest chain first onto the
+ * lightest shard: the same split in every shard's test file, so the slowest shard is about as short as the
+ * longest chain allows. Each shard keeps its chains in the order the files give them.
+ */
+export function shardsOf(chains: ShellBlock[][], n: number, weight = commandWeight): ShellBlock[][][] {
   const shards = Array.from({ length: n }, () => ({ cost: 0, chains: [] as number[] }));
-  const order = chains.map((c, i) => ({ i, cost: cost(c) })).sort((a, b) => b.cost - a.cost || a.i - b.i);
+  const order = chains.map((c, i) => ({ i, cost: chainCost(c, weight) })).sort((a, b) => b.cost - a.cost || a.i - b.i);
   for (const { i, cost: c } of order) {
     const lightest = shards.reduce((min, s) => (s.cost < min.cost ? s : min));
     lightest.cost += c;

@@ -22,7 +22,13 @@ import { cocoaData, sotopiaData, type ReferenceData } from '../helpers/reference
  * fake server, so that Vitest's workers share them (one file took ~4.5 minutes, the suite's longest). A
  * block stays in one shard with every earlier block it may depend on (testkit/readme-chains.ts: a run
  * directory or file both name, a placeholder, shell state), and each shard runs its blocks in the files'
- * order: a shard's run is the serial run with the other shards' independent blocks left out.
+ * order: a shard's run is the serial run with the other shards' independent blocks left out. The chains
+ * are spread by each command's measured cost (testkit/readme-weights.ts).
+ *
+ * Three shards, not four: the chain of `runs/r1` (README.md's r1, gpt-vs-mixtral and script runs and every
+ * command that reads them, ~40 % of the test's time) is one shard whatever the count, so a fourth file would
+ * only split the other two shards' work (same CPU) without shortening the slowest one, which starts
+ * first beside the paper-scale run (test/setup/sequencer.ts).
  */
 export const SHARDS = 3;
 

@@ -46,6 +46,8 @@ interface Background {
   child: ChildProcess;
   output: () => string;
   exited: Promise<number | null>;
+  /** Milliseconds from its start to its ready line. */
+  readyMs?: number;
 }
 
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
@@ -102,17 +104,26 @@ export class ReadmeRunner {
           throw new ReadmeFailure(`${where(command)}: ${(err as Error).message}\n  command: ${command.source}`);
         }
         if (directive?.kind === 'background') {
-          background.push(await this.startBackground(command, code, directive.until, where(command)));
+          const t0 = Date.now();
+          background.push({ ...(await this.startBackground(command, code, directive.until, where(command))), readyMs: Date.now() - t0 });
           continue;
         }
         const t0 = Date.now();
+        const cpu0 = childCpuSeconds();
         const outcome = await this.exec(code);
-        this.progress(`${where(command)}: exit ${outcome.code} in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${command.code}`);
+        // CPU of the processes the command waited for (its own, agent processes'): what the shard's cost is
+        // made of (testkit/readme-weights.ts). A background server ended meanwhile counts here too.
+        const cpu = childCpuSeconds() - cpu0;
+        this.progress(`${where(command)}: exit ${outcome.code} in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${cpu.toFixed(2)} CPU-s: ${command.code}`);
         this.outputs.push(outcome.output);
         this.check(command, outcome, where(command));
       }
       for (const b of background) {
+        const [t0, cpu0] = [Date.now(), childCpuSeconds()];
         const code = await this.stopBackground(b);
+        // A server's cost: its start to the ready line, its stop, and its CPU (all counted once it is reaped).
+        const wall = (b.readyMs! + Date.now() - t0) / 1000;
+        this.progress(`${where(b.command)}: exit ${code ?? 'stopped'} in ${wall.toFixed(1)} s, ${(childCpuSeconds() - cpu0).toFixed(2)} CPU-s: ${b.command.code}`);
         this.outputs.push(b.output());
         if (code !== null && code !== 0) this.check(b.command, { code, output: b.output() }, where(b.command));
       }
@@ -210,6 +221,17 @@ export class ReadmeRunner {
     if ((await timeout(b.exited, 15_000)) === 'timeout') killGroup(b.child, 'SIGKILL');
     await b.exited;
     return null;
+  }
+}
+
+/** CPU seconds of this process's waited-for children so far (cutime + cstime of /proc/self/stat; 0 without /proc). */
+function childCpuSeconds(): number {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[13]) + Number(f[14])) / 100;
+  } catch {
+    return 0;
   }
 }
 
