@@ -17,6 +17,7 @@ import { startupSnapshot } from 'node:v8';
 import { runWorker } from './worker-main.js';
 import { compileHotFrameSchemas } from '../protocol/index.js';
 import { rehearseFrameDecodes } from './snapshot-rehearsal.js';
+import { rehearseSeatTurns } from './snapshot-turn-rehearsal.js';
 
 /**
  * The global the snapshot bundle's deferred modules load through: RUNTIME_GLOBAL of
@@ -34,6 +35,10 @@ compileHotFrameSchemas();
 // And the parsers zod generates at a frame's first decode (the welcome's, ~20 ms a process): from made-up
 // frames, so the blob holds them compiled (snapshot-rehearsal.ts).
 rehearseFrameDecodes();
+// And one LLM seat turn per made-up welcome, on an in-memory client (snapshot-turn-rehearsal.ts): the
+// builder runs the event loop empty before it snapshots, so the turns finish first.
+// A failure only loses the warm-up (agent-node/snapshot-turn-rehearsal.test.ts checks every turn gives a move).
+void rehearseSeatTurns().catch(() => 0);
 
 startupSnapshot.setDeserializeMainFunction(() => {
   restoreRandomDraws();

@@ -25,6 +25,7 @@ import { benchPolicy } from './llm-replies.js';
 import { round } from './stats.js';
 import { reapedChildrenCpuMs } from './memory.js';
 import { isEpisodeLine, SteadyWindow, type AgentCpuSplit } from './window.js';
+import { Timeline } from './timeline.js';
 
 export interface LatencyCaseArgs {
   baseURL: string;
@@ -70,11 +71,13 @@ let firstEpisode = 0;
 let lastRecord = 0;
 const t0 = performance.now();
 const cpuAtT0 = process.cpuUsage();
+const tl = new Timeline(t0);
 
 try {
   const config = steadyRun({ out, total, lanes: n, turns: a.turns, agent: benchPolicy(a.baseURL), seatsPerProcess: a.seatsPerProcess });
   const result = await runExperiment(config, {
     log: (line) => {
+      tl.mark(line.slice(0, 40));
       if (!isEpisodeLine(line)) return;
       lastRecord = performance.now();
       w.recordedOne();
@@ -83,12 +86,29 @@ try {
     tokenTtlMs: 300_000,
   }, {
     progressIntervalMs: 3_600_000,
-    episodePrepared: () => w.preparedOne(),
-    engine: { moveAccepted: (episodeId) => w.turn(episodeId), episodeStarted: () => (firstEpisode ||= performance.now()) },
+    episodePrepared: (e) => {
+      tl.prepared(e.world.episodeId);
+      w.preparedOne();
+    },
+    engine: {
+      moveAccepted: (episodeId) => {
+        tl.turn(episodeId);
+        w.turn(episodeId);
+      },
+      episodeStarted: (episodeId) => {
+        tl.started(episodeId);
+        firstEpisode ||= performance.now();
+      },
+    },
     // Called once the first agent process is ready (episodes start then); the pool fills meanwhile.
-    poolStarted: pool.started,
+    poolStarted: (p) => {
+      tl.mark('pool started');
+      tl.watch(p);
+      pool.started(p);
+    },
   });
   const end = performance.now();
+  tl.mark('returned');
   pool.stop();
   const idealPerMin = (n / ((a.turns * a.delayMs) / 1000)) * 60;
   const windowPerMin = (w.turns / a.turns / w.ms) * 60_000;
@@ -100,7 +120,9 @@ try {
   const turnsPlayed = Math.max(1, result.ran.reduce((sum, r) => sum + r.turns.length, 0));
   const cpuSelf = process.cpuUsage(cpuAtT0);
   // Which processes played each episode's seats (the records say): the window's turns are shared among them.
-  const split = w.agentsSplit(new Map(result.ran.map((r) => [r.episodeId, r.seats.flatMap((s) => (s.pid === null ? [] : [s.pid]))])));
+  const seatPids = new Map(result.ran.map((r) => [r.episodeId, r.seats.flatMap((s) => (s.pid === null ? [] : [s.pid]))]));
+  const split = w.agentsSplit(seatPids);
+  tl.write(seatPids);
   const report: LatencyCaseResult = {
     ...runHead(result.ran, a.turns, pool, t0),
     firstEpisodeMs: Math.round(firstEpisode - t0),
