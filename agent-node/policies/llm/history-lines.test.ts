@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Action, TurnEvent } from '../../../protocol/index.js';
+import { ACTION_TYPES, type Action, type TurnEvent } from '../../../protocol/index.js';
 import { keptLines } from './history-lines.js';
 import { paperHistory, paperMove } from './paper-render.js';
 import { renderHistory, renderMove } from './render.js';
@@ -39,6 +39,25 @@ describe('history lines kept per event', () => {
       const fresh = (move: typeof renderMove) => events.map((e) => move(e.turn, nameOf(e.seat) + (e.action.to ? ` [private to ${e.action.to.map(nameOf).join(', ')}]` : ''), e.action)).join('\n');
       expect(renderHistory([...events].reverse(), nameOf)).toBe(fresh(renderMove));
       expect(paperHistory([...events].reverse(), nameOf)).toBe(fresh(paperMove));
+    }
+  });
+
+  it("keys a line on every input of both renderers: they read nothing of a move but its type and argument", () => {
+    // The cache compares the turn, the name as shown (a private move's tag in it) and these two fields
+    // only. A renderer that read another field (the recipients, a field added later) could be given a
+    // line made for a different value of it: this fails first.
+    for (const move of [renderMove, paperMove]) {
+      for (const type of ACTION_TYPES) {
+        const read = new Set<PropertyKey>();
+        const action = new Proxy({ type, argument: ' a "b"\n ', to: ['B'] } as Action, {
+          get: (target, key, receiver) => {
+            read.add(key);
+            return Reflect.get(target, key, receiver);
+          },
+        });
+        move(3, 'Ann', action);
+        expect([...read].filter((k) => k !== 'type' && k !== 'argument'), `${move.name} ${type}`).toEqual([]);
+      }
     }
   });
 });
