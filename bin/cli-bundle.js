@@ -23,7 +23,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cachedBundle, NODE_BUNDLE_OPTIONS } from '../disk/bundle-cache.js';
-import { PROTOCOL_BARREL_FLATTENED_KEY, protocolBarrelFlattened, protocolBarrelReads } from '../disk/bundle-plugins.js';
+import { BARRELS_FLATTENED_KEY, cliBarrelsFlattened, flattenedBarrelReads } from '../disk/bundle-plugins.js';
 
 /** The package root: bin/ sits at it. */
 export const PACKAGE_ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -63,7 +63,7 @@ export const CLI_BUNDLE_OPTIONS = Object.freeze({
 export const LIGHT_COMMANDS = Object.freeze(['show', 'report', 'pack', 'verify']);
 
 /** The CLI bundle's own plugins (disk/bundle-plugins.js), with their cache keys and the files they read. */
-const CLI_PLUGINS = [{ plugin: protocolBarrelFlattened, key: PROTOCOL_BARREL_FLATTENED_KEY, reads: protocolBarrelReads }];
+const CLI_PLUGINS = [{ plugin: cliBarrelsFlattened, key: BARRELS_FLATTENED_KEY, reads: flattenedBarrelReads }];
 
 /** The bundles of the CLI: output name -> entry (relative to the package root). */
 const CLI_ENTRIES = Object.freeze({ main: 'cli/main.ts', light: 'cli/light-main.ts' });

@@ -69,96 +69,161 @@ const wsSecureModulesOnUse = {
 };
 
 /**
- * `import { A, B } from '…/protocol/index.js'` rewritten to import each name from the module of protocol/ that
- * defines it, for the CLI's CommonJS bundle (bin/cli-bundle.js). Why: there every module a command reaches is
- * wrapped in a function run at its first use, and a wrapped barrel runs all 27 of protocol/'s modules, every
- * schema of the wire protocol and the records, for any name (`parley report` needs the records' schemas, not
- * the frames'): CPU of one command, interleaved, n = 11, load 30-44: report 177 -> 166 ms, a refused agent
- * 177 -> 163, a refused run 210 -> 203, export 211 -> 208, a refused eval 210 -> 210. protocol/ is pure (test/boundaries/protocol-purity.test.ts), so no module is
- * skipped for an effect. The statement stays on its lines (stack traces through the source map still point
- * right). A name not found as a plain `export const|function|…` of a module the barrel lists leaves the
- * statement as it was: the barrel then runs as before. A change to what this writes must bump the key below.
- * @type {import('esbuild').Plugin}
+ * The barrels (`<dir>/index.ts`, re-exports only) the CLI's bundle imports around, relative to the package root.
+ * Every module they list is free of effects at load (declarations, schemas, constants), so one left out of a
+ * command's start changes nothing but its CPU.
  */
-export const protocolBarrelFlattened = {
-  name: 'protocol-barrel-flattened',
-  setup(build) {
-    const root = build.initialOptions.absWorkingDir ?? process.cwd();
-    const protocolDir = join(root, 'protocol');
-    const barrel = join(protocolDir, 'index.ts');
-    /** @type {Map<string, string> | null} name -> module file name (`frames`), read once per build */
-    let owners = null;
-    build.onStart(() => {
-      owners = null;
-    });
-    const ownerOf = () => {
-      if (owners) return owners;
-      owners = new Map();
-      let text;
-      try {
-        text = readFileSync(barrel, 'utf8');
-      } catch {
-        return owners;
-      }
-      for (const [, mod] of text.matchAll(/^export \* from '\.\/([\w-]+)\.js';$/gm)) {
-        let src;
-        try {
-          src = readFileSync(join(protocolDir, `${mod}.ts`), 'utf8');
-        } catch {
-          continue;
-        }
-        const names = [...src.matchAll(/^export (?:declare )?(?:async )?(?:const|let|function\*?|class|abstract class|enum|type|interface) ([\w$]+)/gm)].map((m) => m[1]);
-        for (const [, list] of src.matchAll(/^export const \{([^}]*)\} =/gm)) names.push(...list.split(',').map((n) => n.trim()).filter((n) => /^[\w$]+$/.test(n)));
-        for (const name of names) {
-          // A name two modules export is ambiguous through `export *` (TypeScript refuses it): never rewritten.
-          const seen = owners.get(name);
-          owners.set(name, seen === undefined || seen === mod ? mod : '');
-        }
-      }
-      return owners;
-    };
-    build.onLoad({ filter: /\.ts$/ }, (args) => {
-      if (args.path.includes(`${sep}node_modules${sep}`) || args.path === barrel) return undefined;
-      const text = readFileSync(args.path, 'utf8');
-      if (!text.includes("protocol/index.js'") && !(dirname(args.path) === protocolDir && text.includes("'./index.js'"))) return undefined;
-      const map = ownerOf();
-      const contents = text.replace(/^import \{([^}]*)\} from '([./]+(?:protocol\/)?index\.js)';/gm, (statement, list, spec) => {
-        const target = join(dirname(args.path), spec);
-        if (target !== join(protocolDir, 'index.js')) return statement;
-        const byModule = new Map();
-        for (const raw of list.split(',')) {
-          const item = raw.trim();
-          if (!item) continue;
-          const name = item.replace(/^type\s+/, '').split(/\s+as\s+/)[0];
-          const mod = map.get(name);
-          if (!mod) return statement;
-          byModule.set(mod, [...(byModule.get(mod) ?? []), item]);
-        }
-        const base = relativeSpecifier(dirname(args.path), protocolDir);
-        const lines = statement.split('\n').length - 1;
-        return [...byModule].map(([mod, items]) => `import { ${items.join(', ')} } from '${base}/${mod}.js';`).join(' ') + '\n'.repeat(lines);
-      });
-      return { contents, loader: 'ts' };
-    });
-  },
-};
+export const FLATTENED_BARRELS = Object.freeze(['protocol', 'run-dir', 'llm', 'orchestrator/run', 'scenarios', 'simulation', 'agent-node/policies/llm']);
 
 /**
- * The files protocolBarrelFlattened reads to place names (the barrel and every module it lists), relative to
- * `root`: a bundle's cache must track them (disk/bundle-cache.js `reads`). esbuild does not list them as
- * inputs once no import reaches the barrel, so a change to the barrel alone (a name now from another module)
- * left the old bundle running while the sources said otherwise.
+ * `import { A, B } from '…/run-dir/index.js'` (any barrel of `dirs`) rewritten to import each name from the
+ * module that defines it, for the CLI's CommonJS bundle (bin/cli-bundle.js). Why: there every module a
+ * command reaches is wrapped in a function run at its first use, and a wrapped barrel runs every module it
+ * lists, and every schema they build, for any one name: protocol/'s alone is 27 modules (the frames, the
+ * records, the evaluations; `parley report` needs the records' only). protocol/'s (the first, measured: report
+ * 177 -> 166 ms, a refused agent 177 -> 163, a refused run 210 -> 203, interleaved, n = 11) is pure
+ * (test/boundaries/protocol-purity.test.ts); the others list modules that only declare. The statement stays on
+ * its lines (stack traces through the source map still point right). A name not found in the barrel as
+ * `export { name } from './m.js'`, nor as a plain `export const|function|…` of a module it lists with
+ * `export * from`, leaves the statement as it was: the barrel then runs as before. A change to what this
+ * writes must bump BARRELS_FLATTENED_KEY.
+ * @param {readonly string[]} dirs
+ * @returns {import('esbuild').Plugin}
+ */
+export function barrelsFlattened(dirs) {
+  return {
+    name: 'barrels-flattened',
+    setup(build) {
+      const root = build.initialOptions.absWorkingDir ?? process.cwd();
+      const barrels = new Map(dirs.map((d) => [join(root, d, 'index.ts'), join(root, d)]));
+      /** @type {Map<string, Map<string, string>>} barrel -> name -> module path without extension ('' if ambiguous), read once per build */
+      let owners = new Map();
+      build.onStart(() => {
+        owners = new Map();
+      });
+      const ownersOf = (/** @type {string} */ barrel) => {
+        let map = owners.get(barrel);
+        if (!map) owners.set(barrel, (map = barrelOwners(barrel)));
+        return map;
+      };
+      build.onLoad({ filter: /\.ts$/ }, (args) => {
+        if (args.path.includes(`${sep}node_modules${sep}`) || barrels.has(args.path)) return undefined;
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes("index.js'")) return undefined;
+        let changed = false;
+        const contents = text.replace(/^(import|export) \{([^}]*)\} from '(\.{1,2}\/[\w./-]*index\.js)';/gm, (statement, verb, list, spec) => {
+          const barrel = join(dirname(args.path), spec).replace(/\.js$/, '.ts');
+          if (!barrels.has(barrel)) return statement;
+          const rewritten = splitImport(statement, verb, list, ownersOf(barrel), dirname(args.path));
+          changed ||= rewritten !== statement;
+          return rewritten;
+        });
+        return changed ? { contents, loader: 'ts' } : undefined;
+      });
+    },
+  };
+}
+
+/**
+ * Where each name of a barrel comes from: `export { a, type B } from './m.js'` names them; `export * from
+ * './m.js'` stands for m's plain `export const|function|…` declarations. A name two modules give is ambiguous
+ * (TypeScript refuses it through `export *`), a renamed one (`a as b`) is not placed: both map to ''.
+ * @param {string} barrel
+ * @returns {Map<string, string>}
+ */
+function barrelOwners(barrel) {
+  /** @type {Map<string, string>} */
+  const owners = new Map();
+  const place = (/** @type {string} */ name, /** @type {string} */ mod) => {
+    const seen = owners.get(name);
+    owners.set(name, seen === undefined || seen === mod ? mod : '');
+  };
+  let text;
+  try {
+    text = readFileSync(barrel, 'utf8');
+  } catch {
+    return owners;
+  }
+  const dir = dirname(barrel);
+  for (const [, names, spec] of text.matchAll(/^export (?:type )?\{([^}]*)\} from '(\.{1,2}\/[\w./-]+)\.js';$/gm)) {
+    for (const raw of names.split(',')) {
+      const item = raw.trim().replace(/^type\s+/, '');
+      if (item) place(item.includes(' as ') ? item.split(/\s+as\s+/)[1] : item, item.includes(' as ') ? '' : join(dir, spec));
+    }
+  }
+  for (const [, spec] of text.matchAll(/^export \* from '(\.{1,2}\/[\w./-]+)\.js';$/gm)) {
+    const mod = join(dir, spec);
+    if (spec.endsWith('/index')) {
+      // A barrel in a barrel (llm/'s providers/): its names, from where it takes them.
+      for (const [name, owner] of barrelOwners(`${mod}.ts`)) place(name, owner);
+      continue;
+    }
+    let src;
+    try {
+      src = readFileSync(`${mod}.ts`, 'utf8');
+    } catch {
+      continue;
+    }
+    const names = [...src.matchAll(/^export (?:declare )?(?:async )?(?:const|let|function\*?|class|abstract class|enum|type|interface) ([\w$]+)/gm)].map((m) => m[1]);
+    for (const [, list] of src.matchAll(/^export const \{([^}]*)\} =/gm)) names.push(...list.split(',').map((n) => n.trim()).filter((n) => /^[\w$]+$/.test(n)));
+    for (const name of names) place(name, mod);
+  }
+  return owners;
+}
+
+/**
+ * One `import { … } from barrel` statement (or `export { … } from`) as one per module that defines its names,
+ * on as many lines as it took; the statement itself when a name is not placed.
+ * @param {string} statement
+ * @param {string} verb `import` or `export`
+ * @param {string} list
+ * @param {Map<string, string>} owners
+ * @param {string} fromDir
+ */
+function splitImport(statement, verb, list, owners, fromDir) {
+  /** @type {Map<string, string[]>} */
+  const byModule = new Map();
+  for (const raw of list.split(',')) {
+    const item = raw.trim();
+    if (!item) continue;
+    const mod = owners.get(item.replace(/^type\s+/, '').split(/\s+as\s+/)[0]);
+    if (!mod) return statement;
+    byModule.set(mod, [...(byModule.get(mod) ?? []), item]);
+  }
+  const lines = statement.split('\n').length - 1;
+  return [...byModule].map(([mod, items]) => `${verb} { ${items.join(', ')} } from '${relativeSpecifier(fromDir, mod)}.js';`).join(' ') + '\n'.repeat(lines);
+}
+
+/** The CLI's plugin: every barrel of FLATTENED_BARRELS. */
+export const cliBarrelsFlattened = barrelsFlattened(FLATTENED_BARRELS);
+
+/**
+ * The files barrelsFlattened(FLATTENED_BARRELS) reads to place names (each barrel and every module it lists),
+ * relative to `root`: a bundle's cache must track them (disk/bundle-cache.js `reads`). esbuild does not list
+ * them as inputs once no import reaches a barrel, so a change to a barrel alone (a name now from another
+ * module) left the old bundle running while the sources said otherwise.
  * @param {string} root
  * @returns {string[]}
  */
-export function protocolBarrelReads(root) {
+export function flattenedBarrelReads(root) {
+  return [...new Set(FLATTENED_BARRELS.flatMap((d) => barrelFiles(root, join(d, 'index.ts'))))];
+}
+
+/**
+ * A barrel and the modules it lists, those of a barrel it lists included (relative to `root`).
+ * @param {string} root
+ * @param {string} barrel
+ * @returns {string[]}
+ */
+function barrelFiles(root, barrel) {
   let text;
   try {
-    text = readFileSync(join(root, 'protocol', 'index.ts'), 'utf8');
+    text = readFileSync(join(root, barrel), 'utf8');
   } catch {
     return [];
   }
-  return ['protocol/index.ts', ...[...text.matchAll(/^export \* from '\.\/([\w-]+)\.js';$/gm)].map(([, mod]) => `protocol/${mod}.ts`)];
+  const listed = [...text.matchAll(/^export (?:type )?(?:\*|\{[^}]*\}) from '(\.{1,2}\/[\w./-]+)\.js';$/gm)].map(([, spec]) => relative(root, join(root, dirname(barrel), `${spec}.ts`)));
+  return [barrel, ...listed.flatMap((rel) => (rel.endsWith(`${sep}index.ts`) ? barrelFiles(root, rel) : [rel]))];
 }
 
 /** `./x` or `../../x`: the specifier of directory `to` from directory `from`. */
@@ -167,8 +232,8 @@ function relativeSpecifier(from, to) {
   return rel.startsWith('.') ? rel : `./${rel}`;
 }
 
-/** Bumped when protocolBarrelFlattened writes something else (part of the CLI bundle's cache key). */
-export const PROTOCOL_BARREL_FLATTENED_KEY = '1';
+/** Bumped when barrelsFlattened writes something else (part of the CLI bundle's cache key). */
+export const BARRELS_FLATTENED_KEY = '2';
 
 /** The plugins of every build here (bench/ builds with them to measure what a bundle holds). */
 export const BUNDLE_PLUGINS = Object.freeze([zodLocalesEnglishOnly, wsSecureModulesOnUse, protocolWithoutSideEffects]);

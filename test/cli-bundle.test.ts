@@ -177,13 +177,16 @@ describe('the cached CLI bundle (bin/cli-bundle.js, disk/bundle-cache.js)', () =
     expect(statSync(light).size).toBeLessThan(statSync(bundle!).size / 4);
     const inputs = bundleInputs(cliCacheDir()) ?? [];
     expect(inputs.length).toBeGreaterThan(100);
-    // Every import of protocol/'s barrel names the module instead (disk/bundle-plugins.js protocolBarrelFlattened):
-    // the barrel, which runs all of protocol/ in a CommonJS bundle, is not in the bundle (its source map lists what
-    // is). A name it cannot place brings it back. The barrel is still tracked: the plugin reads it to place names.
+    // Every static import of a flattened barrel names the module instead (disk/bundle-plugins.js barrelsFlattened):
+    // the barrel, which runs every module it lists in a CommonJS bundle, is not in the bundle (its source map lists
+    // what is). A name it cannot place brings it back. The barrel is still tracked: the plugin reads it to place names.
     const mapped = (JSON.parse(readFileSync(`${bundle!}.map`, 'utf8')) as { sources: string[] }).sources;
     expect(mapped.some((s) => s.endsWith('protocol/frames.ts'))).toBe(true);
-    expect(mapped.filter((s) => s.endsWith('protocol/index.ts'))).toEqual([]);
-    expect(inputs).toContain('protocol/index.ts');
+    expect(mapped.some((s) => s.endsWith('run-dir/run-json.ts'))).toBe(true);
+    for (const barrel of ['protocol/index.ts', 'run-dir/index.ts', 'scenarios/index.ts', 'simulation/index.ts', 'orchestrator/run/index.ts']) {
+      expect(mapped.filter((s) => s.endsWith(`/${barrel}`)), barrel).toEqual([]);
+      expect(inputs).toContain(barrel);
+    }
     const located: string[] = [];
     for (const rel of inputs) {
       if (!rel.endsWith('.ts')) continue;
