@@ -5,7 +5,7 @@ import { chainsOf, shardsOf } from '../../testkit/readme-chains.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../../testkit/fake-llm-server.js';
 import { REPO } from '../../testkit/processes.js';
 import { cleanEnv } from '../llm-run-helpers.js';
-import { ENV_PLACEHOLDERS, readmeFiles, ReadmeRunner, readText } from './runner.js';
+import { childCpuSeconds, ENV_PLACEHOLDERS, readmeFiles, ReadmeRunner, readText } from './runner.js';
 import { linkedEntries, makeSandbox, seedSotopiaCache, untrackedLeftovers, type Sandbox } from './sandbox.js';
 import { SHORT_EPISODE_MOVES } from '../../simulation/index.js';
 import { cocoaData, sotopiaData, type ReferenceData } from '../helpers/reference-data.js';
@@ -51,6 +51,7 @@ export function describeReadmeShard(index: number): void {
   let sandbox: Sandbox;
   let runner: ReadmeRunner;
   const started = Date.now();
+  const cpuBefore = childCpuSeconds();
 
   describe(`README.md and docs/*.md shell blocks, run in order (shard ${index} of ${SHARDS})`, () => {
     beforeAll(async () => {
@@ -79,7 +80,7 @@ export function describeReadmeShard(index: number): void {
       runner = new ReadmeRunner(sandbox, env, undefined, logFile ? (l) => appendFileSync(logFile, `${l}\n`) : undefined);
     });
     afterAll(async () => {
-      console.log(`readme-run shard ${index}/${SHARDS}: ${mine.length} blocks, ${mine.reduce((n, b) => n + b.commands.length, 0)} commands, ${runner?.notRun.length ?? 0} not run, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      console.log(`readme-run shard ${index}/${SHARDS}: ${mine.length} blocks, ${mine.reduce((n, b) => n + b.commands.length, 0)} commands, ${runner?.notRun.length ?? 0} not run, ${((Date.now() - started) / 1000).toFixed(1)} s, ${(childCpuSeconds() - cpuBefore).toFixed(1)} CPU-s in its commands' processes`);
       await server?.close();
       sandbox?.remove();
     });

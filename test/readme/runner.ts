@@ -225,7 +225,7 @@ export class ReadmeRunner {
 }
 
 /** CPU seconds of this process's waited-for children so far (cutime + cstime of /proc/self/stat; 0 without /proc). */
-function childCpuSeconds(): number {
+export function childCpuSeconds(): number {
   try {
     const stat = readFileSync('/proc/self/stat', 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
