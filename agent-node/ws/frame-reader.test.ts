@@ -95,6 +95,8 @@ describe('FrameReader', () => {
     ['a ping over 125 bytes', frame(0x9, 'p'.repeat(126)), WsCode.ProtocolError],
     ['a close over 125 bytes', frame(0x8, Buffer.concat([Buffer.from([3, 232]), Buffer.alloc(124, 97)])), WsCode.ProtocolError],
     ['a fragmented ping', frame(0x9, 'p', { fin: false }), WsCode.ProtocolError],
+    ['a ping in the 16-bit length form', frame(0x9, 'p', { form: 16 }), WsCode.ProtocolError],
+    ['a close in the 64-bit length form', frame(0x8, Buffer.from([3, 232]), { form: 64 }), WsCode.ProtocolError],
     ['a continuation with no message begun', frame(0x0, 'x'), WsCode.ProtocolError],
     ['a new message inside a fragmented one', Buffer.concat([frame(0x1, 'a', { fin: false }), frame(0x1, 'b')]), WsCode.ProtocolError],
     ['a message over the limit', frame(0x1, 'x'.repeat(1025)), WsCode.TooBig],

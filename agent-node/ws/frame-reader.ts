@@ -144,7 +144,8 @@ export class FrameReader {
     }
     if (control) {
       if (!fin) return this.fail(WsCode.ProtocolError, 'a fragmented control frame');
-      if (length > 125) return this.fail(WsCode.ProtocolError, 'a control frame over 125 bytes');
+      // The 7-bit field itself (RFC 6455 §5.5), as `ws` checks it: a control frame never takes a longer form.
+      if ((b1 & 0x7f) > 125) return this.fail(WsCode.ProtocolError, 'a control frame over 125 bytes');
       return { fin, opcode, length };
     }
     if (opcode === OP_CONTINUATION && this.messageText === null) return this.fail(WsCode.ProtocolError, 'a continuation frame with no message begun');
