@@ -14,6 +14,7 @@ import { definitionOf, MAX_DRAWS } from '../../simulation/index.js';
 import { missingCassettes, replayedSeats } from './replay-preflight.js';
 import { prepareResume } from './resume.js';
 import { writeManifest, type RunManifest } from './run-manifest.js';
+import { readCodeVersionSoon } from './code-version.js';
 import { loadRunInputs } from './run-inputs.js';
 import { keptScenarios } from './kept-scenarios.js';
 import { RunError, RunErrorCode } from './run-error.js';
@@ -121,6 +122,8 @@ export async function runLifecycle<Outcome extends object>(input: RunConfig, exe
   const previous = readRunJson(paths);
   const identity = checkExperimentIdentity(previous.ok ? previous.run : null, input, opts.extend ?? false, paths.dir);
   if (!identity.ok) throw new RunDirConflict(identity.message);
+  // run.json's code version: git runs while the scenarios load, not before them.
+  const codeRead = readCodeVersionSoon();
   const inputs = await loadRunInputs(config);
   const scenarios = inputs.scenarios;
   const protocol = resolveProtocol(config, scenarios);
@@ -135,6 +138,7 @@ export async function runLifecycle<Outcome extends object>(input: RunConfig, exe
   // Read once here; read again under the lock only if it changed meanwhile (prepareResume).
   const recorded = readEpisodes(paths);
   const kept = await keptScenarios(paths, uniqueScenarios(plans), config, recorded);
+  await codeRead; // never rejects: a failed git is a null version
   const runJsonBefore = runJsonSnapshot(paths);
   mkdirSync(paths.ledgersDir, { recursive: true });
   const lock = await acquireRunLock(paths, { command: executor.command, log: opts.log, ...(opts.lockWaitMs !== undefined ? { waitMs: opts.lockWaitMs } : {}) });
