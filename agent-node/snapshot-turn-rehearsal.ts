@@ -1,6 +1,8 @@
 import { decodeOrchestratorFrame, type SeatWelcome, type TurnEvent, type TurnRequest } from '../protocol/index.js';
 import type { ChatRequest, ChatResponse, LlmClient } from '../llm/index.js';
 import { LlmPolicy } from './policies/llm/llm-policy.js';
+import { runTurn } from './policy-runner.js';
+import { SeatViewState } from './seat-view-state.js';
 import { parseTemplate, TEMPLATE_PLACEHOLDERS, type TemplateName, type Templates } from './policies/llm/templates.js';
 import { rehearsalFrames } from './snapshot-rehearsal.js';
 
@@ -8,9 +10,10 @@ import { rehearsalFrames } from './snapshot-rehearsal.js';
  * One LLM seat turn per made-up welcome (snapshot-rehearsal.ts: each protocol and task kind), played while
  * the start-up snapshot is built (snapshot-entry.ts) on made-up templates and a client that answers at once.
  *
- * Why: a process's first turn compiled every function on its way (prompt rendering, the history lines, the
- * reply's parse and repair ladder, the turn's metadata): ~30 ms of CPU in each agent process, against ~2 ms
- * for a later turn (bench/start-up.md, contract 2). At one seat a process, 100 processes pay it during the
+ * Why: a process's first turn compiled every function on its way (the view kept from the frames, prompt
+ * rendering, the history lines, the reply's parse and repair ladder, the turn's metadata, the reply frame's
+ * check): ~30 ms of CPU in each agent process, against ~2 ms for a later turn (bench/start-up.md, contract 2).
+ * At one seat a process, 100 processes pay it during the
  * pool's ramp, on the cores the first episodes play on. The snapshot keeps the bytecode of every function
  * called while it is built, so a process from the blob starts its first turn with it. Nothing here reads a
  * file, the environment or the network: the templates are invented (the real ones are read by each
@@ -48,10 +51,14 @@ export async function rehearseSeatTurns(): Promise<number> {
   for (const raw of rehearsalFrames()) {
     const decoded = decodeOrchestratorFrame(JSON.stringify(raw));
     if (!decoded.ok || decoded.frame.type !== 'seat.welcome') continue;
-    const welcome = decoded.frame as SeatWelcome;
-    const view = { welcome, peers: [], events: [event(0, 'b'), event(1, welcome.seat)] };
-    const result = await policy.act(view, request, new AbortController().signal);
-    if (result.ok) moves += 1;
+    // As the seat's client keeps its view and asks for a move (seat-client.ts): the view from the frames,
+    // the move through the runner, which checks the reply frame.
+    const state = new SeatViewState();
+    state.welcome(decoded.frame as SeatWelcome);
+    state.event(event(0, 'b'));
+    state.event(event(1, (decoded.frame as SeatWelcome).seat));
+    const reply = await runTurn(policy, state.snapshot(), request, { graceMs: 1_000, signal: new AbortController().signal });
+    if (reply.type === 'turn.act') moves += 1;
   }
   await policy.close();
   return moves;
