@@ -59,6 +59,8 @@ export function idleLimitMs(keepAlive: string | undefined): number {
 }
 
 const idle = new Map<string, Conn[]>();
+/** Plain connections' reads land here; a read's callback runs before the next read is made. */
+const sharedReadBuffer = Buffer.allocUnsafe(64 * 1024);
 let tls: Promise<typeof import('node:tls')> | undefined;
 
 /** The origin's key and how to reach it: host (without IPv6 brackets) and port. */
@@ -84,12 +86,22 @@ async function open(url: URL): Promise<Conn> {
     const options: ConnectionOptions = { host: t.host, port: t.port, ...(isIP(t.host) ? {} : { servername: t.host }) };
     socket = connect(options);
   } else {
-    socket = netConnect({ host: t.host, port: t.port });
+    // Read into the process's one read buffer (`onread`), not through a readable stream: a stream's `data`
+    // event, chunk and ticks around each read were ~5 % of a warm model seat's CPU (bench/agent-profile.md,
+    // ninth pass). The answer's parser keeps slices of what it is given, so each read is copied out first.
+    const onread = {
+      buffer: sharedReadBuffer,
+      callback: (n: number): boolean => {
+        onData(conn, t.key, Buffer.from(sharedReadBuffer.subarray(0, n)));
+        return true;
+      },
+    };
+    socket = netConnect({ host: t.host, port: t.port, onread });
   }
   socket.setNoDelay(true);
   socket.setKeepAlive(true, 1000);
   const conn: Conn = { socket, exchange: null, error: null, idleUntil: 0 };
-  socket.on('data', (data: Buffer) => onData(conn, t.key, data));
+  if (t.secure) socket.on('data', (data: Buffer) => onData(conn, t.key, data));
   socket.on('error', (err) => (conn.error = err));
   socket.on('close', () => onClose(conn, t.key));
   return conn;

@@ -93,6 +93,29 @@ describe('kept-alive HTTP/1.1 connections (llm/http1-pool.ts)', () => {
     expect(connections).toBe(3);
   });
 
+  it('two answers read in turns on two connections keep their own bytes (reads share one buffer)', async () => {
+    const held: Socket[] = [];
+    script = (s) => held.push(s);
+    const two = Promise.all([post(), post()]);
+    await until(() => held.length === 2);
+    const [a, b] = held as [Socket, Socket];
+    const bodyA = `{"who":"${'a'.repeat(3000)}"}`;
+    const bodyB = `{"who":"${'b'.repeat(3000)}"}`;
+    const textA = answer(bodyA);
+    const textB = answer(bodyB);
+    // Each answer in two reads, interleaved: the head and part of A's body, all but the end of B, then both ends.
+    const cutA = textA.length - 1000;
+    const cutB = textB.length - 10;
+    const written = (s: Socket, t: string) => new Promise<void>((r) => s.write(t, () => setTimeout(r, 20)));
+    await written(a, textA.slice(0, cutA));
+    await written(b, textB.slice(0, cutB));
+    await written(a, textA.slice(cutA));
+    await written(b, textB.slice(cutB));
+    const [gotA, gotB] = await two;
+    expect(gotA.body.toString()).toBe(bodyA);
+    expect(gotB.body.toString()).toBe(bodyB);
+  });
+
   it('reads an answer written a byte at a time, and a chunked one', async () => {
     script = (s) => {
       const text = answer('{"split":"é"}');

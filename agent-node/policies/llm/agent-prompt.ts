@@ -1,4 +1,4 @@
-import type { TurnRequest } from '../../../protocol/index.js';
+import type { PeerPrivateState, TurnRequest } from '../../../protocol/index.js';
 import type { ChatMessage } from '../../../llm/index.js';
 import type { SeatView } from '../../policy.js';
 import {
@@ -16,7 +16,7 @@ import {
   type NameOf,
 } from './render.js';
 import { addresseesOf, privateMovesGuide } from './private-moves.js';
-import { fillTemplate, type Template } from './templates.js';
+import { fillPart, placeholdersOf, type Template } from './templates.js';
 
 /** How a seat calls others: its own name, partners' names when the relationship shows them, else by seat. */
 export function namesFor(view: SeatView): NameOf {
@@ -27,11 +27,41 @@ export function namesFor(view: SeatView): NameOf {
   return (seat) => names.get(seat) ?? `the person in seat ${seat}`;
 }
 
-/** Placeholder values for the agent template, from the seat's view only. */
-export function agentValues(view: SeatView, request: TurnRequest): Record<string, string | number> {
-  const { welcome } = view;
+/** The placeholders that change from turn to turn; every other one is a function of the seat's welcome, peers and allowed actions. */
+const PER_TURN = new Set(['history', 'turn', 'turns_left']);
+
+/** What a seat's prompt keeps from turn to turn while its welcome, peers' states and allowed actions stay the same. */
+interface SteadyPart {
+  peers: readonly PeerPrivateState[];
+  actions: readonly string[];
+  nameOf: NameOf;
+  values: Record<string, string | number>;
+  /** Template parts that use no per-turn placeholder, filled once (null: the part came out empty). */
+  filled: Map<Template['parts'][number], ChatMessage | null>;
+}
+
+/**
+ * The steady part by welcome frame (a new welcome, after a reconnect, starts afresh; a pooled process's
+ * finished seats drop out with their frames). Why: rendering the profile, partners, scenario and guides,
+ * and filling and tidying the system message, every turn was ~5 % of a warm model seat's CPU for text that
+ * is the same all episode (bench/agent-profile.md, ninth pass).
+ */
+const steadyByWelcome = new WeakMap<SeatView['welcome'], SteadyPart>();
+
+const sameList = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+function steadyPart(view: SeatView, request: TurnRequest): SteadyPart {
+  const known = steadyByWelcome.get(view.welcome);
+  if (known && sameList(known.peers, view.peers) && sameList(known.actions, request.actions)) return known;
   const nameOf = namesFor(view);
-  const maxTurns = welcome.limits.maxTurns;
+  const steady: SteadyPart = { peers: [...view.peers], actions: [...request.actions], nameOf, values: steadyValues(view, request, nameOf), filled: new Map() };
+  steadyByWelcome.set(view.welcome, steady);
+  return steady;
+}
+
+/** The placeholders that stay the same all episode (while the peers' states and allowed actions do). */
+function steadyValues(view: SeatView, request: TurnRequest, nameOf: NameOf): Record<string, string | number> {
+  const { welcome } = view;
   const style = welcome.protocol?.persona ?? 'prose';
   return {
     name: nameOf(welcome.seat),
@@ -45,17 +75,40 @@ export function agentValues(view: SeatView, request: TurnRequest): Record<string
     partner_goals: renderPartnerGoals(welcome.partners, view.peers, nameOf, style),
     task: renderTask(welcome.self.task),
     task_moves: renderTaskMoves(welcome.scenario.kind, request.actions),
-    history: renderHistory(view.events, nameOf),
-    turn: request.turn,
-    max_turns: maxTurns,
-    turns_left: Math.max(1, maxTurns - request.turn),
+    max_turns: welcome.limits.maxTurns,
     actions: quotedList(request.actions),
     action_guide: renderActionGuide(request.actions, welcome.scenario.seats.length),
     private_moves: privateMovesGuide(addresseesOf(view, nameOf, request.actions), request.actions),
   };
 }
 
-/** The agent's messages for this turn. */
+/** Placeholder values for the agent template, from the seat's view only. */
+export function agentValues(view: SeatView, request: TurnRequest): Record<string, string | number> {
+  return valuesOf(steadyPart(view, request), view, request);
+}
+
+function valuesOf(steady: SteadyPart, view: SeatView, request: TurnRequest): Record<string, string | number> {
+  return {
+    ...steady.values,
+    history: renderHistory(view.events, steady.nameOf),
+    turn: request.turn,
+    turns_left: Math.max(1, view.welcome.limits.maxTurns - request.turn),
+  };
+}
+
+/** The agent's messages for this turn: parts without a per-turn placeholder are filled once per steady part. */
 export function agentMessages(template: Template, view: SeatView, request: TurnRequest): ChatMessage[] {
-  return fillTemplate(template, agentValues(view, request));
+  const steady = steadyPart(view, request);
+  const values = valuesOf(steady, view, request);
+  const messages: ChatMessage[] = [];
+  for (const part of template.parts) {
+    let message = steady.filled.get(part);
+    if (message === undefined) {
+      message = fillPart(part, values);
+      if (!placeholdersOf(part).some((name) => PER_TURN.has(name))) steady.filled.set(part, message);
+    }
+    // A copy: callers own the messages they are given, the steady part keeps its own.
+    if (message) messages.push({ ...message });
+  }
+  return messages;
 }

@@ -2,9 +2,12 @@ import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { TurnRequest } from '../../../protocol/index.js';
+import type { SeatView } from '../../policy.js';
 import { agentMessages } from './agent-prompt.js';
 import { scriptMessages } from './script-prompt.js';
-import { loadTemplate, loadTemplates, parseTemplate } from './templates.js';
+import { agentValues } from './agent-prompt.js';
+import { fillTemplate, loadTemplate, loadTemplates, parseTemplate } from './templates.js';
 import {
   ALICE_GOAL, ALICE_HINT, ALICE_SECRET, BOB_GOAL, BOB_HINT, BOB_SECRET, aliceView, event, scriptRequest, turnRequest,
 } from './test-views.js';
@@ -33,6 +36,29 @@ describe('agent prompt', () => {
     // What changes every turn is one short line after the conversation.
     expect(user.length - conversationEnd).toBeLessThan(160);
     expect(user.slice(conversationEnd)).toContain('You are at Turn #1');
+  });
+
+  it('a seat playing on (one welcome, its text filled once) gets exactly the prompt a fresh fill gives, also when a peer state arrives or the allowed actions change', () => {
+    const steady = aliceView('agents');
+    const mind = aliceView('mindreaders');
+    const turns: Array<[SeatView, TurnRequest]> = [
+      [steady, turnRequest(0)],
+      [{ ...steady, events: [event(0, 'A', 'speak', 'Hi.')] }, turnRequest(1)],
+      [{ ...steady, events: [event(0, 'A', 'speak', 'Hi.'), event(1, 'B', 'speak', 'Hey.')] }, turnRequest(2, ['speak', 'leave'])],
+      // Bob's private state arrives on the same welcome (a peer.state frame): the partner goals change.
+      [{ ...steady, peers: mind.peers, events: [event(0, 'A', 'speak', 'Hi.')] }, turnRequest(3, ['speak', 'leave'])],
+      [{ ...steady, peers: mind.peers }, turnRequest(4)],
+    ];
+    const seen = new Set<string>();
+    for (const [view, request] of turns) {
+      const fresh = fillTemplate(templates.agent, agentValues(structuredClone(view), request));
+      const got = agentMessages(templates.agent, view, request);
+      expect(got).toEqual(fresh);
+      seen.add(text(got));
+    }
+    expect(seen.size).toBe(turns.length);
+    expect(text(agentMessages(templates.agent, turns[4]![0], turns[4]![1]))).toContain(BOB_GOAL);
+    expect(text(agentMessages(templates.agent, turns[0]![0], turns[0]![1]))).not.toContain(BOB_GOAL);
   });
 
   it('agents mode: own goal, hint and secret; the partner visible by relationship; partner goal unknown', () => {

@@ -104,14 +104,28 @@ export function loadTemplates(promptDir?: string): Templates {
  * heading left with nothing under it is kept (it still tells the model the section is empty).
  */
 export function fillTemplate(template: Template, values: Record<string, string | number>): ChatMessage[] {
-  return template.parts
-    .map((part) => ({
-      role: part.role,
-      content: part.text
-        .replace(PLACEHOLDER, (_, key: string) => String(values[key] ?? ''))
-        .replace(/[ \t]+\n/g, '\n')
-        .replace(/\n{3,}/g, '\n\n')
-        .trim(),
-    }))
-    .filter((m) => m.content !== '');
+  const messages: ChatMessage[] = [];
+  for (const part of template.parts) {
+    const message = fillPart(part, values);
+    if (message) messages.push(message);
+  }
+  return messages;
+}
+
+/** One part of a template filled as `fillTemplate` fills it; null when it comes out empty (it is then left out). */
+export function fillPart(part: Template['parts'][number], values: Record<string, string | number>): ChatMessage | null {
+  const content = part.text
+    .replace(PLACEHOLDER, (_, key: string) => String(values[key] ?? ''))
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  return content === '' ? null : { role: part.role, content };
+}
+
+/** The placeholders one part of a template uses, found once per part. */
+const partPlaceholders = new WeakMap<Template['parts'][number], string[]>();
+export function placeholdersOf(part: Template['parts'][number]): string[] {
+  let names = partPlaceholders.get(part);
+  if (!names) partPlaceholders.set(part, (names = [...part.text.matchAll(PLACEHOLDER)].map((m) => m[1]!)));
+  return names;
 }
