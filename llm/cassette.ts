@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, truncateSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { jsonlLines } from '../disk/jsonl-lines.js';
 import { readRegularFile, RUN_FILE_CAPS } from '../disk/regular-file.js';
@@ -66,6 +66,13 @@ function warnTornOnce(file: string, message: string): void {
 }
 
 /**
+ * Recording clients whose cassette file is held open, oldest first. Bounded: a client nobody closes (a
+ * judge's, a dropped seat's) gives its descriptor up once 64 newer ones are open, and appends by path after.
+ */
+const openRecorders = new Set<RecordingClient>();
+const MAX_OPEN_RECORDERS = 64;
+
+/**
  * Wraps a client so that every call (answer or final error) is appended to the seat's cassette. One
  * instance per playing of a seat: it starts the file afresh, so a rerun episode (`--retry-failed`)
  * does not keep the failed attempt's calls in front of its own — except with `resume` (a seat taken
@@ -73,6 +80,11 @@ function warnTornOnce(file: string, message: string): void {
  */
 export class RecordingClient implements LlmClient {
   private seq = 0;
+  /**
+   * The file, opened once for appending (O_APPEND): opening and closing it for every call was two system
+   * calls and a path walk a turn in a model seat (bench/agent-profile.md, ninth pass). Null once closed.
+   */
+  private fd: number | null;
 
   constructor(
     private readonly inner: LlmClient,
@@ -86,7 +98,10 @@ export class RecordingClient implements LlmClient {
       // Cut a torn last line off, or the next append would glue onto it and corrupt a middle line.
       const text = readFileSync(file, 'utf8');
       if (text !== '' && !text.endsWith('\n')) truncateSync(file, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
-    } else writeFileSync(file, '');
+      this.fd = openSync(file, 'a');
+    } else this.fd = openSync(file, 'w');
+    openRecorders.add(this);
+    if (openRecorders.size > MAX_OPEN_RECORDERS) openRecorders.values().next().value!.close();
   }
 
   get provider(): string {
@@ -111,9 +126,17 @@ export class RecordingClient implements LlmClient {
     }
   }
 
+  /** Gives the file's descriptor up; a call after it still records (by path, as every call once did). */
+  close(): void {
+    openRecorders.delete(this);
+    if (this.fd === null) return;
+    closeSync(this.fd);
+    this.fd = null;
+  }
+
   private append(entry: CassetteEntry): void {
     // Synchronous so that the line is on disk before the move leaves the process.
-    appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
+    appendFileSync(this.fd ?? this.file, `${JSON.stringify(entry)}\n`);
   }
 }
 

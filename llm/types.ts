@@ -53,6 +53,8 @@ export interface LlmClient {
    * request adds (the light HTTP path): a pool's warm-up then makes no throw-away request (llm/warm.ts).
    */
   preload?(): Promise<void>;
+  /** Releases what the client holds open (a cassette's file); it still answers after, at the old cost. */
+  close?(): void;
 }
 
 /** `openai:gpt-4` → { provider: 'openai', model: 'gpt-4' }. */

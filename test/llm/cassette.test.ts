@@ -49,6 +49,31 @@ describe('cassettes', () => {
     expect(replay.model).toBe('gpt-3.5-turbo');
   });
 
+  it('a recorder keeps its file open for appending: each line is on disk when the call returns, after close too, and with more than 64 recorders open at once', async () => {
+    const env = server.env();
+    const config = { spec: 'openai:gpt-3.5-turbo', cassetteDir: join(dir, 'cassettes') };
+    const tapes = Array.from({ length: 70 }, (_, i) => ({ episodeId: `ep-${i}`, seat: 'A' }));
+    const recorders = tapes.map((t) => taped(config, { env }, t));
+    const files = tapes.map((t) => cassettePath(join(dir, 'cassettes'), t));
+    for (const [i, recorder] of recorders.entries()) {
+      server.enqueue(reply.text(`answer ${i}`));
+      await recorder.chat(ask(`ask ${i}`));
+      expect(readCassette(files[i]!)!.map((e) => e.response?.content)).toEqual([`answer ${i}`]);
+    }
+    // The first recorders gave their files up to newer ones; a closed one still records, in order.
+    recorders[0]!.close?.();
+    recorders[69]!.close?.();
+    for (const i of [0, 69]) {
+      server.enqueue(reply.text(`again ${i}`));
+      await recorders[i]!.chat(ask(`again ${i}`));
+      expect(readCassette(files[i]!)!.map((e) => [e.seq, e.response?.content])).toEqual([[0, `answer ${i}`], [1, `again ${i}`]]);
+    }
+    // A new recorder for the same seat (an episode played again) starts the file afresh.
+    server.enqueue(reply.text('rerun'));
+    await taped(config, { env }, tapes[69]).chat(ask('rerun'));
+    expect(readCassette(files[69]!)!.map((e) => [e.seq, e.response?.content])).toEqual([[0, 'rerun']]);
+  });
+
   it('replay:<dir> specs work and name the recorded provider and model', async () => {
     await taped({ spec: 'mistral:open-mixtral-8x7b', cassetteDir: join(dir, 'cassettes') }, { env: server.env() }).chat(ask('x'));
     const replay = taped({ spec: `replay:${dir}` });

@@ -109,6 +109,8 @@ export class LlmPolicy implements Policy {
   }
 
   async close(): Promise<void> {
+    for (const client of this.clients.values()) client.close?.();
+    for (const { client } of this.reformatClients.values()) client.close?.();
     this.clients.clear();
     this.reformatClients.clear();
   }
@@ -141,7 +143,7 @@ export class LlmPolicy implements Policy {
     if (!entry) {
       entry = reformatClient(this.config, target, tape, this.sampling);
       this.reformatClients.set(key, entry);
-      if (this.reformatClients.size > MAX_TAPES) this.reformatClients.delete(this.reformatClients.keys().next().value!);
+      if (this.reformatClients.size > MAX_TAPES) this.dropOldest(this.reformatClients, (e) => e.client);
     }
     return entry;
   }
@@ -154,9 +156,16 @@ export class LlmPolicy implements Policy {
       if (!replaySource(this.config)) this.provider ??= createProviderClient(this.config);
       client = createClient(this.config, { cassettes: policyCassettes(this.config, tape), ...(this.provider ? { provider: this.provider } : {}) });
       this.clients.set(key, client);
-      if (this.clients.size > MAX_TAPES) this.clients.delete(this.clients.keys().next().value!);
+      if (this.clients.size > MAX_TAPES) this.dropOldest(this.clients, (c) => c);
     }
     return client;
+  }
+
+  /** Drops the oldest episode's client, and the file it holds open. */
+  private dropOldest<T>(map: Map<string, T>, clientOf: (entry: T) => LlmClient): void {
+    const [key, entry] = map.entries().next().value!;
+    clientOf(entry).close?.();
+    map.delete(key);
   }
 
   private meta(client: LlmClient | undefined, tally: Tally, started: number, route?: ReformatRoute): TurnMeta {

@@ -77,5 +77,7 @@ function builtOnFirstUse(make: () => LlmClient, named?: { provider: string; mode
       return real?.model ?? named?.model ?? get().model;
     },
     chat: (req, signal) => get().chat(req, signal),
+    // Never built: nothing to release (and nothing is built to release it).
+    close: () => real?.close?.(),
   };
 }
