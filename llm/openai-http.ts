@@ -3,6 +3,8 @@ import { VERSION } from 'openai/version';
 import { SDK_ARCH_NAMES, SDK_OS_NAMES } from './openai-http-fits.js';
 import { exchange, Http1ConnectionError, prepareOrigin, type Http1Answer } from './http1-pool.js';
 import { MAX_BODY_BYTES } from './http1-reply.js';
+// The body's JSON as JSON.stringify writes it, its messages made once for the seat's cassette line too.
+import { jsonWithMessages } from './messages-json.js';
 
 /**
  * The `openai` SDK's non-streaming requests, sent on kept-alive HTTP/1.1 connections of our own
@@ -143,7 +145,7 @@ function requestBytes(url: URL, apiKey: string, json: string): Buffer {
 /** POSTs `body` (JSON) to `path` under `baseURL` as the SDK would; resolves with the answer, any status. */
 export async function postJson(baseURL: string, path: string, apiKey: string, body: unknown, signal: AbortSignal): Promise<OpenAiHttpAnswer> {
   const url = urlFor(baseURL, path);
-  const bytes = requestBytes(url, apiKey, JSON.stringify(body));
+  const bytes = requestBytes(url, apiKey, jsonWithMessages(body));
   if (signal.aborted) throw abortError(signal);
   let reply: Http1Answer;
   try {

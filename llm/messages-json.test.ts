@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { jsonWithMessages, messagesJson, objectJson } from './messages-json.js';
+import type { ChatMessage } from './types.js';
+
+const prompt = (): ChatMessage[] => [
+  { role: 'system', content: 'You play "Alice".\nStay in character.\t\u2028' },
+  { role: 'user', content: `# Situation\n${'a kitchen, late; '.repeat(200)}é 😀 \ud800 lone \\ back\u0000slash\n` },
+];
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('messages serialised once (llm/messages-json.ts)', () => {
+  it('writes what JSON.stringify writes, byte for byte, for request bodies and cassette entries', () => {
+    const messages = prompt();
+    const values: unknown[] = [
+      { temperature: 0.7, model: 'gpt-4', messages, response_format: { type: 'json_schema', json_schema: { name: 'a', schema: { type: 'object' } } } },
+      { messages, json: undefined, params: { temperature: 0.7, top_p: undefined, f: () => 1 }, maxTokens: 10 },
+      { 1: 'integer key first', messages, b: [undefined, () => 1, null], c: null, d: 'x' },
+      { messages: 'not a list' },
+      { toJSON: () => 'own', messages },
+      Object.assign(Object.create({ inherited: 1 }) as object, { messages }),
+      [messages],
+      null,
+      'text',
+      {},
+    ];
+    for (const v of values) expect(jsonWithMessages(v)).toBe(JSON.stringify(v));
+    const entry = { seq: 0, provider: 'openai', model: 'm', request: { messages }, at: 'now', response: { content: 'hi' }, error: undefined };
+    expect(objectJson(entry, (key) => (key === 'request' ? jsonWithMessages(entry.request) : undefined))).toBe(JSON.stringify(entry));
+  });
+
+  it('serialises one list once, and again once it changed in any way', () => {
+    const messages = prompt();
+    const want = JSON.stringify(messages);
+    expect(messagesJson(messages)).toBe(want);
+    const spy = vi.spyOn(JSON, 'stringify');
+    expect(messagesJson(messages)).toBe(want);
+    expect(spy.mock.calls.filter(([v]) => v === messages)).toHaveLength(0);
+    spy.mockRestore();
+    const changes: Array<(m: ChatMessage[]) => void> = [
+      (m) => (m[1]!.content += ' more'),
+      (m) => (m[0]!.role = 'user'),
+      (m) => m.push({ role: 'assistant', content: 'x' }),
+      (m) => (m[0] = { ...m[0]! }),
+      (m) => Object.assign(m[1]!, { name: 'bob' }),
+      (m) => m.pop(),
+    ];
+    for (const change of changes) {
+      change(messages);
+      expect(messagesJson(messages)).toBe(JSON.stringify(messages));
+    }
+  });
+});
