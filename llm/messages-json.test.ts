@@ -50,4 +50,14 @@ describe('messages serialised once (llm/messages-json.ts)', () => {
       expect(messagesJson(messages)).toBe(JSON.stringify(messages));
     }
   });
+
+  it('keeps the last 32 lists only: an older one is serialised again, the same', () => {
+    const lists = Array.from({ length: 40 }, (_, i) => [{ role: 'user' as const, content: `ask ${i}` }]);
+    for (const list of lists) messagesJson(list);
+    const spy = vi.spyOn(JSON, 'stringify');
+    expect(messagesJson(lists[39]!)).toBe('[{"role":"user","content":"ask 39"}]');
+    expect(spy).not.toHaveBeenCalled();
+    expect(messagesJson(lists[0]!)).toBe('[{"role":"user","content":"ask 0"}]');
+    expect(spy).toHaveBeenCalledTimes(1);
+  });
 });

@@ -14,7 +14,13 @@ interface Serialised {
   seen: Array<{ message: ChatMessage; role: string; content: string; keys: number }>;
 }
 
-const serialised = new WeakMap<readonly ChatMessage[], Serialised>();
+/**
+ * The last lists serialised, by list, oldest first. Bounded and strong, not a WeakMap: a WeakMap's entry (a
+ * ~6 KB string) lives until a full collection finds its list dead. A process has at most one call in flight
+ * per seat it hosts, and a call's cassette line follows its body, so a few dozen lists are enough.
+ */
+const serialised = new Map<readonly ChatMessage[], Serialised>();
+const MAX_LISTS = 32;
 
 function keyCount(message: object): number {
   let n = 0;
@@ -38,6 +44,8 @@ export function messagesJson(messages: readonly ChatMessage[]): string {
   const known = serialised.get(messages);
   if (known && unchanged(messages, known)) return known.json;
   const json = JSON.stringify(messages);
+  serialised.delete(messages);
+  if (serialised.size >= MAX_LISTS) serialised.delete(serialised.keys().next().value!);
   serialised.set(messages, { json, seen: messages.map((message) => ({ message, role: message.role, content: message.content, keys: keyCount(message) })) });
   return json;
 }
