@@ -1,5 +1,6 @@
 import { ALLOW_ORIGIN_FLAG, allowOrigins } from '../allow-origin.js';
 import { CONSENT_FLAGS } from '../run-dir-consent.js';
+import { MULTIPLEX_SEATS_PER_PROCESS } from '../multiplex-seats.js';
 import { resolve } from 'node:path';
 import { missingKeys } from '../../llm/preflight.js';
 import { policyKind, type PolicyConfig } from '../../protocol/index.js';
@@ -79,7 +80,7 @@ export const RUN_FLAGS: FlagSpecs = {
   replay: { type: 'string', metavar: 'RUNDIR', describe: 'answer every LLM call from the cassettes of a recorded run' },
   ...CONSENT_FLAGS,
   multiplex: { type: 'boolean', describe: 'let one agent process host seats of different episodes at once (never two of one episode)' },
-  'seats-per-process': { type: 'number', metavar: 'N', describe: 'with --multiplex: seats one agent process may host at once (default 8)' },
+  'seats-per-process': { type: 'number', metavar: 'N', describe: `with --multiplex: seats one agent process may host at once (default ${MULTIPLEX_SEATS_PER_PROCESS})` },
   'retry-failed': { type: 'boolean', describe: 'rerun episodes recorded as failed in DIR' },
   'dry-run': { type: 'boolean', describe: 'print the plan (episodes by arm and mode, estimated tokens and cost) and call nothing' },
   arm: { type: 'list', metavar: 'A1,A2', describe: 'run only these arms of the experiment file (default all, one after another)' },

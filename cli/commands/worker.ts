@@ -1,12 +1,13 @@
 import type { FlagSpecs } from '../args.js';
 import { connectQueue } from '../queue-connect.js';
+import { MULTIPLEX_SEATS_PER_PROCESS } from '../multiplex-seats.js';
 import { commandRun, positiveInt, UsageError, type CommandSpec } from '../command.js';
 
 const FLAGS: FlagSpecs = {
   queue: { type: 'string', metavar: 'redis://HOST:PORT', describe: 'the Redis the coordinator (parley run --queue) enqueued on' },
   concurrency: { type: 'number', describe: 'episodes this worker runs at once (default 4)' },
   multiplex: { type: 'boolean', describe: 'let one agent process host seats of different episodes at once (never two of one episode)' },
-  'seats-per-process': { type: 'number', metavar: 'N', describe: 'with --multiplex: seats one agent process may host at once (default 8)' },
+  'seats-per-process': { type: 'number', metavar: 'N', describe: `with --multiplex: seats one agent process may host at once (default ${MULTIPLEX_SEATS_PER_PROCESS})` },
   'allow-endpoint': {
     type: 'string',
     multiple: true,
@@ -38,7 +39,7 @@ name a base URL or key variable only if --allow-endpoint / --allow-key-env allow
 export const run = commandRun(spec, async (args) => {
   if (typeof args.flags.queue !== 'string') throw new UsageError('--queue redis://HOST:PORT is required');
   const concurrency = positiveInt(args.flags, 'concurrency', 4);
-  const seats = positiveInt(args.flags, 'seats-per-process', args.flags.multiplex ? 8 : 1);
+  const seats = positiveInt(args.flags, 'seats-per-process', args.flags.multiplex ? MULTIPLEX_SEATS_PER_PROCESS : 1);
   if (args.flags['seats-per-process'] !== undefined && !args.flags.multiplex) throw new UsageError('--seats-per-process needs --multiplex');
   const { normaliseEndpoint } = await import('../../queue/job-guard.js');
   const endpoints = listFlag(args.flags['allow-endpoint']).map((raw) => {

@@ -9,6 +9,7 @@ import { applyReplay } from '../replay-config.js';
 import { consentFromFlags, type RunDirConsent } from '../run-dir-consent.js';
 import { applyRateLimits, badLimit, type RateLimits } from '../rate-limits.js';
 import { placeholderSpecProblem } from '../placeholder-spec.js';
+import { MULTIPLEX_SEATS_PER_PROCESS } from '../multiplex-seats.js';
 import { seatDefaults, type SeatDefaults } from './seat-line.js';
 
 /*
@@ -79,7 +80,7 @@ export function buildRunConfig(flags: Record<string, FlagValue>, defaults: Parti
     if (input.agents) input.agents = input.agents.map(withReformat);
     if (input.scriptWriter) input.scriptWriter = withReformat(input.scriptWriter);
   }
-  if (flags.multiplex === true) input.pool = { ...input.pool, multiplex: true, seatsPerProcess: input.pool?.seatsPerProcess ?? 8 };
+  if (flags.multiplex === true) input.pool = { ...input.pool, multiplex: true, seatsPerProcess: input.pool?.seatsPerProcess ?? MULTIPLEX_SEATS_PER_PROCESS };
   if (flags['seats-per-process'] !== undefined) {
     const n = flags['seats-per-process'] as number;
     if (!Number.isInteger(n) || n < 1) return { ok: false, message: `--seats-per-process: expected a positive integer (got ${n})` };
