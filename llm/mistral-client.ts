@@ -1,8 +1,7 @@
-import type { Mistral } from '@mistralai/mistralai';
 import { withCallSignal } from './attempt-signal.js';
 import { LlmError, LlmErrorCode } from './errors.js';
 import type { ClientOptions, StructuredMode } from './options.js';
-import { loadMistral } from './mistral-sdk.js';
+import { loadMistralChat, type MistralChat, type MistralClientOptions } from './mistral-sdk.js';
 import { parseRetryAfter, type RetryDeps } from './retry.js';
 import { samplingFor, toMistralSampling } from './sampling.js';
 import { httpError, SdkClient, usageFrom, type AttemptResult } from './sdk-client.js';
@@ -18,21 +17,23 @@ export interface MistralSettings {
   sampling: Record<string, unknown>;
 }
 
-/** The SDK's error classes, imported with the SDK on first use (see `loadMistral`). */
+/** The SDK's error classes, imported with the SDK on first use (see `loadMistralChat`). */
 const loadErrors = () => import('@mistralai/mistralai/models/errors');
 
-/** `mistral:<model>` through the official `@mistralai/mistralai` SDK, its retries off (`SdkClient` retries). */
+/**
+ * `mistral:<model>` through the official `@mistralai/mistralai` SDK's standalone chat functions (see
+ * `loadMistralChat`), its retries off (`SdkClient` retries).
+ */
 export function createMistralClient(settings: MistralSettings, deps?: RetryDeps): SdkClient {
-  const sdkOptions: ConstructorParameters<typeof Mistral>[0] = {
+  const sdkOptions: MistralClientOptions = {
     apiKey: settings.apiKey,
     retryConfig: { strategy: 'none' },
     timeoutMs: settings.options.timeoutMs,
   };
   if (settings.serverURL) sdkOptions.serverURL = settings.serverURL;
-  let client: Promise<Mistral> | undefined;
-  const sdkClient = () => (client ??= loadMistral(sdkOptions));
+  let client: Promise<MistralChat> | undefined;
+  const sdkClient = () => (client ??= loadMistralChat(sdkOptions));
   const label = `mistral:${settings.model}`;
-
 
   const send = async (req: ChatRequest, signal: AbortSignal, structured: StructuredMode): Promise<AttemptResult> => {
     const body: Record<string, unknown> = {
@@ -46,7 +47,7 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
     try {
       const sdk = await sdkClient();
       if (settings.options.stream) {
-        const stream = await withCallSignal(signal, () => sdk.chat.stream(body as never, requestOptions));
+        const stream = unwrap(await withCallSignal(signal, async () => sdk.stream(body as never, requestOptions)));
         let content = '';
         let usage: unknown;
         let model = settings.model;
@@ -63,7 +64,7 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
         if (finishReason) result.finishReason = finishReason;
         return result;
       }
-      const res = await withCallSignal(signal, () => sdk.chat.complete(body as never, requestOptions));
+      const res = unwrap(await withCallSignal(signal, async () => sdk.complete(body as never, requestOptions)));
       const choice = res.choices[0];
       const raw = choice?.message?.content;
       if (raw === undefined || raw === null) throw new LlmError(LlmErrorCode.BadResponse, `${label}: reply has no message content`);
@@ -77,6 +78,15 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
   // A server that rejects a response_format gets the next rung down, remembered for this model.
   const attempt = structuredLadder(`mistral ${settings.serverURL ?? 'default'} ${settings.model}`, settings.options.structuredOutput, send);
   return new SdkClient('mistral', settings.model, attempt, settings.options, settings.serverURL ?? 'default', deps, sdkClient, settings.apiKey);
+}
+
+/**
+ * The value of a standalone function's Result, or its error thrown: what `Mistral`'s `chat` methods did
+ * (`unwrapAsync`), so that `mapMistralError` sees the very errors it always saw.
+ */
+function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: unknown }): T {
+  if (!result.ok) throw result.error;
+  return result.value;
 }
 
 function responseFormat(req: ChatRequest, mode: StructuredMode): Record<string, unknown> | undefined {

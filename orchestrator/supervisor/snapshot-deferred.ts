@@ -28,7 +28,18 @@ export const DEFERRED_BUILTINS = Object.freeze(['http', 'https', 'tls', 'http2',
  */
 export const RUNTIME_PACKAGES: Readonly<Record<string, readonly string[]>> = Object.freeze({
   openai: ['openai'],
-  mistral: ['@mistralai/mistralai', '@mistralai/mistralai/models/errors', '@mistralai/mistralai/lib/http.js'],
+  // A `mistral:` seat's client: the SDK's minimal client and its chat functions only (llm/mistral-sdk.ts), ~1 MB
+  // of the SDK's 2.4 MB. The whole SDK (batch jobs, files: never a seat's) is a bundle of its own, so that a
+  // seat's process does not load it with the chat functions; it takes its HTTP client from this one (the SDK
+  // calls that class's `request` only).
+  mistral: [
+    '@mistralai/mistralai/core.js',
+    '@mistralai/mistralai/funcs/chatComplete.js',
+    '@mistralai/mistralai/funcs/chatStream.js',
+    '@mistralai/mistralai/models/errors',
+    '@mistralai/mistralai/lib/http.js',
+  ],
+  'mistral-sdk': ['@mistralai/mistralai'],
   'rate-limiter-flexible': ['rate-limiter-flexible'],
   // The shared rate limit's Redis client (llm/shared-limit.ts, `parley worker --rpm/--tpm`). It is external to
   // every bundle (disk/bundle-cache.js), and a snapshot's own `require` knows only Node's built-ins: left out
