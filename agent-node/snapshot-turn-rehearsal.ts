@@ -1,5 +1,5 @@
 import { decodeOrchestratorFrame, type SeatWelcome, type TurnEvent, type TurnRequest } from '../protocol/index.js';
-import type { ChatRequest, ChatResponse, LlmClient } from '../llm/index.js';
+import type { ChatResponse, LlmClient } from '../llm/index.js';
 import { LlmPolicy } from './policies/llm/llm-policy.js';
 import { runTurn } from './policy-runner.js';
 import { SeatViewState } from './seat-view-state.js';
@@ -26,15 +26,15 @@ const templates = (): Templates => {
   return Object.fromEntries(names.map((n) => [n, parseTemplate(n, `rehearsal/${n}.md`, source(n))])) as Templates;
 };
 
-/** Answers every request with a speak move, as a model would (JSON for a schema; SOTOPIA's text form otherwise). */
+/** Answers every request with the same speak move as JSON, the form both protocols' seats ask a model for. */
 const client: LlmClient = {
   provider: 'openai',
   model: 'rehearsal',
-  chat: (req: ChatRequest): Promise<ChatResponse> =>
+  chat: (): Promise<ChatResponse> =>
     Promise.resolve({
       content: JSON.stringify({ action_type: 'speak', argument: 'r' }),
       usage: { prompt: 1, completion: 1, cached: 0 },
-      model: req.json ? 'rehearsal' : 'rehearsal',
+      model: 'rehearsal',
       latencyMs: 0,
       retries: 0,
       finishReason: 'stop',
