@@ -1,4 +1,4 @@
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createServer, Socket, type AddressInfo, type Server } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { closeIdleConnections, exchange, Http1ConnectionError, idleLimitMs } from '../../llm/http1-pool.js';
 
@@ -49,6 +49,17 @@ async function until(check: () => boolean): Promise<void> {
     if (Date.now() > deadline) throw new Error('timed out waiting');
     await new Promise((r) => setImmediate(r));
   }
+}
+
+/**
+ * The pool's end of a connection the server holds: the pool keeps its sockets to itself, so the process's
+ * open handles are searched for the socket whose ports mirror the server's.
+ */
+function poolSocketOf(serverSide: Socket): Socket {
+  const handles = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
+  const found = handles.find((h): h is Socket => h instanceof Socket && h !== serverSide && h.localPort === serverSide.remotePort && h.remotePort === serverSide.localPort);
+  if (!found) throw new Error('the pool end of the connection is not open');
+  return found;
 }
 
 beforeAll(async () => {
@@ -106,11 +117,17 @@ describe('kept-alive HTTP/1.1 connections (llm/http1-pool.ts)', () => {
     // Each answer in two reads, interleaved: the head and part of A's body, all but the end of B, then both ends.
     const cutA = textA.length - 1000;
     const cutB = textB.length - 10;
-    const written = (s: Socket, t: string) => new Promise<void>((r) => s.write(t, () => setTimeout(r, 20)));
-    await written(a, textA.slice(0, cutA));
-    await written(b, textB.slice(0, cutB));
-    await written(a, textA.slice(cutA));
-    await written(b, textB.slice(cutB));
+    // Each piece is written, then waited for until the pool's end of that connection has read it, so the
+    // reads alternate between the connections in this order.
+    const written = async (s: Socket, t: string, readByThen: number) => {
+      s.write(t);
+      const client = poolSocketOf(s);
+      await until(() => client.bytesRead >= readByThen);
+    };
+    await written(a, textA.slice(0, cutA), cutA);
+    await written(b, textB.slice(0, cutB), cutB);
+    await written(a, textA.slice(cutA), textA.length);
+    await written(b, textB.slice(cutB), textB.length);
     const [gotA, gotB] = await two;
     expect(gotA.body.toString()).toBe(bodyA);
     expect(gotB.body.toString()).toBe(bodyB);
