@@ -45,9 +45,10 @@ export default defineConfig({
       // graph per file cost ~15 s of CPU in all; test/setup/shared-process-guard.ts fails a file that leaves
       // the environment or the working directory changed. Both build the CLI and agent bundles once up front
       // (not by the first commands of both workers at once); system files share one Chromium (globalSetup).
+      // Integration files that need the same bot run only as input share one build of it (run-fixtures.ts).
       {
         extends: true,
-        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...exclude, 'test/system/**'], isolate: false, setupFiles: ['test/setup/shared-process-guard.ts'], globalSetup: ['test/setup/warm-bundles.ts'] },
+        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...exclude, 'test/system/**'], isolate: false, setupFiles: ['test/setup/shared-process-guard.ts'], globalSetup: ['test/setup/warm-bundles.ts', 'test/setup/run-fixtures.ts'] },
       },
       {
         extends: true,
