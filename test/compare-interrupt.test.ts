@@ -1,8 +1,9 @@
-import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { parley, tempDir, within, type CliProcess } from './helpers/processes.js';
+import { botRunFixture, copyOf } from './helpers/run-fixture.js';
 import { cleanEnv } from './llm-run-helpers.js';
 
 /**
@@ -18,11 +19,10 @@ const VERDICTS = 'compare-script-vs-agents.jsonl';
 
 beforeAll(async () => {
   server = await startFakeLlmServer({ default: { kind: 'plausible', delayMs: 300 } });
-  source = join(tmp.path, 'source');
   // Multiplexed (a few agent processes instead of one per seat: 5.7 -> 2.2 CPU-s): this file is about the
-  // compare's verdicts, not about how the run it judges placed its seats.
-  const run = parley(['run', '--scenarios', 'builtin', '--modes', 'script,agents', '--multiplex', '--out', source], { env: cleanEnv() });
-  expect(await within(run.exited, 120_000, 'parley run', [run])).toBe(0);
+  // compare's verdicts, not about how the run it judges placed its seats. The same run
+  // test/eval-interrupt.test.ts judges, built once for both (helpers/run-fixture.ts).
+  source = await botRunFixture(['--modes', 'script,agents', '--multiplex']);
 }, 150_000);
 afterAll(async () => {
   await server.close();
@@ -44,8 +44,7 @@ const savedOf = (p: CliProcess) => Number(/(\d+) judged and saved; resume with `
 
 function copyRun(name: string): string {
   const dir = join(tmp.path, name);
-  cpSync(source, dir, { recursive: true });
-  return dir;
+  return copyOf(source, dir);
 }
 
 describe('Ctrl-C during a live compare', () => {

@@ -1,9 +1,10 @@
-import { cpSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRunDir } from '../evaluator/run-dir.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { parley, tempDir, within, type CliProcess } from './helpers/processes.js';
+import { botRunFixture, copyOf } from './helpers/run-fixture.js';
 import { cleanEnv } from './llm-run-helpers.js';
 
 /**
@@ -18,11 +19,11 @@ let source: string;
 
 beforeAll(async () => {
   server = await startFakeLlmServer({ default: { kind: 'plausible', delayMs: 300 } });
-  source = join(tmp.path, 'source');
   // --multiplex: the run is what eval judges (the contract names only the eval), not a test of how its seats
-  // were hosted; seats of different episodes share a bot process, never two seats of one.
-  const run = parley(['run', '--scenarios', 'builtin', '--modes', 'agents,mindreaders', '--multiplex', '--out', source], { env: cleanEnv() });
-  expect(await run.exited).toBe(0);
+  // were hosted; seats of different episodes share a bot process, never two seats of one. Script and agents
+  // episodes of the 20 built-in scenarios (40, judged alike): the same run test/compare-interrupt.test.ts
+  // compares, built once for both (helpers/run-fixture.ts).
+  source = await botRunFixture(['--modes', 'script,agents', '--multiplex']);
 }, 120_000);
 afterAll(async () => {
   await server.close();
@@ -43,8 +44,7 @@ function copyRun(name: string): string {
   const dir = join(tmp.path, name);
   // A fresh copy of the unjudged run for each case.
   for (const f of ['run.json', 'scenarios.jsonl', 'episodes.jsonl']) expect(existsSync(join(source, f))).toBe(true);
-  cpSync(source, dir, { recursive: true });
-  return dir;
+  return copyOf(source, dir);
 }
 
 describe('Ctrl-C during eval', () => {
