@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scenario } from '../scenarios/model.js';
 import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 import { parley } from './helpers/processes.js';
+import { botRunFixture, copyOf } from './helpers/run-fixture.js';
 import { importSotopiaMini } from './helpers/paper-mini-suite.js';
 import { cleanEnv, readEpisodes } from './llm-run-helpers.js';
 
@@ -16,9 +17,9 @@ const { tmp } = suite;
 let bots: string;
 
 beforeAll(async () => {
-  bots = join(tmp.path, 'bots');
   // One episode: the eval below checks every judge request and the fork refusal needs one episode to name.
-  expect(await parley(['run', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '1', '--out', bots], { env: cleanEnv() }).exited).toBe(0);
+  // Built once with test/security/yaml-alias-bomb.test.ts's (helpers/run-fixture.ts); this file's own copy.
+  bots = copyOf(await botRunFixture(['--modes', 'agents', '--limit', '1']), join(tmp.path, 'bots'));
 }, 120_000);
 
 async function cli(args: string[]) {

@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/processes.js';
-import { cleanEnv, parleyCli, parleyRun } from '../llm-run-helpers.js';
+import { botRunFixture, copyOf } from '../helpers/run-fixture.js';
+import { cleanEnv, parleyCli } from '../llm-run-helpers.js';
 
 /**
  * Issue 35: a YAML alias bomb (aliases of aliases: billions of nodes from a few lines) in an experiment or
@@ -20,7 +21,8 @@ describe('red team: a YAML alias bomb', () => {
       levels.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]`);
     }
     writeFileSync(bomb, `${levels.join('\n')}\n`);
-    expect((await parleyRun(['--limit', '1', '--modes', 'agents', '--out', run], cleanEnv())).code).toBe(0);
+    // Any run will do (eval refuses the rubric before judging): test/silent-settings.test.ts's, built once for both.
+    copyOf(await botRunFixture(['--modes', 'agents', '--limit', '1']), run);
   }, 60_000);
   afterAll(() => tmp.remove());
 
