@@ -1,9 +1,10 @@
-import { cpSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../testkit/fake-llm-server.js';
 import { batchRunSuite } from './helpers/batch-run-suite.js';
 import { parley, within } from './helpers/processes.js';
+import { botRunFixture, copyOf } from './helpers/run-fixture.js';
 import { cleanEnv, killWhileBatchPending } from './llm-run-helpers.js';
 
 /**
@@ -108,12 +109,10 @@ describe('parley eval --batch', () => {
   });
 
   it("sends Craigslist episodes' deal questions in the same batch, under both judge views, and records the deal as a live eval does", async () => {
-    const cl = path.join(tmp.path, 'CL');
-    const run = parley(['run', '--scenarios', 'builtin', '--subset', 'craigslist_bargains', '--modes', 'agents', '--limit', '2', '--out', cl], { env: cleanEnv() });
-    expect(await within(run.exited, 60_000, 'parley run (craigslist)', [run])).toBe(0);
+    // Built once with test/probe.test.ts's Craigslist run (helpers/run-fixture.ts); each view judges a copy.
+    const cl = await botRunFixture(['--subset', 'craigslist_bargains', '--modes', 'agents', '--limit', '2'], 60_000);
     for (const view of ['parley', 'paper']) {
-      const dir = path.join(tmp.path, `CL-${view}`);
-      cpSync(cl, dir, { recursive: true });
+      const dir = copyOf(cl, path.join(tmp.path, `CL-${view}`));
       const batchesBefore = suite.server.batches.batches.length;
       const liveBefore = liveRequests().length;
       const r = await evalCli(dir, ['--judge-view', view, '--batch', '--batch-poll', '0.05']);
