@@ -1,5 +1,7 @@
 import { decodeOrchestratorFrame, type SeatWelcome, type TurnEvent, type TurnRequest } from '../protocol/index.js';
-import type { ChatResponse, LlmClient } from '../llm/index.js';
+import { defaultOptions } from '../llm/options.js';
+import { rehearsalConnection } from '../llm/http1-pool.js';
+import { createOpenAiClient } from '../llm/openai-client.js';
 import { LlmPolicy } from './policies/llm/llm-policy.js';
 import { runTurn } from './policy-runner.js';
 import { SeatViewState } from './seat-view-state.js';
@@ -17,7 +19,7 @@ import { rehearsalFrames } from './snapshot-rehearsal.js';
  * pool's ramp, on the cores the first episodes play on. The snapshot keeps the bytecode of every function
  * called while it is built, so a process from the blob starts its first turn with it. Nothing here reads a
  * file, the environment or the network: the templates are invented (the real ones are read by each
- * process, per seat), the client is in memory, and everything made here is thrown away.
+ * process, per seat), the client's connection is in memory, and everything made here is thrown away.
  */
 const templates = (): Templates => {
   const names = Object.keys(TEMPLATE_PLACEHOLDERS) as TemplateName[];
@@ -26,25 +28,35 @@ const templates = (): Templates => {
   return Object.fromEntries(names.map((n) => [n, parseTemplate(n, `rehearsal/${n}.md`, source(n))])) as Templates;
 };
 
-/** Answers every request with the same speak move as JSON, the form both protocols' seats ask a model for. */
-const client: LlmClient = {
-  provider: 'openai',
-  model: 'rehearsal',
-  chat: (): Promise<ChatResponse> =>
-    Promise.resolve({
-      content: JSON.stringify({ action_type: 'speak', argument: 'r' }),
-      usage: { prompt: 1, completion: 1, cached: 0 },
-      model: 'rehearsal',
-      latencyMs: 0,
-      retries: 0,
-      finishReason: 'stop',
-    }),
-};
+/** Where the rehearsal's client sends its requests: answered in memory (rehearsalConnection), never dialled. */
+const REHEARSAL_BASE_URL = 'http://rehearsal.invalid/v1';
+
+/**
+ * What the made-up model answers every request with: the same speak move as JSON, the form both protocols'
+ * seats ask a model for, as an OpenAI-compatible server sends a chat completion.
+ */
+function rehearsalAnswer(): Buffer {
+  const body = JSON.stringify({
+    id: 'rehearsal',
+    object: 'chat.completion',
+    created: 0,
+    model: 'rehearsal',
+    choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify({ action_type: 'speak', argument: 'r' }) }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+  });
+  const head = ['HTTP/1.1 200 OK', 'content-type: application/json', `content-length: ${Buffer.byteLength(body)}`, 'connection: keep-alive', 'keep-alive: timeout=5', '', ''].join('\r\n');
+  return Buffer.from(head + body);
+}
 
 const event = (turn: number, seat: string): TurnEvent => ({ v: 1, id: `e${turn}`, type: 'turn.event', turn, seat, action: { type: 'speak', argument: 'r' } });
 
 /** Plays one turn per made-up welcome; resolves to how many gave a move. */
 export async function rehearseSeatTurns(): Promise<number> {
+  // The seat's real client on the light HTTP path (llm/openai-client.ts, openai-http.ts, http1-pool.ts): the
+  // request's bytes, the answer's parse and the completion's reading are compiled here, not in each process's
+  // first episode (about half of what it still compiled: bench/start-up.md); only the socket is in memory.
+  const client = createOpenAiClient({ model: 'rehearsal', apiKey: 'rehearsal', baseURL: REHEARSAL_BASE_URL, options: defaultOptions('openai'), sampling: {} });
+  const removeConnection = rehearsalConnection(new URL(REHEARSAL_BASE_URL), rehearsalAnswer());
   const policy = new LlmPolicy({ spec: 'openai:rehearsal', params: {} }, templates(), client);
   const request: TurnRequest = { v: 1, id: 'q', type: 'turn.request', turn: 2, actions: ['none', 'speak', 'non-verbal communication', 'action', 'leave'], deadlineMs: 60_000 };
   let moves = 0;
@@ -61,5 +73,6 @@ export async function rehearseSeatTurns(): Promise<number> {
     if (reply.type === 'turn.act') moves += 1;
   }
   await policy.close();
+  removeConnection();
   return moves;
 }

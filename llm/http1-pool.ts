@@ -200,6 +200,38 @@ export async function exchange(url: URL, request: Buffer, signal: AbortSignal, a
   });
 }
 
+/**
+ * Answers every request to `url`'s origin in memory with `reply` (one whole HTTP/1.1 response), through the
+ * code a real answer takes (exchange, onData, the reply's parse, the connection's release): for the agent's
+ * start-up snapshot, which plays LLM turns while its blob is built, with no network
+ * (agent-node/snapshot-turn-rehearsal.ts: the blob then holds this path's bytecode). Returns what removes it.
+ */
+export function rehearsalConnection(url: URL, reply: Buffer): () => void {
+  const key = target(url).key;
+  const socket = {
+    writable: true,
+    destroyed: false,
+    ref() {},
+    unref() {},
+    destroy() {
+      socket.destroyed = true;
+      socket.writable = false;
+    },
+    write() {
+      // A copy each time, as a read is copied out of the shared buffer: the parser keeps slices of it.
+      queueMicrotask(() => onData(conn, key, Buffer.from(reply)));
+      return true;
+    },
+  };
+  const conn: Conn = { socket: socket as unknown as Socket, exchange: null, error: null, idleUntil: 0 };
+  release(conn, key, IDLE_MAX_MS);
+  return () => {
+    socket.destroy();
+    onClose(conn, key);
+    if (idle.get(key)?.length === 0) idle.delete(key);
+  };
+}
+
 /** Closes every idle connection (tests). */
 export function closeIdleConnections(): void {
   for (const list of idle.values()) for (const conn of list.splice(0)) conn.socket.destroy();
