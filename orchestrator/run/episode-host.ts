@@ -34,9 +34,11 @@ export const TOKEN_TTL_MS = {
 } as const;
 
 /**
- * Agent processes run one step below the orchestrator's CPU priority: the orchestrator is the one
- * process every turn of every episode passes through, so under load it goes first (its time per turn
- * stays flat); agent processes mostly wait on their LLM anyway.
+ * Agent processes run at the lowest CPU priority (nice 19, unless PARLEY_WORKER_NICE says otherwise): the
+ * orchestrator is the one process every turn of every episode passes through, so under load it goes first
+ * (its time per turn stays flat); agent processes mostly wait on their LLM anyway. The price: next to
+ * other work at nice 0 on the machine they get ~1.5 % of its CPU weight each, and start and play that much
+ * slower (the pool waits for a slow start, supervisor/start-watch.ts).
  */
 export const WORKER_NICENESS = Number(process.env.PARLEY_WORKER_NICE ?? 19);
 

@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { WorkerToParent, type PolicyConfig, type WorkerWarm } from '../../protocol/index.js';
+import { watchStart } from './start-watch.js';
 
 /**
  * One forked agent process of the pool (worker-pool.ts) as the parent sees it: whether it is ready (started
@@ -41,20 +42,25 @@ export class Worker {
   /**
    * Ready means started and, with `warm` policies, done loading them (so a seat's first move does not
    * pay for an SDK import). A policy that fails to warm is not fatal here: hosting it reports why.
-   * `onChange` tells the pool each time the worker became ready, released a seat or died.
+   * `onChange` tells the pool each time the worker became ready, released a seat or died. A worker that
+   * stops starting (`start`: no CPU used for a whole window, or its CPU budget used; start-watch.ts) is
+   * killed; one that is slow only because the machine is busy is not.
    */
-  constructor(readonly child: ChildProcess, readyTimeoutMs: number, warm: readonly PolicyConfig[], onChange: (w: Worker, why: string) => void) {
+  constructor(readonly child: ChildProcess, start: { windowMs: number; cpuBudgetMs: number }, warm: readonly PolicyConfig[], onChange: (w: Worker, why: string) => void) {
     this.ready = new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(new Error(`agent process ${child.pid} not ready within ${readyTimeoutMs} ms`));
-        child.kill('SIGKILL');
-      }, readyTimeoutMs);
+      const watch = child.pid === undefined ? null : watchStart(child.pid, {
+        ...start,
+        onHung: (why) => {
+          reject(new Error(`agent process ${child.pid} ${why}`));
+          child.kill('SIGKILL');
+        },
+      });
       child.on('message', (raw) => {
         const msg = WorkerToParent.safeParse(raw);
         if (!msg.success) return;
         if (msg.data.type === 'ready') {
           if (warm.length === 0) {
-            clearTimeout(timer);
+            watch?.stop();
             this.isReady = true;
             resolve();
             return onChange(this, 'ready');
@@ -62,7 +68,7 @@ export class Worker {
           const request: WorkerWarm = { type: 'warm', policies: [...warm] };
           child.send(request, (err) => err && reject(err));
         } else if (msg.data.type === 'warmed') {
-          clearTimeout(timer);
+          watch?.stop();
           this.isReady = true;
           resolve();
           onChange(this, 'ready');
@@ -75,7 +81,7 @@ export class Worker {
         }
       });
       child.on('exit', (code, signal) => {
-        clearTimeout(timer);
+        watch?.stop();
         this.dead = true;
         const why = `agent process ${child.pid} exited (${signal ?? `code ${code}`})`;
         reject(new Error(why));
@@ -84,7 +90,7 @@ export class Worker {
         onChange(this, why);
       });
       child.on('error', (err) => {
-        clearTimeout(timer);
+        watch?.stop();
         reject(err);
       });
     });

@@ -66,8 +66,13 @@ export interface WorkerPoolOptions {
   tlsFree?: boolean;
   /** Policies each worker loads before it counts as ready (their modules and SDKs): off the episode path. */
   warm?: PolicyConfig[];
-  /** A worker that has not said `ready` by then is killed and counts as failed. */
+  /**
+   * A starting worker that has used no CPU for this long is killed and counts as failed (default 30 s); one
+   * that keeps using CPU is waited for, however busy the machine (start-watch.ts).
+   */
   readyTimeoutMs?: number;
+  /** A starting worker that has used this much CPU without saying `ready` is killed too (default 30 s: spinning). */
+  readyCpuMs?: number;
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
   /**
@@ -325,7 +330,7 @@ export class WorkerPool {
       if (fromSnapshot) return this.snapshotDiedEarly(err.message);
       this.noteStartFailure(err);
     };
-    const worker = new Worker(child, this.opts.readyTimeoutMs ?? 30_000, this.opts.warm ?? [], (w, why) => {
+    const worker = new Worker(child, { windowMs: this.opts.readyTimeoutMs ?? 30_000, cpuBudgetMs: this.opts.readyCpuMs ?? 30_000 }, this.opts.warm ?? [], (w, why) => {
       // Counted now, not when `ready` rejects (a microtask later): fill() below must see it.
       if (w.dead) countStartFailure(w, new Error(why));
       if (w.dead) {
