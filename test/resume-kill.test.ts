@@ -61,8 +61,7 @@ describe('parley run killed with SIGKILL partway, then rerun with the same argum
     appendFileSync(join(out, 'episodes.jsonl'), '{"episodeId":"torn-by-a-crash","runId":"x","scen');
 
     const second = parley(ARGS);
-    // A hang guard with room: the agent processes run at nice 19 and yield to every other file's work on a
-    // loaded machine (10-16 s alone here).
+    // A hang guard with room for a loaded machine (10-16 s alone here).
     expect(await within(second.exited, 90_000, 'rerun', [second]), [...second.stdout, ...second.stderr].slice(-15).join('\n')).toBe(0);
     const out2 = second.stdout.join('\n');
     expect(out2).toMatch(/removed a torn last line \(\d+ bytes\)/);
