@@ -4,29 +4,42 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CloseCode, WorkerToParent, type WorkerHostInput } from '../../protocol/index.js';
 import { ALL_ACTIONS, startFakeOrchestrator, welcomeBody, type FakeOrchestrator } from '../../agent-node/testing/fake-orchestrator.js';
+import { agentEnv } from '../../orchestrator/supervisor/agent-entry.js';
+import { bundledWorker } from '../../orchestrator/supervisor/worker-bundle.js';
 
 const WORKER = fileURLToPath(new URL('../../agent-node/worker.ts', import.meta.url));
 
-/** Forks the worker exactly as the supervisor does, collecting its IPC messages and stderr. */
-function startWorker(): { child: ChildProcess; messages: WorkerToParent[]; stderr: () => string } {
-  const child = fork(WORKER, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+/**
+ * Forks the worker as the supervisor's pool does (its bundle, built once by test/setup/warm-bundles.ts, with
+ * the package root declared), collecting its IPC messages and stderr. Not under tsx: that cost ~1.5–2.6 s
+ * of CPU to `ready` instead of ~0.3 s, and a busy machine (load 25, two cores) stretched it past 8 s.
+ */
+async function startWorker(): Promise<{ child: ChildProcess; messages: WorkerToParent[]; stderr: () => string; ready: Promise<void> }> {
+  const child = fork(await bundledWorker(WORKER), [], { execArgv: [], env: agentEnv(process.env), stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
   const messages: WorkerToParent[] = [];
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
+  // Its first message, or its exit before one: waited for as an event, within the hook's or test's timeout.
+  const ready = new Promise<void>((resolve, reject) => {
+    child.once('exit', (code, signal) => reject(new Error(`worker exited (${signal ?? code}) before its first message:\n${err}`)));
+    child.once('message', () => resolve());
+  });
+  ready.catch(() => {});
   child.on('message', (m) => messages.push(WorkerToParent.parse(m)));
-  return { child, messages, stderr: () => err };
+  return { child, messages, stderr: () => err, ready };
 }
 
 const released = (messages: WorkerToParent[], token: string) =>
   messages.find((m): m is Extract<WorkerToParent, { type: 'released' }> => m.type === 'released' && m.token === token);
 
 let server: FakeOrchestrator;
-let worker: ReturnType<typeof startWorker>;
+let worker: Awaited<ReturnType<typeof startWorker>>;
 
 beforeAll(async () => {
   server = await startFakeOrchestrator();
-  worker = startWorker();
-  await vi.waitFor(() => expect(worker.messages[0]).toEqual({ type: 'ready' }), { timeout: 15_000 });
+  worker = await startWorker();
+  await worker.ready;
+  expect(worker.messages[0]).toEqual({ type: 'ready' });
 });
 
 afterAll(async () => {
@@ -90,8 +103,9 @@ describe('agent-node worker (forked, IPC)', () => {
   });
 
   it('exits when the IPC channel disconnects, closing its seats', async () => {
-    const w = startWorker();
-    await vi.waitFor(() => expect(w.messages[0]).toEqual({ type: 'ready' }), { timeout: 15_000 });
+    const w = await startWorker();
+    await w.ready;
+    expect(w.messages[0]).toEqual({ type: 'ready' });
     const before = server.connections.length;
     w.child.send(host('tok-e'));
     const conn = await server.connection(before, 10_000);
