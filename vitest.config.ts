@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { scratchTmpDir } from './test/setup/scratch-tmp.js';
 import { LongestFirst } from './test/setup/sequencer.js';
+import { E2E_GUARD_MS } from './test/setup/guards.js';
 
 /**
  * Three tiers (issue 21), all run by `npm test`:
@@ -14,7 +15,8 @@ const scratch = scratchTmpDir();
 
 export default defineConfig({
   test: {
-    // Multi-process tests spawn real agent processes; give them room but never hang CI.
+    // Multi-process tests spawn real agent processes; give them room but never hang CI. (Integration and
+    // system files get more below.)
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Every Node process reads the certificates NODE_EXTRA_CA_CERTS names, and parses its whole root store
@@ -51,9 +53,12 @@ export default defineConfig({
       // the environment or the working directory changed. Both build the CLI and agent bundles once up front
       // (not by the first commands of both workers at once); system files share one Chromium (globalSetup).
       // Integration files that need the same bot run only as input share one build of it (run-fixtures.ts).
+      // Their guards (E2E_GUARD_MS): a small LLM run needs ~3.5 s of CPU, a CLI command's start ~0.3 s, and on two
+      // cores at load 50–70 (other files, other work) the run took 32 s of wall time and a command that only
+      // refuses its arguments 12–30 s: a 60 s timeout failed runs that were only slow.
       {
         extends: true,
-        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...exclude, 'test/system/**'], isolate: false, setupFiles: ['test/setup/shared-process-guard.ts'], globalSetup: ['test/setup/warm-bundles.ts', 'test/setup/run-fixtures.ts'] },
+        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...exclude, 'test/system/**'], isolate: false, setupFiles: ['test/setup/shared-process-guard.ts'], globalSetup: ['test/setup/warm-bundles.ts', 'test/setup/run-fixtures.ts'], testTimeout: E2E_GUARD_MS, hookTimeout: E2E_GUARD_MS },
       },
       {
         extends: true,

@@ -7,6 +7,7 @@ import type { Scenario } from '../scenarios/model.js';
 import { expect } from 'vitest';
 import type { FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { parley, within } from './helpers/processes.js';
+import { CLI_GUARD_MS } from './setup/guards.js';
 
 /**
  * Helpers for the issue-3 end-to-end tests: `node bin/parley.js run …` as a real child process,
@@ -28,8 +29,8 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `parley <args>` to completion as a child process (killed after `timeoutMs`). */
-export async function parleyCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<CliRun> {
+/** Runs `parley <args>` to completion as a child process (killed after `timeoutMs`: a hang guard, test/setup/guards.ts). */
+export async function parleyCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = CLI_GUARD_MS): Promise<CliRun> {
   const cli = parley(args, { env });
   const timer = setTimeout(() => cli.kill(), timeoutMs);
   try {
@@ -42,7 +43,7 @@ export async function parleyCli(args: string[], env: NodeJS.ProcessEnv, timeoutM
 }
 
 /** Runs `parley run …` to completion (killed after `timeoutMs`). */
-export function parleyRun(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<CliRun> {
+export function parleyRun(args: string[], env: NodeJS.ProcessEnv, timeoutMs = CLI_GUARD_MS): Promise<CliRun> {
   return parleyCli(['run', ...args], env, timeoutMs);
 }
 

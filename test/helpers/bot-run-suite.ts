@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { parley, tempDir } from './processes.js';
+import { CLI_GUARD_MS } from '../setup/guards.js';
+import { parley, tempDir, within } from './processes.js';
 
 /** What a test file about one finished `parley run` of built-in bots shares (see `botRunSuite`). */
 export interface BotRunSuite {
@@ -23,9 +24,13 @@ export function botRunSuite(prefix: string, args: string[]): BotRunSuite {
   let result: BotRunSuite['result'] | undefined;
   beforeAll(async () => {
     const p = parley(['run', '--scenarios', 'builtin', ...args, '--out', out]);
-    const code = await p.exited;
-    result = { code, stdout: p.stdout, stderr: p.stderr };
-    if (code !== 0) console.error(p.stderr.join('\n'));
+    try {
+      const code = await within(p.exited, CLI_GUARD_MS, `parley run (${prefix})`, [p]);
+      result = { code, stdout: p.stdout, stderr: p.stderr };
+      if (code !== 0) console.error(p.stderr.join('\n'));
+    } finally {
+      p.kill();
+    }
   });
   afterAll(() => tmp.remove());
   return {
