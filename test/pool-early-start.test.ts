@@ -5,6 +5,7 @@ import { RunConfig } from '../orchestrator/run-config.js';
 import { runExperiment } from '../orchestrator/run/driver.js';
 import { WorkerPool } from '../orchestrator/supervisor/worker-pool.js';
 import { REPO, tempDir } from './helpers/processes.js';
+import { CLI_GUARD_MS } from './setup/guards.js';
 
 /**
  * Runs start at once (issue 27): episodes start on the first agent processes that are ready while the
@@ -36,13 +37,14 @@ describe('agent processes start while the first episodes run', () => {
     return { held: () => readdirSync(dir).filter((f) => f.startsWith('held-')).length, open: () => writeFileSync(join(dir, 'open'), '') };
   }
 
+  // The pools below give a process held at the gate (idle: no CPU) as long as the test may wait for the others.
   it('starts at most startParallelism processes at once; the next start when one is ready', async () => {
     const g = gate('bounded', 0);
-    const pool = new WorkerPool({ size: 4, startParallelism: 2, workerPath: GATED_ENTRY });
+    const pool = new WorkerPool({ size: 4, startParallelism: 2, workerPath: GATED_ENTRY, readyTimeoutMs: CLI_GUARD_MS });
     cleanups.push(() => pool.close());
     const started = pool.start();
     // Both starting processes are held at the gate: no third one is started meanwhile.
-    await vi.waitFor(() => expect(g.held()).toBe(2), { timeout: 30_000, interval: 20 });
+    await vi.waitFor(() => expect(g.held()).toBe(2), { timeout: CLI_GUARD_MS, interval: 20 });
     expect(pool.pids).toHaveLength(2);
     expect(pool.readyPids).toEqual([]);
     g.open();
@@ -53,11 +55,11 @@ describe('agent processes start while the first episodes run', () => {
 
   it('starts the first wave (one episode\'s seats) alone, then the rest startParallelism at a time', async () => {
     const g = gate('first-wave', 0);
-    const pool = new WorkerPool({ size: 6, startParallelism: 4, firstWave: 2, workerPath: GATED_ENTRY });
+    const pool = new WorkerPool({ size: 6, startParallelism: 4, firstWave: 2, workerPath: GATED_ENTRY, readyTimeoutMs: CLI_GUARD_MS });
     cleanups.push(() => pool.close());
     const started = pool.start();
     // The two of the first wave are held at the gate: nothing else starts while they take the cores.
-    await vi.waitFor(() => expect(g.held()).toBe(2), { timeout: 30_000, interval: 20 });
+    await vi.waitFor(() => expect(g.held()).toBe(2), { timeout: CLI_GUARD_MS, interval: 20 });
     expect(pool.pids).toHaveLength(2);
     g.open();
     await started;
