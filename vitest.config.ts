@@ -15,8 +15,8 @@ const scratch = scratchTmpDir();
 
 export default defineConfig({
   test: {
-    // Multi-process tests spawn real agent processes; give them room but never hang CI. (Integration and
-    // system files get more below.)
+    // Multi-process tests spawn real agent processes; give them room but never hang CI. (Integration
+    // files get more below: E2E_GUARD_MS.)
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Every Node process reads the certificates NODE_EXTRA_CA_CERTS names, and parses its whole root store
