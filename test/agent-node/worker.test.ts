@@ -10,9 +10,10 @@ import { bundledWorker } from '../../orchestrator/supervisor/worker-bundle.js';
 const WORKER = fileURLToPath(new URL('../../agent-node/worker.ts', import.meta.url));
 
 /**
- * Forks the worker as the supervisor's pool does (its bundle, built once by test/setup/warm-bundles.ts, with
- * the package root declared), collecting its IPC messages and stderr. Not under tsx: that cost ~1.5–2.6 s
- * of CPU to `ready` instead of ~0.3 s, and a busy machine (load 25, two cores) stretched it past 8 s.
+ * Forks the worker as the supervisor's pool does without the start-up snapshot (its bundle, built once by
+ * test/setup/warm-bundles.ts, with the package root declared), collecting its IPC messages and stderr. Not
+ * under tsx: that cost ~1.5–2.6 s of CPU to `ready` instead of ~0.3 s, and a busy machine (load 25, two
+ * cores) stretched it past 8 s.
  */
 async function startWorker(): Promise<{ child: ChildProcess; messages: WorkerToParent[]; stderr: () => string; ready: Promise<void> }> {
   const child = fork(await bundledWorker(WORKER), [], { execArgv: [], env: agentEnv(process.env), stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
