@@ -4,7 +4,7 @@ import { jsonlLines } from '../disk/jsonl-lines.js';
 import { readRegularFile, RUN_FILE_CAPS } from '../disk/regular-file.js';
 import { ErrorCode } from '../protocol/index.js';
 import { isLlmError, LlmError, LlmErrorCode } from './errors.js';
-import { jsonWithMessages, objectJson } from './messages-json.js';
+import { holdMessagesJson, jsonWithMessages, objectJson } from './messages-json.js';
 import type { ChatRequest, ChatResponse, LlmClient } from './types.js';
 
 /**
@@ -114,6 +114,8 @@ export class RecordingClient implements LlmClient {
 
   async chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
     const base = { seq: this.seq++, provider: this.inner.provider, model: this.inner.model, request: req };
+    // The body's JSON of these messages is kept for this call's line, and only until it is written.
+    const release = holdMessagesJson(req.messages);
     try {
       const response = await this.inner.chat(req, signal);
       this.append({ ...base, at: new Date().toISOString(), response });
@@ -124,6 +126,8 @@ export class RecordingClient implements LlmClient {
         : { code: ErrorCode.Internal, message: String((err as Error)?.message ?? err) };
       this.append({ ...base, at: new Date().toISOString(), error });
       throw err;
+    } finally {
+      release();
     }
   }
 

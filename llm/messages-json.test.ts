@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { jsonWithMessages, messagesJson, objectJson } from './messages-json.js';
+import { holdMessagesJson, jsonWithMessages, messagesJson, objectJson } from './messages-json.js';
 import type { ChatMessage } from './types.js';
 
 const prompt = (): ChatMessage[] => [
@@ -29,8 +29,9 @@ describe('messages serialised once (llm/messages-json.ts)', () => {
     expect(objectJson(entry, (key) => (key === 'request' ? jsonWithMessages(entry.request) : undefined))).toBe(JSON.stringify(entry));
   });
 
-  it('serialises one list once, and again once it changed in any way', () => {
+  it('serialises a held list once, and again once it changed in any way', () => {
     const messages = prompt();
+    const release = holdMessagesJson(messages);
     const want = JSON.stringify(messages);
     expect(messagesJson(messages)).toBe(want);
     const spy = vi.spyOn(JSON, 'stringify');
@@ -49,15 +50,28 @@ describe('messages serialised once (llm/messages-json.ts)', () => {
       change(messages);
       expect(messagesJson(messages)).toBe(JSON.stringify(messages));
     }
+    release();
   });
 
-  it('keeps the last 32 lists only: an older one is serialised again, the same', () => {
-    const lists = Array.from({ length: 40 }, (_, i) => [{ role: 'user' as const, content: `ask ${i}` }]);
-    for (const list of lists) messagesJson(list);
+  it('keeps a list\'s JSON only while it is held: unheld or released, it is serialised at each use (nothing outlives its call)', () => {
+    const messages = [{ role: 'user' as const, content: 'ask' }];
+    const want = '[{"role":"user","content":"ask"}]';
     const spy = vi.spyOn(JSON, 'stringify');
-    expect(messagesJson(lists[39]!)).toBe('[{"role":"user","content":"ask 39"}]');
-    expect(spy).not.toHaveBeenCalled();
-    expect(messagesJson(lists[0]!)).toBe('[{"role":"user","content":"ask 0"}]');
-    expect(spy).toHaveBeenCalledTimes(1);
+    const made = () => spy.mock.calls.filter(([v]) => v === messages).length;
+    expect(messagesJson(messages)).toBe(want);
+    expect(messagesJson(messages)).toBe(want);
+    expect(made()).toBe(2);
+    const first = holdMessagesJson(messages);
+    const second = holdMessagesJson(messages);
+    expect(messagesJson(messages)).toBe(want);
+    expect(messagesJson(messages)).toBe(want);
+    expect(made()).toBe(3);
+    first();
+    first();
+    expect(messagesJson(messages)).toBe(want);
+    expect(made()).toBe(3);
+    second();
+    expect(messagesJson(messages)).toBe(want);
+    expect(made()).toBe(4);
   });
 });

@@ -15,12 +15,31 @@ interface Serialised {
 }
 
 /**
- * The last lists serialised, by list, oldest first. Bounded and strong, not a WeakMap: a WeakMap's entry (a
- * ~6 KB string) lives until a full collection finds its list dead. A process has at most one call in flight
- * per seat it hosts, and a call's cassette line follows its body, so a few dozen lists are enough.
+ * The lists whose JSON is wanted twice, while their call lasts: a recording client holds its call's list from
+ * the call's start to its cassette line (`holdMessagesJson`), and the HTTP body's JSON is kept for that line
+ * only then. Why not a cache of the last lists (a WeakMap, then the last 32): each kept prompt and its JSON
+ * (~12 KB) outlived two scavenges and was promoted, ~500 turns a ten-seat process, and the old generation grew
+ * by that much between full collections (peak RSS +10 MB at ten seats, bench/agent-profile.md, tenth pass).
+ * Released, an entry dies young with its call.
  */
-const serialised = new Map<readonly ChatMessage[], Serialised>();
-const MAX_LISTS = 32;
+const held = new Map<readonly ChatMessage[], { holders: number; kept: Serialised | null }>();
+
+/**
+ * Keeps `messages`' JSON, once made, until the returned function is called (once per hold; holds nest).
+ * A list nobody holds is serialised at each use and nothing is kept.
+ */
+export function holdMessagesJson(messages: readonly ChatMessage[]): () => void {
+  const entry = held.get(messages);
+  if (entry) entry.holders++;
+  else held.set(messages, { holders: 1, kept: null });
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const e = held.get(messages);
+    if (e && --e.holders === 0) held.delete(messages);
+  };
+}
 
 function keyCount(message: object): number {
   let n = 0;
@@ -39,14 +58,12 @@ function unchanged(messages: readonly ChatMessage[], s: Serialised): boolean {
   return true;
 }
 
-/** `JSON.stringify(messages)`, made once for a list as long as it is not changed. */
+/** `JSON.stringify(messages)`, made once for a held list as long as it is not changed. */
 export function messagesJson(messages: readonly ChatMessage[]): string {
-  const known = serialised.get(messages);
-  if (known && unchanged(messages, known)) return known.json;
+  const entry = held.get(messages);
+  if (entry?.kept && unchanged(messages, entry.kept)) return entry.kept.json;
   const json = JSON.stringify(messages);
-  serialised.delete(messages);
-  if (serialised.size >= MAX_LISTS) serialised.delete(serialised.keys().next().value!);
-  serialised.set(messages, { json, seen: messages.map((message) => ({ message, role: message.role, content: message.content, keys: keyCount(message) })) });
+  if (entry) entry.kept = { json, seen: messages.map((message) => ({ message, role: message.role, content: message.content, keys: keyCount(message) })) };
   return json;
 }
 
