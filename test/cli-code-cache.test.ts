@@ -80,6 +80,24 @@ describe('the CLI bundle\'s code cache (bin/cli-code-cache.js)', () => {
     }
   });
 
+  it('a bundle that is not pure ASCII runs from its cache as UTF-8, as it ran without one', async () => {
+    const textDir = join(t.path, 'b-fedcba9876543210');
+    mkdirSync(textDir, { recursive: true });
+    const textBundle = join(textDir, 'main.cjs');
+    // The cache's header says the bundle is not ASCII: read as latin1, the reply would be 'cafÃ©'.
+    writeFileSync(textBundle, ['"use strict";', 'exports.COMMANDS = { go: {} };', 'exports.main = async () => "café";'].join('\n'));
+    const textRunner = join(t.path, 'text-runner.mjs');
+    writeFileSync(textRunner, readFileSync(runner, 'utf8').replace(JSON.stringify(bundle), JSON.stringify(textBundle)));
+    const textCli = async () => (await run(process.execPath, [textRunner, 'go'], { env: { ...process.env, NODE_OPTIONS: '' } })).stdout.trim();
+    expect(await textCli()).toBe('café');
+    const cache = join(textDir, 'code-main-go.v8');
+    expect(existsSync(cache)).toBe(true);
+    const written = identity(cache);
+    expect(await textCli()).toBe('café');
+    expect(identity(cache)).toBe(written);
+    expect(readFileSync(cache).readUInt32LE(4)).not.toBe(readFileSync(cacheOf('go')).readUInt32LE(4));
+  });
+
   it('a process that works much longer than the cache\'s writer writes it again, once', async () => {
     const light = identity(cacheOf('go'));
     expect(await cli('go', 'heavy')).toBe('go:2');
