@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Runs the CLI bundle (one CommonJS file, bin/cli-bundle.js) with a V8 code cache kept beside it.
+ * Runs the CLI bundle (one CommonJS file, bin/cli-bundle.mjs) with a V8 code cache kept beside it.
  *
  * Why: Node 20 compiles every module at every start (it has no compile cache switch), and compiling was a
  * third of a command's start-up: a refused `parley run` spent ~0.1 s of its ~0.3 s of CPU compiling the
@@ -18,12 +18,14 @@
  * from: a rebuilt bundle never meets an old cache. Every write is a rename. Nothing here may stop the CLI:
  * a cache that cannot be read or written is only slower.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { isAscii } from 'node:buffer';
-import { createRequire } from 'node:module';
-import { crc32 } from 'node:zlib';
-import { basename, dirname, join } from 'node:path';
-import vm from 'node:vm';
+'use strict';
+// CommonJS (bin/package.json): bin/parley.js starts without Node's ES module loader (see there).
+const { readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { isAscii } = require('node:buffer');
+const { createRequire } = require('node:module');
+const { crc32 } = require('node:zlib');
+const { basename, dirname, join } = require('node:path');
+const vm = require('node:vm');
 
 /** A cache's name is built from the command's name, which a user types: only these may be part of a path. */
 const KEY = /^[a-z][a-z0-9-]{0,31}$/;
@@ -77,7 +79,7 @@ function cpuMs() {
  * @param {(exports: Record<string, unknown>, key: string) => boolean} isKnown
  * @returns {Record<string, unknown>}
  */
-export function loadWithCodeCache(file, key, isKnown) {
+function loadWithCodeCache(file, key, isKnown) {
   const dir = dirname(file);
   const usable = KEY.test(key);
   // Beside the bundle, named by it and the command: `code-main-run.v8`, `code-light-show.v8`.
@@ -121,3 +123,5 @@ export function loadWithCodeCache(file, key, isKnown) {
   });
   return module.exports;
 }
+
+exports.loadWithCodeCache = loadWithCodeCache;

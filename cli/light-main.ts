@@ -1,5 +1,5 @@
 /**
- * The commands that read a run and write a file or a page, as a CLI bundle of their own (bin/cli-bundle.js
+ * The commands that read a run and write a file or a page, as a CLI bundle of their own (bin/cli-bundle.mjs
  * builds it beside the whole CLI's; bin/parley.js runs it for these names, LIGHT_COMMANDS there). Why: a
  * command's process reads, compiles and runs the top level of the bundle it starts from, and the whole CLI's
  * is ~4 MB (the orchestrator, the LLM clients, the web server) that `show` or `report` never call: ~0.3-0.5 MB

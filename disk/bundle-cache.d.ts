@@ -24,3 +24,5 @@ export declare const NODE_BUNDLE_OPTIONS: Readonly<Record<string, unknown>>;
 export declare const zodLocalesEnglishOnly: import('esbuild').Plugin;
 /** The esbuild plugins of every bundle built here. */
 export declare const BUNDLE_PLUGINS: readonly import('esbuild').Plugin[];
+export declare function inputsOf(dir: string, entry: string): Array<[string, number, number, string]> | null;
+export declare function keySources(): string[];

@@ -17,12 +17,15 @@
  * old bundle or the new one, never half of one. Code in a bundle must find shipped files through the
  * package root (disk/package-root.ts), never through its own location.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { BUNDLE_PLUGINS } from './bundle-plugins.js';
+import { markUsed } from './bundle-use.cjs';
 
 export { BUNDLE_PLUGINS, zodLocalesEnglishOnly } from './bundle-plugins.js';
+export { markUsed };
 
 /** Bumped when the cache's layout changes, so an old entry is never taken for a new one. */
 const FORMAT = 9;
@@ -39,11 +42,10 @@ const uniqueSuffix = () => `${process.pid}-${crypto().randomBytes(4).toString('h
 
 /**
  * A bundle unused this long is removed when another is built. "Used" is refreshed at most hourly by every
- * use (markUsed), including a long-lived process forking agents from it, so a running `serve` or worker
- * never loses the bundle it loads chunks and agent processes from.
+ * use (markUsed, disk/bundle-use.cjs), including a long-lived process forking agents from it, so a running
+ * `serve` or worker never loses the bundle it loads chunks and agent processes from.
  */
 const KEEP_UNUSED_MS = 7 * 24 * 3600 * 1000;
-const USE_MARK_MS = 3600 * 1000;
 
 /** Left by a build that was killed: removed after this long. */
 const KEEP_STAGING_MS = 3600 * 1000;
@@ -276,23 +278,6 @@ function writeManifest(dir, manifest) {
   renameSync(tmp, join(dir, 'current.json'));
 }
 
-/**
- * Records that the bundle holding `entry` is in use (its directory's mtime, refreshed at most hourly):
- * prune removes only bundles unused for a week. Long-lived processes call it when they fork from a bundle.
- * @param {string} entry
- */
-export function markUsed(entry) {
-  const dir = dirname(entry);
-  try {
-    if (Date.now() - statSync(dir).mtimeMs > USE_MARK_MS) {
-      const now = new Date();
-      utimesSync(dir, now, now);
-    }
-  } catch {
-    // A read-only cache: nothing prunes it either.
-  }
-}
-
 /** What a build writes aside before renaming it into place (staging output, a manifest, a snapshot blob). */
 const STAGING_NAME = /^\.(staging|current)-/;
 
@@ -336,6 +321,33 @@ function removeIfOlder(path, ms) {
   } catch {
     // Another use pruned it first, or a read-only cache.
   }
+}
+
+/**
+ * The inputs of the manifest in `dir` ([path relative to the root, size, mtimeMs, sha1]) if it describes the
+ * bundle whose file `entry` is (one cachedBundle just returned), else null (another process built since).
+ * @param {string} dir
+ * @param {string} entry
+ * @returns {Manifest['inputs'] | null}
+ */
+export function inputsOf(dir, entry) {
+  try {
+    const m = JSON.parse(readFileSync(join(dir, 'current.json'), 'utf8'));
+    return m && m.format === FORMAT && typeof m.bundle === 'string' && join(dir, m.bundle) === dirname(entry) && Array.isArray(m.inputs) ? m.inputs : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The files whose text decides a bundle's key (keyOf) besides a caller's own options: this module, its
+ * plugins' and esbuild's package.json. A caller that trusts a bundle without computing its key (bin/cli-start.js)
+ * checks these are unchanged, and its own module, instead.
+ * @returns {string[]}
+ */
+export function keySources() {
+  const here = fileURLToPath(import.meta.url);
+  return [here, join(dirname(here), 'bundle-plugins.js'), nodeRequire.resolve('esbuild/package.json')];
 }
 
 /**

@@ -77,7 +77,7 @@ export const FLATTENED_BARRELS = Object.freeze(['protocol', 'run-dir', 'llm', 'o
 
 /**
  * `import { A, B } from '…/run-dir/index.js'` (any barrel of `dirs`) rewritten to import each name from the
- * module that defines it, for the CLI's CommonJS bundle (bin/cli-bundle.js). Why: there every module a
+ * module that defines it, for the CLI's CommonJS bundle (bin/cli-bundle.mjs). Why: there every module a
  * command reaches is wrapped in a function run at its first use, and a wrapped barrel runs every module it
  * lists, and every schema they build, for any one name: protocol/'s alone is 27 modules (the frames, the
  * records, the evaluations; `parley report` needs the records' only). protocol/'s (the first, measured: report

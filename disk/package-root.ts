@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The environment variable naming the package's root directory for a process whose code does not run
- * from the source tree: bin/parley.js runs the CLI from a bundle in a build cache (bin/cli-bundle.js),
+ * from the source tree: bin/parley.js runs the CLI from a bundle in a build cache (bin/cli-bundle.mjs),
  * and the supervisor starts agent processes from one (orchestrator/supervisor/worker-bundle.ts); both set it.
  */
 export const PACKAGE_ROOT_ENV = 'PARLEY_PACKAGE_ROOT';

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { isAscii } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundleFor, bundleOf, cliBundle, cliCacheDir, LIGHT_COMMANDS } from '../bin/cli-bundle.js';
+import { bundleFor, bundleOf, cliBundle, cliCacheDir, LIGHT_COMMANDS } from '../bin/cli-bundle.mjs';
 import { COMMANDS as LIGHT } from '../cli/light-main.js';
 import { COMMANDS } from '../cli/main.js';
 import { bundleInputs } from '../disk/bundle-cache.js';
@@ -11,13 +11,13 @@ import { parleyCli, cleanEnv } from './llm-run-helpers.js';
 import { REPO, tempDir } from './helpers/processes.js';
 
 /**
- * bin/parley.js runs the CLI from a bundle cached under node_modules/.cache/parley/cli (bin/cli-bundle.js).
+ * bin/parley.js runs the CLI from a bundle cached under node_modules/.cache/parley/cli (bin/cli-bundle.mjs).
  * A stale bundle would run old code while the sources say otherwise, so: the cache must notice every
  * change to a file the bundle was built from, and only those; and code in the bundle must find shipped
  * files through the package root, never through its own location.
  */
 
-describe('the cached CLI bundle (bin/cli-bundle.js, disk/bundle-cache.js)', () => {
+describe('the cached CLI bundle (bin/cli-bundle.mjs, bin/cli-start.js, disk/bundle-cache.js)', () => {
   const t = tempDir('cli-bundle');
   afterAll(() => t.remove());
 

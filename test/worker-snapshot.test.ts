@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PACKAGE_ROOT as CLI_PACKAGE_ROOT } from '../bin/cli-bundle.js';
+import { PACKAGE_ROOT as CLI_PACKAGE_ROOT } from '../bin/cli-bundle.mjs';
 import { PACKAGE_ROOT_ENV } from '../disk/package-root.js';
 import { RunConfig } from '../orchestrator/run-config.js';
 import { runExperiment } from '../orchestrator/run/driver.js';

@@ -17,22 +17,18 @@
  * that makes the whole source a two-byte string; PARLEY_DEBUG maps stack traces through the source map.
  *
  * Nothing here may stop the CLI: any failure (no esbuild, a read-only cache) returns null and the caller
- * runs the sources under tsx, as before. PARLEY_CLI_BUNDLE=0 forces that (read by bin/parley.js).
+ * runs the sources under tsx, as before. PARLEY_CLI_BUNDLE=0 forces that (read by bin/parley.js). A start
+ * whose bundle is current does not load this module: the stamp written here is checked instead (bin/cli-start.js).
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cachedBundle, NODE_BUNDLE_OPTIONS } from '../disk/bundle-cache.js';
+import { cachedBundle, inputsOf, keySources, NODE_BUNDLE_OPTIONS } from '../disk/bundle-cache.js';
 import { BARRELS_FLATTENED_KEY, cliBarrelsFlattened, flattenedBarrelReads } from '../disk/bundle-plugins.js';
+import { cliCacheDir, PACKAGE_ROOT, writeStamp } from './cli-start.js';
 
-/** The package root: bin/ sits at it. */
-export const PACKAGE_ROOT = fileURLToPath(new URL('../', import.meta.url));
-
-/** `<node_modules>/.cache/parley/cli`, next to the esbuild this package depends on. */
-export function cliCacheDir() {
-  const esbuildPkg = createRequire(import.meta.url).resolve('esbuild/package.json');
-  return join(dirname(dirname(esbuildPkg)), '.cache', 'parley', 'cli');
-}
+// The package root, the cache's directory and the light bundle's commands are bin/cli-start.js's (CommonJS:
+// the start of a process whose bundle is current reads them without this module).
+export { bundleFor, cliCacheDir, LIGHT_COMMANDS, PACKAGE_ROOT } from './cli-start.js';
 
 /**
  * The shared options (NODE_BUNDLE_OPTIONS) as one CommonJS script. `import.meta.url` is the bundle file's URL,
@@ -54,14 +50,6 @@ export const CLI_BUNDLE_OPTIONS = Object.freeze({
   sourcesContent: false,
 });
 
-/**
- * Commands bin/parley.js runs from the light bundle (`light.cjs`, of cli/light-main.ts, which lists the same
- * names: test/cli-bundle.test.ts): commands that read a run, ~0.3-0.5 MB of code instead of the whole CLI's
- * ~4 MB that every process starting from it reads, compiles (from its code cache) and runs the top level of.
- * One build makes both files, in one directory, from one manifest: the check that they are current is one.
- */
-export const LIGHT_COMMANDS = Object.freeze(['show', 'report', 'pack', 'verify']);
-
 /** The CLI bundle's own plugins (disk/bundle-plugins.js), with their cache keys and the files they read. */
 const CLI_PLUGINS = [{ plugin: cliBarrelsFlattened, key: BARRELS_FLATTENED_KEY, reads: flattenedBarrelReads }];
 
@@ -82,22 +70,18 @@ export function bundleOf(root, dir, entries = CLI_ENTRIES) {
 }
 
 /**
- * The bundle file that runs `parley <argv[0]>`, given the main one: the light bundle for LIGHT_COMMANDS.
- * @param {string} mainFile
- * @param {string | undefined} command
- */
-export function bundleFor(mainFile, command) {
-  return command !== undefined && LIGHT_COMMANDS.includes(command) ? join(dirname(mainFile), 'light.cjs') : mainFile;
-}
-
-/**
  * The entry file of an up-to-date CLI bundle (built now if needed), or null when the CLI should run
  * from its sources under tsx.
  * @returns {Promise<string | null>}
  */
 export async function cliBundle() {
   try {
-    return await bundleOf(PACKAGE_ROOT, cliCacheDir());
+    const dir = cliCacheDir();
+    const entry = await bundleOf(PACKAGE_ROOT, dir);
+    // Found current (or built and settled) just now: the next start checks the stamp alone (bin/cli-start.js).
+    const inputs = inputsOf(dir, entry);
+    if (inputs) writeStamp({ root: PACKAGE_ROOT, dir, entry, inputs, keySources: [fileURLToPath(import.meta.url), ...keySources()] });
+    return entry;
   } catch {
     return null;
   }

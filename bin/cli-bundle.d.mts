@@ -1,4 +1,4 @@
-/** Types of bin/cli-bundle.js (plain JavaScript: it runs before any TypeScript loader). */
+/** Types of bin/cli-bundle.mjs (plain JavaScript: it runs before any TypeScript loader). */
 export declare const PACKAGE_ROOT: string;
 export declare function cliCacheDir(): string;
 export declare function cliBundle(): Promise<string | null>;
