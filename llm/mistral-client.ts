@@ -2,6 +2,8 @@ import { withCallSignal } from './attempt-signal.js';
 import { LlmError, LlmErrorCode } from './errors.js';
 import type { ClientOptions, StructuredMode } from './options.js';
 import { loadMistralChat, type MistralChat, type MistralClientOptions } from './mistral-sdk.js';
+import { mistralBodyJson } from './mistral-http-body.js';
+import { usesEnvProxy } from './openai-http-fits.js';
 import { parseRetryAfter, type RetryDeps } from './retry.js';
 import { samplingFor, toMistralSampling } from './sampling.js';
 import { httpError, SdkClient, usageFrom, type AttemptResult } from './sdk-client.js';
@@ -15,7 +17,45 @@ export interface MistralSettings {
   serverURL: string | undefined;
   options: ClientOptions;
   sampling: Record<string, unknown>;
+  /** Send every request through the SDK (tests comparing it with the light path of mistral-http.ts). */
+  sdkOnly?: boolean;
 }
+
+/** The SDK's server when none is given. */
+const DEFAULT_SERVER_URL = 'https://api.mistral.ai';
+
+/**
+ * The light request path (mistral-http.ts, its own chunk: a bot or OpenAI process never loads it), imported
+ * once; and the SDK's verdict on the answers it does not read itself (mistral-sdk-verdict.ts), on first need.
+ */
+let httpModule: Promise<typeof import('./mistral-http.js')> | undefined;
+const loadHttp = () => (httpModule ??= import('./mistral-http.js'));
+let verdictModule: Promise<typeof import('./mistral-sdk-verdict.js')> | undefined;
+const loadVerdict = () => (verdictModule ??= import('./mistral-sdk-verdict.js'));
+
+/** The statuses fetch follows when they carry a location: the SDK's path sends such a request again. */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const REDIRECTED = Symbol('redirected');
+
+/**
+ * Whether this client's non-streamed chat requests can take the light path: not when the SDK would log
+ * them (MISTRAL_DEBUG: any non-empty value, as the SDK coerces it), not through a proxy Node's fetch
+ * would take from the environment (openai-http-fits.ts), not with a key the head cannot carry as is.
+ */
+function lightPathFits(apiKey: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.MISTRAL_DEBUG) return false;
+  if (usesEnvProxy(env, process.execArgv)) return false;
+  return !/[^\t\x20-\x7e]/.test(apiKey.trim());
+}
+
+function abortError(signal: AbortSignal): Error {
+  const err = new Error(`request aborted${signal.reason instanceof Error ? `: ${signal.reason.message}` : ''}`, { cause: signal.reason });
+  err.name = 'AbortError';
+  return err;
+}
+
+/** What the seat's client reads of a completion, from the SDK's value or from the plain JSON (field names differ). */
+type Completion = { model?: string; usage?: unknown; choices?: Array<{ message?: { content?: unknown } | undefined; finishReason?: unknown; finish_reason?: unknown } | undefined> };
 
 /** The SDK's error classes, imported with the SDK on first use (see `loadMistralChat`). */
 const loadErrors = () => import('@mistralai/mistralai/models/errors');
@@ -35,6 +75,43 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
   const sdkClient = () => (client ??= loadMistralChat(sdkOptions));
   const label = `mistral:${settings.model}`;
 
+  // Non-streamed requests go out through llm/http1-pool.ts with the SDK's exact bytes (mistral-http.ts),
+  // unless something only the SDK handles is set; streaming stays with the SDK.
+  const viaHttp = !settings.sdkOnly && !settings.options.stream && lightPathFits(settings.apiKey);
+  let light = viaHttp;
+  const serverURL = settings.serverURL ?? DEFAULT_SERVER_URL;
+  let endpoint: ReturnType<typeof import('./mistral-http.js').mistralEndpoint> | undefined;
+  const endpointOf = (http: typeof import('./mistral-http.js')) => (endpoint ??= http.mistralEndpoint(serverURL, settings.apiKey));
+
+  /** One request on the light path: the completion, or REDIRECTED (the SDK sends it, and this client's next ones). */
+  const lightComplete = async (json: string, signal: AbortSignal): Promise<Completion | typeof REDIRECTED> => {
+    const http = await loadHttp();
+    const at = endpointOf(http);
+    let answer: Awaited<ReturnType<typeof http.postChat>>;
+    try {
+      answer = await http.postChat(at, json, signal, abortError);
+    } catch (err) {
+      if (err instanceof http.MistralConnectionError) throw new LlmError(LlmErrorCode.Connection, `${label}: ${err.message}`, { cause: err });
+      if ((err as Error)?.name === 'AbortError') throw new LlmError(LlmErrorCode.Aborted, `${label}: request aborted`, { cause: err });
+      // A body cut short or undecodable: the SDK's `text()` fails too, and its error is an unreadable reply.
+      throw new LlmError(LlmErrorCode.BadResponse, `${label}: unreadable reply: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+    }
+    if (REDIRECTS.has(answer.status) && answer.headers.get('location') !== null) return REDIRECTED;
+    http.deprecationWarning(answer);
+    let plain: ReturnType<typeof http.plainCompletion>;
+    try {
+      plain = http.plainCompletion(answer);
+    } catch (err) {
+      throw new LlmError(LlmErrorCode.BadResponse, `${label}: unreadable reply: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+    }
+    if (plain) return plain;
+    try {
+      return unwrap(await (await loadVerdict()).sdkVerdict(answer, at.url)) as Completion;
+    } catch (err) {
+      throw mapMistralError(err, label, await loadErrors());
+    }
+  };
+
   const send = async (req: ChatRequest, signal: AbortSignal, structured: StructuredMode): Promise<AttemptResult> => {
     const body: Record<string, unknown> = {
       ...toMistralSampling(samplingFor(settings.sampling, req)),
@@ -44,6 +121,12 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
     const format = responseFormat(req, structured);
     if (format) body.responseFormat = format;
     const requestOptions = { signal, retries: { strategy: 'none' as const } };
+    const json = light ? mistralBodyJson(body) : null;
+    if (json !== null) {
+      const res = await lightComplete(json, signal);
+      if (res !== REDIRECTED) return fromCompletion(res, settings.model, label);
+      light = false;
+    }
     try {
       const sdk = await sdkClient();
       if (settings.options.stream) {
@@ -64,20 +147,32 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
         if (finishReason) result.finishReason = finishReason;
         return result;
       }
-      const res = unwrap(await withCallSignal(signal, async () => sdk.complete(body as never, requestOptions)));
-      const choice = res.choices[0];
-      const raw = choice?.message?.content;
-      if (raw === undefined || raw === null) throw new LlmError(LlmErrorCode.BadResponse, `${label}: reply has no message content`);
-      const result: AttemptResult = { content: textOf(raw), usage: usageFrom(res.usage), model: res.model || settings.model };
-      if (choice?.finishReason) result.finishReason = String(choice.finishReason);
-      return result;
+      return fromCompletion(unwrap(await withCallSignal(signal, async () => sdk.complete(body as never, requestOptions))) as Completion, settings.model, label);
     } catch (err) {
       throw mapMistralError(err, label, await loadErrors());
     }
   };
   // A server that rejects a response_format gets the next rung down, remembered for this model.
   const attempt = structuredLadder(`mistral ${settings.serverURL ?? 'default'} ${settings.model}`, settings.options.structuredOutput, send);
-  return new SdkClient('mistral', settings.model, attempt, settings.options, settings.serverURL ?? 'default', deps, sdkClient, settings.apiKey);
+  const shell = new SdkClient('mistral', settings.model, attempt, settings.options, settings.serverURL ?? 'default', deps, viaHttp ? loadHttp : sdkClient, settings.apiKey);
+  // The light path's first request only loads its transport (node:tls for https) beyond what any request
+  // runs: a warm-up loads them and sends nothing (llm/warm.ts `preloaded`).
+  if (viaHttp) shell.preload = async () => {
+    const http = await loadHttp();
+    await http.prepareEndpoint(endpointOf(http));
+  };
+  return shell;
+}
+
+/** The attempt's result from a completion, the SDK's (camelCase) or the light path's plain JSON. */
+function fromCompletion(res: Completion, model: string, label: string): AttemptResult {
+  const choice = res.choices?.[0];
+  const raw = choice?.message?.content;
+  if (raw === undefined || raw === null) throw new LlmError(LlmErrorCode.BadResponse, `${label}: reply has no message content`);
+  const result: AttemptResult = { content: textOf(raw), usage: usageFrom(res.usage), model: res.model || model };
+  const finishReason = choice?.finishReason ?? choice?.finish_reason;
+  if (finishReason) result.finishReason = String(finishReason);
+  return result;
 }
 
 /**

@@ -26,7 +26,7 @@ export function lightPathFits(env: NodeJS.ProcessEnv = process.env, execArgv: re
  * takes effect. Read loosely (any value but empty or 0): a needless SDK request costs CPU, a bypassed
  * proxy costs a refused or unaudited connection.
  */
-function usesEnvProxy(env: NodeJS.ProcessEnv, execArgv: readonly string[]): boolean {
+export function usesEnvProxy(env: NodeJS.ProcessEnv, execArgv: readonly string[]): boolean {
   const flag = (args: readonly string[]) => args.some((a) => a === '--use-env-proxy' || a.startsWith('--use-env-proxy='));
   const value = env.NODE_USE_ENV_PROXY?.trim();
   return (value !== undefined && value !== '' && value !== '0') || flag(execArgv) || flag((env.NODE_OPTIONS ?? '').split(/\s+/));

@@ -1,8 +1,7 @@
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { VERSION } from 'openai/version';
 import { SDK_ARCH_NAMES, SDK_OS_NAMES } from './openai-http-fits.js';
 import { exchange, Http1ConnectionError, prepareOrigin, type Http1Answer } from './http1-pool.js';
-import { MAX_BODY_BYTES } from './http1-reply.js';
+import { answerText } from './http1-text.js';
 // The body's JSON as JSON.stringify writes it, its messages made once for the seat's cassette line too.
 import { jsonWithMessages } from './messages-json.js';
 
@@ -154,24 +153,13 @@ export async function postJson(baseURL: string, path: string, apiKey: string, bo
     if (err instanceof Http1ConnectionError) throw new OpenAiConnectionError('Connection error.', { cause: err.cause ?? err });
     throw err;
   }
-  return answer(reply, textOf(reply));
+  return answer(reply, answerText(reply));
 }
 
 function abortError(signal: AbortSignal): Error {
   const err = new Error(`request aborted${signal.reason instanceof Error ? `: ${signal.reason.message}` : ''}`, { cause: signal.reason });
   err.name = 'AbortError';
   return err;
-}
-
-/** The body as text, decoded as `fetch` decodes it (gzip, deflate, br; a leading byte order mark dropped). */
-function textOf(reply: Http1Answer): string {
-  const encoding = (reply.headers.get('content-encoding') ?? '').trim().toLowerCase();
-  const raw = reply.body;
-  // Decoded no larger than a body is kept (a small compressed answer may expand without end): RangeError past it.
-  const bound = { maxOutputLength: MAX_BODY_BYTES };
-  const bytes = encoding === 'gzip' || encoding === 'x-gzip' ? gunzipSync(raw, bound) : encoding === 'deflate' ? inflateSync(raw, bound) : encoding === 'br' ? brotliDecompressSync(raw, bound) : raw;
-  const text = bytes.toString('utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** What the SDK makes of an answer: JSON parsed for a JSON media type, text otherwise, null for 204. */
