@@ -1,4 +1,3 @@
-import { SDK_METADATA } from '@mistralai/mistralai/lib/config.js';
 import { exchange, Http1ConnectionError, prepareOrigin, type Http1Answer } from './http1-pool.js';
 import { answerText } from './http1-text.js';
 
@@ -17,6 +16,13 @@ import { answerText } from './http1-text.js';
  * hook traces only with `@opentelemetry/api` installed and configured (not a dependency of Parley); its
  * deprecation hook's warning is given by `deprecationWarning`.
  */
+
+/**
+ * The SDK's version as its user-agent hook sends it (`SDK_METADATA.sdkVersion`), written here: importing
+ * it would load the SDK's runtime bundle in a process from the start-up snapshot, the cost this path
+ * avoids. A new SDK version fails test/llm/mistral-http.test.ts (its requests' bytes) until this follows.
+ */
+export const MISTRAL_SDK_VERSION = '2.7.0';
 
 /** Thrown for a failure before any answer (refused, reset, DNS): the SDK's `ConnectionError` case. */
 export class MistralConnectionError extends Error {
@@ -56,7 +62,7 @@ function headOf(url: URL, apiKey: string): string {
     `host: ${url.host}\r\nconnection: keep-alive\r\n` +
     `Content-Type: application/json\r\nAccept: application/json\r\n` +
     `authorization: ${`Bearer ${apiKey}`.trim()}\r\ncookie: \r\n` +
-    `user-agent: mistral-client-typescript/${SDK_METADATA.sdkVersion}\r\n` +
+    `user-agent: mistral-client-typescript/${MISTRAL_SDK_VERSION}\r\n` +
     `accept-language: *\r\nsec-fetch-mode: cors\r\naccept-encoding: gzip, deflate\r\n`
   );
 }

@@ -38,6 +38,11 @@ export const RUNTIME_PACKAGES: Readonly<Record<string, readonly string[]>> = Obj
     '@mistralai/mistralai/funcs/chatStream.js',
     '@mistralai/mistralai/models/errors',
     '@mistralai/mistralai/lib/http.js',
+    // The SDK's verdict on an answer its light path does not read itself (llm/mistral-sdk-verdict.ts): in
+    // this bundle, so that its errors are the classes the seat's client maps.
+    '@mistralai/mistralai/lib/matchers.js',
+    '@mistralai/mistralai/models/components/chatcompletionresponse.js',
+    '@mistralai/mistralai/models/errors/httpvalidationerror.js',
   ],
   'mistral-sdk': ['@mistralai/mistralai'],
   'rate-limiter-flexible': ['rate-limiter-flexible'],
