@@ -79,38 +79,7 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
   // unless something only the SDK handles is set; streaming stays with the SDK.
   const viaHttp = !settings.sdkOnly && !settings.options.stream && lightPathFits(settings.apiKey);
   let light = viaHttp;
-  const serverURL = settings.serverURL ?? DEFAULT_SERVER_URL;
-  let endpoint: ReturnType<typeof import('./mistral-http.js').mistralEndpoint> | undefined;
-  const endpointOf = (http: typeof import('./mistral-http.js')) => (endpoint ??= http.mistralEndpoint(serverURL, settings.apiKey));
-
-  /** One request on the light path: the completion, or REDIRECTED (the SDK sends it, and this client's next ones). */
-  const lightComplete = async (json: string, signal: AbortSignal): Promise<Completion | typeof REDIRECTED> => {
-    const http = await loadHttp();
-    const at = endpointOf(http);
-    let answer: Awaited<ReturnType<typeof http.postChat>>;
-    try {
-      answer = await http.postChat(at, json, signal, abortError);
-    } catch (err) {
-      if (err instanceof http.MistralConnectionError) throw new LlmError(LlmErrorCode.Connection, `${label}: ${err.message}`, { cause: err });
-      if ((err as Error)?.name === 'AbortError') throw new LlmError(LlmErrorCode.Aborted, `${label}: request aborted`, { cause: err });
-      // A body cut short or undecodable: the SDK's `text()` fails too, and its error is an unreadable reply.
-      throw new LlmError(LlmErrorCode.BadResponse, `${label}: unreadable reply: ${(err as Error)?.message ?? String(err)}`, { cause: err });
-    }
-    if (REDIRECTS.has(answer.status) && answer.headers.get('location') !== null) return REDIRECTED;
-    http.deprecationWarning(answer);
-    let plain: ReturnType<typeof http.plainCompletion>;
-    try {
-      plain = http.plainCompletion(answer);
-    } catch (err) {
-      throw new LlmError(LlmErrorCode.BadResponse, `${label}: unreadable reply: ${(err as Error)?.message ?? String(err)}`, { cause: err });
-    }
-    if (plain) return plain;
-    try {
-      return unwrap(await (await loadVerdict()).sdkVerdict(answer, at.url)) as Completion;
-    } catch (err) {
-      throw mapMistralError(err, label, await loadErrors());
-    }
-  };
+  const lightPath = lightRequests(settings.serverURL ?? DEFAULT_SERVER_URL, settings.apiKey, label);
 
   const send = async (req: ChatRequest, signal: AbortSignal, structured: StructuredMode): Promise<AttemptResult> => {
     const body: Record<string, unknown> = {
@@ -123,7 +92,7 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
     const requestOptions = { signal, retries: { strategy: 'none' as const } };
     const json = light ? mistralBodyJson(body) : null;
     if (json !== null) {
-      const res = await lightComplete(json, signal);
+      const res = await lightPath.complete(json, signal);
       if (res !== REDIRECTED) return fromCompletion(res, settings.model, label);
       light = false;
     }
@@ -157,11 +126,50 @@ export function createMistralClient(settings: MistralSettings, deps?: RetryDeps)
   const shell = new SdkClient('mistral', settings.model, attempt, settings.options, settings.serverURL ?? 'default', deps, viaHttp ? loadHttp : sdkClient, settings.apiKey);
   // The light path's first request only loads its transport (node:tls for https) beyond what any request
   // runs: a warm-up loads them and sends nothing (llm/warm.ts `preloaded`).
-  if (viaHttp) shell.preload = async () => {
+  if (viaHttp) shell.preload = lightPath.preload;
+  return shell;
+}
+
+/**
+ * The light path's requests of one client (mistral-http.ts): `complete` posts a body's JSON and gives the
+ * completion, or REDIRECTED (the SDK sends it, and the client's next ones); `preload` loads its transport.
+ */
+function lightRequests(serverURL: string, apiKey: string, label: string) {
+  let endpoint: ReturnType<typeof import('./mistral-http.js').mistralEndpoint> | undefined;
+  const endpointOf = (http: typeof import('./mistral-http.js')) => (endpoint ??= http.mistralEndpoint(serverURL, apiKey));
+  const unreadable = (err: unknown) => new LlmError(LlmErrorCode.BadResponse, `${label}: unreadable reply: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+  const complete = async (json: string, signal: AbortSignal): Promise<Completion | typeof REDIRECTED> => {
+    const http = await loadHttp();
+    const at = endpointOf(http);
+    let answer: Awaited<ReturnType<typeof http.postChat>>;
+    try {
+      answer = await http.postChat(at, json, signal, abortError);
+    } catch (err) {
+      if (err instanceof http.MistralConnectionError) throw new LlmError(LlmErrorCode.Connection, `${label}: ${err.message}`, { cause: err });
+      if ((err as Error)?.name === 'AbortError') throw new LlmError(LlmErrorCode.Aborted, `${label}: request aborted`, { cause: err });
+      // A body cut short or undecodable: the SDK's `text()` fails too, and its error is an unreadable reply.
+      throw unreadable(err);
+    }
+    if (REDIRECTS.has(answer.status) && answer.headers.get('location') !== null) return REDIRECTED;
+    http.deprecationWarning(answer);
+    let plain: ReturnType<typeof http.plainCompletion>;
+    try {
+      plain = http.plainCompletion(answer);
+    } catch (err) {
+      throw unreadable(err);
+    }
+    if (plain) return plain;
+    try {
+      return unwrap(await (await loadVerdict()).sdkVerdict(answer, at.url)) as Completion;
+    } catch (err) {
+      throw mapMistralError(err, label, await loadErrors());
+    }
+  };
+  const preload = async (): Promise<void> => {
     const http = await loadHttp();
     await http.prepareEndpoint(endpointOf(http));
   };
-  return shell;
+  return { complete, preload };
 }
 
 /** The attempt's result from a completion, the SDK's (camelCase) or the light path's plain JSON. */

@@ -19,7 +19,7 @@ function completion(model: string): string {
 
 /**
  * Where the seat's own client needs nothing but its modules loaded (LlmClient.preload: the light HTTP path
- * of `openai:`-wire providers), loads them: the throw-away request below would add only its own cost, ~25 ms
+ * of `openai:`-wire providers and of `mistral:`), loads them: the throw-away request below would add only its own cost, ~25 ms
  * of CPU a process of which the in-process server is most (bench/start-up.md). Built as the seat's (its
  * params, its base URL: http or https), with a stand-in key, since nothing is sent.
  */
