@@ -70,7 +70,7 @@ export function humanDeadline(flags: Record<string, FlagValue>): { ok: true; ms?
 
 export const RUN_FLAGS: FlagSpecs = {
   ...CONFIG_FLAGS,
-  concurrency: { type: 'number', describe: 'episodes in flight at once (default 4)' },
+  concurrency: { type: 'number', describe: 'episodes in flight at once (default 4; a bot-only run adds agent processes only as seats wait)' },
   agent1: { type: 'string', metavar: 'SPEC', describe: 'policy of the first seat: bot | bot:<name> | openai:<model> | mistral:<model> | replay:<run-dir> (that seat as recorded there) | human (a person: prints a browser link)' },
   agent2: { type: 'string', metavar: 'SPEC', describe: 'policy of the second seat (default: as agent1)' },
   ...groupSeatFlags(false),

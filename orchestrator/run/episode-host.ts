@@ -56,6 +56,12 @@ export interface HostPoolOptions {
   warm: PolicyConfig[];
   /** Every seat hosted is a bot's (a run that knows all its policies): leaner agent processes (bot-process-flags.ts). */
   botsOnly?: boolean;
+  /**
+   * Past the first episode's processes, start one only for a seat that has waited as long as a start takes
+   * (supervisor/demand-growth.ts): bot episodes end sooner than a process starts, so most of a bot run's
+   * pool used to start, stay unused and be stopped.
+   */
+  growOnDemand?: boolean;
   /** No seat hosted opens TLS (a run that knows all its policies; llm/tls-need.ts): agent processes start without NODE_EXTRA_CA_CERTS. */
   tlsFree?: boolean;
   /** Agent processes' scheduling priority below this process (default WORKER_NICENESS). */
@@ -156,6 +162,7 @@ export function hostPool(p: HostPoolOptions, log: (line: string) => void): Worke
     niceness: p.niceness ?? WORKER_NICENESS,
     warm: p.warm,
     ...(p.botsOnly ? { botsOnly: true } : {}),
+    ...(p.growOnDemand ? { growOnDemand: true } : {}),
     ...(p.tlsFree ? { tlsFree: true } : {}),
     log,
     ...(p.workerPath ? { workerPath: p.workerPath } : {}),

@@ -135,7 +135,7 @@ async function hostEpisodes(
     ...(probes.connection ? { connection: probes.connection } : {}),
     ...(probes.engine ? { hooks: probes.engine } : {}),
     onPoolStarting: (size) =>
-      say(`starting ${size} agent process(es)${pool!.seatsPerProcess > 1 ? ` (up to ${pool!.seatsPerProcess} seats each, never two of one episode)` : ''} for ${pending.length} episode(s), ${inFlight} at a time`),
+      say(`starting ${pool!.growOnDemand && size > pool!.seatsPerEpisode ? `${pool!.seatsPerEpisode} agent process(es), up to ${size} as episodes wait,` : `${size} agent process(es)`}${pool!.seatsPerProcess > 1 ? ` (up to ${pool!.seatsPerProcess} seats each, never two of one episode)` : ''} for ${pending.length} episode(s), ${inFlight} at a time`),
   });
   if (host.pool) probes.poolStarted?.(host.pool);
   if (host.pool && probes.fullPoolFirst) await host.pool.full();
@@ -201,6 +201,7 @@ function poolFor(pending: readonly EpisodePlan[], config: RunConfig, probes: Run
   if (!hostedSeats.some((n) => n > 0)) return undefined;
   const warm = distinctPolicies(pending);
   const inFlight = Math.min(config.concurrency, pending.length);
+  const botsOnly = warm.length > 0 && warm.every((c) => policyKind(c.spec) === 'bot');
   return {
     concurrency: inFlight,
     later: pending.length - inFlight,
@@ -208,7 +209,9 @@ function poolFor(pending: readonly EpisodePlan[], config: RunConfig, probes: Run
     seatsPerProcess: config.pool.multiplex ? Math.max(1, config.pool.seatsPerProcess) : 1,
     warm,
     // The queue's workers host whatever later jobs bring, so only a run that knows every policy says so.
-    botsOnly: warm.length > 0 && warm.every((c) => policyKind(c.spec) === 'bot'),
+    botsOnly,
+    // A bench that asks for the whole pool before the first episode keeps it (fullPoolFirst).
+    growOnDemand: botsOnly && !probes.fullPoolFirst,
     tlsFree: warm.length > 0 && !policiesMayUseTls(warm, process.env),
     ...(probes.workerEntry ? { workerPath: probes.workerEntry } : {}),
   };

@@ -7,6 +7,7 @@ import { markUsed } from '../../disk/bundle-cache.js';
 import { policyMayUseTls } from '../../llm/tls-need.js';
 import { Worker, type HostedSeat, type Hosting, type SeatRelease } from './pool-worker.js';
 import { SnapshotEvidence } from './snapshot-evidence.js';
+import { DemandGrowth } from './demand-growth.js';
 import type { Launch } from './worker-snapshot.js';
 import { chooseLaunch } from './worker-launch.js';
 
@@ -48,6 +49,8 @@ export interface WorkerPoolOptions {
   firstWave?: number;
   /** Every seat this pool hosts is played by a bot: one-seat workers start with BOT_PROCESS_NODE_FLAGS (less memory). */
   botsOnly?: boolean;
+  /** Past the first wave, a worker starts only for a seat that waited as long as a start takes (demand-growth.ts). */
+  growOnDemand?: boolean;
   /**
    * Start bundled workers from the agent's start-up snapshot (worker-snapshot.ts: less CPU and memory per
    * process). Default true unless `PARLEY_WORKER_SNAPSHOT=0`; only for the package's own agent, and not with
@@ -114,8 +117,14 @@ export class WorkerPool {
     this.size = opts.size;
     this.startParallelism = Math.max(1, opts.startParallelism ?? 2 * availableParallelism());
     this.leanBots = (opts.botsOnly ?? false) && this.seatsPerWorker === 1;
+    this.growth = opts.growOnDemand ? new DemandGrowth(this.firstWave(), { live: () => this.workers.filter((w) => !w.dead).length, starting: () => this.starting(), fill: () => this.fill() }) : null;
     process.on('exit', this.killAll);
   }
+
+  private readonly growth: DemandGrowth | null;
+  private readonly firstWave = () => Math.min(this.size, Math.max(1, this.opts.firstWave ?? this.startParallelism));
+  /** Workers kept now: `size`, or, growing on demand, the first wave and one per seat that waited too long. */
+  private readonly kept = () => (this.growth ? Math.min(this.size, this.growth.kept) : this.size);
 
   /** How workers are launched (entry file and node flags), settled once before the first spawn. */
   private launch: Launch | null = null;
@@ -166,10 +175,10 @@ export class WorkerPool {
     }
   }
 
-  /** Resolves true once `size` workers are ready (the whole pool started), false if the pool stopped filling first (closed, or failing). */
+  /** Resolves true once the workers kept (`size`, unless growing on demand) are ready, false if the pool stopped filling first (closed, or failing). */
   async full(): Promise<boolean> {
     for (;;) {
-      if (this.workers.filter((w) => w.isReady && !w.dead).length >= this.size) return true;
+      if (this.workers.filter((w) => w.isReady && !w.dead).length >= this.kept()) return true;
       if (this.closing || this.startFailures >= MAX_START_FAILURES) return false;
       await new Promise<void>((r) => this.waiters.push(r));
     }
@@ -193,10 +202,10 @@ export class WorkerPool {
    */
   private fill(): void {
     if (!this.launch) return;
-    const firstWave = Math.min(this.size, Math.max(1, this.opts.firstWave ?? this.startParallelism));
+    const firstWave = this.firstWave();
     const ready = this.workers.filter((w) => w.isReady && !w.dead).length;
     const parallel = ready < firstWave ? Math.min(this.startParallelism, firstWave - ready) : this.startParallelism;
-    while (!this.closing && this.startFailures < MAX_START_FAILURES && this.workers.filter((w) => !w.dead).length < this.size && this.starting() < parallel) {
+    while (!this.closing && this.startFailures < MAX_START_FAILURES && this.workers.filter((w) => !w.dead).length < this.kept() && this.starting() < parallel) {
       this.spawn();
     }
   }
@@ -220,7 +229,8 @@ export class WorkerPool {
     }
     const msg: WorkerHost = { type: 'host', url: req.url, token: req.token, ...(req.resume !== undefined ? { resume: req.resume } : {}), policy: req.policy };
     for (;;) {
-      const worker = await this.acquire({ episodeId: req.episodeId, resolve }, req.token);
+      const ticket = this.growth?.wait();
+      const worker = await this.acquire({ episodeId: req.episodeId, resolve }, req.token).finally(() => ticket && this.growth!.done(ticket));
       const sent = await new Promise<Error | null>((r) => {
         try {
           worker.child.send(msg, (err) => r(err ?? null));
@@ -274,6 +284,7 @@ export class WorkerPool {
   /** Stops every worker (SIGTERM, then SIGKILL after `graceMs`). */
   async close(graceMs = 3_000): Promise<void> {
     this.closing = true;
+    this.growth?.stop();
     process.off('exit', this.killAll);
     const live = this.workers.filter((w) => !w.dead);
     await Promise.all(
@@ -307,6 +318,7 @@ export class WorkerPool {
     // A long-lived pool (serve, a queue worker) keeps its bundle marked as in use, so no prune removes it.
     if (this.launch.bundled) for (const file of [this.launch.path, ...this.launch.bundled]) markUsed(file);
     const fromSnapshot = this.launch.plain !== undefined;
+    const forkedAt = performance.now();
     const child = fork(this.launch.path, [], {
       // PARLEY_WORKER_NODE_ARGS: extra node flags for agent processes (profiling, heap limits).
       // A snapshot launch holds the V8 flags its blob was built with (snapshotArgs).
@@ -344,6 +356,7 @@ export class WorkerPool {
     worker.ready.then(
       () => {
         this.startFailures = 0;
+        this.growth?.started(performance.now() - forkedAt);
         if (fromSnapshot) this.snapshotEvidence.healthy();
       },
       (err: Error) => countStartFailure(worker, err),
@@ -371,7 +384,7 @@ export class WorkerPool {
         // Grow back to size after deaths; grow past it only if every worker already hosts this episode.
         const allHostThis = live.every((w) => hostsEpisode(w, episodeId));
         if (allHostThis) this.spawn();
-        else if (live.length < this.size) {
+        else if (live.length < this.kept()) {
           this.fill();
           if (this.starting() === 0) this.spawn(); // throws once workers keep failing to start
         }
