@@ -58,6 +58,20 @@ describe('DemandGrowth (a bot pool grows past its first wave only for seats that
     expect(p.fills).toBe(2);
   });
 
+  it('counts an overdue seat again once the worker starting for it is gone (taken by another seat, or dead)', () => {
+    const clock = new FakeClock();
+    const { p, hooks } = pool(2);
+    const g = new DemandGrowth(2, hooks, clock);
+    g.wait();
+    g.started(100);
+    p.starting = 1; // a replacement already starting covers the seat when it falls due
+    clock.advance(100);
+    expect(g.kept).toBe(2);
+    p.starting = 0; // … and went to another seat
+    expect(g.raise()).toBe(true);
+    expect(g.kept).toBe(3);
+  });
+
   it('never keeps fewer workers than before, and stops its timer', () => {
     const clock = new FakeClock();
     const { hooks } = pool(2);

@@ -40,12 +40,20 @@ export class DemandGrowth {
     return this.keptWorkers;
   }
 
-  /** Seats that waited long enough: a worker for each that no starting worker covers. */
-  private onDue(): void {
+  /**
+   * Keeps a worker for each seat that has waited long enough and that no starting worker covers. The pool
+   * calls it at every fill (a worker ready or dead, a seat hosted): a seat whose starting worker went to
+   * another seat, or died, is counted again.
+   */
+  raise(): boolean {
+    const kept = this.keptWorkers;
     const uncovered = this.overdue() - this.pool.starting();
-    if (uncovered <= 0) return;
-    this.keptWorkers = Math.max(this.keptWorkers, this.pool.live() + uncovered);
-    this.pool.fill();
+    if (uncovered > 0) this.keptWorkers = Math.max(this.keptWorkers, this.pool.live() + uncovered);
+    return this.keptWorkers > kept;
+  }
+
+  private onDue(): void {
+    if (this.raise()) this.pool.fill();
   }
 
   /** A worker said `ready` `startMs` after it was forked. */

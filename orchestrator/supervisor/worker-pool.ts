@@ -120,7 +120,6 @@ export class WorkerPool {
     this.growth = opts.growOnDemand ? new DemandGrowth(this.firstWave(), { live: () => this.workers.filter((w) => !w.dead).length, starting: () => this.starting(), fill: () => this.fill() }) : null;
     process.on('exit', this.killAll);
   }
-
   private readonly growth: DemandGrowth | null;
   private readonly firstWave = () => Math.min(this.size, Math.max(1, this.opts.firstWave ?? this.startParallelism));
   /** Workers kept now: `size`, or, growing on demand, the first wave and one per seat that waited too long. */
@@ -175,7 +174,7 @@ export class WorkerPool {
     }
   }
 
-  /** Resolves true once the workers kept (`size`, unless growing on demand) are ready, false if the pool stopped filling first (closed, or failing). */
+  /** True once the workers kept (`size`, unless growing on demand) are ready, false if the pool stopped filling first (closed, or failing). */
   async full(): Promise<boolean> {
     for (;;) {
       if (this.workers.filter((w) => w.isReady && !w.dead).length >= this.kept()) return true;
@@ -202,6 +201,7 @@ export class WorkerPool {
    */
   private fill(): void {
     if (!this.launch) return;
+    this.growth?.raise();
     const firstWave = this.firstWave();
     const ready = this.workers.filter((w) => w.isReady && !w.dead).length;
     const parallel = ready < firstWave ? Math.min(this.startParallelism, firstWave - ready) : this.startParallelism;
