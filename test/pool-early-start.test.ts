@@ -87,6 +87,8 @@ describe('agent processes start while the first episodes run', () => {
     const result = await runExperiment(config, { log: () => {}, hosting: 'local' }, {
       workerEntry: GATED_ENTRY,
       progressIntervalMs: 3_600_000,
+      // Bots: the pool would otherwise start past the first episode's processes only as seats wait (demand-growth.ts).
+      eagerPool: true,
       poolStarted: (p) => (pool = p),
       engine: {
         moveAccepted: () => {

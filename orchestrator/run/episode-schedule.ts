@@ -211,7 +211,7 @@ function poolFor(pending: readonly EpisodePlan[], config: RunConfig, probes: Run
     // The queue's workers host whatever later jobs bring, so only a run that knows every policy says so.
     botsOnly,
     // A bench that asks for the whole pool before the first episode keeps it (fullPoolFirst).
-    growOnDemand: botsOnly && !probes.fullPoolFirst,
+    growOnDemand: botsOnly && !probes.fullPoolFirst && !probes.eagerPool,
     tlsFree: warm.length > 0 && !policiesMayUseTls(warm, process.env),
     ...(probes.workerEntry ? { workerPath: probes.workerEntry } : {}),
   };

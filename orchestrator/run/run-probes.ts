@@ -25,6 +25,8 @@ export interface RunProbes {
    * episodes in flight, not start-up); by default episodes start as soon as their seats' processes are.
    */
   fullPoolFirst?: boolean;
+  /** A bot-only run's pool starts all its processes, as other runs' do, instead of growing on demand (early-start tests). */
+  eagerPool?: boolean;
   /** Period of the progress summary line or redraw (the benchmark silences it). */
   progressIntervalMs?: number;
   /** Heartbeat and abuse limits of the agent connections (a test detects a hung process sooner). */
