@@ -60,19 +60,26 @@ export async function rehearseSeatTurns(): Promise<number> {
   const policy = new LlmPolicy({ spec: 'openai:rehearsal', params: {} }, templates(), client);
   const request: TurnRequest = { v: 1, id: 'q', type: 'turn.request', turn: 2, actions: ['none', 'speak', 'non-verbal communication', 'action', 'leave'], deadlineMs: 60_000 };
   let moves = 0;
-  for (const raw of rehearsalFrames()) {
-    const decoded = decodeOrchestratorFrame(JSON.stringify(raw));
-    if (!decoded.ok || decoded.frame.type !== 'seat.welcome') continue;
-    // As the seat's client keeps its view and asks for a move (seat-client.ts): the view from the frames,
-    // the move through the runner, which checks the reply frame.
-    const state = new SeatViewState();
-    state.welcome(decoded.frame as SeatWelcome);
-    state.event(event(0, 'b'));
-    state.event(event(1, (decoded.frame as SeatWelcome).seat));
-    const reply = await runTurn(policy, state.snapshot(), request, { graceMs: 1_000, signal: new AbortController().signal });
-    if (reply.type === 'turn.act') moves += 1;
+  try {
+    for (const raw of rehearsalFrames()) {
+      const decoded = decodeOrchestratorFrame(JSON.stringify(raw));
+      if (!decoded.ok || decoded.frame.type !== 'seat.welcome') continue;
+      // As the seat's client keeps its view and asks for a move (seat-client.ts): the view from the frames,
+      // the move through the runner, which checks the reply frame.
+      const state = new SeatViewState();
+      state.welcome(decoded.frame as SeatWelcome);
+      state.event(event(0, 'b'));
+      state.event(event(1, (decoded.frame as SeatWelcome).seat));
+      const reply = await runTurn(policy, state.snapshot(), request, { graceMs: 1_000, signal: new AbortController().signal });
+      if (reply.type === 'turn.act') moves += 1;
+    }
+  } finally {
+    // Whatever the rehearsal threw, neither the policy nor the in-memory connection stays in the snapshot.
+    try {
+      await policy.close();
+    } finally {
+      removeConnection();
+    }
   }
-  await policy.close();
-  removeConnection();
   return moves;
 }
