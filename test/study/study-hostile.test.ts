@@ -72,7 +72,11 @@ describe('parley study under 50 participants, 10 hostile', () => {
     // Every hostile request was refused, and no answer carried anyone's id, token or seat.
     const secrets = honest.flatMap((p) => [p.pid, p.token, ...p.views.map((v) => v.seat).filter((s): s is string => !!s)]);
     for (const r of hostileResults) {
-      if (r.what !== 'flood') expect(r.status, r.what).toBeGreaterThanOrEqual(400);
+      // An oversized body may also be cut off: the server answers 413 and closes while the client is still
+      // writing, and on a busy machine the reset can reach the client before the answer does (-1). Either way
+      // nothing was accepted; that the server lives on is checked by every honest participant completing.
+      const cutOff = r.what.startsWith('1 MB') && r.status === -1;
+      if (r.what !== 'flood' && !cutOff) expect(r.status, r.what).toBeGreaterThanOrEqual(400);
       for (const s of secrets) expect(r.body, r.what).not.toContain(s);
     }
     const by = (what: string) => hostileResults.filter((r) => r.what === what).map((r) => r.status);
