@@ -1,5 +1,3 @@
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LlmError } from '../../llm/errors.js';
@@ -7,18 +5,13 @@ import { createOpenAiClient } from '../../llm/openai-client.js';
 import { defaultOptions } from '../../llm/options.js';
 import { resetStructuredMemory } from '../../llm/index.js';
 import type { ChatRequest } from '../../llm/types.js';
+import { closedUrl, RawHttpServer, type Canned } from '../helpers/raw-http-server.js';
 
 /**
  * The light request path (llm/openai-http.ts) against the `openai` SDK it stands in for: on a raw TCP
  * server that records every request's bytes, the same calls through both must send identical bytes and
  * come back as identical results or errors.
  */
-
-interface Canned {
-  status: number;
-  headers?: Record<string, string>;
-  body: string | Buffer;
-}
 
 const OK_BODY = JSON.stringify({
   id: 'chatcmpl-1',
@@ -30,54 +23,17 @@ const OK_BODY = JSON.stringify({
 });
 const COMPLETION_BODY = JSON.stringify({ id: 'cmpl-1', object: 'text_completion', created: 1, model: 'served-model', choices: [{ index: 0, text: 'Hello there', finish_reason: 'length' }], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } });
 
-let server: Server;
+const raw = new RawHttpServer();
 let base: string;
-const received: string[] = [];
-let next: Canned | ((request: string) => Canned) = { status: 200, body: OK_BODY };
-const sockets = new Set<Socket>();
-
-/** Answers each complete request (headers + content-length bytes) with `next`, keeping the connection open. */
-let connections = 0;
-function onSocket(socket: Socket): void {
-  connections += 1;
-  sockets.add(socket);
-  socket.on('close', () => sockets.delete(socket));
-  socket.on('error', () => {});
-  let buf = Buffer.alloc(0);
-  socket.on('data', (d: Buffer) => {
-    buf = Buffer.concat([buf, d]);
-    for (;;) {
-      const end = buf.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const head = buf.subarray(0, end).toString('latin1');
-      const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
-      if (buf.length < end + 4 + length) return;
-      const request = buf.subarray(0, end + 4 + length).toString('latin1');
-      received.push(request);
-      buf = buf.subarray(end + 4 + length);
-      const canned = typeof next === 'function' ? next(request) : next;
-      const body = typeof canned.body === 'string' ? Buffer.from(canned.body, 'utf8') : canned.body;
-      const headers = { 'content-type': 'application/json', ...canned.headers, 'content-length': String(body.length) };
-      socket.write(`HTTP/1.1 ${canned.status} X\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`);
-      socket.write(body);
-    }
-  });
-}
 
 beforeAll(async () => {
-  server = createServer(onSocket);
-  server.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  base = `${await raw.listen()}/v1`;
 });
-afterAll(async () => {
-  for (const s of sockets) s.destroy();
-  await new Promise((r) => server.close(r));
-});
+afterAll(() => raw.close());
 beforeEach(() => {
   resetStructuredMemory();
-  received.length = 0;
-  next = { status: 200, body: OK_BODY };
+  raw.received.length = 0;
+  raw.next = { status: 200, body: OK_BODY };
 });
 
 const SCHEMA = { name: 'parley_action', schema: { type: 'object', properties: { action_type: { type: 'string' }, argument: { type: 'string' } }, required: ['action_type', 'argument'], additionalProperties: false } };
@@ -91,15 +47,15 @@ function client(sdkOnly: boolean, over: { transport?: 'chat' | 'completion'; bas
 /** The same call through the SDK and through the light path: what each sent, and what each returned or threw. */
 async function both(req: ChatRequest, over: Parameters<typeof client>[1] = {}) {
   const run = async (sdkOnly: boolean) => {
-    received.length = 0;
+    raw.received.length = 0;
     // What the structured ladder learned from the first run must not shorten the second.
     resetStructuredMemory();
     try {
       const r = await client(sdkOnly, over).chat(req);
-      return { sent: [...received], result: { content: r.content, usage: r.usage, model: r.model, finishReason: r.finishReason, structured: r.structured } };
+      return { sent: [...raw.received], result: { content: r.content, usage: r.usage, model: r.model, finishReason: r.finishReason, structured: r.structured } };
     } catch (err) {
       const e = err as LlmError;
-      return { sent: [...received], error: { name: e.name, code: e.code, message: e.message, status: e.status, retryAfterMs: e.retryAfterMs } };
+      return { sent: [...raw.received], error: { name: e.name, code: e.code, message: e.message, status: e.status, retryAfterMs: e.retryAfterMs } };
     }
   };
   return { sdk: await run(true), http: await run(false) };
@@ -117,16 +73,16 @@ describe('openai requests without the SDK (llm/openai-http.ts)', () => {
 
   it('keeps its connection alive across requests (the headers go out as one raw list)', async () => {
     const light = client(false);
-    connections = 0;
+    raw.connections = 0;
     for (let i = 0; i < 3; i++) expect((await light.chat(REQ)).content).toContain('speak');
-    expect(received).toHaveLength(3);
+    expect(raw.received).toHaveLength(3);
     // The process's keep-alive agent may still hold a socket from an earlier test: at most one new one.
-    expect(connections).toBeLessThanOrEqual(1);
-    expect(received.every((r) => /\r\nconnection: keep-alive\r\n/.test(r))).toBe(true);
+    expect(raw.connections).toBeLessThanOrEqual(1);
+    expect(raw.received.every((r) => /\r\nconnection: keep-alive\r\n/.test(r))).toBe(true);
   });
 
   it('sends the same bytes on the completion transport, with a base URL ending in a slash, and a key with spaces around it', async () => {
-    next = { status: 200, body: COMPLETION_BODY };
+    raw.next = { status: 200, body: COMPLETION_BODY };
     const { sdk, http } = await both({ messages: [{ role: 'user', content: 'Hi' }] }, { transport: 'completion', baseURL: `${base}/`, apiKey: ' sk-spaced ' });
     expect(sdk.sent[0]).toMatch(/^POST \/v1\/completions HTTP\/1\.1\r\n/);
     expect(http.sent).toEqual(sdk.sent);
@@ -134,7 +90,7 @@ describe('openai requests without the SDK (llm/openai-http.ts)', () => {
   });
 
   it('reads a gzip-encoded answer as fetch does', async () => {
-    next = { status: 200, headers: { 'content-encoding': 'gzip' }, body: gzipSync(OK_BODY) };
+    raw.next = { status: 200, headers: { 'content-encoding': 'gzip' }, body: gzipSync(OK_BODY) };
     const { sdk, http } = await both(REQ);
     expect(http.result).toEqual(sdk.result);
   });
@@ -147,10 +103,10 @@ describe('openai requests without the SDK (llm/openai-http.ts)', () => {
     ['a 200 that is not JSON', { status: 200, body: '{"choices": [' }],
     ['a 200 without content', { status: 200, body: JSON.stringify({ choices: [{ message: {} }] }) }],
   ])('%s: the same bytes and the same error as through the SDK', async (_name, canned) => {
-    next = canned;
+    raw.next = canned;
     if (canned.status === 400) {
       // Only the request asking for a JSON schema is refused: the ladder's next rung is answered.
-      next = (request) => (request.includes('"json_schema"') ? canned : { status: 200, body: OK_BODY });
+      raw.next = (request) => (request.includes('"json_schema"') ? canned : { status: 200, body: OK_BODY });
       const { sdk, http } = await both(REQ);
       expect(sdk.sent.length).toBeGreaterThan(1);
       expect(http.sent).toEqual(sdk.sent);
@@ -165,12 +121,7 @@ describe('openai requests without the SDK (llm/openai-http.ts)', () => {
   });
 
   it('a refused connection is the same connection error', async () => {
-    const closed = createServer();
-    closed.listen(0, '127.0.0.1');
-    await new Promise((r) => closed.once('listening', r));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise((r) => closed.close(r));
-    const { sdk, http } = await both(REQ, { baseURL: `http://127.0.0.1:${port}/v1` });
+    const { sdk, http } = await both(REQ, { baseURL: `${await closedUrl()}/v1` });
     expect(sdk.error?.code).toBeDefined();
     expect(http.error).toEqual(sdk.error);
   });
