@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { switchEnv } from '../disk/switch-env.js';
+import { workerNiceness } from '../orchestrator/supervisor/worker-niceness.js';
 import { commandHelp, UsageError, type CommandSpec } from './command.js';
 import { describeFailure } from './failure.js';
 
@@ -55,7 +56,7 @@ export function oneCommandProcess(): void {
   z.config({ jitless: true });
 }
 
-/** Read where an agent pool starts (orchestrator/supervisor/worker-pool.ts); checked up front by main(). */
+/** Read where an agent pool starts (orchestrator/supervisor/worker-pool.ts), as PARLEY_WORKER_NICE is; checked up front by main(). */
 const WORKER_SWITCHES = ['PARLEY_WORKER_BUNDLE', 'PARLEY_WORKER_SNAPSHOT'];
 
 /**
@@ -67,12 +68,11 @@ export async function runCommand(name: string, rest: string[], load: () => Promi
   try {
     // The agent processes' launch switches are read where a pool starts; a bad value is refused here first,
     // as a usage error of whichever command was given (exit 2, before anything is loaded or written).
-    for (const v of WORKER_SWITCHES) {
-      try {
-        switchEnv(v);
-      } catch (err) {
-        throw new UsageError((err as Error).message);
-      }
+    try {
+      for (const v of WORKER_SWITCHES) switchEnv(v);
+      workerNiceness();
+    } catch (err) {
+      throw new UsageError((err as Error).message);
     }
     const mod = await load();
     // A command of several forms: its --help shows each form (each generated from its own flags).

@@ -237,6 +237,10 @@ describe('the cached CLI bundle (bin/cli-bundle.mjs, bin/cli-start.js, disk/bund
       expect(refused).toEqual({ code: 2, stdout: '', stderr: `parley run: ${name}: expected 0 (off) or 1 (on), got "off"` });
       expect(existsSync(out)).toBe(false);
     }
+    // And the agent processes' priority (a NaN used to run them at nice 0 without a word).
+    const badNice = await parleyCli(['run', '--scenarios', 'builtin', '--limit', '1', '--out', out], cleanEnv({ PARLEY_WORKER_NICE: 'low' }));
+    expect(badNice).toEqual({ code: 2, stdout: '', stderr: 'parley run: PARLEY_WORKER_NICE: expected a whole number from 0 (the orchestrator\'s priority) to 19 (the lowest), got "low"' });
+    expect(existsSync(out)).toBe(false);
     const on = await parleyCli(['--version'], cleanEnv({ PARLEY_CLI_BUNDLE: '1' }));
     expect(on).toEqual(await parleyCli(['--version'], cleanEnv()));
     expect(on.code).toBe(0);

@@ -16,6 +16,7 @@ import { teeLedger } from '../watch/tee-ledger.js';
 import { AGENT_PATH, attachAgentEndpoint } from '../net/ws-endpoint.js';
 import { SeatRegistry } from '../seat-registry.js';
 import { poolSizeFor } from '../supervisor/pool-size.js';
+import { workerNiceness } from '../supervisor/worker-niceness.js';
 import { superviseEpisode, isOpen, RECOVERY_GRACE_MS } from '../supervisor/seat-supervisor.js';
 import { WorkerPool } from '../supervisor/worker-pool.js';
 import { makeLimits } from '../world.js';
@@ -32,15 +33,6 @@ export const TOKEN_TTL_MS = {
   /** A person opening a seat's link in a browser (minutes, not seconds). */
   human: 30 * 60_000,
 } as const;
-
-/**
- * Agent processes run at the lowest CPU priority (nice 19, unless PARLEY_WORKER_NICE says otherwise): the
- * orchestrator is the one process every turn of every episode passes through, so under load it goes first
- * (its time per turn stays flat); agent processes mostly wait on their LLM anyway. The price: next to
- * other work at nice 0 on the machine they get ~1.5 % of its CPU weight each, and start and play that much
- * slower (the pool waits for a slow start, supervisor/start-watch.ts).
- */
-export const WORKER_NICENESS = Number(process.env.PARLEY_WORKER_NICE ?? 19);
 
 /** The local agent process pool of a host. */
 export interface HostPoolOptions {
@@ -64,7 +56,7 @@ export interface HostPoolOptions {
   growOnDemand?: boolean;
   /** No seat hosted opens TLS (a run that knows all its policies; llm/tls-need.ts): agent processes start without NODE_EXTRA_CA_CERTS. */
   tlsFree?: boolean;
-  /** Agent processes' scheduling priority below this process (default WORKER_NICENESS). */
+  /** Agent processes' scheduling priority below this process (default PARLEY_WORKER_NICE, else 19: workerNiceness). */
   niceness?: number;
   /** Another agent process entry (a test's fake agent) instead of the declared one. */
   workerPath?: string;
@@ -159,7 +151,7 @@ export function hostPool(p: HostPoolOptions, log: (line: string) => void): Worke
     seatsPerWorker: Math.max(1, p.seatsPerProcess),
     // The first episode's seats start first (one process each), the rest of the pool behind them.
     firstWave: p.seatsPerEpisode,
-    niceness: p.niceness ?? WORKER_NICENESS,
+    niceness: p.niceness ?? workerNiceness(),
     warm: p.warm,
     ...(p.botsOnly ? { botsOnly: true } : {}),
     ...(p.growOnDemand ? { growOnDemand: true } : {}),

@@ -1,6 +1,7 @@
 import type { PolicyConfig } from '../../protocol/index.js';
 import type { WorkerPool } from '../supervisor/worker-pool.js';
-import { hostPool, hostPoolSize, WORKER_NICENESS, type HostPoolOptions } from './episode-host.js';
+import { hostPool, hostPoolSize, type HostPoolOptions } from './episode-host.js';
+import { workerNiceness } from '../supervisor/worker-niceness.js';
 
 /** A pool the lender keeps, the processes its current borrowers need, and its first start. */
 interface Lent {
@@ -34,7 +35,7 @@ export class PoolLender {
     if (this.closed) throw new Error('the shared agent processes are stopped: no run may start after the sweep ended');
     // The run's own directories are not part of the kind of process: each seat's policy carries them.
     const warm = o.warm.map(withoutRunDirs);
-    const key = JSON.stringify([o.seatsPerProcess, o.botsOnly ?? false, o.growOnDemand ?? false, o.tlsFree ?? false, o.niceness ?? WORKER_NICENESS, o.workerPath ?? null, warm]);
+    const key = JSON.stringify([o.seatsPerProcess, o.botsOnly ?? false, o.growOnDemand ?? false, o.tlsFree ?? false, o.niceness ?? workerNiceness(), o.workerPath ?? null, warm]);
     const need = hostPoolSize(o);
     let entry = this.pools.get(key);
     if (!entry) {

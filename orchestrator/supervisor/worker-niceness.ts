@@ -1,0 +1,23 @@
+/**
+ * Agent processes run at the lowest CPU priority unless PARLEY_WORKER_NICE says otherwise: the orchestrator
+ * is the one process every turn of every episode passes through, so under load it goes first (its time per
+ * turn stays flat); agent processes mostly wait on their LLM anyway. The price: next to other work at nice 0
+ * on the machine they get ~1.5 % of its CPU weight each, and start and play that much slower (the pool waits
+ * for a slow start, start-watch.ts).
+ */
+export const DEFAULT_WORKER_NICENESS = 19;
+
+/**
+ * The nice increment of agent processes over the orchestrator: PARLEY_WORKER_NICE, a whole number 0–19
+ * (unset or empty: DEFAULT_WORKER_NICENESS). Anything else is refused, not taken as some other priority:
+ * `Number()` made `abc` NaN and the pool skipped NaN, so the processes ran at nice 0 instead of 19; a
+ * negative one needs privileges the pool lacks and was dropped without a word (worker-pool.ts).
+ */
+export function workerNiceness(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.PARLEY_WORKER_NICE?.trim();
+  if (raw === undefined || raw === '') return DEFAULT_WORKER_NICENESS;
+  if (!/^\d{1,2}$/.test(raw) || Number(raw) > 19) {
+    throw new Error(`PARLEY_WORKER_NICE: expected a whole number from 0 (the orchestrator's priority) to 19 (the lowest), got ${JSON.stringify(raw.slice(0, 40))}`);
+  }
+  return Number(raw);
+}
