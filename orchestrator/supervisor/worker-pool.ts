@@ -18,8 +18,8 @@ export type { WorkerPoolOptions } from './worker-pool-options.js';
 const MAX_START_FAILURES = 3;
 
 /**
- * The supervisor's pool of local agent processes (IPC contract: protocol/worker-ipc.ts): `child_process.fork` of `agent-node/worker.ts` under
- * tsx. Workers are spawned ahead and reused across episodes. `host()` picks a ready worker that is not
+ * The supervisor's pool of local agent processes (IPC contract: protocol/worker-ipc.ts): `child_process.fork` of the
+ * agent entry, from its start-up snapshot or bundle (under tsx only when neither can be had: worker-launch.ts). Workers are spawned ahead and reused across episodes. `host()` picks a ready worker that is not
  * already hosting a seat of the same episode (DESIGN invariant 1), so two seats of one episode never
  * share a process, whatever the pool size or multiplexing. The pool fills in the background, a few
  * workers starting at a time: seats go to the workers that are ready, so episodes start on the first
