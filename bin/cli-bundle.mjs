@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cachedBundle, inputsOf, keySources, NODE_BUNDLE_OPTIONS } from '../disk/bundle-cache.js';
 import { BARRELS_FLATTENED_KEY, cliBarrelsFlattened, flattenedBarrelReads } from '../disk/bundle-plugins.js';
+import { cliRuntimeEntryPoints, cliRuntimePackages, isRuntimeEntry } from '../disk/cli-runtime-packages.js';
 import { cliCacheDir, PACKAGE_ROOT, writeStamp } from './cli-start.js';
 
 // The package root, the cache's directory and the light bundle's commands are bin/cli-start.js's (CommonJS:
@@ -51,10 +52,13 @@ export const CLI_BUNDLE_OPTIONS = Object.freeze({
 });
 
 /** The CLI bundle's own plugins (disk/bundle-plugins.js), with their cache keys and the files they read. */
-const CLI_PLUGINS = [{ plugin: cliBarrelsFlattened, key: BARRELS_FLATTENED_KEY, reads: flattenedBarrelReads }];
+const CLI_PLUGINS = [{ plugin: cliBarrelsFlattened, key: BARRELS_FLATTENED_KEY, reads: flattenedBarrelReads }, { plugin: cliRuntimePackages.plugin, key: cliRuntimePackages.key }];
 
-/** The bundles of the CLI: output name -> entry (relative to the package root). */
-const CLI_ENTRIES = Object.freeze({ main: 'cli/main.ts', light: 'cli/light-main.ts' });
+/**
+ * The bundles of the CLI: output name -> entry (relative to the package root), and the packages kept in files
+ * of their own beside them (disk/cli-runtime-packages.js: `mistral.cjs`, generated entries).
+ */
+const CLI_ENTRIES = Object.freeze({ main: 'cli/main.ts', light: 'cli/light-main.ts', ...cliRuntimeEntryPoints() });
 
 /**
  * The bundles of `<root>/cli/main.ts` (and of the other `entries`, beside it) cached in `dir`; returns main's
@@ -65,7 +69,7 @@ const CLI_ENTRIES = Object.freeze({ main: 'cli/main.ts', light: 'cli/light-main.
  * @returns {Promise<string>}
  */
 export function bundleOf(root, dir, entries = CLI_ENTRIES) {
-  const entryPoints = Object.fromEntries(Object.entries(entries).map(([name, rel]) => [name, join(root, rel)]));
+  const entryPoints = Object.fromEntries(Object.entries(entries).map(([name, rel]) => [name, isRuntimeEntry(rel) ? rel : join(root, rel)]));
   return cachedBundle({ root, dir, entryPoints, main: 'main.cjs', options: CLI_BUNDLE_OPTIONS, plugins: CLI_PLUGINS });
 }
 
@@ -80,7 +84,7 @@ export async function cliBundle() {
     const entry = await bundleOf(PACKAGE_ROOT, dir);
     // Found current (or built and settled) just now: the next start checks the stamp alone (bin/cli-start.js).
     const inputs = inputsOf(dir, entry);
-    if (inputs) writeStamp({ root: PACKAGE_ROOT, dir, entry, inputs, keySources: [fileURLToPath(import.meta.url), ...keySources()] });
+    if (inputs) writeStamp({ root: PACKAGE_ROOT, dir, entry, inputs, keySources: [fileURLToPath(import.meta.url), fileURLToPath(new URL('../disk/cli-runtime-packages.js', import.meta.url)), ...keySources()] });
     return entry;
   } catch {
     return null;

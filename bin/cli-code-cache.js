@@ -90,14 +90,15 @@ function loadWithCodeCache(file, key, isKnown) {
   // one-byte string: a third of the CPU of decoding UTF-8, and half the memory.
   const ascii = cache ? cache.ascii : isAscii(buffer);
   const source = ascii ? buffer.latin1Slice(0, buffer.length) : buffer.utf8Slice(0, buffer.length);
-  // The wrapper of Node's own CommonJS loader: the bundle sees the same five names it would under require().
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  // The wrapper of Node's own CommonJS loader: the bundle sees the same five names it would under require(), and
+  // `__parleyRuntime`, which loads a package kept beside it (disk/cli-runtime-packages.js) through this cache too.
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __parleyRuntime) {${source}\n})`, {
     filename: file,
     ...(cache ? { cachedData: cache.data } : {}),
   });
   const loaded = cpuMs();
   const module = { exports: /** @type {Record<string, unknown>} */ ({}) };
-  script.runInThisContext()(module.exports, createRequire(file), module, file, dir);
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dir, runtimeLoader(dir));
   const accepted = cache !== null && script.cachedDataRejected !== true;
   process.once('exit', () => {
     const work = cpuMs() - loaded;
@@ -122,6 +123,25 @@ function loadWithCodeCache(file, key, isKnown) {
     }
   });
   return module.exports;
+}
+
+/**
+ * `__parleyRuntime(name)` of a bundle in `dir`: the exports of `<dir>/<name>.cjs`, loaded once per process, with
+ * a code cache of its own (`code-<name>-runtime.v8`).
+ * @param {string} dir
+ */
+function runtimeLoader(dir) {
+  /** @type {Map<string, Record<string, unknown>>} */
+  const loaded = new Map();
+  return (/** @type {string} */ name) => {
+    let exports = loaded.get(name);
+    if (!exports) {
+      if (!KEY.test(name)) throw new Error(`parley: no runtime file '${name}'`);
+      exports = loadWithCodeCache(join(dir, `${name}.cjs`), 'runtime', () => true);
+      loaded.set(name, exports);
+    }
+    return exports;
+  };
 }
 
 exports.loadWithCodeCache = loadWithCodeCache;

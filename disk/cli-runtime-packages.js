@@ -1,0 +1,70 @@
+// @ts-check
+/**
+ * Packages the CLI bundle keeps in files of their own beside main.cjs (`<name>.cjs`, one build, one manifest:
+ * bin/cli-bundle.mjs), loaded at the first import of one of their modules. Why: every `parley` process reads
+ * its whole bundle, holds it as a string and deserialises a code cache whose top level declares every module
+ * wrapper of it, whatever the command uses; the Mistral SDK was 1.34 MB of main.cjs's 4.23 MB (its ~1,000
+ * modules), used only by a `mistral:` judge, seat or job. In the bundle, each of its specifiers is a module
+ * `module.exports = <the runtime file's exports>[<specifier>]`, so every importer shares one copy of the
+ * package (the SDK's error classes, which llm/mistral-client.ts maps by `instanceof`).
+ *
+ * The runtime file is loaded through the code cache (bin/cli-code-cache.js passes `__parleyRuntime` to the
+ * bundle), else by Node's `require` (PARLEY_DEBUG runs the bundle under Node's own loader). A specifier the
+ * CLI imports that is not listed here fails the build, so the bundle never holds a second copy of a package;
+ * a failed build runs the sources under tsx (bin/parley.js), which the CLI tests would show.
+ */
+
+/** Runtime file name -> the package's specifiers the CLI's sources import (static or dynamic). */
+export const CLI_RUNTIME_PACKAGES = Object.freeze({
+  mistral: Object.freeze([
+    '@mistralai/mistralai',
+    '@mistralai/mistralai/core.js',
+    '@mistralai/mistralai/funcs/chatComplete.js',
+    '@mistralai/mistralai/funcs/chatStream.js',
+    '@mistralai/mistralai/lib/http.js',
+    '@mistralai/mistralai/lib/matchers.js',
+    '@mistralai/mistralai/models/errors',
+    '@mistralai/mistralai/models/components/chatcompletionresponse.js',
+    '@mistralai/mistralai/models/errors/httpvalidationerror.js',
+  ]),
+});
+
+const ENTRY_PREFIX = 'cli-runtime:';
+
+/** The runtime files' esbuild entry points, by output name (generated modules: see the plugin). */
+export const cliRuntimeEntryPoints = () => Object.fromEntries(Object.keys(CLI_RUNTIME_PACKAGES).map((name) => [name, `${ENTRY_PREFIX}${name}`]));
+
+/** Whether an entry point of CLI_ENTRIES is a generated one (not a file under the package root). */
+export const isRuntimeEntry = (/** @type {string} */ entry) => entry.startsWith(ENTRY_PREFIX);
+
+/** The bundle's module for `specifier` of runtime file `name` (`__parleyRuntime`: bin/cli-code-cache.js). */
+const shim = (/** @type {string} */ name, /** @type {string} */ specifier) =>
+  `module.exports = (typeof __parleyRuntime === "function" ? __parleyRuntime : (n) => require(require("node:path").join(__dirname, n + ".cjs")))(${JSON.stringify(name)})[${JSON.stringify(specifier)}];\n`;
+
+/** The runtime file's entry: `module.exports = { <specifier>: require(<specifier>), … }`. */
+const entry = (/** @type {string} */ name) =>
+  `module.exports = {\n${(CLI_RUNTIME_PACKAGES[/** @type {keyof typeof CLI_RUNTIME_PACKAGES} */ (name)] ?? []).map((s) => `  ${JSON.stringify(s)}: require(${JSON.stringify(s)}),`).join('\n')}\n};\n`;
+
+const ESCAPE = /[.*+?^${}()|[\]\\/]/g;
+const roots = [...new Set(Object.values(CLI_RUNTIME_PACKAGES).flatMap((specs) => specs.map((s) => /^(@[^/]+\/)?[^/]+/.exec(s)?.[0] ?? s)))];
+
+/** @type {import('esbuild').Plugin} */
+const plugin = {
+  name: 'cli-runtime-packages',
+  setup(build) {
+    /** @type {Map<string, string>} */
+    const owner = new Map(Object.entries(CLI_RUNTIME_PACKAGES).flatMap(([name, specs]) => specs.map((s) => /** @type {[string, string]} */ ([s, name]))));
+    build.onResolve({ filter: /^cli-runtime:/ }, (a) => ({ path: a.path.slice(ENTRY_PREFIX.length), namespace: 'cli-runtime-entry' }));
+    build.onLoad({ filter: /.*/, namespace: 'cli-runtime-entry' }, (a) => ({ contents: entry(a.path), loader: 'js', resolveDir: build.initialOptions.absWorkingDir ?? process.cwd() }));
+    build.onResolve({ filter: new RegExp(`^(${roots.map((r) => r.replace(ESCAPE, '\\$&')).join('|')})(/.*)?$`) }, (a) => {
+      // The runtime file's own entry resolves the package as usual (the package's modules import each other relatively).
+      if (a.namespace === 'cli-runtime-entry') return undefined;
+      if (!owner.has(a.path)) return { errors: [{ text: `${a.path} is not in CLI_RUNTIME_PACKAGES (disk/cli-runtime-packages.js)` }] };
+      return { path: a.path, namespace: 'cli-runtime-shim' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'cli-runtime-shim' }, (a) => ({ contents: shim(/** @type {string} */ (owner.get(a.path)), a.path), loader: 'js' }));
+  },
+};
+
+/** The CLI build's plugin, with its cache key (changes whenever what it generates may). */
+export const cliRuntimePackages = { plugin, key: JSON.stringify([CLI_RUNTIME_PACKAGES, shim.toString(), entry.toString()]) };
