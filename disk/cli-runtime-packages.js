@@ -27,7 +27,18 @@ export const CLI_RUNTIME_PACKAGES = Object.freeze({
     '@mistralai/mistralai/models/components/chatcompletionresponse.js',
     '@mistralai/mistralai/models/errors/httpvalidationerror.js',
   ]),
+  // The OpenAI SDK (0.19 MB): batch jobs, files, fine-tuning, streaming and its error classes; a seat's or a
+  // judge's plain call goes on the light HTTP path (llm/openai-http.ts) without it.
+  openai: Object.freeze(['openai']),
+  // The browsers' server (0.45 MB with engine.io's transports, mime-db and a copy of ws): loaded by a run only
+  // when a browser may come (orchestrator/run/episode-host.ts), by serve, watch, study, annotate.
+  socketio: Object.freeze(['socket.io', 'engine.io', 'socket.io-parser']),
+  // The shared rate limit's (llm/shared-limit.ts, `--rpm`/`--tpm` of a queue worker).
+  'rate-limiter-flexible': Object.freeze(['rate-limiter-flexible']),
 });
+
+/** Modules of those packages that stay in the bundle: a constant the light OpenAI client sends. */
+const INLINE = new Set(['openai/version']);
 
 const ENTRY_PREFIX = 'cli-runtime:';
 
@@ -57,8 +68,9 @@ const plugin = {
     build.onResolve({ filter: /^cli-runtime:/ }, (a) => ({ path: a.path.slice(ENTRY_PREFIX.length), namespace: 'cli-runtime-entry' }));
     build.onLoad({ filter: /.*/, namespace: 'cli-runtime-entry' }, (a) => ({ contents: entry(a.path), loader: 'js', resolveDir: build.initialOptions.absWorkingDir ?? process.cwd() }));
     build.onResolve({ filter: new RegExp(`^(${roots.map((r) => r.replace(ESCAPE, '\\$&')).join('|')})(/.*)?$`) }, (a) => {
-      // The runtime file's own entry resolves the package as usual (the package's modules import each other relatively).
-      if (a.namespace === 'cli-runtime-entry') return undefined;
+      // The runtime file's own entry resolves the package as usual, and so does a package's import of another
+      // (socket.io's of engine.io): only this package's sources are sent to the runtime files.
+      if (a.namespace === 'cli-runtime-entry' || /[\\/]node_modules[\\/]/.test(a.importer) || INLINE.has(a.path)) return undefined;
       if (!owner.has(a.path)) return { errors: [{ text: `${a.path} is not in CLI_RUNTIME_PACKAGES (disk/cli-runtime-packages.js)` }] };
       return { path: a.path, namespace: 'cli-runtime-shim' };
     });
@@ -67,4 +79,4 @@ const plugin = {
 };
 
 /** The CLI build's plugin, with its cache key (changes whenever what it generates may). */
-export const cliRuntimePackages = { plugin, key: JSON.stringify([CLI_RUNTIME_PACKAGES, shim.toString(), entry.toString()]) };
+export const cliRuntimePackages = { plugin, key: JSON.stringify([CLI_RUNTIME_PACKAGES, [...INLINE], shim.toString(), entry.toString(), plugin.setup.toString()]) };

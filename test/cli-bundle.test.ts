@@ -173,8 +173,9 @@ describe('the cached CLI bundle (bin/cli-bundle.mjs, bin/cli-start.js, disk/bund
     const light = bundleFor(bundle!, 'show');
     expect(light).toBe(join(dirname(bundle!), 'light.cjs'));
     expect(isAscii(readFileSync(light))).toBe(true);
-    // A tenth of the whole CLI: what makes it pay.
-    expect(statSync(light).size).toBeLessThan(statSync(bundle!).size / 4);
+    // Under a third of the whole CLI's (whose SDKs and browsers' server are files of their own beside it,
+    // disk/cli-runtime-packages.js): what makes it pay.
+    expect(statSync(light).size).toBeLessThan(statSync(bundle!).size / 3);
     const inputs = bundleInputs(cliCacheDir()) ?? [];
     expect(inputs.length).toBeGreaterThan(100);
     // Every static import of a flattened barrel names the module instead (disk/bundle-plugins.js barrelsFlattened):

@@ -13,26 +13,43 @@ const { loadWithCodeCache } = requireHere('../bin/cli-code-cache.js') as {
 
 /**
  * Every `parley` process reads its whole bundle and deserialises a code cache that declares every module of
- * it; the Mistral SDK (1.34 MB of 4.23) is kept beside main.cjs instead and loaded at its first import
- * (disk/cli-runtime-packages.js). test/finetune-cli and test/eval-batch run `mistral:` paths through it.
+ * it; the LLM SDKs, the browsers' server and the shared limiter (2.36 MB of 4.23) are kept beside main.cjs
+ * instead and loaded at their first import (disk/cli-runtime-packages.js). The CLI tests run them through it
+ * (finetune-cli, eval-batch: both SDKs; human-run, watch-serve: socket.io).
  */
 describe('packages kept beside the CLI bundle (disk/cli-runtime-packages.js)', () => {
   const t = tempDir('cli-runtime');
   afterAll(() => t.remove());
 
-  it('main.cjs and light.cjs hold no module of the Mistral SDK; mistral.cjs holds one copy, by every listed specifier', async () => {
+  // A class each package's own modules define (a name alone would not do: llm/mistral-sdk.ts names MistralCore).
+  const MARKERS: Record<keyof typeof CLI_RUNTIME_PACKAGES, string> = {
+    mistral: 'MistralCore=class extends ClientSDK',
+    openai: 'APIUserAbortError=class extends APIError',
+    socketio: 'BroadcastOperator=class _BroadcastOperator',
+    'rate-limiter-flexible': 'RateLimiterRedis=class extends RateLimiterStoreAbstract',
+  };
+
+  it('main.cjs and light.cjs hold no module of those packages; each runtime file holds one copy, by every listed specifier', async () => {
     const entry = await cliBundle();
     expect(entry).not.toBeNull();
     const dir = dirname(entry!);
-    // The SDK's own minimal client class (llm/mistral-sdk.ts names MistralCore, so its name alone would not do).
-    const sdkModule = 'MistralCore=class extends ClientSDK';
-    expect(readFileSync(join(dir, 'main.cjs'), 'latin1')).not.toContain(sdkModule);
-    expect(readFileSync(join(dir, 'light.cjs'), 'latin1')).not.toContain(sdkModule);
-    expect(readFileSync(join(dir, 'mistral.cjs'), 'latin1')).toContain(sdkModule);
-    const runtime = requireHere(join(dir, 'mistral.cjs')) as Record<string, Record<string, unknown>>;
-    expect(Object.keys(runtime).sort()).toEqual([...CLI_RUNTIME_PACKAGES.mistral].sort());
-    // One copy: the error class the client maps is the one the SDK's verdict throws.
-    expect(runtime['@mistralai/mistralai/models/errors']!.HTTPValidationError).toBe(runtime['@mistralai/mistralai/models/errors/httpvalidationerror.js']!.HTTPValidationError);
+    const main = readFileSync(join(dir, 'main.cjs'), 'latin1');
+    const light = readFileSync(join(dir, 'light.cjs'), 'latin1');
+    for (const [name, specifiers] of Object.entries(CLI_RUNTIME_PACKAGES)) {
+      const marker = MARKERS[name as keyof typeof MARKERS];
+      expect(main, name).not.toContain(marker);
+      expect(light, name).not.toContain(marker);
+      expect(readFileSync(join(dir, `${name}.cjs`), 'latin1'), name).toContain(marker);
+      const runtime = requireHere(join(dir, `${name}.cjs`)) as Record<string, Record<string, unknown>>;
+      expect(Object.keys(runtime).sort(), name).toEqual([...specifiers].sort());
+    }
+    // One copy: the error class the Mistral client maps is the one the SDK's verdict throws; socket.io serves
+    // on the engine.io server the endpoint makes (orchestrator/net/socketio-endpoint.ts).
+    const mistral = requireHere(join(dir, 'mistral.cjs')) as Record<string, Record<string, unknown>>;
+    expect(mistral['@mistralai/mistralai/models/errors']!.HTTPValidationError).toBe(mistral['@mistralai/mistralai/models/errors/httpvalidationerror.js']!.HTTPValidationError);
+    const socketio = requireHere(join(dir, 'socketio.cjs')) as Record<string, Record<string, unknown>>;
+    expect(socketio['socket.io']!.Server).toBeTypeOf('function');
+    expect(socketio['engine.io']!.Server).toBeTypeOf('function');
   });
 
   it('a bundle run through the code cache gets __parleyRuntime: the file beside it, loaded once', () => {
