@@ -1,4 +1,4 @@
-// Preloaded by bench/cli-cpu.ts (`node --require`): appends the CPU of a `parley` CLI process (not of its
+// Preloaded by bench/cli-cpu.ts (`node --require`): appends the CPU and minor page faults of a `parley` CLI process (not of its
 // agent processes, which inherit the preload but are not bin/parley.js) to $PARLEY_CLI_CPU_LOG at exit.
 'use strict';
 const { appendFileSync } = require('node:fs');
@@ -7,6 +7,6 @@ const log = process.env.PARLEY_CLI_CPU_LOG;
 if (log && process.argv[1] && /[\\/]bin[\\/]parley\.js$/.test(process.argv[1])) {
   process.on('exit', () => {
     const { user, system } = process.cpuUsage();
-    appendFileSync(log, `${JSON.stringify({ cpuMs: (user + system) / 1000, code: process.exitCode ?? 0 })}\n`);
+    appendFileSync(log, `${JSON.stringify({ cpuMs: (user + system) / 1000, faults: process.resourceUsage().minorPageFault, code: process.exitCode ?? 0 })}\n`);
   });
 }

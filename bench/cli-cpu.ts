@@ -48,7 +48,7 @@ const KINDS: Record<string, (f: Fixtures) => string[]> = {
 };
 
 /** One command of `root`'s CLI: its process's CPU (ms), or throws with its output if it failed. */
-async function cpuOf(variant: string, args: string[], baseEnv: NodeJS.ProcessEnv, log: string): Promise<number> {
+async function cpuOf(variant: string, args: string[], baseEnv: NodeJS.ProcessEnv, log: string): Promise<Sample> {
   const [root, ...sets] = variant.split('+');
   const env = { ...baseEnv, ...Object.fromEntries(sets.map((s) => [s.slice(0, s.indexOf('=')), s.slice(s.indexOf('=') + 1)])) };
   writeFileSync(log, '');
@@ -59,7 +59,7 @@ async function cpuOf(variant: string, args: string[], baseEnv: NodeJS.ProcessEnv
   const [code] = (await once(child, 'close')) as [number];
   if (code !== 0) throw new Error(`parley ${args.join(' ')} (${root}) exited ${code}:\n${out}`);
   const line = readFileSync(log, 'utf8').trim().split('\n')[0]!;
-  return (JSON.parse(line) as { cpuMs: number }).cpuMs;
+  return JSON.parse(line) as Sample;
 }
 
 async function fixtures(root: string, env: NodeJS.ProcessEnv, log: string): Promise<Fixtures> {
@@ -73,6 +73,12 @@ async function fixtures(root: string, env: NodeJS.ProcessEnv, log: string): Prom
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
+/** One process: its CPU (ms) and minor page faults (each ~10-20 us of system time on this project's VMs). */
+interface Sample {
+  cpuMs: number;
+  faults: number;
+}
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const opt = (name: string) => (argv.includes(name) ? argv.splice(argv.indexOf(name), 2)[1] : undefined);
@@ -84,7 +90,7 @@ async function main(): Promise<void> {
   const log = join(tmpdir(), `parley-cli-cpu-${process.pid}.log`);
   const fx = new Map<string, Fixtures>();
   for (const root of roots) fx.set(root, await fixtures(root, env, log));
-  const got = new Map(roots.map((r) => [r, new Map(kinds.map((k) => [k, [] as number[]]))]));
+  const got = new Map(roots.map((r) => [r, new Map(kinds.map((k) => [k, [] as Sample[]]))]));
   try {
     for (let i = 0; i < n; i++) {
       for (const kind of kinds) {
@@ -96,10 +102,10 @@ async function main(): Promise<void> {
     for (const f of fx.values()) rmSync(f.tmp, { recursive: true, force: true });
     rmSync(log, { force: true });
   }
-  console.log(`CPU of one parley command process, median of ${n} (ms), ${roots.length > 1 ? 'interleaved' : ''}`);
+  console.log(`CPU of one parley command process (ms) / its minor page faults, medians of ${n}, ${roots.length > 1 ? 'interleaved' : ''}`);
   console.log(`| command | ${roots.join(' | ')} |`);
   console.log(`|---|${roots.map(() => '---').join('|')}|`);
-  for (const kind of kinds) console.log(`| ${kind} | ${roots.map((r) => median(got.get(r)!.get(kind)!).toFixed(0)).join(' | ')} |`);
+  for (const kind of kinds) console.log(`| ${kind} | ${roots.map((r) => `${median(got.get(r)!.get(kind)!.map((s) => s.cpuMs)).toFixed(0)} / ${median(got.get(r)!.get(kind)!.map((s) => s.faults))}`).join(' | ')} |`);
 }
 
 await main();
