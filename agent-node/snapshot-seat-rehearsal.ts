@@ -10,7 +10,7 @@ import { forgetMasks } from './ws/frame-writer.js';
  * One seat played whole over the agent's own WebSocket client (agent-node/ws/) against a made-up orchestrator
  * in memory, while the start-up snapshot is built (snapshot-turn-rehearsal.ts calls it).
  *
- * Why: after the turn rehearsal, a process's first join still compiled 12–16 M instructions (~5 ms of CPU)
+ * Why: after the turn rehearsal, a process's first join still compiled 12-16 M instructions (~5 ms of CPU)
  * in every agent process (bench/start-up.md): the seat client's connect, the opening handshake and the 101's
  * check, the frame writer's masking, the frame reader, `seat.join`, the seat's state machine, the reply and
  * the closing handshake. At one seat a process the latency case starts ~100 processes during the pool's ramp.
