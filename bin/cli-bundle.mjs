@@ -24,7 +24,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cachedBundle, inputsOf, keySources, NODE_BUNDLE_OPTIONS } from '../disk/bundle-cache.js';
 import { BARRELS_FLATTENED_KEY, cliBarrelsFlattened, flattenedBarrelReads } from '../disk/bundle-plugins.js';
-import { cliDeferredBuiltins } from '../disk/cli-deferred-builtins.js';
 import { cliRuntimeEntryPoints, cliRuntimePackages, isRuntimeEntry } from '../disk/cli-runtime-packages.js';
 import { cliCacheDir, PACKAGE_ROOT, writeStamp } from './cli-start.js';
 
@@ -53,7 +52,7 @@ export const CLI_BUNDLE_OPTIONS = Object.freeze({
 });
 
 /** The CLI bundle's own plugins (disk/bundle-plugins.js), with their cache keys and the files they read. */
-const CLI_PLUGINS = [{ plugin: cliBarrelsFlattened, key: BARRELS_FLATTENED_KEY, reads: flattenedBarrelReads }, { plugin: cliRuntimePackages.plugin, key: cliRuntimePackages.key }, { plugin: cliDeferredBuiltins.plugin, key: cliDeferredBuiltins.key }];
+const CLI_PLUGINS = [{ plugin: cliBarrelsFlattened, key: BARRELS_FLATTENED_KEY, reads: flattenedBarrelReads }, { plugin: cliRuntimePackages.plugin, key: cliRuntimePackages.key }];
 
 /**
  * The bundles of the CLI: output name -> entry (relative to the package root), and the packages kept in files
@@ -85,7 +84,7 @@ export async function cliBundle() {
     const entry = await bundleOf(PACKAGE_ROOT, dir);
     // Found current (or built and settled) just now: the next start checks the stamp alone (bin/cli-start.js).
     const inputs = inputsOf(dir, entry);
-    if (inputs) writeStamp({ root: PACKAGE_ROOT, dir, entry, inputs, keySources: [fileURLToPath(import.meta.url), ...['cli-runtime-packages.js', 'cli-deferred-builtins.js'].map((f) => fileURLToPath(new URL(`../disk/${f}`, import.meta.url))), ...keySources()] });
+    if (inputs) writeStamp({ root: PACKAGE_ROOT, dir, entry, inputs, keySources: [fileURLToPath(import.meta.url), fileURLToPath(new URL('../disk/cli-runtime-packages.js', import.meta.url)), ...keySources()] });
     return entry;
   } catch {
     return null;

@@ -1,11 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliBundle } from '../bin/cli-bundle.mjs';
 import { CLI_RUNTIME_PACKAGES } from '../disk/cli-runtime-packages.js';
-import { REPO, tempDir } from './helpers/processes.js';
+import { tempDir } from './helpers/processes.js';
 
 const requireHere = createRequire(import.meta.url);
 const { loadWithCodeCache } = requireHere('../bin/cli-code-cache.js') as {
@@ -62,21 +61,5 @@ describe('packages kept beside the CLI bundle (disk/cli-runtime-packages.js)', (
     expect(main.first.answer).toBe(42);
     expect(main.second).toBe(main.first);
     expect((globalThis as { __parleyRuntimeLoads?: number }).__parleyRuntimeLoads).toBe(1);
-  });
-
-  it('a command that hashes nothing does not load node:crypto (disk/cli-deferred-builtins.js)', () => {
-    const hook = join(t.path, 'builtins-hook.cjs');
-    writeFileSync(hook, "process.on('exit', () => require('node:fs').writeSync(2, `\\nCRYPTO ${process.moduleLoadList.includes('NativeModule crypto')}\\n`));\n");
-    const cryptoLoaded = (...args: string[]) => {
-      const child = spawnSync(process.execPath, ['--require', hook, ...args], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
-      expect(child.status, child.stderr).toBe(0);
-      return /CRYPTO (true|false)/.exec(child.stderr)?.[1];
-    };
-    const parley = join(REPO, 'bin', 'parley.js');
-    // Every built-in rubric is made when its module loads: its hash (sha256) is worked out at its first read.
-    expect(cryptoLoaded(parley, 'eval', '--help')).toBe('false');
-    expect(cryptoLoaded(parley, 'compare', '--help')).toBe('false');
-    // The hook sees a load.
-    expect(cryptoLoaded('-e', "require('node:crypto').createHash('sha256')")).toBe('true');
   });
 });

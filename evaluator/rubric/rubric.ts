@@ -81,19 +81,11 @@ export interface Rubric {
 export { RubricRef } from '../../protocol/evaluation.js';
 import type { RubricRef } from '../../protocol/evaluation.js';
 
-/**
- * Builds a rubric (and its hash) from its name and dimensions. The hash is worked out at its first read (an
- * enumerable getter, so spreads and JSON see a plain value): the built-in rubrics are made when their module
- * loads, and a command that never reads a hash (show, export) then need not load node:crypto (the CLI bundle
- * loads it on first use: disk/cli-deferred-builtins.js).
- */
+/** Builds a rubric (and its hash) from its name and dimensions. */
 export function makeRubric(name: string, dimensions: readonly RubricDimension[], description?: string): Rubric {
-  let hash: string | undefined;
-  const rubric = { name, ...(description ? { description } : {}), dimensions } as Rubric;
-  return Object.defineProperty(rubric, 'hash', {
-    get: () => (hash ??= createHash('sha256').update(JSON.stringify({ name, dimensions: dimensions.map((d) => ({ name: d.name, min: d.min, max: d.max, criteria: d.criteria, seats: d.seats })) })).digest('hex')),
-    enumerable: true,
-  });
+  const canonical = JSON.stringify({ name, dimensions: dimensions.map((d) => ({ name: d.name, min: d.min, max: d.max, criteria: d.criteria, seats: d.seats })) });
+  const hash = createHash('sha256').update(canonical).digest('hex');
+  return { name, ...(description ? { description } : {}), dimensions, hash };
 }
 
 /** A validated rubric file as a rubric. */
