@@ -122,6 +122,16 @@ describe('agent processes from the start-up snapshot', () => {
     for (const line of lines) expect(line).toContain('--snapshot-blob');
   });
 
+  it('the snapshot bundle and its runtime files hold no character beyond Latin-1 (V8 would keep a whole script two bytes a character)', async () => {
+    const snapshot = await workerSnapshot();
+    const files = [join(dirname(snapshot.blob), 'snapshot.cjs'), ...readdirSync(dirname(snapshot.script)).filter((f) => f.endsWith('.cjs')).map((f) => join(dirname(snapshot.script), f))];
+    expect(files.length).toBeGreaterThan(1);
+    for (const file of files) {
+      const beyond = readFileSync(file, 'utf8').match(/[^\x00-\xff]/g) ?? [];
+      expect(beyond, file).toEqual([]);
+    }
+  });
+
   it('a bot-only pool starts from a blob of its own, built with the bot flags it runs under (a blob loads only under its build flags)', async () => {
     const lines: string[][] = [];
     for (const botsOnly of [true, false]) {

@@ -9,6 +9,7 @@ import { cachedBundle, KEEP_EXTERNAL, pruneStaging } from '../../disk/bundle-cac
 import { PACKAGE_ROOT_ENV, packagePath, packageRoot } from '../../disk/package-root.js';
 import { clearBuildFailure, noteBuildFailure, recentBuildFailure } from './snapshot-build-failure.js';
 import { runtimeEntries, runtimeEntryPoints, snapshotDeferred } from './snapshot-deferred.js';
+import { latin1Output } from './latin1-output.js';
 import { workerCacheRoot } from './worker-bundle.js';
 
 /**
@@ -68,7 +69,7 @@ export function workerSnapshot(flags: readonly string[] = [], cache = workerCach
 export async function buildWorkerSnapshot(cache: string, flags: readonly string[] = []): Promise<WorkerSnapshot> {
   const root = packageRoot();
   const entry = createRequire(packagePath('package.json')).resolve(SNAPSHOT_ENTRY_NAME);
-  const script = await cachedBundle({ root, dir: join(cache, 'snapshot-runtime'), entryPoints: runtimeEntryPoints(), main: 'openai.cjs', options: common, plugins: [runtimeEntries] });
+  const script = await cachedBundle({ root, dir: join(cache, 'snapshot-runtime'), entryPoints: runtimeEntryPoints(), main: 'openai.cjs', options: common, plugins: [runtimeEntries, latin1Output] });
   const source = await cachedBundle({
     root,
     dir: join(cache, 'snapshot'),
@@ -76,7 +77,7 @@ export async function buildWorkerSnapshot(cache: string, flags: readonly string[
     main: 'snapshot.cjs',
     // No module URL in a CommonJS bundle: the process finds the package through the root it is given (agentEnv).
     options: common,
-    plugins: [snapshotDeferred],
+    plugins: [snapshotDeferred, latin1Output],
   });
   const snapshot = { blob: join(dirname(source), blobName(flags)), flags, script };
   // What killed builds left beside the blob (the bundle cache prunes only its directories' top level).
