@@ -257,7 +257,8 @@ class SeatClient {
     if (this.finished) return;
     const next = this.seat.closed(code, reason);
     if (next.kind === 'finish') return this.finish(next.outcome);
-    this.log(`connection lost (${next.why}); reconnecting in ${next.delayMs} ms (attempt ${next.attempt} of ${next.of})`);
+    if (next.busy) this.log(`the orchestrator had too many connections waiting to join and closed this one (${next.why}); joining again in ${next.delayMs} ms (${next.attempt} of ${next.of})`);
+    else this.log(`connection lost (${next.why}); reconnecting in ${next.delayMs} ms (attempt ${next.attempt} of ${next.of})`);
     this.retryTimer = setTimeout(() => this.connect(), next.delayMs);
   }
 

@@ -214,6 +214,11 @@ export const CloseCode = {
   Replaced: 4007,
   /** The connection exceeded its byte budget: the seat is over for good. */
   ByteBudget: 4008,
+  /**
+   * Too many connections were waiting to join (ws-endpoint.ts AGENT_PENDING_LIMITS): this one, the oldest,
+   * was closed to make room. Not a failure of the seat: the client joins again after a backoff.
+   */
+  Busy: 4009,
 } as const;
 export type CloseCode = (typeof CloseCode)[keyof typeof CloseCode];
 

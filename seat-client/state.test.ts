@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CloseCode, ErrorCode } from '../protocol/codes.js';
 import type { OrchestratorFrame } from '../protocol/frames.js';
-import { SeatClientState, type CloseDecision, type FrameEffect, type SeatClientPhase } from './state.js';
+import { BUSY_RETRIES, SeatClientState, type CloseDecision, type FrameEffect, type SeatClientPhase } from './state.js';
 
 /** Frames as the machine reads them (only the fields it uses; the decoder checks the rest at the edge). */
 const f = {
@@ -126,6 +126,22 @@ describe('seat client state machine: every transition on a simulated clock', () 
     seat.error('ECONNRESET');
     expect(seat.closed(1006, '')).toEqual({ kind: 'finish', outcome: { status: 'failed', code: ErrorCode.ConnectionLost, message: 'cannot reach ws://h/agent (ECONNRESET) after 3 attempts' } });
     expect(seat.over).toBe(true);
+  });
+
+  it('closes to make room (4009) before a welcome are joined again without using the attempts, up to BUSY_RETRIES', () => {
+    // The mux1000 case's failed episode: a seat's connection given up three times while waiting to join
+    // (then cut, close 1006) ran out of its one reconnect before a welcome and failed.
+    const { seat } = machine({ initialAttempts: 1 });
+    for (let i = 1; i <= BUSY_RETRIES; i++) {
+      open(seat);
+      expect(seat.closed(CloseCode.Busy, 'full')).toMatchObject({ kind: 'reconnect', attempt: i, of: BUSY_RETRIES, why: `close ${CloseCode.Busy}: full`, busy: true });
+      expect(seat.phase).toBe('reconnecting');
+    }
+    // The initial attempt is still there; past the bound, a busy close counts as a lost connection.
+    open(seat);
+    expect(seat.closed(CloseCode.Busy, 'full')).toMatchObject({ kind: 'reconnect', attempt: 1, of: 1 });
+    open(seat);
+    expect(seat.closed(CloseCode.Busy, 'full')).toMatchObject({ kind: 'finish', outcome: { status: 'failed', code: ErrorCode.ConnectionLost } });
   });
 
   it('closing locally fails the seat once; after an end it changes nothing', () => {

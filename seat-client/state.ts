@@ -40,7 +40,14 @@ export type FrameEffect = 'none' | 'welcomed' | 'close_ended' | 'close_refused';
 /** What the caller does after its connection closed. */
 export type CloseDecision =
   | { kind: 'finish'; outcome: SeatOutcome }
-  | { kind: 'reconnect'; delayMs: number; attempt: number; of: number; why: string };
+  | { kind: 'reconnect'; delayMs: number; attempt: number; of: number; why: string; busy?: true };
+
+/**
+ * Joins again after the orchestrator closed a connection waiting to join to make room (close 4009): a
+ * burst of joins on a loaded machine, not a fault of the seat, so not counted against `attempts`; bounded
+ * apart, so an orchestrator that stays full still ends the seat.
+ */
+export const BUSY_RETRIES = 20;
 
 export interface SeatClientStateOptions {
   now: () => number;
@@ -68,6 +75,7 @@ export class SeatClientState {
   private conn = 0;
   private welcomedOn = -1;
   private failures = 0;
+  private busyCloses = 0;
   private lastError = '';
   /** Set when the orchestrator asked the client to wait before joining again (rate limit). */
   private waitMs = 0;
@@ -183,6 +191,12 @@ export class SeatClientState {
     if (REFUSAL_CLOSE_CODES.has(code) && this.waitMs === 0) return this.finish({ status: 'refused', code: SeatClientCode.JoinRefused, message: `join refused (${said})` });
     if (code === CloseCode.EpisodeEnded) return this.finish({ status: 'ended', reason: reason || 'closed by the orchestrator' });
     if (FINAL_CLOSE_CODES.has(code)) return this.finish({ status: 'failed', code: SeatClientCode.ClosedByServer, message: `the orchestrator closed the connection (${said})` });
+    if (code === CloseCode.Busy && this.busyCloses < BUSY_RETRIES) {
+      this.busyCloses++;
+      this._pending = null;
+      this._phase = 'reconnecting';
+      return { kind: 'reconnect', delayMs: this.opts.backoffMs(Math.min(this.busyCloses - 1, 4)), attempt: this.busyCloses, of: BUSY_RETRIES, why: said, busy: true };
+    }
     const why = this.lastError || said;
     const allowed = this.welcomedOn >= 0 ? this.opts.attempts : this.opts.initialAttempts;
     if (this.failures >= allowed) {

@@ -24,8 +24,12 @@ const WS_MAX_PAYLOAD = 4 * MAX_FRAME_BYTES;
  * 64 connections pending at once from 127.0.0.1, each for the milliseconds between its upgrade and its
  * `seat.join`. 256 per address leaves room for pools four times that size; 512 in all bounds what
  * tokenless clients can hold (memory and descriptors) until their join timeout. Over a limit the oldest
- * pending connection is closed (pending-connections.ts `admitEvicting`), so a bigger burst costs an agent
- * one reconnect, never its seat, and a flood cannot lock out the agents that share its address.
+ * pending connection is closed with 4009 (pending-connections.ts `admitEvicting`), so a bigger burst costs
+ * an agent a join again that does not count against its reconnects (seat-client/state.ts BUSY_RETRIES),
+ * never its seat, and a flood cannot lock out the agents that share its address. The mux1000 bench (2,000
+ * seats joining at once, 50 a process, on 2 cores) goes past 256: its ~2,000 "connection lost (close
+ * 1006)" lines were these closes, and a seat closed so three times before its welcome failed (the
+ * likely cause of its one failed episode of 3,000).
  */
 export const AGENT_PENDING_LIMITS: PendingLimits = { perAddress: 256, total: 512 };
 
@@ -53,11 +57,26 @@ export function attachAgentEndpoint(server: Server, registry: SeatRegistry, opts
     const address = req.socket.remoteAddress ?? 'unknown';
     // Counted from the upgrade until the connection joins or goes; a full endpoint gives up its oldest.
     const evicted = pending.admitEvicting(socket, address);
-    for (const old of evicted) old.destroy();
+    for (const old of evicted) closeBusy(old);
     const report = evicted.length ? pending.takeRefusalReport(clock.now()) : null;
     if (report !== null) opts.log?.(`closed ${report} agent connection(s) that had not joined a seat, to make room (the latest newcomer from ${address})`);
     socket.once('close', () => pending.release(socket));
-    wss.handleUpgrade(req, socket, head, (ws) => accept(ws, address, socket));
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      upgraded.set(socket, ws);
+      accept(ws, address, socket);
+    });
+  };
+
+  // A connection given up to make room is told so with a close frame (4009), not cut (which its client
+  // saw as a lost connection, 1006, and counted against its few reconnects before a welcome: under a
+  // burst of joins a seat could lose three times in a row and its episode fail). Not waited on: a peer
+  // that never answers the close is cut a second later, so a flood still holds nothing for long.
+  const upgraded = new WeakMap<Duplex, WebSocket>();
+  const closeBusy = (socket: Duplex) => {
+    const ws = upgraded.get(socket);
+    if (!ws) return void socket.destroy();
+    ws.close(CloseCode.Busy, 'too many connections waiting to join: join again');
+    setTimeout(() => socket.destroy(), 1000).unref();
   };
 
   const accept = (ws: WebSocket, remoteAddress: string, socket: Duplex) => {

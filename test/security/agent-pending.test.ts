@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { AGENT_PENDING_LIMITS } from '../../orchestrator/net/ws-endpoint.js';
+import { CloseCode } from '../../protocol/codes.js';
 import { startServe, type ServeTarget } from './serve-target.js';
 
 /** Opens `n` WebSockets to `url` from `localAddress` (20 at a time), each settled (open or refused) before it returns. */
@@ -10,6 +11,7 @@ async function flood(url: string, localAddress: string, n: number, into: WebSock
     const batch = Array.from({ length: Math.min(20, n - done) }, () => {
       const ws = new WebSocket(url, { localAddress });
       ws.on('error', () => {});
+      ws.on('close', (code) => closeCodes.set(ws, code));
       into.push(ws);
       return Promise.race([once(ws, 'open'), once(ws, 'close')]);
     });
@@ -17,6 +19,9 @@ async function flood(url: string, localAddress: string, n: number, into: WebSock
     done += batch.length;
   }
 }
+
+/** How each flood socket was closed (1006: cut without a close frame). */
+const closeCodes = new WeakMap<WebSocket, number>();
 
 const openOf = (sockets: readonly WebSocket[]) => sockets.filter((s) => s.readyState === WebSocket.OPEN);
 
@@ -47,6 +52,8 @@ describe('red team: a flood of tokenless connections on /agent', () => {
     sockets.push(...local);
     await vi.waitFor(() => expect(openOf(local)).toHaveLength(perAddress), { timeout: 10_000 });
     expect(local.slice(0, 16).every((s) => s.readyState !== WebSocket.OPEN)).toBe(true);
+    // Told why (4009, join again), not cut (1006, which a real agent counted as a lost connection).
+    await vi.waitFor(() => expect(local.slice(0, 16).map((s) => closeCodes.get(s))).toEqual(Array(16).fill(CloseCode.Busy)), { timeout: 10_000 });
 
     // Two more loopback addresses, each under its limit, past the total: the oldest of all go.
     const others: WebSocket[] = [];
