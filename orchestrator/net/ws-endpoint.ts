@@ -52,12 +52,13 @@ export function attachAgentEndpoint(server: Server, registry: SeatRegistry, opts
   const clock = opts.clock ?? systemClock;
   const connectionOpts: ConnectionOptions = { ...opts, joinLimiter: opts.joinLimiter ?? new JoinLimiter(clock) };
   const pending = new PendingConnections<Duplex>(opts.pendingLimits ?? AGENT_PENDING_LIMITS);
+  const upgraded = new WeakMap<Duplex, WebSocket>();
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const address = req.socket.remoteAddress ?? 'unknown';
     // Counted from the upgrade until the connection joins or goes; a full endpoint gives up its oldest.
     const evicted = pending.admitEvicting(socket, address);
-    for (const old of evicted) closeBusy(old);
+    for (const old of evicted) closeBusy(old, upgraded.get(old));
     const report = evicted.length ? pending.takeRefusalReport(clock.now()) : null;
     if (report !== null) opts.log?.(`closed ${report} agent connection(s) that had not joined a seat, to make room (the latest newcomer from ${address})`);
     socket.once('close', () => pending.release(socket));
@@ -65,18 +66,6 @@ export function attachAgentEndpoint(server: Server, registry: SeatRegistry, opts
       upgraded.set(socket, ws);
       accept(ws, address, socket);
     });
-  };
-
-  // A connection given up to make room is told so with a close frame (4009), not cut (which its client
-  // saw as a lost connection, 1006, and counted against its few reconnects before a welcome: under a
-  // burst of joins a seat could lose three times in a row and its episode fail). Not waited on: a peer
-  // that never answers the close is cut a second later, so a flood still holds nothing for long.
-  const upgraded = new WeakMap<Duplex, WebSocket>();
-  const closeBusy = (socket: Duplex) => {
-    const ws = upgraded.get(socket);
-    if (!ws) return void socket.destroy();
-    ws.close(CloseCode.Busy, 'too many connections waiting to join: join again');
-    setTimeout(() => socket.destroy(), 1000).unref();
   };
 
   const accept = (ws: WebSocket, remoteAddress: string, socket: Duplex) => {
@@ -129,6 +118,18 @@ export function attachAgentEndpoint(server: Server, registry: SeatRegistry, opts
       wss.close();
     },
   };
+}
+
+/**
+ * A connection given up to make room is told so with a close frame (4009), not cut (which its client saw
+ * as a lost connection, 1006, and counted against its few reconnects before a welcome: under a burst of
+ * joins a seat could lose three times in a row and its episode fail). Not waited on: a peer that never
+ * answers the close is cut a second later, so a flood still holds nothing for long.
+ */
+function closeBusy(socket: Duplex, ws: WebSocket | undefined): void {
+  if (!ws) return void socket.destroy();
+  ws.close(CloseCode.Busy, 'too many connections waiting to join: join again');
+  setTimeout(() => socket.destroy(), 1000).unref();
 }
 
 function toBuffers(data: Buffer | ArrayBuffer | Buffer[]): Buffer[] {
