@@ -128,6 +128,9 @@ export function attachAgentEndpoint(server: Server, registry: SeatRegistry, opts
  */
 function closeBusy(socket: Duplex, ws: WebSocket | undefined): void {
   if (!ws) return void socket.destroy();
+  // Its seat.join may already be on the way: read after the close it would spend the seat's token, and
+  // the client's join again would be refused (token_spent). A connection given up reads nothing more.
+  ws.removeAllListeners('message');
   ws.close(CloseCode.Busy, 'too many connections waiting to join: join again');
   setTimeout(() => socket.destroy(), 1000).unref();
 }
