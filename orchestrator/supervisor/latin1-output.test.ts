@@ -18,4 +18,8 @@ describe('escapeBeyondLatin1', () => {
     expect(escaped).toMatch(/^[\x00-\xff]*$/);
     expect(runInNewContext(escaped)).toEqual(runInNewContext(source));
   });
+
+  it('refuses a character beyond Latin-1 right after a backslash rather than change what it means', () => {
+    expect(() => escapeBeyondLatin1("'a\\\u2014'")).toThrow(/after a backslash/);
+  });
 });

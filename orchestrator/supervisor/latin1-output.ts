@@ -13,13 +13,18 @@ import type { Plugin } from 'esbuild';
  * where an escape is just text.
  */
 export function escapeBeyondLatin1(text: string): string {
+  // After a backslash (an identity escape in a string or a regular expression) an escape would change the
+  // meaning: a backslash and a dash mean the dash, a backslash and its escape mean a backslash and text.
+  // esbuild writes none outside comments; a build that has one fails rather than guess (the pool starts plain).
+  const escaped = /\\[^\x00-\xff]/.exec(text);
+  if (escaped) throw new Error(`a character beyond Latin-1 after a backslash at offset ${escaped.index}: not escaped safely`);
   // Each UTF-16 unit on its own: a surrogate pair becomes two escapes, as esbuild writes them in strings.
   return text.replace(/[^\x00-\xff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The esbuild plugin (`{ plugin, key }` as disk/bundle-cache.js keys plugins): rewrites the written outputs. */
 export const latin1Output: { plugin: Plugin; key: string } = {
-  key: 'escape-beyond-latin1-v1',
+  key: 'escape-beyond-latin1-v2',
   plugin: {
     name: 'latin1-output',
     setup(build) {
