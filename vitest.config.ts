@@ -26,11 +26,11 @@ export default defineConfig({
     // 127.0.0.1, plain HTTP or ws), so the variable is emptied for the test processes (empty = unset).
     // TMPDIR: the tests' temporary files on the machine's tmpfs when it has one (test/setup/scratch-tmp.ts:
     // creating files on this machines' disk cost up to ~0.5 ms of system CPU each).
-    // PARLEY_WORKER_NICE=0: the suite's agent processes at the orchestrator's priority, whatever the default
-    // (orchestrator/supervisor/worker-niceness.ts). At nice 19 an agent process gets ~1.5 % of the CPU weight
-    // of any process at nice 0, and the suite runs three files at once: one file's agent processes waited
-    // behind the other files' CLI commands and orchestrators, and behind anything else on the machine. At
-    // load ~30 (two cores) a two-episode LLM run's processes were not ready after 190 s; at nice 0 the run took 8 s.
+    // PARLEY_WORKER_NICE=0: the suite's agent processes at the orchestrator's priority. At the default nice 19
+    // (orchestrator/supervisor/worker-niceness.ts) an agent process gets ~1.5 % of the CPU weight of any process at
+    // nice 0, and the suite runs three files at once: one file's agent processes waited behind the other
+    // files' CLI commands and orchestrators, and behind anything else on the machine. At load ~30 (two
+    // cores) a two-episode LLM run's processes were not ready after 190 s; at nice 0 the run took 8 s.
     env: { NODE_EXTRA_CA_CERTS: '', PARLEY_WORKER_NICE: '0', ...(scratch && { TMPDIR: scratch }) },
     pool: 'forks',
     // Three files at a time on two cores. The files' work is in their child processes (CLI commands, agent

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * When a starting agent process is given up on. A wall-clock deadline alone failed every run on a busy
- * machine: agent processes ran at nice 19 (worker-niceness.ts; PARLEY_WORKER_NICE=19 still does), so next to other work at nice 0 (load 10–70
+ * machine: agent processes run at nice 19 (worker-niceness.ts), so next to other work at nice 0 (load 10–70
  * on two cores: other runs, a test suite, a build) one gets well under 1 % of a core, and its ~0.2–0.9 s of
  * CPU to `ready` takes minutes of wall time. It was killed at 30 s, its replacement too, the pool blamed
  * the start-up snapshot, then failed the run ("agent processes keep failing to start"), though every

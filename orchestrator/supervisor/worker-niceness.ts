@@ -1,18 +1,17 @@
 /**
- * Agent processes run at the orchestrator's priority unless PARLEY_WORKER_NICE says otherwise. They ran at
- * nice 19 so that the orchestrator, which every turn passes through, would go first when the run saturates
- * the machine; measured, that gained nothing, and it cost a run every time other work was on the machine,
- * where an agent process at nice 19 gets ~1.5 % of the CPU weight of each process at nice 0 (2026-11-28,
- * 2 cores, fake model answering after 200 ms, pairs interleaved):
- * - a 4-episode LLM run (8 processes) beside 3 busy processes at nice 0: 4.7-5.2 s at nice 0, 41-43 s at
- *   19 (first episode done after 3.3-3.8 s against 30-32 s); nice 5: 6.2-6.9 s, nice 10: 9.7-10.3 s;
- * - the same run with bots: 2.2-2.8 s at nice 0, 35-37 s at 19;
- * - the bench's latency case alone (50 episodes in flight): one seat a process, window efficiency
- *   0.936-0.948 at nice 0 against 0.890-0.913 at 19, whole run 0.52-0.57 against 0.57-0.61; ten seats,
- *   0.968 / 0.84-0.86 against 0.956-0.969 / 0.86-0.87.
- * PARLEY_WORKER_NICE=19 still lets a run's agent processes yield to everything else on the machine.
+ * Agent processes run at the lowest CPU priority unless PARLEY_WORKER_NICE says otherwise: the orchestrator
+ * is the one process every turn of every episode passes through, so under load it goes first (its time per
+ * turn stays flat); agent processes mostly wait on their LLM anyway. The price: next to other work at nice 0
+ * on the machine they get ~1.5 % of its CPU weight each, and start and play that much slower (the pool waits
+ * for a slow start, start-watch.ts).
+ *
+ * Measured both ways (2026-11-28, 2 cores, idle): at nice 0 the bench's 1,000 multiplexed episodes (2,000
+ * seats, 50 a process) failed 367 of 3,000 episodes: 1,806 seats' opening handshakes timed out while 41
+ * agent processes and the orchestrator shared the CPU alike; at 19, 0 of 3,000 and one lost connection.
+ * Beside 3 busy processes at nice 0, a 4-episode LLM run took 41-43 s at 19 against 4.7-5.2 s at 0: a
+ * shared machine is PARLEY_WORKER_NICE=0's case (the test suite sets it).
  */
-export const DEFAULT_WORKER_NICENESS = 0;
+export const DEFAULT_WORKER_NICENESS = 19;
 
 /**
  * The nice increment of agent processes over the orchestrator: PARLEY_WORKER_NICE, a whole number 0–19
