@@ -18,6 +18,7 @@ import { runWorker } from './worker-main.js';
 import { compileHotFrameSchemas } from '../protocol/index.js';
 import { rehearseFrameDecodes } from './snapshot-rehearsal.js';
 import { rehearseSeatTurns } from './snapshot-turn-rehearsal.js';
+import { settleTimers } from './snapshot-timers.js';
 
 /**
  * The global the snapshot bundle's deferred modules load through: RUNTIME_GLOBAL of
@@ -38,7 +39,12 @@ rehearseFrameDecodes();
 // And one LLM seat turn per made-up welcome, on an in-memory client (snapshot-turn-rehearsal.ts): the
 // builder runs the event loop empty before it snapshots, so the turns finish first.
 // A failure only loses the warm-up (agent-node/snapshot-turn-rehearsal.test.ts checks every turn gives a move).
-void rehearseSeatTurns().catch(() => 0);
+// Then, last, Node's timer lists are emptied: the rehearsals clear timers, and a list they leave would stall
+// the later timers of every process started from the blob (snapshot-timers.ts). A timer still armed fails the
+// build (the rejection is unhandled, which ends the builder).
+void rehearseSeatTurns()
+  .catch(() => 0)
+  .then(settleTimers);
 
 startupSnapshot.setDeserializeMainFunction(() => {
   restoreRandomDraws();

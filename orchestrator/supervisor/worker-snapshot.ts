@@ -169,10 +169,16 @@ async function makeBlob(source: string, snapshot: WorkerSnapshot, root: string):
   }
 }
 
+/**
+ * Flags of the builder only, not of the processes from the blob: the build's last step reads Node's internal
+ * timer lists to empty them (agent-node/snapshot-timers.ts: a list left behind stalls later timers).
+ */
+export const SNAPSHOT_BUILD_ONLY_FLAGS = ['--expose-internals'] as const;
+
 /** `node --build-snapshot`; its failure says how it ended and the last line it wrote (execFile's says neither). */
 async function buildBlob(source: string, snapshot: WorkerSnapshot, root: string): Promise<void> {
   try {
-    await execFileP(process.execPath, [...snapshot.flags, '--snapshot-blob', snapshot.blob, '--build-snapshot', source], { cwd: root, env: { [PACKAGE_ROOT_ENV]: root }, timeout: 60_000 });
+    await execFileP(process.execPath, [...snapshot.flags, ...SNAPSHOT_BUILD_ONLY_FLAGS, '--snapshot-blob', snapshot.blob, '--build-snapshot', source], { cwd: root, env: { [PACKAGE_ROOT_ENV]: root }, timeout: 60_000 });
   } catch (err) {
     const e = err as { code?: unknown; signal?: string | null; killed?: boolean; stderr?: string };
     const last = String(e.stderr ?? '').trim().split('\n').pop() ?? '';
