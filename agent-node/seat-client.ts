@@ -6,7 +6,7 @@ import type { Policy, SeatView } from './policy.js';
 import { runScript, runTurn } from './policy-runner.js';
 import { SeatViewState } from './seat-view-state.js';
 import { CLIENT_NAME, CLIENT_VERSION } from './version.js';
-import { WsClient, WsState } from './ws/ws-client.js';
+import { WsClient, WsState, type InMemoryDial } from './ws/ws-client.js';
 
 /** How a seat ended, and the codes the client decides: the seat-client state machine's (seat-client/state.ts). */
 export { SeatClientCode, type SeatOutcome } from '../seat-client/state.js';
@@ -39,6 +39,8 @@ export interface SeatClientOptions {
   handshakeTimeoutMs?: number;
   /** Diagnostics (stderr by default in the CLI); never the frames' content. */
   log?: (line: string) => void;
+  /** A connection without a network (the start-up snapshot's rehearsal only: agent-node/snapshot-seat-rehearsal.ts). */
+  dial?: InMemoryDial;
 }
 
 /** A seat being played. */
@@ -109,7 +111,7 @@ class SeatClient {
     // Our own client (agent-node/ws/), not `ws`: a seat's connection lives one episode and carries a few
     // dozen small frames, and `ws`'s handshake through node:http, its streams and byte-wise masking were
     // ~10 % of a warm turn's CPU (bench/agent-profile.md, seventh pass). No extension is offered.
-    const ws: WsClient = new WsClient(this.opts.url, { maxPayload: MAX_FRAME_BYTES, handshakeTimeoutMs: this.opts.handshakeTimeoutMs ?? 10_000 }, {
+    const ws: WsClient = new WsClient(this.opts.url, { maxPayload: MAX_FRAME_BYTES, handshakeTimeoutMs: this.opts.handshakeTimeoutMs ?? 10_000, ...(this.opts.dial ? { dial: this.opts.dial } : {}) }, {
       open: () => this.onOpen(ws),
       message: (data) => this.onMessage(data, conn),
       error: (err) => {

@@ -7,6 +7,7 @@ import { runTurn } from './policy-runner.js';
 import { SeatViewState } from './seat-view-state.js';
 import { parseTemplate, TEMPLATE_PLACEHOLDERS, type TemplateName, type Templates } from './policies/llm/templates.js';
 import { rehearsalFrames } from './snapshot-rehearsal.js';
+import { rehearseSeatConnection } from './snapshot-seat-rehearsal.js';
 
 /**
  * One LLM seat turn per made-up welcome (snapshot-rehearsal.ts: each protocol and task kind), played while
@@ -50,8 +51,12 @@ function rehearsalAnswer(): Buffer {
 
 const event = (turn: number, seat: string): TurnEvent => ({ v: 1, id: `e${turn}`, type: 'turn.event', turn, seat, action: { type: 'speak', argument: 'r' } });
 
-/** Plays one turn per made-up welcome; resolves to how many gave a move. */
-export async function rehearseSeatTurns(): Promise<number> {
+/**
+ * Plays one turn per made-up welcome, then one whole seat of each protocol over the seat's WebSocket client
+ * in memory (snapshot-seat-rehearsal.ts: the join's code); resolves to how many turns gave a move and how
+ * many seats ended with their move sent.
+ */
+export async function rehearseSeatTurns(): Promise<{ turns: number; seats: number }> {
   // The seat's real client on the light HTTP path (llm/openai-client.ts, openai-http.ts, http1-pool.ts): the
   // request's bytes, the answer's parse and the completion's reading are compiled here, not in each process's
   // first episode (about half of what it still compiled: bench/start-up.md); only the socket is in memory.
@@ -60,6 +65,7 @@ export async function rehearseSeatTurns(): Promise<number> {
   const policy = new LlmPolicy({ spec: 'openai:rehearsal', params: {} }, templates(), client);
   const request: TurnRequest = { v: 1, id: 'q', type: 'turn.request', turn: 2, actions: ['none', 'speak', 'non-verbal communication', 'action', 'leave'], deadlineMs: 60_000 };
   let moves = 0;
+  let seats = 0;
   try {
     for (const raw of rehearsalFrames()) {
       const decoded = decodeOrchestratorFrame(JSON.stringify(raw));
@@ -73,6 +79,14 @@ export async function rehearseSeatTurns(): Promise<number> {
       const reply = await runTurn(policy, state.snapshot(), request, { graceMs: 1_000, signal: new AbortController().signal });
       if (reply.type === 'turn.act') moves += 1;
     }
+    const played = new Set<string>();
+    for (const raw of rehearsalFrames()) {
+      const welcome = raw as { type: string; protocol?: { name: string } };
+      if (welcome.type !== 'seat.welcome' || !welcome.protocol || played.has(welcome.protocol.name)) continue;
+      played.add(welcome.protocol.name);
+      const seat = await rehearseSeatConnection(policy, welcome, { events: [event(0, 'b'), event(1, 'a')], request, end: { v: 1, id: 'z', type: 'episode.end', reason: 'max_turns' } });
+      if (seat.outcome.status === 'ended' && seat.moves === 1) seats += 1;
+    }
   } finally {
     // Whatever the rehearsal threw, neither the policy nor the in-memory connection stays in the snapshot.
     try {
@@ -81,5 +95,5 @@ export async function rehearseSeatTurns(): Promise<number> {
       removeConnection();
     }
   }
-  return moves;
+  return { turns: moves, seats };
 }

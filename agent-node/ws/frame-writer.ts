@@ -12,6 +12,22 @@ const maskPool = Buffer.alloc(4096);
 let maskAt = maskPool.length;
 let maskPid = 0;
 
+/**
+ * Empties the pool (the start-up snapshot's seat rehearsal calls it after its frames, agent-node/snapshot-entry.ts):
+ * the masks drawn while the blob was built must not reach it, even for a process that happens to get the
+ * builder's pid.
+ */
+export function forgetMasks(): void {
+  maskPool.fill(0);
+  maskAt = maskPool.length;
+  maskPid = 0;
+}
+
+/** Whether the pool holds masks drawn in this process (tests). */
+export function holdsMasks(): boolean {
+  return maskPid !== 0;
+}
+
 function nextMask(into: Uint8Array, offset: number): void {
   if (maskAt === maskPool.length || maskPid !== process.pid) {
     randomFillSync(maskPool);

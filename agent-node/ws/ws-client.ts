@@ -19,7 +19,15 @@ export interface WsClientOptions {
   maxPayload: number;
   /** Time for the TCP (and TLS) connection and the opening handshake together. */
   handshakeTimeoutMs: number;
+  /**
+   * Opens the connection instead of the network (the start-up snapshot's rehearsal, agent-node/snapshot-seat-rehearsal.ts):
+   * calls `onConnect` once connected, asynchronously, and hands every byte received to `onBytes`.
+   */
+  dial?: InMemoryDial;
 }
+
+/** A connection without a network: what `WsClient` uses of a socket. */
+export type InMemoryDial = (url: URL, onConnect: () => void, onBytes: (chunk: Buffer) => void) => Socket;
 
 /** What the connection reports; `close` comes once, after the socket closed, whatever happened before. */
 export interface WsListeners {
@@ -60,6 +68,7 @@ export class WsClient {
   /** An error was reported, or our side ended the connection: a close while opening needs no other word. */
   private explained = false;
   private readonly closedCallbacks: Array<() => void> = [];
+  private readonly inMemory: InMemoryDial | undefined;
 
   constructor(address: string, opts: WsClientOptions, private readonly on: WsListeners) {
     const url = new URL(address);
@@ -67,6 +76,7 @@ export class WsClient {
     const { request, accept } = openingHandshake(url);
     this.accept = accept;
     this.reader = new FrameReader(opts.maxPayload, (e) => this.onRead(e));
+    this.inMemory = opts.dial;
     this.socket = this.dial(url, () => this.socket.write(request));
     // As `ws` does: a socket error before the connection opened is reported (refused, reset, TLS); one after
     // it is only the close that follows (1006, or the code of a close frame already read). A seat logs every
@@ -112,6 +122,7 @@ export class WsClient {
   }
 
   private dial(url: URL, onConnect: () => void): Socket {
+    if (this.inMemory) return this.inMemory(url, onConnect, (chunk) => this.onBytes(chunk));
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     if (url.protocol === 'wss:') {
       const socket = tlsModule().connect({ host, port: Number(url.port || 443), ...(isIP(host) ? {} : { servername: host }) }, onConnect);
