@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { RunConfig } from '../orchestrator/run-config.js';
 import { runExperiment } from '../orchestrator/run/driver.js';
 import { BOT_PROCESS_NODE_FLAGS } from '../orchestrator/supervisor/bot-process-flags.js';
+import { ONE_SEAT_PROCESS_NODE_FLAGS } from '../orchestrator/supervisor/one-seat-process-flags.js';
 import { startFakeLlmServer } from '../testkit/fake-llm-server.js';
 import { tempDir } from './helpers/processes.js';
 
@@ -39,10 +40,10 @@ describe('node flags of agent processes', () => {
     const { flags, ok } = await poolFlags([{ spec: 'bot:chatter', params: {} }], 'bots-mux', { multiplex: true, seatsPerProcess: 4 });
     expect(ok).toBe(true);
     expect(flags.length).toBeGreaterThan(0);
-    for (const f of flags) for (const flag of BOT_PROCESS_NODE_FLAGS) expect(f).not.toContain(flag);
+    for (const f of flags) for (const flag of [...BOT_PROCESS_NODE_FLAGS, ...ONE_SEAT_PROCESS_NODE_FLAGS]) expect(f).not.toContain(flag);
   });
 
-  it('a run with an LLM seat: no agent process carries them', async () => {
+  it('a run with an LLM seat, one seat a process: no agent process carries them; every one carries the one-seat flags', async () => {
     await using server = await startFakeLlmServer();
     const saved = process.env.PARLEY_FLAGS_TEST_KEY;
     process.env.PARLEY_FLAGS_TEST_KEY = 'test';
@@ -51,6 +52,7 @@ describe('node flags of agent processes', () => {
       expect(ok).toBe(true);
       expect(flags.length).toBeGreaterThan(0);
       for (const f of flags) for (const flag of BOT_PROCESS_NODE_FLAGS) expect(f).not.toContain(flag);
+      for (const f of flags) expect(f).toEqual(expect.arrayContaining([...ONE_SEAT_PROCESS_NODE_FLAGS]));
     } finally {
       if (saved === undefined) delete process.env.PARLEY_FLAGS_TEST_KEY;
       else process.env.PARLEY_FLAGS_TEST_KEY = saved;

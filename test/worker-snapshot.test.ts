@@ -10,6 +10,7 @@ import { RunConfig } from '../orchestrator/run-config.js';
 import { runExperiment } from '../orchestrator/run/driver.js';
 import { agentEnv } from '../orchestrator/supervisor/agent-entry.js';
 import { BOT_PROCESS_NODE_FLAGS } from '../orchestrator/supervisor/bot-process-flags.js';
+import { ONE_SEAT_PROCESS_NODE_FLAGS } from '../orchestrator/supervisor/one-seat-process-flags.js';
 import { KEEP_EXTERNAL } from '../disk/bundle-cache.js';
 import { RUNTIME_GLOBAL, snapshotDeferred } from '../orchestrator/supervisor/snapshot-deferred.js';
 import { WorkerPool } from '../orchestrator/supervisor/worker-pool.js';
@@ -132,20 +133,24 @@ describe('agent processes from the start-up snapshot', () => {
     }
   });
 
-  it('a bot-only pool starts from a blob of its own, built with the bot flags it runs under (a blob loads only under its build flags)', async () => {
+  it('bot-only and one-seat pools start from blobs of their own, built with the flags they run under (a blob loads only under its build flags)', async () => {
     const lines: string[][] = [];
-    for (const botsOnly of [true, false]) {
-      const pool = new WorkerPool({ size: 1, botsOnly });
+    for (const opts of [{ botsOnly: true }, { botsOnly: false }, { botsOnly: false, seatsPerWorker: 4 }]) {
+      const pool = new WorkerPool({ size: 1, ...opts });
       cleanups.push(() => pool.close());
       await pool.start();
       lines.push(cmdline(pool.readyPids[0]!));
     }
-    const [bots, other] = lines as [string[], string[]];
+    const [bots, oneSeat, multiplexed] = lines as [string[], string[], string[]];
     const blobOf = (line: string[]) => line[line.indexOf('--snapshot-blob') + 1];
     expect(bots).toEqual(expect.arrayContaining(['--snapshot-blob', ...BOT_PROCESS_NODE_FLAGS]));
-    for (const flag of BOT_PROCESS_NODE_FLAGS) expect(other).not.toContain(flag);
-    expect(blobOf(other)).toMatch(/agent\.blob$/);
+    expect(oneSeat).toEqual(expect.arrayContaining(['--snapshot-blob', ...ONE_SEAT_PROCESS_NODE_FLAGS]));
+    for (const flag of BOT_PROCESS_NODE_FLAGS) expect(oneSeat).not.toContain(flag);
+    for (const flag of [...BOT_PROCESS_NODE_FLAGS, ...ONE_SEAT_PROCESS_NODE_FLAGS]) expect(multiplexed).not.toContain(flag);
+    expect(blobOf(multiplexed)).toMatch(/agent\.blob$/);
     expect(blobOf(bots)).toMatch(/agent-[0-9a-f]{12}\.blob$/);
+    expect(blobOf(oneSeat)).toMatch(/agent-[0-9a-f]{12}\.blob$/);
+    expect(blobOf(oneSeat)).not.toBe(blobOf(bots));
   });
 
   it('a pool under the package root bin/parley.js declares (a trailing slash) starts from the snapshot: every CLI run', async () => {

@@ -3,6 +3,7 @@ import { availableParallelism, getPriority, setPriority } from 'node:os';
 import type { PolicyConfig, WorkerDrop, WorkerHost } from '../../protocol/index.js';
 import { agentEnv } from './agent-entry.js';
 import { BOT_PROCESS_NODE_FLAGS } from './bot-process-flags.js';
+import { ONE_SEAT_PROCESS_NODE_FLAGS } from './one-seat-process-flags.js';
 import { markUsed } from '../../disk/bundle-cache.js';
 import { policyMayUseTls } from '../../llm/tls-need.js';
 import { Worker, type HostedSeat, type Hosting, type SeatRelease } from './pool-worker.js';
@@ -69,7 +70,8 @@ export class WorkerPool {
 
   /** Node flags of this pool's workers beside their entry's (a snapshot is built with them). */
   private v8Flags(): readonly string[] {
-    return this.leanBots ? BOT_PROCESS_NODE_FLAGS : [];
+    if (this.leanBots) return BOT_PROCESS_NODE_FLAGS;
+    return this.seatsPerWorker === 1 ? ONE_SEAT_PROCESS_NODE_FLAGS : [];
   }
 
   /** Early deaths of processes from the snapshot: as many in a row as would fail a plain pool blame the blob. */

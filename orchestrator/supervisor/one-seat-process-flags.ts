@@ -1,0 +1,19 @@
+/**
+ * Node flags for agent processes that play one seat at a time and not only bots (the LLM seats of a run at
+ * one seat a process; bot-only pools have BOT_PROCESS_NODE_FLAGS, multiplexed pools Node's defaults).
+ *
+ * `--predictable` keeps V8 from treating such a process as idle. One seat allocates ~0.4 MB a second (a turn,
+ * then 200 ms to seconds waiting for the model and the partner), below the 1 MB/s at which V8 calls its
+ * allocation rate low. It then shrinks and uncommits the young generation at every scavenge (each 1 MB
+ * the process allocates next comes back as 256 fresh pages, a fault each: 9 faults a write call at one
+ * seat against 2-6 at ten), and its memory reducer runs full collections on the idle-looking process
+ * (20 in 18 processes of a 25-episode run). The flag turns both off; it also makes the collector
+ * single-threaded (no helper threads woken on 2 cores shared by ~100 processes) and drops compile tasks that
+ * model seats do not use (TurboFan is off for them: agent-node/v8-tiering.ts).
+ *
+ * On the command line because V8 reads these at heap set-up: set from inside a running process (as the
+ * tiering flags are) it aborts at the next full collection (the collector's concurrent marking was set up).
+ * The pool's snapshot is built with it (a blob loads only under its build flags: worker-snapshot.ts).
+ * Measured: bench/agent-profile.md, eleventh pass.
+ */
+export const ONE_SEAT_PROCESS_NODE_FLAGS: readonly string[] = ['--predictable'];
