@@ -20,6 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { agentEntry } from '../orchestrator/supervisor/agent-entry.js';
 import { bundledWorker } from '../orchestrator/supervisor/worker-bundle.js';
 import { workerSnapshot } from '../orchestrator/supervisor/worker-snapshot.js';
+import { ONE_SEAT_PROCESS_NODE_FLAGS } from '../orchestrator/supervisor/one-seat-process-flags.js';
+import { BOT_PROCESS_NODE_FLAGS } from '../orchestrator/supervisor/bot-process-flags.js';
 import { botProcessCase } from './bot-process.js';
 import { engineCase, type EngineFigures } from './engine.js';
 import { latencyCase, type LatencyFigures } from './latency.js';
@@ -65,10 +67,15 @@ if (argv.includes('--only') && argv[argv.indexOf('--only') + 1] === 'transport')
 // that the first case's pool start and first episode measure a run, not the build; its time is printed apart.
 const bundleStart = Date.now();
 await bundledWorker(agentEntry());
-const snapshot = await workerSnapshot().then(
-  () => 'and its start-up snapshot',
-  (err: Error) => `without a start-up snapshot (${err.message.split('\n')[0]})`,
-);
+// One blob per set of pool flags (a blob loads only under its build flags): one-seat pools (the latency case at
+// one seat a process) and bot-only ones start from blobs of their own.
+const snapshot = await workerSnapshot()
+  .then(() => workerSnapshot(ONE_SEAT_PROCESS_NODE_FLAGS))
+  .then(() => workerSnapshot(BOT_PROCESS_NODE_FLAGS))
+  .then(
+    () => 'and its start-up snapshots',
+    (err: Error) => `without a start-up snapshot (${err.message.split('\n')[0]})`,
+  );
 say(`agent bundle ready ${snapshot} in ${Date.now() - bundleStart} ms (built now, or found current in the cache)`);
 const engine: EngineFigures[] = [];
 if (cases.has('engine')) {

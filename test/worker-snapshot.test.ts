@@ -320,7 +320,8 @@ describe('agent processes from the start-up snapshot', () => {
 
   it('a first wave of processes from a blob that does not start falls back to the plain bundle instead of failing the pool', async () => {
     const cache = await copyOfBuiltCache(join(tmp.path, 'wave-cache'), true);
-    const good = await buildWorkerSnapshot(cache);
+    // The blob this pool (one seat a process, not bot-only) starts from: ONE_SEAT_PROCESS_NODE_FLAGS's.
+    const good = await buildWorkerSnapshot(cache, ONE_SEAT_PROCESS_NODE_FLAGS);
     // A blob whose digest matches (so it is not rebuilt) but that Node refuses under the pool's flags (exit 14):
     // every process of the first wave dies before ready; they must not use up the pool's start failures.
     const refused = readFileSync((await buildWorkerSnapshot(cache, BOT_PROCESS_NODE_FLAGS)).blob);
