@@ -53,6 +53,10 @@ describe('node flags of agent processes', () => {
       expect(flags.length).toBeGreaterThan(0);
       for (const f of flags) for (const flag of BOT_PROCESS_NODE_FLAGS) expect(f).not.toContain(flag);
       for (const f of flags) expect(f).toEqual(expect.arrayContaining([...ONE_SEAT_PROCESS_NODE_FLAGS]));
+      // --predictable would seed every process's Math.random and string hashes alike: each gets its own seed.
+      const seeds = flags.map((f) => f.find((a) => a.startsWith('--random-seed=')));
+      expect(seeds.every((s) => s !== undefined)).toBe(true);
+      expect(new Set(seeds).size).toBe(seeds.length);
     } finally {
       if (saved === undefined) delete process.env.PARLEY_FLAGS_TEST_KEY;
       else process.env.PARLEY_FLAGS_TEST_KEY = saved;

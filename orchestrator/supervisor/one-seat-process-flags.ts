@@ -1,3 +1,5 @@
+import { randomInt } from 'node:crypto';
+
 /**
  * Node flags for agent processes that play one seat at a time and not only bots (the LLM seats of a run at
  * one seat a process; bot-only pools have BOT_PROCESS_NODE_FLAGS, multiplexed pools Node's defaults).
@@ -17,3 +19,15 @@
  * Measured: bench/agent-profile.md, eleventh pass.
  */
 export const ONE_SEAT_PROCESS_NODE_FLAGS: readonly string[] = ['--predictable'];
+
+/**
+ * `--predictable` also seeds V8's random number generator with a constant when no seed is given: every process
+ * would draw the same `Math.random()` sequence and hash strings with the same seed (a known seed lets crafted
+ * keys, say in a model's JSON reply, collide on purpose). Each process gets a seed of its own, drawn from the OS's
+ * random source (unless PARLEY_WORKER_NODE_ARGS gives one); a blob loads whatever the seed (V8 leaves it out of a
+ * snapshot's flag check).
+ */
+export function perProcessSeed(execArgv: readonly string[], draw: () => number = () => randomInt(1, 2 ** 31 - 1)): string[] {
+  if (!execArgv.includes('--predictable') || execArgv.some((a) => a.startsWith('--random-seed') || a.startsWith('--random_seed'))) return [];
+  return [`--random-seed=${draw()}`];
+}

@@ -3,7 +3,7 @@ import { availableParallelism, getPriority, setPriority } from 'node:os';
 import type { PolicyConfig, WorkerDrop, WorkerHost } from '../../protocol/index.js';
 import { agentEnv } from './agent-entry.js';
 import { BOT_PROCESS_NODE_FLAGS } from './bot-process-flags.js';
-import { ONE_SEAT_PROCESS_NODE_FLAGS } from './one-seat-process-flags.js';
+import { ONE_SEAT_PROCESS_NODE_FLAGS, perProcessSeed } from './one-seat-process-flags.js';
 import { markUsed } from '../../disk/bundle-cache.js';
 import { policyMayUseTls } from '../../llm/tls-need.js';
 import { Worker, type HostedSeat, type Hosting, type SeatRelease } from './pool-worker.js';
@@ -252,10 +252,11 @@ export class WorkerPool {
     if (this.launch.bundled) for (const file of [this.launch.path, ...this.launch.bundled]) markUsed(file);
     const fromSnapshot = this.launch.plain !== undefined;
     const forkedAt = performance.now();
+    // PARLEY_WORKER_NODE_ARGS: extra node flags for agent processes (profiling, heap limits).
+    // A snapshot launch holds the V8 flags its blob was built with (snapshotArgs).
+    const execArgv = [...this.launch.execArgv, ...(fromSnapshot ? [] : this.v8Flags()), ...(process.env.PARLEY_WORKER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])];
     const child = fork(this.launch.path, [], {
-      // PARLEY_WORKER_NODE_ARGS: extra node flags for agent processes (profiling, heap limits).
-      // A snapshot launch holds the V8 flags its blob was built with (snapshotArgs).
-      execArgv: [...this.launch.execArgv, ...(fromSnapshot ? [] : this.v8Flags()), ...(process.env.PARLEY_WORKER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])],
+      execArgv: [...execArgv, ...perProcessSeed(execArgv)],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       env: agentEnv(this.opts.env ?? process.env, { tlsFree: this.opts.tlsFree ?? false }),
     });
