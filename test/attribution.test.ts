@@ -83,7 +83,7 @@ describe('eval --attribute and export --format rewards (issue 40: contract 2)', 
       }
     }
     expect(goals.size).toBeGreaterThan(1);
-  }, 120_000);
+  });
 
   it('export --format rewards: one row per move, rewards summing to the goal per seat', async () => {
     const exp = await parleyCli(['export', dir.path, '--format', 'rewards'], cleanEnv());
@@ -106,7 +106,7 @@ describe('eval --attribute and export --format rewards (issue 40: contract 2)', 
     const none = await parleyCli(['export', plain.path, '--format', 'rewards'], cleanEnv());
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('--attribute first');
-  }, 60_000);
+  });
 
   it('refuses --attribution-model without --attribute, and --attribute with --dry-run: one line, exit 2', async () => {
     const a = await parleyCli(['eval', plain.path, '--judge', 'openai:gpt-4o', '--attribution-model', 'openai:gpt-4o'], cleanEnv(server.env()));
@@ -115,5 +115,5 @@ describe('eval --attribute and export --format rewards (issue 40: contract 2)', 
     const b = await parleyCli(['eval', plain.path, '--judge', 'openai:gpt-4o', '--attribute', '--dry-run'], cleanEnv(server.env()));
     expect(b.code).toBe(2);
     expect(b.stderr).toContain('--attribute is not priced by --dry-run yet');
-  }, 60_000);
+  });
 });

@@ -23,7 +23,7 @@ beforeAll(async () => {
   // compare's verdicts, not about how the run it judges placed its seats. The same run
   // test/eval-interrupt.test.ts judges, built once for both (helpers/run-fixture.ts).
   source = await botRunFixture(['--modes', 'script,agents', '--multiplex']);
-}, 150_000);
+});
 afterAll(async () => {
   await server.close();
   tmp.remove();

@@ -24,7 +24,7 @@ beforeAll(async () => {
   // episodes of the 20 built-in scenarios (40, judged alike): the same run test/compare-interrupt.test.ts
   // compares, built once for both (helpers/run-fixture.ts).
   source = await botRunFixture(['--modes', 'script,agents', '--multiplex']);
-}, 120_000);
+});
 afterAll(async () => {
   await server.close();
   tmp.remove();

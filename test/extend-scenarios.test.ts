@@ -67,5 +67,5 @@ describe('run --extend keeps every scenario', () => {
     expect(repaired.code, repaired.out).toBe(0);
     expect(scenarioIds(dir).sort()).toEqual(expect.arrayContaining(['builtin-mf-01', 'builtin-mf-10']));
     expect(scenarioIds(dir)).toHaveLength(20);
-  }, 120_000);
+  });
 });

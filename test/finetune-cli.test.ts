@@ -66,7 +66,7 @@ describe('parley finetune submit | status (issue 14: point 4)', () => {
     const out = join(dir.path, 'agents-ft');
     const experiment = join(dir.path, 'agents-ft.yaml');
     writeFileSync(experiment, `scenarios: builtin\nmodes: [agents]\nmaxTurns: 4\nlimit: 1\nconcurrency: 1\nout: ${out}\n${arm}\n${arm.replace('agent1:', 'agent2:')}\n`);
-    const run = await parleyCli(['run', '--experiment', experiment], env, 120_000);
+    const run = await parleyCli(['run', '--experiment', experiment], env);
     expect(run.code, run.stderr).toBe(0);
     const config = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).config;
     expect(config.agents[0].trainingData).toMatchObject({ file: 'ft.jsonl', job: job.id });
@@ -76,7 +76,7 @@ describe('parley finetune submit | status (issue 14: point 4)', () => {
     const spec = parse(arm).agent1.spec as string;
     expect(md).toContain('**Fine-tuned models and their training data**');
     expect(md).toContain(`- \`${spec}\`: trained on \`ft.jsonl\`; base model openai:gpt-3.5-turbo-0125; job ${job.id}`);
-  }, 180_000);
+  });
 
   it('mistral: files through the SDK, the job through its REST route; status --wait follows it to the model id', async () => {
     const env = cleanEnv(server.env());

@@ -21,7 +21,7 @@ beforeAll(async () => {
   const run = await parleyRun(['--scenarios', 'builtin', '--modes', 'agents', '--limit', '1', '--max-turns', '8', '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--out', parentDir()], cleanEnv(server.env()));
   expect(run.code, run.stderr).toBe(0);
   parentId = readEpisodes(parentDir())[0]!.episodeId;
-}, 120_000);
+});
 afterAll(async () => {
   await server.close();
   tmp.remove();

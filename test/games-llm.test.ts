@@ -43,7 +43,7 @@ describe('werewolf with two models, 20 games, against a fake server', () => {
 
   it("the fine-tuning export rebuilds each game seat's prompt from its ledger, notices included, as its cassette has it", async () => {
     const ft = join(dir.path, 'ft.jsonl');
-    const exp = await parleyCli(['export', out, '--format', 'openai-chat', '--out', ft], cleanEnv(), 120_000);
+    const exp = await parleyCli(['export', out, '--format', 'openai-chat', '--out', ft], cleanEnv());
     expect(exp.code, exp.stderr).toBe(0);
     const readJsonl = (f: string) => readFileSync(f, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     const lines = readJsonl(ft) as Array<{ messages: Array<{ role: string; content: string }> }>;
@@ -58,10 +58,10 @@ describe('werewolf with two models, 20 games, against a fake server', () => {
     });
     expect(checked).toBe(60);
     expect(lines.some((l) => l.messages.some((m) => m.content.includes('[Moderator]')))).toBe(true);
-  }, 130_000);
+  });
 
   it('the report ranks both models with bootstrap intervals', async () => {
-    const rep = await parleyCli(['report', out], cleanEnv(suite.server.env()), 120_000);
+    const rep = await parleyCli(['report', out], cleanEnv(suite.server.env()));
     expect(rep.code, rep.stderr).toBe(0);
     const report = readFileSync(join(out, 'report.md'), 'utf8');
     const section = report.slice(report.indexOf('### Model ratings (Bradley–Terry)'));

@@ -31,7 +31,7 @@ describe('parley run --scenarios builtin --subset werewolf --repeats 5', () => {
     stderr = p.stderr;
     stdout = p.stdout;
     records = readJsonl(join(out, 'episodes.jsonl'));
-  }, 120_000);
+  });
   afterAll(() => tmp.remove());
 
   it('plays five games in each mode, each ending with a winning side, roles dealt anew per repeat', () => {

@@ -34,7 +34,7 @@ describe.each(['parley', 'paper'] as const)('groups with LLM seats under --proto
     runCode = run.code;
     runStderr = run.stderr;
     runRequests = [...suite.server.requests];
-  }, 150_000);
+  });
 
   it('every agent prompt names all three participants, in one Participants line', () => {
     expect(runCode, runStderr).toBe(0);
@@ -63,7 +63,7 @@ describe.each(['parley', 'paper'] as const)('groups with LLM seats under --proto
 
   it('the fine-tuning export has examples for every seat, each prompt equal to that seat\'s cassette request', async () => {
     const ft = join(dir.path, 'ft.jsonl');
-    const exp = await parleyCli(['export', out, '--format', 'openai-chat', '--out', ft], cleanEnv(), 60_000);
+    const exp = await parleyCli(['export', out, '--format', 'openai-chat', '--out', ft], cleanEnv());
     expect(exp.code, exp.stderr).toBe(0);
     const lines = readJsonl(ft) as Array<{ messages: Array<{ role: string; content: string }> }>;
     const index = readJsonl(join(dir.path, 'ft.index.jsonl')) as Array<{ episodeId: string; seat: string; turn: number }>;
@@ -77,17 +77,17 @@ describe.each(['parley', 'paper'] as const)('groups with LLM seats under --proto
       expect(calls).toHaveLength(mine.length);
       expect(JSON.stringify(lines[i]!.messages.slice(0, -1))).toBe(JSON.stringify(calls[mine.indexOf(ix.turn)]!.request.messages));
     });
-  }, 60_000);
+  });
 
   it('parley eval scores all three seats of every episode; parley report has a row per seat role', async () => {
-    const ev = await parleyCli(['eval', out, '--judge', 'openai:gpt-4'], cleanEnv(suite.server.env()), 120_000);
+    const ev = await parleyCli(['eval', out, '--judge', 'openai:gpt-4'], cleanEnv(suite.server.env()));
     expect(ev.code, ev.stderr).toBe(0);
     for (const r of readEpisodes(out)) {
       const judge = (r.evaluation as { judge: { seats: Record<string, { ok: boolean }> } }).judge;
       expect(Object.keys(judge.seats).sort()).toEqual(['agent1', 'agent2', 'agent3']);
       for (const s of Object.values(judge.seats)) expect(s.ok).toBe(true);
     }
-    const rep = await parleyCli(['report', out], cleanEnv(), 60_000);
+    const rep = await parleyCli(['report', out], cleanEnv());
     expect(rep.code, rep.stderr).toBe(0);
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     const section = md.slice(md.indexOf('## Judge scores by seat role'));
@@ -102,5 +102,5 @@ describe.each(['parley', 'paper'] as const)('groups with LLM seats under --proto
     // The chart of goal by seat role (groups only).
     const chart = readFileSync(join(out, 'charts', 'goal-by-seat-role.svg'), 'utf8');
     for (const role of ['seat 1', 'seat 3', 'auction seller', 'auction buyer']) expect(chart).toContain(`>${role}<`);
-  }, 150_000);
+  });
 });

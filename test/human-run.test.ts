@@ -26,5 +26,5 @@ describe('parley run --agent1 human', () => {
     expect(run.child.exitCode).toBeNull();
     expect(run.stdout.some((l) => /failed/.test(l) && !/0 failed/.test(l))).toBe(false);
     run.kill();
-  }, 30_000);
+  });
 });

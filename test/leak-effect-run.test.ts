@@ -49,7 +49,7 @@ describe('the leak report over two real paper runs (issue 20)', () => {
   beforeAll(async () => {
     server = await startFakeLlmServer({ default: fakeModels });
     expect(await parley(['scenarios', 'import', 'sotopia', sotopiaMiniDir(), '--out', scenarios]).exited).toBe(0);
-  }, 60_000);
+  });
   afterAll(async () => {
     await server.close();
     tmp.remove();
@@ -67,7 +67,7 @@ describe('the leak report over two real paper runs (issue 20)', () => {
         '--script-writer', 'openai:gpt-3.5-turbo-0613', '--judge', 'openai:gpt-4-0613', ...leak, '--out', out,
       ], env, 120_000);
       expect(run.code, run.stderr).toBe(0);
-      const evaluated = await parleyCli(['eval', out], env, 120_000);
+      const evaluated = await parleyCli(['eval', out], env);
       expect(evaluated.code, evaluated.stderr).toBe(0);
     }
     // The leak reached only the leaky run's script writer and mindreaders.

@@ -93,7 +93,7 @@ describe('parley multiverse CLAIM --out DIR (bots, offline)', () => {
     const p = parley(['multiverse', claim, '--out', out]);
     expect(await p.exited).toBe(0);
     expect(p.stdout.join('\n')).toMatch(/multiverse: 0 episode\(s\) started, \d+ already recorded/);
-  }, 120_000);
+  });
 
   it('an unknown axis key exits 2 with file:line and writes nothing', async () => {
     const bad = join(tmp.path, 'bad.yaml');

@@ -66,5 +66,5 @@ describe('parley multiverse with the naturalness metric and its order axis (fake
     const b = await parleyCli(['multiverse', bad, '--out', join(suite.tmp.path, 'bad-out')], cleanEnv(suite.server.env()));
     expect(b.code).toBe(2);
     expect(b.stderr).toMatch(/bad\.yaml:\d+: .*not a rubric/);
-  }, 60_000);
+  });
 });

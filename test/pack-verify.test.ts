@@ -31,7 +31,7 @@ beforeAll(async () => {
   const made = await run(['run', '--experiment', out('exp.yaml')]);
   expect(made.code, made.stderr).toBe(0);
   expect(readFileSync(out('run1', 'run.json'), 'utf8')).toContain(work.path);
-}, 120_000);
+});
 
 afterAll(() => work.remove());
 
@@ -92,7 +92,7 @@ describe('parley pack and parley verify (issue 38, contract 3)', () => {
     const flipped = await run(['verify', out('flipped.tar.gz')]);
     expect(flipped.code).toBe(1);
     expect(flipped.stderr).toMatch(/parley verify: run1\/\S+: (changed|the archive is damaged)/);
-  }, 120_000);
+  });
 
   it('refuses a pack written inside the run, and a missing --out, writing nothing', async () => {
     const inside = await run(['pack', out('run1'), '--out', out('run1', 'x.tar.gz')]);

@@ -59,9 +59,9 @@ describe('parley pairs (issue 40: contract 1)', () => {
     expect(new Set(parents.map((p) => p.scenarioId)).size).toBe(3);
     for (const [i, p] of parents.entries()) {
       expect(p.turns.length).toBeGreaterThan(4);
-      const fork = await parleyCli(['fork', r.path, p.episodeId, '--at', '4', '--repeats', '4', '--out', join(f.path, `ep${i}`)], env, 120_000);
+      const fork = await parleyCli(['fork', r.path, p.episodeId, '--at', '4', '--repeats', '4', '--out', join(f.path, `ep${i}`)], env);
       expect(fork.code, fork.stderr).toBe(0);
-      const judged = await parleyCli(['eval', join(f.path, `ep${i}`), '--judge', 'openai:gpt-4o'], env, 120_000);
+      const judged = await parleyCli(['eval', join(f.path, `ep${i}`), '--judge', 'openai:gpt-4o'], env);
       expect(judged.code, judged.stderr).toBe(0);
     }
   }, 900_000);
@@ -113,7 +113,7 @@ describe('parley pairs (issue 40: contract 1)', () => {
     const submit = await parleyCli(['finetune', 'submit', file, '--provider', 'openai', '--model', 'gpt-4.1-mini-2025-04-14', '--method', 'dpo'], cleanEnv(server.env()));
     expect(submit.code, submit.stderr).toBe(0);
     expect(server.fineTuning.jobs.at(-1)).toMatchObject({ flavour: 'openai', method: 'dpo', model: 'gpt-4.1-mini-2025-04-14' });
-  }, 60_000);
+  });
 
   it('the endpoint refuses what OpenAI would: a chat file sent as dpo, pairs sent as supervised', async () => {
     const env = cleanEnv(server.env());
@@ -133,7 +133,7 @@ describe('parley pairs (issue 40: contract 1)', () => {
     expect(asDpo.code).toBe(1);
     expect(asDpo.stderr).toContain('expected {"input": {"messages": [...]}');
     expect(server.fineTuning.jobs).toHaveLength(jobs);
-  }, 60_000);
+  });
 
   it('refuses with one line, exit 2 and nothing written: no seat, a margin of 0, an unknown score', async () => {
     for (const [args, text] of [
@@ -154,5 +154,5 @@ describe('parley pairs (issue 40: contract 1)', () => {
     expect(agent2.code).toBe(1);
     expect(agent2.stderr).toContain('left out: seat did not move at the fork turn ×12');
     expect(existsSync(out)).toBe(false);
-  }, 60_000);
+  });
 });

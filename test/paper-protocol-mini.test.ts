@@ -38,7 +38,7 @@ describe('--protocol paper on the SOTOPIA-shaped fixture (every clone)', () => {
     stderr = run.stderr;
     records = readEpisodes(out);
     calls = recordedCalls(out, records);
-  }, 180_000);
+  });
 
   it('runs the six instances in each mode, recorded as protocol paper', () => {
     expect(code, stderr).toBe(0);

@@ -53,7 +53,7 @@ describe('a provider error after the retries under --protocol paper (issue 42)',
     expect(transcript).toMatch(new RegExp(`#${FAILING_TURN} .* \\[none\\] — failed LLM call recorded as none \\(llm/http_error: `));
     expect(card).toContain('failed LLM calls recorded as `none` (--on-provider-error none): 1 agent turn(s), 0 script(s) made empty');
     expect(card).toContain('(`--on-provider-error none`, as SOTOPIA\'s code)');
-  }, 120_000);
+  });
 
   it('fail: the same 500 ends the episode with the explicit llm/http_error, and nothing is counted as none', async () => {
     const out = join(tmp.path, 'fail');
@@ -69,7 +69,7 @@ describe('a provider error after the retries under --protocol paper (issue 42)',
     expect(runJson.stats).toMatchObject({ providerErrorTurns: 0, episodes: { failed: 1 } });
     expect(runJson.protocol).toMatchObject({ name: 'paper', onProviderError: 'fail' });
     expect(episode!.episodeId).not.toBe(readEpisodes(join(tmp.path, 'none'))[0]!.episodeId); // a departure from the default is in the id
-  }, 120_000);
+  });
 
   it("script mode, none: the writer's failed call is an empty dialogue (SOTOPIA's empty interaction), ok, counted apart", async () => {
     suite.server.setDefault(serverError);
@@ -81,5 +81,5 @@ describe('a provider error after the retries under --protocol paper (issue 42)',
     expect(episode).toMatchObject({ status: 'ok', turns: [], errors: [], termination: { reason: 'script_end', detail: expect.stringContaining('--on-provider-error none') } });
     expect(episode!.scriptWriter).toMatchObject({ providerError: { code: LlmErrorCode.HttpError } });
     expect(readRunJson(out).stats).toMatchObject({ providerErrorTurns: 0, providerErrorScripts: 1 });
-  }, 120_000);
+  });
 });

@@ -61,8 +61,8 @@ describe.skipIf(!hasSotopia)('--protocol paper scoring: judge and naturalness re
       '--agent1', 'openai:gpt-3.5-turbo-0613', '--agent2', 'openai:gpt-3.5-turbo-0613', '--script-writer', 'openai:gpt-3.5-turbo-0613', '--concurrency', '2', '--multiplex', '--out', out,
     ], env, 240_000);
     codes['run'] = run;
-    codes['eval'] = await parleyCli(['eval', out, '--judge', 'openai:gpt-4-0613'], env, 120_000);
-    codes['compare'] = await parleyCli(['compare', out, out, '--mode-a', 'script', '--mode-b', 'agents', '--protocol', 'paper', '--judge', 'openai:gpt-4-0613'], env, 120_000);
+    codes['eval'] = await parleyCli(['eval', out, '--judge', 'openai:gpt-4-0613'], env);
+    codes['compare'] = await parleyCli(['compare', out, out, '--mode-a', 'script', '--mode-b', 'agents', '--protocol', 'paper', '--judge', 'openai:gpt-4-0613'], env);
   }, 500_000);
   afterAll(async () => {
     await server.close();

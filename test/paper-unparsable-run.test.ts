@@ -78,7 +78,7 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
     expect(transcript).toMatch(new RegExp(`#${HOPELESS_TURN} .* \\[none\\] — unreadable reply recorded as none \\(policy/unparsable: `));
     expect(card).toContain('unreadable replies recorded as `none` (--on-unparsable none): 1 agent turn(s)');
     expect(card).toContain('(`--on-unparsable none`)');
-  }, 120_000);
+  });
 
   it('replays with no suite.server from the cassettes, the reformat request from its own (same none, same count)', async () => {
     const recorded = join(tmp.path, 'none');
@@ -90,7 +90,7 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
     const strip = (t: { seat: string; action: unknown; unparsable?: unknown; reformatModel?: unknown }) => ({ seat: t.seat, action: t.action, unparsable: t.unparsable, reformatModel: t.reformatModel });
     expect(readEpisodes(out).map((e) => e.turns.map(strip))).toEqual(readEpisodes(recorded).map((e) => e.turns.map(strip)));
     expect(readRunJson(out).stats).toMatchObject({ unparsableTurns: 1 });
-  }, 120_000);
+  });
 
   it('--on-unparsable fail keeps the explicit policy/unparsable failure, and counts nothing as none', async () => {
     const out = join(tmp.path, 'fail');
@@ -106,7 +106,7 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
     expect(runJson.stats).toMatchObject({ unparsableTurns: 0, episodes: { failed: 1 } });
     expect(runJson.protocol).toMatchObject({ name: 'paper', onUnparsable: 'fail' });
     expect(suite.server.requests.filter(isReformat)).toHaveLength(1);
-  }, 120_000);
+  });
 
   it('script mode: an unreadable script (after its one reformat request) is an empty dialogue (SOTOPIA\'s empty interaction), ok, counted apart', async () => {
     suite.server.setDefault((q) => reply.text(isReformat(q) ? STILL_PROSE : 'INT. A PARTY. The two talk for a while and part as friends.'));
@@ -120,7 +120,7 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
     const reformats = suite.server.requests.filter(isReformat);
     expect(reformats).toHaveLength(1);
     expect(requestText(reformats[0]!)).toContain('INT. A PARTY.');
-  }, 120_000);
+  });
 
   it('--dry-run says where the reformat request goes and what becomes of a still unreadable reply', async () => {
     const args = ['--scenarios', scenarios, '--protocol', 'paper', '--modes', 'agents', '--agent1', 'openai:gpt-4-0613', '--agent2', 'mistral:open-mixtral-8x7b', '--dry-run', '--out', join(tmp.path, 'dry')];
@@ -131,5 +131,5 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
     const failing = await parleyRun([...args, '--on-unparsable', 'fail', '--reformat-model', 'openai:my-fixer'], env);
     expect(failing.stdout).toContain('(openai:gpt-4-0613 → openai:my-fixer; mistral:open-mixtral-8x7b → openai:my-fixer); still unreadable, the episode fails (--on-unparsable fail)');
     expect(suite.server.requests).toHaveLength(0);
-  }, 60_000);
+  });
 });

@@ -49,7 +49,7 @@ describe('persona rendering', () => {
     expect(fieldText.length).toBeGreaterThan(0);
     expect(proseText.every((t) => !/\n- Name: /.test(t))).toBe(true);
     expect(fieldText.every((t) => /\n- Name: /.test(t) && /\n- Occupation: /.test(t))).toBe(true);
-  }, 120_000);
+  });
 
   it('is refused under --protocol paper, in one line, with nothing written', async () => {
     const out = join(tmp.path, 'paper');
@@ -58,5 +58,5 @@ describe('persona rendering', () => {
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
     expect(refused.stderr).toContain('--persona');
     expect(existsSync(out)).toBe(false);
-  }, 60_000);
+  });
 });

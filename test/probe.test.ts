@@ -23,7 +23,7 @@ describe('parley probe on bot runs (issue 36: contracts 1 and 3)', () => {
     expect(mf.code, mf.stderr).toBe(0);
     // Any Craigslist run will do (the probe refuses it): test/eval-batch.test.ts's, built once for both.
     copyOf(await botRunFixture(['--subset', 'craigslist_bargains', '--modes', 'agents', '--limit', '2']), cl.path);
-  }, 120_000);
+  });
   afterAll(() => [r, cl, out].forEach((d) => d.remove()));
 
   it('contract 1: --probe shared-friend --seat agent1 --at all runs offline; the report shows accuracy by turn per mode, mindreaders >= agents at the last turn', async () => {
@@ -60,7 +60,7 @@ describe('parley probe on bot runs (issue 36: contracts 1 and 3)', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain(`wrote 0 answer(s) to ${file} (${expected} already there`);
     expect(lines(file)).toHaveLength(expected);
-  }, 60_000);
+  });
 
   it('contract 3: shared-friend on Craigslist, --at 999 and an unknown seat each exit 2 with one line and write nothing', async () => {
     const file = join(out.path, 'refused.jsonl');
@@ -79,7 +79,7 @@ describe('parley probe on bot runs (issue 36: contracts 1 and 3)', () => {
       expect(existsSync(file)).toBe(false);
       expect(snapshot(dir)).toEqual(before);
     }
-  }, 60_000);
+  });
 });
 
 /** Issue 36, contract 2: an LLM run against the fake OpenAI-compatible server, then --probe partner-goal --at 2,4. */
@@ -93,7 +93,7 @@ describe('parley probe on an LLM run (issue 36: contract 2)', () => {
     });
     const run = await parleyRun(['--scenarios', 'builtin', '--modes', 'agents', '--limit', '2', '--max-turns', '6', '--concurrency', '1', '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--out', r.path], cleanEnv(server.env()));
     expect(run.code, run.stderr).toBe(0);
-  }, 60_000);
+  });
   afterAll(async () => {
     await server.close();
     r.remove();
@@ -127,7 +127,7 @@ describe('parley probe on an LLM run (issue 36: contract 2)', () => {
         expect(line).toMatchObject({ run: expect.any(String), seat: 'agent1', probe: 'partner-goal', model: 'openai:gpt-3.5-turbo', answer: 'They want to find the friend we share.', score: null });
       }
     }
-  }, 60_000);
+  });
 
   it('--dry-run prints questions, tokens and cost per model and sends nothing; --rpm and --batch-poll are checked', async () => {
     const sent = server.requests.length;
@@ -146,7 +146,7 @@ describe('parley probe on an LLM run (issue 36: contract 2)', () => {
       expect(bad.stderr).toMatch(message);
       expect(existsSync(join(out.path, 'never.jsonl'))).toBe(false);
     }
-  }, 60_000);
+  });
 
   it('--batch: killed while its batch is pending, the same command collects that batch (no second one) and writes the live answers; progress lines off a terminal', async () => {
     const file = join(out.path, 'batched.jsonl');
@@ -182,7 +182,7 @@ describe('parley probe on an LLM run (issue 36: contract 2)', () => {
     expect(answers.every((a) => a.answer === 'They want to find the friend we share.' && a.model === 'openai:gpt-3.5-turbo')).toBe(true);
     // The batched questions are the live ones: the seat's prompt then the probe.
     expect(server.requests.filter((q) => q.viaBatch && isProbe(q.body.messages ?? []))).toHaveLength(4);
-  }, 90_000);
+  });
 
   it('Ctrl-C stops new questions, keeps every answer already written (exit 130), and the same command resumes the rest', async () => {
     const file = join(out.path, 'interrupted.jsonl');
@@ -200,5 +200,5 @@ describe('parley probe on an LLM run (issue 36: contract 2)', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain(`(${kept.length} already there, not asked again)`);
     expect(lines(file)).toHaveLength(4);
-  }, 90_000);
+  });
 });

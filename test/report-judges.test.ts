@@ -38,7 +38,7 @@ describe('report fixes (issue 38)', () => {
     const md = readFileSync(path.join(dir, 'report.md'), 'utf8');
     // The rubric's table names its judge and its rubric.
     expect(md).toMatch(/## Judge scores \(rubric warmth\)\n\nJudge: `openai:gpt-4` \(full\) on 2 episodes; rubric warmth `[0-9a-f]{12}`\./);
-  }, 60_000);
+  });
 
   it('a combined report of runs judged by different models: no panel lines, every judge on the card, each table naming its judges', async () => {
     const [a, b] = [await openRun(), await openRun()];
@@ -62,5 +62,5 @@ describe('report fixes (issue 38)', () => {
     expect((await run(['eval', a, '--judge', 'openai:gpt-4o'])).code).toBe(0);
     const panel = await run(['report', a]);
     expect(panel.stdout).toMatch(/judges on rubric sotopia \(full, parley view\): openai:gpt-4, openai:gpt-4o/);
-  }, 90_000);
+  });
 });

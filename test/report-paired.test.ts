@@ -56,7 +56,7 @@ describe('parley report A B --paired (issue 38, contract 2)', () => {
     const bySeat = await run(['report', a, b, '--paired', '--by', 'seat', '--out', path.join(work.path, 'by-seat')]);
     expect(bySeat.code, bySeat.stderr).toBe(0);
     expect(readFileSync(path.join(work.path, 'by-seat', 'report.md'), 'utf8')).toMatch(/^\| agents \| goal \| 20 \| 6\.25 \| 4\.75 \| \+1\.50 \[\d\.\d+, \d\.\d+\] \|/m);
-  }, 120_000);
+  });
 
   it('refuses one run, the same run twice, or an unknown --by, writing nothing', async () => {
     const [a] = [await runOver10('x', true)];

@@ -81,7 +81,7 @@ describe('parley run killed with SIGKILL partway, then rerun with the same argum
     expect(run.episodes).toEqual({ planned: EXPECTED, alreadyRecorded: recorded });
     expect(existsSync(join(out, '.parley-run.lock'))).toBe(false);
     expect(auditRun(out).violations).toEqual([]);
-  }, 150_000);
+  });
 
   it('--retry-failed reruns failed episodes and keeps exactly one record per episode id', async () => {
     const before = lines().map((l) => JSON.parse(l) as { episodeId: string; status: string });
@@ -136,5 +136,5 @@ describe('parley run killed with SIGKILL partway, then rerun with the same argum
     const records = readFileSync(join(dir, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { episodeId: string });
     expect(new Set(records.map((r) => r.episodeId)).size).toBe(records.length);
     expect(records).toHaveLength(expected);
-  }, 150_000);
+  });
 });

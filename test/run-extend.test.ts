@@ -23,5 +23,5 @@ describe('--extend', () => {
     // The command that started the experiment still resumes it.
     const again = await runExperiment(config(['agents']), { log: () => {}, hosting: 'local' });
     expect(again.ran).toHaveLength(0);
-  }, 60_000);
+  });
 });

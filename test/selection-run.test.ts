@@ -52,7 +52,7 @@ describe('selection first-valid: short draws re-drawn (contract 1)', () => {
     expect(run.code, run.stderr).toBe(0);
     stdout = run.stdout;
     records = readEpisodes(out);
-  }, 150_000);
+  });
 
   it('counts 6 episodes, each with more than 5 moves; the 6 short draws are kept, marked superseded', () => {
     const counted = records.filter((r) => r.selection?.status === 'counted');
@@ -100,13 +100,13 @@ describe('selection first-valid: short draws re-drawn (contract 1)', () => {
     expect(all.code, all.stderr).toBe(0);
     expect(all.stdout).toContain('report of 12 episodes');
     expect(readFileSync(join(out, 'reports', 'selection-all', 'report.md'), 'utf8')).toContain('this report counts every draw');
-  }, 60_000);
+  });
 
   it('is resumable: the same command again owes nothing and adds nothing', async () => {
     const again = await parleyRun(runArgs(out), cleanEnv(server.env()), 60_000);
     expect(again.code, again.stderr).toBe(0);
     expect(readEpisodes(out)).toHaveLength(12);
-  }, 90_000);
+  });
 });
 
 describe('selection first-valid: an unscored draw re-drawn after eval (contract 2)', () => {
@@ -123,7 +123,7 @@ describe('selection first-valid: an unscored draw re-drawn after eval (contract 
     // The judge fails to score the first episode it is asked about twice (its reply and the reformat), then scores.
     server.enqueue(reply.text('not a judgement'), reply.text('still not a judgement'));
     const env = cleanEnv(server.env());
-    const evald = await parleyCli(['eval', out, '--judge', 'openai:gpt-4-0613', '--concurrency', '1'], env, 60_000);
+    const evald = await parleyCli(['eval', out, '--judge', 'openai:gpt-4-0613', '--concurrency', '1'], env);
     expect(evald.code, evald.stderr).toBe(0);
     const unscored = readEpisodes(out).filter((r) => Object.values((r.evaluation as { judge: { seats: Record<string, { ok: boolean }> } }).judge.seats).some((s) => !s.ok));
     expect(unscored).toHaveLength(1);
@@ -137,7 +137,7 @@ describe('selection first-valid: an unscored draw re-drawn after eval (contract 
     expect(after.find((r) => r.episodeId === failed.episodeId)!.selection).toEqual({ status: 'superseded', reason: 'unscored' });
 
     const before = judgeCalls();
-    const missing = await parleyCli(['eval', out, '--judge', 'openai:gpt-4-0613', '--missing'], env, 60_000);
+    const missing = await parleyCli(['eval', out, '--judge', 'openai:gpt-4-0613', '--missing'], env);
     expect(missing.code, missing.stderr).toBe(0);
     // only the new draw is judged
     expect(judgeCalls() - before).toBe(1);

@@ -19,7 +19,7 @@ describe('parley serve --judge', () => {
 
   it('judges each episode as it ends with parley eval\'s requests; each seat is sent its own scores', async () => {
     const out = join(tmp.path, 'judged');
-    const served = await parleyCli(['serve', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '2', '--agent1', 'bot', '--agent2', 'bot', '--max-turns', '4', '--judge', 'openai:gpt-4', '--out', out], cleanEnv(suite.server.env()), 120_000);
+    const served = await parleyCli(['serve', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '2', '--agent1', 'bot', '--agent2', 'bot', '--max-turns', '4', '--judge', 'openai:gpt-4', '--out', out], cleanEnv(suite.server.env()));
     expect(served.code, served.stderr).toBe(0);
     const records = readEpisodes(out);
     expect(records).toHaveLength(2);
@@ -45,7 +45,7 @@ describe('parley serve --judge', () => {
 
     // `parley eval` on the served run sends the very same judge requests.
     const before = suite.server.requests.length;
-    const evaluated = await parleyCli(['eval', out, '--judge', 'openai:gpt-4'], cleanEnv(suite.server.env()), 120_000);
+    const evaluated = await parleyCli(['eval', out, '--judge', 'openai:gpt-4'], cleanEnv(suite.server.env()));
     expect(evaluated.code, evaluated.stderr).toBe(0);
     expect(judgeBodies(before)).toEqual(servedRequests);
   }, 240_000);
@@ -57,11 +57,11 @@ describe('parley serve --judge', () => {
     ];
     for (const [i, [flags, env, message]] of cases.entries()) {
       const out = join(tmp.path, `refused-${i}`);
-      const r = await parleyCli(['serve', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '1', '--agent2', 'bot', ...flags, '--out', out], env, 60_000);
+      const r = await parleyCli(['serve', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '1', '--agent2', 'bot', ...flags, '--out', out], env);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr.trim()).toMatch(message);
       expect(existsSync(out)).toBe(false);
     }
-  }, 120_000);
+  });
 });

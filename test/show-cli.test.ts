@@ -16,7 +16,7 @@ describe('parley show and transcript pages over the demo run', () => {
   beforeAll(async () => {
     const demo = await run(['demo', '--out', dir.path, '--concurrency', '2']);
     expect(demo.code, demo.err).toBe(0);
-  }, 120_000);
+  });
   afterAll(() => dir.remove());
 
   it('prints every episode as a transcript', async () => {

@@ -20,7 +20,7 @@ beforeAll(async () => {
   // One episode: the eval below checks every judge request and the fork refusal needs one episode to name.
   // Built once with test/security/yaml-alias-bomb.test.ts's (helpers/run-fixture.ts); this file's own copy.
   bots = copyOf(await botRunFixture(['--modes', 'agents', '--limit', '1']), join(tmp.path, 'bots'));
-}, 120_000);
+});
 
 async function cli(args: string[]) {
   const p = parley(args, { env: cleanEnv(suite.server.env()) });
@@ -55,7 +55,7 @@ describe('settings are applied', () => {
       // The script writer's request is the one holding both goals (an agent sees the partner's as Unknown).
       expect(withStory.some((t) => s.seats.every((x) => t.includes(x.goal.slice(0, 40))))).toBe(true);
     }
-  }, 180_000);
+  });
 
   it('eval --param temperature=0.5 is sent on every judge request and recorded with the scores', async () => {
     const before = suite.server.requests.length;
@@ -69,7 +69,7 @@ describe('settings are applied', () => {
     const bad = await cli(['eval', bots, '--judge', 'openai:gpt-4', '--param', 'temperature=9']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toEqual([expect.stringContaining('--param temperature')]);
-  }, 60_000);
+  });
 
   it('the start line and the dry run name every seat, and mark a script writer left at the default bot', async () => {
     const dry = await cli(['run', '--scenarios', 'builtin', '--modes', 'script,agents', '--agent1', 'openai:gpt-4o', '--out', join(tmp.path, 'dry'), '--dry-run']);
@@ -81,7 +81,7 @@ describe('settings are applied', () => {
     const real = await cli(['run', '--scenarios', 'builtin', '--modes', 'script,agents', '--agent1', 'openai:gpt-4o', '--agent2', 'bot', '--limit', '1', '--out', join(tmp.path, 'start')]);
     expect(real.code).toBe(0);
     expect(real.stdout[1]).toMatch(/^seats: agent1 openai:gpt-4o \(the provider.s default sampling\); agent2 bot; script writer bot \[default: the agents are LLMs/);
-  }, 60_000);
+  });
 });
 
 describe('settings that cannot take effect are refused: exit 2, one line naming them, nothing written', () => {
@@ -97,15 +97,15 @@ describe('settings that cannot take effect are refused: exit 2, one line naming 
     const episode = readEpisodes(bots)[0]!.episodeId;
     const out = join(tmp.path, 'fork');
     await refused(['fork', bots, episode, '--at', '1', '--param', 'agent2.temperature=0.2', '--out', out], /--param 'agent2\.temperature=0\.2': agent2 'temperature' has no effect on a bot seat/, out);
-  }, 60_000);
+  });
 
   it('--tpm without --queue', async () => {
     const out = join(tmp.path, 'tpm');
     await refused(['run', '--scenarios', 'builtin', '--agent1', 'openai:gpt-4o', '--tpm', '10000', '--out', out], /--tpm .* is enforced only across the workers of --queue/, out);
-  }, 60_000);
+  });
 
   it("the REPLACE-ME model of examples/agents-ft.yaml", async () => {
     await refused(['run', '--experiment', 'examples/agents-ft.yaml', '--out', join(tmp.path, 'ft')], /agent1\.spec: 'openai:ft:.*REPLACE-ME' still holds the example's placeholder model id/, join(tmp.path, 'ft'));
     await refused(['run', '--scenarios', 'builtin', '--agent1', 'openai:ft:gpt-3.5-turbo-0125:your-org::REPLACE-ME', '--out', join(tmp.path, 'ft2')], /--agent1: .* placeholder model id/, join(tmp.path, 'ft2'));
-  }, 60_000);
+  });
 });

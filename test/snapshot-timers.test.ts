@@ -65,5 +65,5 @@ describe('timers in a process started from the agent snapshot', () => {
     expect(settledRef.out).toBe('fired');
     expect(armed.built).toBe(false);
     expect(armed.stderr).toContain('a timer is still armed when the agent snapshot is written (30000 ms)');
-  }, 120_000);
+  });
 });

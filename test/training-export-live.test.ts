@@ -23,7 +23,7 @@ describe('parley export --format openai-chat on a live LLM run (issue 14: point 
       cleanEnv(server.env()),
     );
     expect(run.code, run.stderr).toBe(0);
-  }, 120_000);
+  });
   afterAll(async () => {
     await server.close();
     dir.remove();

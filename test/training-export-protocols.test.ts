@@ -21,7 +21,7 @@ let scenarios: string;
 beforeAll(async () => {
   scenarios = join(tmp.path, 'S.jsonl');
   await importSotopiaMini(scenarios);
-}, 60_000);
+});
 
 /** Whether a protocol's agent prompt carries SOTOPIA's context block (a `Participants:` line). */
 const SOTOPIA_CONTEXT = { paper: true, parley: false } as const;

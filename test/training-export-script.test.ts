@@ -67,7 +67,7 @@ describe('parley export --format openai-chat on script, agents and mindreaders e
     });
     writeFileSync(join(dir.path, 'episodes.jsonl'), lines.map((l) => JSON.stringify(l) + '\n').join(''));
     records = readEpisodes(dir.path);
-  }, 180_000);
+  });
   afterAll(() => dir.remove());
 
   it('--view agents: script turns never carry the partner secret or goal, nor judge-only text; --view mindreaders: the partner goal', async () => {

@@ -27,5 +27,5 @@ describe('parley serve --watch', () => {
     await within(waiting, 30_000, 'the episode listed as waiting', [serve]);
     expect(rows.get(episodeId!)).toMatchObject({ mode: 'agents', scenario: 'mutual_friends_01', turns: 0, maxTurns: 20 });
     expect(serve.child.exitCode).toBeNull();
-  }, 90_000);
+  });
 });

@@ -51,7 +51,7 @@ describe('private messages: a 3-seat whisper with bots, agents and mindreaders m
       'agents:', `  - { spec: bot, params: { whisperTo: agent2, whisperText: "${WHISPER}" } }`, '  - { spec: bot }', '  - { spec: bot }', '',
     ].join('\n'));
     run = await parleyRun(['--experiment', experiment, '--out', out], cleanEnv(), 120_000);
-  }, 150_000);
+  });
   afterAll(() => tmp.remove());
 
   it('reaches agent2 marked private and agent3 not at all, in both modes (mindreading shares state, never messages); the leak audit passes', () => {
@@ -83,18 +83,18 @@ describe('private messages: a 3-seat whisper with bots, agents and mindreaders m
     const three = await parleyCli(['show', out, r.episodeId, '--seat', 'agent3'], cleanEnv());
     expect(three.code, three.stderr).toBe(0);
     expect(holdsAWord(three.stdout)).toEqual([]);
-  }, 60_000);
+  });
 
   it('parley fork at turn 2 replays the whisper to agent1 and agent2 only; the fork passes the leak audit', async () => {
     const parent = readEpisodes(out).find((r) => r.mode === 'agents')!;
     const forked = join(tmp.path, 'F');
-    const fork = await parleyCli(['fork', out, parent.episodeId, '--at', '2', '--out', forked], cleanEnv(), 90_000);
+    const fork = await parleyCli(['fork', out, parent.episodeId, '--at', '2', '--out', forked], cleanEnv());
     expect(fork.code, fork.stderr).toBe(0);
     const records = readEpisodes(forked);
     expect(records).toHaveLength(1);
     expect(records[0]!.turns[0]).toEqual(parent.turns[0]);
     expectWhisperKept(forked, records);
-  }, 120_000);
+  });
 });
 
 /**
@@ -121,7 +121,7 @@ describe.each(['parley', 'paper'] as const)('private messages with LLM seats und
       cleanEnv(suite.server.env()),
       120_000,
     );
-  }, 150_000);
+  });
 
   it('agent3\'s ledger and every request agent3 sent hold no word of it; agent2\'s hold it marked private; the audit passes', () => {
     expect(run.code, run.stderr).toBe(0);
@@ -147,7 +147,7 @@ describe.each(['parley', 'paper'] as const)('private messages with LLM seats und
     expect(suite.server.requests.length).toBe(before);
     expect(turnsById(readEpisodes(again))).toEqual(turnsById(readEpisodes(out)));
     expectWhisperKept(again, readEpisodes(again));
-  }, 150_000);
+  });
 });
 
 /**
@@ -168,7 +168,7 @@ describe('private messages in script mode (an LLM script writer against the fake
       { seat: 'agent1', action_type: 'leave', argument: '', to: [] },
     ] }) });
     run = await parleyRun(['--scenarios', 'builtin', '--subset', 'groups', '--modes', 'script', '--limit', '1', '--script-writer', 'openai:gpt-3.5-turbo', '--selection', 'all', '--out', out], cleanEnv(suite.server.env()), 120_000);
-  }, 150_000);
+  });
 
   it('the writer was told every seat\'s goal and how to make a turn private; the record keeps the turn private; show marks it', async () => {
     expect(run.code, run.stderr).toBe(0);
@@ -181,6 +181,6 @@ describe('private messages in script mode (an LLM script writer against the fake
     expect(prompt).toContain('"to" makes a turn private');
     const shown = await parleyCli(['show', out, record!.episodeId], cleanEnv());
     expect(shown.stdout).toMatch(/#0 [^\n]*\[private to [^\]]+\]: "the brass owl/);
-  }, 60_000);
+  });
 });
 

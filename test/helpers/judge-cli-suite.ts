@@ -36,7 +36,7 @@ export function judgeCliSuite(prefix: string, judge: ReplyFn): JudgeCliSuite {
     get server() {
       return suite.server;
     },
-    cli: (args) => parleyCli(args, cleanEnv(suite.server.env()), 120_000),
+    cli: (args) => parleyCli(args, cleanEnv(suite.server.env())),
     keep: (dir) => {
       kept.push(dir);
       return dir;

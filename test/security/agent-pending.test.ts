@@ -76,5 +76,5 @@ describe('red team: a flood of tokenless connections on /agent', () => {
     const lines = t.serve.stdout.filter((l) => l.includes('agent connection(s) that had not joined'));
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.length).toBeLessThan(20);
-  }, 90_000);
+  });
 });

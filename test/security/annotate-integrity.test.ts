@@ -36,7 +36,7 @@ describe('parley annotate: annotation integrity', () => {
     const body = (await next.json()) as { annotator: string; item: { key: string } };
     expect(body.annotator).toBe('alice');
     key = body.item.key;
-  }, 60_000);
+  });
   afterAll(async () => {
     proc?.kill();
     await proc?.exited;

@@ -57,7 +57,7 @@ describe('red team, second pass: the browser endpoint', () => {
     expect(records).toHaveLength(2);
     expect(records.map((r) => r.status)).toEqual(['ok', 'ok']);
     expect(t.runJson().endedAt).toEqual(expect.any(String));
-  }, 120_000);
+  });
 
   it('k02 / contract 2: a joined seat sending 9 × 1 MB binary attachments is closed before 5 MB; 30 tokenless connections pinning attachments add < 50 MB', async () => {
     const t = await startServe('k02');
@@ -96,7 +96,7 @@ describe('red team, second pass: the browser endpoint', () => {
     console.log(`k02: 30 tokenless connections with pending attachments: serve RSS +${grown.toFixed(1)} MB; a joined seat was closed after ${(seat.sentBytes / 2 ** 20).toFixed(2)} MB`);
     expect(grown).toBeLessThan(50);
     expect(t.serve.child.exitCode).toBeNull();
-  }, 60_000);
+  });
 
   it('k03 / a04: another origin, another port on localhost, a rebinding Host and Origin: null are refused; --allow-origin admits one', async () => {
     const t = await startServe('k03', ['--allow-origin', 'http://study.example:8080']);
@@ -121,7 +121,7 @@ describe('red team, second pass: the browser endpoint', () => {
     t.bot('agent2');
     expect(await t.exited()).toBe(0);
     expect(t.records()[0]!.status).toBe('ok');
-  }, 60_000);
+  });
 
   it('x01: a newline in a scenario codename or a remote client name forges no serve line', async () => {
     const tmp = tempDir('x01');
@@ -149,5 +149,5 @@ describe('red team, second pass: the browser endpoint', () => {
     } finally {
       tmp.remove();
     }
-  }, 60_000);
+  });
 });

@@ -71,7 +71,7 @@ describe.skipIf(!hasChromium)('red team: untrusted text in the browser pages', (
     await page.setContent(`<!doctype html><html lang="en"><head><meta charset="utf-8"><style>${css('style/base.css', 'seat/seat.css')}</style></head>
       <body class="app"><div class="seat-layout"><div class="conversation"><ol id="chat" class="messages"></ol><div id="end" class="end"></div></div><aside id="panel" class="panel"></aside></div></body></html>`);
     await page.addScriptTag({ content: await renderers() });
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
   });

@@ -30,7 +30,7 @@ describe('red team: fork of a tampered parent run', () => {
     const json = JSON.parse(readFileSync(file, 'utf8'));
     json.config.agents = [{ spec: 'bot', params: {} }, { spec: 'openai:gpt-x', baseURL: attacker.openaiBaseURL, apiKeyEnv: 'VICTIM_SECRET', params: {} }];
     writeFileSync(file, JSON.stringify(json, null, 2));
-  }, 60_000);
+  });
   afterAll(async () => {
     await attacker.close();
     tmp.remove();
@@ -60,7 +60,7 @@ describe('red team: fork of a tampered parent run', () => {
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(attacker.requests.length).toBeGreaterThan(0);
     expect(attacker.requests[0]!.headers.authorization).toBe(`Bearer ${SECRET}`);
-  }, 90_000);
+  });
 
   it("parley eval does not judge at run.json's endpoint with its key variable unless allowed", async () => {
     const dir = join(tmp.path, 'E');
@@ -73,7 +73,7 @@ describe('red team: fork of a tampered parent run', () => {
     expect(e.code, e.stderr).toBe(2);
     expect(e.stderr).toMatch(/the judge the base URL .*--allow-endpoint/);
     expect(attacker.requests.length).toBe(before);
-  }, 60_000);
+  });
 
   it('refuses a ledger that is a symlink out of the run (without quoting it) or a FIFO (without hanging)', async () => {
     const copy = (name: string) => {
@@ -112,9 +112,9 @@ describe('red team: fork of a tampered parent run', () => {
     rmSync(join(fifo2, 'run.json'));
     execFileSync('mkfifo', [join(fifo2, 'run.json')]);
     for (const [dir, line] of [[fifo, /agent2\.jsonl is a FIFO/], [fifo2, /run\.json is a FIFO/]] as const) {
-      const c = await parleyCli(['fork', dir, episodeId, '--at', '2', '--out', join(tmp.path, 'FF')], cleanEnv(), 30_000);
+      const c = await parleyCli(['fork', dir, episodeId, '--at', '2', '--out', join(tmp.path, 'FF')], cleanEnv());
       expect(c.code, c.stderr).toBe(2);
       expect(c.stderr).toMatch(line);
     }
-  }, 90_000);
+  });
 });

@@ -36,13 +36,13 @@ describe('red team: prototype names as seat ids', () => {
 
   it.each(cases)('$name: exit 2, its line, nothing written, no crash', async ({ args, line }) => {
     const out = join(tmp.path, `out-${cases.findIndex((c) => c.args === args)}`);
-    const r = await parleyCli([...args, '--out', out], cleanEnv(), 30_000);
+    const r = await parleyCli([...args, '--out', out], cleanEnv());
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(line);
     expect(r.stderr).not.toMatch(/is not a function|TypeError|named twice/);
     expect(existsSync(out)).toBe(false);
-  }, 40_000);
+  });
 
   it('scenarios validate names the file, line and field of a toString seat', async () => {
     const only = join(tmp.path, 'tostring.jsonl');
@@ -50,5 +50,5 @@ describe('red team: prototype names as seat ids', () => {
     const r = await parleyCli(['scenarios', 'validate', only], cleanEnv());
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/tostring\.jsonl, line 2, field 'seats\.1\.seat'.*'toString' is reserved/);
-  }, 30_000);
+  });
 });

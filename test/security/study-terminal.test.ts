@@ -50,7 +50,7 @@ describe('the human study\'s files, printed on a terminal', () => {
     expect(lines.filter((l) => l.startsWith('human naturalness study:'))).toEqual([expect.stringMatching(/^human naturalness study: 3 answer\(s\) from 2 annotator\(s\) on 2 pair\(s\)$/)]);
     expect(lines.some((l) => l.includes('FORGED by runA'))).toBe(true);
     expect(lines.filter((l) => /:4: .*\(line ignored\)$/.test(l))).toHaveLength(1);
-  }, 60_000);
+  });
 
   it('annotate: annotator names from a hand-edited secrets file are printed quoted and terminal-safe', async () => {
     const mf = mfScenario('mf-t');
@@ -67,5 +67,5 @@ describe('the human study\'s files, printed on a terminal', () => {
     expect(lines.filter((l) => l.startsWith('human naturalness study'))).toEqual([]);
     expect(lines.some((l) => /^annotator ".*FORGED by name.*": http:\/\/127\.0\.0\.1:\d+\/#token=b{32}$/.test(l))).toBe(true);
     p.kill();
-  }, 60_000);
+  });
 });

@@ -23,16 +23,16 @@ describe('red team: a YAML alias bomb', () => {
     writeFileSync(bomb, `${levels.join('\n')}\n`);
     // Any run will do (eval refuses the rubric before judging): test/silent-settings.test.ts's, built once for both.
     copyOf(await botRunFixture(['--modes', 'agents', '--limit', '1']), run);
-  }, 60_000);
+  });
   afterAll(() => tmp.remove());
 
   it.each([
     ['run --experiment', () => ['run', '--experiment', bomb, '--out', join(tmp.path, 'X')]],
     ['eval --rubric', () => ['eval', run, '--rubric', bomb, '--judge', 'openai:gpt-4o']],
   ])('%s: FILE:LINE, exit 2', async (_name, args) => {
-    const r = await parleyCli(args(), cleanEnv(), 30_000);
+    const r = await parleyCli(args(), cleanEnv());
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/bomb\.yaml:2: invalid YAML \(Excessive alias count/);
-  }, 40_000);
+  });
 });

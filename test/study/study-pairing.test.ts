@@ -45,7 +45,7 @@ describe('parley study: pairing, AI fallback, consent, resume', () => {
     expect(readFileSync(join(out, 'study-participants.csv'), 'utf8')).toContain('ai-fallback');
     const records = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n');
     expect(records).toHaveLength(2);
-  }, 120_000);
+  });
 
   it('keeps nothing of a refusal but the count; resumes a returning id; refuses a second session', async () => {
     const { base } = study;
@@ -69,5 +69,5 @@ describe('parley study: pairing, AI fallback, consent, resume', () => {
     expect((await again.consent()).status).toBe(409);
     const done = new StudyParticipant(base, 'A0000000000000000000000a');
     expect((await done.consent()).status).toBe(409);
-  }, 60_000);
+  });
 });

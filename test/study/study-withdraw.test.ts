@@ -82,5 +82,5 @@ describe('parley study --withdraw', () => {
     const again = parley(['study', file, '--out', out, '--withdraw', w.pid]);
     expect(await again.exited).toBe(1);
     expect(again.stderr.join('\n')).toContain('already withdrawn');
-  }, 150_000);
+  });
 });
