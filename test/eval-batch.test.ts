@@ -110,7 +110,7 @@ describe('parley eval --batch', () => {
 
   it("sends Craigslist episodes' deal questions in the same batch, under both judge views, and records the deal as a live eval does", async () => {
     // Built once with test/probe.test.ts's Craigslist run (helpers/run-fixture.ts); each view judges a copy.
-    const cl = await botRunFixture(['--subset', 'craigslist_bargains', '--modes', 'agents', '--limit', '2'], 60_000);
+    const cl = await botRunFixture(['--subset', 'craigslist_bargains', '--modes', 'agents', '--limit', '2']);
     for (const view of ['parley', 'paper']) {
       const dir = copyOf(cl, path.join(tmp.path, `CL-${view}`));
       const batchesBefore = suite.server.batches.batches.length;

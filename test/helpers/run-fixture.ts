@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import { cleanEnv } from '../llm-run-helpers.js';
 import { parley, within } from './processes.js';
+import { CLI_GUARD_MS } from '../setup/guards.js';
 
 /**
  * A run of built-in bots that several test files need only as their input (to judge, compare, probe or
@@ -34,8 +35,11 @@ function folder(): string {
   return ownFolder;
 }
 
-/** The finished run of `parley run --scenarios builtin …args` (built-in bots, no provider variables): a folder to copy, never to write into. */
-export function botRunFixture(args: string[], timeoutMs = 120_000): Promise<string> {
+/**
+ * The finished run of `parley run --scenarios builtin …args` (built-in bots, no provider variables): a folder to copy, never
+ * to write into. Its build (or the wait for another file's) is given up at the CLI guard, as any command a test runs.
+ */
+export function botRunFixture(args: string[], timeoutMs = CLI_GUARD_MS): Promise<string> {
   const argv = ['run', '--scenarios', 'builtin', ...args];
   const key = createHash('sha256').update(JSON.stringify(argv)).digest('hex').slice(0, 16);
   let build = builds.get(key);
