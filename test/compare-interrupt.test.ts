@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { parley, tempDir, within, type CliProcess } from './helpers/processes.js';
+import { CLI_GUARD_MS } from './setup/guards.js';
 import { botRunFixture, copyOf } from './helpers/run-fixture.js';
 import { cleanEnv } from './llm-run-helpers.js';
 
@@ -66,7 +67,7 @@ describe('Ctrl-C during a live compare', () => {
 
     const before = server.requests.length;
     const rest = parley(args(dir, ['--missing']), { env: env() });
-    expect(await within(rest.exited, 120_000, 'compare --missing', [rest])).toBe(0);
+    expect(await within(rest.exited, CLI_GUARD_MS, 'compare --missing', [rest])).toBe(0);
     expect(rest.stderr.join('\n')).toContain(`${saved} pairs already judged`);
     // Only the other pairs were asked: one request each (one order).
     expect(server.requests.length - before).toBe(20 - saved);
@@ -92,11 +93,11 @@ describe('Ctrl-C during a live compare', () => {
 
     // A fresh compare would start over: refused while the journal is there, nothing written.
     const fresh = parley(args(dir), { env: env() });
-    expect(await within(fresh.exited, 30_000, 'compare without --missing', [fresh])).toBe(2);
+    expect(await within(fresh.exited, CLI_GUARD_MS, 'compare without --missing', [fresh])).toBe(2);
     expect(fresh.stderr.join('\n')).toContain('add --missing');
 
     const rest = parley(args(dir, ['--missing']), { env: env() });
-    expect(await within(rest.exited, 120_000, 'compare --missing', [rest])).toBe(0);
+    expect(await within(rest.exited, CLI_GUARD_MS, 'compare --missing', [rest])).toBe(0);
     expect(rest.stderr.join('\n')).toContain(`${saved} pairs already judged`);
     expect(existsSync(join(dir, `${VERDICTS}.journal`))).toBe(false);
     expect(new Set(keysIn(join(dir, VERDICTS))).size).toBe(20);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { reply } from '../testkit/fake-llm-server.js';
 import { batchRunSuite } from './helpers/batch-run-suite.js';
 import { parley, within } from './helpers/processes.js';
+import { CLI_GUARD_MS } from './setup/guards.js';
 import { botRunFixture, copyOf } from './helpers/run-fixture.js';
 import { cleanEnv, killWhileBatchPending } from './llm-run-helpers.js';
 
@@ -73,7 +74,7 @@ describe('parley eval --batch', () => {
     const before = runJson(dir).evalBatches;
     expect(before).toHaveLength(1);
     const rerun = parley(['run', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '3', '--out', dir], { env: cleanEnv() });
-    expect(await within(rerun.exited, 60_000, 'parley run (resume)', [rerun])).toBe(0);
+    expect(await within(rerun.exited, CLI_GUARD_MS, 'parley run (resume)', [rerun])).toBe(0);
     expect(runJson(dir).evalBatches).toEqual(before);
   });
 
@@ -94,7 +95,7 @@ describe('parley eval --batch', () => {
     await first.exited;
     suite.server.batches.release();
     const again = parley(args, { env: cleanEnv(suite.server.env()) });
-    const code = await within(again.exited, 60_000, 'parley eval (mistral, resumed)', [again]);
+    const code = await within(again.exited, CLI_GUARD_MS, 'parley eval (mistral, resumed)', [again]);
     const out = [...again.stdout, ...again.stderr].join('\n');
     expect(code, out).toBe(0);
     const mine = suite.server.batches.batches.slice(batchesBefore);

@@ -6,6 +6,7 @@ import { requestedSeats, validReply } from '../evaluator/testing/fake-judge.js';
 import { readEpisodes, readRunJson, RunPaths } from '../run-dir/index.js';
 import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
 import { parley, tempDir, within } from './helpers/processes.js';
+import { CLI_GUARD_MS } from './setup/guards.js';
 import { cleanEnv } from './llm-run-helpers.js';
 
 /**
@@ -60,7 +61,7 @@ describe('parley eval next to a running parley run (issue 12, contract 3)', () =
       const [, pid] = await within(evaluate.line(/waiting for parley run \(pid (\d+)/), 30_000, 'eval says it waits for the run', [run, evaluate]);
       expect(Number(pid)).toBe(run.child.pid);
       releaseAgents();
-      const [runCode, evalCode] = await within(Promise.all([run.exited, evaluate.exited]), 90_000, 'run and eval end', [run, evaluate]);
+      const [runCode, evalCode] = await within(Promise.all([run.exited, evaluate.exited]), CLI_GUARD_MS, 'run and eval end', [run, evaluate]);
       expect(runCode, run.stderr.join('\n')).toBe(0);
       expect(evalCode, evaluate.stderr.join('\n')).toBe(0);
     } finally {

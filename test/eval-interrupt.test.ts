@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRunDir } from '../evaluator/run-dir.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { parley, tempDir, within, type CliProcess } from './helpers/processes.js';
+import { CLI_GUARD_MS } from './setup/guards.js';
 import { botRunFixture, copyOf } from './helpers/run-fixture.js';
 import { cleanEnv } from './llm-run-helpers.js';
 
@@ -68,7 +69,7 @@ describe('Ctrl-C during eval', () => {
     expect(judged.size).toBe(saved);
 
     const rest = parley(['eval', dir, '--judge', 'openai:gpt-4', '--missing'], { env: env() });
-    expect(await within(rest.exited, 120_000, 'eval --missing', [rest])).toBe(0);
+    expect(await within(rest.exited, CLI_GUARD_MS, 'eval --missing', [rest])).toBe(0);
     const restOut = rest.stdout.join('\n');
     expect(restOut).toContain(`evaluated ${40 - saved} episodes`);
     expect(restOut).toContain(`${saved} already scored`);
@@ -89,7 +90,7 @@ describe('Ctrl-C during eval', () => {
     // Whatever did not reach episodes.jsonl is in the journal, which every reader applies.
     expect((await judgedIds(dir)).size).toBe(saved);
     const rest = parley(['eval', dir, '--judge', 'openai:gpt-4', '--missing'], { env: env() });
-    expect(await within(rest.exited, 120_000, 'eval --missing', [rest])).toBe(0);
+    expect(await within(rest.exited, CLI_GUARD_MS, 'eval --missing', [rest])).toBe(0);
     expect(rest.stdout.join('\n')).toContain(`evaluated ${40 - saved} episodes`);
     expect(existsSync(join(dir, 'judgements.journal.jsonl'))).toBe(false);
     expect((await judgedIds(dir)).size).toBe(40);

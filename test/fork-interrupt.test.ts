@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { promptTurn } from './fork-helpers.js';
 import { parley, tempDir, within } from './helpers/processes.js';
+import { CLI_GUARD_MS } from './setup/guards.js';
 import { cleanEnv, parleyRun, readEpisodes } from './llm-run-helpers.js';
 
 /**
@@ -44,7 +45,7 @@ describe('Ctrl-C during fork', () => {
     expect(saved.length).toBeLessThan(12);
 
     const rest = parley(argv, { env: cleanEnv(server.env()) });
-    expect(await within(rest.exited, 120_000, 'fork resumed', [rest])).toBe(0);
+    expect(await within(rest.exited, CLI_GUARD_MS, 'fork resumed', [rest])).toBe(0);
     const all = readEpisodes(out);
     expect(all).toHaveLength(12);
     expect(new Set(all.map((e) => e.episodeId)).size).toBe(12);

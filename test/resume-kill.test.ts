@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { auditRun } from './helpers/audit.js';
 import { PARLEY_BIN, parley, tempDir, within } from './helpers/processes.js';
+import { CLI_GUARD_MS } from './setup/guards.js';
 
 /**
  * Resumable runs (runs-at-scale contract, point 2) as a user meets them: `parley run` SIGKILLed partway,
@@ -62,7 +63,7 @@ describe('parley run killed with SIGKILL partway, then rerun with the same argum
 
     const second = parley(ARGS);
     // A hang guard with room for a loaded machine (10-16 s alone here).
-    expect(await within(second.exited, 90_000, 'rerun', [second]), [...second.stdout, ...second.stderr].slice(-15).join('\n')).toBe(0);
+    expect(await within(second.exited, CLI_GUARD_MS, 'rerun', [second]), [...second.stdout, ...second.stderr].slice(-15).join('\n')).toBe(0);
     const out2 = second.stdout.join('\n');
     expect(out2).toMatch(/removed a torn last line \(\d+ bytes\)/);
     expect(out2).toMatch(new RegExp(`resuming: ${recorded} of ${EXPECTED} episode\\(s\\) already recorded`));
@@ -88,7 +89,7 @@ describe('parley run killed with SIGKILL partway, then rerun with the same argum
     const victims = new Set([before[3]!.episodeId, before[40]!.episodeId]);
     writeFileSync(join(out, 'episodes.jsonl'), before.map((r) => JSON.stringify(victims.has(r.episodeId) ? { ...r, status: 'failed' } : r) + '\n').join(''));
     const again = parley([...ARGS, '--retry-failed']);
-    expect(await within(again.exited, 30_000, 'retry', [again])).toBe(0);
+    expect(await within(again.exited, CLI_GUARD_MS, 'retry', [again])).toBe(0);
     expect(again.stdout.join('\n')).toMatch(/retrying 2 failed episode\(s\)/);
     const after = lines().map((l) => JSON.parse(l) as { episodeId: string; status: string });
     expect(after).toHaveLength(EXPECTED);
@@ -132,7 +133,7 @@ describe('parley run killed with SIGKILL partway, then rerun with the same argum
     const cut = readFileSync(join(dir, 'episodes.jsonl'), 'utf8').split('\n').filter(Boolean).length;
     expect(cut).toBeLessThan(expected);
     const again = parley(args);
-    expect(await within(again.exited, 90_000, 'rerun after npx kill', [again])).toBe(0);
+    expect(await within(again.exited, CLI_GUARD_MS, 'rerun after npx kill', [again])).toBe(0);
     const records = readFileSync(join(dir, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { episodeId: string });
     expect(new Set(records.map((r) => r.episodeId)).size).toBe(records.length);
     expect(records).toHaveLength(expected);

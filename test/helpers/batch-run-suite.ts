@@ -4,6 +4,7 @@ import { beforeAll, expect } from 'vitest';
 import type { FakeFile } from '../../testkit/fake-llm-finetune.js';
 import type { ReceivedRequest } from '../../testkit/fake-llm-server.js';
 import type { CliProcess } from '../../testkit/processes.js';
+import { CLI_GUARD_MS } from '../setup/guards.js';
 import { cleanEnv } from '../llm-run-helpers.js';
 import { fakeLlmSuite, type FakeLlmSuite } from './fake-llm-suite.js';
 import { parley, within } from './processes.js';
@@ -33,7 +34,7 @@ export function batchRunSuite(prefix: string, runArgs: string[]): BatchRunSuite 
   beforeAll(async () => {
     // --multiplex: the bot run is what the batch judges read, not a test of how its seats were hosted.
     const run = parley(['run', '--scenarios', 'builtin', ...runArgs, '--multiplex', '--out', base], { env: cleanEnv() });
-    expect(await within(run.exited, 90_000, 'parley run', [run])).toBe(0);
+    expect(await within(run.exited, CLI_GUARD_MS, 'parley run', [run])).toBe(0);
   }, 120_000);
   return {
     tmp: suite.tmp,

@@ -5,6 +5,7 @@ import { requestedSeats, validReply } from '../../evaluator/testing/fake-judge.j
 import { readEpisodes, RunPaths } from '../../run-dir/index.js';
 import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../../testkit/fake-llm-server.js';
 import { parley, tempDir, within } from '../helpers/processes.js';
+import { CLI_GUARD_MS } from '../setup/guards.js';
 import { cleanEnv } from '../llm-run-helpers.js';
 
 /**
@@ -36,7 +37,7 @@ describe('concurrent writers on one run directory (issue 22, contract 3)', () =>
   async function freshRun(name: string): Promise<RunPaths> {
     const out = join(tmp.path, name);
     const run = parley(['run', '--scenarios', 'builtin', '--modes', 'agents', '--agent1', 'openai:fake-agent', '--agent2', 'openai:fake-agent', '--concurrency', '1', '--max-turns', '2', '--limit', '2', '--out', out], { env: cleanEnv(server.env()) });
-    const code = await within(run.exited, 90_000, 'the run ends', [run]);
+    const code = await within(run.exited, CLI_GUARD_MS, 'the run ends', [run]);
     expect(code, run.stderr.join('\n')).toBe(0);
     return new RunPaths(out);
   }
@@ -74,7 +75,7 @@ describe('concurrent writers on one run directory (issue 22, contract 3)', () =>
   it('two parley eval started together: both succeed, every record present once and every line parsing', async () => {
     const paths = await freshRun('two-evals');
     const evals = [0, 1].map(() => parley(['eval', paths.dir, '--judge', 'openai:gpt-4'], { env: cleanEnv(server.env()) }));
-    const codes = await within(Promise.all(evals.map((e) => e.exited)), 90_000, 'both evals end', evals);
+    const codes = await within(Promise.all(evals.map((e) => e.exited)), CLI_GUARD_MS, 'both evals end', evals);
     codes.forEach((c, i) => expect(c, evals[i]!.stderr.join('\n')).toBe(0));
     recordsIntact(paths);
     expect(everyFileParses(paths.dir)).toBeGreaterThan(3);
@@ -84,7 +85,7 @@ describe('concurrent writers on one run directory (issue 22, contract 3)', () =>
     const paths = await freshRun('eval-and-export');
     const env = cleanEnv(server.env());
     const procs = [parley(['eval', paths.dir, '--judge', 'openai:gpt-4'], { env }), parley(['export', paths.dir, '--format', 'openai-chat'], { env })];
-    const codes = await within(Promise.all(procs.map((p) => p.exited)), 90_000, 'eval and export end', procs);
+    const codes = await within(Promise.all(procs.map((p) => p.exited)), CLI_GUARD_MS, 'eval and export end', procs);
     codes.forEach((c, i) => expect(c, procs[i]!.stderr.join('\n')).toBe(0));
     recordsIntact(paths);
     const exported = readdirSync(paths.dir).filter((n) => n.startsWith('finetune.'));

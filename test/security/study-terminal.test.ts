@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { episode, mfScenario, writeRunDir } from '../../evaluator/testing/fixtures.js';
 import { parley, within, type CliProcess } from '../helpers/processes.js';
+import { CLI_GUARD_MS } from '../setup/guards.js';
 import { processSuite } from '../helpers/process-suite.js';
 
 /** Characters that drive a terminal or reorder what it shows (what terminalSafe removes). */
@@ -44,7 +45,7 @@ describe('the human study\'s files, printed on a terminal', () => {
     ].join('\n'));
     const p = parley(['compare', '--human', file]);
     procs.push(p);
-    expect(await within(p.exited, 30_000, 'compare --human exits', [p])).toBe(0);
+    expect(await within(p.exited, CLI_GUARD_MS, 'compare --human exits', [p])).toBe(0);
     const lines = expectClean(p);
     // The summary is there, with its one heading line; the forged ones are shown inside other lines.
     expect(lines.filter((l) => l.startsWith('human naturalness study:'))).toEqual([expect.stringMatching(/^human naturalness study: 3 answer\(s\) from 2 annotator\(s\) on 2 pair\(s\)$/)]);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CloseCode, ErrorCode } from '../../protocol/index.js';
 import { parley, tempDir, within } from '../helpers/processes.js';
+import { CLI_GUARD_MS } from '../setup/guards.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 import { WsAgent } from '../helpers/ws-agent.js';
 import { cleanCourse } from './baseline.js';
@@ -86,7 +87,7 @@ describe('red team: attacks from outside the game', () => {
       return parley(['agent', '--url', url!, '--token-file', own, '--policy', 'bot']);
     });
     cleanups.push(() => agents.forEach((a) => a.kill()));
-    expect(await within(serve.exited, 60_000, 'serve exits', [serve, ...agents])).toBe(0);
+    expect(await within(serve.exited, CLI_GUARD_MS, 'serve exits', [serve, ...agents])).toBe(0);
     expect(await Promise.all(agents.map((a) => a.exited))).toEqual([0, 0]);
     const tokens = lines.map((l) => l.split(' ')[3]!);
     for (const t of tokens) expect([...serve.stdout, ...serve.stderr].some((l) => l.includes(t))).toBe(false);

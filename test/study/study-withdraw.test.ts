@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
+import { CLI_GUARD_MS } from '../setup/guards.js';
 import { StudyParticipant, writeMinimalStudy } from '../helpers/study-participant.js';
 
 /** Every file below `dir`, recursively. */
@@ -47,7 +48,7 @@ describe('parley study --withdraw', () => {
     expect(readFileSync(join(out, 'episodes.jsonl'), 'utf8')).toContain(PHRASE);
 
     const withdraw = parley(['study', file, '--out', out, '--withdraw', w.pid]);
-    expect(await within(withdraw.exited, 30_000, 'withdraw', [withdraw])).toBe(0);
+    expect(await within(withdraw.exited, CLI_GUARD_MS, 'withdraw', [withdraw])).toBe(0);
     expect(withdraw.stdout.join('\n')).toMatch(/withdrawn: participant p[0-9a-f]+; 1 episode\(s\) kept as text-free stubs/);
 
     // Nothing of theirs anywhere in the directory: no id, no words, no survey answer, no ledger.
@@ -77,7 +78,7 @@ describe('parley study --withdraw', () => {
     }
     // `report` reads a study directory as any run directory.
     const report = parley(['report', out]);
-    expect(await within(report.exited, 60_000, 'report', [report])).toBe(0);
+    expect(await within(report.exited, CLI_GUARD_MS, 'report', [report])).toBe(0);
     expect(existsSync(join(out, 'report.md'))).toBe(true);
     const again = parley(['study', file, '--out', out, '--withdraw', w.pid]);
     expect(await again.exited).toBe(1);
