@@ -39,6 +39,8 @@ export interface SeatClientOptions {
   handshakeTimeoutMs?: number;
   /** Diagnostics (stderr by default in the CLI); never the frames' content. */
   log?: (line: string) => void;
+  /** Where the lines about busy closes (4009) go: `log` unless given (a pooled process sums them, busy-close-log.ts). */
+  busyLog?: (line: string) => void;
   /** A connection without a network (the start-up snapshot's rehearsal only: agent-node/snapshot-seat-rehearsal.ts). */
   dial?: InMemoryDial;
 }
@@ -257,7 +259,8 @@ class SeatClient {
     if (this.finished) return;
     const next = this.seat.closed(code, reason);
     if (next.kind === 'finish') return this.finish(next.outcome);
-    if (next.busy) this.log(`the orchestrator had too many connections waiting to join and closed this one (${next.why}); joining again in ${next.delayMs} ms (${next.attempt} of ${next.of})`);
+    if (next.cause === 'busy') (this.opts.busyLog ?? this.log)(`the orchestrator had too many connections waiting to join and closed this one (${next.why}); joining again in ${next.delayMs} ms (${next.attempt} of ${next.of})`);
+    else if (next.cause === 'rate_limited') this.log(`the orchestrator asked this seat to wait before joining again (${next.why}); joining again in ${next.delayMs} ms (attempt ${next.attempt} of ${next.of})`);
     else this.log(`connection lost (${next.why}); reconnecting in ${next.delayMs} ms (attempt ${next.attempt} of ${next.of})`);
     this.retryTimer = setTimeout(() => this.connect(), next.delayMs);
   }

@@ -15,8 +15,11 @@ import { ParentToWorker, type WorkerHost, type WorkerToParent } from '../protoco
 import { createPolicy } from './policies/registry.js';
 import { playSeat, type SeatSession } from './seat-client.js';
 import { tuneForModelSeat } from './v8-tiering.js';
+import { BusyCloseLog } from './busy-close-log.js';
 
 const log = (line: string) => process.stderr.write(`[agent-worker ${process.pid}] ${line}\n`);
+/** The process's busy closes, summed (one line a seat was ~2,000 lines in a burst of joins). */
+const busyCloses = new BusyCloseLog(log);
 
 function tell(message: WorkerToParent): void {
   if (process.connected && process.send) process.send(message);
@@ -30,7 +33,7 @@ async function host(url: string, token: string, config: WorkerHost['policy'], re
   try {
     tuneForModelSeat(config);
     const policy = await createPolicy(config);
-    const session = playSeat({ url, token, ...(resume !== undefined ? { resume } : {}), policy, log: (line) => log(`seat ${token.slice(0, 6)}…: ${line}`) });
+    const session = playSeat({ url, token, ...(resume !== undefined ? { resume } : {}), policy, log: (line) => log(`seat ${token.slice(0, 6)}…: ${line}`), busyLog: (line) => busyCloses.note(`seat ${token.slice(0, 6)}…: ${line}`) });
     sessions.set(token, session);
     const outcome = await session.done;
     ok = outcome.status === 'ended';
@@ -105,5 +108,6 @@ export function runWorker(): void {
   };
   process.on('disconnect', () => shutdown('the orchestrator went away'));
   process.once('SIGTERM', () => shutdown('stopped by the orchestrator'));
+  process.on('exit', () => busyCloses.flush());
   tell({ type: 'ready' });
 }

@@ -50,7 +50,7 @@ describe('seat client state machine: every transition on a simulated clock', () 
     seat.acted();
     trail.push(seat.phase);
     expect(seat.timeLeftMs()).toBeNull();
-    expect(seat.closed(1006, '')).toEqual({ kind: 'reconnect', delayMs: 100, attempt: 1, of: 3, why: 'close 1006' });
+    expect(seat.closed(1006, '')).toEqual({ kind: 'reconnect', delayMs: 100, attempt: 1, of: 3, why: 'close 1006', cause: 'lost' });
     trail.push(seat.phase);
     conn = open(seat);
     expect(seat.phase).toBe('joining');
@@ -89,11 +89,11 @@ describe('seat client state machine: every transition on a simulated clock', () 
   const closes: { name: string; before: OrchestratorFrame[]; welcomed: boolean; close: [number, string]; expected: CloseDecision; effect?: FrameEffect }[] = [
     { name: 'a join refusal from the code table, before the welcome, is final', before: [f.error(ErrorCode.BadToken, 'bad token')], welcomed: false, close: [1000, 'join refused'], expected: { kind: 'finish', outcome: { status: 'refused', code: ErrorCode.BadToken, message: 'bad token' } }, effect: 'close_refused' },
     { name: 'a refusing close code is a refusal', before: [], welcomed: false, close: [CloseCode.JoinRefused, 'no'], expected: { kind: 'finish', outcome: { status: 'refused', code: ErrorCode.JoinRefused, message: `join refused (close ${CloseCode.JoinRefused}: no)` } } },
-    { name: 'rate limited: not a refusal, the retry waits as long as asked', before: [f.error(ErrorCode.RateLimited, 'retry in 7 s')], welcomed: false, close: [CloseCode.JoinRefused, 'slow down'], expected: { kind: 'reconnect', delayMs: 7000, attempt: 1, of: 1, why: `close ${CloseCode.JoinRefused}: slow down` }, effect: 'none' },
-    { name: 'an error after the welcome is not a refusal', before: [f.error(ErrorCode.BadToken)], welcomed: true, close: [1006, ''], expected: { kind: 'reconnect', delayMs: 100, attempt: 1, of: 3, why: 'close 1006' }, effect: 'none' },
+    { name: 'rate limited: not a refusal, the retry waits as long as asked', before: [f.error(ErrorCode.RateLimited, 'retry in 7 s')], welcomed: false, close: [CloseCode.JoinRefused, 'slow down'], expected: { kind: 'reconnect', delayMs: 7000, attempt: 1, of: 1, why: `close ${CloseCode.JoinRefused}: slow down`, cause: 'rate_limited' }, effect: 'none' },
+    { name: 'an error after the welcome is not a refusal', before: [f.error(ErrorCode.BadToken)], welcomed: true, close: [1006, ''], expected: { kind: 'reconnect', delayMs: 100, attempt: 1, of: 3, why: 'close 1006', cause: 'lost' }, effect: 'none' },
     { name: 'close 4000 is a normal end', before: [], welcomed: true, close: [CloseCode.EpisodeEnded, 'done'], expected: { kind: 'finish', outcome: { status: 'ended', reason: 'done' } } },
     { name: 'a final close code ends the seat as failed', before: [], welcomed: true, close: [CloseCode.Replaced, 'taken over'], expected: { kind: 'finish', outcome: { status: 'failed', code: ErrorCode.ClosedByServer, message: `the orchestrator closed the connection (close ${CloseCode.Replaced}: taken over)` } } },
-    { name: 'before any welcome, attempts run out fast', before: [], welcomed: false, close: [1006, ''], expected: { kind: 'reconnect', delayMs: 100, attempt: 1, of: 1, why: 'close 1006' } },
+    { name: 'before any welcome, attempts run out fast', before: [], welcomed: false, close: [1006, ''], expected: { kind: 'reconnect', delayMs: 100, attempt: 1, of: 1, why: 'close 1006', cause: 'lost' } },
   ];
   for (const row of closes) {
     it(`close: ${row.name}`, () => {
@@ -134,12 +134,12 @@ describe('seat client state machine: every transition on a simulated clock', () 
     const { seat } = machine({ initialAttempts: 1 });
     for (let i = 1; i <= BUSY_RETRIES; i++) {
       open(seat);
-      expect(seat.closed(CloseCode.Busy, 'full')).toMatchObject({ kind: 'reconnect', attempt: i, of: BUSY_RETRIES, why: `close ${CloseCode.Busy}: full`, busy: true });
+      expect(seat.closed(CloseCode.Busy, 'full')).toMatchObject({ kind: 'reconnect', attempt: i, of: BUSY_RETRIES, why: `close ${CloseCode.Busy}: full`, cause: 'busy' });
       expect(seat.phase).toBe('reconnecting');
     }
     // The initial attempt is still there; past the bound, a busy close counts as a lost connection.
     open(seat);
-    expect(seat.closed(CloseCode.Busy, 'full')).toMatchObject({ kind: 'reconnect', attempt: 1, of: 1 });
+    expect(seat.closed(CloseCode.Busy, 'full')).toMatchObject({ kind: 'reconnect', attempt: 1, of: 1, cause: 'lost' });
     open(seat);
     expect(seat.closed(CloseCode.Busy, 'full')).toMatchObject({ kind: 'finish', outcome: { status: 'failed', code: ErrorCode.ConnectionLost } });
   });

@@ -40,7 +40,14 @@ export type FrameEffect = 'none' | 'welcomed' | 'close_ended' | 'close_refused';
 /** What the caller does after its connection closed. */
 export type CloseDecision =
   | { kind: 'finish'; outcome: SeatOutcome }
-  | { kind: 'reconnect'; delayMs: number; attempt: number; of: number; why: string; busy?: true };
+  | { kind: 'reconnect'; delayMs: number; attempt: number; of: number; why: string; cause: ReconnectCause };
+
+/**
+ * Why a seat joins again, for its log line: the orchestrator closed a connection waiting to join to make room
+ * (`busy`, close 4009), it asked the seat to wait before joining again (`rate_limited`: a rate-limit error frame,
+ * then the close), or the connection was lost.
+ */
+export type ReconnectCause = 'busy' | 'rate_limited' | 'lost';
 
 /**
  * Joins again after the orchestrator closed a connection waiting to join to make room (close 4009): a
@@ -195,7 +202,7 @@ export class SeatClientState {
       this.busyCloses++;
       this._pending = null;
       this._phase = 'reconnecting';
-      return { kind: 'reconnect', delayMs: this.opts.backoffMs(Math.min(this.busyCloses - 1, 4)), attempt: this.busyCloses, of: BUSY_RETRIES, why: said, busy: true };
+      return { kind: 'reconnect', delayMs: this.opts.backoffMs(Math.min(this.busyCloses - 1, 4)), attempt: this.busyCloses, of: BUSY_RETRIES, why: said, cause: 'busy' };
     }
     const why = this.lastError || said;
     const allowed = this.welcomedOn >= 0 ? this.opts.attempts : this.opts.initialAttempts;
@@ -204,12 +211,13 @@ export class SeatClientState {
       return this.finish({ status: 'failed', code: SeatClientCode.ConnectionLost, message: `cannot reach ${this.opts.target} (${why}) after ${tries} attempt${tries === 1 ? '' : 's'}` });
     }
     const delayMs = Math.max(this.waitMs, this.opts.backoffMs(this.failures));
+    const cause: ReconnectCause = this.waitMs > 0 ? 'rate_limited' : 'lost';
     this.waitMs = 0;
     this.failures++;
     this.lastError = '';
     this._pending = null;
     this._phase = 'reconnecting';
-    return { kind: 'reconnect', delayMs, attempt: this.failures, of: allowed, why };
+    return { kind: 'reconnect', delayMs, attempt: this.failures, of: allowed, why, cause };
   }
 
   /** The client stops on its own (the agent is closing): `failed` unless the seat already ended. */
