@@ -1,5 +1,7 @@
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { processCpuMs, watchStart } from './start-watch.js';
+import { processCpuReader, watchStart } from './start-watch.js';
 
 /** A starting process whose CPU time the test sets, and the watch's timer run by hand. */
 function harness(cpu: Array<number | null>) {
@@ -60,11 +62,24 @@ describe('watchStart: a starting process is given up on when hung, not when slow
   });
 
   it("reads this process's CPU time, which grows as it works (Linux)", (ctx) => {
-    const before = processCpuMs(process.pid);
+    const cpuMs = processCpuReader();
+    const before = cpuMs(process.pid);
     if (before === null) return ctx.skip();
     const t = Date.now();
     while (Date.now() - t < 30);
-    expect(processCpuMs(process.pid)!).toBeGreaterThan(before);
-    expect(processCpuMs(2 ** 30)).toBeNull();
+    expect(cpuMs(process.pid)!).toBeGreaterThan(before);
+    expect(cpuMs(2 ** 30)).toBeNull();
+  });
+
+  it('keeps counting the CPU of a thread that has exited (Linux): the sum never goes down', async (ctx) => {
+    const cpuMs = processCpuReader();
+    if (cpuMs(process.pid) === null) return ctx.skip();
+    // A thread that burns ~150 ms of CPU, says so, and waits to be ended.
+    const worker = new Worker("const t = Date.now(); while (Date.now() - t < 150); require('node:worker_threads').parentPort.postMessage('burnt'); setInterval(() => {}, 1000);", { eval: true });
+    await once(worker, 'message');
+    const withThread = cpuMs(process.pid)!;
+    await worker.terminate();
+    // The thread's ~150 ms is gone from /proc/<pid>/task; a plain sum would now drop by that much.
+    expect(cpuMs(process.pid)!).toBeGreaterThanOrEqual(withThread);
   });
 });

@@ -24,20 +24,38 @@ export interface StartWatchOptions {
   clearTimer?: (timer: unknown) => void;
 }
 
-/** CPU time a live process has used so far, ms: its threads' run time (Linux /proc, ns), or null elsewhere. */
-export function processCpuMs(pid: number): number | null {
-  try {
+/**
+ * A reader of the CPU time a live process has used so far, ms: its threads' run time (Linux /proc, ns), or
+ * null where that cannot be read (elsewhere, or the process is gone). A thread that exits between the listing
+ * and its read, or between two reads, keeps counting at its last reading: the sum never goes down, so a
+ * process whose helper thread ended is not taken for one that used no CPU. One reader a watched process.
+ */
+export function processCpuReader(): (pid: number) => number | null {
+  const lastByThread = new Map<string, number>();
+  return (pid) => {
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      return null;
+    }
+    for (const task of tasks) {
+      try {
+        const ns = Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+        if (Number.isFinite(ns)) lastByThread.set(task, ns);
+      } catch {
+        // The thread exited since the listing: its last reading stands.
+      }
+    }
     let ns = 0;
-    for (const task of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
-    return Number.isFinite(ns) ? ns / 1e6 : null;
-  } catch {
-    return null;
-  }
+    for (const v of lastByThread.values()) ns += v;
+    return ns / 1e6;
+  };
 }
 
 /** Watches process `pid` until `stop()` (it is ready, or gone); calls `onHung` if it stops starting. */
 export function watchStart(pid: number, o: StartWatchOptions): { stop(): void } {
-  const cpuMs = o.cpuMs ?? processCpuMs;
+  const cpuMs = o.cpuMs ?? processCpuReader();
   const setTimer = o.setTimer ?? setTimeout;
   const clearTimer = o.clearTimer ?? ((t: unknown) => clearTimeout(t as NodeJS.Timeout));
   let last = cpuMs(pid) ?? 0;
