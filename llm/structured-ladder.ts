@@ -9,19 +9,17 @@ import type { ChatMessage, ChatRequest, StructuredFallback } from './types.js';
  * all, with the schema written into the prompt and the reply parsed leniently (the way SOTOPIA's
  * format instructions ask for JSON). A server that rejects a format (400/422 naming it) gets the same
  * request one rung down, at once, and the rung is remembered for that model for the rest of the
- * process, so only the first call pays for the discovery.
+ * process: a call that starts after it is learned pays nothing for the discovery. Calls that start
+ * together do not wait for the first one's verdict (below).
  */
 const RUNGS: readonly StructuredMode[] = ['json_schema', 'json_object', 'prompt'];
 
 /** Rung reached per (provider, endpoint, model), shared by every client of this process. */
 const learned = new Map<string, StructuredMode>();
-/** The first call's discovery per key, awaited by calls that start while it is in flight. */
-const probes = new Map<string, Promise<void>>();
 
 /** Forgets what was learned (tests). */
 export function resetStructuredMemory(): void {
   learned.clear();
-  probes.clear();
 }
 
 /** Whether an error says the server does not accept this `response_format`. */
@@ -85,21 +83,13 @@ export function structuredLadder<R>(
       }
     }
   };
+  // Calls that start before any rung has answered for this model climb each on their own. They used to
+  // wait for the first one's verdict, which comes only with its answer: a whole model call. In a
+  // multiplexed agent process the ten seats make their first move together, and nine of them waited
+  // ~200 ms in the bench (bench/start-up.md, `ramp10`), seconds on a real model. Against a server that
+  // rejects the format, each such call now gets its own quick 400 and steps down (each counted).
   return async (req, signal) => {
     if (!req.json || initial === 'off') return send(req, signal, 'off');
-    // Until a rung has answered for this model, one call probes and the others wait for its verdict,
-    // so a run starting many calls at once pays for the discovery once.
-    if (!learned.has(key)) {
-      const pending = probes.get(key);
-      if (pending) await pending;
-      else {
-        const probe = climb(req, signal);
-        const settled = probe.then(() => undefined, () => undefined);
-        probes.set(key, settled);
-        void settled.then(() => probes.delete(key));
-        return probe;
-      }
-    }
     return climb(req, signal);
   };
 }
