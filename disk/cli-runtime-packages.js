@@ -12,6 +12,8 @@
  * bundle), else by Node's `require` (PARLEY_DEBUG runs the bundle under Node's own loader). A specifier the
  * CLI imports that is not listed here fails the build, so the bundle never holds a second copy of a package;
  * a failed build runs the sources under tsx (bin/parley.js), which the CLI tests would show.
+ * Agent processes started from the snapshot have their own list (RUNTIME_PACKAGES in
+ * orchestrator/supervisor/snapshot-deferred.ts, which says why the two differ).
  */
 
 /** Runtime file name -> the package's specifiers the CLI's sources import (static or dynamic). */

@@ -25,6 +25,10 @@ export const DEFERRED_BUILTINS = Object.freeze(['http', 'https', 'tls', 'http2',
  * megabytes larger. (`ws` was one: the agent's seat connection is its own client now, agent-node/ws/.) Each bundle exports, by specifier, every module
  * of its package the agent imports, so that they share one copy of the package (the SDK's error classes).
  * A specifier not listed fails the snapshot's build (agent processes then start plain).
+ * The CLI keeps a list of its own (disk/cli-runtime-packages.js), different on purpose: an agent process splits
+ * the Mistral SDK so that a seat loads its chat functions only, and loads ioredis from a file because a
+ * snapshot's `require` knows only Node's built-ins; the CLI takes the whole Mistral SDK as one file, resolves
+ * ioredis from node_modules, and also moves out socket.io and tar, which no agent process loads.
  */
 export const RUNTIME_PACKAGES: Readonly<Record<string, readonly string[]>> = Object.freeze({
   openai: ['openai'],
