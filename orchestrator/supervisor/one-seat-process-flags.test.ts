@@ -13,5 +13,8 @@ describe('one-seat process flags', () => {
   it('no seed without --predictable, and none over a seed already given', () => {
     expect(perProcessSeed(['--snapshot-blob', 'x.blob'])).toEqual([]);
     expect(perProcessSeed(['--predictable', '--random-seed=5'])).toEqual([]);
+    // A user's --no-predictable (PARLEY_WORKER_NODE_ARGS, after the pool's flags) turns it off: V8 seeds itself.
+    expect(perProcessSeed(['--predictable', '--no-predictable'])).toEqual([]);
+    expect(perProcessSeed(['--no-predictable', '--predictable'], () => 9)).toEqual(['--random-seed=9']);
   });
 });

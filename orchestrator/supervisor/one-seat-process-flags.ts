@@ -25,9 +25,20 @@ export const ONE_SEAT_PROCESS_NODE_FLAGS: readonly string[] = ['--predictable'];
  * would draw the same `Math.random()` sequence and hash strings with the same seed (a known seed lets crafted
  * keys, say in a model's JSON reply, collide on purpose). Each process gets a seed of its own, drawn from the OS's
  * random source (unless PARLEY_WORKER_NODE_ARGS gives one); a blob loads whatever the seed (V8 leaves it out of a
- * snapshot's flag check).
+ * snapshot's flag check). The seed is on the process's command line, which other users of the machine can read
+ * (/proc/PID/cmdline): like a process's memory, it is for a machine whose users are trusted with the run.
  */
 export function perProcessSeed(execArgv: readonly string[], draw: () => number = () => randomInt(1, 2 ** 31 - 1)): string[] {
-  if (!execArgv.includes('--predictable') || execArgv.some((a) => a.startsWith('--random-seed') || a.startsWith('--random_seed'))) return [];
+  if (!predictable(execArgv) || execArgv.some((a) => a.startsWith('--random-seed') || a.startsWith('--random_seed'))) return [];
   return [`--random-seed=${draw()}`];
+}
+
+/**
+ * Whether V8 ends up predictable: the last of `--predictable` and `--no-predictable` wins (a user's
+ * PARLEY_WORKER_NODE_ARGS come after the pool's flags). Without it V8 draws its own seed from the OS, and a
+ * seed given here would only make the process's draws readable in its command line.
+ */
+function predictable(execArgv: readonly string[]): boolean {
+  const on = execArgv.lastIndexOf('--predictable');
+  return on >= 0 && on > Math.max(execArgv.lastIndexOf('--no-predictable'), execArgv.lastIndexOf('--no_predictable'));
 }
