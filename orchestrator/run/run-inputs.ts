@@ -25,7 +25,7 @@ export interface RunInputs {
 export async function loadRunInputs(config: RunConfig): Promise<RunInputs> {
   const fork = config.fork;
   if (!fork) {
-    const scenarios = await loadRunScenarios(config);
+    const scenarios = await loadRunScenarios(config, scenariosPlanned(config));
     return { scenarios, plan: (protocol) => planEpisodes(scenarios, config, protocol) };
   }
   const read = readForkParent(fork.parent, fork.episode);
@@ -42,4 +42,15 @@ export async function loadRunInputs(config: RunConfig): Promise<RunInputs> {
       return planForks(parent, config, protocol);
     },
   };
+}
+
+/**
+ * How many scenarios from the front of the set a `--limit`ed run plans: the plan is scenario-major
+ * (modes x repeats a scenario, run/plan.ts), so `limit` episodes use the first ceil(limit / (modes x
+ * repeats)). Undefined (all) without a limit, and with `--mindread`, whose seats are checked against
+ * every scenario of the set.
+ */
+export function scenariosPlanned(config: Pick<RunConfig, 'limit' | 'modes' | 'repeats' | 'mindread'>): number | undefined {
+  if (config.limit === undefined || config.mindread !== undefined) return undefined;
+  return Math.ceil(config.limit / (config.modes.length * config.repeats));
 }

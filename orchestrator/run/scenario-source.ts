@@ -7,12 +7,13 @@ import { RunError, RunErrorCode } from './run-error.js';
 
 /**
  * The scenarios of a run: `builtin` (generated from the seed) or a Parley scenario file, filtered by
- * `subset`. Fails with a clear message when nothing is left or a scenario cannot be run.
+ * `subset`. Fails with a clear message when nothing is left or a scenario cannot be run. `first`: the
+ * caller uses only the first scenarios (a `--limit`ed plan); the built-in set then builds only those.
  */
-export async function loadRunScenarios(config: Pick<RunConfig, 'scenarios' | 'subset' | 'seed'>): Promise<Scenario[]> {
+export async function loadRunScenarios(config: Pick<RunConfig, 'scenarios' | 'subset' | 'seed'>, first?: number): Promise<Scenario[]> {
   let all: Scenario[];
   try {
-    all = config.scenarios === 'builtin' ? builtinScenarioSet(config.seed, config.subset) : await loadScenarioFile(config.scenarios);
+    all = config.scenarios === 'builtin' ? builtinScenarioSet(config.seed, config.subset, first) : await loadScenarioFile(config.scenarios);
   } catch (err) {
     throw new RunError(RunErrorCode.ScenarioLoad, `cannot load scenarios: ${(err as Error).message}`, { cause: err });
   }
