@@ -29,6 +29,7 @@ describe('packages kept beside the CLI bundle (disk/cli-runtime-packages.js)', (
     'rate-limiter-flexible': 'RateLimiterRedis=class extends RateLimiterStoreAbstract',
     // tar ships minified: a type name of its headers.
     tar: '"OldExtendedHeader"',
+    yaml: 'YAMLParseError=class extends YAMLError',
   };
 
   it('main.cjs and light.cjs hold no module of those packages; each runtime file holds one copy, by every listed specifier', async () => {

@@ -18,8 +18,8 @@ const byRoot = (list: Readonly<Record<string, readonly string[]>>): Map<string, 
   return roots;
 };
 
-/** Kept out of the CLI bundle only: no agent process loads them. */
-const CLI_ONLY = ['engine.io', 'socket.io', 'socket.io-parser', 'tar'];
+/** Kept out of the CLI bundle only: no agent process loads them (yaml: only the CLI reads files a user edits). */
+const CLI_ONLY = ['engine.io', 'socket.io', 'socket.io-parser', 'tar', 'yaml'];
 /** In the snapshot's list only: external to every bundle, so the CLI resolves it from node_modules, but a snapshot's `require` knows only built-ins. */
 const SNAPSHOT_ONLY = ['ioredis'];
 

@@ -28,7 +28,7 @@ export const DEFERRED_BUILTINS = Object.freeze(['http', 'https', 'tls', 'http2',
  * The CLI keeps a list of its own (disk/cli-runtime-packages.js), different on purpose: an agent process splits
  * the Mistral SDK so that a seat loads its chat functions only, and loads ioredis from a file because a
  * snapshot's `require` knows only Node's built-ins; the CLI takes the whole Mistral SDK as one file, resolves
- * ioredis from node_modules, and also moves out socket.io and tar, which no agent process loads.
+ * ioredis from node_modules, and also moves out socket.io, tar and yaml, which no agent process loads.
  * Any other difference fails runtime-package-lists.test.ts (a package, or a module of a shared one, in one list only).
  */
 export const RUNTIME_PACKAGES: Readonly<Record<string, readonly string[]>> = Object.freeze({
