@@ -25,11 +25,14 @@ export function readRunScenarios(paths: RunPaths): RunScenariosRead {
   return { ok: true, scenarios };
 }
 
-/** The scenario ids recorded episodes use that `scenarios` lacks, each once, in the records' order. */
+/**
+ * The scenario ids recorded episodes use that `scenarios` lacks, each once, sorted: records are written in
+ * the order episodes finish, which differs between runs, and the message naming them must not.
+ */
 export function missingScenarioIds(recordedIds: Iterable<string>, scenarios: ReadonlyMap<string, unknown>): string[] {
   const missing = new Set<string>();
   for (const id of recordedIds) if (!scenarios.has(id)) missing.add(id);
-  return [...missing];
+  return [...missing].sort();
 }
 
 /**
