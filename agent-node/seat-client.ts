@@ -6,6 +6,7 @@ import type { Policy, SeatView } from './policy.js';
 import { runScript, runTurn } from './policy-runner.js';
 import { SeatViewState } from './seat-view-state.js';
 import { CLIENT_NAME, CLIENT_VERSION } from './version.js';
+import { terminalSafe } from '../text/terminal.js';
 import { WsClient, WsState, type InMemoryDial } from './ws/ws-client.js';
 
 /** How a seat ended, and the codes the client decides: the seat-client state machine's (seat-client/state.ts). */
@@ -83,6 +84,7 @@ class SeatClient {
   private resolveDone!: (outcome: SeatOutcome) => void;
   private readonly nextId = frameIds('a');
   private readonly log: (line: string) => void;
+  private readonly busyLog: (line: string) => void;
   private readonly seat: SeatClientState;
   private readonly stop = new AbortController();
   private ws: WsClient | null = null;
@@ -95,7 +97,12 @@ class SeatClient {
 
   constructor(private readonly opts: SeatClientOptions) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
-    this.log = opts.log ?? (() => {});
+    // Every line may quote the orchestrator (error frames, close reasons), which for `parley agent` is a remote
+    // server: it reaches the terminal or the log without escape sequences or line breaks of its own.
+    const sink = opts.log ?? (() => {});
+    this.log = (line) => sink(terminalSafe(line));
+    const busy = opts.busyLog ?? sink;
+    this.busyLog = (line) => busy(terminalSafe(line));
     const backoff = { baseMs: opts.reconnect?.baseDelayMs ?? 200, maxMs: opts.reconnect?.maxDelayMs ?? 3000 };
     this.seat = new SeatClientState({
       now: () => performance.now(),
@@ -259,7 +266,7 @@ class SeatClient {
     if (this.finished) return;
     const next = this.seat.closed(code, reason);
     if (next.kind === 'finish') return this.finish(next.outcome);
-    if (next.cause === 'busy') (this.opts.busyLog ?? this.log)(`the orchestrator had too many connections waiting to join and closed this one (${next.why}); joining again in ${next.delayMs} ms (${next.attempt} of ${next.of})`);
+    if (next.cause === 'busy') this.busyLog(`the orchestrator had too many connections waiting to join and closed this one (${next.why}); joining again in ${next.delayMs} ms (${next.attempt} of ${next.of})`);
     else if (next.cause === 'rate_limited') this.log(`the orchestrator asked this seat to wait before joining again (${next.why}); joining again in ${next.delayMs} ms (attempt ${next.attempt} of ${next.of})`);
     else this.log(`connection lost (${next.why}); reconnecting in ${next.delayMs} ms (attempt ${next.attempt} of ${next.of})`);
     this.retryTimer = setTimeout(() => this.connect(), next.delayMs);

@@ -185,6 +185,23 @@ describe('seat client', () => {
     expect(lines.filter((l) => l.includes('bad frame')).length).toBe(2);
   });
 
+  it("logs what the orchestrator says without its escape sequences or line breaks (a remote server's text)", async () => {
+    const lines: string[] = [];
+    const session = play(echoPolicy(), 'tok-1', { log: (l) => lines.push(l) });
+    const conn = await server.connection(0);
+    await conn.next('seat.join');
+    conn.send(welcomeBody());
+    conn.send({ type: 'error', code: ErrorCode.StaleTurn, message: 'no\u001b]0;owned\u0007 such\nseat \u001b[31mred' });
+    // An unexpected close: the client logs it, with its reason, as it reconnects.
+    conn.socket.close(1011, 'bye\u001b[2J\r\nfake line');
+    await server.connection(1);
+    session.close('test over');
+    const said = lines.join('\n');
+    expect(said).toContain('no such ⏎ seat red');
+    expect(said).toContain('bye ⏎ fake line');
+    expect(said).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+  });
+
   it('reports a refused join (error frame, then close 4002) as refused without reconnecting', async () => {
     const session = play(echoPolicy(), 'wrong');
     const conn = await server.connection(0);
