@@ -29,7 +29,7 @@ const NODE_INTERNAL_TIMERS = ['internal', 'timers'].join('/');
 
 function timerLists(): TimerLists {
   const internal = (process as unknown as { getBuiltinModule(id: string): { timerListMap?: TimerLists } | undefined }).getBuiltinModule(NODE_INTERNAL_TIMERS);
-  if (!internal?.timerListMap) throw new Error('the agent snapshot is built without --expose-internals: its timer lists cannot be emptied');
+  if (!internal?.timerListMap) throw new Error(`Node's internal timer lists cannot be read (${NODE_INTERNAL_TIMERS} has no timerListMap: the builder runs without --expose-internals, or this Node changed it), so the agent snapshot's timers cannot be emptied`);
   return internal.timerListMap;
 }
 
