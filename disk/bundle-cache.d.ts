@@ -10,8 +10,11 @@ export interface BundleSpec {
   main: string;
   /** Every other esbuild option; JSON-serialisable (it is part of the cache key). */
   options: Record<string, unknown>;
-  /** esbuild plugins of this bundle only (after BUNDLE_PLUGINS); `key` changes whenever their output does (part of the cache key). */
-  plugins?: Array<{ plugin: import('esbuild').Plugin; key: string }>;
+  /**
+   * esbuild plugins of this bundle only (after BUNDLE_PLUGINS); `key` changes whenever their output does (part of the
+   * cache key); `reads`: files (from the root) a plugin's output depends on, tracked as the bundle's inputs are.
+   */
+  plugins?: Array<{ plugin: import('esbuild').Plugin; key: string; reads?: (root: string) => string[] }>;
 }
 export declare function cachedBundle(spec: BundleSpec): Promise<string>;
 export declare function bundleInputs(dir: string): string[] | null;

@@ -63,14 +63,24 @@ const IN_SNAPSHOT = new Set(['openai/version']);
 /** The runtime bundles' esbuild entry points: a generated module per package (see runtimeEntries). */
 export const runtimeEntryPoints = (): Record<string, string> => Object.fromEntries(Object.keys(RUNTIME_PACKAGES).map((n) => [n, `runtime-package:${n}`]));
 
-/** A bundle-cache key part that changes whenever what a plugin generates may change (its lists and its code). */
-const keyOf = (...parts: unknown[]): string =>
-  createHash('sha256').update(parts.map((p) => (typeof p === 'function' ? p.toString() : JSON.stringify(p))).join('\0')).digest('hex').slice(0, 16);
+/**
+ * This file, from the package root. What its plugins generate is tracked through its text (the bundle cache's
+ * `reads`), and their keys hold data only: a function's source as `toString()` gives it is the loader's reprint
+ * (tsx, vitest and the CLI's bundle each print these differently), so a key holding one changed with the kind
+ * of process that asked, and each switch (a test's pool, then a `parley` command, then a bench case) rebuilt the
+ * snapshot bundle (~0.7 s) and the first time its blobs too.
+ */
+export const SNAPSHOT_DEFERRED_SOURCE = 'orchestrator/supervisor/snapshot-deferred.ts';
+const readsThisFile = (): string[] => [SNAPSHOT_DEFERRED_SOURCE];
+
+/** A bundle-cache key part: the lists the plugins generate from (their code is tracked as a file). */
+const keyOf = (...parts: unknown[]): string => createHash('sha256').update(parts.map((p) => JSON.stringify(p)).join('\0')).digest('hex').slice(0, 16);
 
 /** The runtime bundles' plugin: `runtime-package:<name>` is `module.exports = { <specifier>: require(<specifier>), … }`. */
-export const runtimeEntries: { plugin: Plugin; key: string } = {
+export const runtimeEntries: { plugin: Plugin; key: string; reads: () => string[] } = {
   // The generated entries are not files the bundle cache can watch: the key follows RUNTIME_PACKAGES.
   key: keyOf(RUNTIME_PACKAGES),
+  reads: readsThisFile,
   plugin: {
     name: 'snapshot-runtime-entries',
     setup(build) {
@@ -105,8 +115,9 @@ const ESCAPE = /[.*+?^${}()|[\]\\/]/g;
 const anyOf = (names: readonly string[]) => names.map((n) => n.replace(ESCAPE, '\\$&')).join('|');
 
 /** The snapshot bundle's plugin. `key`: part of the bundle cache's key, following the lists and the shims. */
-export const snapshotDeferred: { plugin: Plugin; key: string } = {
-  key: keyOf(DEFERRED_BUILTINS, RUNTIME_PACKAGES, [...IN_SNAPSHOT], deferredBuiltin, deferredPackage),
+export const snapshotDeferred: { plugin: Plugin; key: string; reads: () => string[] } = {
+  key: keyOf(DEFERRED_BUILTINS, RUNTIME_PACKAGES, [...IN_SNAPSHOT], KEEP_EXTERNAL),
+  reads: readsThisFile,
   plugin: {
     name: 'snapshot-deferred',
     setup(build) {
