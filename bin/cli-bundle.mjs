@@ -23,7 +23,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cachedBundle, inputsOf, keySources, NODE_BUNDLE_OPTIONS } from '../disk/bundle-cache.js';
-import { BARRELS_FLATTENED_KEY, cliBarrelsFlattened, flattenedBarrelReads } from '../disk/bundle-plugins.js';
+import { FLATTENED_BARRELS_PLUGIN } from '../disk/bundle-plugins.js';
 import { cliRuntimeEntryPoints, cliRuntimePackages, isRuntimeEntry } from '../disk/cli-runtime-packages.js';
 import { cliCacheDir, PACKAGE_ROOT, writeStamp } from './cli-start.js';
 
@@ -52,7 +52,7 @@ export const CLI_BUNDLE_OPTIONS = Object.freeze({
 });
 
 /** The CLI bundle's own plugins (disk/bundle-plugins.js), with their cache keys and the files they read. */
-const CLI_PLUGINS = [{ plugin: cliBarrelsFlattened, key: BARRELS_FLATTENED_KEY, reads: flattenedBarrelReads }, { plugin: cliRuntimePackages.plugin, key: cliRuntimePackages.key }];
+const CLI_PLUGINS = [FLATTENED_BARRELS_PLUGIN, { plugin: cliRuntimePackages.plugin, key: cliRuntimePackages.key }];
 
 /**
  * The bundles of the CLI: output name -> entry (relative to the package root), and the packages kept in files

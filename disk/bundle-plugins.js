@@ -69,7 +69,7 @@ const wsSecureModulesOnUse = {
 };
 
 /**
- * The barrels (`<dir>/index.ts`, re-exports only) the CLI's bundle imports around, relative to the package root.
+ * The barrels (`<dir>/index.ts`, re-exports only) the CLI's and the agent snapshot's bundles import around, relative to the package root.
  * Every module they list is free of effects at load (declarations, schemas, constants), so one left out of a
  * command's start changes nothing but its CPU.
  */
@@ -77,7 +77,7 @@ export const FLATTENED_BARRELS = Object.freeze(['protocol', 'run-dir', 'llm', 'o
 
 /**
  * `import { A, B } from '…/run-dir/index.js'` (any barrel of `dirs`) rewritten to import each name from the
- * module that defines it, for the CLI's CommonJS bundle (bin/cli-bundle.mjs). Why: there every module a
+ * module that defines it, for the CommonJS bundles (the CLI's, bin/cli-bundle.mjs; the agent snapshot's). Why: there every module a
  * command reaches is wrapped in a function run at its first use, and a wrapped barrel runs every module it
  * lists, and every schema they build, for any one name: protocol/'s alone is 27 modules (the frames, the
  * records, the evaluations; `parley report` needs the records' only). protocol/'s (the first, measured: report
@@ -194,8 +194,8 @@ function splitImport(statement, verb, list, owners, fromDir) {
   return [...byModule].map(([mod, items]) => `${verb} { ${items.join(', ')} } from '${relativeSpecifier(fromDir, mod)}.js';`).join(' ') + '\n'.repeat(lines);
 }
 
-/** The CLI's plugin: every barrel of FLATTENED_BARRELS. */
-export const cliBarrelsFlattened = barrelsFlattened(FLATTENED_BARRELS);
+/** Every barrel of FLATTENED_BARRELS flattened. */
+const packageBarrelsFlattened = barrelsFlattened(FLATTENED_BARRELS);
 
 /**
  * The files barrelsFlattened(FLATTENED_BARRELS) reads to place names (each barrel and every module it lists),
@@ -232,8 +232,16 @@ function relativeSpecifier(from, to) {
   return rel.startsWith('.') ? rel : `./${rel}`;
 }
 
-/** Bumped when barrelsFlattened writes something else (part of the CLI bundle's cache key). */
-export const BARRELS_FLATTENED_KEY = '2';
+/** Bumped when barrelsFlattened writes something else (part of the bundles' cache keys). */
+const BARRELS_FLATTENED_KEY = '2';
+
+/**
+ * FLATTENED_BARRELS's flattening as a bundle-cache plugin entry (plugin, key, the files it reads), for the bundles
+ * whose modules esbuild wraps: the CLI's (bin/cli-bundle.mjs) and the agent snapshot's, a CommonJS bundle too
+ * (orchestrator/supervisor/worker-snapshot.ts). There, through protocol/'s barrel, every agent process built the run
+ * records' and evaluations' schemas (~290 KB of the 7 MB blob, ~11 M instructions of each process's start).
+ */
+export const FLATTENED_BARRELS_PLUGIN = Object.freeze({ plugin: packageBarrelsFlattened, key: BARRELS_FLATTENED_KEY, reads: flattenedBarrelReads });
 
 /** The plugins of every build here (bench/ builds with them to measure what a bundle holds). */
 export const BUNDLE_PLUGINS = Object.freeze([zodLocalesEnglishOnly, wsSecureModulesOnUse, protocolWithoutSideEffects]);

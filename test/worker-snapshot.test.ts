@@ -133,6 +133,15 @@ describe('agent processes from the start-up snapshot', () => {
     }
   });
 
+  it("the snapshot bundle reaches protocol/'s modules around its barrel: no run record's or evaluation's schemas in an agent's heap", async () => {
+    // Through protocol/index.ts every module it lists was initialised (a wrapped barrel runs them all): ~290 KB
+    // of blob and ~11 M instructions more at every agent process's start, for schemas a seat never decodes.
+    const snapshot = await workerSnapshot();
+    const bundle = readFileSync(join(dirname(snapshot.blob), 'snapshot.cjs'), 'utf8');
+    expect(bundle).toContain('// protocol/frames.ts');
+    for (const module of ['protocol/index.ts', 'protocol/record.ts', 'protocol/evaluation.ts']) expect(bundle).not.toContain(`// ${module}\n`);
+  });
+
   it('bot-only and one-seat pools start from blobs of their own, built with the flags they run under (a blob loads only under its build flags)', async () => {
     const lines: string[][] = [];
     for (const opts of [{ botsOnly: true }, { botsOnly: false }, { botsOnly: false, seatsPerWorker: 4 }]) {

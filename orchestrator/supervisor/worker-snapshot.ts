@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { cachedBundle, KEEP_EXTERNAL, pruneStaging } from '../../disk/bundle-cache.js';
+import { FLATTENED_BARRELS_PLUGIN } from '../../disk/bundle-plugins.js';
 import { PACKAGE_ROOT_ENV, packagePath, packageRoot } from '../../disk/package-root.js';
 import { clearBuildFailure, noteBuildFailure, recentBuildFailure } from './snapshot-build-failure.js';
 import { runtimeEntries, runtimeEntryPoints, snapshotDeferred } from './snapshot-deferred.js';
@@ -77,7 +78,8 @@ export async function buildWorkerSnapshot(cache: string, flags: readonly string[
     main: 'snapshot.cjs',
     // No module URL in a CommonJS bundle: the process finds the package through the root it is given (agentEnv).
     options: common,
-    plugins: [snapshotDeferred, latin1Output],
+    // Barrels imported around (a wrapped barrel initialises every module it lists: FLATTENED_BARRELS_PLUGIN).
+    plugins: [snapshotDeferred, latin1Output, FLATTENED_BARRELS_PLUGIN],
   });
   const snapshot = { blob: join(dirname(source), blobName(flags)), flags, script };
   // What killed builds left beside the blob (the bundle cache prunes only its directories' top level).
