@@ -7,6 +7,16 @@ import { upgradeRouter } from './upgrade-router.js';
 /** Handles plain HTTP requests (not upgrades). */
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
+/**
+ * How long an idle keep-alive connection stays open (Node's default is 5 s). A client that reuses an idle
+ * connection just as the server closes it gets a reset: undici closes its own side 2 s before the
+ * advertised `Keep-Alive: timeout=5`, a margin a busy client's event loop outlasts (study-hostile under
+ * load), and a reverse proxy in front of `--trust-proxy` pools connections for 60 s (nginx upstream
+ * `keepalive_timeout`, AWS ALB) or longer and never reads the hint. Above those, the proxy or client
+ * closes first. Idle sockets cost a file descriptor each; closeServer closes them all.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 /** Plain requests nobody serves get 404. */
 const notFound: RequestHandler = (_req, res) => {
   res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
@@ -30,6 +40,7 @@ export function createHttpServer(onRequest: RequestHandler = notFound, opts: { a
     }
     onRequest(req, res);
   });
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.on('clientError', (_err, socket) => socket.destroy());
   upgradeRouter(server).guard(guard, opts.log);
   return server;
