@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Plugin } from 'esbuild';
 import { KEEP_EXTERNAL } from '../../disk/bundle-cache.js';
+import { packagePath } from '../../disk/package-root.js';
 
 /**
  * What the agent's start-up snapshot leaves out, and how its bundle reaches it after deserialisation
@@ -65,7 +67,8 @@ export const runtimeEntryPoints = (): Record<string, string> => Object.fromEntri
 
 /**
  * This file, from the package root. What its plugins generate is tracked through its text (the bundle cache's
- * `reads`), and their keys hold data only: a function's source as `toString()` gives it is the loader's reprint
+ * `reads`), and their keys hold data and this file's text (snapshotPluginKeys), never a function's source as
+ * `toString()` gives it: that is the loader's reprint
  * (tsx, vitest and the CLI's bundle each print these differently), so a key holding one changed with the kind
  * of process that asked, and each switch (a test's pool, then a `parley` command, then a bench case) rebuilt the
  * snapshot bundle (~0.7 s) and the first time its blobs too.
@@ -73,13 +76,32 @@ export const runtimeEntryPoints = (): Record<string, string> => Object.fromEntri
 export const SNAPSHOT_DEFERRED_SOURCE = 'orchestrator/supervisor/snapshot-deferred.ts';
 const readsThisFile = (): string[] => [SNAPSHOT_DEFERRED_SOURCE];
 
-/** A bundle-cache key part: the lists the plugins generate from (their code is tracked as a file). */
-const keyOf = (...parts: unknown[]): string => createHash('sha256').update(parts.map((p) => JSON.stringify(p)).join('\0')).digest('hex').slice(0, 16);
+/**
+ * The plugins' keys: the lists they generate from, and this file's text as this process loaded it (tsx and
+ * vitest load it from the file; the CLI's bundle is rebuilt from it before a command runs). `reads` alone records
+ * the file as the build finds it on disk: a process that loaded it before an edit (vitest's workers, `parley
+ * serve`, a bench harness) built with its old code and recorded the new text, and since a bundle's directory is
+ * named by its inputs, that stale bundle stayed under the name the edited sources address, for later processes too.
+ */
+export function snapshotPluginKeys(source: string): { deferred: string; runtime: string } {
+  const keyOf = (...parts: unknown[]): string => createHash('sha256').update([source, ...parts.map((p) => JSON.stringify(p))].join('\0')).digest('hex').slice(0, 16);
+  return { deferred: keyOf(DEFERRED_BUILTINS, RUNTIME_PACKAGES, [...IN_SNAPSHOT], KEEP_EXTERNAL), runtime: keyOf(RUNTIME_PACKAGES) };
+}
+
+/** No sources beside the code (none ship without them): nothing to edit either. */
+const loadedSource = (): string => {
+  try {
+    return readFileSync(packagePath(SNAPSHOT_DEFERRED_SOURCE), 'utf8');
+  } catch {
+    return '';
+  }
+};
+const KEYS = snapshotPluginKeys(loadedSource());
 
 /** The runtime bundles' plugin: `runtime-package:<name>` is `module.exports = { <specifier>: require(<specifier>), … }`. */
 export const runtimeEntries: { plugin: Plugin; key: string; reads: () => string[] } = {
   // The generated entries are not files the bundle cache can watch: the key follows RUNTIME_PACKAGES.
-  key: keyOf(RUNTIME_PACKAGES),
+  key: KEYS.runtime,
   reads: readsThisFile,
   plugin: {
     name: 'snapshot-runtime-entries',
@@ -116,7 +138,7 @@ const anyOf = (names: readonly string[]) => names.map((n) => n.replace(ESCAPE, '
 
 /** The snapshot bundle's plugin. `key`: part of the bundle cache's key, following the lists and the shims. */
 export const snapshotDeferred: { plugin: Plugin; key: string; reads: () => string[] } = {
-  key: keyOf(DEFERRED_BUILTINS, RUNTIME_PACKAGES, [...IN_SNAPSHOT], KEEP_EXTERNAL),
+  key: KEYS.deferred,
   reads: readsThisFile,
   plugin: {
     name: 'snapshot-deferred',
