@@ -53,9 +53,11 @@ const KEEP_STAGING_MS = 3600 * 1000;
 /**
  * Files that decide how esbuild resolves and compiles, beside the ones it reads: the package's imports map,
  * the lock files (the project's, and the one npm writes into node_modules on every install: the bundled
- * dependencies change only with them), the TypeScript config.
+ * dependencies change only with them), the TypeScript config, and the plugins every bundle is built with
+ * (BUNDLE_PLUGINS, the barrels' flattening): they rewrite what a bundle holds, and no agent bundle imports them,
+ * so esbuild never lists them (their keys are bumped by hand, which an edit can forget).
  */
-const ALSO_TRACKED = ['package.json', 'package-lock.json', 'node_modules/.package-lock.json', 'tsconfig.json'];
+const ALSO_TRACKED = ['package.json', 'package-lock.json', 'node_modules/.package-lock.json', 'tsconfig.json', 'disk/bundle-plugins.js'];
 
 /** An input saved this close to a build may have changed while esbuild read it: such a build is not cached. */
 const SETTLE_MS = 2_000;

@@ -11,7 +11,7 @@ import { runExperiment } from '../orchestrator/run/driver.js';
 import { agentEnv } from '../orchestrator/supervisor/agent-entry.js';
 import { BOT_PROCESS_NODE_FLAGS } from '../orchestrator/supervisor/bot-process-flags.js';
 import { ONE_SEAT_PROCESS_NODE_FLAGS } from '../orchestrator/supervisor/one-seat-process-flags.js';
-import { KEEP_EXTERNAL } from '../disk/bundle-cache.js';
+import { bundleInputs, KEEP_EXTERNAL } from '../disk/bundle-cache.js';
 import { RUNTIME_GLOBAL, snapshotDeferred } from '../orchestrator/supervisor/snapshot-deferred.js';
 import { WorkerPool } from '../orchestrator/supervisor/worker-pool.js';
 import { buildWorkerSnapshot, snapshotArgs, workerSnapshot, type WorkerSnapshot } from '../orchestrator/supervisor/worker-snapshot.js';
@@ -140,6 +140,10 @@ describe('agent processes from the start-up snapshot', () => {
     const bundle = readFileSync(join(dirname(snapshot.blob), 'snapshot.cjs'), 'utf8');
     expect(bundle).toContain('// protocol/frames.ts');
     for (const module of ['protocol/index.ts', 'protocol/record.ts', 'protocol/evaluation.ts']) expect(bundle).not.toContain(`// ${module}\n`);
+    // What decides the bundle's text without esbuild loading it is tracked, so an edit to it rebuilds: the barrels
+    // (the flattening reads them), the plugins' own files (their keys are bumped by hand, or hold data only).
+    const inputs = bundleInputs(dirname(dirname(snapshot.blob))) ?? [];
+    for (const file of ['protocol/index.ts', 'disk/bundle-plugins.js', 'orchestrator/supervisor/latin1-output.ts', 'orchestrator/supervisor/snapshot-deferred.ts']) expect(inputs).toContain(file);
   });
 
   it('bot-only and one-seat pools start from blobs of their own, built with the flags they run under (a blob loads only under its build flags)', async () => {

@@ -1,6 +1,16 @@
+import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { escapeBeyondLatin1 } from './latin1-output.js';
+import { packagePath } from '../../disk/package-root.js';
+import { escapeBeyondLatin1, LATIN1_OUTPUT_SOURCE, latin1Output } from './latin1-output.js';
+
+describe('latin1Output as a bundle-cache plugin', () => {
+  it('tracks the file that holds its code, by its path from the package root', () => {
+    // A rename that left the path behind would drop the plugin's code from the cache's inputs silently.
+    expect(packagePath(LATIN1_OUTPUT_SOURCE)).toBe(fileURLToPath(new URL('./latin1-output.ts', import.meta.url)));
+    expect(latin1Output.reads()).toEqual([LATIN1_OUTPUT_SOURCE]);
+  });
+});
 
 describe('escapeBeyondLatin1', () => {
   it('escapes what needs two bytes and leaves ASCII and Latin-1 as they are', () => {

@@ -22,9 +22,16 @@ export function escapeBeyondLatin1(text: string): string {
   return text.replace(/[^\x00-\xff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** The esbuild plugin (`{ plugin, key }` as disk/bundle-cache.js keys plugins): rewrites the written outputs. */
-export const latin1Output: { plugin: Plugin; key: string } = {
+/** This file, from the package root. */
+export const LATIN1_OUTPUT_SOURCE = 'orchestrator/supervisor/latin1-output.ts';
+
+/**
+ * The esbuild plugin (`{ plugin, key, reads }` as disk/bundle-cache.js keys plugins): rewrites the written outputs.
+ * No bundle imports this file, so esbuild does not list it: `reads` tracks it (the key is bumped by hand).
+ */
+export const latin1Output: { plugin: Plugin; key: string; reads: () => string[] } = {
   key: 'escape-beyond-latin1-v2',
+  reads: () => [LATIN1_OUTPUT_SOURCE],
   plugin: {
     name: 'latin1-output',
     setup(build) {
