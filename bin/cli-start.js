@@ -18,6 +18,7 @@
 const { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
 const { dirname, join, resolve, sep } = require('node:path');
 const { markUsed } = require('../disk/bundle-use.cjs');
+const { unchangedCheck } = require('./file-unchanged.js');
 
 /** The package root (bin/ sits at it), with a trailing separator. */
 const PACKAGE_ROOT = resolve(__dirname, '..') + sep;
@@ -66,10 +67,11 @@ function stampedBundle(root = PACKAGE_ROOT, dir = cliCacheDir()) {
     return null;
   }
   if (!s || s.v !== STAMP_VERSION || s.root !== root || s.node !== process.versions.node || typeof s.bundle !== 'string' || !BUNDLE_NAME.test(s.bundle) || s.main !== 'main.cjs' || !Array.isArray(s.files)) return null;
+  // The stamp itself is a file that exists: the probe of the cheap check (bin/file-unchanged.js).
+  const unchanged = unchangedCheck(join(dir, STAMP));
   for (const f of s.files) {
-    if (!Array.isArray(f) || typeof f[0] !== 'string') return null;
-    const st = statSync(f[0], { throwIfNoEntry: false });
-    if (!st || st.size !== f[1] || st.mtimeMs !== f[2]) return null;
+    if (!Array.isArray(f) || typeof f[0] !== 'string' || typeof f[1] !== 'number' || typeof f[2] !== 'number') return null;
+    if (!unchanged(f[0], f[1], f[2])) return null;
   }
   const entry = join(dir, s.bundle, s.main);
   if (!existsSync(entry)) return null;
