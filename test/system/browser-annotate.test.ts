@@ -6,6 +6,7 @@ import { hasChromium } from '../helpers/browser.js';
 import { browserSuite } from '../helpers/test-browser.js';
 import { parley, type CliProcess } from '../helpers/processes.js';
 import { seriousViolations } from '../helpers/axe.js';
+import { botRunFixture, copyOf } from '../helpers/run-fixture.js';
 
 /**
  * The human naturalness study (issue 13, contract 4): `parley annotate RUN_A RUN_B --port P --out ANN`
@@ -51,12 +52,14 @@ describe.skipIf(!hasChromium)('parley annotate + compare --human', () => {
     const a = join(tmp.path, 'a');
     const b = join(tmp.path, 'b');
     const ann = join(tmp.path, 'ann.jsonl');
-    const runs = [
-      parley(['run', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '2', '--concurrency', '1', '--out', a]),
-      parley(['run', '--scenarios', 'builtin', '--modes', 'script', '--limit', '2', '--concurrency', '1', '--out', b]),
-    ];
-    procs.push(...runs);
-    for (const r of runs) expect(await r.exited, r.stderr.join('\n')).toBe(0);
+    // The two runs are only the study's input: bot runs of two Craigslist scenarios, agents (the run
+    // test/eval-batch.test.ts and probe.test.ts also use, built once for the suite) and script.
+    const [runA, runB] = await Promise.all([
+      botRunFixture(['--subset', 'craigslist_bargains', '--modes', 'agents', '--limit', '2']),
+      botRunFixture(['--subset', 'craigslist_bargains', '--modes', 'script', '--limit', '2']),
+    ]);
+    copyOf(runA, a);
+    copyOf(runB, b);
 
     const first = await start(a, b, ann);
     const page = await suite.browser.newPage();
