@@ -22,7 +22,9 @@ function unchangedByStat(path, size, mtimeMs) {
 /** The Node 20 binding's stat, if this process may use it without a warning; else undefined. */
 function bindingStat() {
   const options = `${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`;
-  if (options.includes('--pending-deprecation') || typeof process.binding !== 'function') return undefined;
+  // NODE_PENDING_DEPRECATION=1 turns the same warnings on as the flag does.
+  const warns = options.includes('--pending-deprecation') || process.env.NODE_PENDING_DEPRECATION === '1';
+  if (warns || typeof process.binding !== 'function') return undefined;
   try {
     /** @type {{ stat?: unknown }} */
     const fs = process.binding('fs');

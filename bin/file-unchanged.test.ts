@@ -20,6 +20,17 @@ describe('the start stamp file check (bin/file-unchanged.js)', () => {
     expect(unchangedCheck(file)).not.toBe(unchangedByStat);
   });
 
+  it('falls back to statSync where the binding would print a deprecation warning (the flag, or NODE_PENDING_DEPRECATION=1)', () => {
+    const before = process.env.NODE_PENDING_DEPRECATION;
+    process.env.NODE_PENDING_DEPRECATION = '1';
+    try {
+      expect(unchangedCheck(file)).toBe(unchangedByStat);
+    } finally {
+      if (before === undefined) delete process.env.NODE_PENDING_DEPRECATION;
+      else process.env.NODE_PENDING_DEPRECATION = before;
+    }
+  });
+
   it("answers as statSync: same file, another size, another mtime, a touch, a missing file", () => {
     const check = unchangedCheck(file);
     const st = statSync(file);
