@@ -27,19 +27,8 @@ export function agentEnv(base: NodeJS.ProcessEnv, opts: { tlsFree?: boolean } = 
   // A process that never opens TLS does not need the extra certificates Node parses at every start
   // (~60–100 ms of CPU each with a system bundle): llm/tls-need.ts decides, the pool says.
   if (opts.tlsFree) delete env[EXTRA_CA_ENV];
-  // glibc's malloc backs its arenas with transparent huge pages (madvise) when asked: one fault maps
-  // 2 MB where it mapped 4 KB. A minor fault costs ~10-20 us of system time on a VM; an agent process
-  // takes fewer of them at start (bench/start-up.md, faults). Glibc < 2.35 and other libcs ignore it;
-  // a tunables string the user set is kept as it is.
-  if (env[GLIBC_TUNABLES_ENV] === undefined) env[GLIBC_TUNABLES_ENV] = AGENT_GLIBC_TUNABLES;
   return env;
 }
-
-/** glibc's tunables variable, read by the dynamic loader as a process starts. */
-export const GLIBC_TUNABLES_ENV = 'GLIBC_TUNABLES';
-
-/** malloc on transparent huge pages (madvise), for the agent processes the supervisor starts. */
-export const AGENT_GLIBC_TUNABLES = 'glibc.malloc.hugetlb=1';
 
 /** Node's variable naming extra CA certificates, read and parsed once as a process starts. */
 export const EXTRA_CA_ENV = 'NODE_EXTRA_CA_CERTS';

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT_ENV } from '../../../disk/package-root.js';
 import { REPO } from '../../helpers/processes.js';
-import { AGENT_ENTRY_NAME, AGENT_GLIBC_TUNABLES, GLIBC_TUNABLES_ENV, agentEntry, agentEnv } from '../../../orchestrator/supervisor/agent-entry.js';
+import { AGENT_ENTRY_NAME, agentEntry, agentEnv } from '../../../orchestrator/supervisor/agent-entry.js';
 import { bundledWorker } from '../../../orchestrator/supervisor/worker-bundle.js';
 import { WorkerPool } from '../../../orchestrator/supervisor/worker-pool.js';
 
@@ -105,13 +105,5 @@ describe('the agent process entry: a declared dependency of the supervisor', () 
   it('tells each agent process where the package is, keeping a root the parent was given', () => {
     expect(agentEnv({})[PACKAGE_ROOT_ENV]).toBe(resolve(REPO));
     expect(agentEnv({ [PACKAGE_ROOT_ENV]: '/elsewhere' })[PACKAGE_ROOT_ENV]).toBe('/elsewhere');
-  });
-
-  it("asks glibc's malloc for transparent huge pages, keeping a tunables string the parent was given", () => {
-    expect(AGENT_GLIBC_TUNABLES).toBe('glibc.malloc.hugetlb=1');
-    expect(agentEnv({})[GLIBC_TUNABLES_ENV]).toBe(AGENT_GLIBC_TUNABLES);
-    expect(agentEnv({ [GLIBC_TUNABLES_ENV]: 'glibc.malloc.arena_max=2' })[GLIBC_TUNABLES_ENV]).toBe('glibc.malloc.arena_max=2');
-    // An empty string is the user's choice too (no tunables at all): kept.
-    expect(agentEnv({ [GLIBC_TUNABLES_ENV]: '' })[GLIBC_TUNABLES_ENV]).toBe('');
   });
 });
