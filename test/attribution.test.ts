@@ -108,6 +108,26 @@ describe('eval --attribute and export --format rewards (issue 40: contract 2)', 
     expect(none.stderr).toContain('--attribute first');
   });
 
+  it("README's second command: --attribute --attribution-model M --missing splits with M only what is not split yet, judging nothing again", async () => {
+    const env = cleanEnv(server.env());
+    const args = (d: string) => ['eval', d, '--judge', 'openai:gpt-4o', '--attribute', '--attribution-model', 'openai:gpt-4o-mini', '--missing'];
+    // `plain` was judged (first test) and never split: no judge request, one split per seat, by the other model.
+    let from = server.requests.length;
+    const split = await parleyCli(args(plain.path), env);
+    expect(split.code, split.stderr).toBe(0);
+    let sent = server.requests.slice(from);
+    expect(sent.filter((q) => !isAttribution(q))).toHaveLength(0);
+    expect(sent.filter(isAttribution).map((q) => q.body.model)).toEqual(Array(10).fill('gpt-4o-mini'));
+    for (const r of readEpisodes(plain.path)) expect(r.evaluation!.attribution).toMatchObject({ spec: 'openai:gpt-4o-mini', of: 'openai:gpt-4o full' });
+    // `dir` is split already (by gpt-4o): nothing is sent, nothing changes.
+    from = server.requests.length;
+    const again = await parleyCli(args(dir.path), env);
+    expect(again.code, again.stderr).toBe(0);
+    sent = server.requests.slice(from);
+    expect(sent).toHaveLength(0);
+    for (const r of readEpisodes(dir.path)) expect(r.evaluation!.attribution!.spec).toBe('openai:gpt-4o');
+  });
+
   it('refuses --attribution-model without --attribute, and --attribute with --dry-run: one line, exit 2', async () => {
     const a = await parleyCli(['eval', plain.path, '--judge', 'openai:gpt-4o', '--attribution-model', 'openai:gpt-4o'], cleanEnv(server.env()));
     expect(a.code).toBe(2);
