@@ -29,3 +29,4 @@ export declare const zodLocalesEnglishOnly: import('esbuild').Plugin;
 export declare const BUNDLE_PLUGINS: readonly import('esbuild').Plugin[];
 export declare function inputsOf(dir: string, entry: string): Array<[string, number, number, string]> | null;
 export declare function keySources(): string[];
+export declare function dependencyManifest(root: string, rel: string): string | null;

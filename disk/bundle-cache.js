@@ -12,10 +12,13 @@
  * mtime is taken as unchanged, a different mtime is settled by the content, anything else rebuilds. A
  * file a bundle newly imports can only appear through an edit of a file already on the list. Files under
  * node_modules are not listed one by one (the LLM SDKs alone are over a thousand files to check on every
- * command): a dependency changes only through an install, which rewrites the lock files tracked below. The
- * build options and Node's version are part of the key. Every write is a rename, so concurrent users see the
- * old bundle or the new one, never half of one. Code in a bundle must find shipped files through the
- * package root (disk/package-root.ts), never through its own location.
+ * command): a dependency changes only through an install, which rewrites its package.json (listed, one per
+ * bundled package, wherever the install put it: hoisted beside parley in an installed package, where no lock
+ * file is under parley's own root). The build options and Node's version are part of the key. Every write
+ * is a rename, so concurrent users see the old bundle or the new one, never half of one; a bundle's
+ * directory is named by what it was built from and holds that list (BUILT_FROM), so a directory of the same
+ * name is reused only when it says the same. Code in a bundle must find shipped files through the package
+ * root (disk/package-root.ts), never through its own location.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,12 +26,15 @@ import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUNDLE_PLUGINS } from './bundle-plugins.js';
 import { markUsed } from './bundle-use.cjs';
+import { dependencyManifest, inputEntry, sha1 } from './bundle-inputs.js';
+import { BUILT_FROM, place } from './bundle-place.js';
 
 export { BUNDLE_PLUGINS, zodLocalesEnglishOnly } from './bundle-plugins.js';
 export { markUsed };
+export { dependencyManifest };
 
 /** Bumped when the cache's layout changes, so an old entry is never taken for a new one. */
-const FORMAT = 9;
+const FORMAT = 10;
 
 /**
  * node:crypto is loaded when a hash is needed (a build, a touched input), not by every check of a current
@@ -52,8 +58,9 @@ const KEEP_STAGING_MS = 3600 * 1000;
 
 /**
  * Files that decide how esbuild resolves and compiles, beside the ones it reads: the package's imports map,
- * the lock files (the project's, and the one npm writes into node_modules on every install: the bundled
- * dependencies change only with them), the TypeScript config, and the plugins every bundle is built with
+ * the lock files of a clone (the project's, and the one npm writes into node_modules on every install; an
+ * installed parley has neither under its root, so each bundled package's own package.json is tracked too:
+ * dependencyManifest), the TypeScript config, and the plugins every bundle is built with
  * (BUNDLE_PLUGINS, the barrels' flattening): they rewrite what a bundle holds, and no agent bundle imports them,
  * so esbuild never lists them (their keys are bumped by hand, which an edit can forget).
  */
@@ -109,9 +116,6 @@ export const NODE_BUNDLE_OPTIONS = Object.freeze({
   // CommonJS code inlined into an ES module bundle (ws, engine.io) still calls `require` for Node built-ins.
   banner: { js: "import { createRequire as __parleyCreateRequire } from 'node:module'; const require = __parleyCreateRequire(import.meta.url);" },
 });
-
-/** @param {string} path */
-const sha1 = (path) => crypto().createHash('sha1').update(readFileSync(path)).digest('hex');
 
 /**
  * @typedef {{ root: string, dir: string, entryPoints: Record<string, string>, main: string, options: Record<string, unknown>, plugins?: Array<{ plugin: import('esbuild').Plugin, key: string, reads?: (root: string) => string[] }> }} BundleSpec
@@ -234,32 +238,27 @@ async function build(spec) {
     }
     if (!existsSync(join(staging, spec.main))) throw new Error(`esbuild produced no ${spec.main}`);
     const tracked = ALSO_TRACKED.filter((f) => existsSync(join(spec.root, f)));
-    /** @type {Manifest['inputs']} */
     // A plugin's generated module (`namespace:name`) is no file: what it holds is in the plugin's key.
     const read = Object.keys(result.metafile.inputs)
       .filter((p) => !/^[a-z][\w-]*:/.test(p))
       .map((p) => relative(spec.root, join(spec.root, p)));
     const pluginReads = (spec.plugins ?? []).flatMap((p) => p.reads?.(spec.root) ?? []).filter((f) => existsSync(join(spec.root, f)));
-    const inputs = [...new Set([...read.filter((rel) => !isDependency(rel)), ...tracked, ...pluginReads])]
+    const manifests = read.filter(isDependency).map((rel) => dependencyManifest(spec.root, rel));
+    /** @type {Manifest['inputs']} */
+    const inputs = [...new Set([...read.filter((rel) => !isDependency(rel)), ...tracked, ...pluginReads, ...manifests])]
+      .filter((rel) => rel !== null && existsSync(join(spec.root, rel)))
       .sort()
-      .map((rel) => {
-        const path = join(spec.root, rel);
-        const st = statSync(path);
-        return [rel, st.size, st.mtimeMs, sha1(path)];
-      });
+      .map((rel) => inputEntry(spec.root, /** @type {string} */ (rel)));
     // The hashes above were taken after esbuild read the files: if one was saved during the build (or just
     // before it, on a file system with coarse times), they may describe text the bundle does not hold.
     const settled = inputs.every((i) => i[2] < started - SETTLE_MS);
     const key = keyOf(spec);
-    const bundle = `b-${crypto().createHash('sha256').update(key).update(JSON.stringify(inputs.map((i) => [i[0], i[3]]))).digest('hex').slice(0, 16)}`;
+    const builtFrom = JSON.stringify({ key, inputs: inputs.map((i) => [i[0], i[3]]) });
+    // Named by what it was built from; unsettled, by nothing (a name of its own): its list may not be what it holds.
+    const bundle = `b-${settled ? crypto().createHash('sha256').update(builtFrom).digest('hex').slice(0, 16) : crypto().randomBytes(8).toString('hex')}`;
+    writeFileSync(join(staging, BUILT_FROM), builtFrom);
     const target = join(spec.dir, bundle);
-    if (!existsSync(join(target, spec.main))) {
-      try {
-        renameSync(staging, target);
-      } catch (err) {
-        if (!existsSync(join(target, spec.main))) throw err; // else a concurrent use built the same bundle first
-      }
-    }
+    place(staging, target, builtFrom, spec.main, join(spec.dir, `.staging-${uniqueSuffix()}`));
     // Unsettled: this use runs the bundle, and the next one builds again rather than trust the manifest.
     if (settled) writeManifest(spec.dir, { format: FORMAT, key, bundle, inputs });
     prune(spec.dir, bundle);
