@@ -17,7 +17,7 @@ const FLAGS: FlagSpecs = {
   port: { type: 'number', describe: 'port to listen on (0: any free port; default 0)' },
   host: { type: 'string', metavar: 'ADDR', describe: 'address to listen on (default 127.0.0.1; 0.0.0.0 for other machines)' },
   'allow-origin': ALLOW_ORIGIN_FLAG,
-  'trust-proxy': { type: 'boolean', describe: "behind a TLS reverse proxy: rate limits count the client address the proxy appends to X-Forwarded-For" },
+  'trust-proxy': { type: 'boolean', describe: "behind a TLS reverse proxy: rate limits count the client address the proxy appends to X-Forwarded-For; connections are capped in all, not per address" },
   withdraw: { type: 'string', metavar: 'PID', describe: "remove a participant's consent record, answers and survey; their episodes stay as text-free stubs (the server must be stopped)" },
 };
 

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { ConnectionCap, connectionLimits, type ConnectionLimits } from './connection-cap.js';
 import { OriginGuard } from './origin-guard.js';
 import { upgradeRouter } from './upgrade-router.js';
 
@@ -22,13 +23,27 @@ const notFound: RequestHandler = (_req, res) => {
   res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
 };
 
+export interface HttpServerOptions {
+  allowOrigins?: readonly string[];
+  host?: string;
+  log?: (line: string) => void;
+  /** Behind a trusted reverse proxy (`--trust-proxy`): every connection is the proxy's, so no cap per address. */
+  trustProxy?: boolean;
+  /** The connection caps (connection-cap.ts); default: connectionLimits() from the environment. */
+  limits?: ConnectionLimits;
+}
+
 /**
  * The orchestrator's one HTTP server. It owns an upgrade router (upgrade-router.ts) that answers every
  * upgrade: endpoints register their path there (the agent WebSocket endpoint `/agent`, socket.io's
  * `/socket.io/` for browsers), anything else gets 404 and a destroyed socket. Plain requests go to
- * `onRequest` (the web pages for people: net/web-routes.ts), else 404.
+ * `onRequest` (the web pages for people: net/web-routes.ts), else 404. Its plain HTTP connections are
+ * capped, in all and per address (connection-cap.ts): idle keep-alive ones are kept 65 s, unfinished
+ * requests ~60 s (Node's headersTimeout), and a client must not hold as many as it likes.
  */
-export function createHttpServer(onRequest: RequestHandler = notFound, opts: { allowOrigins?: readonly string[]; host?: string; log?: (line: string) => void } = {}): Server {
+export function createHttpServer(onRequest: RequestHandler = notFound, opts: HttpServerOptions = {}): Server {
+  // Read first: a setting that cannot be taken is refused before anything listens (connection-cap.ts).
+  const limits = opts.limits ?? connectionLimits();
   // `host`: what the server will listen on (`--host`), a Host name its printed links use.
   const guard = new OriginGuard(opts.allowOrigins, opts.host);
   const server = createServer((req, res) => {
@@ -41,6 +56,7 @@ export function createHttpServer(onRequest: RequestHandler = notFound, opts: { a
     onRequest(req, res);
   });
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  new ConnectionCap(server, limits, { perAddress: !opts.trustProxy, log: opts.log });
   server.on('clientError', (_err, socket) => socket.destroy());
   upgradeRouter(server).guard(guard, opts.log);
   return server;

@@ -71,7 +71,12 @@ export interface EpisodeHostOptions {
   /** Agents that dial in are remote (`serve`): longer token TTL, reported provenance, joins logged. */
   remote?: boolean;
   /** Serve the seat page and socket.io for people's browsers, with these origins besides its own. */
-  browsers?: { allowOrigins: readonly string[]; routes?: Pick<WebRouteOptions, 'page' | 'extra' | 'also'> };
+  browsers?: {
+    allowOrigins: readonly string[];
+    routes?: Pick<WebRouteOptions, 'page' | 'extra' | 'also'>;
+    /** Behind a trusted reverse proxy (`parley study --trust-proxy`): no connection cap per address (connection-cap.ts). */
+    trustProxy?: boolean;
+  };
   /**
    * `--watch` (needs `browsers`): the watch page at `/watch?key=K` and its socket.io namespace, fed by
    * every episode this host prepares (ledger lines, turns). Read-only: nothing reaches a seat from it.
@@ -197,8 +202,8 @@ export class EpisodeHost {
     // one server, one upgrade router, the same connection edge behind both transports.
     let browser: BrowserEndpoint | null = null;
     const server = o.browsers
-      ? createHttpServer(webRoutes({ page: 'seat', ...o.browsers.routes, socketIo: (req, res) => browser?.handleRequest(req, res), ...(o.watch ? { watch: o.watch.gate } : {}) }), { allowOrigins: o.browsers.allowOrigins, ...(o.host !== undefined ? { host: o.host } : {}), log: o.log })
-      : createHttpServer();
+      ? createHttpServer(webRoutes({ page: 'seat', ...o.browsers.routes, socketIo: (req, res) => browser?.handleRequest(req, res), ...(o.watch ? { watch: o.watch.gate } : {}) }), { allowOrigins: o.browsers.allowOrigins, ...(o.host !== undefined ? { host: o.host } : {}), log: o.log, trustProxy: o.browsers.trustProxy ?? false })
+      : createHttpServer(undefined, { log: o.log });
     const endpoint = attachAgentEndpoint(server, registry, { clock, log: o.log, logJoins: o.remote ?? false, ...o.connection });
     if (web) {
       browser = web.attachBrowserEndpoint(server, registry, { clock, log: o.log, logJoins: true, ...o.connection });

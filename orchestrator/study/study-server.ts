@@ -17,7 +17,7 @@ export interface StudyServerOptions {
   port: number;
   host: string;
   allowOrigins: readonly string[];
-  /** Behind a TLS reverse proxy: rate limits count the address the proxy appended to X-Forwarded-For. */
+  /** Behind a TLS reverse proxy: rate limits count the address the proxy appended to X-Forwarded-For; connections are capped in all only. */
   trustProxy: boolean;
   log: (line: string) => void;
   /** Stops the study (Ctrl-C): episodes in flight end unrecorded; their participants wait again on restart. */
@@ -97,7 +97,7 @@ async function serveStudy(run: OpenRun, study: Study, o: StudyServerOptions): Pr
     log: run.notice,
     host: o.host,
     port: o.port,
-    browsers: { allowOrigins: o.allowOrigins, routes: { page: 'study', extra: api, also: { '/seat': 'seat', '/organiser': 'organiser' } } },
+    browsers: { allowOrigins: o.allowOrigins, trustProxy: o.trustProxy, routes: { page: 'study', extra: api, also: { '/seat': 'seat', '/organiser': 'organiser' } } },
     ...(partner ? { pool: { concurrency: 2, later: 0, seatsPerEpisode: 1, seatsPerProcess: 1, warm: [partner], botsOnly: partner.spec.startsWith('bot') } } : {}),
     humanJoinTtlMs: study.joinSeconds * 1000,
     tokenTtlMs: study.joinSeconds * 1000,

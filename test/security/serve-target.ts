@@ -32,11 +32,11 @@ export interface ServeTarget {
   dispose(): void;
 }
 
-export async function startServe(name: string, extra: string[] = [], limit = 1): Promise<ServeTarget> {
+export async function startServe(name: string, extra: string[] = [], limit = 1, env: NodeJS.ProcessEnv = {}): Promise<ServeTarget> {
   const tmp = tempDir(`security-${name}`);
   const out = join(tmp.path, 'run');
   const procs: CliProcess[] = [];
-  const serve = parley(['serve', '--port', '0', '--scenarios', 'builtin', '--modes', 'agents', '--limit', String(limit), '--out', out, ...extra]);
+  const serve = parley(['serve', '--port', '0', '--scenarios', 'builtin', '--modes', 'agents', '--limit', String(limit), '--out', out, ...extra], { env: { ...process.env, ...env } });
   procs.push(serve);
   const [, url] = await within(serve.line(/^listening (ws:\/\/\S+)/), 30_000, 'serve listens', [serve]);
   const episodes: Array<Map<string, string>> = [];
