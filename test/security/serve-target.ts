@@ -38,7 +38,12 @@ export async function startServe(name: string, extra: string[] = [], limit = 1, 
   const procs: CliProcess[] = [];
   const serve = parley(['serve', '--port', '0', '--scenarios', 'builtin', '--modes', 'agents', '--limit', String(limit), '--out', out, ...extra], { env: { ...process.env, ...env } });
   procs.push(serve);
-  const [, url] = await within(serve.line(/^listening (ws:\/\/\S+)/), 30_000, 'serve listens', [serve]);
+  // A serve that does not listen in time is killed here: no target is returned, so no dispose() would end it.
+  const [, url] = await within(serve.line(/^listening (ws:\/\/\S+)/), 30_000, 'serve listens', [serve]).catch((err: unknown) => {
+    serve.kill();
+    tmp.remove();
+    throw err;
+  });
   const episodes: Array<Map<string, string>> = [];
   if (!extra.includes('--tokens-file')) {
     await vi.waitFor(() => {
