@@ -1,5 +1,6 @@
 import { modelRefOf } from '../protocol/index.js';
 import { providerNamed } from '../llm/index.js';
+import { getStatus } from '../llm/get-status.js';
 
 /**
  * One check of the judge's endpoint before any episode is judged: an unreachable base URL (or a
@@ -28,13 +29,8 @@ export async function checkJudgeEndpoint(
   if (!provider) return null;
   const base = judgeBaseUrl(spec, opts.baseURL, env)!;
   const key = env[opts.apiKeyEnv ?? provider.env.key];
-  try {
-    const res = await fetch(provider.modelsURL(base), { headers: key ? { authorization: `Bearer ${key}` } : {}, signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000) });
-    await res.body?.cancel();
-    if (res.status === 401 || res.status === 403) return `judge ${spec}: ${base} refused the key (HTTP ${res.status})`;
-    return null;
-  } catch (err) {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    return `judge ${spec}: cannot reach ${base} (${cause?.code ?? cause?.message ?? (err as Error).message}); check --base-url or ${provider.env.baseURL}`;
-  }
+  const got = await getStatus(provider.modelsURL(base), key ? { authorization: `Bearer ${key}` } : {}, opts.timeoutMs ?? 10_000);
+  if ('why' in got) return `judge ${spec}: cannot reach ${base} (${got.why}); check --base-url or ${provider.env.baseURL}`;
+  if (got.status === 401 || got.status === 403) return `judge ${spec}: ${base} refused the key (HTTP ${got.status})`;
+  return null;
 }
