@@ -1,12 +1,12 @@
 // @ts-check
 /**
  * Packages the CLI bundle keeps in files of their own beside main.cjs (`<name>.cjs`, one build, one manifest:
- * bin/cli-bundle.mjs), loaded at the first import of one of their modules. Why: every `parley` process reads
- * its whole bundle, holds it as a string and deserialises a code cache whose top level declares every module
- * wrapper of it, whatever the command uses; the Mistral SDK was 1.34 MB of main.cjs's 4.23 MB (its ~1,000
- * modules), used only by a `mistral:` judge, seat or job. In the bundle, each of its specifiers is a module
- * `module.exports = <the runtime file's exports>[<specifier>]`, so every importer shares one copy of the
- * package (the SDK's error classes, which llm/mistral-client.ts maps by `instanceof`).
+ * bin/cli-bundle.mjs), loaded at the first import of one of their modules (LAZY ones: at the first use of an
+ * export). Why: every `parley` process reads its whole bundle, holds it as a string and deserialises a code
+ * cache whose top level declares every module wrapper of it, whatever the command uses; the Mistral SDK was
+ * 1.34 MB of main.cjs's 4.23 MB (its ~1,000 modules), used only by a `mistral:` judge, seat or job. In the
+ * bundle, each of its specifiers is a module `module.exports = <the runtime file's exports>[<specifier>]`, so
+ * every importer shares one copy of the package (the SDK's error classes, which llm/mistral-client.ts maps by `instanceof`).
  *
  * The runtime file is loaded through the code cache (bin/cli-code-cache.js passes `__parleyRuntime` to the
  * bundle), else by Node's `require` (PARLEY_DEBUG runs the bundle under Node's own loader). A specifier the
@@ -15,6 +15,9 @@
  * Agent processes started from the snapshot have their own list (RUNTIME_PACKAGES in
  * orchestrator/supervisor/snapshot-deferred.ts, which says why the two differ).
  */
+
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 
 /** Runtime file name -> the package's specifiers the CLI's sources import (static or dynamic). */
 export const CLI_RUNTIME_PACKAGES = Object.freeze({
@@ -40,10 +43,19 @@ export const CLI_RUNTIME_PACKAGES = Object.freeze({
   // `parley pack` and `verify`'s archives (0.09 MB of the light bundle, which `show` and `report` start from).
   tar: Object.freeze(['tar']),
   // YAML files a user edits (experiment files, rubrics, studies, probes, claims: text/yaml.ts), 0.17 MB of main.cjs.
-  // run, eval and fork load it at their start (their modules import the rubric loader); help, export, compare,
-  // agent and scenarios do not: 150-230 fewer page faults each (bench/start-up.md).
+  // Loaded at the first use of one of its exports (LAZY): run, eval and fork import the rubric loader at their start.
   yaml: Object.freeze(['yaml']),
 });
+
+/**
+ * Runtime files loaded at the first read of one of their exports rather than at the first import of their
+ * package. Why: run, eval and fork import text/yaml.ts at their start (through the rubric loader), though they
+ * parse YAML only for a file a user gives; loading yaml.cjs through its code cache was ~13 ms of CPU and 231 page
+ * faults of each such process. The shim defines each export name of the package (read from it at build time) as
+ * a getter: esbuild's CommonJS interop (`__toESM`) copies the names without reading them, and the bundle reads an
+ * export where it uses it (`(0, import_yaml.parseDocument)(…)`).
+ */
+const LAZY = new Set(['yaml']);
 
 /** Modules of those packages that stay in the bundle: a constant the light OpenAI client sends. */
 const INLINE = new Set(['openai/version']);
@@ -59,6 +71,12 @@ export const isRuntimeEntry = (/** @type {string} */ entry) => entry.startsWith(
 /** The bundle's module for `specifier` of runtime file `name` (`__parleyRuntime`: bin/cli-code-cache.js). */
 const shim = (/** @type {string} */ name, /** @type {string} */ specifier) =>
   `module.exports = (typeof __parleyRuntime === "function" ? __parleyRuntime : (n) => require(require("node:path").join(__dirname, n + ".cjs")))(${JSON.stringify(name)})[${JSON.stringify(specifier)}];\n`;
+
+/** The same for a LAZY runtime file: `names` (the package's export names) as getters onto the file's exports, loaded at the first read. */
+const lazyShim = (/** @type {string} */ name, /** @type {string} */ specifier, /** @type {string[]} */ names) =>
+  `var loaded;\nconst load = () => loaded ??= (typeof __parleyRuntime === "function" ? __parleyRuntime : (n) => require(require("node:path").join(__dirname, n + ".cjs")))(${JSON.stringify(name)})[${JSON.stringify(specifier)}];\n` +
+  `for (const key of ${JSON.stringify(names.filter((n) => n !== '__esModule'))}) Object.defineProperty(module.exports, key, { enumerable: true, get: () => load()[key] });\n` +
+  (names.includes('__esModule') ? 'Object.defineProperty(module.exports, "__esModule", { value: true });\n' : '');
 
 /** The runtime file's entry: `module.exports = { <specifier>: require(<specifier>), … }`. */
 const entry = (/** @type {string} */ name) =>
@@ -82,9 +100,15 @@ const plugin = {
       if (!owner.has(a.path)) return { errors: [{ text: `${a.path} is not in CLI_RUNTIME_PACKAGES (disk/cli-runtime-packages.js)` }] };
       return { path: a.path, namespace: 'cli-runtime-shim' };
     });
-    build.onLoad({ filter: /.*/, namespace: 'cli-runtime-shim' }, (a) => ({ contents: shim(/** @type {string} */ (owner.get(a.path)), a.path), loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'cli-runtime-shim' }, (a) => {
+      const name = /** @type {string} */ (owner.get(a.path));
+      if (!LAZY.has(name)) return { contents: shim(name, a.path), loader: 'js' };
+      // The export names as the runtime file's entry will see them (its `require`, from the package root).
+      const names = Object.keys(createRequire(join(build.initialOptions.absWorkingDir ?? process.cwd(), 'package.json'))(a.path));
+      return { contents: lazyShim(name, a.path, names), loader: 'js' };
+    });
   },
 };
 
 /** The CLI build's plugin, with its cache key (changes whenever what it generates may). */
-export const cliRuntimePackages = { plugin, key: JSON.stringify([CLI_RUNTIME_PACKAGES, [...INLINE], shim.toString(), entry.toString(), plugin.setup.toString()]) };
+export const cliRuntimePackages = { plugin, key: JSON.stringify([CLI_RUNTIME_PACKAGES, [...INLINE], [...LAZY], shim.toString(), lazyShim.toString(), entry.toString(), plugin.setup.toString()]) };

@@ -3,10 +3,11 @@ import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliBundle } from '../bin/cli-bundle.mjs';
-import { CLI_RUNTIME_PACKAGES } from '../disk/cli-runtime-packages.js';
+import { CLI_RUNTIME_PACKAGES, cliRuntimePackages } from '../disk/cli-runtime-packages.js';
 import { tempDir } from './helpers/processes.js';
 
 const requireHere = createRequire(import.meta.url);
+const ROOT = join(dirname(new URL(import.meta.url).pathname), '..');
 const { loadWithCodeCache } = requireHere('../bin/cli-code-cache.js') as {
   loadWithCodeCache(file: string, key: string, known: () => boolean): Record<string, unknown>;
 };
@@ -62,5 +63,23 @@ describe('packages kept beside the CLI bundle (disk/cli-runtime-packages.js)', (
     expect(main.first.answer).toBe(42);
     expect(main.second).toBe(main.first);
     expect((globalThis as { __parleyRuntimeLoads?: number }).__parleyRuntimeLoads).toBe(1);
+  });
+
+  it('a LAZY runtime file (yaml) is loaded at the first use of one of its exports, not at the import', async () => {
+    const { build } = await import('esbuild');
+    writeFileSync(join(t.path, 'uses-yaml.ts'), "import { parse } from 'yaml';\nexport const imported = true;\nexport const read = (text: string) => parse(text);\n");
+    const out = await build({ entryPoints: [join(t.path, 'uses-yaml.ts')], bundle: true, format: 'cjs', platform: 'node', write: false, absWorkingDir: ROOT, plugins: [cliRuntimePackages.plugin] });
+    const loads: string[] = [];
+    const runtime = (name: string) => {
+      loads.push(name);
+      return { yaml: requireHere('yaml') as unknown };
+    };
+    const module = { exports: {} as { imported?: boolean; read?: (text: string) => unknown } };
+    new Function('module', 'exports', 'require', '__parleyRuntime', out.outputFiles[0]!.text)(module, module.exports, requireHere, runtime);
+    expect(module.exports.imported).toBe(true);
+    expect(loads).toEqual([]);
+    expect(module.exports.read!('a: 1\nb: [x]\n')).toEqual({ a: 1, b: ['x'] });
+    expect(module.exports.read!('c: 2\n')).toEqual({ c: 2 });
+    expect(loads).toEqual(['yaml']);
   });
 });
