@@ -17,8 +17,9 @@ describe('groups on the queue (real Redis)', () => {
 
   it("agents and mindreaders with --mindread 'agent2<-agent1,agent3': every record, three processes each, ledgers as the map says", async () => {
     const out = join(tmp.path, 'run');
-    // Six episodes of three seats: two at a time is 9 agent processes (the default of 4 would start 21).
-    const worker = parley(['worker', '--queue', suite.redis.url, '--concurrency', '2']);
+    // Six episodes of three seats, two at a time, multiplexed: 3 agent processes (one seat a process started 9,
+    // the default of 4 at a time 21), still never two seats of one episode in one (asserted below).
+    const worker = parley(['worker', '--queue', suite.redis.url, '--concurrency', '2', '--multiplex']);
     procs.push(worker);
     const coordinator = parley(['run', '--queue', suite.redis.url, '--scenarios', 'builtin', '--subset', 'groups', '--modes', 'agents,mindreaders', '--mindread', 'agent2<-agent1,agent3', '--out', out]);
     procs.push(coordinator);
