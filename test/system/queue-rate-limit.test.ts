@@ -49,8 +49,10 @@ describe('--rpm shared through Redis by two workers', () => {
       procs.push(p);
       return p;
     };
-    // Two episodes at a time each: still six agent processes a worker, every one calling the server.
-    const workers = [start(['worker', '--queue', redis.url, '--concurrency', '2']), start(['worker', '--queue', redis.url, '--concurrency', '2'])];
+    // Two episodes at a time each, multiplexed: two agent processes a worker (one seat a process started six,
+    // ~0.15 CPU-s each), four in all, every one calling the server: limits of their own would let 4 × RPM a window through.
+    const WORKER = ['worker', '--queue', redis.url, '--concurrency', '2', '--multiplex'];
+    const workers = [start(WORKER), start(WORKER)];
     const coordinator = start(['run', '--queue', redis.url, '--scenarios', 'builtin', '--modes', 'agents', '--limit', '16',
       '--agent1', 'openai:fake-model', '--agent2', 'openai:fake-model', '--rpm', String(RPM), '--out', join(tmp.path, 'run')]);
     // 2.5 windows' worth of requests: the check below then covers windows the limit had to hold back.
