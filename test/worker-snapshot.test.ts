@@ -214,25 +214,22 @@ describe('agent processes from the start-up snapshot', () => {
     expect(await startFrom(s, server.openaiBaseURL)).toEqual([{ type: 'ready' }, { type: 'warmed' }]);
   });
 
-  it('a damaged blob (or digest) is built again, never started', async () => {
+  it('a damaged blob is built again, never started, by each of two pool starts at once', async () => {
     const cache = join(tmp.path, 'cache');
     const first = await buildWorkerSnapshot(cache);
     const bytes = readFileSync(first.blob);
     writeFileSync(first.blob, bytes.subarray(0, bytes.length >> 1));
-    const again = await buildWorkerSnapshot(cache);
-    expect(again.blob).toBe(first.blob);
+    // Two pool starts at once find it damaged: each builds its own blob aside, and both succeed. (Two race as
+    // four did, through the same staging and rename; each build is ~1-1.5 s of CPU here. A digest that does not
+    // match its blob is found damaged by the same check, intact(): worker-snapshot-note.test.ts.)
+    const agains = await Promise.all([1, 2].map(() => buildWorkerSnapshot(cache)));
+    const again = agains[0]!;
+    expect(new Set(agains.map((s) => s.blob))).toEqual(new Set([first.blob]));
     // Built again (a build is not byte for byte the same): whole, and the digest beside it is its own.
     expect(readFileSync(again.blob).length).toBeGreaterThan(bytes.length * 0.9);
     expect(readFileSync(`${again.blob}.sha256`, 'utf8')).toBe(createHash('sha256').update(readFileSync(again.blob)).digest('hex'));
-    writeFileSync(`${first.blob}.sha256`, 'not a digest');
-    // Two pool starts at once find it damaged: each builds its own blob aside, and both succeed. (Two race as
-    // four did, through the same staging and rename; each build is ~1-1.5 s of CPU here.)
-    const thirds = await Promise.all([1, 2].map(() => buildWorkerSnapshot(cache)));
-    const third = thirds[0]!;
-    expect(new Set(thirds.map((s) => s.blob))).toEqual(new Set([first.blob]));
-    expect(readFileSync(`${third.blob}.sha256`, 'utf8')).toBe(createHash('sha256').update(readFileSync(third.blob)).digest('hex'));
-    expect(readdirSync(dirname(third.blob)).filter((n) => n.startsWith('.staging-'))).toEqual([]);
-    expect(await startFrom(third, server.openaiBaseURL)).toEqual([{ type: 'ready' }, { type: 'warmed' }]);
+    expect(readdirSync(dirname(again.blob)).filter((n) => n.startsWith('.staging-'))).toEqual([]);
+    expect(await startFrom(again, server.openaiBaseURL)).toEqual([{ type: 'ready' }, { type: 'warmed' }]);
   });
 
   it('what a killed build left beside the blob is removed once an hour old, never what a build is still writing', async () => {
