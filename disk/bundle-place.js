@@ -23,11 +23,18 @@ export const BUILT_FROM = 'built-from.json';
  */
 export function place(staging, target, builtFrom, main, aside) {
   const same = () => existsSync(join(target, main)) && readOr(join(target, BUILT_FROM)) === builtFrom;
-  if (same()) return;
+  // Into an empty place first (a rename onto a directory that holds files fails): a bundle a concurrent use has
+  // just placed under this name is then never moved aside, so a process starting from it never finds it gone.
+  try {
+    renameSync(staging, target);
+    return;
+  } catch {
+    if (same()) return; // a concurrent use placed the same bundle first
+  }
   try {
     renameSync(target, aside);
   } catch {
-    // Nothing there (the usual case), or a concurrent use moved it first.
+    // Gone already (a concurrent use moved it).
   }
   try {
     renameSync(staging, target);
