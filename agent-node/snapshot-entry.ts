@@ -48,9 +48,14 @@ void rehearseSeatTurns()
 
 startupSnapshot.setDeserializeMainFunction(() => {
   restoreRandomDraws();
-  // node:module is taken now, not imported: the builder warns that it does not carry its state over.
-  const fromDir = process.getBuiltinModule('node:module').createRequire(resolve(dirname(process.argv[1] ?? '.'), 'runtime.cjs'));
-  const runtime = (name: string): unknown => fromDir(name.startsWith('node:') ? name : `./${name}.cjs`);
+  // node:module is taken at the first deferred load, not imported: the builder warns that it does not carry its
+  // state over. Not at start either: it loads Node's ES module loader with it (~2 M instructions a start, ~7 M
+  // where the blob holds no code cache), and a bot or a light-path LLM seat may never load a deferred module.
+  let fromDir: NodeJS.Require | undefined;
+  const runtime = (name: string): unknown => {
+    fromDir ??= process.getBuiltinModule('node:module').createRequire(resolve(dirname(process.argv[1] ?? '.'), 'runtime.cjs'));
+    return fromDir(name.startsWith('node:') ? name : `./${name}.cjs`);
+  };
   (globalThis as Record<string, unknown>)[SNAPSHOT_RUNTIME] = runtime;
   runWorker();
 });
