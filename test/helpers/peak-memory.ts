@@ -62,9 +62,11 @@ function treeByScan(rootPid: number): Map<number, number> {
 /**
  * Samples the resident memory of a process tree (the CLI and every agent process it starts) until
  * stopped: the peak of the tree's total and of its largest process. Sampling misses peaks shorter than
- * the interval, so figures are lower bounds, good for the order of magnitude a user needs.
+ * the interval, so figures are lower bounds, good for the order of magnitude a user needs. Every 500 ms:
+ * every 200 ms, sampling a 9-process tree cost the test process ~5 ms of CPU a second (~1 ms at 500 ms),
+ * 1-2 s over paper-scale's steps, for peaks that its commands (10-100 s each) reach and hold for seconds.
  */
-export function watchTreeMemory(rootPid: number, intervalMs = 200): { stop(): { totalMB: number; largestMB: number } } {
+export function watchTreeMemory(rootPid: number, intervalMs = 500): { stop(): { totalMB: number; largestMB: number } } {
   let total = 0;
   let largest = 0;
   let byChildren = true;

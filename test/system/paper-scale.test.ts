@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { EpisodeRecord } from '../../protocol/index.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../../testkit/fake-llm-server.js';
+import { appendedLineCounter } from '../helpers/appended-lines.js';
 import { watchTreeMemory } from '../helpers/peak-memory.js';
 import { parley, tempDir } from '../helpers/processes.js';
 import { describeWithData, sotopiaData } from '../helpers/reference-data.js';
@@ -132,14 +133,10 @@ describeWithData(data, "the paper's grid at full size, end to end (issue 28)", (
   }, 360_000);
 
   it('grows to the grid\'s 2,700 episodes with --extend, survives a kill at 2,000, and reports over all of it', async () => {
-    // Complete lines (records end with a newline), counted in the bytes: polled every 100 ms over a file of
-    // ~7 MB, decoding and splitting it cost ~0.8 s of the test process's CPU.
-    const lines = () => {
-      const bytes = readFileSync(join(out, 'episodes.jsonl'));
-      let n = 0;
-      for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) n++;
-      return n;
-    };
+    // Complete lines (records end with a newline), counted in the bytes appended since the last poll: the
+    // file only grows while the run appends, and reading all of it (5-7 MB) every 100 ms cost the test
+    // process ~10 s of CPU over the ~100 s the first invocation takes at load 40.
+    const lines = appendedLineCounter(join(out, 'episodes.jsonl'));
     const extend = [...runArgs(), '--repeats', '2', '--extend'];
     // What this step tests is a 2,700-record run grown, killed and resumed, not conversations (the first
     // arm's are): the first seat to move leaves, so its 1,350 episodes make 3,600 fewer calls (~20 s of CPU).
@@ -152,6 +149,7 @@ describeWithData(data, "the paper's grid at full size, end to end (issue 28)", (
     first.kill();
     await first.exited;
     const killedAt = lines();
+    lines.close();
     const peak = memory.stop();
     steps.push({ name: 'extend (killed)', code: null, seconds: (Date.now() - started) / 1000, peak, output: '' });
     console.log(`paper-scale: extend killed at ${killedAt} records after ${((Date.now() - started) / 1000).toFixed(1)} s, peak ${peak.totalMB} MB`);
