@@ -32,7 +32,9 @@ export function appendedLineCounter(file: string): (() => number) & { close(): v
     while (offset < size) {
       const n = readSync(fd, chunk, 0, Math.min(chunk.length, size - offset), offset);
       if (n === 0) break;
-      for (let at = chunk.indexOf(10); at !== -1 && at < n; at = chunk.indexOf(10, at + 1)) lines++;
+      // Only the n bytes just read: past them the buffer holds an earlier read's bytes.
+      const read = chunk.subarray(0, n);
+      for (let at = read.indexOf(10); at !== -1; at = read.indexOf(10, at + 1)) lines++;
       offset += n;
     }
     return lines;
