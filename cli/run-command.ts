@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { switchEnv } from '../disk/switch-env.js';
 import { workerNiceness } from '../orchestrator/supervisor/worker-niceness.js';
+import { connectionLimits } from '../orchestrator/net/connection-cap.js';
 import { commandHelp, UsageError, type CommandSpec } from './command.js';
 import { describeFailure } from './failure.js';
 
@@ -66,11 +67,13 @@ const WORKER_SWITCHES = ['PARLEY_WORKER_BUNDLE', 'PARLEY_WORKER_SNAPSHOT'];
 export async function runCommand(name: string, rest: string[], load: () => Promise<CommandModule>): Promise<number> {
   tolerateClosedOutput();
   try {
-    // The agent processes' launch switches are read where a pool starts; a bad value is refused here first,
-    // as a usage error of whichever command was given (exit 2, before anything is loaded or written).
+    // The agent processes' launch switches are read where a pool starts, and the HTTP server's connection
+    // caps where a server starts (after a run has made its directory); a bad value is refused here first, as
+    // a usage error of whichever command was given (exit 2, before anything is loaded or written).
     try {
       for (const v of WORKER_SWITCHES) switchEnv(v);
       workerNiceness();
+      connectionLimits();
     } catch (err) {
       throw new UsageError((err as Error).message);
     }

@@ -242,6 +242,12 @@ describe('the cached CLI bundle (bin/cli-bundle.mjs, bin/cli-start.js, disk/bund
     const badNice = await parleyCli(['run', '--scenarios', 'builtin', '--limit', '1', '--out', out], cleanEnv({ PARLEY_WORKER_NICE: 'low' }));
     expect(badNice).toEqual({ code: 2, stdout: '', stderr: 'parley run: PARLEY_WORKER_NICE: expected a whole number from 0 (the orchestrator\'s priority) to 19 (the lowest), got "low"' });
     expect(existsSync(out)).toBe(false);
+    // And the HTTP server's connection caps (read where the server starts: refused after the run had begun).
+    for (const name of ['PARLEY_MAX_CONNECTIONS', 'PARLEY_MAX_CONNECTIONS_PER_ADDRESS']) {
+      const refused = await parleyCli(['run', '--scenarios', 'builtin', '--limit', '1', '--out', out], cleanEnv({ [name]: 'many' }));
+      expect(refused).toEqual({ code: 2, stdout: '', stderr: `parley run: ${name}: expected a whole number from 1 to 1000000, got "many"` });
+      expect(existsSync(out)).toBe(false);
+    }
     const on = await parleyCli(['--version'], cleanEnv({ PARLEY_CLI_BUNDLE: '1' }));
     expect(on).toEqual(await parleyCli(['--version'], cleanEnv()));
     expect(on.code).toBe(0);
