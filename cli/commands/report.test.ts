@@ -89,6 +89,24 @@ describe('parley report', () => {
     expect(readFileSync(path.join(a, 'report.md'), 'utf8')).toMatch(/humans vs LLM judge: 66\.7% agreement/);
   });
 
+  it('--probes refuses the flags it would not apply (filters, title, the other comparisons)', async () => {
+    const { a, b } = await twoRuns();
+    const probes = path.join(a, 'probes.jsonl');
+    for (const [extra, named] of [
+      [['--mode', 'agents'], '--mode'],
+      [['--subset', 'hard', '--model', 'gpt'], '--subset, --model'],
+      [['--title', 'T', '--selection', 'all'], '--selection, --title'],
+      [['--human', probes], '--human'],
+      [['--paired', '--by', 'scenario'], '--paired, --by'],
+      [['--parent', b], '--parent'],
+      [['--against', b], '--against'],
+    ] as const) {
+      await expect(run([a, '--probes', probes, ...extra])).rejects.toThrow(`--probes reports every answer of the probe file: ${named} would not apply`);
+    }
+    // Without them the probes report starts: it reads the run (here a fixture it cannot read as a probed run).
+    await expect(run([a, '--probes', probes])).rejects.toThrow(/run\.json: /);
+  });
+
   it('filters by mode, subset and model', async () => {
     const { a, b } = await twoRuns();
     quiet();

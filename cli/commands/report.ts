@@ -57,6 +57,9 @@ dimension with a bootstrap interval and a permutation p-value, and a chart.`,
   positionals: { min: 1, max: Infinity, names: 'one or more run directories' },
 };
 
+/** The flags of the other report forms, which `--probes` does not read. */
+const PROBES_IGNORES = ['mode', 'subset', 'model', 'selection', 'title', 'human', 'paired', 'by', 'parent', 'against'] as const;
+
 /** \`parley report DIR... [--out FOLDER]\`. */
 export const run = commandRun(spec, async (args) => {
   const { positionals } = args;
@@ -66,7 +69,13 @@ export const run = commandRun(spec, async (args) => {
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got ${seed})`);
   const bad = values.mode?.find((m) => !(MODES as readonly string[]).includes(m));
   if (bad) throw new UsageError(`--mode: unknown mode '${bad}' (choose from ${MODES.join(', ')})`);
-  if (values.probes !== undefined) return reportProbes(positionals, values.probes, { seed, ...(values.out ? { out: values.out } : {}) });
+  if (values.probes !== undefined) {
+    // The probes report reads the probe file's answers only: a filter, a title or another comparison would
+    // be accepted and not applied, so each is refused by name.
+    const unused = PROBES_IGNORES.filter((f) => values[f] !== undefined);
+    if (unused.length) throw new UsageError(`--probes reports every answer of the probe file: ${unused.map((f) => `--${f}`).join(', ')} would not apply`);
+    return reportProbes(positionals, values.probes, { seed, ...(values.out ? { out: values.out } : {}) });
+  }
   const filters: Filters = { ...(values.mode ? { mode: values.mode } : {}), ...(values.subset ? { subset: values.subset } : {}), ...(values.model ? { model: values.model } : {}), ...(values.selection ? { selection: values.selection as 'first-valid' | 'all' } : {}) };
   const slug = filterSlug(filters);
   if (values.out && positionals.length > 1 && positionals.some((d) => path.resolve(d) === path.resolve(values.out!))) {
