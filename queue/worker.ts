@@ -11,6 +11,7 @@ import { bullConnection, redactUrl } from './redis-url.js';
 import { RedisOutage } from './redis-outage.js';
 import { checkEpisodeJob, checkJobSeats, checkRunSpec, type WorkerTrust } from './job-guard.js';
 import { SHARED_LIMIT_ENV } from '../llm/shared-limit.js';
+import { workerTiming } from './worker-timing.js';
 import { acquireRunLock, readEpisodeFiles, RunPaths, type RunLock } from '../run-dir/index.js';
 
 export interface QueueWorkerOptions {
@@ -208,8 +209,9 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
   };
 
   /** How long a graceful stop may take before the episodes in hand are abandoned (they run elsewhere later). */
-  const stopMs = opts.stopMs ?? Number(process.env.PARLEY_WORKER_STOP_MS ?? 5_000);
-  const lockMs = opts.lockMs ?? Number(process.env.PARLEY_QUEUE_LOCK_MS ?? 30_000);
+  const timing = workerTiming();
+  const stopMs = opts.stopMs ?? timing.stopMs;
+  const lockMs = opts.lockMs ?? timing.lockMs;
   const worker = new Worker(QUEUE_NAME, processJob, {
     connection: bullConnection(opts.url),
     concurrency: opts.concurrency,

@@ -1,4 +1,5 @@
 import type { FlagSpecs } from '../args.js';
+import { workerTiming } from '../../queue/worker-timing.js';
 import { connectQueue } from '../queue-connect.js';
 import { MULTIPLEX_SEATS_PER_PROCESS } from '../multiplex-seats.js';
 import { commandRun, positiveInt, UsageError, type CommandSpec } from '../command.js';
@@ -49,6 +50,12 @@ export const run = commandRun(spec, async (args) => {
   });
   const keyEnvs = listFlag(args.flags['allow-key-env']);
   for (const name of keyEnvs) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`--allow-key-env: '${name}' is not an environment variable name`);
+  // Read again where the worker starts; a bad value is refused here, before Redis is dialled.
+  try {
+    workerTiming();
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
   const url = await connectQueue('worker', args.flags.queue);
   if (!url) return 1;
   const { startQueueWorker } = await import('../../queue/worker.js');
