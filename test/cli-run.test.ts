@@ -120,6 +120,8 @@ describe('parley run: bad arguments fail before any episode, naming the problem'
       [['--agent1', 'gpt4'], /--agent1: 'gpt4' is not a policy spec/],
       [['--seats-per-process', '4'], /--seats-per-process needs --multiplex/],
       [['--multiplex', '--seats-per-process', '0'], /--seats-per-process: expected a positive integer/],
+      // Refused before Redis is dialled (port 1 would be a connection failure, exit 1).
+      [['--queue', 'redis://127.0.0.1:1', '--concurrency', '8'], /--concurrency: with --queue each worker decides/],
     ] as const) {
       const p = parley(['run', '--out', join(tmp.path, 'x'), ...args]);
       expect(await p.exited).toBe(2);

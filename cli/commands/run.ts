@@ -10,6 +10,7 @@ import { runExperiment } from '../run-experiment.js';
 import { selectionLines, summaryLines } from '../../orchestrator/run/summary.js';
 import type { FlagSpecs, FlagValue } from '../args.js';
 import { connectQueue } from '../queue-connect.js';
+import { queueIgnoredFlag } from '../queue-worker-settings.js';
 import { commandRun, UsageError, type CommandSpec } from '../command.js';
 import { buildArms, type BuiltArm } from '../plan/arms.js';
 import { planArm, planLines } from '../plan/dry-run.js';
@@ -84,7 +85,7 @@ export const RUN_FLAGS: FlagSpecs = {
   'retry-failed': { type: 'boolean', describe: 'rerun episodes recorded as failed in DIR' },
   'dry-run': { type: 'boolean', describe: 'print the plan (episodes by arm and mode, estimated tokens and cost) and call nothing' },
   arm: { type: 'list', metavar: 'A1,A2', describe: 'run only these arms of the experiment file (default all, one after another)' },
-  queue: { type: 'string', metavar: 'redis://HOST:PORT', describe: 'coordinate: enqueue the episodes on Redis for `parley worker`s and collect their results into DIR' },
+  queue: { type: 'string', metavar: 'redis://HOST:PORT', describe: 'coordinate: enqueue the episodes on Redis for `parley worker`s and collect their results into DIR (--concurrency, --multiplex and --seats-per-process are then the workers\' flags)' },
   ...WATCH_FLAG,
   'watch-port': { type: 'number', metavar: 'N', describe: 'with --watch: the port the watch page (and the seats\' server) listens on (default: any free port)' },
   rpm: { type: 'number', metavar: 'N', describe: 'requests per minute per provider account for every LLM seat (under --queue: across all workers)' },
@@ -244,6 +245,8 @@ export const run = commandRun(spec, async (args) => {
   if (typeof args.flags.queue === 'string') {
     // Workers have no browser endpoint and no cassettes of this machine: people and replays run locally.
     if (args.flags.watch === true) throw new UsageError('--watch needs a local run (the coordinator of --queue serves no pages)');
+    const ignored = queueIgnoredFlag(args.flags);
+    if (ignored) throw new UsageError(ignored);
     for (const arm of built.arms) {
       const policies = [...arm.config.agents, arm.config.scriptWriter];
       if (policies.some((p) => policyKind(p.spec) === 'human') || human.ms !== undefined) throw new UsageError('human seats need a local run (parley run without --queue, or parley serve)');
