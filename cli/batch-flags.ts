@@ -24,9 +24,11 @@ export function batchRetryOf(values: BatchFlags): BatchRetry {
   return v;
 }
 
-/** `--batch-poll SECONDS` (fractions allowed: tests poll fast), default 30 s. */
+/** `--batch-poll SECONDS` (fractions allowed: tests poll fast), default 30 s; only with --batch. */
 export function batchPollMsOf(values: BatchFlags): number {
   const s = values['batch-poll'] ?? 30;
   if (!Number.isFinite(s) || s <= 0) throw new UsageError(`--batch-poll must be a positive number of seconds (got ${String(s)})`);
+  // Live judging polls nothing: without this, eval and compare took the flag and ignored it.
+  if (values['batch-poll'] !== undefined && !values.batch) throw new UsageError('--batch-poll needs --batch');
   return Math.max(1, Math.round(s * 1000));
 }

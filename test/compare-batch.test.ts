@@ -135,8 +135,8 @@ describe('parley compare --batch', () => {
     expect(verdicts(liveDir)).toEqual(batched);
   });
 
-  it('refuses --batch-retry without --batch, and a bad --batch-poll, before reading anything', async () => {
-    for (const extra of [['--batch-retry', 'batch'], ['--batch', '--batch-poll', '0'], ['--batch', '--batch-retry', 'later']]) {
+  it('refuses --batch-retry or --batch-poll without --batch, and a bad --batch-poll, before reading anything', async () => {
+    for (const extra of [['--batch-retry', 'batch'], ['--batch-poll', '5'], ['--batch', '--batch-poll', '0'], ['--batch', '--batch-retry', 'later']]) {
       const r = await compareCli([...args(path.join(tmp.path, 'nowhere'), 'openai:gpt-4'), ...extra]);
       expect(r.code, r.out).toBe(2);
       expect(r.out).toMatch(/^parley compare: --batch-(retry|poll) /m);
