@@ -1,9 +1,13 @@
-import type { PolicyConfig } from '../../protocol/index.js';
+import { policyKind, type PolicyConfig } from '../../protocol/index.js';
 import { llmSpecProblem } from '../../llm/spec.js';
 import { POLICY_SPECS } from '../../agent-node/policies/registry.js';
 import { AgentExit, runAgent } from '../../agent-node/run-agent.js';
 import { commandRun, parseParam, UsageError, type CommandSpec } from '../command.js';
+import { nonLlmParamProblem } from '../non-llm-params.js';
 import { readSeatToken, TOKEN_ENV } from '../token-source.js';
+
+/** The flags only a model's policy reads (an LLM's provider, prompts, cassettes). */
+const LLM_ONLY_FLAGS = ['base-url', 'api-key-env', 'prompt-dir', 'reformat-model', 'cassette-dir', 'replay-dir'] as const;
 
 /** `parley agent`'s command line. */
 export const spec: CommandSpec = {
@@ -38,9 +42,20 @@ export const run = commandRun(spec, async (args) => {
   else if (!/^wss?:\/\/[^/]+/.test(values.url)) problems.push(`--url must be a ws:// or wss:// URL, got '${values.url}'`);
   const token = readSeatToken({ token: values.token, tokenFile: values['token-file'] });
   if (!token.ok) problems.push(token.message);
+  const policySpec = values.policy ?? 'bot';
+  const kind = policyKind(policySpec);
+  // A bot or a person calls no model: the model's settings would be carried and ignored, so each is
+  // refused by name (as `parley run` refuses them per seat: cli/non-llm-params.ts).
+  const notLlm = kind === 'bot' || kind === 'human';
+  if (notLlm) {
+    const unused = LLM_ONLY_FLAGS.filter((f) => values[f] !== undefined);
+    if (unused.length) problems.push(`${unused.map((f) => `--${f}`).join(', ')}: no effect on a ${policySpec} seat (not an LLM)`);
+  }
   const params: Record<string, unknown> = {};
   for (const p of values.param ?? []) {
     const [key, value] = parseParam(p);
+    const unused = notLlm ? nonLlmParamProblem(policySpec, key) : null;
+    if (unused) problems.push(`--param ${unused}`);
     params[key] = value;
   }
   const reformat = values['reformat-model'];
@@ -48,7 +63,7 @@ export const run = commandRun(spec, async (args) => {
   if (reformatProblem) problems.push(`--reformat-model: ${reformatProblem}`);
   if (problems.length) throw new UsageError(problems.join('; '));
   const policy: PolicyConfig = {
-    spec: values.policy ?? 'bot',
+    spec: policySpec,
     params,
     ...(values['base-url'] && { baseURL: values['base-url'] }),
     ...(values['api-key-env'] && { apiKeyEnv: values['api-key-env'] }),
