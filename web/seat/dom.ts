@@ -1,7 +1,7 @@
 import { el } from '../shared/dom.js';
 
 /** The shared helpers (web/shared/dom.ts), and the seat page's sections. */
-export { bdi, el, fill } from '../shared/dom.js';
+export { bdi, el, fill, setText } from '../shared/dom.js';
 
 /** A labelled section (`<section aria-label=…><h2>…</h2>…`). */
 export function section(title: string | Array<Node | string>, ...children: Array<Node | string>): HTMLElement {

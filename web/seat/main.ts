@@ -10,6 +10,8 @@ import { seatCapabilities } from '../../simulation/seat-capabilities.js';
 import { goalCard, mindreaderPanel, partnerCard, selfCard } from './cards.js';
 import { bdi, el, fill, section } from './dom.js';
 import { messageItem, outcomeNodes } from './messages.js';
+import { Countdown } from './countdown.js';
+import { ThinkingLine } from './thinking.js';
 import { outcomeParts } from '../../seat-client/outcome.js';
 
 /**
@@ -48,6 +50,8 @@ const state = new SeatClientState({
   ...(sessionStorage.getItem(resumeKey) ? { resume: sessionStorage.getItem(resumeKey)! } : {}),
 });
 const events: TurnEvent[] = [];
+const countdown = new Countdown($('countdown'), () => state.timeLeftMs());
+const thinking = new ThinkingLine($('thinking'));
 let n = 0;
 
 const nameOf = (seat: string): string => {
@@ -91,7 +95,6 @@ function connect(): void {
   socket.on(CLOSE_EVENT, (c: BrowserClose) => onClose(socket, c));
   socket.on('connect_error', () => showError('Cannot reach the server. Is the episode still running?'));
   wireControls((action) => act(action, send));
-  setInterval(tick, 500);
 }
 
 /** One frame from the orchestrator, on connection `conn`: kept, fed to the state machine, shown. */
@@ -283,10 +286,10 @@ function openComposer(r: TurnRequest): void {
   if (r.actions.includes('speak')) action.value = 'speak';
   for (const c of document.querySelectorAll<HTMLButtonElement | HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('#composer *, .move, #bargain *')) c.disabled = false;
   setStatus('Your turn.', true);
-  $('thinking').hidden = true;
+  thinking.hide();
   $('hint').textContent = gameHint(r);
   if (r.game?.move) action.value = 'action';
-  tick();
+  countdown.show();
   // The box takes the keyboard on the seat's turn (unless the person is typing elsewhere, e.g. a price).
   const active = document.activeElement;
   if (!active || active === document.body || active.closest('#composer') || !active.matches('input, textarea, select')) ($('message') as HTMLTextAreaElement).focus();
@@ -294,8 +297,7 @@ function openComposer(r: TurnRequest): void {
 
 function closeComposer(): void {
   for (const c of document.querySelectorAll<HTMLButtonElement | HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('#composer *, .move, #bargain *')) c.disabled = true;
-  $('countdown').textContent = '';
-  $('countdown').classList.remove('urgent');
+  countdown.clear();
 }
 
 function updateWaiting(): void {
@@ -307,24 +309,13 @@ function updateWaiting(): void {
   const left = new Set(events.filter((e) => e.action.type === 'leave').map((e) => e.seat));
   const from = last ? order.indexOf(last.seat) : -1;
   const next = order.map((_, i) => order[(from + 1 + i) % order.length]!).find((s) => !left.has(s)) ?? order[0]!;
-  const thinking = $('thinking');
   if (next === welcome.seat) {
     setStatus('Your turn is coming.');
-    thinking.hidden = true;
+    thinking.hide();
     return;
   }
   setStatus(['Waiting for ', bdi(nameOf(next)), '.']);
-  thinking.replaceChildren(bdi(nameOf(next)), ' is thinking');
-  thinking.hidden = false;
-}
-
-function tick(): void {
-  const ms = state.timeLeftMs();
-  if (ms === null) return;
-  const left = Math.ceil(ms / 1000);
-  const shown = left >= 60 ? `${Math.floor(left / 60)} min ${String(left % 60).padStart(2, '0')} s` : `${left} s`;
-  $('countdown').textContent = `Time left for your move: ${shown}`;
-  $('countdown').classList.toggle('urgent', left <= 15);
+  thinking.show(nameOf(next));
 }
 
 function renderEnd(reason: string): void {
@@ -343,7 +334,7 @@ function renderEnd(reason: string): void {
       ? el('p', {}, el('a', { href: '/', class: 'button primary' }, 'Continue to the survey'))
       : el('p', { class: 'meta' }, `${events.length} turn(s) played. Thank you for taking part; you may close this page.`));
   end.hidden = false;
-  $('thinking').hidden = true;
+  thinking.hide();
   $('dock').hidden = true;
   togglePanel(false);
   end.setAttribute('tabindex', '-1');

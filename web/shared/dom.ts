@@ -27,3 +27,14 @@ export function shownControls(text: string): string {
 export function fill(target: Element, ...children: Array<Node | string>): void {
   target.replaceChildren(...children);
 }
+
+/**
+ * Sets an element's text as its one text node's data: a clock's text changes in place (one character-data
+ * change, no node replaced) and nothing happens when the text is what is shown already.
+ */
+export function setText(target: Element, text: string): void {
+  const only = target.firstChild;
+  if (only !== null && only === target.lastChild && only.nodeType === Node.TEXT_NODE) {
+    if ((only as Text).data !== text) (only as Text).data = text;
+  } else if (target.textContent !== text) target.textContent = text;
+}
