@@ -70,5 +70,14 @@ describe.skipIf(!hasChromium)('parley study in a browser', () => {
     await expect(done.innerText({ timeout: 30_000 })).resolves.toMatch(/1$/);
     await expect(org.getByRole('row', { name: /Episodes with an AI fallback/ }).innerText()).resolves.toMatch(/1$/);
     expect(await seriousViolations(org)).toEqual([]);
+    // Left open, the page refreshes (its "Updated" line) and rebuilds the table only when the counts changed.
+    const changes = (await org.evaluate(`new Promise((resolve, reject) => {
+      const seen = { table: 0, updated: 0 };
+      const count = (key) => new MutationObserver((r) => { seen[key] += r.length; if (key === 'updated') { clearTimeout(stop); resolve(seen); } });
+      count('table').observe(document.getElementById('stats'), { subtree: true, childList: true, characterData: true, attributes: true });
+      count('updated').observe(document.getElementById('updated'), { subtree: true, childList: true, characterData: true });
+      const stop = setTimeout(() => reject(new Error('no refresh in 30 s')), 30000);
+    })`)) as { table: number; updated: number };
+    expect(changes).toEqual({ table: 0, updated: 1 });
   }, 150_000);
 });

@@ -1,8 +1,11 @@
 /**
  * The organiser's page of `parley study` (`/organiser#key=K`): the study's counts, refreshed every few
- * seconds. The key stays in the fragment and goes to the server only in an Authorization header.
+ * seconds while the page is visible. The key stays in the fragment and goes to the server only in an
+ * Authorization header. The table is rebuilt only when the counts changed: a page left open for hours
+ * changes nothing but its "Updated" line.
  */
 import type { OrganiserStats as Stats } from '../../protocol/study.js';
+import { setText } from '../shared/dom.js';
 
 const key = /^#key=([0-9a-f]{32})$/.exec(location.hash)?.[1] ?? '';
 const $ = (id: string) => document.getElementById(id)!;
@@ -31,8 +34,12 @@ async function refresh(): Promise<void> {
     $('error').textContent = 'This page needs the organiser url printed by parley study (…/organiser#key=…).';
     return;
   }
-  $('error').hidden = true;
-  const stats = (await res.json()) as Stats;
+  if (!$('error').hidden) $('error').hidden = true;
+  const body = await res.text();
+  setText($('updated'), `Updated ${new Date().toLocaleTimeString()}`);
+  if (body === shownStats) return;
+  shownStats = body;
+  const stats = JSON.parse(body) as Stats;
   $('stats').replaceChildren(...rows(stats).map(([name, value]) => {
     const tr = document.createElement('tr');
     const th = document.createElement('th');
@@ -43,8 +50,11 @@ async function refresh(): Promise<void> {
     tr.append(th, td);
     return tr;
   }));
-  $('updated').textContent = `Updated ${new Date().toLocaleTimeString()}`;
 }
 
+/** The counts' JSON as last shown. */
+let shownStats = '';
+
 void refresh();
-setInterval(() => void refresh(), 5000);
+setInterval(() => void (document.hidden || refresh()), 5000);
+document.addEventListener('visibilitychange', () => void (document.hidden || refresh()));
