@@ -83,7 +83,13 @@ class TurnLoop {
     for (const p of this.ctx.ports.values()) p.hold?.();
   }
 
-  flush(): void {
+  /**
+   * Writes what `hold` batched. `first`: the seat just asked for its move, written before the others (the
+   * speaker's own echo waits): its process wakes first, and on two cores the echo's reader does not take
+   * the other core ahead of it (bench/agent-profile.md, thirteenth pass).
+   */
+  flush(first?: string): void {
+    if (first !== undefined) this.ctx.ports.get(first)?.flush?.();
     for (const p of this.ctx.ports.values()) p.flush?.();
   }
 }
@@ -97,7 +103,7 @@ async function playTurn(loop: TurnLoop, t: number, seat: string): Promise<Engine
   const deadlineAt = clock.now() + seatDeadlineMs;
   const request = () => port.send({ type: 'turn.request', turn: t, actions: [...world.limits.actions], deadlineMs: Math.max(1, Math.round(deadlineAt - clock.now())) });
   request();
-  loop.flush();
+  loop.flush(seat);
   if (loop.previousActAt !== undefined && hooks?.turnOverhead) hooks.turnOverhead(Number(process.hrtime.bigint() - loop.previousActAt));
   loop.previousActAt = undefined;
   for (;;) {
