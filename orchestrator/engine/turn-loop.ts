@@ -86,7 +86,7 @@ class TurnLoop {
   /**
    * Writes what `hold` batched. `first`: the seat just asked for its move, written before the others (the
    * speaker's own echo waits): its process wakes first, and on two cores the echo's reader does not take
-   * the other core ahead of it (bench/agent-profile.md, thirteenth pass).
+   * the other core ahead of it (bench/agent-profile.md, fourteenth pass).
    */
   flush(first?: string): void {
     if (first !== undefined) this.ctx.ports.get(first)?.flush?.();
