@@ -9,6 +9,7 @@ import { PACKAGE_ROOT_ENV } from '../disk/package-root.js';
 import { RunConfig } from '../orchestrator/run-config.js';
 import { runExperiment } from '../orchestrator/run/driver.js';
 import { agentEnv } from '../orchestrator/supervisor/agent-entry.js';
+import { CODE_CACHE_KEPT, findCodeCache } from '../orchestrator/supervisor/blob-code-cache.js';
 import { BOT_PROCESS_NODE_FLAGS } from '../orchestrator/supervisor/bot-process-flags.js';
 import { ONE_SEAT_PROCESS_NODE_FLAGS } from '../orchestrator/supervisor/one-seat-process-flags.js';
 import { bundleInputs, KEEP_EXTERNAL } from '../disk/bundle-cache.js';
@@ -215,6 +216,10 @@ describe('agent processes from the start-up snapshot', () => {
     expect(blob.length).toBeGreaterThan(1_000_000);
     expect(blob.includes(SECRET)).toBe(false);
     expect(blob.includes(Buffer.from(SECRET, 'utf16le'))).toBe(false);
+    // Node's code cache only for the built-ins a process compiles after deserialisation (blob-code-cache.ts).
+    const cached = findCodeCache(blob)!.entries.map((e) => e.id);
+    expect(cached).toEqual(expect.arrayContaining(['child_process', 'internal/child_process', 'tls', 'https']));
+    expect(cached.filter((id) => !CODE_CACHE_KEPT.has(id))).toEqual([]);
     expect(await startFrom(s, server.openaiBaseURL)).toEqual([{ type: 'ready' }, { type: 'warmed' }]);
   });
 

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { cachedBundle, KEEP_EXTERNAL, pruneStaging } from '../../disk/bundle-cache.js';
 import { FLATTENED_BARRELS_PLUGIN } from '../../disk/bundle-plugins.js';
 import { PACKAGE_ROOT_ENV, packagePath, packageRoot } from '../../disk/package-root.js';
+import { withCodeCacheOf } from './blob-code-cache.js';
 import { clearBuildFailure, noteBuildFailure, recentBuildFailure } from './snapshot-build-failure.js';
 import { runtimeEntries, runtimeEntryPoints, snapshotDeferred } from './snapshot-deferred.js';
 import { latin1Output } from './latin1-output.js';
@@ -159,6 +160,9 @@ async function makeBlob(source: string, snapshot: WorkerSnapshot, root: string):
   }
   try {
     await buildBlob(source, { ...snapshot, blob: tmp }, root);
+    // Node's code cache for built-ins no process compiles after deserialisation, cut (blob-code-cache.ts).
+    const cut = withCodeCacheOf(readFileSync(tmp));
+    if (cut) writeFileSync(tmp, cut);
     await firstStart({ ...snapshot, blob: tmp }, root);
     const digest = createHash('sha256').update(readFileSync(tmp)).digest('hex');
     writeFileSync(`${tmp}.sha256`, digest);
