@@ -49,6 +49,9 @@ describe.skipIf(!hasChromium)('an idle seat page', () => {
     expect(wait.recalcStyles).toBeLessThanOrEqual(16);
     // prefers-reduced-motion: the dots are shown and stand still.
     await waiting.emulateMedia({ reducedMotion: 'reduce' });
+    // The page hears of the preference at its next rendering update, not when emulateMedia returns: until the
+    // dots show '…' the change (one mutation of them) may still land inside the window below.
+    await expect.poll(() => waiting.locator('#thinking .dots').textContent(), { timeout: 10_000 }).toBe('…');
     const still = await idleWork(waiting, { whileOther: mine, countdownChanges: 1 });
     expect(still.mutations).toEqual([]);
     expect(await waiting.locator('#thinking').isVisible()).toBe(true);
