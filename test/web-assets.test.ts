@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pageScript, WEB_PAGES } from '../web/assets.js';
+import { cachedPageScript } from '../web/page-bundle.js';
 
 describe("the browser pages' scripts", () => {
   it.each(WEB_PAGES)("%s: one minified script with zod's English messages and none of its other languages", async (page) => {
@@ -13,5 +16,11 @@ describe("the browser pages' scripts", () => {
       expect(code).toContain('Invalid input');
       expect(code.length).toBeLessThan(400_000);
     }
+  });
+
+  it('every page is served from one build in the build cache (web/page-bundle.ts): what a process serves is its file', async () => {
+    const files = await Promise.all(WEB_PAGES.map((page) => cachedPageScript(page, WEB_PAGES)));
+    expect(new Set(files.map((f) => dirname(f))).size).toBe(1);
+    for (const [i, page] of WEB_PAGES.entries()) expect(await pageScript(page)).toBe(readFileSync(files[i]!, 'utf8'));
   });
 });

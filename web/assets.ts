@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { zodLocalesEnglishOnly } from '../disk/bundle-cache.js';
 import { packagePath } from '../disk/package-root.js';
+import { cachedPageScript } from './page-bundle.js';
 import { pageShell } from './page-shell.js';
 
 /**
@@ -37,14 +38,29 @@ export function pageStyle(page: WebPage): string {
 }
 
 /**
- * The page's script, bundled for browsers (one file, ES2020, minified). esbuild is imported here, on the
- * first page request: loading its API costs ~70 ms of CPU, and every `parley run` serves pages it rarely
- * has to build.
+ * The page's script, bundled for browsers (one file, ES2020, minified): from the build cache (page-bundle.ts), where
+ * one build of every page serves every process until a page's source changes; else (no esbuild, a cache that cannot
+ * be written) built here in memory. esbuild is imported on the first page request only: loading its API costs
+ * ~70 ms of CPU, and every `parley run` serves pages it rarely has to build.
  */
 export function pageScript(page: WebPage): Promise<string> {
   let p = bundles.get(page);
   if (!p) {
-    p = import('esbuild').then(({ build }) => build({
+    p = cachedPageScript(page, WEB_PAGES).then(
+      (file) => readFileSync(file, 'utf8'),
+      () => builtInMemory(page),
+    );
+    // A failed build is not cached: the next request retries (and reports the error again).
+    p.catch(() => bundles.delete(page));
+    bundles.set(page, p);
+  }
+  return p;
+}
+
+/** The page's script built by this process, kept nowhere but here (the cache's fallback). */
+function builtInMemory(page: WebPage): Promise<string> {
+  return import('esbuild')
+    .then(({ build }) => build({
       entryPoints: [packagePath('web', page, 'main.ts')],
       bundle: true,
       write: false,
@@ -54,10 +70,6 @@ export function pageScript(page: WebPage): Promise<string> {
       minify: true,
       logLevel: 'silent',
       plugins: [zodLocalesEnglishOnly],
-    })).then((r) => r.outputFiles[0]!.text);
-    // A failed build is not cached: the next request retries (and reports the error again).
-    p.catch(() => bundles.delete(page));
-    bundles.set(page, p);
-  }
-  return p;
+    }))
+    .then((r) => r.outputFiles[0]!.text);
 }
