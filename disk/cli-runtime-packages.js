@@ -16,8 +16,11 @@
  * orchestrator/supervisor/snapshot-deferred.ts, which says why the two differ).
  */
 
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Runtime file name -> the package's specifiers the CLI's sources import (static or dynamic). */
 export const CLI_RUNTIME_PACKAGES = Object.freeze({
@@ -110,5 +113,22 @@ const plugin = {
   },
 };
 
-/** The CLI build's plugin, with its cache key (changes whenever what it generates may). */
-export const cliRuntimePackages = { plugin, key: JSON.stringify([CLI_RUNTIME_PACKAGES, [...INLINE], [...LAZY], shim.toString(), lazyShim.toString(), entry.toString(), plugin.setup.toString()]) };
+/**
+ * This file's text, as this process loaded it (it is never bundled: bin/cli-bundle.mjs imports it from the sources).
+ * The key holds it rather than the generators' `toString()`: that is the loader's reprint (Vitest rewrites a module's
+ * imports), so a test that built the CLI bundle in-process had another key than every `parley` command, built the
+ * same bundle again (~2-3 s of CPU) and left the cache's manifest under its key for the next command to rebuild.
+ */
+const thisFileText = () => {
+  try {
+    return readFileSync(fileURLToPath(import.meta.url), 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+/** The CLI build's plugin, with its cache key (changes whenever what it generates may: the lists, or this file). */
+export const cliRuntimePackages = {
+  plugin,
+  key: JSON.stringify([CLI_RUNTIME_PACKAGES, [...INLINE], [...LAZY], createHash('sha256').update(thisFileText()).digest('hex')]),
+};

@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliBundle } from '../bin/cli-bundle.mjs';
 import { CLI_RUNTIME_PACKAGES, cliRuntimePackages } from '../disk/cli-runtime-packages.js';
@@ -54,6 +57,15 @@ describe('packages kept beside the CLI bundle (disk/cli-runtime-packages.js)', (
     const socketio = requireHere(join(dir, 'socketio.cjs')) as Record<string, Record<string, unknown>>;
     expect(socketio['socket.io']!.Server).toBeTypeOf('function');
     expect(socketio['engine.io']!.Server).toBeTypeOf('function');
+  });
+
+  it("the plugin's cache key is the same in this process (Vitest's loader) as in a plain node process (every `parley` command's)", async () => {
+    // A key holding a function's toString() differed: a test's in-process build of the CLI bundle built it again
+    // and left the cache's manifest under its own key, for the next `parley` command to rebuild once more.
+    const url = pathToFileURL(join(ROOT, 'disk', 'cli-runtime-packages.js')).href;
+    const script = `const m = await import(${JSON.stringify(url)}); process.stdout.write(m.cliRuntimePackages.key);`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script]);
+    expect(stdout).toBe(cliRuntimePackages.key);
   });
 
   it('a bundle run through the code cache gets __parleyRuntime: the file beside it, loaded once', () => {
