@@ -14,8 +14,20 @@ export interface ChatBody {
   responseFormat?: unknown;
 }
 
-const text = (body: ChatBody): string =>
-  (body.messages ?? []).map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''))).join('\n');
+/**
+ * The prompt's text, joined once per messages array: answering one request asks for it up to six times
+ * (the schema, the answer shape, script or move, the turn). Keyed on the array a request's parsed body holds.
+ */
+const joined = new WeakMap<object, string>();
+const text = (body: ChatBody): string => {
+  const messages = body.messages ?? [];
+  let all = joined.get(messages);
+  if (all === undefined) {
+    all = messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''))).join('\n');
+    joined.set(messages, all);
+  }
+  return all;
+};
 
 /** Whether the request asks for a whole script rather than one move. */
 export function isScriptRequest(body: ChatBody): boolean {

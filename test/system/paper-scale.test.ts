@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { EpisodeRecord } from '../../protocol/index.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../../testkit/fake-llm-server.js';
+import { promptJson, startFakeLlmServer, type FakeLlmServer } from '../../testkit/fake-llm-server.js';
 import { appendedLineCounter } from '../helpers/appended-lines.js';
 import { watchTreeMemory } from '../helpers/peak-memory.js';
 import { parley, tempDir } from '../helpers/processes.js';
@@ -73,7 +73,7 @@ describeWithData(data, "the paper's grid at full size, end to end (issue 28)", (
     server = await startFakeLlmServer({
       // Nothing here reads the requests back: ~10,000 held bodies (whole paper prompts) only fed the GC.
       keepRequests: false,
-      default: (req) => ({ kind: 'plausible', usage: { prompt: 5 * Math.ceil(JSON.stringify(req.body.messages ?? []).length / 4) }, ...(leaveFrom !== undefined && { leaveFrom }) }),
+      default: (req) => ({ kind: 'plausible', usage: { prompt: 5 * Math.ceil(promptJson(req.body).length / 4) }, ...(leaveFrom !== undefined && { leaveFrom }) }),
     });
     env = cleanEnv(server.env());
     expect((await step('scenarios import', ['scenarios', 'import', 'sotopia', data.dir, '--out', scenarios], 60_000)).code).toBe(0);
