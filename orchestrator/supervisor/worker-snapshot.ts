@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { cachedBundle, KEEP_EXTERNAL, pruneStaging } from '../../disk/bundle-cache.js';
 import { FLATTENED_BARRELS_PLUGIN } from '../../disk/bundle-plugins.js';
 import { PACKAGE_ROOT_ENV, packagePath, packageRoot } from '../../disk/package-root.js';
-import { withCodeCacheOf } from './blob-code-cache.js';
+import { CODE_CACHE_KEPT, withCodeCacheOf } from './blob-code-cache.js';
 import { clearBuildFailure, noteBuildFailure, recentBuildFailure } from './snapshot-build-failure.js';
 import { runtimeEntries, runtimeEntryPoints, snapshotDeferred } from './snapshot-deferred.js';
 import { latin1Output } from './latin1-output.js';
@@ -21,7 +21,7 @@ import { workerCacheRoot } from './worker-bundle.js';
  *
  * Three files, all in the bundle cache (disk/bundle-cache.js: rebuilt when a source they come from changes):
  * - the snapshot's CommonJS bundle (`snapshot.cjs`; what it cannot hold is deferred, snapshot-deferred.ts),
- *   and beside it the blob `node --build-snapshot` makes of it (`agent.blob`, built once per bundle);
+ *   and beside it the blob `node --build-snapshot` makes of it (`agent-<12 hex>.blob`, built once per bundle, build and set of flags);
  * - the CommonJS bundles of the LLM SDKs the process loads after deserialisation (`openai.cjs`, …).
  *
  * Everything fails soft: a blob that cannot be built, or that fails its first start, or whose bytes no longer
@@ -42,8 +42,15 @@ export interface WorkerSnapshot {
 /** The package's entry of the snapshot (package.json "imports"), beside `#agent-entry`. */
 export const SNAPSHOT_ENTRY_NAME = '#agent-snapshot-entry';
 
-/** The blob's file: one per set of V8 flags (a blob loads only under the flags it was built with). */
-const blobName = (flags: readonly string[]) => (flags.length ? `agent-${createHash('sha256').update(flags.join(' ')).digest('hex').slice(0, 12)}.blob` : 'agent.blob');
+/**
+ * How `makeBlob` writes a blob, beyond the bundle it is built from: part of the blob's name, so that a change
+ * here builds it again (the bundle's inputs do not hold this file: a cache built before would keep serving
+ * its old blob). Bump the number when the build changes otherwise. 2: Node's code cache cut (blob-code-cache.ts).
+ */
+const BLOB_BUILD = JSON.stringify([2, [...CODE_CACHE_KEPT]]);
+
+/** The blob's file: one per build and set of V8 flags (a blob loads only under the flags it was built with). */
+const blobName = (flags: readonly string[]) => `agent-${createHash('sha256').update(JSON.stringify([BLOB_BUILD, flags])).digest('hex').slice(0, 12)}.blob`;
 const digestOf = (blob: string) => `${blob}.sha256`;
 const execFileP = promisify(execFile);
 
