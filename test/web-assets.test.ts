@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pageScript, WEB_PAGES } from '../web/assets.js';
+import { pageScript, scriptOf, WEB_PAGES } from '../web/assets.js';
 import { cachedPageScript } from '../web/page-bundle.js';
 
 describe("the browser pages' scripts", () => {
@@ -22,5 +22,10 @@ describe("the browser pages' scripts", () => {
     const files = await Promise.all(WEB_PAGES.map((page) => cachedPageScript(page, WEB_PAGES)));
     expect(new Set(files.map((f) => dirname(f))).size).toBe(1);
     for (const [i, page] of WEB_PAGES.entries()) expect(await pageScript(page)).toBe(readFileSync(files[i]!, 'utf8'));
+  });
+
+  it("a cached page file that cannot be read is built in memory instead (the request is still answered)", async () => {
+    const code = await scriptOf('organiser', async () => '/nonexistent/parley-web-cache/organiser.js');
+    expect(code).toBe(await pageScript('organiser'));
   });
 });

@@ -46,15 +46,22 @@ export function pageStyle(page: WebPage): string {
 export function pageScript(page: WebPage): Promise<string> {
   let p = bundles.get(page);
   if (!p) {
-    p = cachedPageScript(page, WEB_PAGES).then(
-      (file) => readFileSync(file, 'utf8'),
-      () => builtInMemory(page),
-    );
+    p = scriptOf(page);
     // A failed build is not cached: the next request retries (and reports the error again).
     p.catch(() => bundles.delete(page));
     bundles.set(page, p);
   }
   return p;
+}
+
+/**
+ * The cached build's file, or this process's own build when the cache cannot build it or its file cannot be read
+ * (another process's pruning, a cache emptied by hand). `find`: another cache (tests).
+ */
+export function scriptOf(page: WebPage, find: typeof cachedPageScript = cachedPageScript): Promise<string> {
+  return find(page, WEB_PAGES)
+    .then((file) => readFileSync(file, 'utf8'))
+    .catch(() => builtInMemory(page));
 }
 
 /** The page's script built by this process, kept nowhere but here (the cache's fallback). */
