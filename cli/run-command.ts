@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { switchEnv } from '../disk/switch-env.js';
 import { workerNiceness } from '../orchestrator/supervisor/worker-niceness.js';
+import { checkWorkerNodeArgs } from '../orchestrator/supervisor/worker-node-args.js';
 import { connectionLimits } from '../orchestrator/net/connection-cap.js';
 import { commandHelp, UsageError, type CommandSpec } from './command.js';
 import { describeFailure } from './failure.js';
@@ -73,6 +74,7 @@ export async function runCommand(name: string, rest: string[], load: () => Promi
     try {
       for (const v of WORKER_SWITCHES) switchEnv(v);
       workerNiceness();
+      checkWorkerNodeArgs();
       connectionLimits();
     } catch (err) {
       throw new UsageError((err as Error).message);

@@ -248,6 +248,11 @@ describe('the cached CLI bundle (bin/cli-bundle.mjs, bin/cli-start.js, disk/bund
       expect(refused).toEqual({ code: 2, stdout: '', stderr: `parley run: ${name}: expected a whole number from 1 to 1000000, got "many"` });
       expect(existsSync(out)).toBe(false);
     }
+    // And the agent processes' node flags (read where a pool starts): node's own refusal, before the run begins.
+    const badArgs = await parleyCli(['run', '--scenarios', 'builtin', '--limit', '1', '--out', out], cleanEnv({ PARLEY_WORKER_NODE_ARGS: '--stack-size=900 --no-such-flag' }));
+    expect(badArgs).toEqual({ code: 2, stdout: '', stderr: expect.stringMatching(/^parley run: PARLEY_WORKER_NODE_ARGS: node refuses these flags \(\S*node: bad option: --no-such-flag\)$/) });
+    expect(existsSync(out)).toBe(false);
+    expect((await parleyCli(['--version'], cleanEnv({ PARLEY_WORKER_NODE_ARGS: '--stack-size=900' }))).code).toBe(0);
     const on = await parleyCli(['--version'], cleanEnv({ PARLEY_CLI_BUNDLE: '1' }));
     expect(on).toEqual(await parleyCli(['--version'], cleanEnv()));
     expect(on.code).toBe(0);

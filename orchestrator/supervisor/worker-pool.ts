@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process';
 import { availableParallelism, getPriority, setPriority } from 'node:os';
 import type { PolicyConfig, WorkerDrop, WorkerHost } from '../../protocol/index.js';
+import { workerNodeArgs } from './worker-node-args.js';
 import { agentEnv } from './agent-entry.js';
 import { BOT_PROCESS_NODE_FLAGS } from './bot-process-flags.js';
 import { ONE_SEAT_PROCESS_NODE_FLAGS, perProcessSeed } from './one-seat-process-flags.js';
@@ -254,7 +255,7 @@ export class WorkerPool {
     const forkedAt = performance.now();
     // PARLEY_WORKER_NODE_ARGS: extra node flags for agent processes (profiling, heap limits).
     // A snapshot launch holds the V8 flags its blob was built with (snapshotArgs).
-    const execArgv = [...this.launch.execArgv, ...(fromSnapshot ? [] : this.v8Flags()), ...(process.env.PARLEY_WORKER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])];
+    const execArgv = [...this.launch.execArgv, ...(fromSnapshot ? [] : this.v8Flags()), ...workerNodeArgs()];
     const child = fork(this.launch.path, [], {
       execArgv: [...execArgv, ...perProcessSeed(execArgv)],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
