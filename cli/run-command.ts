@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { switchEnv } from '../disk/switch-env.js';
 import { workerNiceness } from '../orchestrator/supervisor/worker-niceness.js';
 import { checkWorkerNodeArgs } from '../orchestrator/supervisor/worker-node-args.js';
+import { rateWindowSeconds } from '../llm/shared-limit.js';
 import { connectionLimits } from '../orchestrator/net/connection-cap.js';
 import { commandHelp, UsageError, type CommandSpec } from './command.js';
 import { describeFailure } from './failure.js';
@@ -76,6 +77,7 @@ export async function runCommand(name: string, rest: string[], load: () => Promi
       workerNiceness();
       checkWorkerNodeArgs();
       connectionLimits();
+      rateWindowSeconds();
     } catch (err) {
       throw new UsageError((err as Error).message);
     }

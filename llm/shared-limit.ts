@@ -32,8 +32,12 @@ export const SLOT_REUSE_SECONDS = 60;
  */
 export const RATE_WINDOW_ENV = 'PARLEY_RATE_WINDOW_SECONDS';
 export function rateWindowSeconds(env: NodeJS.ProcessEnv = process.env): number {
-  const v = Number(env[RATE_WINDOW_ENV]);
-  return Number.isInteger(v) && v > 0 && v <= SLOT_REUSE_SECONDS ? v : SLOT_REUSE_SECONDS;
+  const raw = env[RATE_WINDOW_ENV];
+  if (raw === undefined) return SLOT_REUSE_SECONDS;
+  const v = /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
+  // Refused, not replaced by the minute (cli/run-command.ts checks it before any command runs).
+  if (!(Number.isInteger(v) && v > 0 && v <= SLOT_REUSE_SECONDS)) throw new Error(`${RATE_WINDOW_ENV}: expected a whole number of seconds from 1 to ${SLOT_REUSE_SECONDS}, got ${JSON.stringify(raw)}`);
+  return v;
 }
 
 /** The structural parts of rate-limiter-flexible used here (the library ships loose typings). */

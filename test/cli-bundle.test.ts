@@ -253,6 +253,10 @@ describe('the cached CLI bundle (bin/cli-bundle.mjs, bin/cli-start.js, disk/bund
     expect(badArgs).toEqual({ code: 2, stdout: '', stderr: expect.stringMatching(/^parley run: PARLEY_WORKER_NODE_ARGS: node refuses these flags \(\S*node: bad option: --no-such-flag\)$/) });
     expect(existsSync(out)).toBe(false);
     expect((await parleyCli(['--version'], cleanEnv({ PARLEY_WORKER_NODE_ARGS: '--stack-size=900' }))).code).toBe(0);
+    // And the shared rate limit's window (tests shorten it; read where a queue worker's gate is made).
+    const badWindow = await parleyCli(['run', '--scenarios', 'builtin', '--limit', '1', '--out', out], cleanEnv({ PARLEY_RATE_WINDOW_SECONDS: '90' }));
+    expect(badWindow).toEqual({ code: 2, stdout: '', stderr: 'parley run: PARLEY_RATE_WINDOW_SECONDS: expected a whole number of seconds from 1 to 60, got "90"' });
+    expect(existsSync(out)).toBe(false);
     const on = await parleyCli(['--version'], cleanEnv({ PARLEY_CLI_BUNDLE: '1' }));
     expect(on).toEqual(await parleyCli(['--version'], cleanEnv()));
     expect(on.code).toBe(0);
