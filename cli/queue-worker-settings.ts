@@ -6,7 +6,8 @@ import type { FlagValue } from './args.js';
  * (`parley worker --concurrency N --multiplex --seats-per-process N`), and no browser ever reaches it.
  * Before this they were taken and written into run.json's config, which then misstated how the run ran.
  * An experiment file's `concurrency:` and `pool:` are not refused: one file serves both executors
- * (examples/paper.yaml sets concurrency 8), and run.json records them as the file gave them.
+ * (examples/paper.yaml sets concurrency 8). The coordinator says they are not applied and run.json
+ * records them under `notApplied`, not in its `config` (queue/worker-decided-settings.ts).
  * @returns the refusal (one line), or null
  */
 export function queueIgnoredFlag(flags: Record<string, FlagValue>): string | null {

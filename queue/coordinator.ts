@@ -10,6 +10,7 @@ import { JobCollector } from './job-collector.js';
 import { bullConnection } from './redis-url.js';
 import { workerFlagsFor } from './job-guard.js';
 import { RedisOutage } from './redis-outage.js';
+import { WORKER_DECIDED, workerDecidedLine } from './worker-decided-settings.js';
 
 export interface CoordinatorOptions {
   /** Redis URL (checked reachable by the caller) and its printable form. */
@@ -50,10 +51,13 @@ function queueExecutor(opts: CoordinatorOptions): RunExecutor<{ lost: number }> 
   return {
     hosting: 'queue',
     command: 'run',
+    notApplied: WORKER_DECIDED,
     configure(input) {
       if (input.replay) throw new Error('--replay reads a local run directory; it cannot be combined with --queue');
       // Jobs carry no replayed prefix: a worker would play a fork's episode from its first turn.
       if (input.fork) throw new Error('a fork (parley fork) replays its parent\'s ledgers on this machine; it cannot be combined with --queue');
+      const unapplied = workerDecidedLine(input);
+      if (unapplied) opts.log(unapplied);
       return input;
     },
     // The run's name in Redis: kept across reruns so that they find the jobs of earlier invocations.

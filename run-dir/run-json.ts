@@ -121,6 +121,12 @@ export const RunJson = z.looseObject({
   hosting: z.enum(['local', 'remote', 'queue']),
   /** With `hosting: 'queue'`: the Redis (password hidden), the run's key in it and the queue's name. */
   queue: z.object({ url: z.string(), runKey: z.string(), queue: z.string() }).optional(),
+  /**
+   * Settings of the configuration this run's executor did not apply, as the configuration held them:
+   * under `--queue`, `concurrency` and `pool` (each `parley worker` decides them by its own flags). They
+   * are left out of `config` and `history`, which hold what applied (absent when everything applied).
+   */
+  notApplied: z.record(z.string(), z.unknown()).optional(),
   config: RecordedRunConfig,
   /**
    * Every invocation that ran into this directory: when, whether it extended the experiment, which

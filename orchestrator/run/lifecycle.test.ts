@@ -63,6 +63,22 @@ describe('runLifecycle: one run, whichever executor plays it', () => {
     expect(rerun.ok && rerun.run?.history).toHaveLength(2);
   });
 
+  it('settings the executor does not apply are recorded under notApplied, not in config or history', async () => {
+    const input = config({ concurrency: 8, pool: { multiplex: true, seatsPerProcess: 3 } });
+    const done = await runLifecycle(input, { ...fakeExecutor('queue'), notApplied: ['concurrency', 'pool'] }, quiet);
+    const read = readRunJson(new RunPaths(done.dir));
+    const run = read.ok ? read.run : undefined;
+    expect(run?.notApplied).toEqual({ concurrency: 8, pool: { multiplex: true, seatsPerProcess: 3 } });
+    expect(run?.config).not.toHaveProperty('concurrency');
+    expect(run?.config).not.toHaveProperty('pool');
+    expect(run?.history?.[0]?.config).not.toHaveProperty('concurrency');
+    // An executor that applies everything records the configuration whole, and no notApplied.
+    const local = await runLifecycle(config({ concurrency: 8 }), fakeExecutor('local'), quiet);
+    const whole = readRunJson(new RunPaths(local.dir));
+    expect(whole.ok && whole.run?.config).toMatchObject({ concurrency: 8 });
+    expect(whole.ok && whole.run).not.toHaveProperty('notApplied');
+  });
+
   it("hosting 'queue' is a run.json the schema accepts, and a rerun keeps the executor's queue field", async () => {
     const input = config();
     const first = await runLifecycle(input, fakeExecutor('queue', { playing: 1 }), quiet);

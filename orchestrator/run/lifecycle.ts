@@ -13,7 +13,7 @@ import { protocolKey, recordedProtocolKey, resolveProtocol } from './protocol.js
 import { definitionOf, MAX_DRAWS } from '../../simulation/index.js';
 import { missingCassettes, replayedSeats } from './replay-preflight.js';
 import { prepareResume } from './resume.js';
-import { writeManifest, type RunManifest } from './run-manifest.js';
+import { splitNotApplied, writeManifest, type NotAppliedSetting, type RunManifest } from './run-manifest.js';
 import { readCodeVersionSoon } from './code-version.js';
 import { loadRunInputs } from './run-inputs.js';
 import { keptScenarios } from './kept-scenarios.js';
@@ -41,6 +41,11 @@ export interface RunExecutor<Outcome extends object = object> {
   adaptPlan?(plan: EpisodePlan): EpisodePlan;
   /** run.json's `queue` field, from the run.json before this invocation (a rerun keeps its run key). */
   queueField?(previous: RunJson | null, runId: string): NonNullable<RunJson['queue']>;
+  /**
+   * Settings of the configuration this executor does not apply (the queue's workers decide them): run.json
+   * records them under `notApplied`, and its `config` and `history` leave them out.
+   */
+  notApplied?: readonly NotAppliedSetting[];
   /** Plays `run.pending`, handing each finished record to `run.record`; resolves when done or interrupted. */
   execute(run: OpenRun): Promise<Outcome>;
 }
@@ -202,14 +207,16 @@ function startRun(lock: RunLock, r: Resolved, executor: RunExecutor<object>, opt
   writeRunScenarios(lock, r.kept);
   const startedAt = new Date().toISOString();
   /** Every invocation that ran into this directory (resumes, `--extend`s with what they changed). */
-  const history: HistoryEntry[] = [...((before?.history ?? []) as HistoryEntry[]), { startedAt, extend: opts.extend ?? false, changed: r.changed, config: r.input }];
+  const { input, notApplied } = splitNotApplied(r.input, executor.notApplied);
+  const history: HistoryEntry[] = [...((before?.history ?? []) as HistoryEntry[]), { startedAt, extend: opts.extend ?? false, changed: r.changed, config: input }];
   const isReplayed = replayedSeats(plans);
   const queue = executor.queueField?.(before, runId);
   const manifest: RunManifest = {
     runId,
     hosting: executor.hosting,
     ...(queue ? { queue } : {}),
-    input: r.input,
+    input,
+    ...(notApplied ? { notApplied } : {}),
     config: r.config,
     protocol,
     plans,

@@ -11,6 +11,26 @@ import type { ReplayedSeat } from './stats.js';
 import { promptTemplates } from './prompt-files.js';
 import type { RunStats } from '../../run-dir/index.js';
 
+/** Settings an executor may leave to others: how many episodes run at once and how processes are shared (the queue's workers decide them). */
+export type NotAppliedSetting = 'concurrency' | 'pool';
+/** A configuration as run.json records it: what applied. */
+export type RecordedInput = Omit<RunConfig, NotAppliedSetting> & Partial<Pick<RunConfig, NotAppliedSetting>>;
+
+/**
+ * The configuration split into what run.json's `config` records and what the executor did not apply
+ * (each key of `keys`, with the value the configuration held).
+ */
+export function splitNotApplied(input: RunConfig, keys: readonly NotAppliedSetting[] = []): { input: RecordedInput; notApplied?: Partial<Pick<RunConfig, NotAppliedSetting>> } {
+  if (keys.length === 0) return { input };
+  const recorded: RecordedInput = { ...input };
+  const notApplied: Partial<Pick<RunConfig, NotAppliedSetting>> = {};
+  for (const k of keys) {
+    (notApplied as Record<string, unknown>)[k] = input[k];
+    delete recorded[k];
+  }
+  return { input: recorded, notApplied };
+}
+
 /** What run.json says about a run from its start (everything but how it ended). */
 export interface RunManifest {
   runId: string;
@@ -18,8 +38,10 @@ export interface RunManifest {
   hosting: RunJson['hosting'];
   /** With `hosting: 'queue'`: the Redis (password hidden), the run's key in it and the queue's name. */
   queue?: RunJson['queue'];
-  /** The configuration as given (recorded verbatim). */
-  input: RunConfig;
+  /** The configuration as given (recorded verbatim), without the settings the executor did not apply. */
+  input: RecordedInput;
+  /** The settings of the configuration the executor did not apply (run.json's `notApplied`). */
+  notApplied?: Partial<Pick<RunConfig, NotAppliedSetting>>;
   /** The configuration as run (cassette directories filled in, remote policies). */
   config: RunConfig;
   /** The simulation protocol every episode followed, resolved (defaults filled in). */
@@ -58,6 +80,7 @@ export function writeManifest(lock: RunLock, m: RunManifest, ending: RunEnding):
     orchestrator: { pid: process.pid, node: process.version, host: hostname() },
     hosting: m.hosting,
     ...(m.queue ? { queue: m.queue } : {}),
+    ...(m.notApplied ? { notApplied: m.notApplied } : {}),
     config: m.input,
     protocol: m.protocol,
     prompts: promptTemplates([...(usesAgents ? config.agents : []), ...(usesWriter ? [config.scriptWriter] : [])]),

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { EpisodeRecord } from '../../protocol/index.js';
@@ -18,7 +18,10 @@ describe('parley run --queue with two parley workers (real Redis)', () => {
     const out = join(tmp.path, 'run');
     const workers = [parley(['worker', '--queue', suite.redis.url]), parley(['worker', '--queue', suite.redis.url])];
     procs.push(...workers);
-    const coordinator = parley(['run', '--queue', suite.redis.url, '--scenarios', 'builtin', '--modes', 'agents,mindreaders,script', '--repeats', '5', '--out', out]);
+    // The experiment file sets what only a local pool applies: the coordinator says so and records it as not applied.
+    const experiment = join(tmp.path, 'pool.yaml');
+    writeFileSync(experiment, 'concurrency: 8\npool: { multiplex: true, seatsPerProcess: 3 }\n');
+    const coordinator = parley(['run', '--queue', suite.redis.url, '--experiment', experiment, '--scenarios', 'builtin', '--modes', 'agents,mindreaders,script', '--repeats', '5', '--out', out]);
     procs.push(coordinator);
     const code = await within(coordinator.exited, 150_000, 'coordinator', [coordinator, ...workers]);
     expect(code, [...coordinator.stdout, ...coordinator.stderr].join('\n')).toBe(0);
@@ -52,6 +55,10 @@ describe('parley run --queue with two parley workers (real Redis)', () => {
     const run = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
     expect(run.hosting).toBe('queue');
     expect(run.stats.episodes.total).toBe(300);
+    expect(run.notApplied).toEqual({ concurrency: 8, pool: { multiplex: true, seatsPerProcess: 3 } });
+    expect(run.config).not.toHaveProperty('concurrency');
+    expect(run.config).not.toHaveProperty('pool');
+    expect(coordinator.stdout.filter((l) => /not applied with --queue/.test(l))).toEqual([expect.stringMatching(/^concurrency: 8, pool: .*each worker decides/)]);
 
     // SIGTERM: each worker stops gracefully (exit 0).
     for (const w of workers) w.child.kill('SIGTERM');
