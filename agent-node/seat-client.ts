@@ -36,8 +36,10 @@ export interface SeatClientOptions {
   reconnect?: { attempts?: number; initialAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   /** Extra time after a turn's deadline before a policy that ignores its AbortSignal is reported as late. */
   deadlineGraceMs?: number;
-  /** WebSocket opening handshake timeout. */
+  /** Time for the TCP (and TLS) connection to the orchestrator (default 10 s). */
   handshakeTimeoutMs?: number;
+  /** Time for the orchestrator to answer the opening request on a connection it took (default ANSWER_TIMEOUT_MS). */
+  answerTimeoutMs?: number;
   /** Diagnostics (stderr by default in the CLI); never the frames' content. */
   log?: (line: string) => void;
   /** Where the lines about busy closes (4009) go: `log` unless given (a pooled process sums them, busy-close-log.ts). */
@@ -45,6 +47,17 @@ export interface SeatClientOptions {
   /** A connection without a network (the start-up snapshot's rehearsal only: agent-node/snapshot-seat-rehearsal.ts). */
   dial?: InMemoryDial;
 }
+
+/**
+ * How long a seat waits for the orchestrator's answer to its opening request once the connection is taken
+ * (the connection itself still has 10 s). The kernel takes a connection whatever the orchestrator's process
+ * is doing; on a loaded machine its event loop reaches the request late. With 10 s for the whole handshake,
+ * 5 of the paper grid's 1,350 episodes failed at load ~45 ("Opening handshake has timed out after 3
+ * attempts", ~30 s in all), and each new attempt only queued another opening request behind the ones given
+ * up on. 60 s is a local seat token's life (orchestrator/run/episode-host.ts TOKEN_TTL_MS): a later join is
+ * refused anyway. A server that takes connections and never answers still fails the seat, later.
+ */
+export const ANSWER_TIMEOUT_MS = 60_000;
 
 /** A seat being played. */
 export interface SeatSession {
@@ -120,7 +133,7 @@ class SeatClient {
     // Our own client (agent-node/ws/), not `ws`: a seat's connection lives one episode and carries a few
     // dozen small frames, and `ws`'s handshake through node:http, its streams and byte-wise masking were
     // ~10 % of a warm turn's CPU (bench/agent-profile.md, seventh pass). No extension is offered.
-    const ws: WsClient = new WsClient(this.opts.url, { maxPayload: MAX_FRAME_BYTES, handshakeTimeoutMs: this.opts.handshakeTimeoutMs ?? 10_000, ...(this.opts.dial ? { dial: this.opts.dial } : {}) }, {
+    const ws: WsClient = new WsClient(this.opts.url, { maxPayload: MAX_FRAME_BYTES, handshakeTimeoutMs: this.opts.handshakeTimeoutMs ?? 10_000, answerTimeoutMs: this.opts.answerTimeoutMs ?? ANSWER_TIMEOUT_MS, ...(this.opts.dial ? { dial: this.opts.dial } : {}) }, {
       open: () => this.onOpen(ws),
       message: (data) => this.onMessage(data, conn),
       error: (err) => {

@@ -35,8 +35,14 @@ export interface FakeOrchestrator {
   close(): Promise<void>;
 }
 
-export async function startFakeOrchestrator(): Promise<FakeOrchestrator> {
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, path: '/agent' });
+export interface FakeOrchestratorOptions {
+  /** Called with each opening request read; the server answers it when `answer` is called (a busy orchestrator answers late). */
+  holdUpgrade?: (answer: () => void) => void;
+}
+
+export async function startFakeOrchestrator(opts: FakeOrchestratorOptions = {}): Promise<FakeOrchestrator> {
+  const hold = opts.holdUpgrade;
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, path: '/agent', ...(hold ? { verifyClient: (_info: unknown, done: (ok: boolean) => void) => hold(() => done(true)) } : {}) });
   await once(wss, 'listening');
   const { port } = wss.address() as AddressInfo;
   const connections: FakeConnection[] = [];

@@ -17,8 +17,13 @@ export type WsState = (typeof WsState)[keyof typeof WsState];
 export interface WsClientOptions {
   /** Largest message accepted (all fragments); a larger one fails the connection with 1009. */
   maxPayload: number;
-  /** Time for the TCP (and TLS) connection and the opening handshake together. */
+  /** Time for the TCP (and TLS) connection and the opening handshake together (the connection alone with `answerTimeoutMs`). */
   handshakeTimeoutMs: number;
+  /**
+   * Time for the server's answer once it took the connection (default: what is left of `handshakeTimeoutMs`).
+   * A server that accepted is there: a busy one reads the request when its event loop reaches it.
+   */
+  answerTimeoutMs?: number;
   /**
    * Opens the connection instead of the network (the start-up snapshot's rehearsal, agent-node/snapshot-seat-rehearsal.ts):
    * calls `onConnect` once connected, asynchronously, and hands every byte received to `onBytes`.
@@ -77,7 +82,13 @@ export class WsClient {
     this.accept = accept;
     this.reader = new FrameReader(opts.maxPayload, (e) => this.onRead(e));
     this.inMemory = opts.dial;
-    this.socket = this.dial(url, () => this.socket.write(request));
+    this.socket = this.dial(url, () => {
+      if (opts.answerTimeoutMs !== undefined && this.readyState === WsState.Connecting) {
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => this.timedOut(), opts.answerTimeoutMs);
+      }
+      this.socket.write(request);
+    });
     // As `ws` does: a socket error before the connection opened is reported (refused, reset, TLS); one after
     // it is only the close that follows (1006, or the code of a close frame already read). A seat logs every
     // error it is given, and a peer's reset as a run ends is no error of the seat's.
@@ -87,7 +98,19 @@ export class WsClient {
       this.on.error(err);
     });
     this.socket.on('close', () => this.onSocketClose());
-    this.timer = setTimeout(() => this.abort('Opening handshake has timed out'), opts.handshakeTimeoutMs);
+    this.timer = setTimeout(() => this.timedOut(), opts.handshakeTimeoutMs);
+  }
+
+  /**
+   * The handshake's time is up. Node runs due timers before it reads the sockets, so a process that was busy
+   * (or starved of CPU on a loaded machine) when the answer came would give up on an answer already here:
+   * the sockets are read first (setImmediate runs after the loop's poll), then it gives up if still opening.
+   */
+  private timedOut(): void {
+    this.timer = undefined;
+    setImmediate(() => {
+      if (this.readyState === WsState.Connecting && !this.socket.destroyed) this.abort('Opening handshake has timed out');
+    });
   }
 
   /** Sends one text message; false if the connection is not open. */

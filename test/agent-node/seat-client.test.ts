@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CloseCode, ErrorCode, type Action, type ScriptRequest, type TurnRequest } from '../../protocol/index.js';
 import type { MoveResult, Policy, SeatView } from '../../agent-node/policy.js';
 import { playSeat, type SeatSession } from '../../agent-node/seat-client.js';
@@ -32,6 +32,7 @@ beforeEach(async () => {
   server = await startFakeOrchestrator();
 });
 afterEach(async () => {
+  vi.useRealTimers();
   for (const s of sessions.splice(0)) s.close('test over');
   await server.close();
 });
@@ -271,6 +272,28 @@ describe('seat client', () => {
     expect(outcome).toMatchObject({ code: 'connection/lost' });
     expect((outcome as { message: string }).message).toMatch(/cannot reach ws:\/\/127\.0\.0\.1:\d+\/agent .*ECONNREFUSED.* after 2 attempts/);
     server = await startFakeOrchestrator();
+  });
+
+  it('waits on a connection the orchestrator took for its late answer: one connection, joined, not "timed out after 3 attempts"', async () => {
+    await server.close();
+    // Only setTimeout is faked, and only until the answer: the seat's handshake timers move when the test says.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let held = 0;
+    server = await startFakeOrchestrator({
+      holdUpgrade: (answer) => {
+        if (held++ > 0) return answer();
+        // The opening request was read 30 s after it came (three times the connection's 10 s, the paper
+        // grid's failure at load ~45); the answer then goes out.
+        vi.advanceTimersByTime(30_000);
+        vi.useRealTimers();
+        answer();
+      },
+    });
+    const session = playSeat({ url: server.url, token: 'slow', policy: echoPolicy(), reconnect: { baseDelayMs: 20, maxDelayMs: 50 } });
+    sessions.push(session);
+    const conn = await server.connection(0);
+    await expect(conn.next('seat.join')).resolves.toMatchObject({ token: 'slow' });
+    expect(server.connections).toHaveLength(1);
   });
 
   it('treats close 4007 (replaced by another connection) as final', async () => {

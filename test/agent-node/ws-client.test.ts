@@ -15,16 +15,26 @@ function recorder() {
   const events: Array<{ kind: string; text?: string; code?: number; reason?: string; message?: string }> = [];
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => (resolveClosed = r));
+  let resolveSettled!: () => void;
+  /** The handshake's end: open, or an error (a close follows). */
+  const settled = new Promise<void>((r) => (resolveSettled = r));
   const listeners = {
-    open: () => events.push({ kind: 'open' }),
+    open: () => {
+      events.push({ kind: 'open' });
+      resolveSettled();
+    },
     message: (data: Buffer) => events.push({ kind: 'message', text: data.toString('utf8') }),
-    error: (err: Error) => events.push({ kind: 'error', message: err.message }),
+    error: (err: Error) => {
+      events.push({ kind: 'error', message: err.message });
+      resolveSettled();
+    },
     close: (code: number, reason: string) => {
       events.push({ kind: 'close', code, reason });
+      resolveSettled();
       resolveClosed();
     },
   };
-  return { events, listeners, closed };
+  return { events, listeners, closed, settled };
 }
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -207,6 +217,48 @@ describe('WsClient against a server that breaks the rules', () => {
     open(await rawServer(() => {}), r, 200);
     await r.closed;
     expect(r.events.map((e) => [e.kind, e.message ?? e.code])).toEqual([['error', 'Opening handshake has timed out'], ['close', 1006]]);
+  });
+
+  it('waits answerTimeoutMs, not handshakeTimeoutMs, for the answer of a server that took the connection (a busy orchestrator)', async () => {
+    // Only setTimeout is faked: the client's handshake timers, which move only when the test says so.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    cleanups.push(() => void vi.useRealTimers());
+    const r = recorder();
+    const url = await rawServer((socket, key) => {
+      // The request is here, so the client is connected: its 20 ms for the connection pass, then the answer comes.
+      vi.advanceTimersByTime(1_000);
+      socket.write(accepted(key));
+    });
+    const client = new WsClient(url, { maxPayload: 1024, handshakeTimeoutMs: 20, answerTimeoutMs: 5_000 }, r.listeners);
+    cleanups.push(() => client.terminate());
+    await r.settled;
+    expect(r.events).toEqual([{ kind: 'open' }]);
+    // The answer's own time still ends a server that never answers.
+    const silent = recorder();
+    const waiting = new WsClient(await rawServer(() => vi.advanceTimersByTime(5_000)), { maxPayload: 1024, handshakeTimeoutMs: 20, answerTimeoutMs: 5_000 }, silent.listeners);
+    cleanups.push(() => waiting.terminate());
+    await silent.closed;
+    expect(silent.events.map((e) => [e.kind, e.message ?? e.code])).toEqual([['error', 'Opening handshake has timed out'], ['close', 1006]]);
+  });
+
+  it('reads an answer that came while the process was busy before giving up on the handshake (timers run before sockets are read)', async () => {
+    const realTimeout = globalThis.setTimeout;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    cleanups.push(() => void vi.useRealTimers());
+    const r = recorder();
+    const url = await rawServer((socket, key) => {
+      socket.write(accepted(key));
+      // The answer is in the client's socket, unread. The handshake's time runs out at the start of the
+      // loop's next turn (a real timer, due before the loop reads sockets again), as in an agent process
+      // that was busy or starved of CPU while its answer came.
+      realTimeout(() => vi.advanceTimersByTime(10_000), 0);
+      const due = performance.now() + 3;
+      while (performance.now() < due);
+    });
+    const client = new WsClient(url, { maxPayload: 1024, handshakeTimeoutMs: 10_000 }, r.listeners);
+    cleanups.push(() => client.terminate());
+    await r.settled;
+    expect(r.events).toEqual([{ kind: 'open' }]);
   });
 
   it('reports a refused connection as an error and 1006', async () => {
