@@ -21,9 +21,10 @@ export interface ConnectionLimits {
  *   fits; one client cannot take the server's total.
  * - heldAfterMs 10,000: local agent processes at nice 19 on a loaded machine may take seconds to write the
  *   upgrade request of a connection the kernel has already accepted: a burst of them is not one client
- *   holding connections, and none is refused for it. An agent gives up an opening handshake after 10 s
- *   (agent-node/seat-client.ts); what is still plain HTTP then (an idle keep-alive connection, kept 65 s;
- *   a request whose headers never end, ~60 s) is held, and counted per address.
+ *   holding connections, and none is refused for it. What is still plain HTTP then (an idle keep-alive
+ *   connection, kept 65 s; a request whose headers never end, ~60 s; an agent's opening request this loop
+ *   has not reached yet: an agent waits 60 s for its answer, agent-node/seat-client.ts ANSWER_TIMEOUT_MS)
+ *   is held, and counted per address.
  */
 export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { total: 4096, perAddress: 256, heldAfterMs: 10_000 };
 
