@@ -85,7 +85,7 @@ export const RUN_FLAGS: FlagSpecs = {
   'retry-failed': { type: 'boolean', describe: 'rerun episodes recorded as failed in DIR' },
   'dry-run': { type: 'boolean', describe: 'print the plan (episodes by arm and mode, estimated tokens and cost) and call nothing' },
   arm: { type: 'list', metavar: 'A1,A2', describe: 'run only these arms of the experiment file (default all, one after another)' },
-  queue: { type: 'string', metavar: 'redis://HOST:PORT', describe: 'coordinate: enqueue the episodes on Redis for `parley worker`s and collect their results into DIR (--concurrency, --multiplex and --seats-per-process are then the workers\' flags)' },
+  queue: { type: 'string', metavar: 'redis://HOST:PORT', describe: 'coordinate: enqueue the episodes on Redis for `parley worker`s and collect their results into DIR (--concurrency, --multiplex and --seats-per-process are then the workers\' flags, refused here; an experiment file\'s concurrency and pool are recorded as not applied)' },
   ...WATCH_FLAG,
   'watch-port': { type: 'number', metavar: 'N', describe: 'with --watch: the port the watch page (and the seats\' server) listens on (default: any free port)' },
   rpm: { type: 'number', metavar: 'N', describe: 'requests per minute per provider account for every LLM seat (under --queue: across all workers)' },
