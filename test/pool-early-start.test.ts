@@ -67,6 +67,20 @@ describe('agent processes start while the first episodes run', () => {
     expect(pool.readyPids).toHaveLength(6);
   });
 
+  it('starts the spares only once the processes the seats in flight need are ready', async () => {
+    const g = gate('spares', 0);
+    const pool = new WorkerPool({ size: 3, needed: 2, startParallelism: 4, workerPath: GATED_ENTRY, readyTimeoutMs: CLI_GUARD_MS });
+    cleanups.push(() => pool.close());
+    const started = pool.start();
+    // Room to start three at once, but the spare would take CPU from the two that lanes wait for.
+    await vi.waitFor(() => expect(g.held()).toBe(2), { timeout: CLI_GUARD_MS, interval: 20 });
+    expect(pool.pids).toHaveLength(2);
+    g.open();
+    await started;
+    await pool.full();
+    expect(pool.readyPids).toHaveLength(3);
+  });
+
   it('still fails start() when processes keep failing to start (a broken entry), without starting the whole pool', async () => {
     const broken = join(tmp.path, 'broken-entry.mjs');
     writeFileSync(broken, 'process.exit(3);\n');

@@ -153,6 +153,9 @@ export const hostPoolSize = (p: HostPoolOptions): number => poolSizeFor(p.concur
 export function hostPool(p: HostPoolOptions, log: (line: string) => void): WorkerPool {
   return new WorkerPool({
     size: hostPoolSize(p),
+    // Multiplexed: the spare process (~10 seats) starts once the others are ready (worker-pool.ts fill). At one
+    // seat a process the spares are many and lanes change episodes while the pool still fills: not measured there.
+    ...(p.seatsPerProcess > 1 ? { needed: poolSizeFor(p.concurrency, p.seatsPerEpisode, p.seatsPerProcess, 0) } : {}),
     seatsPerWorker: Math.max(1, p.seatsPerProcess),
     // The first episode's seats start first (one process each), the rest of the pool behind them.
     firstWave: p.seatsPerEpisode,

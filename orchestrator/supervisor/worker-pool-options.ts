@@ -33,6 +33,11 @@ export interface WorkerPoolOptions {
    * ready, instead of after `startParallelism` processes shared the cores; the rest start behind them.
    */
   firstWave?: number;
+  /**
+   * Workers the seats in flight need (without the spares `size` adds for lanes changing episodes): the others
+   * spawn only once these are ready, so they do not share the cores with the last processes that lanes wait for.
+   */
+  needed?: number;
   /** Every seat this pool hosts is played by a bot: one-seat workers start with BOT_PROCESS_NODE_FLAGS (less memory). */
   botsOnly?: boolean;
   /** Past the first wave, a worker starts only for a seat that waited as long as a start takes (demand-growth.ts). */

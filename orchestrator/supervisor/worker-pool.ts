@@ -139,7 +139,11 @@ export class WorkerPool {
     const firstWave = this.firstWave();
     const ready = this.workers.filter((w) => w.isReady && !w.dead).length;
     const parallel = ready < firstWave ? Math.min(this.startParallelism, firstWave - ready) : this.startParallelism;
-    while (!this.closing && this.startFailures < MAX_START_FAILURES && this.workers.filter((w) => !w.dead).length < this.kept() && this.starting() < parallel) {
+    // The spares wait until the processes the seats in flight need are ready: started beside the last of
+    // those, a spare took its share of the CPU they start with, and the last lanes wait for them.
+    const needed = this.opts.needed;
+    const cap = needed !== undefined && ready < needed ? Math.min(this.kept(), needed) : this.kept();
+    while (!this.closing && this.startFailures < MAX_START_FAILURES && this.workers.filter((w) => !w.dead).length < cap && this.starting() < parallel) {
       this.spawn();
     }
   }
