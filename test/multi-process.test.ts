@@ -105,4 +105,25 @@ describe('multi-process episodes', () => {
     pool.abandon(b.pid, y.token('B'), 'unused');
     await vi.waitFor(() => expect(pool.pids).not.toContain(b.pid), { timeout: 10_000 });
   });
+
+  it("a multiplexed seat's slot is free once its episode is over, before its process reports the seat released", async () => {
+    const x = await openEpisode();
+    const y = await openEpisode();
+    const z = await openEpisode();
+    const pool = await startedPool({ size: 1, seatsPerWorker: 2 });
+    const [shared] = pool.pids;
+    const over = await hostBot(pool, 'x', x, 'A');
+    await hostBot(pool, 'y', y, 'A');
+    await x.episode.links.get('A')!.joined;
+    // Full (two seats); x's episode is over as far as the orchestrator knows, its seat still connected.
+    pool.seatOver(shared!, x.token('A'));
+    const next = await hostBot(pool, 'z', z, 'A');
+    expect(next.pid).toBe(shared);
+    expect(pool.pids).toEqual([shared]);
+    expect(x.episode.links.get('A')!.connected).toBe(true);
+    // The seat over still reports its release to its hosting (settle() waits for it).
+    pool.abandon(shared!, x.token('A'), 'over');
+    expect(await over.released).toEqual({ ok: false, error: 'over' });
+    expect(pool.pids).toContain(shared);
+  });
 });

@@ -32,6 +32,11 @@ export interface Hosting {
 
 export class Worker {
   readonly hosting = new Map<string, Hosting>();
+  /**
+   * Hosted seats whose episode is over (recorded): their processes are only closing the connections, so a
+   * multiplexed pool gives their slots to the next episodes at once (worker-pool.ts `seatOver`).
+   */
+  readonly over = new Set<string>();
   dead = false;
   /** Set once `ready` resolved: the worker may take seats. */
   isReady = false;
@@ -76,6 +81,7 @@ export class Worker {
           const h = this.hosting.get(msg.data.token);
           if (!h) return;
           this.hosting.delete(msg.data.token);
+          this.over.delete(msg.data.token);
           h.resolve(msg.data.error === undefined ? { ok: msg.data.ok } : { ok: msg.data.ok, error: msg.data.error });
           onChange(this, 'released');
         }
@@ -87,6 +93,7 @@ export class Worker {
         reject(new Error(why));
         for (const h of this.hosting.values()) h.resolve({ ok: false, error: why, exited: true });
         this.hosting.clear();
+        this.over.clear();
         onChange(this, why);
       });
       child.on('error', (err) => {
@@ -95,6 +102,11 @@ export class Worker {
       });
     });
     this.ready.catch(() => {});
+  }
+
+  /** Seats that take a slot: hosted, and not of an episode that is over. */
+  get seatsInPlay(): number {
+    return this.hosting.size - this.over.size;
   }
 
   get pid(): number {

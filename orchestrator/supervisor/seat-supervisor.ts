@@ -122,6 +122,7 @@ export async function superviseEpisode(episode: Episode, pool: WorkerPool, opts:
       }
     },
     async settle() {
+      for (const [seat, h] of current) pool.seatOver(h.pid, episode.tokens.get(seat)!);
       await Promise.all([...current].map(async ([seat, h]) => {
         if (!(await settlesWithin(h.released, RELEASE_GRACE_MS))) {
           opts.log(`agent process ${h.pid} did not release seat ${episodeId}/${seat} within ${RELEASE_GRACE_MS} ms; dropping it`);

@@ -208,6 +208,7 @@ export class WorkerPool {
     const hosting = worker.hosting.get(token);
     if (hosting) {
       worker.hosting.delete(token);
+      worker.over.delete(token);
       hosting.resolve({ ok: false, error: reason });
     }
     const drop: WorkerDrop = { type: 'drop', token, reason };
@@ -216,6 +217,21 @@ export class WorkerPool {
     } catch {
       // The channel is gone: the worker's exit is on its way and is handled there.
     }
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  /**
+   * A hosted seat's episode is over (its record is written): in a multiplexed pool its slot goes to the next
+   * episode now instead of when the process reports the seat released. The lanes of a wave end together, and
+   * their next episodes waited for those releases (a nice-19 process waking to close its connections: tens
+   * to hundreds of ms under load), since the spare seats are fewer than the seats a wave frees. One seat a
+   * process keeps waiting: a process takes a second seat only in the multiplexed mode a user opted into.
+   */
+  seatOver(pid: number, token: string): void {
+    if (this.seatsPerWorker === 1) return;
+    const worker = this.workers.find((w) => w.pid === pid && !w.dead);
+    if (!worker?.hosting.has(token) || worker.over.has(token)) return;
+    worker.over.add(token);
     for (const wake of this.waiters.splice(0)) wake();
   }
 
@@ -308,7 +324,7 @@ export class WorkerPool {
   private async acquire(hosting: Hosting, token: string): Promise<Worker> {
     await this.prepare();
     const { episodeId } = hosting;
-    const fits = (w: Worker) => !w.dead && w.hosting.size < this.seatsPerWorker && !hostsEpisode(w, episodeId);
+    const fits = (w: Worker) => !w.dead && w.seatsInPlay < this.seatsPerWorker && !hostsEpisode(w, episodeId);
     for (;;) {
       if (this.closing) throw new Error('worker pool is closed');
       const live = this.workers.filter((w) => !w.dead);
