@@ -121,16 +121,23 @@ export async function superviseEpisode(episode: Episode, pool: WorkerPool, opts:
         }
       }
     },
-    async settle() {
-      for (const [seat, h] of current) pool.seatOver(h.pid, episode.tokens.get(seat)!);
-      await Promise.all([...current].map(async ([seat, h]) => {
-        if (!(await settlesWithin(h.released, RELEASE_GRACE_MS))) {
-          opts.log(`agent process ${h.pid} did not release seat ${episodeId}/${seat} within ${RELEASE_GRACE_MS} ms; dropping it`);
-          pool.abandon(h.pid, episode.tokens.get(seat)!, `seat ${episodeId}/${seat} not released within ${RELEASE_GRACE_MS} ms of its episode's end`);
-        }
-      }));
-    },
+    settle: () => settleSeats(episode, pool, current, opts.log),
   };
+}
+
+/**
+ * The episode is over: its seats' slots go to the next episodes at once (multiplexed pools: WorkerPool.seatOver),
+ * and a seat whose worker does not report it released within RELEASE_GRACE_MS is dropped.
+ */
+async function settleSeats(episode: Episode, pool: WorkerPool, current: ReadonlyMap<string, HostedSeat>, log: (line: string) => void): Promise<void> {
+  const { episodeId } = episode.plan;
+  for (const [seat, h] of current) pool.seatOver(h.pid, episode.tokens.get(seat)!);
+  await Promise.all([...current].map(async ([seat, h]) => {
+    if (!(await settlesWithin(h.released, RELEASE_GRACE_MS))) {
+      log(`agent process ${h.pid} did not release seat ${episodeId}/${seat} within ${RELEASE_GRACE_MS} ms; dropping it`);
+      pool.abandon(h.pid, episode.tokens.get(seat)!, `seat ${episodeId}/${seat} not released within ${RELEASE_GRACE_MS} ms of its episode's end`);
+    }
+  }));
 }
 
 function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
