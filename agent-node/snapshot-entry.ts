@@ -18,6 +18,7 @@ import { runWorker } from './worker-main.js';
 import { compileHotFrameSchemas } from '../protocol/index.js';
 import { rehearseFrameDecodes } from './snapshot-rehearsal.js';
 import { rehearseSeatTurns } from './snapshot-turn-rehearsal.js';
+import { rehearseLoopbackSockets } from './snapshot-socket-rehearsal.js';
 import { settleTimers } from './snapshot-timers.js';
 
 /**
@@ -39,11 +40,13 @@ rehearseFrameDecodes();
 // And one LLM seat turn per made-up welcome, on an in-memory client (snapshot-turn-rehearsal.ts): the
 // builder runs the event loop empty before it snapshots, so the turns finish first.
 // A failure only loses the warm-up (agent-node/snapshot-turn-rehearsal.test.ts checks every turn gives a move).
+// Then Node's socket code, which those in-memory connections never reach, on loopback sockets (snapshot-socket-rehearsal.ts).
 // Then, last, Node's timer lists are emptied: the rehearsals clear timers, and a list they leave would stall
 // the later timers of every process started from the blob (snapshot-timers.ts). A timer still armed fails the
 // build (the rejection is unhandled, which ends the builder).
 void rehearseSeatTurns()
   .catch(() => 0)
+  .then(() => rehearseLoopbackSockets().catch(() => 0))
   .then(settleTimers);
 
 startupSnapshot.setDeserializeMainFunction(() => {

@@ -17,12 +17,12 @@ import { forgetMasks } from './ws/frame-writer.js';
  * The snapshot keeps the bytecode of every function called while it is built. Only the socket is in memory
  * (WsClient's `dial` option); no network, file or environment is read, and the masks drawn are forgotten.
  */
-const ACCEPT_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
-const OP_TEXT = 0x1;
-const OP_CLOSE = 0x8;
+export const ACCEPT_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
+export const OP_TEXT = 0x1;
+export const OP_CLOSE = 0x8;
 
 /** A server frame (unmasked, whole). */
-function serverFrame(opcode: number, payload: Buffer): Buffer {
+export function serverFrame(opcode: number, payload: Buffer): Buffer {
   const n = payload.length;
   const head = n < 126 ? Buffer.from([0x80 | opcode, n]) : Buffer.from([0x80 | opcode, 126, n >> 8, n & 0xff]);
   return Buffer.concat([head, payload]);
