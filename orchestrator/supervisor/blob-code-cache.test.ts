@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { findCodeCache, withCodeCacheOf } from './blob-code-cache.js';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cutIfItStarts, findCodeCache, withCodeCacheOf } from './blob-code-cache.js';
 
 const MAGIC = Buffer.from([0xcc, 0x05, 0xde, 0xc0]);
 const u64 = (n: number) => {
@@ -28,5 +31,49 @@ describe('the code cache at the end of a snapshot blob', () => {
     expect(withCodeCacheOf(Buffer.concat([blob(['fs', 'tls']), Buffer.from('x')]), new Set(['tls']))).toBeNull();
     const noMagic = Buffer.concat([Buffer.from('head'), u64(1), u64(2), Buffer.from('fs'), u64(4), Buffer.from('abcd')]);
     expect(withCodeCacheOf(noMagic, new Set())).toBeNull();
+  });
+});
+
+describe('a cut blob is kept only if a process starts from it', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  const file = (bytes: Buffer) => {
+    const dir = mkdtempSync(join(tmpdir(), 'blob-cut-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'agent.blob'), bytes);
+    return join(dir, 'agent.blob');
+  };
+  const whole = blob(['fs', 'tls', 'child_process']);
+  const cut = (b: Buffer) => withCodeCacheOf(b, new Set(['tls']));
+
+  it('the cut blob stays when it starts', async () => {
+    const path = file(whole);
+    const started: number[] = [];
+    await expect(cutIfItStarts(path, async () => void started.push(readFileSync(path).length), cut)).resolves.toBe('cut');
+    expect(readFileSync(path)).toEqual(cut(whole));
+    expect(started).toEqual([cut(whole)!.length]);
+  });
+
+  it('the blob as built comes back when the cut one does not start, and is checked itself', async () => {
+    const path = file(whole);
+    const started: number[] = [];
+    const start = async () => {
+      started.push(readFileSync(path).length);
+      if (readFileSync(path).length !== whole.length) throw new Error('exit 14');
+    };
+    await expect(cutIfItStarts(path, start, cut)).resolves.toBe('whole');
+    expect(readFileSync(path)).toEqual(whole);
+    expect(started).toEqual([cut(whole)!.length, whole.length]);
+  });
+
+  it("fails with the whole blob's error when neither starts; a blob without a cut is started once", async () => {
+    const path = file(whole);
+    await expect(cutIfItStarts(path, () => Promise.reject(new Error(`no start at ${readFileSync(path).length}`)), cut)).rejects.toThrow(`no start at ${whole.length}`);
+    expect(readFileSync(path)).toEqual(whole);
+    let starts = 0;
+    await expect(cutIfItStarts(file(Buffer.from('no cache here')), async () => void starts++, cut)).resolves.toBe('whole');
+    expect(starts).toBe(1);
   });
 });

@@ -17,6 +17,8 @@
  * and must run exactly to the file's end; a blob of another shape is left whole.
  */
 
+import { readFileSync, writeFileSync } from 'node:fs';
+
 /** V8's code cache magic (`SerializedCodeData::kMagicNumber`, little-endian) at the start of every entry's data. */
 const CACHE_MAGIC = Buffer.from([0xcc, 0x05, 0xde, 0xc0]);
 const MAX_ID = 200;
@@ -101,4 +103,26 @@ export function withCodeCacheOf(buf: Buffer, keep: ReadonlySet<string> = CODE_CA
   const count = Buffer.alloc(8);
   count.writeBigUInt64LE(BigInt(kept.length));
   return Buffer.concat([buf.subarray(0, found.at), count, ...kept.map((e) => buf.subarray(e.start, e.end))]);
+}
+
+/**
+ * Cuts the code cache of the blob at `path` (withCodeCacheOf) and checks that a process starts from it (`start`);
+ * if none does, the blob goes back to its bytes as built and is checked in turn, so a cut Node cannot load (a
+ * Node whose blob layout changed in a way the shape check missed) costs the cut, not the snapshot. Rejects with
+ * the whole blob's error when neither starts. Says which was kept.
+ */
+export async function cutIfItStarts(path: string, start: () => Promise<void>, cut: (whole: Buffer) => Buffer | null = withCodeCacheOf): Promise<'cut' | 'whole'> {
+  const whole = readFileSync(path);
+  const smaller = cut(whole);
+  if (smaller) {
+    writeFileSync(path, smaller);
+    try {
+      await start();
+      return 'cut';
+    } catch {
+      writeFileSync(path, whole);
+    }
+  }
+  await start();
+  return 'whole';
 }

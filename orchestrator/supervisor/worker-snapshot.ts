@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { cachedBundle, KEEP_EXTERNAL, pruneStaging } from '../../disk/bundle-cache.js';
 import { FLATTENED_BARRELS_PLUGIN } from '../../disk/bundle-plugins.js';
 import { PACKAGE_ROOT_ENV, packagePath, packageRoot } from '../../disk/package-root.js';
-import { CODE_CACHE_KEPT, withCodeCacheOf } from './blob-code-cache.js';
+import { CODE_CACHE_KEPT, cutIfItStarts } from './blob-code-cache.js';
 import { clearBuildFailure, noteBuildFailure, recentBuildFailure } from './snapshot-build-failure.js';
 import { runtimeEntries, runtimeEntryPoints, snapshotDeferred } from './snapshot-deferred.js';
 import { latin1Output } from './latin1-output.js';
@@ -167,10 +167,9 @@ async function makeBlob(source: string, snapshot: WorkerSnapshot, root: string):
   }
   try {
     await buildBlob(source, { ...snapshot, blob: tmp }, root);
-    // Node's code cache for built-ins no process compiles after deserialisation, cut (blob-code-cache.ts).
-    const cut = withCodeCacheOf(readFileSync(tmp));
-    if (cut) writeFileSync(tmp, cut);
-    await firstStart({ ...snapshot, blob: tmp }, root);
+    // Node's code cache for built-ins no process compiles after deserialisation, cut (blob-code-cache.ts), unless
+    // no process starts from the cut blob: then the blob as built, checked by its own first start.
+    await cutIfItStarts(tmp, () => firstStart({ ...snapshot, blob: tmp }, root));
     const digest = createHash('sha256').update(readFileSync(tmp)).digest('hex');
     writeFileSync(`${tmp}.sha256`, digest);
     renameSync(`${tmp}.sha256`, digestOf(blob));
