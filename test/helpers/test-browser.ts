@@ -1,4 +1,4 @@
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { processSuite, suiteResource, type ProcessSuite } from './process-suite.js';
 import { launchChromium } from './browser.js';
@@ -6,30 +6,49 @@ import { launchChromium } from './browser.js';
 /**
  * A test file's browser: a connection to the system tier's one Chromium (test/setup/chromium-server.ts),
  * or a browser of its own when run without that setup. Closing it (in afterAll) closes this file's
- * contexts and pages; pages are opened per test with `browser.newPage()`.
+ * contexts and pages.
  */
 export function testChromium(): Promise<Browser> {
   const endpoint = inject('chromiumEndpoint');
   return endpoint ? chromium.connect(endpoint) : launchChromium();
 }
 
+/** Playwright's viewport for a new page, which `BrowserSuite.page` restores. */
+export const DEFAULT_VIEWPORT = { width: 1280, height: 720 } as const;
+
 /** What a browser test file shares between its tests (see `browserSuite`). */
 export interface BrowserSuite extends ProcessSuite {
   /** The file's browser (`testChromium`), open from beforeAll to afterAll. */
   readonly browser: Browser;
+  /**
+   * The file's one page (a tab), as a new page would be: at `viewport` (default DEFAULT_VIEWPORT), in the
+   * light colour scheme without reduced motion. Each test navigates it where it needs it; a test that
+   * needs two pages at once opens the second itself. Closed with the browser.
+   */
+  page(viewport?: { width: number; height: number }): Promise<Page>;
 }
 
 /**
  * Registers, in the calling `describe`, a process suite (`processSuite`) and the file's browser, opened
- * in beforeAll and closed after the processes are killed.
+ * in beforeAll and closed after the processes are killed. Its tests share one page (`page()`): a new
+ * page cost the shared Chromium ~0.5-0.8 s of CPU (a context, a frame, Playwright's scripts in it), a
+ * navigation of the same page a fraction of it; pages of different servers never share storage (another
+ * port is another origin) and a navigation starts a fresh document.
  */
 export function browserSuite(prefix: string): BrowserSuite {
   const suite = processSuite(prefix);
   const browser = suiteResource(suite, 'the browser', testChromium, (b) => b.close(), 60_000);
+  let shared: Page | null = null;
   return {
     ...suite,
     get browser() {
       return browser();
+    },
+    async page(viewport = DEFAULT_VIEWPORT) {
+      if (!shared || shared.isClosed()) shared = await browser().newPage();
+      await shared.setViewportSize(viewport);
+      await shared.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
+      return shared;
     },
   };
 }

@@ -10,7 +10,8 @@ import { parley } from '../helpers/processes.js';
 /**
  * Issue 23, contract 4: `parley serve` of a three-seat group with two seats hosted as bots
  * (`--agent2 bot --agent3 bot`) prints a browser link for agent1 only, and a person playing that seat in
- * Chromium finishes the episode (the three-way MutualFriends) against the two bots.
+ * Chromium finishes the episode (the three-way MutualFriends) against the two bots. The tests share one
+ * page (`suite.page`).
  */
 describe.skipIf(!hasChromium)('a person in a group of three, in the browser', () => {
   const suite = browserSuite('browser-group');
@@ -34,7 +35,7 @@ describe.skipIf(!hasChromium)('a person in a group of three, in the browser', ()
     const friend = [...lists[0]!].find((n) => lists.every((l) => l.has(n)))!;
     const partnerNames = scenario.seats.slice(1).map((s: { character: { name: string } }) => s.character.name) as string[];
 
-    const page = await suite.browser.newPage();
+    const page = await suite.page();
     await page.goto(url!);
     await page.getByRole('table', { name: 'Friends' }).waitFor({ timeout: 30_000 });
     // Both partners are shown, by name (they know each other's names).
@@ -57,7 +58,6 @@ describe.skipIf(!hasChromium)('a person in a group of three, in the browser', ()
     expect(record.outcome).toMatchObject({ kind: 'mutual_friends', success: true });
     expect(record.seats.map((s: { seat: string; policy: string }) => [s.seat, s.policy])).toEqual([['agent1', 'human'], ['agent2', 'bot'], ['agent3', 'bot']]);
     expect(new Set(record.turns.slice(0, 3).map((t: { seat: string }) => t.seat))).toEqual(new Set(['agent1', 'agent2', 'agent3']));
-    await page.close();
   }, 240_000);
 
   /**
@@ -73,7 +73,7 @@ describe.skipIf(!hasChromium)('a person in a group of three, in the browser', ()
     const scenario = JSON.parse(readFileSync(join(out, 'scenarios.jsonl'), 'utf8').split('\n')[0]!) as { seats: Array<{ character: { name: string } }> };
     const [, second, third] = scenario.seats.map((s) => s.character.name);
 
-    const page = await suite.browser.newPage();
+    const page = await suite.page();
     await page.goto(url!);
     await myTurn(page);
     const picker = page.getByRole('group', { name: 'Send to' });
@@ -98,6 +98,5 @@ describe.skipIf(!hasChromium)('a person in a group of three, in the browser', ()
     await vi.waitFor(() => expect(ledger('agent3')).toMatch(/"type":"turn.event","turn":1,/), { timeout: 30_000, interval: 100 });
     expect(ledger('agent2')).toContain(WHISPER);
     expect(ledger('agent3')).not.toContain('copper kettle');
-    await page.close();
   }, 240_000);
 });

@@ -10,7 +10,8 @@ import { parley } from '../helpers/processes.js';
  * A person plays a seat in a real browser (issue 13, contracts 1 and 2): `parley serve --agent2 bot`
  * leaves agent1 open and prints its link; headless Chromium opens it, sees the friend table and the goal,
  * and plays a whole MutualFriends episode by clicking against the bot. Then the same link and a wrong one
- * show an error, and the server stays up (a second serve episode waits meanwhile).
+ * show an error, and the server stays up (a second serve episode waits meanwhile). The tests share one page
+ * (`suite.page`); a second page is opened only where two are open at once.
  */
 describe.skipIf(!hasChromium)('browser seat over socket.io', () => {
   const suite = browserSuite('browser');
@@ -42,7 +43,7 @@ describe.skipIf(!hasChromium)('browser seat over socket.io', () => {
     expect(line).toContain(token!);
     expect(serve.stdout.filter((l) => l.startsWith('seat '))).toHaveLength(1);
 
-    const page = await suite.browser.newPage();
+    const page = await suite.page();
     await page.goto(url!);
     await page.getByRole('table', { name: 'Friends' }).waitFor({ timeout: 30_000 });
     await expect(page.locator('.goal').textContent()).resolves.toMatch(/friend/i);
@@ -75,13 +76,12 @@ describe.skipIf(!hasChromium)('browser seat over socket.io', () => {
     const received = (await page.evaluate(() => (globalThis as unknown as { parleyReceived: string[] }).parleyReceived)).map((r) => JSON.parse(r));
     const frameOf = (e: Record<string, unknown>) => (e.frame ?? e) as { id: string; type: string };
     expect(received.map((f) => f.id)).toEqual(ledgered.map((e) => frameOf(e).id));
-    await page.close();
   }, 240_000);
 
   it('rejoins on reload; a used or wrong link shows an error and the server stays up', async () => {
     const out = join(tmp.path, 'two');
     const { serve, links: [first, second] } = await serveTwoHumanSeats(out, 'agents');
-    const page = await suite.browser.newPage();
+    const page = await suite.page();
     await page.goto(first);
     await myTurn(page);
     // Reload mid-episode: the page rejoins the seat with its resume secret and gets its turn back.
@@ -92,7 +92,7 @@ describe.skipIf(!hasChromium)('browser seat over socket.io', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await expect(page.getByRole('region', { name: 'Episode over' }).textContent()).resolves.toMatch(/leave/);
 
-    // The same link again, after its episode: a clear message, no seat.
+    // The same link again, after its episode, in another tab: a clear message, no seat.
     const again = await suite.browser.newPage();
     await again.goto(first);
     await expect(again.getByRole('alert').textContent()).resolves.toMatch(/cannot be used|Could not take this seat/);
@@ -103,7 +103,7 @@ describe.skipIf(!hasChromium)('browser seat over socket.io', () => {
     await again.goto(second);
     await again.getByRole('table', { name: 'Friends' }).waitFor({ timeout: 30_000 });
     expect(serve.child.exitCode).toBeNull();
-    await Promise.all([page.close(), again.close()]);
+    await again.close();
     serve.kill();
   }, 240_000);
 
@@ -114,8 +114,8 @@ describe.skipIf(!hasChromium)('browser seat over socket.io', () => {
     const partner = scenario.seats[1] as { goal: string; secret: string; character: { name: string } };
     expect(partner.secret.length).toBeGreaterThan(10);
     const seen = new Map<string, { text: string; panel: string | null }>();
+    const page = await suite.page();
     for (const link of links) {
-      const page = await suite.browser.newPage();
       await page.goto(link);
       await page.getByRole('table', { name: 'Friends' }).first().waitFor({ timeout: 30_000 });
       const text = (await page.locator('body').innerText());
@@ -123,7 +123,6 @@ describe.skipIf(!hasChromium)('browser seat over socket.io', () => {
       const panel = page.getByRole('region', { name: /^Mindreaders mode: .*private state$/ });
       if (mode === 'mindreaders') await panel.waitFor({ timeout: 30_000 });
       seen.set(mode, { text: await page.locator('body').innerText(), panel: (await panel.count()) ? await panel.innerText() : null });
-      await page.close();
     }
     const agents = seen.get('agents')!;
     expect(agents.text).not.toContain(partner.goal);

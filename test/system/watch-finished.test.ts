@@ -13,7 +13,8 @@ import { cleanEnv } from '../llm-run-helpers.js';
  * Issue 37, contract 5: a run with `--watch` ends with its page showing "Run finished" and the run's
  * summary, with no error; `parley watch DIR` serves the same page for that finished run (every episode,
  * its turns and ledgers read back from DIR); at 1280×800 the episode table is not clipped, and picking a
- * turn scrolls every seat's ledger column to that turn together. Chromium through playwright-core.
+ * turn scrolls every seat's ledger column to that turn together. Chromium through playwright-core; the
+ * tests share one page (`suite.page`).
  */
 describe.skipIf(!hasChromium)('the watch page at the end of a run, and parley watch DIR', () => {
   const suite = browserSuite('watch-finished');
@@ -38,7 +39,7 @@ describe.skipIf(!hasChromium)('the watch page at the end of a run, and parley wa
     const run = parley(['run', '--scenarios', 'builtin', '--subset', 'mutual_friends', '--modes', 'agents', '--limit', '3', '--agent1', 'openai:gpt-4o-mini', '--agent2', 'bot', '--watch', '--watch-port', '0', '--out', out], { env: cleanEnv(server.env()) });
     procs.push(run);
     const [, url] = await within(run.line(/^watch url (http:\/\/127\.0\.0\.1:\d+\/watch\?key=[\w-]+)$/), 60_000, 'the watch url line', [run]);
-    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await suite.page({ width: 1280, height: 800 });
     await page.goto(url!);
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor({ timeout: 30_000 });
     pageOpen();
@@ -47,7 +48,6 @@ describe.skipIf(!hasChromium)('the watch page at the end of a run, and parley wa
     await expect.poll(() => page.locator('#conn').textContent(), { timeout: 10_000 }).toBe('Run finished');
     // The server is gone now: the page keeps its end state, and shows no error.
     expect(await errorShown(page)).toBe(false);
-    await page.close();
   }, 180_000);
 
   it('parley watch DIR serves the finished run: its episodes, summary, turns and ledgers', async () => {
@@ -55,7 +55,7 @@ describe.skipIf(!hasChromium)('the watch page at the end of a run, and parley wa
     procs.push(watch);
     const [, url] = await within(watch.line(/^watch url (http:\/\/127\.0\.0\.1:\d+\/watch\?key=[\w-]+)$/), 60_000, 'the watch url line', [watch]);
     expect((await fetch(url!.replace(/key=.*/, 'key=wrong'))).status).toBe(403);
-    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await suite.page({ width: 1280, height: 800 });
     await page.goto(url!);
     await page.locator('#summary').filter({ hasText: /^Run finished: 3 done, 0 failed/ }).waitFor({ timeout: 30_000 });
     const openButtons = page.getByRole('button', { name: /^Open mutual_friends_\d+ \(agents\)$/ });
@@ -85,7 +85,6 @@ describe.skipIf(!hasChromium)('the watch page at the end of a run, and parley wa
     expect(await errorShown(page)).toBe(false);
     // The finished page with a turn picked: no serious or critical axe-core violation.
     expect(await seriousViolations(page)).toEqual([]);
-    await page.close();
     watch.child.kill('SIGINT');
     expect(await within(watch.exited, 30_000, 'parley watch stops on Ctrl-C', [watch])).toBe(0);
   }, 120_000);
