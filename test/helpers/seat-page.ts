@@ -2,8 +2,22 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 
+/** The seat page's Send button while it is enabled: the seat's turn. */
+const sendEnabled = (page: Page): Locator => page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled'));
+
 /** Resolves when the seat page's Send button is enabled: the seat's turn. */
-export const myTurn = (page: Page, timeout = 60_000) => page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor({ timeout });
+export const myTurn = (page: Page, timeout = 60_000) => sendEnabled(page).waitFor({ timeout });
+
+/**
+ * Waits for the seat's turn or for `end` (the episode's end screen), whichever comes first, and says which.
+ * One waiter for both (Locator.or): racing two waiters left the loser polling the page (Playwright cannot
+ * cancel a wait) until its timeout, a minute into the next test on a page the tests share, where a pending
+ * "my turn, then select" could act on another episode.
+ */
+export async function turnOrEnd(page: Page, end: Locator, timeout = 60_000): Promise<'turn' | 'end'> {
+  await sendEnabled(page).or(end).first().waitFor({ timeout });
+  return (await end.isVisible()) ? 'end' : 'turn';
+}
 
 /** The shared friend of a MutualFriends run's first scenario, from its scenario file (the test's oracle; the page never has it). */
 export function sharedFriend(out: string): string {

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it, vi } from 'vitest';
 import { seriousViolations } from '../helpers/axe.js';
 import { hasChromium } from '../helpers/browser.js';
 import { browserSuite } from '../helpers/test-browser.js';
 import { parley } from '../helpers/processes.js';
+import { myTurn, turnOrEnd } from '../helpers/seat-page.js';
 
 /**
  * Issue 23, contract 4: `parley serve` of a three-seat group with two seats hosted as bots
@@ -17,8 +17,6 @@ describe.skipIf(!hasChromium)('a person in a group of three, in the browser', ()
   const suite = browserSuite('browser-group');
   const { tmp, procs } = suite;
   const WHISPER = 'only you should hear about the copper kettle';
-
-  const myTurn = (page: Page) => page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor({ timeout: 60_000 });
 
   it('serve --subset groups --agent2 bot --agent3 bot: one link (agent1); the person finishes the episode', async () => {
     // The contract's command exactly (no --out: serve picks a fresh runs/serve-<time> under its working directory).
@@ -46,9 +44,7 @@ describe.skipIf(!hasChromium)('a person in a group of three, in the browser', ()
     await page.getByRole('textbox', { name: 'Message' }).fill(`Hi both! Do you know ${friend}?`);
     await page.getByRole('button', { name: 'Send' }).click();
     const end = page.getByRole('region', { name: 'Episode over' });
-    while (!(await end.isVisible())) {
-      await Promise.race([end.waitFor({ timeout: 60_000 }), myTurn(page).then(() => page.getByRole('button', { name: `Select ${friend}` }).click())]);
-    }
+    while ((await turnOrEnd(page, end)) === 'turn') await page.getByRole('button', { name: `Select ${friend}` }).click();
     await expect(end.textContent()).resolves.toMatch(/Success: you all found the shared friend/);
     expect(await serve.exited).toBe(0);
     // Only agent1 was printed: the bots' seats keep their tokens.

@@ -4,7 +4,7 @@ import { hasChromium } from '../helpers/browser.js';
 import { browserSuite } from '../helpers/test-browser.js';
 import { parley } from '../helpers/processes.js';
 import { COLOUR_RULES, darkColourViolations, seriousViolations } from '../helpers/axe.js';
-import { inViewport, myTurn, pageMetrics, sharedFriend } from '../helpers/seat-page.js';
+import { inViewport, myTurn, pageMetrics, sharedFriend, turnOrEnd } from '../helpers/seat-page.js';
 
 /**
  * The seat page's chat layout (issue 25, contract 1): at 1280×800, after ten turns of an agents-mode
@@ -106,12 +106,10 @@ describe.skipIf(!hasChromium)('seat page layout', () => {
     await myTurn(page);
     await page.getByRole('button', { name: `Select ${friend}` }).click();
     const end = page.getByRole('region', { name: 'Episode over' });
-    while (!(await end.isVisible())) {
-      await Promise.race([end.waitFor({ timeout: 60_000 }), myTurn(page).then(async () => {
-        const select = page.getByRole('button', { name: `Select ${friend}` });
-        if (!(await select.isVisible())) await page.getByRole('button', { name: 'Character and goal' }).click();
-        await select.click();
-      })]);
+    while ((await turnOrEnd(page, end)) === 'turn') {
+      const select = page.getByRole('button', { name: `Select ${friend}` });
+      if (!(await select.isVisible())) await page.getByRole('button', { name: 'Character and goal' }).click();
+      await select.click();
     }
     await expect(end.textContent()).resolves.toMatch(/Success/);
     expect(await inViewport(page, end)).toBe(true);

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it, vi } from 'vitest';
 import { hasChromium } from '../helpers/browser.js';
 import { browserSuite } from '../helpers/test-browser.js';
 import { parley } from '../helpers/processes.js';
+import { myTurn, turnOrEnd } from '../helpers/seat-page.js';
 
 /**
  * A person plays a seat in a real browser (issue 13, contracts 1 and 2): `parley serve --agent2 bot`
@@ -33,8 +33,6 @@ describe.skipIf(!hasChromium)('browser seat over socket.io', () => {
     return { serve, links: links() as [string, string] };
   };
 
-  const myTurn = (page: Page) => page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor({ timeout: 60_000 });
-
   it('plays a MutualFriends episode by clicking; the record and the ledger say so', async () => {
     const out = join(tmp.path, 'served');
     const serve = parley(['serve', '--port', '0', '--scenarios', 'builtin', '--subset', 'mutual_friends', '--modes', 'agents', '--agent2', 'bot', '--limit', '1', '--out', out]);
@@ -59,9 +57,7 @@ describe.skipIf(!hasChromium)('browser seat over socket.io', () => {
     await page.getByRole('button', { name: `Select ${friend}` }).click();
     const end = page.getByRole('region', { name: 'Episode over' });
     // The bot may still need a turn to select too; each of our remaining turns re-selects the same friend.
-    while (!(await end.isVisible())) {
-      await Promise.race([end.waitFor({ timeout: 60_000 }), myTurn(page).then(() => page.getByRole('button', { name: `Select ${friend}` }).click())]);
-    }
+    while ((await turnOrEnd(page, end)) === 'turn') await page.getByRole('button', { name: `Select ${friend}` }).click();
     await expect(end.textContent()).resolves.toMatch(/Success/);
     expect(await serve.exited).toBe(0);
 
