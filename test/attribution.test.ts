@@ -5,7 +5,7 @@ import type { EpisodeRecord } from '../protocol/index.js';
 import { plausibleReply } from '../testkit/fake-llm-plausible.js';
 import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
 import { tempDir } from './helpers/processes.js';
-import { cleanEnv, parleyCli, parleyRun, readEpisodes } from './llm-run-helpers.js';
+import { cleanEnv, parleyCliInProcess, parleyRunInProcess, readEpisodes } from './llm-run-helpers.js';
 import { readJsonl } from './training-helpers.js';
 
 type RewardRow = { episodeId: string; seat: string; turn: number; action_type: string; argument: string; weight: number; reward: number; goal: number };
@@ -39,7 +39,7 @@ describe('eval --attribute and export --format rewards (issue 40: contract 2)', 
         return reply.json(judged);
       },
     });
-    const run = await parleyRun(['--scenarios', 'builtin', '--modes', 'agents', '--limit', '5', '--max-turns', '8', '--concurrency', '1', '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--out', dir.path], cleanEnv(server.env()), 180_000);
+    const run = await parleyRunInProcess(['--scenarios', 'builtin', '--modes', 'agents', '--limit', '5', '--max-turns', '8', '--concurrency', '1', '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--out', dir.path], cleanEnv(server.env()), 180_000);
     expect(run.code, run.stderr).toBe(0);
     cpSync(dir.path, plain.path, { recursive: true });
   }, 240_000);
@@ -52,11 +52,11 @@ describe('eval --attribute and export --format rewards (issue 40: contract 2)', 
   it("each seat's move shares sum to its goal (±0.01); the judge's requests are those of an eval without --attribute", async () => {
     const env = cleanEnv(server.env());
     let from = server.requests.length;
-    const without = await parleyCli(['eval', plain.path, '--judge', 'openai:gpt-4o'], env);
+    const without = await parleyCliInProcess(['eval', plain.path, '--judge', 'openai:gpt-4o'], env);
     expect(without.code, without.stderr).toBe(0);
     const judgeOnly = server.requests.slice(from).map((q) => JSON.stringify(q.body));
     from = server.requests.length;
-    const judged = await parleyCli(['eval', dir.path, '--judge', 'openai:gpt-4o', '--attribute'], env);
+    const judged = await parleyCliInProcess(['eval', dir.path, '--judge', 'openai:gpt-4o', '--attribute'], env);
     expect(judged.code, judged.stderr).toBe(0);
     const sent = server.requests.slice(from);
     // --attribute adds its own requests after the judge's; the judge's are unchanged, byte for byte.
@@ -86,7 +86,7 @@ describe('eval --attribute and export --format rewards (issue 40: contract 2)', 
   });
 
   it('export --format rewards: one row per move, rewards summing to the goal per seat', async () => {
-    const exp = await parleyCli(['export', dir.path, '--format', 'rewards'], cleanEnv());
+    const exp = await parleyCliInProcess(['export', dir.path, '--format', 'rewards'], cleanEnv());
     expect(exp.code, exp.stderr).toBe(0);
     const rows = readJsonl<RewardRow>(join(dir.path, 'rewards.jsonl'));
     const moves = records.flatMap((r) => r.turns.filter((t) => t.action && t.action.type !== 'none').map((t) => ({ r, t })));
@@ -103,7 +103,7 @@ describe('eval --attribute and export --format rewards (issue 40: contract 2)', 
       }
     }
     // A run without --attribute has nothing to export: said, exit 1.
-    const none = await parleyCli(['export', plain.path, '--format', 'rewards'], cleanEnv());
+    const none = await parleyCliInProcess(['export', plain.path, '--format', 'rewards'], cleanEnv());
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('--attribute first');
   });
@@ -113,7 +113,7 @@ describe('eval --attribute and export --format rewards (issue 40: contract 2)', 
     const args = (d: string) => ['eval', d, '--judge', 'openai:gpt-4o', '--attribute', '--attribution-model', 'openai:gpt-4o-mini', '--missing'];
     // `plain` was judged (first test) and never split: no judge request, one split per seat, by the other model.
     let from = server.requests.length;
-    const split = await parleyCli(args(plain.path), env);
+    const split = await parleyCliInProcess(args(plain.path), env);
     expect(split.code, split.stderr).toBe(0);
     let sent = server.requests.slice(from);
     expect(sent.filter((q) => !isAttribution(q))).toHaveLength(0);
@@ -121,7 +121,7 @@ describe('eval --attribute and export --format rewards (issue 40: contract 2)', 
     for (const r of readEpisodes(plain.path)) expect(r.evaluation!.attribution).toMatchObject({ spec: 'openai:gpt-4o-mini', of: 'openai:gpt-4o full' });
     // `dir` is split already (by gpt-4o): nothing is sent, nothing changes.
     from = server.requests.length;
-    const again = await parleyCli(args(dir.path), env);
+    const again = await parleyCliInProcess(args(dir.path), env);
     expect(again.code, again.stderr).toBe(0);
     sent = server.requests.slice(from);
     expect(sent).toHaveLength(0);
@@ -129,10 +129,10 @@ describe('eval --attribute and export --format rewards (issue 40: contract 2)', 
   });
 
   it('refuses --attribution-model without --attribute, and --attribute with --dry-run: one line, exit 2', async () => {
-    const a = await parleyCli(['eval', plain.path, '--judge', 'openai:gpt-4o', '--attribution-model', 'openai:gpt-4o'], cleanEnv(server.env()));
+    const a = await parleyCliInProcess(['eval', plain.path, '--judge', 'openai:gpt-4o', '--attribution-model', 'openai:gpt-4o'], cleanEnv(server.env()));
     expect(a.code).toBe(2);
     expect(a.stderr).toContain('--attribution-model is for --attribute');
-    const b = await parleyCli(['eval', plain.path, '--judge', 'openai:gpt-4o', '--attribute', '--dry-run'], cleanEnv(server.env()));
+    const b = await parleyCliInProcess(['eval', plain.path, '--judge', 'openai:gpt-4o', '--attribute', '--dry-run'], cleanEnv(server.env()));
     expect(b.code).toBe(2);
     expect(b.stderr).toContain('--attribute is not priced by --dry-run yet');
   });

@@ -6,7 +6,7 @@ import { parseExperiment } from '../cli/experiment.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { tempDir } from './helpers/processes.js';
 import { cleanEnv } from './llm-run-helpers.js';
-import { parleyCli } from './training-helpers.js';
+import { parleyCliInProcess } from './training-helpers.js';
 
 /**
  * Issue 14, contract point 4: `parley finetune submit FILE --provider openai --model gpt-3.5-turbo-0125`
@@ -33,7 +33,7 @@ describe('parley finetune submit | status (issue 14: point 4)', () => {
 
   it('openai: uploads the file, creates the job, and status reports the model id and an arm when it succeeds', async () => {
     const env = cleanEnv(server.env());
-    const sub = await parleyCli(['finetune', 'submit', train, '--provider', 'openai', '--model', 'gpt-3.5-turbo-0125', '--validation', validation], env);
+    const sub = await parleyCliInProcess(['finetune', 'submit', train, '--provider', 'openai', '--model', 'gpt-3.5-turbo-0125', '--validation', validation], env);
     expect(sub.code, sub.stderr).toBe(0);
     expect(server.fineTuning.files.map((f) => [f.filename, f.purpose])).toEqual([['ft.jsonl', 'fine-tune'], ['ft.validation.jsonl', 'fine-tune']]);
     expect(server.fineTuning.files[0]!.content).toBe(readFileSync(train, 'utf8'));
@@ -42,11 +42,11 @@ describe('parley finetune submit | status (issue 14: point 4)', () => {
     expect(job).toMatchObject({ flavour: 'openai', model: 'gpt-3.5-turbo-0125', trainingFile: server.fineTuning.files[0]!.id, validationFile: server.fineTuning.files[1]!.id });
     expect(sub.stdout).toContain(`job ${job.id} (openai, base gpt-3.5-turbo-0125): queued`);
     // Requests went through the official SDK.
-    const first = await parleyCli(['finetune', 'status', job.id], env);
+    const first = await parleyCliInProcess(['finetune', 'status', job.id], env);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain(': running');
     expect(first.stdout).not.toContain('model:');
-    const done = await parleyCli(['finetune', 'status', job.id, '--provider', 'openai'], env);
+    const done = await parleyCliInProcess(['finetune', 'status', job.id, '--provider', 'openai'], env);
     expect(done.code, done.stderr).toBe(0);
     const model = done.stdout.match(/^model: (ft:gpt-3\.5-turbo-0125:\S+)$/m)?.[1];
     expect(model).toBeDefined();
@@ -61,16 +61,16 @@ describe('parley finetune submit | status (issue 14: point 4)', () => {
   it('the printed arm runs as an experiment, and the report\'s simulation card names its training data', async () => {
     const env = cleanEnv(server.env());
     const job = server.fineTuning.jobs[0]!;
-    const done = await parleyCli(['finetune', 'status', job.id], env);
+    const done = await parleyCliInProcess(['finetune', 'status', job.id], env);
     const arm = done.stdout.split('experiment-file arm (e.g. in examples/agents-ft.yaml):\n')[1]!;
     const out = join(dir.path, 'agents-ft');
     const experiment = join(dir.path, 'agents-ft.yaml');
     writeFileSync(experiment, `scenarios: builtin\nmodes: [agents]\nmaxTurns: 4\nlimit: 1\nconcurrency: 1\nout: ${out}\n${arm}\n${arm.replace('agent1:', 'agent2:')}\n`);
-    const run = await parleyCli(['run', '--experiment', experiment], env);
+    const run = await parleyCliInProcess(['run', '--experiment', experiment], env);
     expect(run.code, run.stderr).toBe(0);
     const config = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).config;
     expect(config.agents[0].trainingData).toMatchObject({ file: 'ft.jsonl', job: job.id });
-    const report = await parleyCli(['report', out], env);
+    const report = await parleyCliInProcess(['report', out], env);
     expect(report.code, report.stderr).toBe(0);
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     const spec = parse(arm).agent1.spec as string;
@@ -80,11 +80,11 @@ describe('parley finetune submit | status (issue 14: point 4)', () => {
 
   it('mistral: files through the SDK, the job through its REST route; status --wait follows it to the model id', async () => {
     const env = cleanEnv(server.env());
-    const sub = await parleyCli(['finetune', 'submit', train, '--provider', 'mistral', '--model', 'open-mistral-7b'], env);
+    const sub = await parleyCliInProcess(['finetune', 'submit', train, '--provider', 'mistral', '--model', 'open-mistral-7b'], env);
     expect(sub.code, sub.stderr).toBe(0);
     const job = server.fineTuning.jobs.at(-1)!;
     expect(job).toMatchObject({ flavour: 'mistral', model: 'open-mistral-7b' });
-    const done = await parleyCli(['finetune', 'status', job.id, '--provider', 'mistral', '--wait', '--interval', '0'], env);
+    const done = await parleyCliInProcess(['finetune', 'status', job.id, '--provider', 'mistral', '--wait', '--interval', '0'], env);
     expect(done.code, done.stderr).toBe(0);
     expect(done.stdout).toMatch(/running \(RUNNING\)[\s\S]*succeeded \(SUCCESS\)/);
     expect(done.stdout).toMatch(/^policy spec: mistral:ft:open-mistral-7b:\S+$/m);
@@ -94,7 +94,7 @@ describe('parley finetune submit | status (issue 14: point 4)', () => {
     const bad = join(dir.path, 'bad.jsonl');
     writeFileSync(bad, `${line(1)}\n{"prompt": "x"}\n`);
     const files = server.fineTuning.files.length;
-    const sub = await parleyCli(['finetune', 'submit', bad, '--provider', 'openai', '--model', 'gpt-3.5-turbo-0125'], cleanEnv(server.env()));
+    const sub = await parleyCliInProcess(['finetune', 'submit', bad, '--provider', 'openai', '--model', 'gpt-3.5-turbo-0125'], cleanEnv(server.env()));
     expect(sub.code).toBe(1);
     expect(sub.stderr).toContain(`${bad}:2:`);
     expect(server.fineTuning.files).toHaveLength(files);

@@ -7,7 +7,7 @@ import { knownBefore, ledger, promptTurn, snapshot } from './fork-helpers.js';
 import { auditRun } from './helpers/audit.js';
 import { tempDir } from './helpers/processes.js';
 import { readCassette } from '../llm/index.js';
-import { cleanEnv, parleyCli, parleyRun, readEpisodes, readRunJson, turnsById } from './llm-run-helpers.js';
+import { cleanEnv, parleyCliInProcess, parleyRunInProcess, readEpisodes, readRunJson, turnsById } from './llm-run-helpers.js';
 
 /**
  * Issue 26, contracts 1 to 4 (and sweeps): a run R of LLM seats against the fake OpenAI-compatible server, then
@@ -28,7 +28,7 @@ describe('parley fork (issue 26: contracts 1 to 4)', () => {
 
   beforeAll(async () => {
     server = await startFakeLlmServer({ default: (q) => reply.json({ action_type: 'speak', argument: `${q.body.model} speaking at turn ${promptTurn(q)}` }) });
-    const run = await parleyRun(['--scenarios', 'builtin', '--modes', 'agents', '--limit', '1', '--max-turns', '8', '--concurrency', '1', '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--out', r.path], cleanEnv(server.env()));
+    const run = await parleyRunInProcess(['--scenarios', 'builtin', '--modes', 'agents', '--limit', '1', '--max-turns', '8', '--concurrency', '1', '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--out', r.path], cleanEnv(server.env()));
     expect(run.code, run.stderr).toBe(0);
     parent = readEpisodes(r.path)[0]!;
     expect(parent.turns).toHaveLength(8);
@@ -40,7 +40,7 @@ describe('parley fork (issue 26: contracts 1 to 4)', () => {
   });
 
   it('contract 1: 3 forks, each with EP\'s first 4 turns, later turns from new requests, none for turns before 4', async () => {
-    const run = await parleyCli(['fork', r.path, parent.episodeId, '--at', '4', '--agent2', 'openai:gpt-4o', '--repeats', '3', '--out', f.path], cleanEnv(server.env()));
+    const run = await parleyCliInProcess(['fork', r.path, parent.episodeId, '--at', '4', '--agent2', 'openai:gpt-4o', '--repeats', '3', '--out', f.path], cleanEnv(server.env()));
     expect(run.code, run.stderr).toBe(0);
     const forks = readEpisodes(f.path);
     expect(forks).toHaveLength(3);
@@ -80,7 +80,7 @@ describe('parley fork (issue 26: contracts 1 to 4)', () => {
   });
 
   it("contract 2: --reveal agent2.goal:agent1 puts agent2's goal in agent1's ledger in a peer.state after turn 4 and nowhere before; no other seat receives it", async () => {
-    const run = await parleyCli(['fork', r.path, parent.episodeId, '--at', '4', '--reveal', 'agent2.goal:agent1', '--out', g.path], cleanEnv(server.env()));
+    const run = await parleyCliInProcess(['fork', r.path, parent.episodeId, '--at', '4', '--reveal', 'agent2.goal:agent1', '--out', g.path], cleanEnv(server.env()));
     expect(run.code, run.stderr).toBe(0);
     const [e] = readEpisodes(g.path);
     expect(e!.mode).toBe('agents');
@@ -114,7 +114,7 @@ describe('parley fork (issue 26: contracts 1 to 4)', () => {
     expect(tamper((fk) => delete fk.reveal)).toEqual([expect.stringContaining("partner agent2's private text leaked in agents mode")]);
     expect(tamper((fk) => (fk.liveFromLine = { agent1: 999, agent2: 999 }))).toEqual([expect.stringContaining('does not first arrive in a fork_reveal peer.state of the live part')]);
     // parley show --seat marks where the live part begins: the reveal is its first frame.
-    const shown = await parleyCli(['show', g.path, e!.episodeId, '--seat', 'agent1'], cleanEnv());
+    const shown = await parleyCliInProcess(['show', g.path, e!.episodeId, '--seat', 'agent1'], cleanEnv());
     expect(shown.code, shown.stderr).toBe(0);
     const out = shown.stdout.split('\n');
     const mark = out.findIndex((l) => l.startsWith(`--- live from here: fork of ${parent.runId}/${parent.episodeId} at turn 4`));
@@ -129,19 +129,19 @@ describe('parley fork (issue 26: contracts 1 to 4)', () => {
   });
 
   it('a sweep (--at 2,6, extended with 4) and --at all: one fork per turn and repeat; --at all stops where the episode cannot go on', async () => {
-    const run = await parleyCli(['fork', r.path, parent.episodeId, '--at', '2,6', '--agent2', 'openai:gpt-4o', '--repeats', '2', '--out', sweep.path], cleanEnv(server.env()));
+    const run = await parleyCliInProcess(['fork', r.path, parent.episodeId, '--at', '2,6', '--agent2', 'openai:gpt-4o', '--repeats', '2', '--out', sweep.path], cleanEnv(server.env()));
     expect(run.code, run.stderr).toBe(0);
     const forks = readEpisodes(sweep.path);
     expect(forks.map((e) => e.fork!.at).sort()).toEqual([2, 2, 6, 6]);
     for (const e of forks) expect(e.turns.slice(0, e.fork!.at)).toEqual(parent.turns.slice(0, e.fork!.at));
     // --extend adds a fork turn to the same run; only its forks are played.
-    const extended = await parleyCli(['fork', r.path, parent.episodeId, '--at', '2,4,6', '--agent2', 'openai:gpt-4o', '--repeats', '2', '--extend', '--out', sweep.path], cleanEnv(server.env()));
+    const extended = await parleyCliInProcess(['fork', r.path, parent.episodeId, '--at', '2,4,6', '--agent2', 'openai:gpt-4o', '--repeats', '2', '--extend', '--out', sweep.path], cleanEnv(server.env()));
     expect(extended.code, extended.stderr).toBe(0);
     expect(extended.stdout).toContain('(4 from an earlier invocation)');
     expect(readEpisodes(sweep.path).map((e) => e.fork!.at).sort()).toEqual([2, 2, 4, 4, 6, 6]);
     // Bots play on from every turn: no LLM request at all, and fork turn 8 (after the turn limit) is left out.
     const count = server.requests.length;
-    const bots = await parleyCli(['fork', r.path, parent.episodeId, '--at', 'all', '--agent1', 'bot', '--agent2', 'bot', '--out', all.path], cleanEnv(server.env()));
+    const bots = await parleyCliInProcess(['fork', r.path, parent.episodeId, '--at', 'all', '--agent1', 'bot', '--agent2', 'bot', '--out', all.path], cleanEnv(server.env()));
     expect(bots.code, bots.stderr).toBe(0);
     expect(server.requests.length).toBe(count);
     expect(readEpisodes(all.path).map((e) => e.fork!.at).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
@@ -151,17 +151,17 @@ describe('parley fork (issue 26: contracts 1 to 4)', () => {
   it("contract 4: parley report F --parent R shows the forks' outcomes and judge scores beside the parent's, per fork turn, with a chart of the effect", async () => {
     server.setDefault(reply.plausible());
     for (const dir of [sweep.path, r.path]) {
-      const judged = await parleyCli(['eval', dir, '--judge', 'openai:gpt-4', '--concurrency', '1'], cleanEnv(server.env()));
+      const judged = await parleyCliInProcess(['eval', dir, '--judge', 'openai:gpt-4', '--concurrency', '1'], cleanEnv(server.env()));
       expect(judged.code, judged.stderr).toBe(0);
       if (dir !== sweep.path) continue;
       // Issue 38: without --parent the report takes the parent run.json names, and says the parent needs eval.
-      const own = await parleyCli(['report', sweep.path], cleanEnv());
+      const own = await parleyCliInProcess(['report', sweep.path], cleanEnv());
       expect(own.code, own.stderr).toBe(0);
       expect(own.stdout).toContain(`forks of ${parent.runId}/${parent.episodeId} beside the parent's own continuation:`);
       expect(own.stderr).toContain(`The parent episode of run ${parent.runId} has no judge scores`);
       expect(readFileSync(join(sweep.path, 'report.md'), 'utf8')).toContain('has no judge scores, so the judge');
     }
-    const report = await parleyCli(['report', sweep.path, '--parent', r.path], cleanEnv());
+    const report = await parleyCliInProcess(['report', sweep.path, '--parent', r.path], cleanEnv());
     expect(report.stderr).not.toContain('has no judge scores');
     expect(report.stdout).toMatch(/fork turn 4 \(2 fork\(s\)\)/);
     expect(report.code, report.stderr).toBe(0);
@@ -181,18 +181,18 @@ describe('parley fork (issue 26: contracts 1 to 4)', () => {
     expect(svg).toContain('>t=2<');
     expect(svg).toContain('>t=6<');
     // A run that is not a fork of R is refused with one line.
-    const wrong = await parleyCli(['report', r.path, '--parent', sweep.path], cleanEnv());
+    const wrong = await parleyCliInProcess(['report', r.path, '--parent', sweep.path], cleanEnv());
     expect(wrong.code).toBe(2);
     expect(wrong.stderr.trim()).toMatch(/^parley report: .* holds no forked episode/);
   });
 
   it('a fork resumes (nothing left to play) and replays from its cassettes with no server', async () => {
-    const again = await parleyCli(['fork', r.path, parent.episodeId, '--at', '4', '--agent2', 'openai:gpt-4o', '--repeats', '3', '--out', f.path], cleanEnv(server.env()));
+    const again = await parleyCliInProcess(['fork', r.path, parent.episodeId, '--at', '4', '--agent2', 'openai:gpt-4o', '--repeats', '3', '--out', f.path], cleanEnv(server.env()));
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/3 episode\(s\) recorded .* \(3 from an earlier invocation\)/);
     await server.close();
     const count = server.requests.length;
-    const replay = await parleyRun(['--replay', f.path, '--out', f2.path], cleanEnv());
+    const replay = await parleyRunInProcess(['--replay', f.path, '--out', f2.path], cleanEnv());
     expect(replay.code, replay.stderr).toBe(0);
     expect(turnsById(readEpisodes(f2.path))).toEqual(turnsById(readEpisodes(f.path)));
     expect(server.requests.length).toBe(count);
@@ -218,7 +218,7 @@ describe('parley fork (issue 26: contracts 1 to 4)', () => {
     rmSync(join(bare, 'ledgers'), { recursive: true });
     cases.push({ args: ['fork', bare, parent.episodeId, '--at', '2', '--out', out], line: /keeps no ledger for seat agent1 of episode .*: a fork replays what each seat was told/ });
     for (const c of cases) {
-      const run = await parleyCli(c.args, cleanEnv());
+      const run = await parleyCliInProcess(c.args, cleanEnv());
       expect(run.code, c.args.join(' ')).toBe(2);
       expect(run.stdout).toBe('');
       const lines = run.stderr.trim().split('\n');

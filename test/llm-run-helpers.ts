@@ -7,6 +7,7 @@ import type { Scenario } from '../scenarios/model.js';
 import { expect } from 'vitest';
 import type { FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { parley, within } from './helpers/processes.js';
+import { parleyInProcess } from '../testkit/in-process-cli.js';
 import { CLI_GUARD_MS } from './setup/guards.js';
 
 /**
@@ -40,6 +41,21 @@ export async function parleyCli(args: string[], env: NodeJS.ProcessEnv, timeoutM
     clearTimeout(timer);
     cli.kill();
   }
+}
+
+/**
+ * `parleyCli` inside this test process (testkit/in-process-cli.ts), for a test that checks what a command prints
+ * or writes, not how its process behaves: no process start, and the CLI's modules loaded once per test worker.
+ * Same answer shape; past `timeoutMs` the test fails (a command in this process cannot be killed).
+ */
+export async function parleyCliInProcess(args: string[], env: NodeJS.ProcessEnv, timeoutMs = CLI_GUARD_MS): Promise<CliRun> {
+  const r = await within(parleyInProcess(args, { env }), timeoutMs, `parley ${args.join(' ')} (in this process)`);
+  return { code: r.code, stdout: r.stdout.join('\n'), stderr: r.stderr.join('\n') };
+}
+
+/** `parleyRun` inside this test process (see parleyCliInProcess); its agent pool is still real processes. */
+export function parleyRunInProcess(args: string[], env: NodeJS.ProcessEnv, timeoutMs = CLI_GUARD_MS): Promise<CliRun> {
+  return parleyCliInProcess(['run', ...args], env, timeoutMs);
 }
 
 /** Runs `parley run …` to completion (killed after `timeoutMs`). */

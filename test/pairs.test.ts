@@ -7,7 +7,7 @@ import { plausibleReply } from '../testkit/fake-llm-plausible.js';
 import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
 import { ledger, promptTurn } from './fork-helpers.js';
 import { tempDir } from './helpers/processes.js';
-import { cleanEnv, parleyCli, parleyRun, readEpisodes } from './llm-run-helpers.js';
+import { cleanEnv, parleyCliInProcess, parleyRunInProcess, readEpisodes } from './llm-run-helpers.js';
 import { readJsonl } from './training-helpers.js';
 
 type DpoLine = { input: { messages: Array<{ role: string; content: string }> }; preferred_output: Array<{ role: string; content: string }>; non_preferred_output: Array<{ role: string; content: string }> };
@@ -53,15 +53,15 @@ describe('parley pairs (issue 40: contract 1)', () => {
   beforeAll(async () => {
     server = await contractServer();
     const env = cleanEnv(server.env());
-    const run = await parleyRun(['--scenarios', 'builtin', '--subset', 'craigslist_bargains', '--modes', 'agents', '--limit', '3', '--max-turns', '8', '--concurrency', '1', '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--out', r.path], env, 180_000);
+    const run = await parleyRunInProcess(['--scenarios', 'builtin', '--subset', 'craigslist_bargains', '--modes', 'agents', '--limit', '3', '--max-turns', '8', '--concurrency', '1', '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--out', r.path], env, 180_000);
     expect(run.code, run.stderr).toBe(0);
     parents = readEpisodes(r.path);
     expect(new Set(parents.map((p) => p.scenarioId)).size).toBe(3);
     for (const [i, p] of parents.entries()) {
       expect(p.turns.length).toBeGreaterThan(4);
-      const fork = await parleyCli(['fork', r.path, p.episodeId, '--at', '4', '--repeats', '4', '--out', join(f.path, `ep${i}`)], env);
+      const fork = await parleyCliInProcess(['fork', r.path, p.episodeId, '--at', '4', '--repeats', '4', '--out', join(f.path, `ep${i}`)], env);
       expect(fork.code, fork.stderr).toBe(0);
-      const judged = await parleyCli(['eval', join(f.path, `ep${i}`), '--judge', 'openai:gpt-4o'], env);
+      const judged = await parleyCliInProcess(['eval', join(f.path, `ep${i}`), '--judge', 'openai:gpt-4o'], env);
       expect(judged.code, judged.stderr).toBe(0);
     }
   }, 900_000);
@@ -72,7 +72,7 @@ describe('parley pairs (issue 40: contract 1)', () => {
   });
 
   it('pairs whose prompt is agent1\'s turn-4 prompt byte for byte (ledger and cassettes), the preferred goal ≥ 1 above; the fake fine-tuning endpoint takes the file', async () => {
-    const made = await parleyCli(['pairs', f.path, '--seat', 'agent1', '--min-margin', '1', '--format', 'openai-dpo'], cleanEnv());
+    const made = await parleyCliInProcess(['pairs', f.path, '--seat', 'agent1', '--min-margin', '1', '--format', 'openai-dpo'], cleanEnv());
     expect(made.code, made.stderr).toBe(0);
     const file = join(f.path, 'pairs.openai-dpo.jsonl');
     const lines = readJsonl<DpoLine>(file);
@@ -110,7 +110,7 @@ describe('parley pairs (issue 40: contract 1)', () => {
     }
 
     // The fake fine-tuning endpoint checks the file as OpenAI's preference format and starts a dpo job.
-    const submit = await parleyCli(['finetune', 'submit', file, '--provider', 'openai', '--model', 'gpt-4.1-mini-2025-04-14', '--method', 'dpo'], cleanEnv(server.env()));
+    const submit = await parleyCliInProcess(['finetune', 'submit', file, '--provider', 'openai', '--model', 'gpt-4.1-mini-2025-04-14', '--method', 'dpo'], cleanEnv(server.env()));
     expect(submit.code, submit.stderr).toBe(0);
     expect(server.fineTuning.jobs.at(-1)).toMatchObject({ flavour: 'openai', method: 'dpo', model: 'gpt-4.1-mini-2025-04-14' });
   });
@@ -118,18 +118,18 @@ describe('parley pairs (issue 40: contract 1)', () => {
   it('the endpoint refuses what OpenAI would: a chat file sent as dpo, pairs sent as supervised', async () => {
     const env = cleanEnv(server.env());
     const file = join(f.path, 'pairs.openai-dpo.jsonl');
-    const asSupervised = await parleyCli(['finetune', 'submit', file, '--provider', 'openai', '--model', 'gpt-4.1-mini-2025-04-14'], env);
+    const asSupervised = await parleyCliInProcess(['finetune', 'submit', file, '--provider', 'openai', '--model', 'gpt-4.1-mini-2025-04-14'], env);
     expect(asSupervised.code).toBe(1);
     expect(asSupervised.stderr).toContain('expected {"messages": [...]} with an assistant message');
-    const mistral = await parleyCli(['finetune', 'submit', file, '--provider', 'mistral', '--model', 'open-mistral-7b', '--method', 'dpo'], env);
+    const mistral = await parleyCliInProcess(['finetune', 'submit', file, '--provider', 'mistral', '--model', 'open-mistral-7b', '--method', 'dpo'], env);
     expect(mistral.code).toBe(2);
     expect(mistral.stderr).toContain('--method dpo: mistral fine-tuning takes supervised');
     const jobs = server.fineTuning.jobs.length;
-    const trl = await parleyCli(['pairs', f.path, '--seat', 'agent1', '--format', 'trl', '--out', join(f.path, 'trl.jsonl')], cleanEnv());
+    const trl = await parleyCliInProcess(['pairs', f.path, '--seat', 'agent1', '--format', 'trl', '--out', join(f.path, 'trl.jsonl')], cleanEnv());
     expect(trl.code, trl.stderr).toBe(0);
     const line = readJsonl<{ prompt: unknown[]; chosen: unknown[]; rejected: unknown[] }>(join(f.path, 'trl.jsonl'))[0]!;
     expect(Object.keys(line)).toEqual(['prompt', 'chosen', 'rejected']);
-    const asDpo = await parleyCli(['finetune', 'submit', join(f.path, 'trl.jsonl'), '--provider', 'openai', '--model', 'gpt-4.1-mini-2025-04-14', '--method', 'dpo'], env);
+    const asDpo = await parleyCliInProcess(['finetune', 'submit', join(f.path, 'trl.jsonl'), '--provider', 'openai', '--model', 'gpt-4.1-mini-2025-04-14', '--method', 'dpo'], env);
     expect(asDpo.code).toBe(1);
     expect(asDpo.stderr).toContain('expected {"input": {"messages": [...]}');
     expect(server.fineTuning.jobs).toHaveLength(jobs);
@@ -143,14 +143,14 @@ describe('parley pairs (issue 40: contract 1)', () => {
       [['--seat', 'agent1', '--format', 'csv'], '--format must be one of openai-dpo, trl'],
     ] as const) {
       const out = join(f.path, 'refused.jsonl');
-      const res = await parleyCli(['pairs', f.path, ...args, '--out', out], cleanEnv());
+      const res = await parleyCliInProcess(['pairs', f.path, ...args, '--out', out], cleanEnv());
       expect(res.code).toBe(2);
       expect(res.stderr).toContain(text);
       expect(existsSync(out)).toBe(false);
     }
     // agent2 does not move at turn 4: no pair, every fork counted with its reason, nothing written, exit 1.
     const out = join(f.path, 'agent2.jsonl');
-    const agent2 = await parleyCli(['pairs', f.path, '--seat', 'agent2', '--out', out], cleanEnv());
+    const agent2 = await parleyCliInProcess(['pairs', f.path, '--seat', 'agent2', '--out', out], cleanEnv());
     expect(agent2.code).toBe(1);
     expect(agent2.stderr).toContain('left out: seat did not move at the fork turn ×12');
     expect(existsSync(out)).toBe(false);

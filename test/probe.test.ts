@@ -6,7 +6,7 @@ import { reply, startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-l
 import { promptTurn, snapshot } from './fork-helpers.js';
 import { parley, tempDir, within } from './helpers/processes.js';
 import { botRunFixture, copyOf } from './helpers/run-fixture.js';
-import { cleanEnv, parleyCli, parleyRun, readEpisodes } from './llm-run-helpers.js';
+import { cleanEnv, parleyCliInProcess, parleyRunInProcess, readEpisodes } from './llm-run-helpers.js';
 
 const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 /** The off-record marker every probe message starts with (probes/definitions.ts). */
@@ -19,7 +19,7 @@ describe('parley probe on bot runs (issue 36: contracts 1 and 3)', () => {
   const out = tempDir('probe-out');
   beforeAll(async () => {
     // Multiplexed: 2 agent processes instead of 6 for these 4 bot episodes (what is probed is their ledgers).
-    const mf = await parleyRun(['--scenarios', 'builtin', '--subset', 'mutual_friends', '--modes', 'agents,mindreaders', '--limit', '4', '--concurrency', '2', '--multiplex', '--out', r.path], cleanEnv());
+    const mf = await parleyRunInProcess(['--scenarios', 'builtin', '--subset', 'mutual_friends', '--modes', 'agents,mindreaders', '--limit', '4', '--concurrency', '2', '--multiplex', '--out', r.path], cleanEnv());
     expect(mf.code, mf.stderr).toBe(0);
     // Any Craigslist run will do (the probe refuses it): test/eval-batch.test.ts's, built once for both.
     copyOf(await botRunFixture(['--subset', 'craigslist_bargains', '--modes', 'agents', '--limit', '2']), cl.path);
@@ -29,7 +29,7 @@ describe('parley probe on bot runs (issue 36: contracts 1 and 3)', () => {
   it('contract 1: --probe shared-friend --seat agent1 --at all runs offline; the report shows accuracy by turn per mode, mindreaders >= agents at the last turn', async () => {
     const before = snapshot(r.path);
     const file = join(out.path, 'sf.jsonl');
-    const probe = await parleyCli(['probe', r.path, '--probe', 'shared-friend', '--seat', 'agent1', '--at', 'all', '--out', file], cleanEnv());
+    const probe = await parleyCliInProcess(['probe', r.path, '--probe', 'shared-friend', '--seat', 'agent1', '--at', 'all', '--out', file], cleanEnv());
     expect(probe.code, probe.stderr).toBe(0);
     // The run is only read: every file byte-identical.
     expect(snapshot(r.path)).toEqual(before);
@@ -43,7 +43,7 @@ describe('parley probe on bot runs (issue 36: contracts 1 and 3)', () => {
       expect(a.score).toBe(a.answer === a.truth ? 1 : 0);
       expect(episodes.some((e) => e.episodeId === a.episode && e.mode === a.mode)).toBe(true);
     }
-    const rep = await parleyCli(['report', r.path, '--probes', file, '--out', join(out.path, 'rep')], cleanEnv());
+    const rep = await parleyCliInProcess(['report', r.path, '--probes', file, '--out', join(out.path, 'rep')], cleanEnv());
     expect(rep.code, rep.stderr).toBe(0);
     const last = (mode: string) => Number(new RegExp(`shared-friend\\s+${mode}\\s+last turn\\s+n=\\d+\\s+share correct ([\\d.]+)`).exec(rep.stdout)![1]);
     for (const mode of ['agents', 'mindreaders']) {
@@ -56,7 +56,7 @@ describe('parley probe on bot runs (issue 36: contracts 1 and 3)', () => {
     expect(md).toMatch(/\| agents \| 0 \| \d+ \| [\d.]+ \[[\d.]+, [\d.]+\] \|/);
     expect(readFileSync(join(out.path, 'rep', 'shared-friend.svg'), 'utf8')).toContain('<svg');
     // Rerunning resumes: nothing asked again, nothing added.
-    const again = await parleyCli(['probe', r.path, '--probe', 'shared-friend', '--seat', 'agent1', '--at', 'all', '--out', file], cleanEnv());
+    const again = await parleyCliInProcess(['probe', r.path, '--probe', 'shared-friend', '--seat', 'agent1', '--at', 'all', '--out', file], cleanEnv());
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain(`wrote 0 answer(s) to ${file} (${expected} already there`);
     expect(lines(file)).toHaveLength(expected);
@@ -71,7 +71,7 @@ describe('parley probe on bot runs (issue 36: contracts 1 and 3)', () => {
     ];
     for (const [dir, args, message] of cases) {
       const before = snapshot(dir);
-      const run = await parleyCli(['probe', dir, '--seat', 'agent1', ...args, '--out', file], cleanEnv());
+      const run = await parleyCliInProcess(['probe', dir, '--seat', 'agent1', ...args, '--out', file], cleanEnv());
       expect(run.code).toBe(2);
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
       expect(run.stderr).toMatch(message);
@@ -91,7 +91,7 @@ describe('parley probe on an LLM run (issue 36: contract 2)', () => {
     server = await startFakeLlmServer({
       default: (q) => (isProbe(q.body.messages ?? []) ? (q.body.model === 'slow-probe' ? reply.slow(1500, 'Slowly: the friend we share.') : reply.text('They want to find the friend we share.')) : reply.json({ action_type: 'speak', argument: `speaking at turn ${promptTurn(q)}` })),
     });
-    const run = await parleyRun(['--scenarios', 'builtin', '--modes', 'agents', '--limit', '2', '--max-turns', '6', '--concurrency', '1', '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--out', r.path], cleanEnv(server.env()));
+    const run = await parleyRunInProcess(['--scenarios', 'builtin', '--modes', 'agents', '--limit', '2', '--max-turns', '6', '--concurrency', '1', '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--out', r.path], cleanEnv(server.env()));
     expect(run.code, run.stderr).toBe(0);
   });
   afterAll(async () => {
@@ -104,7 +104,7 @@ describe('parley probe on an LLM run (issue 36: contract 2)', () => {
     const before = snapshot(r.path);
     const sent = server.requests.length;
     const file = join(out.path, 'goal.jsonl');
-    const probe = await parleyCli(['probe', r.path, '--probe', 'partner-goal', '--seat', 'agent1', '--at', '2,4', '--out', file], cleanEnv(server.env()));
+    const probe = await parleyCliInProcess(['probe', r.path, '--probe', 'partner-goal', '--seat', 'agent1', '--at', '2,4', '--out', file], cleanEnv(server.env()));
     expect(probe.code, probe.stderr).toBe(0);
     expect(snapshot(r.path)).toEqual(before);
     const episodes = readEpisodes(r.path);
@@ -131,17 +131,17 @@ describe('parley probe on an LLM run (issue 36: contract 2)', () => {
 
   it('--dry-run prints questions, tokens and cost per model and sends nothing; --rpm and --batch-poll are checked', async () => {
     const sent = server.requests.length;
-    const dry = await parleyCli(['probe', r.path, '--probe', 'partner-goal', '--seat', 'agent1', '--at', '2,4', '--judge', 'openai:gpt-4', '--dry-run'], cleanEnv(server.env()));
+    const dry = await parleyCliInProcess(['probe', r.path, '--probe', 'partner-goal', '--seat', 'agent1', '--at', '2,4', '--judge', 'openai:gpt-4', '--dry-run'], cleanEnv(server.env()));
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/answers from openai:gpt-3\.5-turbo: 4 request\(s\), ~\d+ prompt \+ ~240 completion tokens, ~\$\d+\.\d{4}/);
     expect(dry.stdout).toMatch(/scores from judge openai:gpt-4: 4 request\(s\), ~\d+ prompt \+ ~12 completion tokens, ~\$\d+\.\d{4}/);
     expect(dry.stdout).toMatch(/total: ~\$\d+\.\d{4}/);
     expect(dry.stdout).toContain('dry run: nothing sent, nothing written');
-    const batchDry = await parleyCli(['probe', r.path, '--probe', 'partner-goal', '--seat', 'agent1', '--at', '2,4', '--batch', '--dry-run'], cleanEnv(server.env()));
+    const batchDry = await parleyCliInProcess(['probe', r.path, '--probe', 'partner-goal', '--seat', 'agent1', '--at', '2,4', '--batch', '--dry-run'], cleanEnv(server.env()));
     expect(batchDry.stdout).toMatch(/answers from openai:gpt-3\.5-turbo: 4 request\(s\).*at the batch price/);
     expect(server.requests.length).toBe(sent);
     for (const [extra, message] of [[['--rpm', '-1'], /--rpm: expected a non-negative integer/], [['--batch-poll', '1'], /--batch-poll needs --batch/]] as const) {
-      const bad = await parleyCli(['probe', r.path, '--probe', 'partner-goal', '--seat', 'agent1', '--at', '2', '--out', join(out.path, 'never.jsonl'), ...extra], cleanEnv(server.env()));
+      const bad = await parleyCliInProcess(['probe', r.path, '--probe', 'partner-goal', '--seat', 'agent1', '--at', '2', '--out', join(out.path, 'never.jsonl'), ...extra], cleanEnv(server.env()));
       expect(bad.code).toBe(2);
       expect(bad.stderr).toMatch(message);
       expect(existsSync(join(out.path, 'never.jsonl'))).toBe(false);
@@ -168,7 +168,7 @@ describe('parley probe on an LLM run (issue 36: contract 2)', () => {
     expect(record().batches).toHaveLength(1);
     expect(record().batches[0]!.collectedAt).toBeUndefined();
 
-    const again = await parleyCli(argv, cleanEnv(server.env()));
+    const again = await parleyCliInProcess(argv, cleanEnv(server.env()));
     expect(again.code, again.stderr).toBe(0);
     const id = server.batches.batches[batchesBefore]!.id;
     expect(again.stderr).toContain(`resuming batch ${id}`);
@@ -196,7 +196,7 @@ describe('parley probe on an LLM run (issue 36: contract 2)', () => {
     expect(kept.length).toBeGreaterThanOrEqual(1);
     expect(kept.length).toBeLessThan(4);
     expect(kept.every((a) => a.answer === 'Slowly: the friend we share.')).toBe(true);
-    const again = await parleyCli(argv, cleanEnv(server.env()));
+    const again = await parleyCliInProcess(argv, cleanEnv(server.env()));
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain(`(${kept.length} already there, not asked again)`);
     expect(lines(file)).toHaveLength(4);

@@ -6,7 +6,7 @@ import { episodeId } from '../orchestrator/run/plan.js';
 import type { EpisodeRecord } from '../protocol/index.js';
 import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
 import { tempDir } from './helpers/processes.js';
-import { cleanEnv, parleyCli, parleyRun, readEpisodes } from './llm-run-helpers.js';
+import { cleanEnv, parleyCliInProcess, parleyRunInProcess, readEpisodes } from './llm-run-helpers.js';
 
 /**
  * Issue 42, contracts 1 and 2: the paper's selection rule (`selection: first-valid`, the default under
@@ -48,7 +48,7 @@ describe('selection first-valid: short draws re-drawn (contract 1)', () => {
         return speak(r);
       },
     });
-    const run = await parleyRun(runArgs(out), cleanEnv(server.env()), 120_000);
+    const run = await parleyRunInProcess(runArgs(out), cleanEnv(server.env()), 120_000);
     expect(run.code, run.stderr).toBe(0);
     stdout = run.stdout;
     records = readEpisodes(out);
@@ -88,7 +88,7 @@ describe('selection first-valid: short draws re-drawn (contract 1)', () => {
   it('the run summary, the card and the report say how many re-draws were made', async () => {
     expect(stdout).toContain('selection first-valid');
     expect(stdout).toMatch(/agents \(gpt-3\.5-turbo × gpt-3\.5-turbo\): 6 instance\(s\), 12 draw\(s\), 6 re-draw\(s\) \(superseded: 6 short, 0 unscored\); counted episodes by draws taken: 2 draws ×6/);
-    const rep = await parleyCli(['report', out], cleanEnv());
+    const rep = await parleyCliInProcess(['report', out], cleanEnv());
     expect(rep.code, rep.stderr).toBe(0);
     expect(rep.stdout).toContain('report of 6 episodes');
     const md = readFileSync(join(out, 'report.md'), 'utf8');
@@ -96,14 +96,14 @@ describe('selection first-valid: short draws re-drawn (contract 1)', () => {
     expect(md).toContain('counted: the first valid draw of each instance');
     expect(md).toMatch(/6 re-draw\(s\) \(superseded: 6 short, 0 unscored\)/);
     // --selection all: every draw, short ones included, in its own folder
-    const all = await parleyCli(['report', out, '--selection', 'all'], cleanEnv());
+    const all = await parleyCliInProcess(['report', out, '--selection', 'all'], cleanEnv());
     expect(all.code, all.stderr).toBe(0);
     expect(all.stdout).toContain('report of 12 episodes');
     expect(readFileSync(join(out, 'reports', 'selection-all', 'report.md'), 'utf8')).toContain('this report counts every draw');
   });
 
   it('is resumable: the same command again owes nothing and adds nothing', async () => {
-    const again = await parleyRun(runArgs(out), cleanEnv(server.env()), 60_000);
+    const again = await parleyRunInProcess(runArgs(out), cleanEnv(server.env()), 60_000);
     expect(again.code, again.stderr).toBe(0);
     expect(readEpisodes(out)).toHaveLength(12);
   });
@@ -116,20 +116,20 @@ describe('selection first-valid: an unscored draw re-drawn after eval (contract 
   it('eval, run --redraw, eval --missing: the instance gets a counted, scored episode and the failed draw is kept', async () => {
     server.setDefault(speak);
     const args = runArgs(out).map((a) => (a === '6' ? '2' : a));
-    const run = await parleyRun(args, cleanEnv(server.env()), 120_000);
+    const run = await parleyRunInProcess(args, cleanEnv(server.env()), 120_000);
     expect(run.code, run.stderr).toBe(0);
     expect(readEpisodes(out)).toHaveLength(2);
 
     // The judge fails to score the first episode it is asked about twice (its reply and the reformat), then scores.
     server.enqueue(reply.text('not a judgement'), reply.text('still not a judgement'));
     const env = cleanEnv(server.env());
-    const evald = await parleyCli(['eval', out, '--judge', 'openai:gpt-4-0613', '--concurrency', '1'], env);
+    const evald = await parleyCliInProcess(['eval', out, '--judge', 'openai:gpt-4-0613', '--concurrency', '1'], env);
     expect(evald.code, evald.stderr).toBe(0);
     const unscored = readEpisodes(out).filter((r) => Object.values((r.evaluation as { judge: { seats: Record<string, { ok: boolean }> } }).judge.seats).some((s) => !s.ok));
     expect(unscored).toHaveLength(1);
     const failed = unscored[0]!;
 
-    const redraw = await parleyRun([...args, '--redraw'], env, 120_000);
+    const redraw = await parleyRunInProcess([...args, '--redraw'], env, 120_000);
     expect(redraw.code, redraw.stderr).toBe(0);
     expect(redraw.stderr + redraw.stdout).toContain('1 counted episode(s) the judge could not score marked superseded');
     const after = readEpisodes(out);
@@ -137,7 +137,7 @@ describe('selection first-valid: an unscored draw re-drawn after eval (contract 
     expect(after.find((r) => r.episodeId === failed.episodeId)!.selection).toEqual({ status: 'superseded', reason: 'unscored' });
 
     const before = judgeCalls();
-    const missing = await parleyCli(['eval', out, '--judge', 'openai:gpt-4-0613', '--missing'], env);
+    const missing = await parleyCliInProcess(['eval', out, '--judge', 'openai:gpt-4-0613', '--missing'], env);
     expect(missing.code, missing.stderr).toBe(0);
     // only the new draw is judged
     expect(judgeCalls() - before).toBe(1);

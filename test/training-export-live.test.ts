@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCassette } from '../llm/index.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { tempDir } from './helpers/processes.js';
-import { cleanEnv, parleyRun, readEpisodes, SMALL } from './llm-run-helpers.js';
-import { parleyCli, readJsonl, type ChatLine, type IndexLine } from './training-helpers.js';
+import { cleanEnv, parleyRunInProcess, readEpisodes, SMALL } from './llm-run-helpers.js';
+import { parleyCliInProcess, readJsonl, type ChatLine, type IndexLine } from './training-helpers.js';
 
 /**
  * Issue 14, contract point 1: on an agents + mindreaders run with `openai:` seats against an
@@ -18,7 +18,7 @@ describe('parley export --format openai-chat on a live LLM run (issue 14: point 
 
   beforeAll(async () => {
     server = await startFakeLlmServer();
-    const run = await parleyRun(
+    const run = await parleyRunInProcess(
       [...SMALL, '--modes', 'agents,mindreaders', '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--limit', '2', '--out', dir.path],
       cleanEnv(server.env()),
     );
@@ -31,7 +31,7 @@ describe('parley export --format openai-chat on a live LLM run (issue 14: point 
 
   it('one example per seat turn; each prompt equals the cassette request of that turn; the move is the assistant message', async () => {
     const out = join(dir.path, 'ft.jsonl');
-    const exp = await parleyCli(['export', dir.path, '--format', 'openai-chat', '--out', out], cleanEnv());
+    const exp = await parleyCliInProcess(['export', dir.path, '--format', 'openai-chat', '--out', out], cleanEnv());
     expect(exp.code, exp.stderr).toBe(0);
     const lines = readJsonl<ChatLine>(out);
     const index = readJsonl<IndexLine>(join(dir.path, 'ft.index.jsonl'));

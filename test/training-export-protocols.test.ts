@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readCassette } from '../llm/index.js';
 import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 import { importSotopiaMini } from './helpers/paper-mini-suite.js';
-import { cleanEnv, parleyRun, readEpisodes } from './llm-run-helpers.js';
-import { parleyCli, readJsonl, type ChatLine, type IndexLine } from './training-helpers.js';
+import { cleanEnv, parleyRunInProcess, readEpisodes } from './llm-run-helpers.js';
+import { parleyCliInProcess, readJsonl, type ChatLine, type IndexLine } from './training-helpers.js';
 
 /**
  * Issue 37: a fine-tuning example carries exactly the prompt the seat's process was given, whatever the
@@ -35,11 +35,11 @@ describe.each(['paper', 'parley'] as const)('export --format openai-chat under -
     // --selection all: the fake's seats leave at turn 4, so under paper's first-valid every episode was short
     // and re-drawn to the draw limit (a fresh agent pool a round), with nothing more to check.
     // --multiplex: seats of different episodes share warm agent processes; a seat's prompt does not depend on it.
-    const run = await parleyRun(['--scenarios', scenarios, '--protocol', protocol, '--selection', 'all', '--modes', 'agents,script', '--agent1', 'openai:gpt-3.5-turbo',
+    const run = await parleyRunInProcess(['--scenarios', scenarios, '--protocol', protocol, '--selection', 'all', '--modes', 'agents,script', '--agent1', 'openai:gpt-3.5-turbo',
       '--script-writer', 'openai:gpt-3.5-turbo', '--max-turns', '6', '--concurrency', '2', '--multiplex', '--out', out()], cleanEnv(suite.server.env()), 180_000);
     expect(run.code, run.stderr).toBe(0);
     const file = join(tmp.path, `${protocol}.jsonl`);
-    const exported = await parleyCli(['export', out(), '--format', 'openai-chat', '--view', 'agents', '--keep-duplicates', '--out', file], cleanEnv());
+    const exported = await parleyCliInProcess(['export', out(), '--format', 'openai-chat', '--view', 'agents', '--keep-duplicates', '--out', file], cleanEnv());
     expect(exported.code, exported.stderr).toBe(0);
     const lines = readJsonl<ChatLine>(file);
     const index = readJsonl<IndexLine>(join(tmp.path, `${protocol}.index.jsonl`));

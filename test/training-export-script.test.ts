@@ -6,8 +6,8 @@ import { builtinScenarios } from '../scenarios/builtin.js';
 import { writeScenarioFile } from '../scenarios/load.js';
 import type { Scenario } from '../scenarios/model.js';
 import { tempDir } from './helpers/processes.js';
-import { cleanEnv, parleyRun, readEpisodes } from './llm-run-helpers.js';
-import { parleyCli, readJsonl, type ChatLine, type IndexLine } from './training-helpers.js';
+import { cleanEnv, parleyRunInProcess, readEpisodes } from './llm-run-helpers.js';
+import { parleyCliInProcess, readJsonl, type ChatLine, type IndexLine } from './training-helpers.js';
 
 /**
  * Issue 14, contract points 2 and 3, on an offline bot run (script, agents and mindreaders modes, two
@@ -41,7 +41,7 @@ describe('parley export --format openai-chat on script, agents and mindreaders e
   const env = cleanEnv();
   const exportTo = async (name: string, ...flags: string[]) => {
     const out = join(dir.path, `${name}.jsonl`);
-    const r = await parleyCli(['export', dir.path, '--format', 'openai-chat', '--out', out, ...flags], env);
+    const r = await parleyCliInProcess(['export', dir.path, '--format', 'openai-chat', '--out', out, ...flags], env);
     expect(r.code, r.stderr).toBe(0);
     return { r, out, lines: () => readJsonl<ChatLine>(out), index: (suffix = '') => readJsonl<IndexLine>(join(dir.path, `${name}${suffix}.index.jsonl`)) };
   };
@@ -53,7 +53,7 @@ describe('parley export --format openai-chat on script, agents and mindreaders e
     await writeScenarioFile(file, scenarios);
     // --multiplex: seats of different episodes share agent processes (never two of one episode); the export
     // reads the records and ledgers, which hosting does not change.
-    const run = await parleyRun(['--scenarios', file, '--modes', 'script,agents,mindreaders', '--repeats', '2', '--concurrency', '2', '--multiplex', '--max-turns', '8', '--out', dir.path], env, 120_000);
+    const run = await parleyRunInProcess(['--scenarios', file, '--modes', 'script,agents,mindreaders', '--repeats', '2', '--concurrency', '2', '--multiplex', '--max-turns', '8', '--out', dir.path], env, 120_000);
     expect(run.code, run.stderr).toBe(0);
     // Judge scores, written as `parley eval` writes them: one episode unevaluated, one seat with a judge error.
     records = readEpisodes(dir.path);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 /** The general CLI runner lives with the LLM run helpers; re-exported for the training tests. */
-export { parleyCli } from './llm-run-helpers.js';
+export { parleyCli, parleyCliInProcess } from './llm-run-helpers.js';
 
 /** One line of an export's `*.index.jsonl`: which example each training line is. */
 export interface IndexLine {
