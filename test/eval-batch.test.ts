@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../testkit/fake-llm-server.js';
+import { parleyInProcess } from '../testkit/in-process-cli.js';
 import { batchRunSuite } from './helpers/batch-run-suite.js';
 import { parley, within } from './helpers/processes.js';
 import { CLI_GUARD_MS } from './setup/guards.js';
@@ -73,8 +74,8 @@ describe('parley eval --batch', () => {
     const dir = path.join(tmp.path, 'killed');
     const before = runJson(dir).evalBatches;
     expect(before).toHaveLength(1);
-    const rerun = parley(['run', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '3', '--out', dir], { env: cleanEnv() });
-    expect(await within(rerun.exited, CLI_GUARD_MS, 'parley run (resume)', [rerun])).toBe(0);
+    const rerun = await within(parleyInProcess(['run', '--scenarios', 'builtin', '--modes', 'agents', '--limit', '3', '--out', dir], { env: cleanEnv() }), CLI_GUARD_MS, 'parley run (resume)');
+    expect(rerun.code, rerun.stderr.join('\n')).toBe(0);
     expect(runJson(dir).evalBatches).toEqual(before);
   });
 
@@ -94,8 +95,8 @@ describe('parley eval --batch', () => {
     }
     await first.exited;
     suite.server.batches.release();
-    const again = parley(args, { env: cleanEnv(suite.server.env()) });
-    const code = await within(again.exited, CLI_GUARD_MS, 'parley eval (mistral, resumed)', [again]);
+    const again = await within(parleyInProcess(args, { env: cleanEnv(suite.server.env()) }), CLI_GUARD_MS, 'parley eval (mistral, resumed)');
+    const code = again.code;
     const out = [...again.stdout, ...again.stderr].join('\n');
     expect(code, out).toBe(0);
     const mine = suite.server.batches.batches.slice(batchesBefore);

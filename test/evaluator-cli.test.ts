@@ -6,14 +6,14 @@ import { Evaluation } from '../evaluator/evaluation.js';
 import { requestedSeats, validReply } from '../evaluator/testing/fake-judge.js';
 import { clScenario, episode, mfScenario, openScenario, writeRunDir } from '../evaluator/testing/fixtures.js';
 import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
-import { parleyOutput } from './helpers/parley-output.js';
+import { parleyOutputInProcess } from './helpers/parley-output.js';
 
 /**
- * `parley eval | report | export` as a user runs them: real child processes, the real `openai` SDK,
+ * `parley eval | report | export` as a user runs them (in the test's process: testkit/in-process-cli.ts), the real `openai` SDK,
  * a fake OpenAI-compatible server on 127.0.0.1 scripted to give good, out-of-range and missing scores.
  */
 
-const parley = parleyOutput;
+const parley = parleyOutputInProcess;
 
 const userText = (r: ReceivedRequest) => (r.body.messages ?? []).map((m) => String(m.content)).join('\n');
 const scenarioOf = (r: ReceivedRequest) => (userText(r).includes('Two friends share a meal.') ? 'open' : userText(r).includes('mutual friend') ? 'mf' : 'cl');

@@ -6,7 +6,8 @@ import { episode, mfScenario, type MoveSpec, writeRunDir } from '../evaluator/te
 import { type Mode } from '../protocol/index.js';
 import { PAPER_PROTOCOL } from '../simulation/index.js';
 import type { Scenario } from '../scenarios/model.js';
-import { parley, tempDir, within } from './helpers/processes.js';
+import { parleyInProcess } from '../testkit/in-process-cli.js';
+import { tempDir, within } from './helpers/processes.js';
 
 /**
  * Issue 20: `parley report LEAKY --against CORRECTED`, as a user runs it (the real CLI in a child
@@ -65,9 +66,7 @@ afterAll(() => {
 });
 
 async function report(args: string[]) {
-  const cli = parley(['report', ...args]);
-  const code = await within(cli.exited, 50_000, `parley report ${args.join(' ')}`, [cli]);
-  return { code, stdout: cli.stdout, stderr: cli.stderr };
+  return within(parleyInProcess(['report', ...args]), 50_000, `parley report ${args.join(' ')}`);
 }
 
 describe('parley report LEAKY --against CORRECTED', () => {

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parley, tempDir } from './helpers/processes.js';
+import { parleyInProcess } from '../testkit/in-process-cli.js';
+import { tempDir } from './helpers/processes.js';
 
 /**
  * `parley multiverse` as a user runs it (issue 43, contract items 1 and 4, offline): a claim on the
@@ -34,16 +35,15 @@ describe('parley multiverse CLAIM --out DIR (bots, offline)', () => {
 
   beforeAll(async () => {
     writeFileSync(claim, CLAIM);
-    const p = parley(['multiverse', claim, '--out', out]);
-    first = { code: await p.exited, stdout: p.stdout, stderr: p.stderr };
+    first = await parleyInProcess(['multiverse', claim, '--out', out]);
     if (first.code !== 0) console.error(first.stderr.join('\n'));
   }, 300_000);
   afterAll(() => tmp.remove());
 
   it('--dry-run prints specifications and episodes and writes nothing', async () => {
     const dry = join(tmp.path, 'dry');
-    const p = parley(['multiverse', claim, '--out', dry, '--dry-run']);
-    expect(await p.exited).toBe(0);
+    const p = await parleyInProcess(['multiverse', claim, '--out', dry, '--dry-run']);
+    expect(p.code).toBe(0);
     // 8 specifications; 16 distinct arms (each side of each specification) of 2 episodes each.
     expect(p.stdout.join('\n')).toMatch(/^8 specification\(s\), 16 distinct arm\(s\), 32 episode\(s\) planned/m);
     expect(existsSync(dry)).toBe(false);
@@ -90,8 +90,8 @@ describe('parley multiverse CLAIM --out DIR (bots, offline)', () => {
   });
 
   it('the same command again starts no episode', async () => {
-    const p = parley(['multiverse', claim, '--out', out]);
-    expect(await p.exited).toBe(0);
+    const p = await parleyInProcess(['multiverse', claim, '--out', out]);
+    expect(p.code).toBe(0);
     expect(p.stdout.join('\n')).toMatch(/multiverse: 0 episode\(s\) started, \d+ already recorded/);
   });
 
@@ -99,8 +99,8 @@ describe('parley multiverse CLAIM --out DIR (bots, offline)', () => {
     const bad = join(tmp.path, 'bad.yaml');
     writeFileSync(bad, CLAIM.replace('  protocol: [paper, parley]\n', '  protocol: [paper, parley]\n  temprature: [0.3, 0.7]\n'));
     const dir = join(tmp.path, 'bad-out');
-    const p = parley(['multiverse', bad, '--out', dir]);
-    expect(await p.exited).toBe(2);
+    const p = await parleyInProcess(['multiverse', bad, '--out', dir]);
+    expect(p.code).toBe(2);
     expect(p.stderr.join('\n')).toContain(`${bad}:14: axes.temprature: unknown key 'temprature'`);
     expect(existsSync(dir)).toBe(false);
   });

@@ -5,14 +5,14 @@ import { Evaluation } from '../evaluator/evaluation.js';
 import { requestedDimensions, replyForSchema } from '../evaluator/testing/fake-judge.js';
 import { clScenario, episode, mfScenario, openScenario, writeRunDir } from '../evaluator/testing/fixtures.js';
 import { reply } from '../testkit/fake-llm-server.js';
-import { parley } from './helpers/processes.js';
+import { parleyInProcess } from '../testkit/in-process-cli.js';
 import { agreedDealOr, judgeCliSuite, judgeSchemaOf } from './helpers/judge-cli-suite.js';
 import { WARMTH_HONESTY_YAML } from '../evaluator/testing/rubrics.js';
 import { cleanEnv } from './llm-run-helpers.js';
 
 /**
  * Issue 24's contract 1, 3 and 4 as a user meets them: `parley eval --rubric FILE`, `--dry-run` and
- * `parley report` as child processes, the real `openai` SDK against the fake server on 127.0.0.1.
+ * `parley report` run in the test's process (testkit/in-process-cli.ts), the real `openai` SDK against the fake server on 127.0.0.1.
  */
 const RUBRIC = WARMTH_HONESTY_YAML;
 
@@ -174,16 +174,16 @@ describe('rubric: in an experiment file', () => {
   it('is checked when the run starts (exit 2, one line), recorded with the run, and what eval scores by default', async () => {
     const bad = path.join(files.path, 'bad-experiment.yaml');
     writeFileSync(bad, `rubric: inverted.yaml\nmodes: agents\nlimit: 1\nout: ${path.join(files.path, 'never')}\n`);
-    const refused = parley(['run', '--experiment', bad], { cwd: files.path, env: cleanEnv() });
-    expect(await refused.exited).toBe(2);
+    const refused = await parleyInProcess(['run', '--experiment', bad], { cwd: files.path, env: cleanEnv() });
+    expect(refused.code).toBe(2);
     expect(refused.stderr).toEqual(['parley run: inverted.yaml:4: dimensions.0.range: minimum 5 exceeds maximum 0']);
     expect(existsSync(path.join(files.path, 'never'))).toBe(false);
 
     const good = path.join(files.path, 'experiment.yaml');
     const dir = path.join(files.path, 'exp-run');
     writeFileSync(good, `rubric: warmth.yaml\nmodes: agents\nlimit: 1\nout: ${dir}\n`);
-    const ran = parley(['run', '--experiment', good], { cwd: files.path, env: cleanEnv() });
-    expect(await ran.exited, ran.stderr.join('\n')).toBe(0);
+    const ran = await parleyInProcess(['run', '--experiment', good], { cwd: files.path, env: cleanEnv() });
+    expect(ran.code, ran.stderr.join('\n')).toBe(0);
     // The recorded rubric is a path chosen by a run directory (untrusted): refused until the user allows it.
     const recorded = (JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as { config: { rubric: string } }).config.rubric;
     const before = suite.server.requests.length;

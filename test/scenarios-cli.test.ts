@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Scenario } from '../scenarios/model.js';
 import { reply, startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { itWithData, sotopiaData } from './helpers/reference-data.js';
-import { parleyOutput } from './helpers/parley-output.js';
+import { parleyOutputInProcess } from './helpers/parley-output.js';
 
 /**
  * `parley scenarios …` as a user runs it: real child processes through bin/parley.js, reading the
@@ -18,7 +18,7 @@ const SOTOPIA = data.dir;
 
 /** `parley <args>`: its exit code and what it printed (`out`, `err`). */
 async function parley(args: string[], env: Record<string, string> = {}) {
-  const { code, stdout: out, stderr: err } = await parleyOutput(args, env);
+  const { code, stdout: out, stderr: err } = await parleyOutputInProcess(args, env);
   return { code, out, err };
 }
 

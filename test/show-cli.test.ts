@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parley, tempDir } from './helpers/processes.js';
+import { parleyInProcess } from '../testkit/in-process-cli.js';
+import { tempDir } from './helpers/processes.js';
 import { readEpisodes } from './llm-run-helpers.js';
 
 /** Issue 16, contract 1: `parley show` over the demo run, frame by frame for one seat, and the report's transcript links. */
 describe('parley show and transcript pages over the demo run', () => {
   const dir = tempDir('show-demo');
   const run = async (args: string[]) => {
-    const p = parley(args);
-    const code = await p.exited;
-    return { code, out: p.stdout.join('\n'), err: p.stderr.join('\n') };
+    const p = await parleyInProcess(args);
+    return { code: p.code, out: p.stdout.join('\n'), err: p.stderr.join('\n') };
   };
 
   beforeAll(async () => {

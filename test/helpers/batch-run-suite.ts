@@ -3,11 +3,11 @@ import path from 'node:path';
 import { beforeAll, expect } from 'vitest';
 import type { FakeFile } from '../../testkit/fake-llm-finetune.js';
 import type { ReceivedRequest } from '../../testkit/fake-llm-server.js';
-import type { CliProcess } from '../../testkit/processes.js';
+import { parleyInProcess } from '../../testkit/in-process-cli.js';
 import { CLI_GUARD_MS } from '../setup/guards.js';
 import { cleanEnv } from '../llm-run-helpers.js';
 import { fakeLlmSuite, type FakeLlmSuite } from './fake-llm-suite.js';
-import { parley, within } from './processes.js';
+import { within } from './processes.js';
 
 /** What a test file of `--batch` judging commands over one bot run shares (see `batchRunSuite`). */
 export interface BatchRunSuite extends FakeLlmSuite {
@@ -20,7 +20,7 @@ export interface BatchRunSuite extends FakeLlmSuite {
   /** The chat requests sent live, not through a batch. */
   liveRequests(): ReceivedRequest[];
   /** Runs `parley <argv>` with the fake server's variables to its end (60 s at most, named `label`). */
-  command(argv: string[], label: string): Promise<{ cli: CliProcess; code: number | null; out: string }>;
+  command(argv: string[], label: string): Promise<{ code: number | null; out: string }>;
 }
 
 /**
@@ -33,8 +33,8 @@ export function batchRunSuite(prefix: string, runArgs: string[]): BatchRunSuite 
   const base = path.join(suite.tmp.path, 'R');
   beforeAll(async () => {
     // --multiplex: the bot run is what the batch judges read, not a test of how its seats were hosted.
-    const run = parley(['run', '--scenarios', 'builtin', ...runArgs, '--multiplex', '--out', base], { env: cleanEnv() });
-    expect(await within(run.exited, CLI_GUARD_MS, 'parley run', [run])).toBe(0);
+    const run = await within(parleyInProcess(['run', '--scenarios', 'builtin', ...runArgs, '--multiplex', '--out', base], { env: cleanEnv() }), CLI_GUARD_MS, 'parley run');
+    expect(run.code, run.stderr.join('\n')).toBe(0);
   }, 120_000);
   return {
     tmp: suite.tmp,
@@ -50,9 +50,9 @@ export function batchRunSuite(prefix: string, runArgs: string[]): BatchRunSuite 
     uploads: () => suite.server.fineTuning.files.filter((f) => f.purpose === 'batch'),
     liveRequests: () => suite.server.requests.filter((r) => r.path === '/v1/chat/completions' && !r.viaBatch),
     async command(argv, label) {
-      const cli = parley(argv, { env: cleanEnv(suite.server.env()) });
-      const code = await within(cli.exited, 60_000, label, [cli]);
-      return { cli, code, out: [...cli.stdout, ...cli.stderr].join('\n') };
+      // In this process (testkit/in-process-cli.ts): what is checked is what the command prints and writes.
+      const cli = await within(parleyInProcess(argv, { env: cleanEnv(suite.server.env()) }), 60_000, label);
+      return { code: cli.code, out: [...cli.stdout, ...cli.stderr].join('\n') };
     },
   };
 }

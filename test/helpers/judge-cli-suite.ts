@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterAll } from 'vitest';
 import { replyForSchema } from '../../evaluator/testing/fake-judge.js';
 import { reply, type FakeReply, type ReceivedRequest, type ReplyFn } from '../../testkit/fake-llm-server.js';
-import { cleanEnv, parleyCli, type CliRun } from '../llm-run-helpers.js';
+import { cleanEnv, parleyCliInProcess, type CliRun } from '../llm-run-helpers.js';
 import { fakeLlmSuite, type FakeLlmSuite } from './fake-llm-suite.js';
 
 /** The JSON schema a judge request carries: the rubric's dimensions and ranges, per seat. */
@@ -15,7 +15,7 @@ export function judgeInRange(score: (dim: string, seat: string, min: number, max
 
 /** What a test file of judging commands (`eval`, `report`, `export`) against a fake judge shares. */
 export interface JudgeCliSuite extends FakeLlmSuite {
-  /** Runs `parley <args>` to its end with the fake judge's provider variables (and no others). */
+  /** Runs `parley <args>` to its end (in this process) with the fake judge's provider variables (and no others). */
   cli(args: string[]): Promise<CliRun>;
   /** Takes a run directory written outside the scratch folder (`writeRunDir`) to remove after the tests. */
   keep(dir: string): string;
@@ -36,7 +36,8 @@ export function judgeCliSuite(prefix: string, judge: ReplyFn): JudgeCliSuite {
     get server() {
       return suite.server;
     },
-    cli: (args) => parleyCli(args, cleanEnv(suite.server.env())),
+    // In this process (testkit/in-process-cli.ts): these files check what eval, report and export print and write.
+    cli: (args) => parleyCliInProcess(args, cleanEnv(suite.server.env())),
     keep: (dir) => {
       kept.push(dir);
       return dir;

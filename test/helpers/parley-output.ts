@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { parleyInProcess } from '../../testkit/in-process-cli.js';
 import { PARLEY_BIN, REPO } from '../../testkit/processes.js';
 
 /** What `parley <args>` printed, as the raw text of its two streams, and how it exited. */
@@ -21,4 +22,14 @@ export async function parleyOutput(args: string[], env: Record<string, string> =
   child.stderr.on('data', (d) => (stderr += d));
   const [code] = (await once(child, 'close')) as [number | null];
   return { code, stdout, stderr };
+}
+
+/**
+ * `parleyOutput` inside this test process (testkit/in-process-cli.ts): for a test of what a command prints or
+ * writes, not of its process. Each collected line is given back with its newline.
+ */
+export async function parleyOutputInProcess(args: string[], env: Record<string, string> = {}): Promise<ParleyOutput> {
+  const r = await parleyInProcess(args, { env: { ...process.env, ...env } });
+  const text = (lines: string[]) => lines.map((l) => `${l}\n`).join('');
+  return { code: r.code, stdout: text(r.stdout), stderr: text(r.stderr) };
 }
