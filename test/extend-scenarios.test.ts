@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
-import { parley } from './helpers/processes.js';
+import { parleyInProcess } from '../testkit/in-process-cli.js';
 import { botRunFixture, copyOf } from './helpers/run-fixture.js';
 import { cleanEnv } from './llm-run-helpers.js';
 
@@ -16,9 +16,9 @@ const suite = fakeLlmSuite('extend-scenarios');
 const { tmp } = suite;
 
 async function cli(args: string[]) {
-  const p = parley(args, { env: cleanEnv(suite.server.env()) });
-  const code = await p.exited;
-  return { code, out: [...p.stdout, ...p.stderr].join('\n') };
+  // In this process (testkit/in-process-cli.ts): what is checked is what the commands print and write.
+  const p = await parleyInProcess(args, { env: cleanEnv(suite.server.env()) });
+  return { code: p.code, out: [...p.stdout, ...p.stderr].join('\n') };
 }
 
 const scenarioIds = (dir: string) => readFileSync(join(dir, 'scenarios.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);

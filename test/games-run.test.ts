@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parleyInProcess } from '../testkit/in-process-cli.js';
 import { auditRun } from './helpers/audit.js';
 import { auditGames } from './helpers/game-audit.js';
-import { parley, tempDir } from './helpers/processes.js';
+import { tempDir } from './helpers/processes.js';
 
 const readJsonl = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 const ledger = (dir: string, episode: string, seat: string) => readFileSync(join(dir, 'ledgers', episode, `${seat}.jsonl`), 'utf8');
@@ -26,8 +27,8 @@ describe('parley run --scenarios builtin --subset werewolf --repeats 5', () => {
   let records: GameEpisode[] = [];
 
   beforeAll(async () => {
-    const p = parley(['run', '--scenarios', 'builtin', '--subset', 'werewolf', '--repeats', '5', '--out', out]);
-    code = await p.exited;
+    const p = await parleyInProcess(['run', '--scenarios', 'builtin', '--subset', 'werewolf', '--repeats', '5', '--out', out]);
+    code = p.code;
     stderr = p.stderr;
     stdout = p.stdout;
     records = readJsonl(join(out, 'episodes.jsonl'));
@@ -99,20 +100,20 @@ describe('parley run --scenarios builtin --subset werewolf --repeats 5', () => {
 
   it("parley show marks the team channel and private moves; --seat shows the seer's private notices", async () => {
     const r = records.find((x) => x.mode === 'agents')!;
-    const show = parley(['show', out, r.episodeId]);
-    expect(await show.exited).toBe(0);
+    const show = await parleyInProcess(['show', out, r.episodeId]);
+    expect(show.code).toBe(0);
     const text = show.stdout.join('\n');
     expect(text).toMatch(/\[private to [^\]]+\]: "Round 1, between us: let's take agent\d tonight\."/);
     expect(text).toMatch(/\[private\] \[action\] inspect agent\d/);
     const seer = Object.keys(r.game.roles).find((s) => r.game.roles[s] === 'seer')!;
-    const seat = parley(['show', out, r.episodeId, '--seat', seer]);
-    expect(await seat.exited).toBe(0);
+    const seat = await parleyInProcess(['show', out, r.episodeId, '--seat', seer]);
+    expect(seat.code).toBe(0);
     expect(seat.stdout.join('\n')).toMatch(/game\.notice +round 1 night_seer: "You looked into agent\d: they are with the (village|werewolves)\." \(to this seat only\)/);
   });
 
   it('the report gives win rates by role', async () => {
-    const p = parley(['report', out]);
-    expect(await p.exited).toBe(0);
+    const p = await parleyInProcess(['report', out]);
+    expect(p.code).toBe(0);
     const report = readFileSync(join(out, 'report.md'), 'utf8');
     const section = report.slice(report.indexOf('### Win rate by role'));
     for (const role of ['Werewolf', 'Seer', 'Doctor', 'Villager']) expect(section).toMatch(new RegExp(`\\| werewolf \\| ${role} \\| \\d+/\\d+ \\d+%`));

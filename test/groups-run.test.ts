@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parleyInProcess } from '../testkit/in-process-cli.js';
 import { auditRun } from './helpers/audit.js';
 import { auditSeatPairs } from './helpers/group-audit.js';
-import { parley, tempDir } from './helpers/processes.js';
+import { tempDir } from './helpers/processes.js';
 import { botRunSuite } from './helpers/bot-run-suite.js';
 
 const readJsonl = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -64,8 +65,8 @@ describe('parley run --scenarios builtin --subset groups --modes script,agents,m
 
   it('the fine-tuning export renders script-mode turns for every seat (one example per seat turn, from that seat\'s view)', async () => {
     const ft = join(tmp.path, 'ft.jsonl');
-    const p = parley(['export', out, '--format', 'openai-chat', '--mode', 'script', '--out', ft]);
-    expect(await p.exited).toBe(0);
+    const p = await parleyInProcess(['export', out, '--format', 'openai-chat', '--mode', 'script', '--out', ft]);
+    expect(p.code).toBe(0);
     const index = readJsonl(join(tmp.path, 'ft.index.jsonl')) as Array<{ seat: string; episodeId: string }>;
     const scriptTurns = readJsonl(join(out, 'episodes.jsonl')).filter((r) => r.mode === 'script').reduce((n, r) => n + r.turns.length, 0);
     expect(index).toHaveLength(scriptTurns);
@@ -89,23 +90,23 @@ describe('parley run --scenarios builtin --subset groups --modes script,agents,m
     it('show names all three seats and each group outcome; --seat agent3 prints the third ledger', async () => {
       const records = readJsonl(join(out, 'episodes.jsonl'));
       const scenarios = new Map(readJsonl(join(out, 'scenarios.jsonl')).map((s) => [s.id, s]));
-      const show = parley(['show', out]);
-      expect(await show.exited).toBe(0);
+      const show = await parleyInProcess(['show', out]);
+      expect(show.code).toBe(0);
       const text = show.stdout.join('\n');
       for (const r of records) for (const seat of scenarios.get(r.scenarioId).seats) expect(text).toContain(`${seat.seat}: ${seat.character.name}`);
       expect(text).toMatch(/^outcome: sold to .+ for \$\d+$/m);
       expect(text).toMatch(/^outcome: split passed \(proposed by .+\): .+ \d+, .+ \d+, .+ \d+$/m);
       // An agents-mode episode: every seat there kept a ledger of its own.
       const live = records.find((r) => r.mode === 'agents');
-      const third = parley(['show', out, live.episodeId, '--seat', 'agent3']);
-      expect(await third.exited).toBe(0);
+      const third = await parleyInProcess(['show', out, live.episodeId, '--seat', 'agent3']);
+      expect(third.code).toBe(0);
       expect(third.stdout[0]).toContain(`${live.episodeId} · seat agent3 ·`);
       expect(third.stdout.join('\n')).toContain('seat.welcome');
     });
 
     it('the report writes a transcript page per episode naming its three characters', async () => {
-      const report = parley(['report', out]);
-      expect(await report.exited).toBe(0);
+      const report = await parleyInProcess(['report', out]);
+      expect(report.code).toBe(0);
       const scenarios = new Map(readJsonl(join(out, 'scenarios.jsonl')).map((s) => [s.id, s]));
       for (const r of readJsonl(join(out, 'episodes.jsonl'))) {
         const page = readFileSync(join(out, 'transcripts', `${r.episodeId}.html`), 'utf8');
@@ -122,8 +123,8 @@ describe("parley run --subset groups --modes mindreaders --mindread 'agent1<-age
   let code: number | null;
 
   beforeAll(async () => {
-    const p = parley(['run', '--scenarios', 'builtin', '--subset', 'groups', '--modes', 'mindreaders', '--mindread', 'agent1<-agent2', '--out', out]);
-    code = await p.exited;
+    const p = await parleyInProcess(['run', '--scenarios', 'builtin', '--subset', 'groups', '--modes', 'mindreaders', '--mindread', 'agent1<-agent2', '--out', out]);
+    code = p.code;
   });
   afterAll(() => tmp.remove());
 
@@ -139,21 +140,21 @@ describe("parley run --subset groups --modes mindreaders --mindread 'agent1<-age
     const run = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
     expect(run.config.mindread).toBe('agent1<-agent2');
     expect(run.protocol.mindread).toEqual({ agent1: ['agent2'] });
-    const report = parley(['report', out]);
-    expect(await report.exited).toBe(0);
+    const report = await parleyInProcess(['report', out]);
+    expect(report.code).toBe(0);
     expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('agent1 reads agent2');
   });
 
   it('--dry-run names the map', async () => {
-    const p = parley(['run', '--scenarios', 'builtin', '--subset', 'groups', '--modes', 'mindreaders', '--mindread', 'agent1<-agent3,agent2', '--dry-run', '--out', join(tmp.path, 'plan')]);
-    expect(await p.exited).toBe(0);
+    const p = await parleyInProcess(['run', '--scenarios', 'builtin', '--subset', 'groups', '--modes', 'mindreaders', '--mindread', 'agent1<-agent3,agent2', '--dry-run', '--out', join(tmp.path, 'plan')]);
+    expect(p.code).toBe(0);
     expect(p.stdout).toContain('  mindreaders mode reads only along --mindread: agent1<-agent2,agent3');
   });
 
   it('an unknown seat in the map is one clear line and exit status 2, before anything runs', async () => {
     const bad = join(tmp.path, 'bad');
-    const p = parley(['run', '--scenarios', 'builtin', '--subset', 'groups', '--modes', 'mindreaders', '--mindread', 'agent1<-agent9', '--out', bad]);
-    expect(await p.exited).toBe(2);
+    const p = await parleyInProcess(['run', '--scenarios', 'builtin', '--subset', 'groups', '--modes', 'mindreaders', '--mindread', 'agent1<-agent9', '--out', bad]);
+    expect(p.code).toBe(2);
     expect(p.stderr.filter((l) => l.trim() !== '')).toEqual([expect.stringMatching(/--mindread: unknown seat agent9 \(the scenarios' seats: agent1, agent2, agent3\)/)]);
   });
 });

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parleyInProcess } from '../testkit/in-process-cli.js';
 import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
-import { parley, tempDir } from './helpers/processes.js';
+import { tempDir } from './helpers/processes.js';
 import { sotopiaMiniDir } from './helpers/reference-data.js';
-import { cleanEnv, parleyCli, parleyRun } from './llm-run-helpers.js';
+import { cleanEnv, parleyCliInProcess, parleyRunInProcess } from './llm-run-helpers.js';
 
 /**
  * Issue 20, the leak report end to end: `parley run --protocol paper` twice on the SOTOPIA-shaped
@@ -48,7 +49,7 @@ describe('the leak report over two real paper runs (issue 20)', () => {
 
   beforeAll(async () => {
     server = await startFakeLlmServer({ default: fakeModels });
-    expect(await parley(['scenarios', 'import', 'sotopia', sotopiaMiniDir(), '--out', scenarios]).exited).toBe(0);
+    expect((await parleyInProcess(['scenarios', 'import', 'sotopia', sotopiaMiniDir(), '--out', scenarios])).code).toBe(0);
   });
   afterAll(async () => {
     await server.close();
@@ -61,20 +62,20 @@ describe('the leak report over two real paper runs (issue 20)', () => {
       const out = join(tmp.path, name);
       // --multiplex: seats of different episodes share warm agent processes (never two of one episode); the leak
       // measured here is what prompts carry, not how seats are hosted.
-      const run = await parleyRun([
+      const run = await parleyRunInProcess([
         '--scenarios', scenarios, '--subset', 'mutual_friends', '--protocol', 'paper', '--selection', 'all', '--modes', 'script,agents,mindreaders', '--repeats', '2',
         '--max-turns', '4', '--concurrency', '2', '--multiplex', '--agent1', 'openai:gpt-3.5-turbo-0613', '--agent2', 'openai:gpt-3.5-turbo-0613',
         '--script-writer', 'openai:gpt-3.5-turbo-0613', '--judge', 'openai:gpt-4-0613', ...leak, '--out', out,
       ], env, 120_000);
       expect(run.code, run.stderr).toBe(0);
-      const evaluated = await parleyCli(['eval', out], env);
+      const evaluated = await parleyCliInProcess(['eval', out], env);
       expect(evaluated.code, evaluated.stderr).toBe(0);
     }
     // The leak reached only the leaky run's script writer and mindreaders.
     const leakedTo = server.requests.filter((q) => text(q).includes(ANSWER_LINE) && !text(q).includes('rate how well'));
     expect(leakedTo.length).toBeGreaterThan(0);
 
-    const report = await parleyCli(['report', join(tmp.path, 'leaky'), '--against', join(tmp.path, 'corrected')], env);
+    const report = await parleyCliInProcess(['report', join(tmp.path, 'leaky'), '--against', join(tmp.path, 'corrected')], env);
     expect(report.code, report.stderr).toBe(0);
     const line = (start: string) => report.stdout.split('\n').find((l) => l.startsWith(start)) ?? `(no line ${start} in:\n${report.stdout})`;
     for (const mode of ['script', 'mindreaders']) {

@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parley, REPO } from './helpers/processes.js';
+import { parleyInProcess } from '../testkit/in-process-cli.js';
+import { REPO } from './helpers/processes.js';
 import { describeWithData, sotopiaData } from './helpers/reference-data.js';
 import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 
@@ -21,10 +22,10 @@ describeWithData(data, 'examples/paper.yaml --dry-run (issue 10, contract 3)', (
 
   it('prints the plan: 2,700 episodes, 1,350 per arm, 450 per mode, with tokens and cost', async () => {
     const env = { ...process.env, ...suite.server.env(), TOGETHER_API_KEY: 'x' };
-    const fetch = parley(['scenarios', 'fetch', 'sotopia', '--from', data.dir, '--out', 'S.jsonl'], { cwd: cwd.path, env });
-    expect(await fetch.exited, fetch.stderr.join('\n')).toBe(0);
-    const cli = parley(['run', '--experiment', join(REPO, 'examples/paper.yaml'), '--dry-run'], { cwd: cwd.path, env });
-    expect(await cli.exited, cli.stderr.join('\n')).toBe(0);
+    const fetch = await parleyInProcess(['scenarios', 'fetch', 'sotopia', '--from', data.dir, '--out', 'S.jsonl'], { cwd: cwd.path, env });
+    expect(fetch.code, fetch.stderr.join('\n')).toBe(0);
+    const cli = await parleyInProcess(['run', '--experiment', join(REPO, 'examples/paper.yaml'), '--dry-run'], { cwd: cwd.path, env });
+    expect(cli.code, cli.stderr.join('\n')).toBe(0);
     const out = cli.stdout.join('\n');
     expect(out).toContain('arm gpt-3.5 → runs/paper/gpt-3.5 (protocol paper): 1,350 episodes over 450 scenario instances (script 450, agents 450, mindreaders 450)');
     expect(out).toContain('arm mixtral → runs/paper/mixtral (protocol paper): 1,350 episodes over 450 scenario instances (script 450, agents 450, mindreaders 450)');
@@ -39,8 +40,8 @@ describeWithData(data, 'examples/paper.yaml --dry-run (issue 10, contract 3)', (
   it('says the MutualFriends answer goes to the script writer and the mindreaders; paper-corrected.yaml differs only there', async () => {
     const env = { ...process.env, ...suite.server.env(), TOGETHER_API_KEY: 'x' };
     const lines = async (file: string) => {
-      const cli = parley(['run', '--experiment', join(REPO, file), '--dry-run'], { cwd: cwd.path, env });
-      expect(await cli.exited, cli.stderr.join('\n')).toBe(0);
+      const cli = await parleyInProcess(['run', '--experiment', join(REPO, file), '--dry-run'], { cwd: cwd.path, env });
+      expect(cli.code, cli.stderr.join('\n')).toBe(0);
       return cli.stdout.join('\n');
     };
     const leak = /MutualFriends answer, naming the common friend\) goes to the script writer and the mindreaders/g;

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parleyInProcess } from '../testkit/in-process-cli.js';
 import { startFakeLlmServer, reply, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
-import { parley, tempDir } from './helpers/processes.js';
-import { cleanEnv, parleyCli, parleyRun } from './llm-run-helpers.js';
+import { tempDir } from './helpers/processes.js';
+import { cleanEnv, parleyCliInProcess, parleyRunInProcess } from './llm-run-helpers.js';
 import type { Scenario } from '../scenarios/model.js';
 import { sotopiaData } from './helpers/reference-data.js';
 
@@ -45,7 +46,7 @@ describe.skipIf(!hasSotopia)('--protocol paper scoring: judge and naturalness re
       default: (req) => (isJudge(req) ? reply.text(judgeReply(judgeSeats(req))) : isNaturalness(req) ? reply.json({ reasoning: 'flows', more_natural: '1' }) : reply.plausible()),
     });
     const all = join(tmp.path, 'all.jsonl');
-    expect(await parley(['scenarios', 'import', 'sotopia', SOTOPIA, '--out', all]).exited).toBe(0);
+    expect((await parleyInProcess(['scenarios', 'import', 'sotopia', SOTOPIA, '--out', all])).code).toBe(0);
     // Two instances: one MutualFriends (task data, judge-only answer) and one open SOTOPIA scenario.
     const lines = readFileSync(all, 'utf8').split('\n').filter((l) => l.trim() !== '');
     const parsed = lines.map((l) => JSON.parse(l) as Scenario);
@@ -56,13 +57,13 @@ describe.skipIf(!hasSotopia)('--protocol paper scoring: judge and naturalness re
     const env = cleanEnv(server.env());
     // --multiplex: seats of different episodes share warm agent processes (never two of one episode); what each
     // request carries does not depend on how seats are hosted.
-    const run = await parleyRun([
+    const run = await parleyRunInProcess([
       '--scenarios', file, '--protocol', 'paper', '--selection', 'all', '--modes', 'agents,mindreaders,script', '--max-turns', '6',
       '--agent1', 'openai:gpt-3.5-turbo-0613', '--agent2', 'openai:gpt-3.5-turbo-0613', '--script-writer', 'openai:gpt-3.5-turbo-0613', '--concurrency', '2', '--multiplex', '--out', out,
     ], env, 240_000);
     codes['run'] = run;
-    codes['eval'] = await parleyCli(['eval', out, '--judge', 'openai:gpt-4-0613'], env);
-    codes['compare'] = await parleyCli(['compare', out, out, '--mode-a', 'script', '--mode-b', 'agents', '--protocol', 'paper', '--judge', 'openai:gpt-4-0613'], env);
+    codes['eval'] = await parleyCliInProcess(['eval', out, '--judge', 'openai:gpt-4-0613'], env);
+    codes['compare'] = await parleyCliInProcess(['compare', out, out, '--mode-a', 'script', '--mode-b', 'agents', '--protocol', 'paper', '--judge', 'openai:gpt-4-0613'], env);
   }, 500_000);
   afterAll(async () => {
     await server.close();

@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parleyInProcess } from '../testkit/in-process-cli.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
-import { parley, tempDir } from './helpers/processes.js';
-import { cleanEnv, parleyRun, readEpisodes, readRunJson, turnsById } from './llm-run-helpers.js';
+import { tempDir } from './helpers/processes.js';
+import { cleanEnv, parleyRunInProcess, readEpisodes, readRunJson, turnsById } from './llm-run-helpers.js';
 
 /**
  * Issue 16, contract 2: after an LLM run R against the fake server, a replay with the server stopped
@@ -22,7 +23,7 @@ describe('honest replay and one experiment per run directory (issue 16)', () => 
 
   beforeAll(async () => {
     server = await startFakeLlmServer();
-    const run = await parleyRun([...SETTINGS, ...POLICIES, '--out', r.path], cleanEnv(server.env()));
+    const run = await parleyRunInProcess([...SETTINGS, ...POLICIES, '--out', r.path], cleanEnv(server.env()));
     expect(run.code, run.stderr).toBe(0);
     await server.close();
   });
@@ -35,7 +36,7 @@ describe('honest replay and one experiment per run directory (issue 16)', () => 
 
   it('--replay R with no policies: same turns, original providers and models, 0 spent', async () => {
     const before = server.requests.length;
-    const run = await parleyRun(['--replay', r.path, '--out', r2.path], cleanEnv());
+    const run = await parleyRunInProcess(['--replay', r.path, '--out', r2.path], cleanEnv());
     expect(run.code, run.stderr).toBe(0);
     expect(readEpisodes(r2.path)).toHaveLength(4);
     expect(turnsById(readEpisodes(r2.path))).toEqual(turnsById(readEpisodes(r.path)));
@@ -50,7 +51,7 @@ describe('honest replay and one experiment per run directory (issue 16)', () => 
   });
 
   it('replay:R as every seat policy does the same', async () => {
-    const run = await parleyRun([...SETTINGS, '--agent1', `replay:${r.path}`, '--agent2', `replay:${r.path}`, '--script-writer', `replay:${r.path}`, '--out', r3.path], cleanEnv());
+    const run = await parleyRunInProcess([...SETTINGS, '--agent1', `replay:${r.path}`, '--agent2', `replay:${r.path}`, '--script-writer', `replay:${r.path}`, '--out', r3.path], cleanEnv());
     expect(run.code, run.stderr).toBe(0);
     expect(turnsById(readEpisodes(r3.path))).toEqual(turnsById(readEpisodes(r.path)));
     expect(seatsOf(r3.path)).toEqual(seatsOf(r.path));
@@ -58,7 +59,7 @@ describe('honest replay and one experiment per run directory (issue 16)', () => 
   });
 
   it('a replay that cannot answer fails before the first episode, naming what is missing', async () => {
-    const run = await parleyRun([...SETTINGS.slice(0, -4), '--modes', 'mindreaders', '--agent1', `replay:${r.path}`, '--out', r4.path], cleanEnv());
+    const run = await parleyRunInProcess([...SETTINGS.slice(0, -4), '--modes', 'mindreaders', '--agent1', `replay:${r.path}`, '--out', r4.path], cleanEnv());
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/replay cannot answer \d+ of \d+ episode\(s\): no cassettes for builtin-mf-01\.mindreaders/);
     expect(readEpisodes(r4.path)).toEqual([]);
@@ -68,9 +69,9 @@ describe('honest replay and one experiment per run directory (issue 16)', () => 
     const snapshot = (dir: string) => Object.fromEntries(readdirSync(dir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).map((f) => [join(f.parentPath, f.name), readFileSync(join(f.parentPath, f.name), 'utf8')]));
     const before = snapshot(r.path);
     const file = join(r4.path, 'S.jsonl');
-    const mk = parley(['scenarios', 'make', 'craigslist', '--n', '2', '--out', file], { env: cleanEnv() });
-    expect(await mk.exited).toBe(0);
-    const run = await parleyRun(['--scenarios', file, '--out', r.path], cleanEnv());
+    const mk = await parleyInProcess(['scenarios', 'make', 'craigslist', '--n', '2', '--out', file], { env: cleanEnv() });
+    expect(mk.code).toBe(0);
+    const run = await parleyRunInProcess(['--scenarios', file, '--out', r.path], cleanEnv());
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain(`scenarios: builtin → ${file}`);
     expect(run.stderr).toContain('agents: ');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scenario } from '../scenarios/model.js';
 import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
-import { parley } from './helpers/processes.js';
+import { parleyInProcess } from '../testkit/in-process-cli.js';
 import { botRunFixture, copyOf } from './helpers/run-fixture.js';
 import { importSotopiaMini } from './helpers/paper-mini-suite.js';
 import { cleanEnv, readEpisodes } from './llm-run-helpers.js';
@@ -23,9 +23,9 @@ beforeAll(async () => {
 });
 
 async function cli(args: string[]) {
-  const p = parley(args, { env: cleanEnv(suite.server.env()) });
-  const code = await p.exited;
-  return { code, stdout: p.stdout, stderr: p.stderr.filter((l) => l.trim()) };
+  // In this process (testkit/in-process-cli.ts): what is checked is what reaches the seats and what is printed.
+  const p = await parleyInProcess(args, { env: cleanEnv(suite.server.env()) });
+  return { code: p.code, stdout: p.stdout, stderr: p.stderr.filter((l) => l.trim()) };
 }
 
 const text = (body: { messages?: { content?: unknown }[] }) => (body.messages ?? []).map((m) => String(m.content)).join('\n');

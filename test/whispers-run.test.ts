@@ -8,7 +8,7 @@ import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 import { auditRun } from './helpers/audit.js';
 import { tempDir } from './helpers/processes.js';
 import { contentWords } from './helpers/secret-runs.js';
-import { cleanEnv, parleyCli, parleyRun, readEpisodes, turnsById } from './llm-run-helpers.js';
+import { cleanEnv, parleyCliInProcess, parleyRunInProcess, readEpisodes, turnsById } from './llm-run-helpers.js';
 
 /** Words found in no scenario, prompt or bot line of Parley: if one reaches a seat, the whisper did. */
 const WHISPER = 'the brass owl sleeps beneath lantern bridge';
@@ -42,7 +42,7 @@ function expectWhisperKept(out: string, records: EpisodeRecord[]) {
 describe('private messages: a 3-seat whisper with bots, agents and mindreaders mode', () => {
   const tmp = tempDir('whispers-bots');
   const out = join(tmp.path, 'R');
-  let run: Awaited<ReturnType<typeof parleyRun>>;
+  let run: Awaited<ReturnType<typeof parleyRunInProcess>>;
 
   beforeAll(async () => {
     const experiment = join(tmp.path, 'whispers.yaml');
@@ -50,7 +50,7 @@ describe('private messages: a 3-seat whisper with bots, agents and mindreaders m
       'scenarios: builtin', 'subset: groups', 'modes: [agents, mindreaders]',
       'agents:', `  - { spec: bot, params: { whisperTo: agent2, whisperText: "${WHISPER}" } }`, '  - { spec: bot }', '  - { spec: bot }', '',
     ].join('\n'));
-    run = await parleyRun(['--experiment', experiment, '--out', out], cleanEnv(), 120_000);
+    run = await parleyRunInProcess(['--experiment', experiment, '--out', out], cleanEnv(), 120_000);
   });
   afterAll(() => tmp.remove());
 
@@ -74,13 +74,13 @@ describe('private messages: a 3-seat whisper with bots, agents and mindreaders m
 
   it('parley show: agent2\'s transcript marks it [private to …]; agent3\'s never shows it; the full view shows it with its recipients', async () => {
     const r = readEpisodes(out)[0]!;
-    const full = await parleyCli(['show', out, r.episodeId], cleanEnv());
+    const full = await parleyCliInProcess(['show', out, r.episodeId], cleanEnv());
     expect(full.code, full.stderr).toBe(0);
     expect(full.stdout).toMatch(/\[private to [^\]]+\][^\n]*brass owl/);
-    const two = await parleyCli(['show', out, r.episodeId, '--seat', 'agent2'], cleanEnv());
+    const two = await parleyCliInProcess(['show', out, r.episodeId, '--seat', 'agent2'], cleanEnv());
     expect(two.stdout).toContain(WHISPER);
     expect(two.stdout).toMatch(/turn 0: agent1 \[speak\] "the brass owl[^\n]*private to \["agent2"\]/);
-    const three = await parleyCli(['show', out, r.episodeId, '--seat', 'agent3'], cleanEnv());
+    const three = await parleyCliInProcess(['show', out, r.episodeId, '--seat', 'agent3'], cleanEnv());
     expect(three.code, three.stderr).toBe(0);
     expect(holdsAWord(three.stdout)).toEqual([]);
   });
@@ -88,7 +88,7 @@ describe('private messages: a 3-seat whisper with bots, agents and mindreaders m
   it('parley fork at turn 2 replays the whisper to agent1 and agent2 only; the fork passes the leak audit', async () => {
     const parent = readEpisodes(out).find((r) => r.mode === 'agents')!;
     const forked = join(tmp.path, 'F');
-    const fork = await parleyCli(['fork', out, parent.episodeId, '--at', '2', '--out', forked], cleanEnv());
+    const fork = await parleyCliInProcess(['fork', out, parent.episodeId, '--at', '2', '--out', forked], cleanEnv());
     expect(fork.code, fork.stderr).toBe(0);
     const records = readEpisodes(forked);
     expect(records).toHaveLength(1);
@@ -106,7 +106,7 @@ describe.each(['parley', 'paper'] as const)('private messages with LLM seats und
   const suite = fakeLlmSuite(`whispers-llm-${protocol}`);
   const { tmp } = suite;
   const out = join(tmp.path, 'R');
-  let run: Awaited<ReturnType<typeof parleyRun>>;
+  let run: Awaited<ReturnType<typeof parleyRunInProcess>>;
 
   beforeAll(async () => {
     // The first request of the run is agent1's turn 0: whisper to the first name it may address (agent2).
@@ -116,7 +116,7 @@ describe.each(['parley', 'paper'] as const)('private messages with LLM seats und
       const name = schema?.properties?.to?.items?.enum?.[0] ?? /chosen from "([^"]+)"/.exec(prompt)?.[1];
       return { kind: 'content', content: JSON.stringify({ action_type: 'speak', argument: WHISPER, to: [name] }) };
     });
-    run = await parleyRun(
+    run = await parleyRunInProcess(
       ['--scenarios', 'builtin', '--subset', 'groups', '--modes', 'agents', '--limit', '1', '--agent1', 'openai:gpt-3.5-turbo', '--max-turns', '6', '--protocol', protocol, '--selection', 'all', '--out', out],
       cleanEnv(suite.server.env()),
       120_000,
@@ -142,7 +142,7 @@ describe.each(['parley', 'paper'] as const)('private messages with LLM seats und
   it('--replay R: the same turns, the whisper private again, from the cassettes with no request sent', async () => {
     const before = suite.server.requests.length;
     const again = join(tmp.path, 'R2');
-    const replay = await parleyRun(['--replay', out, '--out', again], cleanEnv(), 120_000);
+    const replay = await parleyRunInProcess(['--replay', out, '--out', again], cleanEnv(), 120_000);
     expect(replay.code, replay.stderr).toBe(0);
     expect(suite.server.requests.length).toBe(before);
     expect(turnsById(readEpisodes(again))).toEqual(turnsById(readEpisodes(out)));
@@ -158,7 +158,7 @@ describe('private messages in script mode (an LLM script writer against the fake
   const suite = fakeLlmSuite('whispers-script');
   const { tmp } = suite;
   const out = join(tmp.path, 'R');
-  let run: Awaited<ReturnType<typeof parleyRun>>;
+  let run: Awaited<ReturnType<typeof parleyRunInProcess>>;
 
   beforeAll(async () => {
     suite.server.enqueue({ kind: 'content', content: JSON.stringify({ turns: [
@@ -167,7 +167,7 @@ describe('private messages in script mode (an LLM script writer against the fake
       { seat: 'agent3', action_type: 'speak', argument: 'What are you two talking about?', to: [] },
       { seat: 'agent1', action_type: 'leave', argument: '', to: [] },
     ] }) });
-    run = await parleyRun(['--scenarios', 'builtin', '--subset', 'groups', '--modes', 'script', '--limit', '1', '--script-writer', 'openai:gpt-3.5-turbo', '--selection', 'all', '--out', out], cleanEnv(suite.server.env()), 120_000);
+    run = await parleyRunInProcess(['--scenarios', 'builtin', '--subset', 'groups', '--modes', 'script', '--limit', '1', '--script-writer', 'openai:gpt-3.5-turbo', '--selection', 'all', '--out', out], cleanEnv(suite.server.env()), 120_000);
   });
 
   it('the writer was told every seat\'s goal and how to make a turn private; the record keeps the turn private; show marks it', async () => {
@@ -179,7 +179,7 @@ describe('private messages in script mode (an LLM script writer against the fake
     const scenario = JSON.parse(readFileSync(join(out, 'scenarios.jsonl'), 'utf8').split('\n')[0]!) as { seats: Array<{ goal: string }> };
     for (const seat of scenario.seats) expect(prompt).toContain(seat.goal.trim().slice(0, 60));
     expect(prompt).toContain('"to" makes a turn private');
-    const shown = await parleyCli(['show', out, record!.episodeId], cleanEnv());
+    const shown = await parleyCliInProcess(['show', out, record!.episodeId], cleanEnv());
     expect(shown.stdout).toMatch(/#0 [^\n]*\[private to [^\]]+\]: "the brass owl/);
   });
 });
