@@ -85,10 +85,10 @@ export const SMALL = ['--scenarios', 'builtin', '--concurrency', '1', '--max-tur
 
 /**
  * One paper-protocol agents episode (`--limit 1`, six turns at most) between two `openai:gpt-4-0613` seats,
- * over the scenarios in `scenarios`, against the fake server whose variables `env` holds.
+ * over the scenarios in `scenarios`, against the fake server whose variables `env` holds (run in this process).
  */
 export function paperGpt4Episode(scenarios: string, out: string, env: Record<string, string>, extra: string[] = []): Promise<CliRun> {
-  return parleyRun([
+  return parleyRunInProcess([
     '--scenarios', scenarios, '--protocol', 'paper', '--selection', 'all', '--modes', 'agents', '--limit', '1', '--concurrency', '1', '--max-turns', '6',
     '--agent1', 'openai:gpt-4-0613', '--agent2', 'openai:gpt-4-0613', ...extra, '--out', out,
   ], cleanEnv(env), 90_000);

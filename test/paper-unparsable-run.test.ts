@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../protocol/index.js';
 import { reply, type ReceivedRequest } from '../testkit/fake-llm-server.js';
-import { cleanEnv, parleyRun, readEpisodes, readRunJson } from './llm-run-helpers.js';
+import { cleanEnv, parleyRunInProcess, readEpisodes, readRunJson } from './llm-run-helpers.js';
 import { paperMiniSuite, requestText, requestTurn, transcriptAndCard } from './helpers/paper-mini-suite.js';
 
 /** The one agent turn whose reply stays prose, to its request and to its reformat request. */
@@ -84,7 +84,7 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
     const recorded = join(tmp.path, 'none');
     const out = join(tmp.path, 'replayed');
     const before = suite.server.requests.length;
-    const result = await parleyRun(['--replay', recorded, '--out', out], cleanEnv(), 90_000);
+    const result = await parleyRunInProcess(['--replay', recorded, '--out', out], cleanEnv(), 90_000);
     expect(result.code, result.stderr).toBe(0);
     expect(suite.server.requests.length).toBe(before);
     const strip = (t: { seat: string; action: unknown; unparsable?: unknown; reformatModel?: unknown }) => ({ seat: t.seat, action: t.action, unparsable: t.unparsable, reformatModel: t.reformatModel });
@@ -125,10 +125,10 @@ describe('an unreadable agent reply under --protocol paper (issue 20, contract 4
   it('--dry-run says where the reformat request goes and what becomes of a still unreadable reply', async () => {
     const args = ['--scenarios', scenarios, '--protocol', 'paper', '--modes', 'agents', '--agent1', 'openai:gpt-4-0613', '--agent2', 'mistral:open-mixtral-8x7b', '--dry-run', '--out', join(tmp.path, 'dry')];
     const env = cleanEnv({ OPENAI_API_KEY: 'x', MISTRAL_API_KEY: 'x' });
-    const plain = await parleyRun(args, env);
+    const plain = await parleyRunInProcess(args, env);
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stdout).toContain('an unreadable reply gets one reformat request (openai:gpt-4-0613 → openai:gpt-3.5-turbo; mistral:open-mixtral-8x7b → the same model, in a fresh request); still unreadable, the turn is a counted none');
-    const failing = await parleyRun([...args, '--on-unparsable', 'fail', '--reformat-model', 'openai:my-fixer'], env);
+    const failing = await parleyRunInProcess([...args, '--on-unparsable', 'fail', '--reformat-model', 'openai:my-fixer'], env);
     expect(failing.stdout).toContain('(openai:gpt-4-0613 → openai:my-fixer; mistral:open-mixtral-8x7b → openai:my-fixer); still unreadable, the episode fails (--on-unparsable fail)');
     expect(suite.server.requests).toHaveLength(0);
   });

@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, expect } from 'vitest';
 import type { ReceivedRequest } from '../../testkit/fake-llm-server.js';
-import { cleanEnv, paperGpt4Episode, parleyCli, parleyRun, type CliRun } from '../llm-run-helpers.js';
+import { parleyInProcess } from '../../testkit/in-process-cli.js';
+import { cleanEnv, paperGpt4Episode, parleyCliInProcess, parleyRunInProcess, type CliRun } from '../llm-run-helpers.js';
 import { fakeLlmSuite, type FakeLlmSuite } from './fake-llm-suite.js';
-import { parley } from './processes.js';
 import { sotopiaMiniDir } from './reference-data.js';
 
 /** Imports the SOTOPIA-shaped mini fixture (on every clone) into the scenario file `out`, failing unless it exits 0. */
 export async function importSotopiaMini(out: string): Promise<string> {
-  expect(await parley(['scenarios', 'import', 'sotopia', sotopiaMiniDir(), '--out', out]).exited).toBe(0);
+  expect((await parleyInProcess(['scenarios', 'import', 'sotopia', sotopiaMiniDir(), '--out', out])).code).toBe(0);
   return out;
 }
 
@@ -29,6 +29,9 @@ export interface PaperMiniSuite extends FakeLlmSuite {
 }
 
 /**
+ * Every command here runs in the test's process (testkit/in-process-cli.ts): these files check what runs
+ * write and print; the runs' seats are still agent processes.
+ *
  * Registers, in the calling `describe`, a fake LLM server and a scratch folder named by `prefix` (see
  * `fakeLlmSuite`), the mini fixture imported in beforeAll, and the server's request log emptied before each test.
  */
@@ -47,14 +50,14 @@ export function paperMiniSuite(prefix: string): PaperMiniSuite {
     scenarios,
     agentsEpisode: (out, extra = []) => paperGpt4Episode(scenarios, out, suite.server.env(), extra),
     scriptEpisode: (out) =>
-      parleyRun(['--scenarios', scenarios, '--protocol', 'paper', '--selection', 'all', '--modes', 'script', '--limit', '1', '--script-writer', 'openai:gpt-4-0613', '--out', out], cleanEnv(suite.server.env()), 90_000),
+      parleyRunInProcess(['--scenarios', scenarios, '--protocol', 'paper', '--selection', 'all', '--modes', 'script', '--limit', '1', '--script-writer', 'openai:gpt-4-0613', '--out', out], cleanEnv(suite.server.env()), 90_000),
   };
 }
 
 /** Where people read a run: `parley show`'s transcript and the card in report.md (`parley report` must exit 0). */
 export async function transcriptAndCard(out: string): Promise<{ transcript: string; card: string }> {
-  const show = await parleyCli(['show', out], cleanEnv());
-  const report = await parleyCli(['report', out], cleanEnv());
+  const show = await parleyCliInProcess(['show', out], cleanEnv());
+  const report = await parleyCliInProcess(['report', out], cleanEnv());
   expect(report.code, report.stderr).toBe(0);
   return { transcript: show.stdout, card: readFileSync(join(out, 'report.md'), 'utf8') };
 }

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { cleanEnv } from '../llm-run-helpers.js';
-import { parley, within } from './processes.js';
+import { parleyInProcess, type InProcessResult } from '../../testkit/in-process-cli.js';
+import { within } from './processes.js';
 import { CLI_GUARD_MS } from '../setup/guards.js';
 
 /**
@@ -66,17 +67,16 @@ async function buildOnce(dir: string, key: string, argv: string[], timeoutMs: nu
     return awaitBuilt(dir, key, argv, timeoutMs);
   }
   const staging = join(dir, `${key}.building`);
-  const run = parley([...argv, '--out', join(staging, 'R')], { env: cleanEnv() });
-  let code: number | null;
+  // In this process (testkit/in-process-cli.ts): the fixture is a run directory to read, not a test of its process.
+  let run: InProcessResult;
   try {
-    code = await within(run.exited, timeoutMs, `parley ${argv.join(' ')}`, [run]);
+    run = await within(parleyInProcess([...argv, '--out', join(staging, 'R')], { env: cleanEnv() }), timeoutMs, `parley ${argv.join(' ')}`);
   } catch (e) {
-    run.kill();
     writeFileSync(join(dir, `${key}.failed`), String(e));
     throw e;
   }
-  if (code !== 0) {
-    const why = `parley ${argv.join(' ')} exited ${code}:\n${[...run.stdout, ...run.stderr].join('\n')}`;
+  if (run.code !== 0) {
+    const why = `parley ${argv.join(' ')} exited ${run.code}:\n${[...run.stdout, ...run.stderr].join('\n')}`;
     writeFileSync(join(dir, `${key}.failed`), why);
     throw new Error(why);
   }
