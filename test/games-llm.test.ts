@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readCassette } from '../llm/index.js';
 import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
-import { cleanEnv, parleyCli, parleyRun, readEpisodes } from './llm-run-helpers.js';
+import { cleanEnv, parleyCliInProcess, parleyRunInProcess, readEpisodes } from './llm-run-helpers.js';
 
 const SEATS = ['agent1', 'agent2', 'agent3', 'agent4', 'agent5', 'agent6'];
 
@@ -16,14 +16,14 @@ describe('werewolf with two models, 20 games, against a fake server', () => {
   const suite = fakeLlmSuite('games-llm');
   const { tmp: dir } = suite;
   const out = join(dir.path, 'R');
-  let run: Awaited<ReturnType<typeof parleyRun>>;
+  let run: Awaited<ReturnType<typeof parleyRunInProcess>>;
 
   beforeAll(async () => {
     // Seats alternate between the two models; the deal gives each model every role over the run. Multiplexed
     // (6 agent processes instead of 24): the contract is about the report's ranking of two models, not one
     // seat per process; a process still never hosts two seats of one game.
     const seats = SEATS.flatMap((s, i) => [`--${s}`, `openai:${i % 2 ? 'model-b' : 'model-a'}`]);
-    run = await parleyRun(['--scenarios', 'builtin', '--subset', 'werewolf', '--modes', 'agents', '--repeats', '20', ...seats, '--max-turns', '2', '--concurrency', '4', '--multiplex', '--out', out], cleanEnv(suite.server.env()), 240_000);
+    run = await parleyRunInProcess(['--scenarios', 'builtin', '--subset', 'werewolf', '--modes', 'agents', '--repeats', '20', ...seats, '--max-turns', '2', '--concurrency', '4', '--multiplex', '--out', out], cleanEnv(suite.server.env()), 240_000);
   }, 260_000);
 
   it('plays 20 games with LLM seats of two models, each to a winning side', () => {
@@ -43,7 +43,7 @@ describe('werewolf with two models, 20 games, against a fake server', () => {
 
   it("the fine-tuning export rebuilds each game seat's prompt from its ledger, notices included, as its cassette has it", async () => {
     const ft = join(dir.path, 'ft.jsonl');
-    const exp = await parleyCli(['export', out, '--format', 'openai-chat', '--out', ft], cleanEnv());
+    const exp = await parleyCliInProcess(['export', out, '--format', 'openai-chat', '--out', ft], cleanEnv());
     expect(exp.code, exp.stderr).toBe(0);
     const readJsonl = (f: string) => readFileSync(f, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     const lines = readJsonl(ft) as Array<{ messages: Array<{ role: string; content: string }> }>;
@@ -61,7 +61,7 @@ describe('werewolf with two models, 20 games, against a fake server', () => {
   });
 
   it('the report ranks both models with bootstrap intervals', async () => {
-    const rep = await parleyCli(['report', out], cleanEnv(suite.server.env()));
+    const rep = await parleyCliInProcess(['report', out], cleanEnv(suite.server.env()));
     expect(rep.code, rep.stderr).toBe(0);
     const report = readFileSync(join(out, 'report.md'), 'utf8');
     const section = report.slice(report.indexOf('### Model ratings (Bradley–Terry)'));

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parleyInProcess } from '../testkit/in-process-cli.js';
 import { auditRun } from './helpers/audit.js';
 import { auditGames } from './helpers/game-audit.js';
-import { tempDir } from './helpers/processes.js';
+import { parley, tempDir } from './helpers/processes.js';
 
 const readJsonl = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 const ledger = (dir: string, episode: string, seat: string) => readFileSync(join(dir, 'ledgers', episode, `${seat}.jsonl`), 'utf8');
@@ -27,8 +27,9 @@ describe('parley run --scenarios builtin --subset werewolf --repeats 5', () => {
   let records: GameEpisode[] = [];
 
   beforeAll(async () => {
-    const p = await parleyInProcess(['run', '--scenarios', 'builtin', '--subset', 'werewolf', '--repeats', '5', '--out', out]);
-    code = p.code;
+    // A process: the test reads the whole run's stderr, which its agent processes share (inherited).
+    const p = parley(['run', '--scenarios', 'builtin', '--subset', 'werewolf', '--repeats', '5', '--out', out]);
+    code = await p.exited;
     stderr = p.stderr;
     stdout = p.stdout;
     records = readJsonl(join(out, 'episodes.jsonl'));

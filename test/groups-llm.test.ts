@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readCassette } from '../llm/index.js';
 import type { FakeLlmServer } from '../testkit/fake-llm-server.js';
-import { cleanEnv, parleyCli, parleyRun, readEpisodes } from './llm-run-helpers.js';
+import { cleanEnv, parleyCliInProcess, parleyRunInProcess, readEpisodes } from './llm-run-helpers.js';
 import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 
 const readJsonl = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -26,7 +26,7 @@ describe.each(['parley', 'paper'] as const)('groups with LLM seats under --proto
   beforeAll(async () => {
     // --multiplex: seats of different episodes share warm agent processes (never two of one episode). Contract 3
     // is about the prompts, eval and report; every seat in its own process is contract 1 (groups-run.test.ts).
-    const run = await parleyRun(
+    const run = await parleyRunInProcess(
       ['--scenarios', 'builtin', '--subset', 'groups', '--modes', 'agents,mindreaders', '--agent1', 'openai:gpt-3.5-turbo', '--max-turns', '8', '--concurrency', '2', '--multiplex', '--protocol', protocol, '--selection', 'all', '--out', out],
       cleanEnv(suite.server.env()),
       120_000,
@@ -63,7 +63,7 @@ describe.each(['parley', 'paper'] as const)('groups with LLM seats under --proto
 
   it('the fine-tuning export has examples for every seat, each prompt equal to that seat\'s cassette request', async () => {
     const ft = join(dir.path, 'ft.jsonl');
-    const exp = await parleyCli(['export', out, '--format', 'openai-chat', '--out', ft], cleanEnv());
+    const exp = await parleyCliInProcess(['export', out, '--format', 'openai-chat', '--out', ft], cleanEnv());
     expect(exp.code, exp.stderr).toBe(0);
     const lines = readJsonl(ft) as Array<{ messages: Array<{ role: string; content: string }> }>;
     const index = readJsonl(join(dir.path, 'ft.index.jsonl')) as Array<{ episodeId: string; seat: string; turn: number }>;
@@ -80,14 +80,14 @@ describe.each(['parley', 'paper'] as const)('groups with LLM seats under --proto
   });
 
   it('parley eval scores all three seats of every episode; parley report has a row per seat role', async () => {
-    const ev = await parleyCli(['eval', out, '--judge', 'openai:gpt-4'], cleanEnv(suite.server.env()));
+    const ev = await parleyCliInProcess(['eval', out, '--judge', 'openai:gpt-4'], cleanEnv(suite.server.env()));
     expect(ev.code, ev.stderr).toBe(0);
     for (const r of readEpisodes(out)) {
       const judge = (r.evaluation as { judge: { seats: Record<string, { ok: boolean }> } }).judge;
       expect(Object.keys(judge.seats).sort()).toEqual(['agent1', 'agent2', 'agent3']);
       for (const s of Object.values(judge.seats)) expect(s.ok).toBe(true);
     }
-    const rep = await parleyCli(['report', out], cleanEnv());
+    const rep = await parleyCliInProcess(['report', out], cleanEnv());
     expect(rep.code, rep.stderr).toBe(0);
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     const section = md.slice(md.indexOf('## Judge scores by seat role'));

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Evaluation } from '../evaluator/evaluation.js';
 import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
 import { tempDir } from './helpers/processes.js';
-import { cleanEnv, parleyCli, parleyRun, readEpisodes } from './llm-run-helpers.js';
+import { cleanEnv, parleyCliInProcess, parleyRunInProcess, readEpisodes } from './llm-run-helpers.js';
 
 /**
  * Issue 20: `judgeView` in an experiment file is recorded in run.json with the run, and `parley eval`
@@ -43,13 +43,13 @@ describe('judgeView from the experiment file to run.json to parley eval', () => 
   it('records judgeView in run.json, and eval uses it and the judge\'s reformat model without flags', async () => {
     const experiment = join(tmp.path, 'e.yaml');
     writeFileSync(experiment, `scenarios: builtin\nsubset: mutual_friends\nmodes: [agents]\nlimit: 1\nmaxTurns: 4\nprotocol: parley\njudge: { spec: openai:gpt-4-0613, reformat: { spec: openai:gpt-3.5-turbo-1106 } }\njudgeView: paper\nout: ${JSON.stringify(out)}\n`);
-    const run = await parleyRun(['--experiment', experiment], cleanEnv(server.env()));
+    const run = await parleyRunInProcess(['--experiment', experiment], cleanEnv(server.env()));
     expect(run.code, run.stderr).toBe(0);
     const runJson = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { config: { judgeView?: string }; protocol: { name: string } };
     expect(runJson.config.judgeView).toBe('paper');
     expect(runJson.protocol.name).toBe('parley');
 
-    const evaluated = await parleyCli(['eval', out], cleanEnv(server.env()));
+    const evaluated = await parleyCliInProcess(['eval', out], cleanEnv(server.env()));
     expect(evaluated.code, evaluated.stderr).toBe(0);
     expect(evaluated.stderr).toContain('(full, paper view)');
     const judged = server.requests.filter((r) => text(r).includes('rate how well each participant reached their goals'));

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
 import { tempDir } from './helpers/processes.js';
-import { cleanEnv, parleyRun, readEpisodes, readRunJson, SMALL } from './llm-run-helpers.js';
+import { cleanEnv, parleyRunInProcess, readEpisodes, readRunJson, SMALL } from './llm-run-helpers.js';
 
 /** Issue 3, contract points 3, 4 and 5: malformed replies, 429 with Retry-After, a missing key. */
 describe('LLM failures in a run (issue 3: points 3, 4, 5)', () => {
@@ -44,7 +44,7 @@ describe('LLM failures in a run (issue 3: points 3, 4, 5)', () => {
       return reply.plausible();
     });
     const dir = newDir('llm-malformed');
-    const run = await parleyRun([...SMALL, '--modes', 'agents', ...SEATS, '--limit', '2', '--out', dir], cleanEnv(server.env()));
+    const run = await parleyRunInProcess([...SMALL, '--modes', 'agents', ...SEATS, '--limit', '2', '--out', dir], cleanEnv(server.env()));
     expect(run.code, run.stderr).toBe(0);
     const [episode, second] = readEpisodes(dir);
     const [t0, t1, t2] = episode!.turns;
@@ -66,7 +66,7 @@ describe('LLM failures in a run (issue 3: points 3, 4, 5)', () => {
   it('429 with Retry-After: 1 to the first requests: the run completes and run.json counts the retries', async () => {
     server.enqueue(reply.rateLimited('1'), reply.rateLimited('1'));
     const dir = newDir('llm-429');
-    const run = await parleyRun([...SMALL, '--modes', 'agents', ...SEATS, '--limit', '1', '--out', dir], cleanEnv(server.env()));
+    const run = await parleyRunInProcess([...SMALL, '--modes', 'agents', ...SEATS, '--limit', '1', '--out', dir], cleanEnv(server.env()));
     expect(run.code, run.stderr).toBe(0);
     const [episode] = readEpisodes(dir);
     expect(episode!.status).toBe('ok');
@@ -83,7 +83,7 @@ describe('LLM failures in a run (issue 3: points 3, 4, 5)', () => {
   ])('a chosen provider without a key exits non-zero before any episode, naming %s', async (variable, keys) => {
     const dir = newDir('llm-nokey');
     const env = cleanEnv({ ...keys, OPENAI_BASE_URL: server.openaiBaseURL, MISTRAL_BASE_URL: server.url });
-    const run = await parleyRun([...SMALL, '--modes', 'agents', ...SEATS, '--limit', '1', '--out', dir], env);
+    const run = await parleyRunInProcess([...SMALL, '--modes', 'agents', ...SEATS, '--limit', '1', '--out', dir], env);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain(variable);
     expect(existsSync(join(dir, 'episodes.jsonl'))).toBe(false);

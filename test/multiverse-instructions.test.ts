@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
-import { cleanEnv, parleyCli } from './llm-run-helpers.js';
+import { cleanEnv, parleyCliInProcess } from './llm-run-helpers.js';
 import { scriptOverAgentsClaim } from './helpers/multiverse-claim.js';
 
 /**
@@ -21,7 +21,7 @@ describe('parley multiverse with an instructions axis', () => {
     const claim = join(tmp.path, 'claim.yaml');
     writeFileSync(claim, claimText('[default, goal-first]'));
     const out = join(tmp.path, 'mv');
-    const run = await parleyCli(['multiverse', claim, '--out', out], cleanEnv(suite.server.env()), 240_000);
+    const run = await parleyCliInProcess(['multiverse', claim, '--out', out], cleanEnv(suite.server.env()), 240_000);
     expect(run.code, run.stderr).toBe(0);
     // One script arm, two agents arms.
     expect(readdirSync(join(out, 'arms'))).toHaveLength(3);
@@ -39,12 +39,12 @@ describe('parley multiverse with an instructions axis', () => {
     const claim = join(tmp.path, 'mine.yaml');
     writeFileSync(claim, claimText(`[default, ${mine}]`));
     const out = join(tmp.path, 'mine-out');
-    const refused = await parleyCli(['multiverse', claim, '--out', out], cleanEnv(suite.server.env()));
+    const refused = await parleyCliInProcess(['multiverse', claim, '--out', out], cleanEnv(suite.server.env()));
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`give --allow-path ${mine}`);
     expect(existsSync(out)).toBe(false);
     const before = suite.server.requests.length;
-    const allowed = await parleyCli(['multiverse', claim, '--out', out, '--allow-path', mine], cleanEnv(suite.server.env()), 240_000);
+    const allowed = await parleyCliInProcess(['multiverse', claim, '--out', out, '--allow-path', mine], cleanEnv(suite.server.env()), 240_000);
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(suite.server.requests.slice(before).some((q) => JSON.stringify(q.body.messages).includes('Mine-framing'))).toBe(true);
   }, 240_000);

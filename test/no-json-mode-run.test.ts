@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parleyInProcess } from '../testkit/in-process-cli.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../testkit/fake-llm-server.js';
-import { parley, tempDir } from './helpers/processes.js';
-import { cleanEnv, parleyRun, readEpisodes, readRunJson, SMALL } from './llm-run-helpers.js';
+import { tempDir } from './helpers/processes.js';
+import { cleanEnv, parleyRunInProcess, readEpisodes, readRunJson, SMALL } from './llm-run-helpers.js';
 
 /**
  * Issue 10, contract 2: against a server that answers 400 to any `response_format` (as OpenAI's
@@ -24,7 +25,7 @@ describe('GPT-4-0613 without JSON mode (issue 10, contract 2)', () => {
 
   it('runs agents and script episodes with no errors and counts the fallbacks in run.json', async () => {
     const spec = 'openai:gpt-4-0613';
-    const run = await parleyRun(
+    const run = await parleyRunInProcess(
       [...SMALL, '--protocol', 'parley', '--modes', 'agents,script', '--agent1', spec, '--agent2', spec, '--script-writer', spec, '--limit', '4', '--out', dir.path],
       cleanEnv(server.env()),
       120_000,
@@ -47,8 +48,8 @@ describe('GPT-4-0613 without JSON mode (issue 10, contract 2)', () => {
 
   it('parley eval --judge openai:gpt-4-0613 scores every seat', async () => {
     const before = server.requests.length;
-    const cli = parley(['eval', dir.path, '--judge', 'openai:gpt-4-0613'], { env: cleanEnv(server.env()) });
-    const code = await cli.exited;
+    const cli = await parleyInProcess(['eval', dir.path, '--judge', 'openai:gpt-4-0613'], { env: cleanEnv(server.env()) });
+    const code = cli.code;
     expect(code, cli.stderr.join('\n')).toBe(0);
     const seats = readEpisodes(dir.path).reduce((n, r) => n + r.seats.length, 0);
     expect(cli.stdout.join('\n')).toContain(`${seats} seats scored, 0 evaluation errors`);

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parleyInProcess } from '../testkit/in-process-cli.js';
 import type { EpisodeRecord } from '../protocol/index.js';
-import { parley } from './helpers/processes.js';
 import { sotopiaMiniDir } from './helpers/reference-data.js';
 import { cassetteText, expectNoPartnerSecret, paperHistorySaidLines } from './helpers/paper-prompts.js';
-import { cleanEnv, parleyRun, readEpisodes, type RecordedCall, recordedCalls } from './llm-run-helpers.js';
+import { cleanEnv, parleyRunInProcess, readEpisodes, type RecordedCall, recordedCalls } from './llm-run-helpers.js';
 import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 
 const content = cassetteText;
@@ -27,10 +27,10 @@ describe('--protocol paper on the SOTOPIA-shaped fixture (every clone)', () => {
 
   beforeAll(async () => {
     const file = join(tmp.path, 'S.jsonl');
-    expect(await parley(['scenarios', 'import', 'sotopia', sotopiaMiniDir(), '--out', file]).exited).toBe(0);
+    expect((await parleyInProcess(['scenarios', 'import', 'sotopia', sotopiaMiniDir(), '--out', file])).code).toBe(0);
     // --multiplex: seats of different episodes share warm agent processes (never two of one episode); what each
     // request carries does not depend on how seats are hosted.
-    const run = await parleyRun([
+    const run = await parleyRunInProcess([
       '--scenarios', file, '--protocol', 'paper', '--selection', 'all', '--modes', 'agents,mindreaders,script',
       '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--script-writer', 'openai:gpt-3.5-turbo', '--concurrency', '4', '--multiplex', '--out', out,
     ], cleanEnv(suite.server.env()), 120_000);

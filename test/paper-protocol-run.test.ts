@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
+import { parleyInProcess } from '../testkit/in-process-cli.js';
 import type { EpisodeRecord } from '../protocol/index.js';
 import type { Scenario } from '../scenarios/model.js';
-import { parley } from './helpers/processes.js';
 import { describeWithData, sotopiaData } from './helpers/reference-data.js';
 import { cassetteText, expectNoPartnerSecret, paperHistorySaidLines } from './helpers/paper-prompts.js';
-import { cleanEnv, parleyRun, readEpisodes, type RecordedCall, recordedCalls } from './llm-run-helpers.js';
+import { cleanEnv, parleyRunInProcess, readEpisodes, type RecordedCall, recordedCalls } from './llm-run-helpers.js';
 import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
 
 const data = sotopiaData();
@@ -32,11 +32,11 @@ describeWithData(data, '--protocol paper on SOTOPIA MutualFriends with openai: s
 
   beforeAll(async () => {
     const file = join(tmp.path, 'S.jsonl');
-    expect(await parley(['scenarios', 'import', 'sotopia', SOTOPIA, '--out', file]).exited).toBe(0);
+    expect((await parleyInProcess(['scenarios', 'import', 'sotopia', SOTOPIA, '--out', file])).code).toBe(0);
     // --multiplex: LLM seats of different episodes share warm agent processes (never two of one episode). The
     // contract is about what each request carries, which hosting does not change (how seats are hosted:
     // test/isolation-pooling.test.ts).
-    const run = await parleyRun([
+    const run = await parleyRunInProcess([
       '--scenarios', file, '--subset', 'mutual_friends', '--protocol', 'paper', '--selection', 'all', '--modes', 'agents,mindreaders,script',
       '--agent1', 'openai:gpt-3.5-turbo', '--agent2', 'openai:gpt-3.5-turbo', '--script-writer', 'openai:gpt-3.5-turbo', '--concurrency', '4', '--multiplex', '--out', out,
     ], cleanEnv(suite.server.env()), 300_000);

@@ -11,6 +11,10 @@
  * EPIPE handlers). Commands whose behaviour is their process (servers that run until a signal, `--queue`)
  * are refused, and a `process.exit` from the command fails the call instead of ending the test worker.
  * Console, environment and working directory are global, so calls run one at a time.
+ *
+ * What it cannot see: the stderr of the processes a command starts (a run's agent processes inherit the
+ * stderr of whoever started them: here the test worker's). A test that reads what a run's seats print, or
+ * that a run printed nothing at all, keeps a process.
  */
 import { resolve } from 'node:path';
 import { format } from 'node:util';
