@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../testkit/fake-llm-server.js';
-import { parleyInProcess } from '../testkit/in-process-cli.js';
+import { parleyInProcess } from './helpers/in-process-parley.js';
 import { batchRunSuite } from './helpers/batch-run-suite.js';
 import { parley, within } from './helpers/processes.js';
 import { CLI_GUARD_MS } from './setup/guards.js';

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
-import { parleyInProcess } from '../testkit/in-process-cli.js';
+import { parleyInProcess } from './helpers/in-process-parley.js';
 import { botRunFixture, copyOf } from './helpers/run-fixture.js';
 import { cleanEnv } from './llm-run-helpers.js';
 

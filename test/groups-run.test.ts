@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parleyInProcess } from '../testkit/in-process-cli.js';
+import { parleyInProcess } from './helpers/in-process-parley.js';
 import { auditRun } from './helpers/audit.js';
 import { auditSeatPairs } from './helpers/group-audit.js';
 import { tempDir } from './helpers/processes.js';

@@ -6,7 +6,7 @@ import { episode, mfScenario, type MoveSpec, writeRunDir } from '../evaluator/te
 import { type Mode } from '../protocol/index.js';
 import { PAPER_PROTOCOL } from '../simulation/index.js';
 import type { Scenario } from '../scenarios/model.js';
-import { parleyInProcess } from '../testkit/in-process-cli.js';
+import { parleyInProcess } from './helpers/in-process-parley.js';
 import { tempDir, within } from './helpers/processes.js';
 
 /**

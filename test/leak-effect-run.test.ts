@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parleyInProcess } from '../testkit/in-process-cli.js';
+import { parleyInProcess } from './helpers/in-process-parley.js';
 import { reply, startFakeLlmServer, type FakeLlmServer, type ReceivedRequest } from '../testkit/fake-llm-server.js';
 import { tempDir } from './helpers/processes.js';
 import { sotopiaMiniDir } from './helpers/reference-data.js';

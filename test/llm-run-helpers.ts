@@ -7,7 +7,7 @@ import type { Scenario } from '../scenarios/model.js';
 import { expect } from 'vitest';
 import type { FakeLlmServer } from '../testkit/fake-llm-server.js';
 import { parley, within } from './helpers/processes.js';
-import { parleyInProcess } from '../testkit/in-process-cli.js';
+import { parleyInProcess } from './helpers/in-process-parley.js';
 import { CLI_GUARD_MS } from './setup/guards.js';
 
 /**

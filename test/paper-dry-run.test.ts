@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parleyInProcess } from '../testkit/in-process-cli.js';
+import { parleyInProcess } from './helpers/in-process-parley.js';
 import { REPO } from './helpers/processes.js';
 import { describeWithData, sotopiaData } from './helpers/reference-data.js';
 import { fakeLlmSuite } from './helpers/fake-llm-suite.js';

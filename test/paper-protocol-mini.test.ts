@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parleyInProcess } from '../testkit/in-process-cli.js';
+import { parleyInProcess } from './helpers/in-process-parley.js';
 import type { EpisodeRecord } from '../protocol/index.js';
 import { sotopiaMiniDir } from './helpers/reference-data.js';
 import { cassetteText, expectNoPartnerSecret, paperHistorySaidLines } from './helpers/paper-prompts.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import { parleyInProcess } from '../testkit/in-process-cli.js';
+import { parleyInProcess } from './helpers/in-process-parley.js';
 import type { EpisodeRecord } from '../protocol/index.js';
 import type { Scenario } from '../scenarios/model.js';
 import { describeWithData, sotopiaData } from './helpers/reference-data.js';

@@ -5,7 +5,7 @@ import { Evaluation } from '../evaluator/evaluation.js';
 import { requestedDimensions, replyForSchema } from '../evaluator/testing/fake-judge.js';
 import { clScenario, episode, mfScenario, openScenario, writeRunDir } from '../evaluator/testing/fixtures.js';
 import { reply } from '../testkit/fake-llm-server.js';
-import { parleyInProcess } from '../testkit/in-process-cli.js';
+import { parleyInProcess } from './helpers/in-process-parley.js';
 import { agreedDealOr, judgeCliSuite, judgeSchemaOf } from './helpers/judge-cli-suite.js';
 import { WARMTH_HONESTY_YAML } from '../evaluator/testing/rubrics.js';
 import { cleanEnv } from './llm-run-helpers.js';

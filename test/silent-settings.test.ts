@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scenario } from '../scenarios/model.js';
 import { fakeLlmSuite } from './helpers/fake-llm-suite.js';
-import { parleyInProcess } from '../testkit/in-process-cli.js';
+import { parleyInProcess } from './helpers/in-process-parley.js';
 import { botRunFixture, copyOf } from './helpers/run-fixture.js';
 import { importSotopiaMini } from './helpers/paper-mini-suite.js';
 import { cleanEnv, readEpisodes } from './llm-run-helpers.js';

@@ -34,7 +34,10 @@ export interface InProcessOptions {
   cwd?: string;
 }
 
-/** A CLI entry: cli/main.ts's `main` (injectable so the runner's own guards can be tested without the CLI). */
+/**
+ * A CLI entry: cli/main.ts's `main`, handed in by test/helpers/in-process-parley.ts (testkit/ depends on nothing of
+ * the product: test/boundaries), or a stand-in for the runner's own tests.
+ */
 export type CliEntry = (argv: string[]) => Promise<number>;
 
 /**
@@ -57,11 +60,6 @@ export function refusal(argv: string[]): string | null {
 
 /** The one call in flight: the next waits for it (console, env and cwd are the process's). */
 let queue: Promise<unknown> = Promise.resolve();
-
-/** `parley <argv>` through cli/main.ts's dispatcher, in this process (one call at a time). */
-export function parleyInProcess(argv: string[], opts: InProcessOptions = {}): Promise<InProcessResult> {
-  return runInProcess(argv, opts, async (a) => (await import('../cli/main.js')).main(a));
-}
 
 /** `entry(argv)` with the command's environment, cwd and captured output (see the file's comment), one call at a time. */
 export function runInProcess(argv: string[], opts: InProcessOptions, entry: CliEntry): Promise<InProcessResult> {

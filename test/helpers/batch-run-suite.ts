@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, expect } from 'vitest';
 import type { FakeFile } from '../../testkit/fake-llm-finetune.js';
 import type { ReceivedRequest } from '../../testkit/fake-llm-server.js';
-import { parleyInProcess } from '../../testkit/in-process-cli.js';
+import { parleyInProcess } from './in-process-parley.js';
 import { CLI_GUARD_MS } from '../setup/guards.js';
 import { cleanEnv } from '../llm-run-helpers.js';
 import { fakeLlmSuite, type FakeLlmSuite } from './fake-llm-suite.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, expect } from 'vitest';
 import type { ReceivedRequest } from '../../testkit/fake-llm-server.js';
-import { parleyInProcess } from '../../testkit/in-process-cli.js';
+import { parleyInProcess } from './in-process-parley.js';
 import { cleanEnv, paperGpt4Episode, parleyCliInProcess, parleyRunInProcess, type CliRun } from '../llm-run-helpers.js';
 import { fakeLlmSuite, type FakeLlmSuite } from './fake-llm-suite.js';
 import { sotopiaMiniDir } from './reference-data.js';

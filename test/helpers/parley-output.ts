@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { parleyInProcess } from '../../testkit/in-process-cli.js';
+import { parleyInProcess } from './in-process-parley.js';
 import { PARLEY_BIN, REPO } from '../../testkit/processes.js';
 
 /** What `parley <args>` printed, as the raw text of its two streams, and how it exited. */

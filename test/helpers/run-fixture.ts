@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { cleanEnv } from '../llm-run-helpers.js';
-import { parleyInProcess, type InProcessResult } from '../../testkit/in-process-cli.js';
+import type { InProcessResult } from '../../testkit/in-process-cli.js';
+import { parleyInProcess } from './in-process-parley.js';
 import { within } from './processes.js';
 import { CLI_GUARD_MS } from '../setup/guards.js';
 
