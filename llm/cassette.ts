@@ -4,7 +4,7 @@ import { jsonlLines } from '../disk/jsonl-lines.js';
 import { readRegularFile, RUN_FILE_CAPS } from '../disk/regular-file.js';
 import { ErrorCode } from '../protocol/index.js';
 import { isLlmError, LlmError, LlmErrorCode } from './errors.js';
-import { holdMessagesJson, jsonWithMessages, objectJson } from './messages-json.js';
+import { holdMessagesJson, objectPieces, piecesBytes, piecesWithMessages } from './messages-json.js';
 import type { ChatRequest, ChatResponse, LlmClient } from './types.js';
 
 /**
@@ -142,8 +142,10 @@ export class RecordingClient implements LlmClient {
   private append(entry: CassetteEntry): void {
     // Synchronous so that the line is on disk before the move leaves the process.
     // The request's messages as the HTTP body wrote them (messages-json.ts): the same bytes, made once.
-    const request = jsonWithMessages(entry.request);
-    appendFileSync(this.fd ?? this.file, `${objectJson(entry as unknown as Record<string, unknown>, (key) => (key === 'request' ? request : undefined))}\n`);
+    const request = piecesWithMessages(entry.request);
+    const line = objectPieces(entry as unknown as Record<string, unknown>, (key) => (key === 'request' ? request : undefined));
+    line.push('\n');
+    appendFileSync(this.fd ?? this.file, piecesBytes(line));
   }
 }
 

@@ -14,6 +14,7 @@ export { mistralBatchApi } from './mistral-batch.js';
 export { warmProvider } from './warm.js';
 export type { ClientConfig, CreateClientOptions } from './create-client.js';
 export { readCassette, RecordingClient, ReplayClient } from './cassette.js';
+export { jsonPrefix, prefixedMessage, type JsonPrefix } from './json-prefix.js';
 export type { CassetteEntry, CassetteFiles } from './cassette.js';
 export { estimateCost, estimateTotalCost, loadPrices, priceOf } from './cost.js';
 export type { Price, PriceTable } from './cost.js';

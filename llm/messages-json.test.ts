@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { holdMessagesJson, jsonWithMessages, messagesJson, objectJson } from './messages-json.js';
+import { holdMessagesJson, messagesBytes, messagesJson, objectPieces, piecesBytes, piecesLength, piecesWithMessages, utf8Bytes, type JsonPiece } from './messages-json.js';
 import type { ChatMessage } from './types.js';
+
+/** The pieces' bytes against JSON.stringify's text in UTF-8. */
+const expectBytes = (pieces: JsonPiece[], value: unknown) => expect(piecesBytes(pieces).equals(Buffer.from(JSON.stringify(value), 'utf8'))).toBe(true);
 
 const prompt = (): ChatMessage[] => [
   { role: 'system', content: 'You play "Alice".\nStay in character.\t\u2028' },
@@ -24,9 +27,40 @@ describe('messages serialised once (llm/messages-json.ts)', () => {
       'text',
       {},
     ];
-    for (const v of values) expect(jsonWithMessages(v)).toBe(JSON.stringify(v));
+    for (const v of values) expectBytes(piecesWithMessages(v), v);
+    const release = holdMessagesJson(messages);
+    for (const v of values) expectBytes(piecesWithMessages(v), v);
+    release();
     const entry = { seq: 0, provider: 'openai', model: 'm', request: { messages }, at: 'now', response: { content: 'hi' }, error: undefined };
-    expect(objectJson(entry, (key) => (key === 'request' ? jsonWithMessages(entry.request) : undefined))).toBe(JSON.stringify(entry));
+    expectBytes(objectPieces(entry, (key) => (key === 'request' ? piecesWithMessages(entry.request) : undefined)), entry);
+    const first = { request: { messages }, seq: 1 };
+    expectBytes(objectPieces(first, (key) => (key === 'request' ? piecesWithMessages(first.request) : undefined)), first);
+    const ascii = [{ role: 'user' as const, content: 'plain "text"\n' }];
+    const body = { model: 'm', messages: ascii, n: 1 };
+    expectBytes(piecesWithMessages(body), body);
+    const pieces = piecesWithMessages(body);
+    const head = 'POST /v1 HTTP/1.1\r\nx: \xe9\r\n\r\n';
+    expect(piecesBytes(pieces, piecesLength(pieces), head).equals(Buffer.concat([Buffer.from(head, 'latin1'), Buffer.from(JSON.stringify(body))]))).toBe(true);
+  });
+
+  it('encodes text to UTF-8 as Buffer.from does, ASCII or not', () => {
+    for (const text of ['', 'ascii only {"a":1}\n', 'caf\u00e9', '\u00ff\u0100', 'emoji 😀', 'lone \ud800 surrogate', 'x'.repeat(10_000), `${'y'.repeat(5000)}é`]) {
+      expect(utf8Bytes(text).equals(Buffer.from(text, 'utf8'))).toBe(true);
+    }
+  });
+
+  it('encodes a held list once while it is unchanged, and anew once it changed', () => {
+    const messages = prompt();
+    const release = holdMessagesJson(messages);
+    const bytes = messagesBytes(messages);
+    expect(bytes.equals(Buffer.from(JSON.stringify(messages)))).toBe(true);
+    expect(messagesBytes(messages)).toBe(bytes);
+    messages[1]!.content += ' more';
+    const changed = messagesBytes(messages);
+    expect(changed).not.toBe(bytes);
+    expect(changed.equals(Buffer.from(JSON.stringify(messages)))).toBe(true);
+    release();
+    expect(messagesBytes(messages)).not.toBe(messagesBytes(messages));
   });
 
   it('serialises a held list once, and again once it changed in any way', () => {

@@ -1,15 +1,20 @@
+import { messageListJson } from './json-prefix.js';
 import type { ChatMessage } from './types.js';
 
 /**
- * A request's messages serialised once a call, for the two places that write them: the HTTP body
- * (openai-http.ts) and the cassette's line (cassette.ts). Why: `JSON.stringify` of a ~6 KB prompt, done
- * twice a turn, was ~6 % of a warm model seat's CPU, more than half of it the second time, for the same
- * bytes (bench/agent-profile.md, ninth pass). The output is `JSON.stringify`'s, byte for byte
+ * A request's messages serialised once a call, and encoded to UTF-8 once, for the two places that write
+ * them: the HTTP body (openai-http.ts) and the cassette's line (cassette.ts). Why: `JSON.stringify` of a
+ * ~6 KB prompt, done twice a turn, was ~6 % of a warm model seat's CPU, more than half of it the second
+ * time, for the same bytes (bench/agent-profile.md, ninth pass); encoding the body and the line to UTF-8
+ * each (V8's per-character encoder, and a length pass for the body) was another ~9 % of a turn's
+ * instructions (sixteenth pass). The bytes are `JSON.stringify`'s in UTF-8, byte for byte
  * (llm/messages-json.test.ts).
  */
 
 interface Serialised {
   json: string;
+  /** The JSON's UTF-8 bytes, made on first use (`messagesBytes`). */
+  bytes: Buffer | null;
   /** What the JSON was made from: each message object, its role, its content and its own key count. */
   seen: Array<{ message: ChatMessage; role: string; content: string; keys: number }>;
 }
@@ -62,33 +67,83 @@ function unchanged(messages: readonly ChatMessage[], s: Serialised): boolean {
 export function messagesJson(messages: readonly ChatMessage[]): string {
   const entry = held.get(messages);
   if (entry?.kept && unchanged(messages, entry.kept)) return entry.kept.json;
-  const json = JSON.stringify(messages);
-  if (entry) entry.kept = { json, seen: messages.map((message) => ({ message, role: message.role, content: message.content, keys: keyCount(message) })) };
+  const json = messageListJson(messages);
+  if (entry) entry.kept = { json, bytes: null, seen: messages.map((message) => ({ message, role: message.role, content: message.content, keys: keyCount(message) })) };
   return json;
 }
 
 /**
- * `JSON.stringify(value)` for a plain object (no `toJSON`, no replacer), with the JSON of some of its
+ * UTF-8 bytes of `text`. A text whose UTF-8 length is its length is ASCII: its bytes are its characters, copied
+ * as latin1 (a copy) instead of going through V8's UTF-8 encoder character by character. The same bytes.
+ */
+export function utf8Bytes(text: string): Buffer {
+  const length = Buffer.byteLength(text);
+  const bytes = Buffer.allocUnsafe(length);
+  bytes.write(text, 0, length, length === text.length ? 'latin1' : 'utf8');
+  return bytes;
+}
+
+/** `messagesJson(messages)` as UTF-8 bytes, made once for a held list as long as it is not changed. */
+export function messagesBytes(messages: readonly ChatMessage[]): Buffer {
+  const json = messagesJson(messages);
+  const kept = held.get(messages)?.kept;
+  if (!kept || kept.json !== json) return utf8Bytes(json);
+  return (kept.bytes ??= utf8Bytes(json));
+}
+
+/** A JSON text in pieces, in order: text, and the UTF-8 bytes of messages (`messagesBytes`). */
+export type JsonPiece = string | Buffer;
+
+/**
+ * `JSON.stringify(value)` for a plain object (no `toJSON`, no replacer) in pieces, with the JSON of some of its
  * properties given ready-made by `given` (undefined: serialised here). Properties `JSON.stringify` leaves
  * out (undefined, functions, symbols) are left out the same way.
  */
-export function objectJson(value: Record<string, unknown>, given: (key: string, v: unknown) => string | undefined): string {
-  let out = '{';
+export function objectPieces(value: Record<string, unknown>, given: (key: string, v: unknown) => JsonPiece[] | undefined): JsonPiece[] {
+  const pieces: JsonPiece[] = [];
+  let text = '{';
   for (const key of Object.keys(value)) {
     const v = value[key];
     if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-    const json = given(key, v) ?? JSON.stringify(v);
-    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${json}`;
+    text += `${text.length > 1 || pieces.length > 0 ? ',' : ''}${JSON.stringify(key)}:`;
+    const ready = given(key, v);
+    if (!ready) {
+      text += JSON.stringify(v);
+      continue;
+    }
+    for (const piece of ready) {
+      if (typeof piece === 'string') text += piece;
+      else {
+        pieces.push(text, piece);
+        text = '';
+      }
+    }
   }
-  return `${out}}`;
+  pieces.push(`${text}}`);
+  return pieces;
 }
 
 /**
- * `JSON.stringify(value)`; for a plain object (no prototype but Object's, no `toJSON`), its `messages`, when
- * a list, serialised through `messagesJson`.
+ * `JSON.stringify(value)` in pieces; for a plain object (no prototype but Object's, no `toJSON`), its
+ * `messages`, when a list, as their bytes from `messagesBytes`.
  */
-export function jsonWithMessages(value: unknown): string {
+export function piecesWithMessages(value: unknown): JsonPiece[] {
   const plain = typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype && !('toJSON' in value);
-  if (!plain) return JSON.stringify(value);
-  return objectJson(value as Record<string, unknown>, (key, v) => (key === 'messages' && Array.isArray(v) ? messagesJson(v as ChatMessage[]) : undefined));
+  if (!plain) return [JSON.stringify(value)];
+  return objectPieces(value as Record<string, unknown>, (key, v) => (key === 'messages' && Array.isArray(v) ? [messagesBytes(v as ChatMessage[])] : undefined));
+}
+
+/** The UTF-8 length of `pieces` joined. */
+export function piecesLength(pieces: readonly JsonPiece[]): number {
+  let length = 0;
+  for (const piece of pieces) length += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length;
+  return length;
+}
+
+/** `head` (latin1: an HTTP head) then `pieces` in UTF-8, in one buffer; `length`: `piecesLength(pieces)`. */
+export function piecesBytes(pieces: readonly JsonPiece[], length = piecesLength(pieces), head = ''): Buffer {
+  const bytes = Buffer.allocUnsafe(head.length + length);
+  let at = head ? bytes.write(head, 0, 'latin1') : 0;
+  for (const piece of pieces) at += typeof piece === 'string' ? bytes.write(piece, at, 'utf8') : piece.copy(bytes, at);
+  return bytes;
 }

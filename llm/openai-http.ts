@@ -2,8 +2,8 @@ import { VERSION } from 'openai/version';
 import { SDK_ARCH_NAMES, SDK_OS_NAMES } from './openai-http-fits.js';
 import { exchange, Http1ConnectionError, prepareOrigin, type Http1Answer } from './http1-pool.js';
 import { answerText } from './http1-text.js';
-// The body's JSON as JSON.stringify writes it, its messages made once for the seat's cassette line too.
-import { jsonWithMessages } from './messages-json.js';
+// The body's JSON as JSON.stringify writes it, its messages' bytes made once for the seat's cassette line too.
+import { piecesBytes, piecesLength, piecesWithMessages, type JsonPiece } from './messages-json.js';
 
 /**
  * The `openai` SDK's non-streaming requests, sent on kept-alive HTTP/1.1 connections of our own
@@ -132,19 +132,15 @@ function headFor(url: URL, apiKey: string): string {
 }
 
 /** The whole request in one buffer (one write): the head as latin1, as node:http wrote it, then the JSON body. */
-function requestBytes(url: URL, apiKey: string, json: string): Buffer {
-  const bodyBytes = Buffer.byteLength(json);
-  const head = `${headFor(url, apiKey)}content-length: ${bodyBytes}\r\n\r\n`;
-  const bytes = Buffer.allocUnsafe(head.length + bodyBytes);
-  bytes.write(head, 0, 'latin1');
-  bytes.write(json, head.length, 'utf8');
-  return bytes;
+function requestBytes(url: URL, apiKey: string, body: readonly JsonPiece[]): Buffer {
+  const bodyBytes = piecesLength(body);
+  return piecesBytes(body, bodyBytes, `${headFor(url, apiKey)}content-length: ${bodyBytes}\r\n\r\n`);
 }
 
 /** POSTs `body` (JSON) to `path` under `baseURL` as the SDK would; resolves with the answer, any status. */
 export async function postJson(baseURL: string, path: string, apiKey: string, body: unknown, signal: AbortSignal): Promise<OpenAiHttpAnswer> {
   const url = urlFor(baseURL, path);
-  const bytes = requestBytes(url, apiKey, jsonWithMessages(body));
+  const bytes = requestBytes(url, apiKey, piecesWithMessages(body));
   if (signal.aborted) throw abortError(signal);
   let reply: Http1Answer;
   try {

@@ -1,5 +1,5 @@
 import type { PeerPrivateState, TurnRequest } from '../../../protocol/index.js';
-import type { ChatMessage } from '../../../llm/index.js';
+import { jsonPrefix, prefixedMessage, type ChatMessage, type JsonPrefix } from '../../../llm/index.js';
 import type { SeatView } from '../../policy.js';
 import {
   quotedList,
@@ -16,7 +16,7 @@ import {
   type NameOf,
 } from './render.js';
 import { addresseesOf, privateMovesGuide } from './private-moves.js';
-import { fillPart, placeholdersOf, type Template } from './templates.js';
+import { fillPart, fillSplitRest, placeholdersOf, splitPart, type SplitPart, type Template } from './templates.js';
 
 /** How a seat calls others: its own name, partners' names when the relationship shows them, else by seat. */
 export function namesFor(view: SeatView): NameOf {
@@ -38,6 +38,14 @@ interface SteadyPart {
   values: Record<string, string | number>;
   /** Template parts that use no per-turn placeholder, filled once (null: the part came out empty). */
   filled: Map<Template['parts'][number], ChatMessage | null>;
+  /**
+   * Parts with a per-turn placeholder, their steady beginning tidied once (null: no safe split, filled whole).
+   * Why: the user message's tidying ran three regular expressions over its whole text every turn, most of it
+   * the same scenario, profile and guides (bench/agent-profile.md, sixteenth pass).
+   */
+  split: Map<Template['parts'][number], SplitPart | null>;
+  /** Each part's text that stays the same (a steady part's whole content, a split part's head), with its JSON (llm/json-prefix.ts). */
+  prefixes: Map<Template['parts'][number], JsonPrefix>;
 }
 
 /**
@@ -54,7 +62,7 @@ function steadyPart(view: SeatView, request: TurnRequest): SteadyPart {
   const known = steadyByWelcome.get(view.welcome);
   if (known && sameList(known.peers, view.peers) && sameList(known.actions, request.actions)) return known;
   const nameOf = namesFor(view);
-  const steady: SteadyPart = { peers: [...view.peers], actions: [...request.actions], nameOf, values: steadyValues(view, request, nameOf), filled: new Map() };
+  const steady: SteadyPart = { peers: [...view.peers], actions: [...request.actions], nameOf, values: steadyValues(view, request, nameOf), filled: new Map(), split: new Map(), prefixes: new Map() };
   steadyByWelcome.set(view.welcome, steady);
   return steady;
 }
@@ -96,19 +104,39 @@ function valuesOf(steady: SteadyPart, view: SeatView, request: TurnRequest): Rec
   };
 }
 
+/** A part's steady text with its JSON, made once per steady part. */
+function prefixOf(steady: SteadyPart, part: Template['parts'][number], text: string): JsonPrefix {
+  let prefix = steady.prefixes.get(part);
+  if (prefix?.text !== text) steady.prefixes.set(part, (prefix = jsonPrefix(text)));
+  return prefix;
+}
+
 /** The agent's messages for this turn: parts without a per-turn placeholder are filled once per steady part. */
 export function agentMessages(template: Template, view: SeatView, request: TurnRequest): ChatMessage[] {
   const steady = steadyPart(view, request);
   const values = valuesOf(steady, view, request);
   const messages: ChatMessage[] = [];
   for (const part of template.parts) {
-    let message = steady.filled.get(part);
-    if (message === undefined) {
-      message = fillPart(part, values);
-      if (!placeholdersOf(part).some((name) => PER_TURN.has(name))) steady.filled.set(part, message);
+    const steadyMessage = steady.filled.get(part);
+    if (steadyMessage === null) continue;
+    if (steadyMessage) {
+      // A new message each turn (callers own the messages they are given); its JSON reuses the steady text's.
+      messages.push(prefixedMessage(steadyMessage.role, prefixOf(steady, part, steadyMessage.content), ''));
+      continue;
     }
-    // A copy: callers own the messages they are given, the steady part keeps its own.
-    if (message) messages.push({ ...message });
+    if (!placeholdersOf(part).some((name) => PER_TURN.has(name))) {
+      const message = fillPart(part, values);
+      steady.filled.set(part, message);
+      if (message) messages.push({ ...message });
+      continue;
+    }
+    let split = steady.split.get(part);
+    if (split === undefined) steady.split.set(part, (split = splitPart(part, PER_TURN, steady.values)));
+    if (split) messages.push(prefixedMessage(split.role, prefixOf(steady, part, split.head), fillSplitRest(split, values)));
+    else {
+      const message = fillPart(part, values);
+      if (message) messages.push(message);
+    }
   }
   return messages;
 }

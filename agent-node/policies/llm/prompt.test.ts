@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { TurnRequest } from '../../../protocol/index.js';
 import type { SeatView } from '../../policy.js';
 import { agentMessages } from './agent-prompt.js';
+import { messageListJson } from '../../../llm/json-prefix.js';
 import { scriptMessages } from './script-prompt.js';
 import { agentValues } from './agent-prompt.js';
 import { fillTemplate, loadTemplate, loadTemplates, parseTemplate } from './templates.js';
@@ -59,6 +60,15 @@ describe('agent prompt', () => {
     expect(seen.size).toBe(turns.length);
     expect(text(agentMessages(templates.agent, turns[4]![0], turns[4]![1]))).toContain(BOB_GOAL);
     expect(text(agentMessages(templates.agent, turns[0]![0], turns[0]![1]))).not.toContain(BOB_GOAL);
+  });
+
+  it("a seat playing on reuses its steady text's JSON (system message, the user message's head), with JSON.stringify's bytes", () => {
+    const view = aliceView('agents');
+    agentMessages(templates.agent, view, turnRequest(0));
+    const later = agentMessages(templates.agent, { ...view, events: [event(0, 'A', 'speak', 'Hi.')] }, turnRequest(1));
+    // Marked (llm/json-prefix.ts): a symbol JSON, spreads and keys do not see.
+    expect(later.map((m) => Object.getOwnPropertySymbols(m).length)).toEqual([1, 1]);
+    expect(messageListJson(later)).toBe(JSON.stringify(later));
   });
 
   it('agents mode: own goal, hint and secret; the partner visible by relationship; partner goal unknown', () => {

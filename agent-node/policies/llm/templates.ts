@@ -114,12 +114,58 @@ export function fillTemplate(template: Template, values: Record<string, string |
 
 /** One part of a template filled as `fillTemplate` fills it; null when it comes out empty (it is then left out). */
 export function fillPart(part: Template['parts'][number], values: Record<string, string | number>): ChatMessage | null {
-  const content = part.text
-    .replace(PLACEHOLDER, (_, key: string) => String(values[key] ?? ''))
-    .replace(/[ \t]+\n/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  const content = tidyEnd(fill(part.text, values)).trimStart();
   return content === '' ? null : { role: part.role, content };
+}
+
+const fill = (text: string, values: Record<string, string | number>) => text.replace(PLACEHOLDER, (_, key: string) => String(values[key] ?? ''));
+/** A filled part's tidying but its leading trim: blanks before a line break go, runs of blank lines become one. */
+const tidyEnd = (text: string) => text.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trimEnd();
+
+/**
+ * A part whose text up to its first per-turn placeholder stays the same turn after turn (the steady values
+ * filled in), split for filling again: `head` tidied once, `middle` (the steady text after the last safe cut)
+ * and `rest` (the template from the first per-turn placeholder on) filled and tidied each turn.
+ */
+export interface SplitPart {
+  role: ChatMessage['role'];
+  head: string;
+  middle: string;
+  rest: string;
+}
+
+/**
+ * Splits `part` for `fillSplit` at a line break of its steady beginning (filled with `values`) that no tidying
+ * rule reaches across: the line break's neighbours are neither white space nor line breaks, so no run of blanks
+ * before a line break, no run of blank lines and neither end's trim spans it, and tidying each side alone
+ * gives the whole's text. Null when the part has no per-turn placeholder or no such line break.
+ */
+export function splitPart(part: Template['parts'][number], perTurn: ReadonlySet<string>, values: Record<string, string | number>): SplitPart | null {
+  let first = -1;
+  for (const m of part.text.matchAll(PLACEHOLDER)) {
+    if (perTurn.has(m[1]!)) {
+      first = m.index!;
+      break;
+    }
+  }
+  if (first < 0) return null;
+  const steady = fill(part.text.slice(0, first), values);
+  for (let cut = steady.length - 1; cut >= 2; cut--) {
+    if (steady[cut - 1] === '\n' && !/\s/.test(steady[cut - 2]!) && !/\s/.test(steady[cut]!)) {
+      return { role: part.role, head: tidyEnd(steady.slice(0, cut)).trimStart() + '\n', middle: steady.slice(cut), rest: part.text.slice(first) };
+    }
+  }
+  return null;
+}
+
+/** What follows `split.head` in `fillPart(part, values)`'s content, for a part split by `splitPart` with the same steady values. */
+export function fillSplitRest(split: SplitPart, values: Record<string, string | number>): string {
+  return tidyEnd(split.middle + fill(split.rest, values));
+}
+
+/** `fillPart(part, values)` for a part split by `splitPart` with the same steady values: the same message. */
+export function fillSplit(split: SplitPart, values: Record<string, string | number>): ChatMessage {
+  return { role: split.role, content: split.head + fillSplitRest(split, values) };
 }
 
 /** The placeholders one part of a template uses, found once per part. */
