@@ -4,7 +4,7 @@ import type { ChatMessage } from './types.js';
  * Messages whose content begins with text the same turn after turn (a seat's system message, the scenario,
  * profile and guides at the head of its user message) reuse that text's JSON instead of escaping it again
  * each turn. Why: `JSON.stringify`'s string escaping of a seat's ~6-9 KB prompt was the largest single
- * function of a warm turn's instructions (~9 %, bench/agent-profile.md, sixteenth pass), most of it text
+ * function of a warm turn's instructions (~9 %, bench/agent-profile.md, seventeenth pass), most of it text
  * that had not changed since the welcome. The output is `JSON.stringify(messages)`, byte for byte
  * (llm/json-prefix.test.ts).
  */

@@ -7,7 +7,7 @@ import type { ChatMessage } from './types.js';
  * ~6 KB prompt, done twice a turn, was ~6 % of a warm model seat's CPU, more than half of it the second
  * time, for the same bytes (bench/agent-profile.md, ninth pass); encoding the body and the line to UTF-8
  * each (V8's per-character encoder, and a length pass for the body) was another ~9 % of a turn's
- * instructions (sixteenth pass). The bytes are `JSON.stringify`'s in UTF-8, byte for byte
+ * instructions (seventeenth pass). The bytes are `JSON.stringify`'s in UTF-8, byte for byte
  * (llm/messages-json.test.ts).
  */
 

@@ -13,7 +13,7 @@
  *   npx tsx agent-node/testing/turn-instructions.ts [--warm 400] [--turns 400] [--pause]
  *
  * With `--pause` it stops after the warm turns and after the measured ones, each time until SIGUSR2, so a
- * script can zero callgrind's counters and dump them between (bench/agent-profile.md, sixteenth pass):
+ * script can zero callgrind's counters and dump them between (bench/agent-profile.md, seventeenth pass):
  *   valgrind --tool=callgrind --callgrind-out-file=cg.out node --predictable --import tsx agent-node/testing/turn-instructions.ts --pause &
  *   (wait for "warm"), callgrind_control -z PID, kill -USR2 PID, (wait for "measured"), callgrind_control -d PID, kill -USR2 PID
  */

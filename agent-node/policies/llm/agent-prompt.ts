@@ -41,7 +41,7 @@ interface SteadyPart {
   /**
    * Parts with a per-turn placeholder, their steady beginning tidied once (null: no safe split, filled whole).
    * Why: the user message's tidying ran three regular expressions over its whole text every turn, most of it
-   * the same scenario, profile and guides (bench/agent-profile.md, sixteenth pass).
+   * the same scenario, profile and guides (bench/agent-profile.md, seventeenth pass).
    */
   split: Map<Template['parts'][number], SplitPart | null>;
   /** Each part's text that stays the same (a steady part's whole content, a split part's head), with its JSON (llm/json-prefix.ts). */
