@@ -15,6 +15,14 @@
  * What it cannot see: the stderr of the processes a command starts (a run's agent processes inherit the
  * stderr of whoever started them: here the test worker's). A test that reads what a run's seats print, or
  * that a run printed nothing at all, keeps a process.
+ *
+ * Nor whether the command's process would end: bin/parley.js sets the exit code and lets the event loop
+ * drain, so a command that leaves a timer, server or socket open hangs as a process and still passes here
+ * (review, 2026-11-29: a setInterval added to `show` left test/show-cli green). The tests that run commands
+ * through bin/parley.js and wait for their exit check that: every command switched to this runner also runs
+ * as a process in the README test (test/readme/: every README.md and docs/ block) or in its own interrupt or
+ * kill test. Tracking handles here (async_hooks) would count this process's own servers' sockets (the fake
+ * LLM server answers a run's agents from the test process) and slow every promise the command makes.
  */
 import { resolve } from 'node:path';
 import { format } from 'node:util';
