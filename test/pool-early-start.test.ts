@@ -53,32 +53,31 @@ describe('agent processes start while the first episodes run', () => {
     expect(pool.readyPids).toHaveLength(4);
   });
 
-  it('starts the first wave (one episode\'s seats) alone, then the rest startParallelism at a time', async () => {
-    const g = gate('first-wave', 0);
-    const pool = new WorkerPool({ size: 6, startParallelism: 4, firstWave: 2, workerPath: GATED_ENTRY, readyTimeoutMs: CLI_GUARD_MS });
+  /**
+   * A pool of `size` whose first two processes are held at the gate: no other process starts while they are
+   * held (the pool's rule under test), and all `size` are ready once the gate opens.
+   */
+  async function onlyTwoUntilReady(name: string, opts: { size: number; startParallelism: number; firstWave?: number; needed?: number }) {
+    const g = gate(name, 0);
+    const pool = new WorkerPool({ ...opts, workerPath: GATED_ENTRY, readyTimeoutMs: CLI_GUARD_MS });
     cleanups.push(() => pool.close());
     const started = pool.start();
-    // The two of the first wave are held at the gate: nothing else starts while they take the cores.
     await vi.waitFor(() => expect(g.held()).toBe(2), { timeout: CLI_GUARD_MS, interval: 20 });
     expect(pool.pids).toHaveLength(2);
     g.open();
     await started;
     await pool.full();
-    expect(pool.readyPids).toHaveLength(6);
+    expect(pool.readyPids).toHaveLength(opts.size);
+  }
+
+  it('starts the first wave (one episode\'s seats) alone, then the rest startParallelism at a time', async () => {
+    // The two of the first wave are held at the gate: nothing else starts while they take the cores.
+    await onlyTwoUntilReady('first-wave', { size: 6, startParallelism: 4, firstWave: 2 });
   });
 
   it('starts the spares only once the processes the seats in flight need are ready', async () => {
-    const g = gate('spares', 0);
-    const pool = new WorkerPool({ size: 3, needed: 2, startParallelism: 4, workerPath: GATED_ENTRY, readyTimeoutMs: CLI_GUARD_MS });
-    cleanups.push(() => pool.close());
-    const started = pool.start();
     // Room to start three at once, but the spare would take CPU from the two that lanes wait for.
-    await vi.waitFor(() => expect(g.held()).toBe(2), { timeout: CLI_GUARD_MS, interval: 20 });
-    expect(pool.pids).toHaveLength(2);
-    g.open();
-    await started;
-    await pool.full();
-    expect(pool.readyPids).toHaveLength(3);
+    await onlyTwoUntilReady('spares', { size: 3, needed: 2, startParallelism: 4 });
   });
 
   it('still fails start() when processes keep failing to start (a broken entry), without starting the whole pool', async () => {
