@@ -2,6 +2,9 @@ import * as z from 'zod';
 import { Mode, PolicyConfig } from '../protocol/index.js';
 import { runConfigSettingsShape } from '../simulation/index.js';
 
+/** Episodes in flight when neither the command line nor an experiment file says (queue/worker-decided-settings.ts reads it too). */
+export const DEFAULT_CONCURRENCY = 4;
+
 /**
  * Everything that defines a run. Built from CLI flags and/or an experiment YAML file (flags win),
  * written verbatim to `run.json`, and hashed into deterministic episode ids.
@@ -18,7 +21,7 @@ export const RunConfig = z.object({
   turnDeadlineMs: z.number().int().positive().default(120_000),
   repeats: z.number().int().positive().default(1),
   /** Episodes in flight at once. */
-  concurrency: z.number().int().positive().default(4),
+  concurrency: z.number().int().positive().default(DEFAULT_CONCURRENCY),
   /** Run at most this many episodes (after filtering); for smoke tests and `serve --limit`. */
   limit: z.number().int().positive().optional(),
   /** Policy per seat position: agent1 plays the scenario's first seat, agent2 the second (and so on). */

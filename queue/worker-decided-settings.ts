@@ -1,4 +1,5 @@
 import type { RunConfig } from '../orchestrator/run/index.js';
+import { DEFAULT_CONCURRENCY } from '../orchestrator/run-config.js';
 
 /**
  * The settings of a run's configuration that a coordinator (`parley run --queue`) does not apply: it
@@ -9,9 +10,6 @@ import type { RunConfig } from '../orchestrator/run/index.js';
  * They are recorded as not applied instead (run.json's `notApplied`, not its `config`), and said once.
  */
 export const WORKER_DECIDED = ['concurrency', 'pool'] as const;
-
-/** RunConfig's own defaults (orchestrator/run-config.ts): a value other than these was given by the file. */
-const DEFAULT_CONCURRENCY = 4;
 
 /** The line a coordinator prints when the configuration sets what the workers decide, or null. */
 export function workerDecidedLine(config: Pick<RunConfig, 'concurrency' | 'pool'>): string | null {
