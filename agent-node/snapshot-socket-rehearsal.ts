@@ -52,7 +52,7 @@ interface TcpHandle {
  * net.Server: its `listen` loads node:cluster (and child_process, dgram) and, given a host, node:dns,
  * which would all stay in the blob's heap (+229 KB) though no agent process uses them.
  */
-function loopbackListener(): { port: number; close(): Promise<void> } {
+export function loopbackListener(): { port: number; close(): Promise<void> } {
   const { TCP, constants } = (process as unknown as { binding(name: 'tcp_wrap'): { TCP: new (kind: number) => TcpHandle; constants: { SERVER: number } } }).binding('tcp_wrap');
   const handle = new TCP(constants.SERVER);
   const failed = handle.bind('127.0.0.1', 0) || handle.listen(16);
@@ -61,16 +61,29 @@ function loopbackListener(): { port: number; close(): Promise<void> } {
     handle.close(() => {});
     throw new Error(`no loopback socket for the rehearsal (${failed})`);
   }
-  const served: Promise<unknown>[] = [];
+  const answered: Socket[] = [];
   handle.onconnection = (status, client) => {
     if (status !== 0) return;
     const socket = new Socket({ handle: client, readable: true, writable: true } as ConstructorParameters<typeof Socket>[0]);
-    served.push(once(socket, 'close'));
+    // The rehearsal makes two connections (its WebSocket, the HTTP pool's one); more are someone else's.
+    if (answered.length >= MOST_CONNECTIONS) return void socket.destroy();
+    answered.push(socket);
     answer(socket);
   };
-  // Closed once every connection it answered has closed (the clients close theirs first).
-  return { port: out.port, close: () => new Promise<void>((resolve) => handle.close(resolve)).then(() => Promise.all(served)).then(() => undefined) };
+  // The rehearsal's clients have closed theirs by now; whatever is still open (a local process that connected to
+  // this port and stays) is closed here, so that nothing outside the builder can hold the build.
+  const close = async () => {
+    await new Promise<void>((resolve) => handle.close(resolve));
+    await Promise.all(answered.map((socket) => (socket.closed ? undefined : (socket.destroy(), once(socket, 'close')))));
+  };
+  return { port: out.port, close };
 }
+
+/** Connections the made-up server answers: the rehearsal's two, with room for a pool that dials again. */
+const MOST_CONNECTIONS = 4;
+
+/** Bytes a connection may send that do not make a whole request or frame yet (the rehearsal's are < 1 KB). */
+const MOST_PENDING_BYTES = 64 * 1024;
 
 /** Opens, sends one text message, reads the echo, closes both ways (the seat client's socket calls); the close code. */
 function seatConnection(address: string): Promise<number> {
@@ -98,6 +111,7 @@ function answer(socket: Socket): void {
   socket.on('error', () => socket.destroy());
   socket.on('data', (chunk: Buffer) => {
     pending = Buffer.concat([pending, chunk]);
+    if (pending.length > MOST_PENDING_BYTES) return void socket.destroy();
     for (;;) {
       const used = webSocket ? frame(socket, pending) : head(socket, pending, () => (webSocket = true));
       if (used === 0) return;
