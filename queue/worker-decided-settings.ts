@@ -1,5 +1,4 @@
-import type { RunConfig } from '../orchestrator/run/index.js';
-import { DEFAULT_CONCURRENCY } from '../orchestrator/run-config.js';
+import { DEFAULT_CONCURRENCY, type RunConfig } from '../orchestrator/run/index.js';
 
 /**
  * The settings of a run's configuration that a coordinator (`parley run --queue`) does not apply: it

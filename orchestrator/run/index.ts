@@ -7,6 +7,7 @@
  */
 export type { EpisodePlan } from '../episode-plan.js';
 export type { RunConfig } from '../run-config.js';
+export { DEFAULT_CONCURRENCY } from '../run-config.js';
 export { codeVersion } from './code-version.js';
 export { EpisodeHost, type EpisodeHostOptions, type EpisodeRunSettings } from './episode-host.js';
 export { lifecycleOptions, runLifecycle, RunDirConflict, type LifecycleOptions, type OpenRun, type RunExecutor, type RunResult } from './lifecycle.js';
