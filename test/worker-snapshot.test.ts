@@ -239,6 +239,19 @@ describe('agent processes from the start-up snapshot', () => {
     expect(await startFrom(again, server.openaiBaseURL)).toEqual([{ type: 'ready' }, { type: 'warmed' }]);
   });
 
+  it("a cut blob that does not start leaves the blob as built, and its build says so on stderr and beside the blob", async () => {
+    const cache = await copyOfBuiltCache(join(tmp.path, 'no-cut'), false);
+    const said: string[] = [];
+    // Half a cut blob: Node refuses it (or dies on it) before ready, as it would a blob layout the shape check missed.
+    const s = await buildWorkerSnapshot(cache, [], { cut: (whole) => whole.subarray(0, whole.length >> 1), say: (line) => said.push(line) });
+    expect(said).toEqual([expect.stringMatching(/^parley: the agent start-up snapshot keeps Node's whole code cache .*: a process from the cut blob did not start: a process from the new start-up snapshot did not start/)]);
+    expect(readFileSync(`${s.blob}.code-cache`, 'utf8')).toMatch(/^whole: a process from the cut blob did not start/);
+    expect(findCodeCache(readFileSync(s.blob))!.entries.length).toBeGreaterThan(CODE_CACHE_KEPT.size);
+    // A build whose cut starts says nothing and notes the cut.
+    const cut = await buildWorkerSnapshot(join(tmp.path, 'cache'), [], { say: (line) => said.push(line) });
+    expect([said.length, readFileSync(`${cut.blob}.code-cache`, 'utf8')]).toEqual([1, 'cut\n']);
+  });
+
   it('what a killed build left beside the blob is removed once an hour old, never what a build is still writing', async () => {
     const { blob } = await buildWorkerSnapshot(join(tmp.path, 'cache'));
     const left = join(dirname(blob), '.staging-1-deadbeef-agent.blob');

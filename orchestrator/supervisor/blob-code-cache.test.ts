@@ -51,7 +51,7 @@ describe('a cut blob is kept only if a process starts from it', () => {
   it('the cut blob stays when it starts', async () => {
     const path = file(whole);
     const started: number[] = [];
-    await expect(cutIfItStarts(path, async () => void started.push(readFileSync(path).length), cut)).resolves.toBe('cut');
+    await expect(cutIfItStarts(path, async () => void started.push(readFileSync(path).length), cut)).resolves.toEqual({ kept: 'cut' });
     expect(readFileSync(path)).toEqual(cut(whole));
     expect(started).toEqual([cut(whole)!.length]);
   });
@@ -63,7 +63,7 @@ describe('a cut blob is kept only if a process starts from it', () => {
       started.push(readFileSync(path).length);
       if (readFileSync(path).length !== whole.length) throw new Error('exit 14');
     };
-    await expect(cutIfItStarts(path, start, cut)).resolves.toBe('whole');
+    await expect(cutIfItStarts(path, start, cut)).resolves.toEqual({ kept: 'whole', why: 'a process from the cut blob did not start: exit 14' });
     expect(readFileSync(path)).toEqual(whole);
     expect(started).toEqual([cut(whole)!.length, whole.length]);
   });
@@ -73,7 +73,7 @@ describe('a cut blob is kept only if a process starts from it', () => {
     await expect(cutIfItStarts(path, () => Promise.reject(new Error(`no start at ${readFileSync(path).length}`)), cut)).rejects.toThrow(`no start at ${whole.length}`);
     expect(readFileSync(path)).toEqual(whole);
     let starts = 0;
-    await expect(cutIfItStarts(file(Buffer.from('no cache here')), async () => void starts++, cut)).resolves.toBe('whole');
+    await expect(cutIfItStarts(file(Buffer.from('no cache here')), async () => void starts++, cut)).resolves.toEqual({ kept: 'whole', why: expect.stringMatching(/code cache was not found/) });
     expect(starts).toBe(1);
   });
 });

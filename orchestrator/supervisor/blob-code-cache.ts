@@ -105,24 +105,34 @@ export function withCodeCacheOf(buf: Buffer, keep: ReadonlySet<string> = CODE_CA
   return Buffer.concat([buf.subarray(0, found.at), count, ...kept.map((e) => buf.subarray(e.start, e.end))]);
 }
 
+/** What a build kept of Node's code cache: the cut, or the whole cache and why the cut was not kept. */
+export type CodeCacheKept = { kept: 'cut' } | { kept: 'whole'; why: string };
+
 /**
  * Cuts the code cache of the blob at `path` (withCodeCacheOf) and checks that a process starts from it (`start`);
  * if none does, the blob goes back to its bytes as built and is checked in turn, so a cut Node cannot load (a
  * Node whose blob layout changed in a way the shape check missed) costs the cut, not the snapshot. Rejects with
- * the whole blob's error when neither starts. Says which was kept.
+ * the whole blob's error when neither starts. Says which was kept, and why not the cut (the caller tells the user:
+ * a whole blob costs every start ~1,400 page faults).
  */
-export async function cutIfItStarts(path: string, start: () => Promise<void>, cut: (whole: Buffer) => Buffer | null = withCodeCacheOf): Promise<'cut' | 'whole'> {
+export async function cutIfItStarts(path: string, start: () => Promise<void>, cut: (whole: Buffer) => Buffer | null = withCodeCacheOf): Promise<CodeCacheKept> {
   const whole = readFileSync(path);
   const smaller = cut(whole);
+  let why = "its code cache was not found where Node 20's blob layout puts it";
   if (smaller) {
     writeFileSync(path, smaller);
     try {
       await start();
-      return 'cut';
-    } catch {
+      return { kept: 'cut' };
+    } catch (err) {
+      why = `a process from the cut blob did not start: ${String((err as Error)?.message ?? err).split('\n')[0]!.slice(0, 200)}`;
       writeFileSync(path, whole);
     }
   }
   await start();
-  return 'whole';
+  return { kept: 'whole', why };
 }
+
+/** The line a build that kept the whole code cache writes on its command's stderr (and in `<blob>.code-cache`). */
+export const wholeCacheLine = (why: string): string =>
+  `parley: the agent start-up snapshot keeps Node's whole code cache (a larger blob, more page faults a start): ${why}`;

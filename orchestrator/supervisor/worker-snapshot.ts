@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { cachedBundle, KEEP_EXTERNAL, pruneStaging } from '../../disk/bundle-cache.js';
 import { FLATTENED_BARRELS_PLUGIN } from '../../disk/bundle-plugins.js';
 import { PACKAGE_ROOT_ENV, packagePath, packageRoot } from '../../disk/package-root.js';
-import { CODE_CACHE_KEPT, cutIfItStarts } from './blob-code-cache.js';
+import { CODE_CACHE_KEPT, cutIfItStarts, wholeCacheLine, withCodeCacheOf } from './blob-code-cache.js';
 import { clearBuildFailure, noteBuildFailure, recentBuildFailure } from './snapshot-build-failure.js';
 import { runtimeEntries, runtimeEntryPoints, snapshotDeferred } from './snapshot-deferred.js';
 import { latin1Output } from './latin1-output.js';
@@ -21,7 +21,8 @@ import { workerCacheRoot } from './worker-bundle.js';
  *
  * Three files, all in the bundle cache (disk/bundle-cache.js: rebuilt when a source they come from changes):
  * - the snapshot's CommonJS bundle (`snapshot.cjs`; what it cannot hold is deferred, snapshot-deferred.ts),
- *   and beside it the blob `node --build-snapshot` makes of it (`agent-<12 hex>.blob`, built once per bundle, build and set of flags);
+ *   and beside it the blob `node --build-snapshot` makes of it (`agent-<12 hex>.blob`, built once per bundle, build and set of flags),
+ *   its digest (`.sha256`) and what its build kept of Node's code cache (`.code-cache`: `cut`, or `whole: <why>`);
  * - the CommonJS bundles of the LLM SDKs the process loads after deserialisation (`openai.cjs`, …).
  *
  * Everything fails soft: a blob that cannot be built, or that fails its first start, or whose bytes no longer
@@ -52,6 +53,8 @@ const BLOB_BUILD = JSON.stringify([2, [...CODE_CACHE_KEPT]]);
 /** The blob's file: one per build and set of V8 flags (a blob loads only under the flags it was built with). */
 const blobName = (flags: readonly string[]) => `agent-${createHash('sha256').update(JSON.stringify([BLOB_BUILD, flags])).digest('hex').slice(0, 12)}.blob`;
 const digestOf = (blob: string) => `${blob}.sha256`;
+/** What the build kept of Node's code cache (`cut`, or `whole: <why>`): blob-code-cache.ts. */
+export const codeCacheNoteOf = (blob: string) => `${blob}.code-cache`;
 const execFileP = promisify(execFile);
 
 const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', external: [...KEEP_EXTERNAL], outExtension: { '.js': '.cjs' }, legalComments: 'none' };
@@ -74,8 +77,18 @@ export function workerSnapshot(flags: readonly string[] = [], cache = workerCach
   return p;
 }
 
+/** How a build is done beyond its cache and flags: tests replace the cut and catch what it says. */
+export interface BlobBuildOptions {
+  /** Cuts the blob's code cache (withCodeCacheOf). */
+  cut?: (whole: Buffer) => Buffer | null;
+  /** Where a build that kept the whole code cache says so: the building command's stderr. */
+  say?: (line: string) => void;
+}
+
+const toStderr = (line: string) => void process.stderr.write(`${line}\n`);
+
 /** workerSnapshot without the per-process memo: checks the cache again (tests damage it). */
-export async function buildWorkerSnapshot(cache: string, flags: readonly string[] = []): Promise<WorkerSnapshot> {
+export async function buildWorkerSnapshot(cache: string, flags: readonly string[] = [], o: BlobBuildOptions = {}): Promise<WorkerSnapshot> {
   const root = packageRoot();
   const entry = createRequire(packagePath('package.json')).resolve(SNAPSHOT_ENTRY_NAME);
   const script = await cachedBundle({ root, dir: join(cache, 'snapshot-runtime'), entryPoints: runtimeEntryPoints(), main: 'openai.cjs', options: common, plugins: [runtimeEntries, latin1Output] });
@@ -98,7 +111,7 @@ export async function buildWorkerSnapshot(cache: string, flags: readonly string[
   if (intact(snapshot.blob)) return snapshot;
   const failed = recentBuildFailure(snapshot.blob);
   if (failed) throw new Error(failed);
-  await makeBlob(source, snapshot, root);
+  await makeBlob(source, snapshot, root, o);
   return snapshot;
 }
 
@@ -156,7 +169,7 @@ function note(blob: string, seen: string): void {
  * Aside is a `.staging-` file (its process and a random part: concurrent builds never share one), which the
  * bundle cache's pruning removes once a killed build left it an hour behind.
  */
-async function makeBlob(source: string, snapshot: WorkerSnapshot, root: string): Promise<void> {
+async function makeBlob(source: string, snapshot: WorkerSnapshot, root: string, o: BlobBuildOptions): Promise<void> {
   const { blob } = snapshot;
   const tmp = join(dirname(blob), `.staging-${process.pid}-${randomBytes(4).toString('hex')}-${basename(blob)}`);
   try {
@@ -168,8 +181,12 @@ async function makeBlob(source: string, snapshot: WorkerSnapshot, root: string):
   try {
     await buildBlob(source, { ...snapshot, blob: tmp }, root);
     // Node's code cache for built-ins no process compiles after deserialisation, cut (blob-code-cache.ts), unless
-    // no process starts from the cut blob: then the blob as built, checked by its own first start.
-    await cutIfItStarts(tmp, () => firstStart({ ...snapshot, blob: tmp }, root));
+    // no process starts from the cut blob: then the blob as built, checked by its own first start, and the
+    // command says so on stderr (the whole blob works, but every start pays for it) and beside the blob.
+    const kept = await cutIfItStarts(tmp, () => firstStart({ ...snapshot, blob: tmp }, root), o.cut ?? withCodeCacheOf);
+    if (kept.kept === 'whole') (o.say ?? toStderr)(wholeCacheLine(kept.why));
+    writeFileSync(`${tmp}.code-cache`, kept.kept === 'cut' ? 'cut\n' : `whole: ${kept.why}\n`);
+    renameSync(`${tmp}.code-cache`, codeCacheNoteOf(blob));
     const digest = createHash('sha256').update(readFileSync(tmp)).digest('hex');
     writeFileSync(`${tmp}.sha256`, digest);
     renameSync(`${tmp}.sha256`, digestOf(blob));
@@ -181,6 +198,7 @@ async function makeBlob(source: string, snapshot: WorkerSnapshot, root: string):
   } finally {
     rmSync(tmp, { force: true });
     rmSync(`${tmp}.sha256`, { force: true });
+    rmSync(`${tmp}.code-cache`, { force: true });
   }
 }
 
