@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { switchEnv } from '../disk/switch-env.js';
 import { workerNiceness } from '../orchestrator/supervisor/worker-niceness.js';
 import { checkWorkerNodeArgs } from '../orchestrator/supervisor/worker-node-args.js';
-import { rateWindowSeconds } from '../llm/shared-limit.js';
+import { rateWindowSeconds, sharedLimitUrl } from '../llm/shared-limit.js';
 import { connectionLimits } from '../orchestrator/net/connection-cap.js';
 import { commandHelp, UsageError, type CommandSpec } from './command.js';
 import { describeFailure } from './failure.js';
@@ -78,6 +78,7 @@ export async function runCommand(name: string, rest: string[], load: () => Promi
       checkWorkerNodeArgs();
       connectionLimits();
       rateWindowSeconds();
+      sharedLimitUrl();
     } catch (err) {
       throw new UsageError((err as Error).message);
     }

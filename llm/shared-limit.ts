@@ -8,6 +8,28 @@ import { abortableSleep } from './retry.js';
  */
 export const SHARED_LIMIT_ENV = 'PARLEY_RATE_LIMIT_REDIS';
 
+/**
+ * The Redis of the shared limits (SHARED_LIMIT_ENV), or null when unset or empty. Anything but a
+ * `redis://` or `rediss://` URL naming a host is refused (cli/run-command.ts checks it before any command
+ * runs, as every variable the processes read): a typo used to reach ioredis, whose every LLM call then
+ * failed on a Redis that could not exist. The message never shows a password.
+ */
+export function sharedLimitUrl(env: NodeJS.ProcessEnv = process.env): string | null {
+  const raw = env[SHARED_LIMIT_ENV];
+  if (raw === undefined || raw.trim() === '') return null;
+  const expected = `${SHARED_LIMIT_ENV} (set by parley worker for its agent processes): expected redis://[user:pass@]HOST:PORT[/db] or rediss://...`;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new Error(`${expected}, got a value that is not a URL`);
+  }
+  if (u.password) u.password = '***';
+  const db = u.pathname.replace(/^\//, '');
+  if ((u.protocol !== 'redis:' && u.protocol !== 'rediss:') || !u.hostname || (db !== '' && !/^\d+$/.test(db))) throw new Error(`${expected}, got ${JSON.stringify(u.toString())}`);
+  return raw;
+}
+
 /** Limits of one provider account (provider + endpoint + key); 0 = none. */
 export interface SharedLimits {
   rpm: number;
@@ -150,8 +172,9 @@ let client: Promise<{ incr(key: string): Promise<number> }> | null = null;
  * the policy asks for a limit; null otherwise. Loads ioredis and rate-limiter-flexible on first use.
  */
 export function sharedRateLimitFor(key: string, limits: SharedLimits, env: NodeJS.ProcessEnv = process.env): Promise<SharedRateLimit> | null {
-  const url = env[SHARED_LIMIT_ENV];
-  if (!url || (limits.rpm <= 0 && limits.tpm <= 0)) return null;
+  if (limits.rpm <= 0 && limits.tpm <= 0) return null;
+  const url = sharedLimitUrl(env);
+  if (!url) return null;
   const id = `${key}|${limits.rpm}|${limits.tpm}`;
   let gate = gates.get(id);
   if (!gate) {

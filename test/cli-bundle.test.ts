@@ -257,6 +257,10 @@ describe('the cached CLI bundle (bin/cli-bundle.mjs, bin/cli-start.js, disk/bund
     const badWindow = await parleyCli(['run', '--scenarios', 'builtin', '--limit', '1', '--out', out], cleanEnv({ PARLEY_RATE_WINDOW_SECONDS: '90' }));
     expect(badWindow).toEqual({ code: 2, stdout: '', stderr: 'parley run: PARLEY_RATE_WINDOW_SECONDS: expected a whole number of seconds from 1 to 60, got "90"' });
     expect(existsSync(out)).toBe(false);
+    // And the shared limits' Redis (parley worker sets it for its agent processes; a typo reached ioredis).
+    const badRedis = await parleyCli(['run', '--scenarios', 'builtin', '--limit', '1', '--out', out], cleanEnv({ PARLEY_RATE_LIMIT_REDIS: 'localhost:6379' }));
+    expect(badRedis).toEqual({ code: 2, stdout: '', stderr: expect.stringMatching(/^parley run: PARLEY_RATE_LIMIT_REDIS \(set by parley worker for its agent processes\): expected redis:\/\/.*, got "localhost:6379"$/) });
+    expect(existsSync(out)).toBe(false);
     const on = await parleyCli(['--version'], cleanEnv({ PARLEY_CLI_BUNDLE: '1' }));
     expect(on).toEqual(await parleyCli(['--version'], cleanEnv()));
     expect(on.code).toBe(0);
