@@ -10,7 +10,7 @@ import { JobCollector } from './job-collector.js';
 import { bullConnection } from './redis-url.js';
 import { workerFlagsFor } from './job-guard.js';
 import { RedisOutage } from './redis-outage.js';
-import { WORKER_DECIDED, workerDecidedLine } from './worker-decided-settings.js';
+import { noteWorker, WORKER_DECIDED, workerDecidedLine } from './worker-decided-settings.js';
 
 export interface CoordinatorOptions {
   /** Redis URL (checked reachable by the caller) and its printable form. */
@@ -60,8 +60,9 @@ function queueExecutor(opts: CoordinatorOptions): RunExecutor<{ lost: number }> 
       if (unapplied) opts.log(unapplied);
       return input;
     },
-    // The run's name in Redis: kept across reruns so that they find the jobs of earlier invocations.
-    queueField: (previous, runId) => ({ url: opts.shown, runKey: previous?.queue?.runKey ?? newRunKey(runId), queue: QUEUE_NAME }),
+    // The run's name in Redis: kept across reruns so that they find the jobs of earlier invocations, and with
+    // it the workers that returned their episodes (what each applied: noteWorker).
+    queueField: (previous, runId) => ({ url: opts.shown, runKey: previous?.queue?.runKey ?? newRunKey(runId), queue: QUEUE_NAME, ...(previous?.queue?.workers ? { workers: previous.queue.workers } : {}) }),
     execute: (run) => coordinate(run, opts),
   };
 }
@@ -95,6 +96,8 @@ async function coordinate(run: OpenRun, opts: CoordinatorOptions): Promise<{ los
     commit: (plan, result) => {
       // Ledgers and cassettes first (each whole, through a rename), then the record: the record commits.
       writeEpisodeFiles(run.lock, plan.episodeId, result, opts.log);
+      // Before the record: run.json, rewritten at the run's end, then names the worker that played it.
+      noteWorker(m.queue!, result.worker);
       run.record(result.record);
     },
     notice: run.notice,

@@ -59,6 +59,16 @@ export type EpisodeJob = z.infer<typeof EpisodeJob>;
 export const EpisodeFile = z.object({ path: z.string(), text: z.string() });
 export type EpisodeFile = z.infer<typeof EpisodeFile>;
 
+/**
+ * What a worker applied of what it decides (`parley worker --concurrency N --multiplex --seats-per-process N`):
+ * run.json's `queue.workers` records it (worker-decided-settings.ts). Optional: an older worker sends none.
+ */
+export const WorkerSettings = z.object({
+  concurrency: z.number().int().positive(),
+  pool: z.object({ multiplex: z.boolean(), seatsPerProcess: z.number().int().positive() }),
+});
+export type WorkerSettings = z.infer<typeof WorkerSettings>;
+
 /** What a worker hands back for a finished episode. */
 export const EpisodeResult = z.object({
   record: EpisodeRecord,
@@ -69,6 +79,7 @@ export const EpisodeResult = z.object({
     agentPids: z.array(z.number().int()),
     /** The worker's code (package version, git description): the coordinator says when it is not its own. */
     code: z.object({ package: z.string(), git: z.string().nullable() }),
+    settings: WorkerSettings.optional(),
   }),
 });
 export type EpisodeResult = z.infer<typeof EpisodeResult>;

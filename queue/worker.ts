@@ -155,6 +155,8 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
   let host: Promise<EpisodeHost> | null = null;
   const stopping = new AbortController();
   const code = codeVersion();
+  // What this worker applies of what the workers decide: the coordinator records it in run.json.
+  const settings = { concurrency: opts.concurrency, pool: { multiplex: opts.seatsPerProcess > 1, seatsPerProcess: opts.seatsPerProcess } };
 
   const specOf = runSpecCache(redis, trust);
 
@@ -204,7 +206,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
       if (stopping.signal.aborted) throw new Error('worker stopped mid-episode; the episode runs again elsewhere');
       const pids = [...record.seats, ...(record.scriptWriter ? [record.scriptWriter] : [])].flatMap((s) => s.pids ?? (s.pid !== null ? [s.pid] : []));
       opts.log(`done ${data.episodeId} (${record.status}; agent pids ${[...new Set(pids)].join(',')})`);
-      return { record, files: readEpisodeFiles(lock.paths), worker: { host: hostname(), pid: process.pid, agentPids: h.pids, code } };
+      return { record, files: readEpisodeFiles(lock.paths), worker: { host: hostname(), pid: process.pid, agentPids: h.pids, code, settings } };
     });
   };
 

@@ -120,7 +120,19 @@ export const RunJson = z.looseObject({
   /** local: seats played by the supervisor's agent processes; remote: by agents that dialled in (serve); queue: by `parley worker`s' agent processes. */
   hosting: z.enum(['local', 'remote', 'queue']),
   /** With `hosting: 'queue'`: the Redis (password hidden), the run's key in it and the queue's name. */
-  queue: z.object({ url: z.string(), runKey: z.string(), queue: z.string() }).optional(),
+  queue: z
+    .object({
+      url: z.string(),
+      runKey: z.string(),
+      queue: z.string(),
+      /**
+       * What the workers that returned this run's episodes applied of the settings they decide (`concurrency`,
+       * `pool`: each `parley worker`'s flags), one entry a worker (host and pid), at most 64 (queue/worker-decided-settings.ts);
+       * absent before any worker that reports them returned an episode.
+       */
+      workers: z.array(z.object({ host: z.string(), pid: z.number().int(), concurrency: z.number().int(), pool: z.object({ multiplex: z.boolean(), seatsPerProcess: z.number().int() }) })).optional(),
+    })
+    .optional(),
   /**
    * Settings of the configuration this run's executor did not apply, as the configuration held them:
    * under `--queue`, `concurrency` and `pool` (each `parley worker` decides them by its own flags). They

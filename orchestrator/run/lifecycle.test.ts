@@ -79,6 +79,20 @@ describe('runLifecycle: one run, whichever executor plays it', () => {
     expect(whole.ok && whole.run).not.toHaveProperty('notApplied');
   });
 
+  it('--extend of a queued run: how it runs is this invocation\'s (operational), never the defaults read back from the queued config', async () => {
+    const input = config({ concurrency: 8, pool: { multiplex: true, seatsPerProcess: 3 } });
+    const queued = await runLifecycle(input, { ...fakeExecutor('queue'), notApplied: ['concurrency', 'pool'] }, quiet);
+    // Extended locally with other pool settings: accepted (they do not define the experiment), and recorded as applied.
+    const more = RunConfig.parse({ ...input, limit: 4, concurrency: 2, pool: { multiplex: false, seatsPerProcess: 1 } });
+    const local = await runLifecycle(more, fakeExecutor('local'), { ...quiet, extend: true });
+    expect(local.ran).toHaveLength(1);
+    const read = readRunJson(new RunPaths(queued.dir));
+    const run = read.ok ? read.run : undefined;
+    expect(run?.config).toMatchObject({ concurrency: 2, pool: { multiplex: false, seatsPerProcess: 1 }, limit: 4 });
+    expect(run).not.toHaveProperty('notApplied');
+    expect(run?.history?.map((h) => h.changed)).toEqual([[], ['limit']]);
+  });
+
   it("hosting 'queue' is a run.json the schema accepts, and a rerun keeps the executor's queue field", async () => {
     const input = config();
     const first = await runLifecycle(input, fakeExecutor('queue', { playing: 1 }), quiet);

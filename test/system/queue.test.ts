@@ -58,6 +58,10 @@ describe('parley run --queue with two parley workers (real Redis)', () => {
     expect(run.notApplied).toEqual({ concurrency: 8, pool: { multiplex: true, seatsPerProcess: 3 } });
     expect(run.config).not.toHaveProperty('concurrency');
     expect(run.config).not.toHaveProperty('pool');
+    // What the workers applied instead: each one's own flags (here their defaults), by host and pid.
+    const workerPids = workers.map((w) => Number(w.stdout.map((l) => /^worker (\d+): agent processes/.exec(l)?.[1]).find(Boolean))).sort();
+    expect(run.queue.workers.map((w: { pid: number }) => w.pid).sort()).toEqual(workerPids);
+    for (const w of run.queue.workers) expect(w).toEqual({ host: expect.any(String), pid: expect.any(Number), concurrency: 4, pool: { multiplex: false, seatsPerProcess: 1 } });
     expect(coordinator.stdout.filter((l) => /not applied with --queue/.test(l))).toEqual([expect.stringMatching(/^concurrency: 8, pool: .*each worker decides/)]);
 
     // SIGTERM: each worker stops gracefully (exit 0).
