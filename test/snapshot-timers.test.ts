@@ -18,9 +18,17 @@ describe('timers in a process started from the agent snapshot', () => {
 
   const probe = [
     'startupSnapshot.setDeserializeMainFunction(() => {',
+    // Node's timer clock is ms since each process's own start (its loop time), and a new timer is handed to libuv
+    // only if due before the wake-up time the build left (`staleAt`, in the builder's clock). A builder slowed by
+    // load armed its timer seconds into its life, so a probe that armed its own 600 ms in had it handed to libuv
+    // and fire even without the fix ('fired' for the bare build at load ~50). So the probe also waits until its
+    // clock is past the build's wake-up time, read as Node reads it: a timer's `_idleStart`, of a timer too long
+    // to move the wake-up time the build left.
+    '  const staleAt = globalThis.staleAt ?? 0;',
+    '  const now = () => { const t = setTimeout(() => {}, 2 ** 30); clearTimeout(t); return t._idleStart; };',
     // Past the cleared timer's due time with no timer of our own (setImmediate keeps the loop turning).
     '  const start = Date.now();',
-    '  const wait = () => (Date.now() - start < 600 ? setImmediate(wait) : late());',
+    '  const wait = () => (Date.now() - start < 600 || now() <= staleAt + 50 ? setImmediate(wait) : late());',
     '  const late = () => {',
     '    const armed = Date.now();',
     "    setTimeout(() => { console.log('fired'); process.exit(0); }, 50);",
@@ -47,9 +55,10 @@ describe('timers in a process started from the agent snapshot', () => {
     return { built: true, stderr: built.stderr, out: ran.stdout.trim() };
   }
 
-  const clearedUnref = 'const t = setTimeout(() => {}, 300); t.unref(); clearTimeout(t);';
+  // Each notes the wake-up time it leaves, in the builder's timer clock (`staleAt`, see the probe).
+  const clearedUnref = 'const t = setTimeout(() => {}, 300); globalThis.staleAt = t._idleStart + 300; t.unref(); clearTimeout(t);';
   // A plain cleared timer leaves no list, but the wake-up time it asked for stays (the turn rehearsal's case).
-  const cleared = 'clearTimeout(setTimeout(() => {}, 300));';
+  const cleared = 'const t = setTimeout(() => {}, 300); globalThis.staleAt = t._idleStart + 300; clearTimeout(t);';
 
   it('a cleared timer (unrefed or not) stalls later timers; the settled build does not; an armed one fails the build', async () => {
     const [bare, settled, bareRef, settledRef, armed] = await Promise.all([
