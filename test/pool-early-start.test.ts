@@ -4,6 +4,8 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { RunConfig } from '../orchestrator/run-config.js';
 import { runExperiment } from '../orchestrator/run/driver.js';
 import { WorkerPool } from '../orchestrator/supervisor/worker-pool.js';
+import { builtinScenarioSet } from '../scenarios/builtin.js';
+import { generateGroupScenarios } from '../scenarios/generate/groups.js';
 import { REPO, tempDir } from './helpers/processes.js';
 import { CLI_GUARD_MS } from './setup/guards.js';
 
@@ -92,14 +94,18 @@ describe('agent processes start while the first episodes run', () => {
 
   it('the first episode plays its first move before the last process of the pool is ready', async () => {
     // Two processes (one episode's seats) skip the gate; every other one waits until the first move.
-    // All 20 builtin episodes, not 9: the two fast processes can play every episode in turn while the others
-    // start. In a fresh clone's suite (load ~3) nine bot episodes were over in 1.9 s, before any held process
-    // had started, so none took a seat (mostReady 2). Twice the work leaves them time to start under load.
+    // The 20 two-seat builtin episodes, then a three-seat one: two processes cannot host it (never two seats of
+    // one episode in one process), so the run must wait for a third. Without it the two fast processes could
+    // play every episode while the others started (a fresh clone's suite, load ~3: nine bot episodes in 1.9 s,
+    // mostReady 2), a race more work only narrowed.
+    const scenarios = join(tmp.path, 'two-then-three-seats.jsonl');
+    const [threeSeats] = generateGroupScenarios(1);
+    writeFileSync(scenarios, [...builtinScenarioSet(1), threeSeats!].map((sc) => JSON.stringify(sc)).join('\n') + '\n');
     const g = gate('run', 2);
     let pool: WorkerPool | undefined;
     let atFirstMove: { ready: number; live: number } | undefined;
     let mostReady = 0;
-    const config = RunConfig.parse({ scenarios: 'builtin', modes: ['agents'], out: join(tmp.path, 'run-out'), concurrency: 3, limit: 20, maxTurns: 20 });
+    const config = RunConfig.parse({ scenarios, modes: ['agents'], out: join(tmp.path, 'run-out'), concurrency: 3, maxTurns: 20 });
     const result = await runExperiment(config, { log: () => {}, hosting: 'local' }, {
       workerEntry: GATED_ENTRY,
       progressIntervalMs: 3_600_000,
@@ -120,7 +126,8 @@ describe('agent processes start while the first episodes run', () => {
     expect(atFirstMove).toBeDefined();
     expect(atFirstMove!.ready).toBeLessThan(atFirstMove!.live);
     expect(atFirstMove!.ready).toBe(2);
-    expect(result.ran).toHaveLength(20);
+    expect(result.ran).toHaveLength(21);
+    expect(result.ran.filter((r) => r.seats.length === 3)).toHaveLength(1);
     expect(result.ran.every((r) => r.status === 'ok')).toBe(true);
     // DESIGN invariant 1 still holds: two seats of one episode never share a process.
     for (const r of result.ran) expect(new Set(r.seats.map((s) => s.pid)).size).toBe(r.seats.length);
