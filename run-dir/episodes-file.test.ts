@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { EpisodeRecord } from '../protocol/index.js';
-import { appendEpisode, readEpisodes, recordsWithAppended, repairTail, rewriteEpisodes } from './episodes-file.js';
+import { appendEpisode, episodeLines, readEpisodes, recordsWithAppended, repairTail, rewriteEpisodes } from './episodes-file.js';
 import { RunPaths } from './paths.js';
 import { tempRunPaths } from './testing/temp-paths.js';
 import { fixtureLock } from './testing/held-lock.js';
@@ -92,6 +92,22 @@ describe('episodes.jsonl: appends, torn tails, one record per episode id', () =>
     const f = files();
     rewriteEpisodes(fixtureLock(f), [{ ...record('a'), futureField: { x: 1 } }]);
     expect(readEpisodes(f).rows[0]!.raw['futureField']).toEqual({ x: 1 });
+  });
+
+  it('rewrites with kept lines write what a plain rewrite writes; a replaced row object gets its new line', () => {
+    const f = files();
+    const lines = episodeLines();
+    const rows: object[] = [record('a'), { ...record('b'), futureField: 1 }];
+    rewriteEpisodes(fixtureLock(f), rows);
+    const plain = readFileSync(f.episodesJsonl, 'utf8');
+    rewriteEpisodes(fixtureLock(f), rows, lines);
+    expect(readFileSync(f.episodesJsonl, 'utf8')).toBe(plain);
+    rows[1] = { ...rows[1], evaluation: { judge: null } };
+    rewriteEpisodes(fixtureLock(f), rows, lines);
+    const kept = readFileSync(f.episodesJsonl, 'utf8');
+    rewriteEpisodes(fixtureLock(f), rows);
+    expect(kept).toBe(readFileSync(f.episodesJsonl, 'utf8'));
+    expect(kept).toContain('"evaluation":{"judge":null}');
   });
 
   it('a read is reused only while the file is unchanged: an append, a truncation or a rewrite reads it again', () => {

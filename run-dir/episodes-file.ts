@@ -198,6 +198,25 @@ export function repairTail(lock: RunLock): number {
  * this code does not know survive. The caller holds the lock: a rewrite next to an appending writer
  * would drop what that writer appended after the file was read.
  */
-export function rewriteEpisodes(lock: RunLock, rows: readonly object[]): void {
-  writeFileAtomicSync(lock.paths.episodesJsonl, rows.map((r) => JSON.stringify(r) + '\n').join(''));
+export function rewriteEpisodes(lock: RunLock, rows: readonly object[], lines?: EpisodeLines): void {
+  writeFileAtomicSync(lock.paths.episodesJsonl, rows.map((r) => (lines ? lines(r) : JSON.stringify(r) + '\n')).join(''));
+}
+
+/** A row's line (with its newline), made once per row object: see `episodeLines`. */
+export type EpisodeLines = (row: object) => string;
+
+/**
+ * Lines of rows kept by the row object, for a writer that rewrites the file again and again while it
+ * changes a few rows: `parley eval` rewrites episodes.jsonl every ~2 s, and serialising all 1,350 records
+ * of the paper grid each time was most of its CPU (paper-scale, bench/suite-cost.md). A changed row must be
+ * a new object (every rewriter replaces `raw` with a copy, never edits it in place): an object's line is
+ * made once.
+ */
+export function episodeLines(): EpisodeLines {
+  const made = new WeakMap<object, string>();
+  return (row) => {
+    let line = made.get(row);
+    if (line === undefined) made.set(row, (line = JSON.stringify(row) + '\n'));
+    return line;
+  };
 }

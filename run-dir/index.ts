@@ -8,7 +8,7 @@ export { RUN_DIR_NAMES, RunPaths } from './paths.js';
 export { CASSETTES_DIR, cassettePath, cassetteRoot, policyCassettes, type Tape } from './cassette-layout.js';
 export { RUN_JSON_VERSION, ModeStats, RecordedRunConfig, RunCost, RunJson, RunStats, readRunJson, writeRunJson, type RunJsonInput, type RunJsonRead } from './run-json.js';
 export { EvalBatch, sameJudging } from './eval-batches.js';
-export { appendEpisode, readEpisodes, recordsWithAppended, repairTail, rewriteEpisodes, type EpisodeRow, type EpisodesRead } from './episodes-file.js';
+export { appendEpisode, episodeLines, readEpisodes, recordsWithAppended, repairTail, rewriteEpisodes, type EpisodeLines, type EpisodeRow, type EpisodesRead } from './episodes-file.js';
 export { readJsonlFile, type JsonlRead } from './jsonl-file.js';
 export { judgeFormatFallbacks, recordJudgeFormatFallbacks } from './judge-fallbacks.js';
 export { episodeMatchProblem, matchEpisodeId, type EpisodeMatch } from './episode-match.js';
