@@ -6,6 +6,7 @@ import type { LedgerReader, LimitsOf } from './source.js';
 import { seatTurnsFromLedger, type SeatTurn } from './seat-turns.js';
 import { seatTurnsFromScript, type ScriptView } from './script-turns.js';
 import type { Unit } from './select.js';
+import { exampleLine } from './formats.js';
 
 /** The agent templates a seat's prompts were rendered from (the protocol in its welcome picks one). */
 export type AgentTemplate = AgentTemplates;
@@ -96,12 +97,15 @@ export function buildExamples(unit: Unit, opts: BuildOptions): BuildResult {
   return { ok: true, examples };
 }
 
-/** Drops examples whose messages repeat an earlier example's exactly; returns how many were dropped. */
+/**
+ * Drops examples whose messages repeat an earlier example's exactly (roles and contents: the line the file
+ * would hold); returns how many were dropped.
+ */
 export function dedupe(examples: readonly TrainingExample[]): { examples: TrainingExample[]; duplicates: number } {
   const seen = new Set<string>();
   const out: TrainingExample[] = [];
   for (const ex of examples) {
-    const key = JSON.stringify(ex.messages);
+    const key = exampleLine(ex);
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(ex);

@@ -133,6 +133,15 @@ export function templateRouter(runs: readonly RunDir[], promptDir: string | unde
   };
 }
 
+/** `scriptLimits` read once per script episode (its ledger was read again for each of its seats). */
+function scriptLimitsOnce(): typeof scriptLimits {
+  const read = new WeakMap<object, ReturnType<typeof scriptLimits>>();
+  return (source) => {
+    if (!read.has(source.record)) read.set(source.record, scriptLimits(source));
+    return read.get(source.record)!;
+  };
+}
+
 /** The runs named, loaded; null (said, exit 1) when one cannot be read. */
 async function loadRuns(dirs: readonly string[]): Promise<RunDir[] | null> {
   const runs: RunDir[] = [];
@@ -202,7 +211,7 @@ export async function runChatExport(argv: string[]): Promise<number> {
       epochs,
       ...(fraction !== undefined ? { split: { fraction, seed } } : {}),
       readLedger: readSeatLedger,
-      limitsOf: scriptLimits,
+      limitsOf: scriptLimitsOnce(),
       // Script episodes are rendered as the run's protocol told its agents (run.json, validated on read).
       protocolOf: (source) => protocolOfRun.get(source.runDir),
       templateFor: templateRouter(runs, f['prompt-dir'] as string | undefined),
