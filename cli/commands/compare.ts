@@ -164,10 +164,19 @@ function judgeParamsOf(given: string[]): Record<string, unknown> {
   return params;
 }
 
-/** DIR_A and DIR_B loaded, or null (said on stderr) when either cannot be read. */
+/**
+ * DIR_A and DIR_B loaded, or null (said on stderr) when either cannot be read. One run compared mode by
+ * mode (the paper's `compare R R --mode-a script --mode-b agents`) is read once: each read parses and
+ * checks every record (1,350 for the paper's grid); B keeps the name it was given.
+ */
 async function loadBothRuns(dirs: string[]): Promise<[RunDir, RunDir] | null> {
   const runs: RunDir[] = [];
   for (const dir of dirs) {
+    const same = runs[0] && path.resolve(runs[0].dir) === path.resolve(dir);
+    if (same) {
+      runs.push({ ...runs[0]!, dir });
+      continue;
+    }
     const loaded = await loadRunDir(dir);
     if (!loaded.ok) {
       console.error(`parley compare: ${loaded.error.message}`);
