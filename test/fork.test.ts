@@ -129,19 +129,21 @@ describe('parley fork (issue 26: contracts 1 to 4)', () => {
   });
 
   it('a sweep (--at 2,6, extended with 4) and --at all: one fork per turn and repeat; --at all stops where the episode cannot go on', async () => {
-    const run = await parleyCliInProcess(['fork', r.path, parent.episodeId, '--at', '2,6', '--agent2', 'openai:gpt-4o', '--repeats', '2', '--out', sweep.path], cleanEnv(server.env()));
+    // --concurrency 1: one episode at a time on two agent processes (four at once started eight); what a sweep
+    // plays and records does not depend on how many of its forks are in flight.
+    const run = await parleyCliInProcess(['fork', r.path, parent.episodeId, '--at', '2,6', '--agent2', 'openai:gpt-4o', '--repeats', '2', '--concurrency', '1', '--out', sweep.path], cleanEnv(server.env()));
     expect(run.code, run.stderr).toBe(0);
     const forks = readEpisodes(sweep.path);
     expect(forks.map((e) => e.fork!.at).sort()).toEqual([2, 2, 6, 6]);
     for (const e of forks) expect(e.turns.slice(0, e.fork!.at)).toEqual(parent.turns.slice(0, e.fork!.at));
     // --extend adds a fork turn to the same run; only its forks are played.
-    const extended = await parleyCliInProcess(['fork', r.path, parent.episodeId, '--at', '2,4,6', '--agent2', 'openai:gpt-4o', '--repeats', '2', '--extend', '--out', sweep.path], cleanEnv(server.env()));
+    const extended = await parleyCliInProcess(['fork', r.path, parent.episodeId, '--at', '2,4,6', '--agent2', 'openai:gpt-4o', '--repeats', '2', '--concurrency', '1', '--extend', '--out', sweep.path], cleanEnv(server.env()));
     expect(extended.code, extended.stderr).toBe(0);
     expect(extended.stdout).toContain('(4 from an earlier invocation)');
     expect(readEpisodes(sweep.path).map((e) => e.fork!.at).sort()).toEqual([2, 2, 4, 4, 6, 6]);
     // Bots play on from every turn: no LLM request at all, and fork turn 8 (after the turn limit) is left out.
     const count = server.requests.length;
-    const bots = await parleyCliInProcess(['fork', r.path, parent.episodeId, '--at', 'all', '--agent1', 'bot', '--agent2', 'bot', '--out', all.path], cleanEnv(server.env()));
+    const bots = await parleyCliInProcess(['fork', r.path, parent.episodeId, '--at', 'all', '--agent1', 'bot', '--agent2', 'bot', '--concurrency', '1', '--out', all.path], cleanEnv(server.env()));
     expect(bots.code, bots.stderr).toBe(0);
     expect(server.requests.length).toBe(count);
     expect(readEpisodes(all.path).map((e) => e.fork!.at).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
@@ -192,7 +194,7 @@ describe('parley fork (issue 26: contracts 1 to 4)', () => {
     expect(again.stdout).toMatch(/3 episode\(s\) recorded .* \(3 from an earlier invocation\)/);
     await server.close();
     const count = server.requests.length;
-    const replay = await parleyRunInProcess(['--replay', f.path, '--out', f2.path], cleanEnv());
+    const replay = await parleyRunInProcess(['--replay', f.path, '--concurrency', '1', '--out', f2.path], cleanEnv());
     expect(replay.code, replay.stderr).toBe(0);
     expect(turnsById(readEpisodes(f2.path))).toEqual(turnsById(readEpisodes(f.path)));
     expect(server.requests.length).toBe(count);

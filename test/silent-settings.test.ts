@@ -38,8 +38,10 @@ describe('settings are applied', () => {
     const before = suite.server.requests.length;
     // --selection all: at 4 turns every episode is short, and first-valid (paper's default) would re-draw each
     // one to the draw limit (a fresh agent pool a round) without telling this test anything more.
+    // --multiplex: seats of different episodes share two warm agent processes (never two of one episode; one seat
+    // a process started 14); what reaches each seat's prompt does not depend on it.
     const r = await cli(['run', '--scenarios', file, '--protocol', 'paper', '--show-relationship-story', '--selection', 'all', '--modes', 'agents,script',
-      '--agent1', 'openai:gpt-3.5-turbo', '--script-writer', 'openai:gpt-3.5-turbo', '--max-turns', '4', '--out', out]);
+      '--agent1', 'openai:gpt-3.5-turbo', '--script-writer', 'openai:gpt-3.5-turbo', '--max-turns', '4', '--multiplex', '--out', out]);
     expect(r.code, r.stderr.join('\n')).toBe(0);
     const scenarios = readFileSync(join(out, 'scenarios.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Scenario);
     // The stories the relationship shows (friends and up, as under parley): each reaches every generator of its episodes.
@@ -78,7 +80,7 @@ describe('settings are applied', () => {
     expect(line).toContain('agent1 openai:gpt-4o');
     expect(line).toContain('agent2 and later as agent1 [default]');
     expect(line).toMatch(/script writer bot \[default: the agents are LLMs but the script writer is not/);
-    const real = await cli(['run', '--scenarios', 'builtin', '--modes', 'script,agents', '--agent1', 'openai:gpt-4o', '--agent2', 'bot', '--limit', '1', '--out', join(tmp.path, 'start')]);
+    const real = await cli(['run', '--scenarios', 'builtin', '--modes', 'script,agents', '--agent1', 'openai:gpt-4o', '--agent2', 'bot', '--limit', '1', '--multiplex', '--out', join(tmp.path, 'start')]);
     expect(real.code).toBe(0);
     expect(real.stdout[1]).toMatch(/^seats: agent1 openai:gpt-4o \(the provider.s default sampling\); agent2 bot; script writer bot \[default: the agents are LLMs/);
   });
