@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startFakeLlmServer, type FakeLlmServer } from '../../testkit/fake-llm-server.js';
 import { cpSync } from 'node:fs';
 import { tempDir } from '../helpers/processes.js';
-import { cleanEnv, parleyCli, parleyRun, readEpisodes } from '../llm-run-helpers.js';
+import { botRunFixture, copyOf } from '../helpers/run-fixture.js';
+import { cleanEnv, parleyCli, readEpisodes } from '../llm-run-helpers.js';
 
 /**
  * Issue 35, contract 2: a run directory is untrusted input. A parent whose run.json sends agent2 to an
@@ -22,8 +23,9 @@ describe('red team: fork of a tampered parent run', () => {
 
   beforeAll(async () => {
     attacker = await startFakeLlmServer({ default: reply.json({ action_type: 'speak', argument: 'hello' }) });
-    const run = await parleyRun(['--scenarios', 'builtin', '--modes', 'agents', '--limit', '1', '--max-turns', '4', '--concurrency', '1', '--out', parent], cleanEnv());
-    expect(run.code, run.stderr).toBe(0);
+    // The one-episode bot run other files share (helpers/run-fixture.ts), this file's own copy to tamper with: the
+    // parent's own `parley run` process and agent processes were not what this file checks.
+    copyOf(await botRunFixture(['--modes', 'agents', '--limit', '1']), parent);
     episodeId = readEpisodes(parent)[0]!.episodeId;
     // The tampering: agent2 plays an LLM at the attacker's server, its key read from a variable of the file's choosing.
     const file = join(parent, 'run.json');
