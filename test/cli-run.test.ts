@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { auditRun } from './helpers/audit.js';
 import { parley, tempDir } from './helpers/processes.js';
 import { botRunSuite } from './helpers/bot-run-suite.js';
+import { parleyInProcess } from './helpers/in-process-parley.js';
 
 const readJsonl = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
@@ -100,14 +101,24 @@ describe('parley run --scenarios builtin --modes script,agents,mindreaders --out
 describe('parley run: bad arguments fail before any episode, naming the problem', () => {
   const tmp = tempDir('cli-bad');
   afterAll(() => tmp.remove());
+  // In this process (testkit/in-process-cli.ts): a refusal is the command's own check, not its process's; each
+  // was a `parley run` process of its own (~0.3-0.7 CPU-s). --queue hands a run to other processes: refused in-process, so a process.
+  const refusedRun = async (args: string[], env?: NodeJS.ProcessEnv) => {
+    if (args.includes('--queue')) {
+      const p = parley(['run', ...args], env ? { env } : {});
+      return { code: await p.exited, stderr: p.stderr.join('\n') };
+    }
+    const r = await parleyInProcess(['run', ...args], env ? { env } : {});
+    return { code: r.code, stderr: r.stderr.join('\n') };
+  };
 
   it('names a missing API key variable and writes nothing', async () => {
     const env = { ...process.env };
     delete env.OPENAI_API_KEY;
     const out = join(tmp.path, 'nokey');
-    const p = parley(['run', '--modes', 'agents', '--agent1', 'openai:gpt-3.5-turbo', '--out', out], { env });
-    expect(await p.exited).toBe(2);
-    expect(p.stderr.join('\n')).toMatch(/OPENAI_API_KEY/);
+    const p = await refusedRun(['--modes', 'agents', '--agent1', 'openai:gpt-3.5-turbo', '--out', out], env);
+    expect(p.code).toBe(2);
+    expect(p.stderr).toMatch(/OPENAI_API_KEY/);
     expect(existsSync(join(out, 'episodes.jsonl'))).toBe(false);
   });
 
@@ -123,17 +134,17 @@ describe('parley run: bad arguments fail before any episode, naming the problem'
       // Refused before Redis is dialled (port 1 would be a connection failure, exit 1).
       [['--queue', 'redis://127.0.0.1:1', '--concurrency', '8'], /--concurrency: with --queue each worker decides/],
     ] as const) {
-      const p = parley(['run', '--out', join(tmp.path, 'x'), ...args]);
-      expect(await p.exited).toBe(2);
-      expect(p.stderr.join('\n')).toMatch(msg);
+      const p = await refusedRun(['--out', join(tmp.path, 'x'), ...args]);
+      expect(p.code).toBe(2);
+      expect(p.stderr).toMatch(msg);
     }
   });
 
   it('reports an experiment file error with its line and field', async () => {
     const file = join(tmp.path, 'exp.yaml');
     writeFileSync(file, 'scenarios: builtin\nmodes: [agents]\nmaxTurns: -3\n');
-    const p = parley(['run', '--experiment', file, '--out', join(tmp.path, 'y')]);
-    expect(await p.exited).toBe(2);
-    expect(p.stderr.join('\n')).toMatch(/exp\.yaml:3: maxTurns: /);
+    const p = await refusedRun(['--experiment', file, '--out', join(tmp.path, 'y')]);
+    expect(p.code).toBe(2);
+    expect(p.stderr).toMatch(/exp\.yaml:3: maxTurns: /);
   });
 });
