@@ -1,7 +1,6 @@
-import type { PolicyConfig } from '../../protocol/index.js';
 import type { WorkerPool } from '../supervisor/worker-pool.js';
 import { hostPool, hostPoolSize, type HostPoolOptions } from './episode-host.js';
-import { workerNiceness } from '../supervisor/worker-niceness.js';
+import { poolKind, withoutRunDirs } from './pool-kind.js';
 
 /** A pool the lender keeps, the processes its current borrowers need, and its first start. */
 interface Lent {
@@ -33,9 +32,10 @@ export class PoolLender {
   /** A started pool with room for a run of these options beside the other borrowers; `giveBack` once the run is over. */
   async borrow(o: HostPoolOptions): Promise<{ pool: WorkerPool; giveBack: () => void }> {
     if (this.closed) throw new Error('the shared agent processes are stopped: no run may start after the sweep ended');
-    // The run's own directories are not part of the kind of process: each seat's policy carries them.
+    // The run's own directories are not part of the kind of process (each seat's policy carries them), nor an
+    // LLM policy's model (its warm-up loads the provider's code: pool-kind.ts). The pool warms its first borrower's.
     const warm = o.warm.map(withoutRunDirs);
-    const key = JSON.stringify([o.seatsPerProcess, o.botsOnly ?? false, o.growOnDemand ?? false, o.tlsFree ?? false, o.niceness ?? workerNiceness(), o.workerPath ?? null, warm]);
+    const key = poolKind(o);
     const need = hostPoolSize(o);
     let entry = this.pools.get(key);
     if (!entry) {
@@ -79,10 +79,4 @@ export class PoolLender {
     this.pools.clear();
     await Promise.all([...pools.map((e) => e.pool.close()), ...this.stopping]);
   }
-}
-
-/** A policy as warmed: without the cassette directory of the run that first asked for it. */
-function withoutRunDirs(p: PolicyConfig): PolicyConfig {
-  const { cassetteDir: _cassettes, ...rest } = p;
-  return rest;
 }
