@@ -7,9 +7,9 @@ import { parleyInProcess } from './helpers/in-process-parley.js';
 
 const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 
-/** test/helpers/in-process-parley.ts: cli/main.ts's dispatcher through testkit/in-process-cli.ts. */
+/** test/helpers/in-process-parley.ts: the CLI's dispatcher (from its bundle, as `npx parley` runs it) through testkit/in-process-cli.ts. */
 describe('parleyInProcess: the CLI in the calling process', () => {
-  it('runs cli/main.ts: --version prints one line and exits 0; an unknown command one line on stderr and exit 2', async () => {
+  it('runs the CLI: --version prints one line and exits 0; an unknown command one line on stderr and exit 2', async () => {
     expect(await parleyInProcess(['--version'])).toEqual({ code: 0, stdout: [`parley ${version}`], stderr: [] });
     const unknown = await parleyInProcess(['frobnicate']);
     expect(unknown).toEqual({ code: 2, stdout: [], stderr: ["parley: unknown command 'frobnicate' (see parley --help)"] });

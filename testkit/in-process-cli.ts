@@ -43,8 +43,8 @@ export interface InProcessOptions {
 }
 
 /**
- * A CLI entry: cli/main.ts's `main`, handed in by test/helpers/in-process-parley.ts (testkit/ depends on nothing of
- * the product: test/boundaries), or a stand-in for the runner's own tests.
+ * A CLI entry: the CLI's `main` (from its bundle, else cli/main.ts), handed in by test/helpers/in-process-parley.ts
+ * (testkit/ depends on nothing of the product: test/boundaries), or a stand-in for the runner's own tests.
  */
 export type CliEntry = (argv: string[]) => Promise<number>;
 
