@@ -65,18 +65,25 @@ const inPage = <T>(page: Page, body: string, arg: unknown = null) => page.evalua
 describe.skipIf(!hasChromium)('red team: untrusted text in the browser pages', () => {
   let browser: Browser;
   let page: Page;
+  let seatRenderers = '';
   beforeAll(async () => {
     browser = await testChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.setContent(`<!doctype html><html lang="en"><head><meta charset="utf-8"><style>${css('style/base.css', 'seat/seat.css')}</style></head>
-      <body class="app"><div class="seat-layout"><div class="conversation"><ol id="chat" class="messages"></ol><div id="end" class="end"></div></div><aside id="panel" class="panel"></aside></div></body></html>`);
-    await page.addScriptTag({ content: await renderers() });
+    seatRenderers = await renderers();
   });
   afterAll(async () => {
     await browser?.close();
   });
 
+  /** The page shows the seat page's chat, end screen and side panel, empty, with `R` its renderers (a fresh document). */
+  const seatDocument = async () => {
+    await page.setContent(`<!doctype html><html lang="en"><head><meta charset="utf-8"><style>${css('style/base.css', 'seat/seat.css')}</style></head>
+      <body class="app"><div class="seat-layout"><div class="conversation"><ol id="chat" class="messages"></ol><div id="end" class="end"></div></div><aside id="panel" class="panel"></aside></div></body></html>`);
+    await page.addScriptTag({ content: seatRenderers });
+  };
+
   it('a move naming "\\u202Enna" is not drawn as "selected ann", and the outcome sentence after it keeps its order', async () => {
+    await seatDocument();
     await inPage(page, `
       const move = { type: 'turn.event', v: 1, id: 'e', turn: 1, seat: 'agent2', action: { type: 'action', argument: 'select \\u202Enna' } };
       document.getElementById('chat').append(R.messageItem(move, 'Bob', false));
@@ -95,6 +102,7 @@ describe.skipIf(!hasChromium)('red team: untrusted text in the browser pages', (
 
   it('a 5,000-character token wraps inside the side panel and the chat: nothing scrolls sideways', async () => {
     const long = 'x'.repeat(5000);
+    await seatDocument();
     await inPage(page, `
       const token = arg;
       const partner = { seat: 'agent2', relationship: 0, profile: { name: token, occupation: token }, sharedHistory: token };
@@ -108,10 +116,10 @@ describe.skipIf(!hasChromium)('red team: untrusted text in the browser pages', (
   });
 
   it("the annotation page's context panel wraps a long token in the question, setting and characters", async () => {
-    const annotate = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    // The file's one page with the annotation page's document (a second page cost the shared Chromium more than a document).
     const html = pageHtml('annotate').replace(/<link[^>]*>/g, '').replace(/<script[^>]*><\/script>/g, '');
-    await annotate.setContent(html.replace('</head>', `<style>${css('style/base.css', 'annotate/annotate.css')}</style></head>`));
-    const widths = await inPage<{ context: number[]; page: number[] }>(annotate, `
+    await page.setContent(html.replace('</head>', `<style>${css('style/base.css', 'annotate/annotate.css')}</style></head>`));
+    const widths = await inPage<{ context: number[]; page: number[] }>(page, `
       const token = arg;
       document.getElementById('study').hidden = false;
       for (const id of ['question', 'setting']) document.getElementById(id).textContent = token;
@@ -120,7 +128,6 @@ describe.skipIf(!hasChromium)('red team: untrusted text in the browser pages', (
       document.getElementById('characters').append(h);
       const context = document.querySelector('.context');
       return { context: [context.scrollWidth, context.clientWidth], page: [document.documentElement.scrollWidth, document.documentElement.clientWidth] };`, 'y'.repeat(5000));
-    await annotate.close();
     expect(widths.context[0]).toBeLessThanOrEqual(widths.context[1]! + 1);
     expect(widths.page[0]).toBeLessThanOrEqual(widths.page[1]! + 1);
   });
