@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it, vi } from 'vitest';
 import { hasChromium } from '../helpers/browser.js';
-import { browserSuite } from '../helpers/test-browser.js';
+import { browserSuite, PAGE_POLL } from '../helpers/test-browser.js';
 import { parley } from '../helpers/processes.js';
 import { myTurn } from '../helpers/seat-page.js';
 import { idleWork } from '../helpers/idle-work.js';
@@ -51,7 +51,7 @@ describe.skipIf(!hasChromium)('an idle seat page', () => {
     await waiting.emulateMedia({ reducedMotion: 'reduce' });
     // The page hears of the preference at its next rendering update, not when emulateMedia returns: until the
     // dots show '…' the change (one mutation of them) may still land inside the window below.
-    await expect.poll(() => waiting.locator('#thinking .dots').textContent(), { timeout: 10_000 }).toBe('…');
+    await expect.poll(() => waiting.locator('#thinking .dots').textContent(), { timeout: 10_000, ...PAGE_POLL }).toBe('…');
     const still = await idleWork(waiting, { whileOther: mine, countdownChanges: 1 });
     expect(still.mutations).toEqual([]);
     expect(await waiting.locator('#thinking').isVisible()).toBe(true);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { hasChromium } from '../helpers/browser.js';
-import { browserSuite } from '../helpers/test-browser.js';
+import { browserSuite, PAGE_POLL } from '../helpers/test-browser.js';
 import { parley } from '../helpers/processes.js';
 import { COLOUR_RULES, darkColourViolations, seriousViolations } from '../helpers/axe.js';
 import { inViewport, myTurn, pageMetrics, sharedFriend, turnOrEnd } from '../helpers/seat-page.js';
@@ -47,12 +47,12 @@ describe.skipIf(!hasChromium)('seat page layout', () => {
       await myTurn(page);
       // The seat's turn puts the keyboard in the box: typing and Enter send, no click needed.
       // One read of the page is a round trip to a shared Chromium: under load it alone can take the default 1 s.
-      await expect.poll(async () => (await pageMetrics(page)).activeId, { timeout: 30_000 }).toBe('message');
+      await expect.poll(async () => (await pageMetrics(page)).activeId, { timeout: 30_000, ...PAGE_POLL }).toBe('message');
       // Inserted where the keyboard is, as one input (typed key by key, the ~1,400 characters cost Chromium
       // ~9 s of CPU): the text reaches the box only if the turn put the keyboard there.
       await page.keyboard.insertText(long(i));
       await page.keyboard.press('Enter');
-      await expect.poll(() => messages.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(2 * i + 1);
+      await expect.poll(() => messages.count(), { timeout: 30_000, ...PAGE_POLL }).toBeGreaterThanOrEqual(2 * i + 1);
     }
     await myTurn(page);
     await expect(messages.count()).resolves.toBe(10);

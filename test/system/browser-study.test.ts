@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium } from '../helpers/browser.js';
-import { testChromium } from '../helpers/test-browser.js';
+import { testChromium, PAGE_POLL } from '../helpers/test-browser.js';
 import { parley, tempDir, within, type CliProcess } from '../helpers/processes.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { writeMinimalStudy } from '../helpers/study-participant.js';
@@ -45,13 +45,13 @@ describe.skipIf(!hasChromium)('parley study in a browser', () => {
     const message = page.getByRole('textbox', { name: 'Message' });
     await message.waitFor({ timeout: 30_000 });
     // The box is shown at once and enabled when the participant is asked to move (the bot may move first).
-    await expect.poll(() => message.isEnabled(), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => message.isEnabled(), { timeout: 30_000, ...PAGE_POLL }).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
     await message.fill('Hello! Do we know anyone in common?');
     await page.getByRole('button', { name: 'Send' }).click();
     // Then leave: the episode ends and the end screen leads on to the survey.
     const action = page.getByRole('combobox', { name: 'Action' });
-    await expect.poll(() => action.isEnabled(), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => action.isEnabled(), { timeout: 30_000, ...PAGE_POLL }).toBe(true);
     await action.selectOption('leave');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByRole('link', { name: 'Continue to the survey' }).click({ timeout: 60_000 });

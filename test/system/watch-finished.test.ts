@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer, type FakeLlmServer } from '../../testkit/fake-llm-server.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { hasChromium } from '../helpers/browser.js';
-import { browserSuite } from '../helpers/test-browser.js';
+import { browserSuite, PAGE_POLL } from '../helpers/test-browser.js';
 import { parley, within } from '../helpers/processes.js';
 import { cleanEnv } from '../llm-run-helpers.js';
 
@@ -45,7 +45,7 @@ describe.skipIf(!hasChromium)('the watch page at the end of a run, and parley wa
     pageOpen();
     expect(await within(run.exited, 120_000, 'the run ends', [run])).toBe(0);
     await page.locator('#summary').filter({ hasText: /^Run finished: 3 done, 0 failed/ }).waitFor({ timeout: 30_000 });
-    await expect.poll(() => page.locator('#conn').textContent(), { timeout: 10_000 }).toBe('Run finished');
+    await expect.poll(() => page.locator('#conn').textContent(), { timeout: 10_000, ...PAGE_POLL }).toBe('Run finished');
     // The server is gone now: the page keeps its end state, and shows no error.
     expect(await errorShown(page)).toBe(false);
   }, 180_000);
@@ -59,7 +59,7 @@ describe.skipIf(!hasChromium)('the watch page at the end of a run, and parley wa
     await page.goto(url!);
     await page.locator('#summary').filter({ hasText: /^Run finished: 3 done, 0 failed/ }).waitFor({ timeout: 30_000 });
     const openButtons = page.getByRole('button', { name: /^Open mutual_friends_\d+ \(agents\)$/ });
-    await expect.poll(() => openButtons.count(), { timeout: 30_000 }).toBe(3);
+    await expect.poll(() => openButtons.count(), { timeout: 30_000, ...PAGE_POLL }).toBe(3);
     // At 1280 px the episode table fits its panel: nothing clipped, no sideways scrolling.
     const clipped = await page.locator('.table-scroll').evaluate((e) => e.scrollWidth - e.clientWidth);
     expect(clipped).toBeLessThanOrEqual(0);
@@ -67,7 +67,7 @@ describe.skipIf(!hasChromium)('the watch page at the end of a run, and parley wa
     // An episode's turns and both seats' ledgers, read back from the run directory.
     await openButtons.first().click();
     const turns = page.getByRole('list', { name: 'Turns so far' });
-    await expect.poll(() => turns.locator('li').count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => turns.locator('li').count(), { timeout: 30_000, ...PAGE_POLL }).toBeGreaterThanOrEqual(3);
     for (const s of ['agent1', 'agent2']) await page.getByRole('region', { name: `Ledger of ${s}` }).locator('li').first().waitFor({ timeout: 30_000 });
     // Picking a turn: each ledger column marks, and scrolls to, the first frame of that turn.
     await page.getByRole('button', { name: /^Turn 3 · .*: show what each seat was told then$/ }).click();

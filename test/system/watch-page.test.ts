@@ -7,7 +7,7 @@ import { SOCKET_IO_PATH } from '../../protocol/browser-transport.js';
 import { WATCH_EVENT, WATCH_NAMESPACE } from '../../protocol/watch.js';
 import { darkColourViolations, seriousViolations } from '../helpers/axe.js';
 import { hasChromium } from '../helpers/browser.js';
-import { browserSuite } from '../helpers/test-browser.js';
+import { browserSuite, PAGE_POLL } from '../helpers/test-browser.js';
 import { parley, within } from '../helpers/processes.js';
 import { myTurn } from '../helpers/seat-page.js';
 
@@ -74,7 +74,7 @@ describe.skipIf(!hasChromium)('parley run --watch', () => {
     await watch.goto(url!);
     const openButtons = watch.getByRole('button', { name: /^Open mutual_friends_\d+ \(agents\)$/ });
     await watch.getByRole('status').filter({ hasText: 'Live' }).waitFor({ timeout: 30_000 });
-    await expect.poll(() => openButtons.count(), { timeout: 30_000 }).toBe(2);
+    await expect.poll(() => openButtons.count(), { timeout: 30_000, ...PAGE_POLL }).toBe(2);
     // Set once: still there at the end means the page never reloaded.
     await watch.evaluate('window.__sameDocument = true');
 
@@ -99,7 +99,7 @@ describe.skipIf(!hasChromium)('parley run --watch', () => {
     await say('watch-test second message');
     await turns.getByText('watch-test second message').waitFor({ timeout: 30_000 });
     // The bot's replies come in as well, and the row's turn count follows.
-    await expect.poll(async () => Number(/^(\d+) \//.exec((await playing.locator('td.num').first().textContent()) ?? '')?.[1]), { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+    await expect.poll(async () => Number(/^(\d+) \//.exec((await playing.locator('td.num').first().textContent()) ?? '')?.[1]), { timeout: 30_000, ...PAGE_POLL }).toBeGreaterThanOrEqual(3);
     expect(await watch.evaluate('window.__sameDocument')).toBe(true);
 
     // Contract 2 on the watch page, light and dark (COLOUR_RULES).
