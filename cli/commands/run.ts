@@ -81,7 +81,7 @@ export const RUN_FLAGS: FlagSpecs = {
   replay: { type: 'string', metavar: 'RUNDIR', describe: 'answer every LLM call from the cassettes of a recorded run' },
   ...CONSENT_FLAGS,
   multiplex: { type: 'boolean', describe: 'let one agent process host seats of different episodes at once (never two of one episode)' },
-  'seats-per-process': { type: 'number', metavar: 'N', describe: `with --multiplex: seats one agent process may host at once (default ${MULTIPLEX_SEATS_PER_PROCESS})` },
+  'seats-per-process': { type: 'number', metavar: 'N', describe: `with --multiplex: seats in play one agent process may host at once; a seat whose episode is recorded no longer counts (default ${MULTIPLEX_SEATS_PER_PROCESS})` },
   'retry-failed': { type: 'boolean', describe: 'rerun episodes recorded as failed in DIR' },
   'dry-run': { type: 'boolean', describe: 'print the plan (episodes by arm and mode, estimated tokens and cost) and call nothing' },
   arm: { type: 'list', metavar: 'A1,A2', describe: 'run only these arms of the experiment file (default all, one after another)' },

@@ -8,7 +8,7 @@ const FLAGS: FlagSpecs = {
   queue: { type: 'string', metavar: 'redis://HOST:PORT', describe: 'the Redis the coordinator (parley run --queue) enqueued on' },
   concurrency: { type: 'number', describe: 'episodes this worker runs at once (default 4)' },
   multiplex: { type: 'boolean', describe: 'let one agent process host seats of different episodes at once (never two of one episode)' },
-  'seats-per-process': { type: 'number', metavar: 'N', describe: `with --multiplex: seats one agent process may host at once (default ${MULTIPLEX_SEATS_PER_PROCESS})` },
+  'seats-per-process': { type: 'number', metavar: 'N', describe: `with --multiplex: seats in play one agent process may host at once; a seat whose episode is recorded no longer counts (default ${MULTIPLEX_SEATS_PER_PROCESS})` },
   'allow-endpoint': {
     type: 'string',
     multiple: true,
