@@ -1,4 +1,5 @@
 import { Job, type Queue } from 'bullmq';
+import { otherCodeLine, unreadableResultLine, workerFailedLine } from './worker-lines.js';
 import type { EpisodePlan } from '../orchestrator/run/index.js';
 import { enqueue } from './enqueue.js';
 import { EpisodeResult, jobIdOf } from './jobs.js';
@@ -97,7 +98,7 @@ export class JobCollector {
     if (!job) return;
     if (state === 'failed') {
       // `failed` is final in BullMQ (a retry goes back to waiting): attempts spent, or stalled too often.
-      this.o.notice(`episode ${plan.episodeId}: failed on the workers (${job.failedReason}); not recorded, a rerun tries it again`);
+      this.o.notice(workerFailedLine(plan.episodeId, job.failedReason));
       this.lost += 1;
       this.done(jobId);
       return;
@@ -105,7 +106,7 @@ export class JobCollector {
     const result = EpisodeResult.safeParse(job.returnvalue);
     if (!result.success || result.data.record.episodeId !== plan.episodeId) {
       const why = result.success ? `record of ${result.data.record.episodeId}` : result.error.issues.slice(0, 2).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-      this.o.notice(`episode ${plan.episodeId}: a worker returned an unreadable result (${why}); it runs again`);
+      this.o.notice(unreadableResultLine(plan.episodeId, why));
       await job.remove();
       await enqueue(queue, [plan], runKey);
       return;
@@ -113,7 +114,7 @@ export class JobCollector {
     const theirs = JSON.stringify(result.data.worker.code);
     if (theirs !== this.o.code && !this.otherCode.has(theirs)) {
       this.otherCode.add(theirs);
-      this.o.notice(`worker ${result.data.worker.pid} on ${result.data.worker.host} runs other code (${theirs}) than this coordinator (${this.o.code}); run.json records the coordinator's`);
+      this.o.notice(otherCodeLine(result.data.worker, theirs, this.o.code));
     }
     this.o.commit(plan, result.data);
     this.remaining.delete(jobId);

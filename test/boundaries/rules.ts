@@ -90,7 +90,7 @@ export const LAYERS: readonly Layer[] = [
     rank: 5,
     // Issue 22, Contract 2: the queue is one executor of the run lifecycle; it sees the orchestrator only
     // through the run's public entry, never its internal modules.
-    imports: ['protocol', 'simulation', 'disk', 'llm', 'scenarios', 'run-dir', { module: 'orchestrator', only: ['orchestrator/run/index'] }],
+    imports: ['protocol', 'simulation', 'text', 'disk', 'llm', 'scenarios', 'run-dir', { module: 'orchestrator', only: ['orchestrator/run/index'] }],
     why: 'runs episodes of the orchestrator on Redis-fed workers, through orchestrator/run/index.ts only',
   },
   {
