@@ -17,6 +17,13 @@ describe('judge reply parsing', () => {
     expect(r.ok).toBe(true);
     if (r.ok) expect(r.value.seats['a']!.goal).toEqual({ reasoning: 'a goal reasoning', score: 10 });
   });
+  it('reads the object inside prose, as SOTOPIA\'s langchain parser did (first `{` to last `}`)', () => {
+    const json = JSON.stringify(validReply(['a', 'b']));
+    const r = parseJudgement(`Here is my evaluation:\n${json}\nI hope this helps.`, ['a', 'b'], false);
+    expect(r.ok).toBe(true);
+    // Braces that do not hold one JSON object are still bad JSON.
+    expect(parseJudgement('{scores} and {more}', ['a'], false)).toMatchObject({ ok: false, error: { code: 'judge/bad_json' } });
+  });
   it('rejects bad JSON, a missing seat, a missing dimension, out-of-range and non-integer scores', () => {
     expect(parseJudgement('not json', ['a'], false)).toMatchObject({ ok: false, error: { code: 'judge/bad_json' } });
     expect(parseJudgement('[1]', ['a'], false)).toMatchObject({ ok: false, error: { code: 'judge/bad_json' } });

@@ -149,6 +149,18 @@ describe('paper judge view', () => {
     expect(ok.seats['a']).toMatchObject({ ok: true });
   });
 
+  it('scores a paper judge reply with prose around its JSON without a reformat request, as SOTOPIA parsed it', async () => {
+    const s = fixture();
+    const ep = checkScenario(s);
+    const judge = new ScriptedClient(() => `Sure. My evaluation follows.\n${JSON.stringify(validReply(['a', 'b']))}\nThat is all.`);
+    const reformatter = new ScriptedClient(() => 'unused');
+    const j = await judgeEpisode(ep, s, { client: judge, reformatClient: reformatter, spec: 'openai:gpt-4-0613', visibility: 'full', view: 'paper' });
+    expect(j.seats['a']).toMatchObject({ ok: true });
+    expect(j.seats['b']).toMatchObject({ ok: true });
+    expect(judge.requests).toHaveLength(1);
+    expect(reformatter.requests).toHaveLength(0);
+  });
+
   it('asks the appendix-E naturalness question with the annotators\' context only, no response_format', async () => {
     const s = fixture();
     const a = episode({ scenario: s, moves: [['a', 'speak', 'Hi.']] });

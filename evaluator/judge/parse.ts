@@ -23,6 +23,22 @@ function jsonText(content: string): string {
 }
 
 /**
+ * The reply as JSON: the whole text (or its fence), else what SOTOPIA's parser read — langchain's
+ * PydanticOutputParser (0.0.311 at the paper's tag) took the greedy `\{.*\}` span, from the first `{` to
+ * the last `}`, so a judgement with prose around its object parsed there and needed no reformat request.
+ */
+function replyJson(content: string): unknown {
+  try {
+    return JSON.parse(jsonText(content));
+  } catch (err) {
+    const first = content.indexOf('{');
+    const last = content.lastIndexOf('}');
+    if (first < 0 || last <= first) throw err;
+    return JSON.parse(content.slice(first, last + 1));
+  }
+}
+
+/**
  * Parses and range-checks a judge reply. Failures are values: `judge/bad_json` when the text is not a
  * JSON object, `judge/invalid_scores` when a seat, dimension or score is missing or out of range.
  */
@@ -34,7 +50,7 @@ export function parseJudgement(
 ): { ok: true; value: ParsedJudgement } | { ok: false; error: Omit<EvaluationError, 'attempts'> } {
   let data: unknown;
   try {
-    data = JSON.parse(jsonText(content));
+    data = replyJson(content);
   } catch (err) {
     return { ok: false, error: { code: JudgeErrorCode.BadJson, message: `reply is not JSON: ${(err as Error).message}` } };
   }
