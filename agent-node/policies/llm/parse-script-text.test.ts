@@ -37,6 +37,18 @@ describe('parseScriptText: the paper\'s free-text script', () => {
     expect(r).toMatchObject({ ok: true, lenient: true, value: [{ seat: 'A' }, { seat: 'B', action: { type: 'action', argument: 'waves' } }] });
   });
 
+  it('drops what follows the last turn\'s action line, as SOTOPIA\'s split_by_turn did, but keeps a speech that goes on', () => {
+    const left = parse('Turn #0\nAlice Chen said: "Hi."\nTurn #1\nBob Lee left the conversation\n(End of the script)');
+    expect(left).toMatchObject({ ok: true, value: [{ seat: 'A' }, { seat: 'B', action: { type: 'leave' } }] });
+    const said = parse('Turn #0\nAlice Chen said: "Hi."\nTurn #1\nBob Lee said: "Bye."\nThe end.');
+    expect(said.ok && said.value[1]!.action).toEqual({ type: 'speak', argument: 'Bye.' });
+    const gesture = parse('Turn #0\nAlice Chen [non-verbal communication] waves\n\nThat is the whole script.');
+    expect(gesture.ok && gesture.value[0]!.action).toEqual({ type: 'non-verbal communication', argument: 'waves' });
+    // A speech whose quote closes on a later line is not cut.
+    const long = parse('Turn #0\nBob Lee said: "Hello,\nhow are you?"');
+    expect(long.ok && long.value[0]!.action).toEqual({ type: 'speak', argument: 'Hello,\nhow are you?' });
+  });
+
   it('an unparsable script is an explicit failure with the reason, never a guess', () => {
     expect(parse('INT. KITCHEN — they argue.')).toMatchObject({ ok: false, reason: expect.stringContaining('no turns found') });
     expect(parse('Turn #0\nCarol Smith said: "Hi"')).toMatchObject({ ok: false, reason: expect.stringContaining('no participant named') });

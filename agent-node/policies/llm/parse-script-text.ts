@@ -65,11 +65,28 @@ export function readScriptAction(rest: string): Action | null {
   return null;
 }
 
+/** An action SOTOPIA's parse_single_dialogue reads whole from one line (a speech closes its quote there). */
+const SOTOPIA_WHOLE_ACTION = /did nothing|left the conversation|^(?:\[speak\] )?said: "[^"]*"|^\[(?:non-verbal communication|action)\] /;
+
+/**
+ * SOTOPIA's split_by_turn kept the last turn's marker and the one line after it and dropped the rest
+ * (a closing remark such as "(End of the script)"). Parley reads a speech continuing over lines, so the
+ * rest is dropped only when that first line is an action SOTOPIA read whole; else it may be the speech's
+ * continuation, and is kept.
+ */
+function dropAfterLastTurn(blocks: string[], speaker: (line: string) => { seat: string; rest: string } | null): void {
+  const last = blocks.length - 1;
+  const [first, ...more] = (blocks[last] ?? '').split('\n');
+  if (!first || more.length === 0) return;
+  const who = speaker(first);
+  if (who && SOTOPIA_WHOLE_ACTION.test(who.rest)) blocks[last] = first;
+}
+
 /**
  * Reads the paper's free-text script: `Turn #n` lines, each followed by `<Name> <action>` (on the same
  * line or the next), actions in SOTOPIA's renderings. Tolerates Markdown bold, a colon after the turn
  * number, blank lines, a preamble before the first turn, first names, and a spoken line continuing
- * over several lines. Without any `Turn #` marker, one `<Name> <action>` per line is accepted (SOTOPIA's
+ * over several lines; after the last turn's action line, what SOTOPIA dropped is dropped. Without any `Turn #` marker, one `<Name> <action>` per line is accepted (SOTOPIA's
  * other script format). A turn that names no participant or has no readable action fails the whole
  * script with the reason (an explicit error: never a guessed or dropped turn).
  */
@@ -90,6 +107,7 @@ export function parseScriptText(content: string, request: ScriptRequest): Parsed
     const i = blocks.length - 1;
     blocks[i] = blocks[i] ? `${blocks[i]}\n${line.trim()}` : line.trim();
   }
+  if (sawMarker) dropAfterLastTurn(blocks, speaker);
   let lenient = false;
   if (!sawMarker) {
     lenient = true;
