@@ -49,6 +49,14 @@ describe('parseScriptText: the paper\'s free-text script', () => {
     expect(long.ok && long.value[0]!.action).toEqual({ type: 'speak', argument: 'Hello,\nhow are you?' });
   });
 
+  it('reads any other action holding "left the conversation" as a leave, as SOTOPIA\'s parse_single_dialogue did', () => {
+    const r = parse('Turn #0\nAlice Chen said: "Hi."\nTurn #1\nBob Lee left the conversation and went home');
+    expect(r.ok && r.value[1]!.action).toEqual({ type: 'leave', argument: '' });
+    // A speech or a bracket action is read as such first, as there.
+    expect(readScriptAction('said: "I left the conversation early"')).toEqual({ type: 'speak', argument: 'I left the conversation early' });
+    expect(readScriptAction('[action] left the conversation')).toEqual({ type: 'action', argument: 'left the conversation' });
+  });
+
   it('an unparsable script is an explicit failure with the reason, never a guess', () => {
     expect(parse('INT. KITCHEN — they argue.')).toMatchObject({ ok: false, reason: expect.stringContaining('no turns found') });
     expect(parse('Turn #0\nCarol Smith said: "Hi"')).toMatchObject({ ok: false, reason: expect.stringContaining('no participant named') });

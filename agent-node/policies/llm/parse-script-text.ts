@@ -60,6 +60,9 @@ export function readScriptAction(rest: string): Action | null {
     const arg = unquote(bracket[2]!);
     return arg ? { type, argument: arg.slice(0, MAX_ARGUMENT) } : null;
   }
+  // Next SOTOPIA tested `"left the conversation" in action_content`: a leave with words after it
+  // (`left the conversation and went home`) is still a leave there, checked before anything else is read.
+  if (t.includes('left the conversation')) return { type: 'leave', argument: '' };
   // `Name: "words"` — a plain line of dialogue.
   if (/^["\u201c]/.test(t)) return { type: 'speak', argument: unquote(t).slice(0, MAX_ARGUMENT) };
   return null;
