@@ -37,7 +37,32 @@ function firstBalanced(text: string, from = 0): { start: number; end: number } |
   return null;
 }
 
-/** Lenient: strip fences, take the first balanced JSON value, tolerate trailing commas. */
+/**
+ * `text` with the control characters inside its JSON strings written as escapes: what Python's
+ * `json.loads(..., strict=False)` accepts, as langchain's pydantic parser read SOTOPIA's replies (a speech
+ * or a judge's reasoning with a raw line break in it). Characters outside strings are left alone.
+ */
+export function controlCharsEscaped(text: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inString && c === '\\') {
+      out += c + (text[i + 1] ?? '');
+      i++;
+      continue;
+    }
+    if (c === '"') inString = !inString;
+    else if (inString && c < ' ') {
+      out += `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+/** Lenient: strip fences, take the first balanced JSON value, tolerate trailing commas and raw control characters in strings. */
 export function lenientJson(content: string): Extracted {
   const fenced = /```[a-zA-Z0-9_-]*\s*\n?([\s\S]*?)```/.exec(content);
   const candidates = fenced ? [fenced[1]!, content] : [content];
@@ -47,7 +72,7 @@ export function lenientJson(content: string): Extracted {
       const span = firstBalanced(text, from);
       if (!span) break;
       const slice = text.slice(span.start, span.end);
-      for (const attempt of [slice, slice.replace(/,\s*([}\]])/g, '$1')]) {
+      for (const attempt of [slice, slice.replace(/,\s*([}\]])/g, '$1'), controlCharsEscaped(slice)]) {
         try {
           return { ok: true, value: JSON.parse(attempt) };
         } catch {

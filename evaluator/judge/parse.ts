@@ -3,6 +3,7 @@ import { rangedScores, type SeatScores, type EvaluationError } from '../evaluati
 import { SOTOPIA_RUBRIC } from '../rubric/builtin.js';
 import type { RubricDimension } from '../rubric/rubric.js';
 import { JudgeErrorCode } from '../../protocol/index.js';
+import { controlCharsEscaped } from '../../llm/lenient-json.js';
 
 /** A judge reply, validated: every requested seat has each of its rubric's scores in range (and the deal when asked). */
 export interface ParsedJudgement {
@@ -25,7 +26,8 @@ function jsonText(content: string): string {
 /**
  * The reply as JSON: the whole text (or its fence), else what SOTOPIA's parser read — langchain's
  * PydanticOutputParser (0.0.311 at the paper's tag) took the greedy `\{.*\}` span, from the first `{` to
- * the last `}`, so a judgement with prose around its object parsed there and needed no reformat request.
+ * the last `}`, and read it with `json.loads(strict=False)` (raw line breaks inside strings allowed), so
+ * such a judgement parsed there and needed no reformat request.
  */
 function replyJson(content: string): unknown {
   try {
@@ -34,7 +36,7 @@ function replyJson(content: string): unknown {
     const first = content.indexOf('{');
     const last = content.lastIndexOf('}');
     if (first < 0 || last <= first) throw err;
-    return JSON.parse(content.slice(first, last + 1));
+    return JSON.parse(controlCharsEscaped(content.slice(first, last + 1)));
   }
 }
 

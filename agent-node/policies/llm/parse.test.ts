@@ -23,6 +23,8 @@ describe('parseAction', () => {
     ['wrapped', '{"action": {"action_type": "speak", "argument": "Hi"}}', { type: 'speak', argument: 'Hi' }],
     ['trailing comma', '{"action_type": "speak", "argument": "Hi",}', { type: 'speak', argument: 'Hi' }],
     ['extra keys', '{"action_type": "speak", "argument": "Hi", "thought": "be nice"}', { type: 'speak', argument: 'Hi' }],
+    // langchain's json.loads(strict=False) read SOTOPIA's replies with raw line breaks inside strings.
+    ['raw line break in a string', '{"action_type": "speak", "argument": "Hi.\nHow are you?\t"}', { type: 'speak', argument: 'Hi.\nHow are you?\t' }],
   ])('repairs leniently: %s', (_, content, action) => {
     expect(parseAction(content, ALL)).toEqual({ ok: true, value: action, lenient: true });
   });
