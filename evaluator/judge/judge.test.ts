@@ -23,7 +23,7 @@ describe('judge reply parsing', () => {
     expect(r.ok).toBe(true);
     // Raw line breaks inside its strings, as langchain's json.loads(strict=False) read them.
     const broken = parseJudgement(`Evaluation:\n${json.replace('"a goal reasoning"', '"a goal\nreasoning"')}`, ['a', 'b'], false);
-    expect(broken.ok && broken.value.seats['a']!.goal.reasoning).toBe('a goal\nreasoning');
+    expect(broken.ok && broken.value.seats['a']!.goal!.reasoning).toBe('a goal\nreasoning');
     // Braces that do not hold one JSON object are still bad JSON.
     expect(parseJudgement('{scores} and {more}', ['a'], false)).toMatchObject({ ok: false, error: { code: 'judge/bad_json' } });
   });
