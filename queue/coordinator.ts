@@ -96,8 +96,9 @@ async function coordinate(run: OpenRun, opts: CoordinatorOptions): Promise<{ los
     commit: (plan, result) => {
       // Ledgers and cassettes first (each whole, through a rename), then the record: the record commits.
       writeEpisodeFiles(run.lock, plan.episodeId, result, opts.log);
-      // Before the record: run.json, rewritten at the run's end, then names the worker that played it.
-      noteWorker(m.queue!, result.worker);
+      // Before the record: run.json names the worker that played it, rewritten as a new worker appears (at
+      // most 64 times), so a coordinator killed mid-run leaves the list of what the workers applied.
+      if (noteWorker(m.queue!, result.worker)) run.saveManifest();
       run.record(result.record);
     },
     notice: run.notice,

@@ -19,10 +19,11 @@ describe('noteWorker: what the workers applied, in run.json queue.workers', () =
 
   it('names each worker once, with the concurrency and pool it applied', () => {
     const queue: NonNullable<RunJson['queue']> = { url: 'redis://x', runKey: 'k', queue: 'q' };
-    noteWorker(queue, worker(1));
-    noteWorker(queue, worker(2, 16));
-    noteWorker(queue, worker(1));
-    noteWorker(queue, worker(1, 1, 'h2'));
+    // true when it added an entry: the coordinator then rewrites run.json (a kill mid-run keeps the list).
+    expect(noteWorker(queue, worker(1))).toBe(true);
+    expect(noteWorker(queue, worker(2, 16))).toBe(true);
+    expect(noteWorker(queue, worker(1))).toBe(false);
+    expect(noteWorker(queue, worker(1, 1, 'h2'))).toBe(true);
     expect(queue.workers).toEqual([
       { host: 'h1', pid: 1, concurrency: 8, pool: { multiplex: false, seatsPerProcess: 1 } },
       { host: 'h1', pid: 2, concurrency: 8, pool: { multiplex: true, seatsPerProcess: 16 } },
@@ -32,9 +33,10 @@ describe('noteWorker: what the workers applied, in run.json queue.workers', () =
 
   it('an older worker that reports no settings is not named; the list is bounded', () => {
     const queue: NonNullable<RunJson['queue']> = { url: 'redis://x', runKey: 'k', queue: 'q' };
-    noteWorker(queue, { host: 'h', pid: 1, agentPids: [], code });
+    expect(noteWorker(queue, { host: 'h', pid: 1, agentPids: [], code })).toBe(false);
     expect(queue).not.toHaveProperty('workers');
-    for (let pid = 1; pid <= QUEUE_WORKERS_KEPT + 5; pid++) noteWorker(queue, worker(pid));
+    const added = Array.from({ length: QUEUE_WORKERS_KEPT + 5 }, (_, i) => noteWorker(queue, worker(i + 1))).filter(Boolean).length;
+    expect(added).toBe(QUEUE_WORKERS_KEPT);
     expect(queue.workers).toHaveLength(QUEUE_WORKERS_KEPT);
   });
 });

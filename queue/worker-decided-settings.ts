@@ -30,11 +30,13 @@ type QueueField = NonNullable<RunJson['queue']>;
 /**
  * Notes in run.json's `queue` field what the worker that returned an episode applied (its concurrency and
  * pool), once a worker (host and pid); a worker that reports none (an older version) is not named.
+ * Returns whether it added an entry (the caller then rewrites run.json: at most QUEUE_WORKERS_KEPT times a run).
  */
-export function noteWorker(queue: QueueField, worker: EpisodeResult['worker']): void {
-  if (!worker.settings) return;
+export function noteWorker(queue: QueueField, worker: EpisodeResult['worker']): boolean {
+  if (!worker.settings) return false;
   const workers = (queue.workers ??= []);
   const host = worker.host.slice(0, 255);
-  if (workers.length >= QUEUE_WORKERS_KEPT || workers.some((w) => w.host === host && w.pid === worker.pid)) return;
+  if (workers.length >= QUEUE_WORKERS_KEPT || workers.some((w) => w.host === host && w.pid === worker.pid)) return false;
   workers.push({ host, pid: worker.pid, ...worker.settings });
+  return true;
 }

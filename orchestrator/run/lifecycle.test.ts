@@ -108,6 +108,24 @@ describe('runLifecycle: one run, whichever executor plays it', () => {
     expect(after.ok && after.run?.queue?.runKey).toBe(runKey);
   });
 
+  it('saveManifest: what an executor learnt mid-run (queue.workers) is in run.json when it is killed before the end', async () => {
+    const input = config();
+    const worker = { host: 'h', pid: 7, concurrency: 4, pool: { multiplex: false, seatsPerProcess: 1 } };
+    const executor: RunExecutor = {
+      ...fakeExecutor('queue'),
+      async execute(run) {
+        (run.manifest.queue!.workers ??= []).push(worker);
+        run.saveManifest();
+        run.record(recordOf(run.pending[0]!, run.manifest.runId));
+        throw new Error('killed');
+      },
+    };
+    await expect(runLifecycle(input, executor, quiet)).rejects.toThrow('killed');
+    const run = readRunJson(new RunPaths(input.out));
+    expect(run.ok && run.run?.endedAt).toBeNull();
+    expect(run.ok && run.run?.queue?.workers).toEqual([worker]);
+  });
+
   for (const hosting of ['local', 'queue'] as const) {
     it(`${hosting}: nothing ran in a new directory → no run.json and no scenarios.jsonl are left`, async () => {
       const input = config();

@@ -69,6 +69,11 @@ export interface OpenRun {
    * owed re-draws as the `pending` of a later `execute` instead.
    */
   redrawAfter(r: EpisodeRecord): EpisodePlan | undefined;
+  /**
+   * Rewrites run.json as started (not ended) after the executor changed `manifest.queue` (a worker it had not
+   * named yet): what it learnt mid-run is on disk if the run is killed before it ends.
+   */
+  saveManifest(): void;
 }
 
 /** How a run is watched and stopped, whatever its executor. */
@@ -271,6 +276,7 @@ async function playPending<Outcome extends object>(lock: RunLock, started: { man
     progress.addPlanned(1);
     return next;
   };
+  const saveManifest = () => void writeManifest(lock, m, { endedAt: null, stats: null });
   try {
     let round: readonly EpisodePlan[] = pending;
     let outcome: Outcome;
@@ -278,7 +284,7 @@ async function playPending<Outcome extends object>(lock: RunLock, started: { man
     // takes them with redrawAfter plays them in its own round); draws only grow, so MAX_DRAWS rounds end it.
     for (let n = 0; ; n++) {
       for (const p of round) handed.set(p.episodeId, p);
-      outcome = await executor.execute({ paths: lock.paths, lock, manifest: m, pending: round, record, notice: (line) => progress.notice(line), redrawAfter });
+      outcome = await executor.execute({ paths: lock.paths, lock, manifest: m, pending: round, record, notice: (line) => progress.notice(line), redrawAfter, saveManifest });
       if (opts.signal?.aborted || n >= MAX_DRAWS || !mayOweRedraws(m.plans)) break;
       round = owedRedraws(m.plans, new Map(recordsNow().map((r) => [r.episodeId, r])));
       if (!round.length) break;

@@ -45,6 +45,11 @@ describe('parley worker killed mid-episode (real Redis)', () => {
     await within(vi.waitFor(() => expect(lines().length).toBeGreaterThanOrEqual(40), { timeout: 60_000, interval: 5 }), 65_000, 'records', [survivor, first]);
     first.child.kill('SIGKILL');
     await first.exited;
+    // Killed mid-run, the coordinator has already written what the workers that returned episodes applied.
+    const workerPid = (w: CliProcess) => Number(w.stdout.map((l) => /^worker (\d+): agent processes/.exec(l)?.[1]).find(Boolean));
+    const named = (JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { queue?: { workers?: Array<{ pid: number; pool: { multiplex: boolean } }> } }).queue?.workers ?? [];
+    expect(named.length, 'run.json queue.workers after the kill').toBeGreaterThan(0);
+    expect(named.every((w) => [workerPid(victim), workerPid(survivor)].includes(w.pid) && w.pool.multiplex)).toBe(true);
     const late = start(WORKER);
     const second = start(RUN);
     const code = await within(second.exited, 150_000, 'second coordinator', [second, survivor, late]);
