@@ -119,7 +119,10 @@ export const RunJson = z.looseObject({
   orchestrator: z.object({ pid: z.number().int(), node: z.string(), host: z.string() }),
   /** local: seats played by the supervisor's agent processes; remote: by agents that dialled in (serve); queue: by `parley worker`s' agent processes. */
   hosting: z.enum(['local', 'remote', 'queue']),
-  /** With `hosting: 'queue'`: the Redis (password hidden), the run's key in it and the queue's name. */
+  /**
+   * Once an invocation ran with `--queue`: the Redis (password hidden), the run's key in it and the queue's name;
+   * kept by later invocations without the queue (`hosting` is the last one's), so a `--queue` rerun finds its jobs.
+   */
   queue: z
     .object({
       url: z.string(),

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EpisodeRecord } from '../../protocol/index.js';
-import { readEpisodes, readRunJson, RunPaths } from '../../run-dir/index.js';
+import { readEpisodes, readRunJson, RunPaths, type RunJson } from '../../run-dir/index.js';
 import { tempDir } from '../../test/helpers/processes.js';
 import type { EpisodePlan } from '../episode-plan.js';
 import { RunConfig } from '../run-config.js';
@@ -106,6 +106,26 @@ describe('runLifecycle: one run, whichever executor plays it', () => {
     expect(again.seen[0]).toHaveLength(first.planned - 1);
     const after = readRunJson(paths);
     expect(after.ok && after.run?.queue?.runKey).toBe(runKey);
+  });
+
+  it('the run key survives a local invocation between two queued ones (a rerun with --queue finds its jobs)', async () => {
+    const input = config();
+    let keys = 0;
+    const queued = (playing: number) => ({ ...fakeExecutor('queue', { playing }), queueField: (previous: RunJson | null, runId: string) => ({ url: 'redis://x', runKey: previous?.queue?.runKey ?? `${runId}-new${keys++}`, queue: 'q' }) });
+    const first = await runLifecycle(input, queued(1), quiet);
+    const paths = new RunPaths(first.dir);
+    const key = (() => { const r = readRunJson(paths); return r.ok ? r.run?.queue?.runKey : undefined; })();
+    expect(key).toMatch(/-new0$/);
+    const lines: string[] = [];
+    await runLifecycle(input, fakeExecutor('local', { playing: 1 }), { log: (l) => lines.push(l) });
+    const local = readRunJson(paths);
+    expect(local.ok && local.run?.hosting).toBe('local');
+    expect(local.ok && local.run?.queue?.runKey).toBe(key);
+    // The local invocation says that the queue may still hold the earlier invocation's jobs.
+    expect(lines.some((l) => l.includes(`run key ${key}`))).toBe(true);
+    await runLifecycle(input, queued(0), quiet);
+    const again = readRunJson(paths);
+    expect(again.ok && again.run?.queue?.runKey).toBe(key);
   });
 
   it('saveManifest: what an executor learnt mid-run (queue.workers) is in run.json when it is killed before the end', async () => {

@@ -215,7 +215,10 @@ function startRun(lock: RunLock, r: Resolved, executor: RunExecutor<object>, opt
   const { input, notApplied } = splitNotApplied(r.input, executor.notApplied);
   const history: HistoryEntry[] = [...((before?.history ?? []) as HistoryEntry[]), { startedAt, extend: opts.extend ?? false, changed: r.changed, config: input }];
   const isReplayed = replayedSeats(plans);
-  const queue = executor.queueField?.(before, runId);
+  // The run's key in Redis outlives an invocation without the queue (local, serve): a later `--queue` rerun
+  // then finds the jobs its earlier invocations left (queued, or finished and not yet collected).
+  const queue = executor.queueField?.(before, runId) ?? before?.queue;
+  if (before?.queue && !executor.queueField) opts.log(`run.json: an earlier --queue invocation (run key ${terminalSafe(before.queue.runKey)}) may have left jobs on the queue; this invocation plays the pending episodes here (a worker may play one too), and a later --queue rerun collects those still unrecorded`);
   const manifest: RunManifest = {
     runId,
     hosting: executor.hosting,

@@ -36,7 +36,10 @@ export interface RunManifest {
   runId: string;
   /** local: the supervisor's agent processes; remote: agents that dialled in (serve); queue: `parley worker`s. */
   hosting: RunJson['hosting'];
-  /** With `hosting: 'queue'`: the Redis (password hidden), the run's key in it and the queue's name. */
+  /**
+   * Once an invocation ran with `--queue`: the Redis (password hidden), the run's key in it and the queue's name;
+   * kept by later invocations without the queue (`hosting` is the last one's), so a `--queue` rerun finds its jobs.
+   */
   queue?: RunJson['queue'];
   /** The configuration as given (recorded verbatim), without the settings the executor did not apply. */
   input: RecordedInput;
