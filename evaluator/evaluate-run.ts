@@ -5,6 +5,7 @@ import { appendJudgement, clearJudgementJournal, episodeLines, rewriteEpisodes, 
 import type { RunDir } from './run-dir.js';
 import { countSeatFailures, type SeatFailures } from './seat-failures.js';
 import type { Rubric } from './rubric/rubric.js';
+import { CheckpointSpacing } from './checkpoint-spacing.js';
 
 /** What `judgeEpisode` is given (the judge, its view, rubric and sampling: JudgeOptions), and how the run is walked. */
 export interface EvaluateRunOptions extends JudgeOptions {
@@ -20,7 +21,7 @@ export interface EvaluateRunOptions extends JudgeOptions {
   checkpointEvery?: number;
   /**
    * …and no sooner than this long after the previous rewrite (default 2 s), nor than REWRITE_SPACING times
-   * the previous rewrite's duration. Each rewrite writes the whole file, so with a fast judge (a cache, a
+   * the previous rewrite's duration (checkpoint-spacing.ts). Each rewrite writes the whole file, so with a fast judge (a cache, a
    * local server) a run of thousands of episodes spent most of its time rewriting (1,350 paper episodes:
    * 68 rewrites of the whole file, 2 of its 8 s). A crash loses nothing: the journal holds every judgement.
    */
@@ -65,13 +66,6 @@ export function alreadyDone(evaluation: Evaluation | null, spec: string, visibil
 }
 
 /**
- * How many times a rewrite's own duration passes before the next one: rewriting stays under ~5 % of an
- * eval's time whatever the file's size or the machine's load. Nothing is lost meanwhile: every judgement
- * is in the journal the moment it returns.
- */
-const REWRITE_SPACING = 20;
-
-/**
  * Judges every episode of a run directory and stores the result in each record's `evaluation.judge`,
  * rewriting `DIR/episodes.jsonl` atomically (temp file + rename) at checkpoints and at the end. The
  * caller holds the run directory's lock (run-dir/lock.ts) from before loading until this returns, so no
@@ -89,20 +83,16 @@ export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promis
   const checkpointEvery = opts.checkpointEvery ?? 20;
   const checkpointMs = opts.checkpointMs ?? 2_000;
   let sinceCheckpoint = 0;
-  let lastCheckpoint = performance.now();
   // One synchronous step: the file then holds every judgement so far, so the journal can go. A row judged
   // since the last rewrite is a new object (below); the others' lines are those of the last rewrite.
   const lines = episodeLines();
-  // The next rewrite waits at least REWRITE_SPACING times as long as the last one took: a rewrite is the
-  // whole file, and under load (or for a big run) a 2 s cadence made rewriting most of eval's CPU.
-  let gapMs = checkpointMs;
-  const checkpoint = () => {
-    const started = performance.now();
-    rewriteEpisodes(opts.lock, run.episodes.map((e) => e.raw), lines);
-    clearJudgementJournal(opts.lock);
-    lastCheckpoint = performance.now();
-    gapMs = Math.max(checkpointMs, REWRITE_SPACING * (lastCheckpoint - started));
-  };
+  // The next rewrite waits at least REWRITE_SPACING times as long as the last one took (checkpoint-spacing.ts).
+  const spacing = new CheckpointSpacing(checkpointMs, () => performance.now());
+  const checkpoint = () =>
+    spacing.rewrite(() => {
+      rewriteEpisodes(opts.lock, run.episodes.map((e) => e.raw), lines);
+      clearJudgementJournal(opts.lock);
+    });
   // Judgements a stopped eval left in the journal (already applied by loadRunDir) go into the file first.
   if (run.journalled) checkpoint();
   let next = 0;
@@ -135,7 +125,7 @@ export async function evaluateRun(run: RunDir, opts: EvaluateRunOptions): Promis
       usage.completion += judgement.usage.completion;
       result.scoredSeats += countSeatFailures(result, Object.values(judgement.seats));
       opts.onProgress?.({ done: result.judged, total: todo.length, scoredSeats: result.scoredSeats, errorSeats: result.errorSeats, lastEpisode: record.episodeId, usage: { ...usage } });
-      if (++sinceCheckpoint >= checkpointEvery && performance.now() - lastCheckpoint >= gapMs) {
+      if (++sinceCheckpoint >= checkpointEvery && spacing.due()) {
         sinceCheckpoint = 0;
         checkpoint();
       }
