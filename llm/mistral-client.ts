@@ -3,6 +3,7 @@ import { LlmError, LlmErrorCode } from './errors.js';
 import type { ClientOptions, StructuredMode } from './options.js';
 import { loadMistralChat, type MistralChat, type MistralClientOptions } from './mistral-sdk.js';
 import { mistralBodyJson } from './mistral-http-body.js';
+import { statusFailure } from './mistral-http-error.js';
 import { usesEnvProxy } from './openai-http-fits.js';
 import { parseRetryAfter, type RetryDeps } from './retry.js';
 import { samplingFor, toMistralSampling } from './sampling.js';
@@ -26,12 +27,19 @@ const DEFAULT_SERVER_URL = 'https://api.mistral.ai';
 
 /**
  * The light request path (mistral-http.ts, its own chunk: a bot or OpenAI process never loads it), imported
- * once; and the SDK's verdict on the answers it does not read itself (mistral-sdk-verdict.ts), on first need.
+ * once; and the SDK's verdict on the answers it does not read itself (mistral-sdk-verdict.ts), on first need:
+ * a 2XX outside the plain shape, a 422, a 1XX or 3XX (a 4XX or 5XX is judged without it: mistral-http-error.ts).
  */
 let httpModule: Promise<typeof import('./mistral-http.js')> | undefined;
 const loadHttp = () => (httpModule ??= import('./mistral-http.js'));
 let verdictModule: Promise<typeof import('./mistral-sdk-verdict.js')> | undefined;
-const loadVerdict = () => (verdictModule ??= import('./mistral-sdk-verdict.js'));
+let verdictsAsked = 0;
+const loadVerdict = () => {
+  verdictsAsked += 1;
+  return (verdictModule ??= import('./mistral-sdk-verdict.js'));
+};
+/** How many answers the light path left to the SDK's matchers so far (tests: an error status does not load them). */
+export const sdkVerdictsAsked = (): number => verdictsAsked;
 
 /** The statuses fetch follows when they carry a location: the SDK's path sends such a request again. */
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -152,6 +160,9 @@ function lightRequests(serverURL: string, apiKey: string, label: string) {
     }
     if (REDIRECTS.has(answer.status) && answer.headers.get('location') !== null) return REDIRECTED;
     http.deprecationWarning(answer);
+    // A 4XX or 5XX: the SDK's error for it, made without the SDK (mistral-http-error.ts).
+    const failed = statusFailure(answer, label);
+    if (failed) throw failed;
     let plain: ReturnType<typeof http.plainCompletion>;
     try {
       plain = http.plainCompletion(answer);

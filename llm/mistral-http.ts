@@ -9,8 +9,9 @@ import { answerText } from './http1-text.js';
  * kind of path, openai-http.ts) over a 20-episode run. The bytes sent are the SDK's: its request line, its
  * headers and those `fetch` adds, in their order and spelling, and its body (mistral-http-body.ts);
  * test/llm/mistral-http.test.ts compares both on a raw socket. An answer the SDK would take as it is (a 200
- * of JSON in the shape its schema reads, `plainCompletion`) is read here; any other is judged by the SDK's
- * own matchers (mistral-sdk-verdict.ts), so errors stay the SDK's.
+ * of JSON in the shape its schema reads, `plainCompletion`) is read here, and a 4XX or 5XX (not a 422) gives
+ * the SDK's error without the SDK (mistral-http-error.ts); any other is judged by the SDK's own matchers
+ * (mistral-sdk-verdict.ts), so errors stay the SDK's.
  *
  * The SDK's hooks change nothing here: its user-agent hook's header is in the head below; its tracing
  * hook traces only with `@opentelemetry/api` installed and configured (not a dependency of Parley); its

@@ -18,6 +18,8 @@ export async function sdkVerdict(answer: MistralAnswer, url: URL): Promise<{ ok:
   for (const [name, value] of answer.all) if (name !== 'content-encoding' && name !== 'content-length') headers.set(name, value);
   const nullBody = answer.status === 204 || answer.status === 205 || answer.status === 304;
   const res = new Response(nullBody ? null : answer.text, { status: answer.status, headers });
+  // A Response made from a string gains `text/plain;charset=UTF-8`; fetch's has no type when the server sent none.
+  if (!answer.all.has('content-type')) res.headers.delete('content-type');
   const req = new Request(url, { method: 'POST' });
   const [result] = await M.match(
     M.json(200, response.ChatCompletionResponse$inboundSchema),

@@ -1,9 +1,9 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
-/** One canned answer: status, extra headers, body (content-type JSON and the length are added). */
+/** One canned answer: status, extra headers (null: not sent), body (content-type JSON and the length are added). */
 export interface Canned {
   status: number;
-  headers?: Record<string, string>;
+  headers?: Record<string, string | null>;
   body: string | Buffer;
 }
 
@@ -49,7 +49,8 @@ export class RawHttpServer {
         const canned = typeof this.next === 'function' ? this.next(request) : this.next;
         const body = typeof canned.body === 'string' ? Buffer.from(canned.body, 'utf8') : canned.body;
         const headers = { 'content-type': 'application/json', ...canned.headers, 'content-length': String(body.length) };
-        socket.write(`HTTP/1.1 ${canned.status} X\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`);
+        const lines = Object.entries(headers).flatMap(([k, v]) => (v === null ? [] : [`${k}: ${v}`]));
+        socket.write(`HTTP/1.1 ${canned.status} X\r\n${lines.join('\r\n')}\r\n\r\n`);
         socket.write(body);
       }
     });

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LlmError } from '../../llm/errors.js';
-import { createMistralClient } from '../../llm/mistral-client.js';
+import { createMistralClient, sdkVerdictsAsked } from '../../llm/mistral-client.js';
 import { defaultOptions } from '../../llm/options.js';
 import { resetStructuredMemory } from '../../llm/index.js';
 import type { ChatRequest } from '../../llm/types.js';
@@ -104,6 +104,15 @@ describe('mistral requests without the SDK (llm/mistral-http.ts)', () => {
     ['a 422 in another shape', { status: 422, body: JSON.stringify({ detail: 'nope' }) }],
     ['a 500 with a text body', { status: 500, headers: { 'content-type': 'text/plain' }, body: 'upstream broke' }],
     ['a 503 with an empty body', { status: 503, headers: { 'retry-after-ms': '1500' }, body: '' }],
+    ['a 502 with an empty body and an empty content type', { status: 502, headers: { 'content-type': '' }, body: '' }],
+    ['a 502 with an empty body and no content type', { status: 502, headers: { 'content-type': null }, body: '' }],
+    ['a 200 of JSON without a content type', { status: 200, headers: { 'content-type': null }, body: OK_BODY }],
+    ['a 422 without a content type', { status: 422, headers: { 'content-type': null }, body: '' }],
+    ['a 404 of HTML with an empty body (a content type with a space)', { status: 404, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '' }],
+    ['a 401 of JSON with an empty body', { status: 401, body: '' }],
+    ['a 429 with Retry-After 7 and a long body', { status: 429, headers: { 'retry-after': '7' }, body: `{"message":"${'x'.repeat(700)}"}` }],
+    ['a 500 with a gzip-encoded body', { status: 500, headers: { 'content-encoding': 'gzip' }, body: gzipSync('{"message":"zipped"}') }],
+    ['a 599 with Retry-After 0', { status: 599, headers: { 'retry-after': '0', 'content-type': 'text/plain' }, body: 'odd' }],
     ['a 200 that is not JSON', { status: 200, body: '{"choices": [' }],
     ['a 200 of text', { status: 200, headers: { 'content-type': 'text/plain' }, body: 'hello' }],
     ['a 201', { status: 201, body: OK_BODY }],
@@ -116,6 +125,20 @@ describe('mistral requests without the SDK (llm/mistral-http.ts)', () => {
     expect(sdk.error).toBeDefined();
     expect(http.sent).toEqual(sdk.sent);
     expect(http.error).toEqual(sdk.error);
+  });
+
+  it("a 4XX or 5XX is judged without the SDK's matchers (a 422 still goes to them)", async () => {
+    const light = client(false, { sampling: {} });
+    const asked = sdkVerdictsAsked();
+    const failures: Canned[] = [{ status: 429, headers: { 'retry-after': '1' }, body: '{"message":"slow down"}' }, { status: 500, body: '' }, { status: 404, headers: { 'content-type': 'text/plain' }, body: 'no' }];
+    for (const canned of failures) {
+      server.next = canned;
+      await expect(light.chat(REQ)).rejects.toMatchObject({ status: canned.status });
+    }
+    expect(sdkVerdictsAsked()).toBe(asked);
+    server.next = { status: 422, body: JSON.stringify({ detail: 'nope' }) };
+    await expect(light.chat(REQ)).rejects.toThrow(/mistral:open-mixtral-8x7b: /);
+    expect(sdkVerdictsAsked()).toBe(asked + 1);
   });
 
   it('warns of a deprecated model as the SDK does', async () => {

@@ -74,8 +74,8 @@ describe.each(['openai:gpt-3.5-turbo', 'mistral:open-mixtral-8x7b'])('%s retries
     expect(res.retries).toBe(1);
     expect(requests()).toHaveLength(2);
     // The retry waits Retry-After (1 s plus at most 250 ms of jitter), not a longer backoff: the wait the client
-    // chose. Not the wall time between the two requests: on Mistral's light path the first 429 also loads the
-    // SDK's error matching (mistral-sdk-verdict.ts) before the wait, 17-18 s at load 100 (three runs of three).
+    // chose. Not the wall time between the two requests: a loaded machine stretches that (Mistral's light path
+    // no longer loads the SDK's error matching for a 429: llm/mistral-http-error.ts).
     expect(waits).toHaveLength(1);
     expect(waits[0]).toBeGreaterThanOrEqual(1000);
     expect(waits[0]).toBeLessThanOrEqual(1250);
