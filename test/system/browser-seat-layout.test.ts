@@ -101,11 +101,16 @@ describe.skipIf(!hasChromium)('seat page layout', () => {
     await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('false');
     await expect(page.getByRole('button', { name: `Select ${friend}` }).isVisible()).resolves.toBe(false);
     await toggle.click();
+    // Nothing on the page closes the panel but the episode's end (renderEnd), and this episode ends only once
+    // agent1 has selected too (every seat selects), so an end here is a failure (a deadline, a disconnect).
+    // Wait for either, and if it ended, say why instead of "no button named Back to the conversation".
+    const end = page.getByRole('region', { name: 'Episode over' });
+    await page.locator('#panel-toggle[aria-expanded="true"]').or(end).first().waitFor({ timeout: 30_000 });
+    expect((await end.isVisible()) ? await end.textContent() : 'playing', 'the episode ended before agent1 selected').toBe('playing');
     await expect(page.getByRole('button', { name: 'Back to the conversation' }).getAttribute('aria-expanded')).resolves.toBe('true');
     expect(await seriousViolations(page)).toEqual([]);
     await myTurn(page);
     await page.getByRole('button', { name: `Select ${friend}` }).click();
-    const end = page.getByRole('region', { name: 'Episode over' });
     while ((await turnOrEnd(page, end)) === 'turn') {
       const select = page.getByRole('button', { name: `Select ${friend}` });
       if (!(await select.isVisible())) await page.getByRole('button', { name: 'Character and goal' }).click();
