@@ -58,7 +58,13 @@ describe('observe() under --protocol paper', () => {
       backgrounds: 'code',
       scriptFormat: 'text',
       seat: { prompts: 'sotopia', replyFormat: 'in-prompt', taskMoves: false, reformat: 'sotopia', stripOwnName: true },
+      // SOTOPIA's runner scripts sample agents at 1.0 (generate.gin); the script writer is not told it (it stays at 0.7).
+      agentTemperature: 1,
     });
+    const script = observe(world(openFixture(5), 'script'), SCRIPT_SEAT);
+    expect(script).toHaveProperty('request.protocol.name', 'paper');
+    expect(script).not.toHaveProperty('request.protocol.agentTemperature');
+    expect(welcomeOf(world(openFixture(5), 'agents', paper({ agentTemperature: 'paper' })), 'A').welcome.protocol?.agentTemperature).toBe(0.7);
     expect(JSON.stringify(observationFrames(o))).not.toContain('STORY:');
   });
 

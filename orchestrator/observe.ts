@@ -182,7 +182,7 @@ function scriptRequest(world: World): Body<ScriptRequest> {
     limits: { ...world.limits, actions: [...world.limits.actions] },
     episodeId: world.episodeId,
   };
-  const told = protocolView(protocol);
+  const told = protocolView(protocol, 'script writer');
   if (told) request.protocol = told;
   return request;
 }

@@ -51,7 +51,7 @@ export const PolicyConfig = z.object({
   baseURL: z.string().optional(),
   /** Name of the env variable holding the key (default: the provider's, e.g. OPENAI_API_KEY). */
   apiKeyEnv: z.string().optional(),
-  /** Sampling params passed to the provider (the paper: temperature 0.7 for agents). */
+  /** Sampling params passed to the provider; a temperature here wins over the protocol's (`--agent-temperature`) and the default 0.7. */
   params: z.record(z.string(), z.unknown()).default({}),
   /** Directory where the process records LLM requests/responses (cassettes). */
   cassetteDir: z.string().optional(),

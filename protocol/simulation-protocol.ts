@@ -56,5 +56,16 @@ export const ProtocolLabel = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/);
 export const PersonaRendering = z.enum(['prose', 'fields']);
 export type PersonaRendering = z.infer<typeof PersonaRendering>;
 
-export const ProtocolView = z.object({ name: ProtocolLabel, backgrounds: BackgroundsRule, scriptFormat: ScriptFormat, seat: SeatCapabilities.optional(), persona: PersonaRendering.optional() });
+export const ProtocolView = z.object({
+  name: ProtocolLabel,
+  backgrounds: BackgroundsRule,
+  scriptFormat: ScriptFormat,
+  seat: SeatCapabilities.optional(),
+  persona: PersonaRendering.optional(),
+  /**
+   * The sampling temperature of an agent or mindreader seat whose policy sets none (an explicit
+   * `params.temperature` wins; a script writer never reads it). Absent: the seat's own default.
+   */
+  agentTemperature: z.number().min(0).max(2).optional(),
+});
 export type ProtocolView = z.infer<typeof ProtocolView>;

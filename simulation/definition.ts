@@ -1,6 +1,6 @@
 import type { JudgeView } from '../protocol/judge-view.js';
 import type { BackgroundsRule, PersonaRendering, ScriptFormat, SeatCapabilities } from '../protocol/simulation-protocol.js';
-import type { JudgeOnlyLeakTarget, OnProviderError, OnUnparsable, Selection, StopRule } from './values.js';
+import type { AgentTemperature, JudgeOnlyLeakTarget, OnProviderError, OnUnparsable, Selection, StopRule } from './values.js';
 
 /**
  * The settings of a resolved protocol a definition gives defaults for (settings.ts declares each one;
@@ -10,6 +10,8 @@ export interface ProtocolDefaults {
   backgrounds: BackgroundsRule;
   scriptFormat: ScriptFormat;
   stopRule: StopRule;
+  /** Agents' and mindreaders' temperature when their policy sets none: SOTOPIA's code (1.0) or the paper's text (0.7). */
+  agentTemperature: AgentTemperature;
   leakJudgeOnly: JudgeOnlyLeakTarget[];
   showRelationshipStory: boolean;
   onUnparsable: OnUnparsable;
@@ -22,7 +24,7 @@ export interface ProtocolDefaults {
 }
 
 /** The settings a definition's rules read (a resolved protocol, simulation/resolved.ts). */
-export type RuleSettings = Pick<ProtocolDefaults, 'backgrounds' | 'scriptFormat' | 'stopRule'>;
+export type RuleSettings = Pick<ProtocolDefaults, 'backgrounds' | 'scriptFormat' | 'stopRule' | 'agentTemperature'>;
 
 /** How a judge's reply is repaired and what the naturalness question looks like: the judge view's form. */
 export type NaturalnessForm = JudgeView;
@@ -65,6 +67,12 @@ export interface ProtocolDefinition {
     /** Whether outcomes are read from what seats say (no task moves) rather than from their moves. */
     readonly spokenMoves: boolean;
   };
+
+  /**
+   * The temperature an agent or mindreader seat samples at when its policy sets none, told to the seat
+   * in its welcome (`protocol.agentTemperature`); undefined: the seat's own default (agent-node's 0.7).
+   */
+  agentTemperature(p: RuleSettings): number | undefined;
 
   /** The settings' defaults under this protocol (a user's setting overrides each). */
   readonly defaults: ProtocolDefaults;

@@ -46,6 +46,9 @@ describe('simulation protocol definitions', () => {
     expect(ProtocolView.parse(paper)).toEqual(paper);
     expect(paper.seat).toEqual({ prompts: 'sotopia', replyFormat: 'in-prompt', taskMoves: false, reformat: 'sotopia', stripOwnName: true });
     expect(protocolView(PARLEY_PROTOCOL)).toBeUndefined();
+    // SOTOPIA's code samples agents at 1.0; the paper's text says 0.7; the script writer is told neither.
+    expect([paper.agentTemperature, protocolView({ ...PAPER_PROTOCOL, agentTemperature: 'paper' })!.agentTemperature]).toEqual([1, 0.7]);
+    expect(protocolView(PAPER_PROTOCOL, 'script writer')).not.toHaveProperty('agentTemperature');
     // A seat reads the capabilities it was sent, else the named protocol's, else the default's.
     expect(seatCapabilities(undefined)).toEqual(definitionOf('parley').seat);
     expect(seatCapabilities({ name: 'paper', backgrounds: 'code', scriptFormat: 'text' })).toEqual(paper.seat);
@@ -69,5 +72,10 @@ describe('simulation protocol definitions', () => {
     expect(protocolCardLine({ name: 'paper', backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', onUnparsable: 'none' }, esc)).toMatch(/an LLM call that failed after its retries fails the episode \(`--on-provider-error fail`\)$/);
     expect(protocolCardLine({ name: 'parley', mindread: { b: ['a'] } }, esc)).toContain('; mindreaders mode reads only along `--mindread`: <b> reads <a>');
     expect(protocolCardLine('paper', esc)).toBeNull();
+    // The agents' temperature: which reading, when the run recorded one (older runs sampled at 0.7 and say nothing).
+    const temperature = (agentTemperature?: string) => protocolCardLine({ name: 'paper', backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', ...(agentTemperature ? { agentTemperature } : {}) }, esc);
+    expect(temperature('code')).toContain("stop rules as the code runs them; agents and mindreaders that set no temperature sample at 1.0, as SOTOPIA's code (`--agent-temperature code`)");
+    expect(temperature('paper')).toContain("sample at 0.7, as the paper's text (`--agent-temperature paper`)");
+    expect(temperature()).not.toContain('temperature');
   });
 });

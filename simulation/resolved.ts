@@ -25,13 +25,15 @@ export function definitionOfProtocol(p: Pick<SimulationProtocol, 'name'> | undef
  * What a seat is told of the protocol (the frames' `protocol` field), or undefined when frames do not
  * name it: the protocol a seat assumes when told none keeps its frames as they were.
  */
-export function protocolView(p: SimulationProtocol): ProtocolView | undefined {
+export function protocolView(p: SimulationProtocol, to: 'seat' | 'script writer' = 'seat'): ProtocolView | undefined {
   const d = definitionOf(p.name);
   // A protocol whose frames name nothing (parley) is still named when a setting a seat must act on departs
   // from its default: today the persona rendering. At the default, frames stay as they were.
   const persona = p.persona !== d.defaults.persona ? { persona: p.persona } : {};
   if (!d.announced && !('persona' in persona)) return undefined;
-  return { name: p.name, backgrounds: p.backgrounds, scriptFormat: p.scriptFormat, seat: { ...d.seat }, ...persona };
+  // An agent's temperature when its policy sets none; the script writer keeps its own (SOTOPIA's 0.7).
+  const temperature = to === 'seat' ? d.agentTemperature(p) : undefined;
+  return { name: p.name, backgrounds: p.backgrounds, scriptFormat: p.scriptFormat, seat: { ...d.seat }, ...persona, ...(temperature === undefined ? {} : { agentTemperature: temperature }) };
 }
 
 /** A short stable description for episode ids and the card, e.g. `paper/code/text/code`. */

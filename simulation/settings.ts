@@ -3,7 +3,7 @@ import { BackgroundsRule, JudgeView, MindreadGraph, mindreadKey, parseMindread, 
 import { DEFINITIONS, PROTOCOL_NAMES, ProtocolName } from './protocols.js';
 import { JUDGE_VIEW_FACTS } from './judge-views.js';
 import type { ProtocolDefaults, ProtocolDefinition } from './definition.js';
-import { JudgeOnlyLeakTarget, OnProviderError, OnUnparsable, Selection, StopRule } from './values.js';
+import { AgentTemperature, JudgeOnlyLeakTarget, OnProviderError, OnUnparsable, Selection, StopRule } from './values.js';
 
 /**
  * Every simulation setting a user can give, declared once (issue 34). The flags of `run`/`serve`/`demo`
@@ -107,6 +107,26 @@ export const SETTINGS = {
     recorded: StopRule.default('code'),
     only: ['paper'],
     fork: 'live',
+  }),
+  agentTemperature: setting({
+    flag: 'agent-temperature',
+    kind: 'choice',
+    choices: AgentTemperature.options,
+    metavar: AgentTemperature.options.join('|'),
+    describe:
+      "paper: the temperature of agents and mindreaders whose policy sets none: code (default, 1.0, as SOTOPIA's runner scripts) or paper (0.7, the paper's appendix F); a seat's own params.temperature wins; the script writer stays at 0.7",
+    flags: 'config',
+    config: AgentTemperature,
+    // Absent in run.json files written before the setting existed: those runs' agents sampled at 0.7.
+    recorded: AgentTemperature.default('paper'),
+    only: ['paper'],
+    fork: 'live',
+    // Only a departure from the protocol's own default is named in the episode id.
+    idPart: (v, d) => (v !== d.agentTemperature ? `temperature:${String(v)}` : null),
+    words: {
+      code: "agents and mindreaders that set no temperature sample at 1.0, as SOTOPIA's runner scripts (--agent-temperature code)",
+      paper: "agents and mindreaders that set no temperature sample at 0.7, as the paper's text (--agent-temperature paper)",
+    },
   }),
   leakJudgeOnly: setting({
     flag: 'leak-judge-only',

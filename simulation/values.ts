@@ -15,6 +15,16 @@ export const StopRule = z.enum(['code', 'paper']);
 export type StopRule = z.infer<typeof StopRule>;
 
 /**
+ * The temperature agents and mindreaders sample at under `paper` when their policy sets none. `code`: 1.0,
+ * as SOTOPIA's runner scripts ran them (`scripts/run_interaction.sh` loads
+ * `sotopia_conf/generation_utils_conf/generate.gin`, which binds `agenerate_action.temperature = 1.0`);
+ * `paper`: 0.7, as the paper's appendix F states for every mode. The script writer samples at 0.7 under
+ * both (`agenerate_script` is bound by no gin file).
+ */
+export const AgentTemperature = z.enum(['code', 'paper']);
+export type AgentTemperature = z.infer<typeof AgentTemperature>;
+
+/**
  * What becomes of an agent's reply that is still unreadable after the one reformat request. `none`: the
  * turn is a `none` action that carries the failure (`TurnRecord.unparsable`) and the episode goes on, as
  * SOTOPIA's code did (the paper's default); `fail`: an explicit `policy/unparsable` error ends the episode

@@ -31,6 +31,8 @@ describeWithData(data, 'examples/paper.yaml --dry-run (issue 10, contract 3)', (
     expect(out).toContain('arm mixtral → runs/paper/mixtral (protocol paper): 1,350 episodes over 450 scenario instances (script 450, agents 450, mindreaders 450)');
     expect(out).toMatch(/openai:gpt-3\.5-turbo-0613 \[script writer, agent\]: ~[\d,]+ prompt \+ ~[\d,]+ completion tokens, \$\d+\.\d\d/);
     expect(out).toMatch(/openai:gpt-4-0613 \[judge\]/);
+    // No seat names a temperature: agents and mindreaders at SOTOPIA's code's 1.0, the script writer at 0.7 (both arms).
+    expect(out.match(/agents and mindreaders that set no temperature sample at 1\.0, as SOTOPIA's runner scripts \(--agent-temperature code\); the script writer at 0\.7/g)).toHaveLength(2);
     expect(out).toMatch(/^total: 2,700 planned episodes in 2 arm\(s\); estimated cost \$\d+\.\d\d$/m);
     expect(suite.server.requests).toHaveLength(0);
     expect(existsSync(join(cwd.path, 'runs'))).toBe(false);

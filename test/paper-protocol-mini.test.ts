@@ -44,7 +44,13 @@ describe('--protocol paper on the SOTOPIA-shaped fixture (every clone)', () => {
     expect(code, stderr).toBe(0);
     expect(records).toHaveLength(18);
     expect(records.filter((r) => r.status !== 'ok')).toEqual([]);
-    expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).protocol).toMatchObject({ name: 'paper' });
+    expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).protocol).toMatchObject({ name: 'paper', agentTemperature: 'code' });
+  });
+
+  it("samples agents and mindreaders at 1.0 and the script writer at 0.7, as SOTOPIA's runner scripts (no seat named a temperature)", () => {
+    const temperatures = (modes: string[]) => new Set(calls.filter((c) => modes.includes(c.mode)).map((c) => c.entry.request.params?.['temperature']));
+    expect(temperatures(['agents', 'mindreaders'])).toEqual(new Set([1]));
+    expect(temperatures(['script'])).toEqual(new Set([0.7]));
   });
 
   it('every agent prompt names both participants and shows no profile field SOTOPIA does not render', () => {

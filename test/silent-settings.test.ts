@@ -82,7 +82,7 @@ describe('settings are applied', () => {
     expect(line).toMatch(/script writer bot \[default: the agents are LLMs but the script writer is not/);
     const real = await cli(['run', '--scenarios', 'builtin', '--modes', 'script,agents', '--agent1', 'openai:gpt-4o', '--agent2', 'bot', '--limit', '1', '--multiplex', '--out', join(tmp.path, 'start')]);
     expect(real.code).toBe(0);
-    expect(real.stdout[1]).toMatch(/^seats: agent1 openai:gpt-4o \(the provider.s default sampling\); agent2 bot; script writer bot \[default: the agents are LLMs/);
+    expect(real.stdout[1]).toMatch(/^seats: agent1 openai:gpt-4o \(no sampling params: the protocol's temperature\); agent2 bot; script writer bot \[default: the agents are LLMs/);
   });
 });
 

@@ -23,6 +23,8 @@ export interface ArmPlan {
   onUnparsable: 'none' | 'fail';
   /** What becomes of a seat's LLM call that fails after its retries (`--on-provider-error`). */
   onProviderError: 'none' | 'fail';
+  /** Under a protocol that sets agents' temperature (paper): which reading (`--agent-temperature`), when agents play. */
+  agentTemperature?: string;
   /** `--mindread` map in canonical form, when mindreading is partial (absent: everyone reads everyone). */
   mindread?: string;
   /** LLM generator spec → where its reformat request goes. */
@@ -54,6 +56,7 @@ export async function planArm(name: string, config: RunConfig, protocol?: string
   const scenarios = await loadRunScenarios(config);
   const plans = planEpisodes(scenarios, config);
   const resolved = resolveProtocol(config, scenarios);
+  const agentsPlay = config.modes.some((m) => m !== 'script');
   const generators = [...(config.modes.some((m) => m !== 'script') ? config.agents : []), ...(config.modes.includes('script') ? [config.scriptWriter] : [])];
   const reformat: Record<string, string> = {};
   for (const g of generators.filter((p) => LLM.test(p.spec))) {
@@ -67,6 +70,7 @@ export async function planArm(name: string, config: RunConfig, protocol?: string
     judgeOnlyTo: [...(config.leakJudgeOnly ?? [])],
     onUnparsable: resolved.onUnparsable,
     onProviderError: resolved.onProviderError,
+    ...(agentsPlay && definitionOf(resolved.name).agentTemperature(resolved) !== undefined ? { agentTemperature: resolved.agentTemperature } : {}),
     ...(resolved.mindread ? { mindread: mindreadKey(resolved.mindread) } : {}),
     reformat,
     judge: config.judge ? { spec: config.judge.spec, view: config.judgeView ?? defaultJudgeView(resolved.name), recorded: config.judgeView !== undefined } : null,
@@ -125,6 +129,7 @@ export function planLines(arms: ArmPlan[]): string[] {
         settingWords('onUnparsable', a.onUnparsable),
     );
     lines.push(`  ${settingWords('onProviderError', a.onProviderError)}`);
+    if (a.agentTemperature) lines.push(`  ${settingWords('agentTemperature', a.agentTemperature)}; the script writer at 0.7`);
     if (a.judge) {
       const view = settingWords('judgeView', a.judge.view);
       lines.push(`  judge ${a.judge.spec} (parley eval): ${view}, ${a.judge.recorded ? 'as judgeView sets it' : "the protocol's default (judgeView)"}`);

@@ -18,11 +18,14 @@ export function seatDefaults(input: Partial<RunConfigInput>): SeatDefaults {
   return { agents: input.agents === undefined, scriptWriter: input.scriptWriter === undefined };
 }
 
-/** `openai:gpt-4o (temperature 0.7, top_p 0.9)`, or `(provider's default sampling)` for an LLM without params. */
+/**
+ * `openai:gpt-4o (temperature 0.7, top_p 0.9)`, or `(no sampling params: the protocol's temperature)` for an LLM
+ * without params: 0.7, or under `paper` the agents' `--agent-temperature` (the dry run says which).
+ */
 function describePolicy(p: PolicyConfig): string {
   const shown = Object.entries(p.params ?? {}).map(([k, v]) => `${k} ${typeof v === 'string' ? v : JSON.stringify(v)}`);
   if (shown.length) return `${p.spec} (${shown.join(', ')})`;
-  return llmProviderOf(p.spec) ? `${p.spec} (the provider's default sampling)` : p.spec;
+  return llmProviderOf(p.spec) ? `${p.spec} (no sampling params: the protocol's temperature)` : p.spec;
 }
 
 /** One line naming every seat that plays in the run's modes, e.g. `seats: agent1 openai:… ; script writer bot [default] …`. */

@@ -25,13 +25,13 @@ describe('resolveProtocol', () => {
   it('defaults: paper for SOTOPIA scenario sets, parley for anything else (the bot demo)', () => {
     expect(resolveProtocol(config(), [sotopia]).name).toBe('paper');
     expect(resolveProtocol(config(), [sotopia, builtin]).name).toBe('parley');
-    expect(resolveProtocol(config(), [builtin])).toEqual({ name: 'parley', backgrounds: 'relationship', scriptFormat: 'json', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'fail', onProviderError: 'fail', selection: 'all', persona: 'prose' });
+    expect(resolveProtocol(config(), [builtin])).toEqual({ name: 'parley', backgrounds: 'relationship', scriptFormat: 'json', stopRule: 'code', agentTemperature: 'paper', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'fail', onProviderError: 'fail', selection: 'all', persona: 'prose' });
   });
 
   it('paper defaults and overrides', () => {
-    expect(resolveProtocol(config({ protocol: 'paper' }), [builtin])).toEqual({ name: 'paper', backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'none', onProviderError: 'none', selection: 'first-valid', persona: 'prose' });
+    expect(resolveProtocol(config({ protocol: 'paper' }), [builtin])).toEqual({ name: 'paper', backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', agentTemperature: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'none', onProviderError: 'none', selection: 'first-valid', persona: 'prose' });
     const p = resolveProtocol(config({ backgrounds: 'appendix', scriptFormat: 'json', stopRule: 'paper', leakJudgeOnly: ['script', 'script'], showRelationshipStory: true }), [sotopia]);
-    expect(p).toEqual({ name: 'paper', backgrounds: 'appendix', scriptFormat: 'json', stopRule: 'paper', leakJudgeOnly: ['script'], showRelationshipStory: true, onUnparsable: 'none', onProviderError: 'none', selection: 'first-valid', persona: 'prose' });
+    expect(p).toEqual({ name: 'paper', backgrounds: 'appendix', scriptFormat: 'json', stopRule: 'paper', agentTemperature: 'code', leakJudgeOnly: ['script'], showRelationshipStory: true, onUnparsable: 'none', onProviderError: 'none', selection: 'first-valid', persona: 'prose' });
     expect(protocolKey(p)).toBe('paper/appendix/json/paper/leak:script/story');
   });
 
@@ -52,6 +52,15 @@ describe('resolveProtocol', () => {
     const { paperFail, parleyNone } = noneUnderPaperFailUnderParley('onProviderError', builtin);
     expect(protocolKey(paperFail)).toBe('paper/code/text/code/provider-error:fail');
     expect(protocolKey(parleyNone)).toBe('parley/provider-error:none');
+  });
+
+  it("--agent-temperature: SOTOPIA's code (1.0) under paper by default, the paper's 0.7 as the option; a departure is in the key", () => {
+    const code = resolveProtocol(config({ protocol: 'paper' }), [sotopia]);
+    const text = resolveProtocol(config({ protocol: 'paper', agentTemperature: 'paper' }), [sotopia]);
+    expect([code.agentTemperature, text.agentTemperature]).toEqual(['code', 'paper']);
+    expect(protocolKey(code)).toBe('paper/code/text/code');
+    expect(protocolKey(text)).toBe('paper/code/text/code/temperature:paper');
+    expect(() => resolveProtocol(config({ protocol: 'parley', agentTemperature: 'code' }), [builtin])).toThrow(/--agent-temperature only apply under --protocol paper/);
   });
 
   it('a paper-only setting under parley is an error naming the flag, never silently ignored', () => {

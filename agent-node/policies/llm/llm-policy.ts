@@ -14,7 +14,11 @@ import { reformatClient, reformatTarget } from './reformat-client.js';
 import { scriptMessages } from './script-prompt.js';
 import { fillTemplate, loadTemplates, type Templates } from './templates.js';
 
-/** The paper's sampling temperature for agents and the script writer (Zhou et al., 2024). */
+/**
+ * The sampling temperature of a seat whose policy and protocol set none, and always of the script writer
+ * (SOTOPIA's `agenerate_script` and the paper, 0.7). Under `paper` the welcome tells agents their own
+ * (`protocol.agentTemperature`: SOTOPIA's code samples them at 1.0).
+ */
 export const DEFAULT_TEMPERATURE = 0.7;
 
 /** The seat id a script writer's cassette is filed under. */
@@ -34,6 +38,10 @@ export class LlmPolicy implements Policy {
   private provider: LlmClient | undefined;
   private readonly reformatClients = new Map<string, { client: LlmClient; sampling: Record<string, unknown> }>();
   private readonly sampling: Record<string, unknown>;
+  /** Whether the policy's params name a temperature (it then wins over the protocol's). */
+  private readonly explicitTemperature: boolean;
+  /** An agent's sampling at the temperature its protocol told it, made once per temperature. */
+  private readonly toldSampling = new Map<number, Record<string, unknown>>();
 
   constructor(
     private readonly config: PolicyConfig,
@@ -45,11 +53,21 @@ export class LlmPolicy implements Policy {
     const provider = parseSpec(config.spec).provider;
     const { sampling } = splitParams(provider, config.params);
     this.sampling = { temperature: DEFAULT_TEMPERATURE, ...sampling };
+    this.explicitTemperature = sampling['temperature'] !== undefined;
+  }
+
+  /** An agent's or mindreader's sampling: the protocol's temperature when its policy names none. */
+  private agentSampling(told: number | undefined): Record<string, unknown> {
+    if (told === undefined || this.explicitTemperature) return this.sampling;
+    let sampling = this.toldSampling.get(told);
+    if (!sampling) this.toldSampling.set(told, (sampling = { ...this.sampling, temperature: told }));
+    return sampling;
   }
 
   async act(view: SeatView, request: TurnRequest, signal: AbortSignal): Promise<MoveResult> {
     const started = performance.now();
     const tally = newTally();
+    const sampling = this.agentSampling(view.welcome.protocol?.agentTemperature);
     let client: LlmClient | undefined;
     try {
       const tape = { episodeId: view.welcome.episodeId, seat: view.welcome.seat };
@@ -63,18 +81,18 @@ export class LlmPolicy implements Policy {
       // structured-output ladder.
       const caps = seatCapabilities(view.welcome.protocol);
       const inPrompt = caps.replyFormat === 'in-prompt';
-      const ask: ChatRequest = { messages, ...(inPrompt ? {} : { json: actionJsonSchema(allowed, addressees) }), params: this.sampling };
+      const ask: ChatRequest = { messages, ...(inPrompt ? {} : { json: actionJsonSchema(allowed, addressees) }), params: sampling };
       const parleyReformat = (problem: string) => fillTemplate(this.templates.reformat, { problem, shape: ACTION_SHAPE });
       const route = this.reformatRoute(caps.reformat, tape, ask, parleyReformat, inPrompt ? (bad) => paperReformatMessages(this.templates.reformat_paper, bad, allowed) : null);
       const result = await askWithRepair(client, ask, (content) => parseAction(content, allowed, addressees), parleyReformat, tally, signal, route);
-      const meta = this.meta(client, tally, started, route);
+      const meta = this.meta(client, tally, started, route, sampling);
       if (!result.ok) return { ok: false, error: result.error, meta };
       // When told to, what SOTOPIA's agent did to one model's output (agent-node/policies/llm/mixtral-prefix.ts).
       const action = caps.stripOwnName ? stripOwnNamePrefix(result.value, client.model, view.welcome.self.profile.name) : result.value;
       return { ok: true, action, meta };
     } catch (err) {
       // A bug or I/O failure (e.g. an unreadable cassette): still a result, never a throw.
-      return { ok: false, error: { code: ErrorCode.PolicyFailed, message: String((err as Error)?.message ?? err).slice(0, 1000) }, meta: this.meta(client, tally, started) };
+      return { ok: false, error: { code: ErrorCode.PolicyFailed, message: String((err as Error)?.message ?? err).slice(0, 1000) }, meta: this.meta(client, tally, started, undefined, sampling) };
     }
   }
 
@@ -168,7 +186,7 @@ export class LlmPolicy implements Policy {
     map.delete(key);
   }
 
-  private meta(client: LlmClient | undefined, tally: Tally, started: number, route?: ReformatRoute): TurnMeta {
+  private meta(client: LlmClient | undefined, tally: Tally, started: number, route?: ReformatRoute, sampling = this.sampling): TurnMeta {
     // The spec's provider and model only when no client was made (parsed on every turn, it showed in profiles).
     const { provider, model } = client ?? parseSpec(this.spec);
     const f = tally.fallbacks;
@@ -181,7 +199,7 @@ export class LlmPolicy implements Policy {
       policy: this.spec,
       provider,
       model,
-      params: { ...this.sampling },
+      params: { ...sampling },
       latencyMs: Math.round(performance.now() - started),
       usage: { ...tally.usage },
       repairs: { lenient: tally.lenient, reformat: tally.reformat },

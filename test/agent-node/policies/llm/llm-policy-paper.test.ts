@@ -26,6 +26,19 @@ describe('LLM policy under --protocol paper', () => {
     expect(String(messages[0]!.content)).toContain('"action_type"');
   });
 
+  it("samples at the temperature its welcome tells an agent (SOTOPIA's code: 1.0) unless its policy names one; the script writer stays at 0.7", async () => {
+    const view = aliceView();
+    view.welcome.protocol = { name: 'paper', backgrounds: 'code', scriptFormat: 'text', agentTemperature: 1 };
+    const told = await (await policy()).act(view, turnRequest(0), signal());
+    // The temperature applied is the one the turn's meta records.
+    expect(told).toMatchObject({ ok: true, meta: { params: { temperature: 1 } } });
+    const own = await (await createLlmPolicy(PolicyConfig.parse({ spec: 'openai:gpt-3.5-turbo', params: { temperature: 0.3 } }))).act(view, turnRequest(0), signal());
+    expect(own).toMatchObject({ ok: true, meta: { params: { temperature: 0.3 } } });
+    fake.server.enqueue(reply.text('Turn #0\nAlice Chen said: "Hi."'));
+    expect((await (await policy()).writeScript!({ ...paperScript(), protocol: { ...view.welcome.protocol } }, signal())).ok).toBe(true);
+    expect(fake.server.requests.map((q) => q.body.temperature)).toEqual([1, 0.3, 0.7]);
+  });
+
   it('under --protocol parley the structured ladder still asks for a JSON schema', async () => {
     const r = await (await policy()).act(aliceView(), turnRequest(0), signal());
     expect(r.ok).toBe(true);
