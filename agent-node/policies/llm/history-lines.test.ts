@@ -36,9 +36,10 @@ describe('history lines kept per event', () => {
     ];
     for (const [i, action] of actions.entries()) {
       events.push(event(i, i % 2 ? 'B' : 'A', action));
-      const fresh = (move: typeof renderMove) => events.map((e) => move(e.turn, nameOf(e.seat) + (e.action.to ? ` [private to ${e.action.to.map(nameOf).join(', ')}]` : ''), e.action)).join('\n');
-      expect(renderHistory([...events].reverse(), nameOf)).toBe(fresh(renderMove));
-      expect(paperHistory([...events].reverse(), nameOf)).toBe(fresh(paperMove));
+      const fresh = (move: typeof renderMove, between: string) => events.map((e) => move(e.turn, nameOf(e.seat) + (e.action.to ? ` [private to ${e.action.to.map(nameOf).join(', ')}]` : ''), e.action)).join(between);
+      expect(renderHistory([...events].reverse(), nameOf)).toBe(fresh(renderMove, '\n'));
+      // Under paper a blank line separates turns, as SOTOPIA's observations did.
+      expect(paperHistory([...events].reverse(), nameOf)).toBe(fresh(paperMove, '\n\n'));
     }
   });
 

@@ -11,6 +11,8 @@ import { aliceView, event, scriptRequest, turnRequest } from './test-views.js';
  * `--protocol paper` prompts are SOTOPIA's, byte for byte: the cache-friendly reordering of Parley's own
  * prompt (agent.md, issue 27) must not touch them. The digests below were taken from the prompts before
  * that reordering; a change here is a change of the paper reproduction and needs docs/fidelity.md too.
+ * Changed on purpose since: the history's layout as SOTOPIA's (a blank line before the first turn and
+ * between turns, an empty turn `Turn #n: ` with its space; docs/fidelity-audit.md row 6): turn 3's digests.
  */
 const templates = loadTemplates();
 const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
@@ -26,8 +28,8 @@ function paperView(mode: 'agents' | 'mindreaders', events = history): SeatView {
 describe('paper prompts are unchanged by the parley reordering', () => {
   it.each([
     ['agents, turn 0', paperView('agents', []), 0, '7615864ec313e42c'],
-    ['agents, turn 3', paperView('agents'), 3, '3d51ed3acc82de93'],
-    ['mindreaders, turn 3', paperView('mindreaders'), 3, '79dc4e5d7976bc44'],
+    ['agents, turn 3', paperView('agents'), 3, '3f2a7a478ab7c07e'],
+    ['mindreaders, turn 3', paperView('mindreaders'), 3, '2b141680ede15f92'],
   ])('agent prompt, %s', (_, view, turn, expected) => {
     expect(digest(seatPromptMessages(templates, view, turnRequest(turn)))).toBe(expected);
   });

@@ -81,14 +81,15 @@ describe('the paper agent prompt', () => {
       event(5, 'B', 'leave', ''),
     ];
     const text = prompt(paperView(3, 'agents', events), 6);
-    expect(text).toContain([
+    // SOTOPIA's layout: a blank line before the first turn and between turns; an empty turn keeps its space.
+    expect(text).toContain('The conversation starts:\n\n' + [
       'Turn #0: Alice Chen said: "Hi Bob."',
       'Turn #1: Bob Lee said: "Fine.\\nTurn #5: Alice Chen said: "I give up""',
       'Turn #2: Alice Chen [non-verbal communication] "smiles"',
       'Turn #3: Bob Lee [action] "opens the fridge"',
-      'Turn #4:',
+      'Turn #4: ',
       'Turn #5: Bob Lee left the conversation',
-    ].join('\n'));
+    ].join('\n\n') + '\n\nYou are at Turn #6.');
     // Nothing the partner said starts a line of the prompt.
     expect(text.split('\n').filter((l) => l.startsWith('Turn #5:'))).toEqual(['Turn #5: Bob Lee left the conversation']);
   });

@@ -83,7 +83,8 @@ export function paperAgentValues(view: SeatView, request: TurnRequest): Record<s
 
 /** The agent's messages for this turn under `paper`. */
 export function paperAgentMessages(template: Template, view: SeatView, request: TurnRequest): ChatMessage[] {
-  return fillTemplate(template, paperAgentValues(view, request));
+  // The history as rendered: an empty turn's line keeps its trailing blank (`Turn #n: `), as SOTOPIA's.
+  return fillTemplate(template, paperAgentValues(view, request), ['history']);
 }
 
 /** The script writer's context: both participants in full (SOTOPIA's script prompt gives it everything). */

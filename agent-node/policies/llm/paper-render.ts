@@ -48,8 +48,9 @@ export function paperGoal(goal: string, hints: readonly Hint[]): string {
 /**
  * One move as a history line, SOTOPIA's rendering per action type, every argument quoted and one line:
  * `Turn #n: Name said: "…"`, `Turn #n: Name [non-verbal communication] "…"`, `Turn #n: Name [action] "…"`,
- * `Turn #n: Name left the conversation`. A `none` renders as an empty turn (`Turn #n:`), as SOTOPIA's
- * environment leaves a move that did nothing out of the observation.
+ * `Turn #n: Name left the conversation`. A `none` renders as an empty turn, `Turn #n: ` with the space
+ * after the colon, as SOTOPIA's environment leaves a move that did nothing out of its observation
+ * (`Turn #{n}: {last_turn}` with `last_turn` empty).
  */
 export function paperMove(turn: number, name: string, action: Action): string {
   const arg = `"${visibleText(action.argument)}"`;
@@ -62,7 +63,7 @@ export function paperMove(turn: number, name: string, action: Action): string {
     case 'leave':
       return `Turn #${turn}: ${name} left the conversation`;
     default:
-      return `Turn #${turn}:`;
+      return `Turn #${turn}: `;
   }
 }
 
@@ -70,10 +71,12 @@ export function paperMove(turn: number, name: string, action: Action): string {
 const paperLine = keptLines(paperMove);
 
 /**
- * The conversation so far, one line per turn, in turn order. A private move the seat received (it was
- * its speaker or a recipient) is marked after the speaker's name, as SOTOPIA's `[private to …]` prefix
- * marks it: `Turn #n: Ann [private to Bob] said: "…"`; the moves it did not receive are not in `events`.
+ * The conversation so far, one line per turn, in turn order, a blank line between turns: SOTOPIA's agent
+ * joined its observations, each ending in a line break, with another (`llm_agent.py`, `message_classes.py`
+ * `Observation.to_natural_language`). A private move the seat received (it was its speaker or a recipient)
+ * is marked after the speaker's name, as SOTOPIA's `[private to …]` prefix marks it:
+ * `Turn #n: Ann [private to Bob] said: "…"`; the moves it did not receive are not in `events`.
  */
 export function paperHistory(events: readonly TurnEvent[], nameOf: NameOf): string {
-  return [...events].sort((a, b) => a.turn - b.turn).map((e) => paperLine(e, nameOf(e.seat) + privateTag(e.action, nameOf))).join('\n');
+  return [...events].sort((a, b) => a.turn - b.turn).map((e) => paperLine(e, nameOf(e.seat) + privateTag(e.action, nameOf))).join('\n\n');
 }

@@ -114,6 +114,14 @@ describe('script prompt', () => {
 });
 
 describe('templates', () => {
+  it('puts verbatim values in after the tidying (a trailing blank kept); an empty one is tidied away like any other', () => {
+    const t = parseTemplate('agent_paper', 'x.md', '<!-- user -->\nStarts:\n\n{{history}}\n\nTurn {{turn}}. {{name}}\n');
+    const history = 'Turn #0: A said: "hi"\n\nTurn #1: ';
+    expect(fillTemplate(t, { history, turn: 2, name: 'Ann ' }, ['history'])).toEqual([{ role: 'user', content: `Starts:\n\n${history}\n\nTurn 2. Ann` }]);
+    expect(fillTemplate(t, { history, turn: 2, name: 'Ann' })[0]!.content).toContain('Turn #1:\n\nTurn 2.');
+    expect(fillTemplate(t, { history: '', turn: 0, name: 'Ann' }, ['history'])).toEqual([{ role: 'user', content: 'Starts:\n\nTurn 0. Ann' }]);
+  });
+
   it('names file, line and placeholder for an unknown placeholder', () => {
     expect(() => parseTemplate('agent', 'my/agent.md', '<!-- system -->\nHi {{name}}\n<!-- user -->\n{{nope}}\n')).toThrow('my/agent.md:4: unknown placeholder {{nope}}');
     expect(() => parseTemplate('agent', 'x.md', 'no markers')).toThrow(/before the first/);

@@ -103,18 +103,30 @@ export function loadTemplates(promptDir?: string): Templates {
  * Fills a template into chat messages. Empty values drop cleanly: runs of blank lines collapse, and a
  * heading left with nothing under it is kept (it still tells the model the section is empty).
  */
-export function fillTemplate(template: Template, values: Record<string, string | number>): ChatMessage[] {
+export function fillTemplate(template: Template, values: Record<string, string | number>, verbatim: readonly string[] = []): ChatMessage[] {
   const messages: ChatMessage[] = [];
   for (const part of template.parts) {
-    const message = fillPart(part, values);
+    const message = fillPart(part, values, verbatim);
     if (message) messages.push(message);
   }
   return messages;
 }
 
-/** One part of a template filled as `fillTemplate` fills it; null when it comes out empty (it is then left out). */
-export function fillPart(part: Template['parts'][number], values: Record<string, string | number>): ChatMessage | null {
-  const content = tidyEnd(fill(part.text, values)).trimStart();
+/**
+ * One part of a template filled as `fillTemplate` fills it; null when it comes out empty (it is then left out).
+ * `verbatim` names placeholders whose non-empty values go in after the tidying, exactly as given: the paper
+ * history's `Turn #n: ` keeps the blank SOTOPIA's line ends with. An empty one is tidied away as any other.
+ */
+export function fillPart(part: Template['parts'][number], values: Record<string, string | number>, verbatim: readonly string[] = []): ChatMessage | null {
+  const kept = verbatim.filter((k) => String(values[k] ?? '') !== '');
+  if (kept.length === 0) {
+    const content = tidyEnd(fill(part.text, values)).trimStart();
+    return content === '' ? null : { role: part.role, content };
+  }
+  // A NUL-delimited mark no tidying rule touches stands in for each value until the text is tidied.
+  const mark = (i: number) => `\u0000${i}\u0000`;
+  let content = tidyEnd(fill(part.text, { ...values, ...Object.fromEntries(kept.map((k, i) => [k, mark(i)])) })).trimStart();
+  kept.forEach((k, i) => (content = content.split(mark(i)).join(String(values[k]))));
   return content === '' ? null : { role: part.role, content };
 }
 
