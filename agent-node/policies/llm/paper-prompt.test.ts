@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ProtocolView } from '../../../protocol/index.js';
 import type { SeatView } from '../../policy.js';
-import { paperAgentMessages, paperScriptMessages } from './paper-prompt.js';
+import { paperAgentMessages, paperReformatMessages, paperScriptMessages, paperScriptReformatMessages } from './paper-prompt.js';
 import { paperGoal, paperMove } from './paper-render.js';
 import { loadTemplates } from './templates.js';
 import { parseScriptText } from './parse-script-text.js';
@@ -124,6 +124,20 @@ describe('the paper script prompt', () => {
     // A model that copies the lettered examples still yields a readable script.
     const parsed = parseScriptText(['a. Alice Chen said: "Hi."', 'b. Bob Lee did nothing'].join('\n'), req);
     expect(parsed.ok && parsed.value.map((t) => t.seat)).toEqual(['A', 'B']);
+  });
+
+  it("adds no hint SOTOPIA's instructions do not give: no turn numbering rule, no argument for none and leave", () => {
+    const req = { ...scriptRequest(20), protocol: PAPER };
+    const texts = [
+      prompt(paperView(3), 2),
+      paperScriptMessages(templates.script_paper, req)[0]!.content,
+      paperReformatMessages(templates.reformat_paper, 'prose', ['none', 'speak', 'leave'])[0]!.content,
+      paperScriptReformatMessages(templates.reformat_script_paper, 'prose', req)[0]!.content,
+    ];
+    for (const text of texts) expect(text).not.toMatch(/counting from|"" for none/);
+    // The facts stay: the structure's `Turn #x` line and what the argument holds.
+    expect(texts[1]).toContain('a line `Turn #x`, then');
+    expect(texts[0]).toMatch(/or the physical action \(action\)$/m);
   });
 });
 
