@@ -33,6 +33,8 @@ export interface LatencyCaseArgs {
   turns: number;
   delayMs: number;
   seatsPerProcess: number;
+  /** Another agent process entry for the pool (bench/floor-seat.ts: the floor seat, bench/floor.md); unset: Parley's agent. */
+  workerEntry?: string;
 }
 
 export interface LatencyCaseResult extends RunHead {
@@ -86,6 +88,7 @@ try {
     tokenTtlMs: 300_000,
   }, {
     progressIntervalMs: 3_600_000,
+    ...(a.workerEntry ? { workerEntry: a.workerEntry } : {}),
     episodePrepared: (e) => {
       tl.prepared(e.world.episodeId);
       w.preparedOne();

@@ -24,14 +24,14 @@ export interface LatencyFigures extends LatencyCaseResult {
 }
 
 /** The latency-bound case: the fake server runs here, the orchestrator and its agents in a case process. */
-export async function latencyCase(o: { concurrent: number; turns: number; delayMs: number; seatsPerProcess: number }): Promise<LatencyFigures> {
+export async function latencyCase(o: { concurrent: number; turns: number; delayMs: number; seatsPerProcess: number; workerEntry?: string }, env: NodeJS.ProcessEnv = {}): Promise<LatencyFigures> {
   const measuredAt = new Date().toISOString();
   const loadAverage = loadavg().map((x) => Math.round(x * 100) / 100);
   // The server runs on the machine measured: it counts the requests without keeping their prompts (garbage
   // collecting thousands of them was a third of its CPU; bench/agent-profile.md, fourth pass).
   await using server = await startFakeLlmServer({ default: benchModel(o.delayMs), keepRequests: false });
   const args: LatencyCaseArgs = { baseURL: server.openaiBaseURL, ...o };
-  const { result, orchestratorPeakKb, agents } = await runCase<LatencyCaseResult>('./latency-case.ts', args, { ...process.env, [BENCH_KEY_ENV]: 'bench' }, 900_000);
+  const { result, orchestratorPeakKb, agents } = await runCase<LatencyCaseResult>('./latency-case.ts', args, { ...process.env, ...env, [BENCH_KEY_ENV]: 'bench' }, 900_000);
   return {
     concurrentEpisodes: o.concurrent,
     turns: o.turns,
