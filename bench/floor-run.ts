@@ -3,7 +3,7 @@
  * played by Parley's agent and by the floor seat (bench/floor-seat.ts) in turn, paired: A B, B A, ...
  * so that load from others falls on both alike (bench/floor.md). The floor seats are spawned by the same
  * pool as Parley's agents (RunProbes.workerEntry): at one seat a process a few at a time as lanes need
- * them, at ten seats multiplexed alike. One line a run: agent CPU a warm turn (the steady window,
+ * them, at ten seats multiplexed alike (the floor as one CommonJS file: floor-build.ts). One line a run: agent CPU a warm turn (the steady window,
  * bench/window.ts), the whole run's efficiency, CPU by party over the whole run (orchestrator, agents,
  * fake server: the budget of 2 cores), and for the floor its processes' CPU and faults from spawn to
  * their first seat joined (medians).
@@ -12,10 +12,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { floorSeatScript } from './floor-build.js';
 import { latencyCase } from './latency.js';
 
-const FLOOR_ENTRY = fileURLToPath(new URL('./floor-seat.ts', import.meta.url));
+const FLOOR_ENTRY = await floorSeatScript();
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);

@@ -3,17 +3,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runExperiment } from '../orchestrator/run/driver.js';
 import { startFakeLlmServer } from '../testkit/fake-llm-server.js';
 import { REAL_BODY_BYTES } from '../bench/floor-body.js';
+import { floorSeatScript } from '../bench/floor-build.js';
 import { BENCH_KEY_ENV, benchModel, benchPolicy } from '../bench/llm-replies.js';
 import { steadyRun } from '../bench/pool-watch.js';
-import { REPO, tempDir } from './helpers/processes.js';
+import { tempDir } from './helpers/processes.js';
 
 /**
  * The floor seat (bench/floor-seat.ts, bench/floor.md) plays a real episode: the orchestrator's own pool
- * starts it in place of the agent (RunProbes.workerEntry), it joins over its hand-written WebSocket, makes
+ * starts it (the CommonJS file the bench measures, bench/floor-build.ts) in place of the agent (RunProbes.workerEntry), it joins over its hand-written WebSocket, makes
  * one model call a turn with a body as long as the real seat's, and the episode is recorded as played.
  */
-const FLOOR_ENTRY = join(REPO, 'bench', 'floor-seat.ts');
-
 describe('floor seat', () => {
   const tmp = tempDir('floor-seat');
   const savedKey = process.env[BENCH_KEY_ENV];
@@ -27,7 +26,7 @@ describe('floor seat', () => {
     process.env[BENCH_KEY_ENV] = 'floor-key';
     await using server = await startFakeLlmServer({ default: benchModel(0), requireKey: 'floor-key' });
     const config = steadyRun({ out: join(tmp.path, 'run'), total: 1, lanes: 1, turns: 4, agent: benchPolicy(server.openaiBaseURL), seatsPerProcess: 1 });
-    const result = await runExperiment(config, { log: () => {}, hosting: 'local' }, { workerEntry: FLOOR_ENTRY, progressIntervalMs: 3_600_000 });
+    const result = await runExperiment(config, { log: () => {}, hosting: 'local' }, { workerEntry: await floorSeatScript(), progressIntervalMs: 3_600_000 });
 
     expect(result.ran).toHaveLength(1);
     const [episode] = result.ran;
