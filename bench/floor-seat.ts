@@ -48,34 +48,49 @@ const seats = new Map<string, (reason: string) => void>();
 /** At the first welcome of this process, its CPU (ms) and faults from spawn to joined go to PARLEY_FLOOR_JOINED_LOG (bench/floor-run.ts). */
 let joinedOnce = false;
 
+/** What a seat's frame handlers share (play() makes it). */
+interface Seat {
+  m: HostMessage;
+  model: string;
+  http: FloorHttp;
+  send: (frame: object) => void;
+  closeWith: (code: number, reason: string) => void;
+  conversation: string;
+  who: string;
+  ended: boolean;
+}
+
 function play(m: HostMessage): void {
   const url = new URL(m.url);
   const socket: Socket = connect(Number(url.port), url.hostname);
   socket.setNoDelay(true);
   const { key, accept } = handshakeKey();
   const reader = new FrameReader();
-  const http = clientFor(m.policy);
-  const model = m.policy.spec.slice(m.policy.spec.indexOf(':') + 1);
   let open = false;
-  let ended = false;
   let head: Buffer = Buffer.alloc(0);
   let next = 0;
-  let conversation = '';
-  let who = '';
-  const send = (frame: object) => socket.write(encodeText(JSON.stringify({ v: 1, id: `a${++next}`, ...frame })));
   let released = false;
+  const seat: Seat = {
+    m,
+    model: m.policy.spec.slice(m.policy.spec.indexOf(':') + 1),
+    http: clientFor(m.policy),
+    send: (frame) => socket.write(encodeText(JSON.stringify({ v: 1, id: `a${++next}`, ...frame }))),
+    closeWith: (code, reason) => {
+      if (socket.writable) socket.end(encodeClose(code, reason));
+      // A peer that never answers the close does not keep the seat.
+      setTimeout(() => socket.destroy(), 2000).unref();
+    },
+    conversation: '',
+    who: '',
+    ended: false,
+  };
   const release = (ok: boolean, error?: string) => {
     if (released) return;
     released = true;
     seats.delete(m.token);
     tell(error === undefined ? { type: 'released', token: m.token, ok } : { type: 'released', token: m.token, ok, error });
   };
-  const closeWith = (code: number, reason: string) => {
-    if (socket.writable) socket.end(encodeClose(code, reason));
-    // A peer that never answers the close does not keep the seat.
-    setTimeout(() => socket.destroy(), 2000).unref();
-  };
-  seats.set(m.token, (reason) => closeWith(1000, reason));
+  seats.set(m.token, (reason) => seat.closeWith(1000, reason));
 
   socket.write(openingRequest(url.host, url.pathname, key));
   socket.on('data', (chunk: Buffer) => {
@@ -89,55 +104,56 @@ function play(m: HostMessage): void {
       }
       open = true;
       chunk = head.subarray(end + 4);
-      send({ type: 'seat.join', token: m.token, client: { name: 'parley-floor-seat', version: '0', policy: m.policy.spec, pid: process.pid } });
+      seat.send({ type: 'seat.join', token: m.token, client: { name: 'parley-floor-seat', version: '0', policy: m.policy.spec, pid: process.pid } });
     }
     for (const f of reader.push(chunk)) {
-      if (f.op === Op.text) onFrame(JSON.parse(f.payload.toString('utf8')));
+      if (f.op === Op.text) onFrame(seat, JSON.parse(f.payload.toString('utf8')));
       else if (f.op === Op.ping) socket.write(encodeFrame(Op.pong, f.payload));
-      else if (f.op === Op.close) closeWith(f.payload.length >= 2 ? f.payload.readUInt16BE(0) : 1000, '');
+      else if (f.op === Op.close) seat.closeWith(f.payload.length >= 2 ? f.payload.readUInt16BE(0) : 1000, '');
     }
   });
   socket.on('error', (err) => log(`socket error: ${err.message}`));
-  socket.on('close', () => release(ended, ended ? undefined : 'connection closed before the episode ended'));
+  socket.on('close', () => release(seat.ended, seat.ended ? undefined : 'connection closed before the episode ended'));
+}
 
-  function onFrame(f: { type: string; episodeId?: string; turn?: number; nonce?: string; seat?: string; action?: { argument: string }; message?: string }): void {
-    switch (f.type) {
-      case 'seat.welcome':
-        who = `seat ${f.seat} of ${f.episodeId}`;
-        if (!joinedOnce && process.env.PARLEY_FLOOR_JOINED_LOG) {
-          joinedOnce = true;
-          const cpu = process.cpuUsage();
-          appendFileSync(process.env.PARLEY_FLOOR_JOINED_LOG, `${((cpu.user + cpu.system) / 1000).toFixed(1)} ${process.resourceUsage().minorPageFault}\n`);
-        }
-        return;
-      case 'turn.event':
-        conversation += `Turn #${f.turn}: ${f.seat} said: "${f.action!.argument}"\n`;
-        return;
-      case 'turn.request':
-        return void act(f.turn!);
-      case 'ping':
-        return void send({ type: 'pong', nonce: f.nonce });
-      case 'episode.end':
-        ended = true;
-        return closeWith(1000, 'episode ended');
-      case 'error':
-        return void log(`orchestrator error: ${f.message}`);
-    }
+function onFrame(seat: Seat, f: { type: string; episodeId?: string; turn?: number; nonce?: string; seat?: string; action?: { argument: string }; message?: string }): void {
+  switch (f.type) {
+    case 'seat.welcome':
+      seat.who = `seat ${f.seat} of ${f.episodeId}`;
+      if (!joinedOnce && process.env.PARLEY_FLOOR_JOINED_LOG) {
+        joinedOnce = true;
+        const cpu = process.cpuUsage();
+        appendFileSync(process.env.PARLEY_FLOOR_JOINED_LOG, `${((cpu.user + cpu.system) / 1000).toFixed(1)} ${process.resourceUsage().minorPageFault}\n`);
+      }
+      return;
+    case 'turn.event':
+      seat.conversation += `Turn #${f.turn}: ${f.seat} said: "${f.action!.argument}"\n`;
+      return;
+    case 'turn.request':
+      return void act(seat, f.turn!);
+    case 'ping':
+      return void seat.send({ type: 'pong', nonce: f.nonce });
+    case 'episode.end':
+      seat.ended = true;
+      return seat.closeWith(1000, 'episode ended');
+    case 'error':
+      return void log(`orchestrator error: ${f.message}`);
   }
+}
 
-  async function act(turn: number): Promise<void> {
-    const t0 = performance.now();
-    try {
-      const a = await http.post(floorBody(model, turn, who, conversation));
-      if (a.status !== 200) throw new Error(`model answered ${a.status}`);
-      const completion = JSON.parse(a.body) as { choices: { message: { content: string } }[]; usage: { prompt_tokens: number; completion_tokens: number } };
-      const move = JSON.parse(completion.choices[0]!.message.content) as { action_type: string; argument: string };
-      const usage = { prompt: completion.usage.prompt_tokens, completion: completion.usage.completion_tokens, cached: 0 };
-      const meta = { policy: m.policy.spec, provider: 'openai', model, params: { temperature: 0.7 }, latencyMs: Math.round(performance.now() - t0), usage };
-      send({ type: 'turn.act', turn, action: { type: move.action_type, argument: move.argument }, meta });
-    } catch (err) {
-      send({ type: 'turn.fail', turn, error: { code: 'llm/provider_error', message: (err as Error).message.slice(0, 500) }, meta: { policy: m.policy.spec, latencyMs: Math.round(performance.now() - t0) } });
-    }
+async function act(seat: Seat, turn: number): Promise<void> {
+  const t0 = performance.now();
+  const spec = seat.m.policy.spec;
+  try {
+    const a = await seat.http.post(floorBody(seat.model, turn, seat.who, seat.conversation));
+    if (a.status !== 200) throw new Error(`model answered ${a.status}`);
+    const completion = JSON.parse(a.body) as { choices: { message: { content: string } }[]; usage: { prompt_tokens: number; completion_tokens: number } };
+    const move = JSON.parse(completion.choices[0]!.message.content) as { action_type: string; argument: string };
+    const usage = { prompt: completion.usage.prompt_tokens, completion: completion.usage.completion_tokens, cached: 0 };
+    const meta = { policy: spec, provider: 'openai', model: seat.model, params: { temperature: 0.7 }, latencyMs: Math.round(performance.now() - t0), usage };
+    seat.send({ type: 'turn.act', turn, action: { type: move.action_type, argument: move.argument }, meta });
+  } catch (err) {
+    seat.send({ type: 'turn.fail', turn, error: { code: 'llm/provider_error', message: (err as Error).message.slice(0, 500) }, meta: { policy: spec, latencyMs: Math.round(performance.now() - t0) } });
   }
 }
 
