@@ -60,10 +60,13 @@ describe('observe() under --protocol paper', () => {
       seat: { prompts: 'sotopia', replyFormat: 'in-prompt', taskMoves: false, reformat: 'sotopia', stripOwnName: true },
       // SOTOPIA's runner scripts sample agents at 1.0 (generate.gin); the script writer is not told it (it stays at 0.7).
       agentTemperature: 1,
+      // SOTOPIA's parser reads its replies (the script writer's free text has its own reader).
+      replyReading: 'code',
     });
     const script = observe(world(openFixture(5), 'script'), SCRIPT_SEAT);
     expect(script).toHaveProperty('request.protocol.name', 'paper');
     expect(script).not.toHaveProperty('request.protocol.agentTemperature');
+    expect(script).not.toHaveProperty('request.protocol.replyReading');
     expect(welcomeOf(world(openFixture(5), 'agents', paper({ agentTemperature: 'paper' })), 'A').welcome.protocol?.agentTemperature).toBe(0.7);
     expect(JSON.stringify(observationFrames(o))).not.toContain('STORY:');
   });

@@ -67,5 +67,10 @@ export const ProtocolView = z.object({
    * `params.temperature` wins; a script writer never reads it). Absent: the seat's own default.
    */
   agentTemperature: z.number().min(0).max(2).optional(),
+  /**
+   * How an agent's JSON reply is read: as SOTOPIA's code read it (`code`: langchain's greedy span, both keys,
+   * the five exact types; anything else to the reformat request) or Parley's lenient reading. Absent: lenient.
+   */
+  replyReading: z.enum(['code', 'lenient']).optional(),
 });
 export type ProtocolView = z.infer<typeof ProtocolView>;

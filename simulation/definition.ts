@@ -1,6 +1,6 @@
 import type { JudgeView } from '../protocol/judge-view.js';
 import type { BackgroundsRule, PersonaRendering, ScriptFormat, SeatCapabilities } from '../protocol/simulation-protocol.js';
-import type { AgentTemperature, JudgeOnlyLeakTarget, OnProviderError, OnUnparsable, Selection, StopRule } from './values.js';
+import type { AgentTemperature, JudgeOnlyLeakTarget, ReplyReading, OnProviderError, OnUnparsable, Selection, StopRule } from './values.js';
 
 /**
  * The settings of a resolved protocol a definition gives defaults for (settings.ts declares each one;
@@ -12,6 +12,8 @@ export interface ProtocolDefaults {
   stopRule: StopRule;
   /** Agents' and mindreaders' temperature when their policy sets none: SOTOPIA's code (1.0) or the paper's text (0.7). */
   agentTemperature: AgentTemperature;
+  /** How an agent's reply is read: SOTOPIA's parser (`code`) or Parley's lenient reading. */
+  replyReading: ReplyReading;
   leakJudgeOnly: JudgeOnlyLeakTarget[];
   showRelationshipStory: boolean;
   onUnparsable: OnUnparsable;
@@ -24,7 +26,7 @@ export interface ProtocolDefaults {
 }
 
 /** The settings a definition's rules read (a resolved protocol, simulation/resolved.ts). */
-export type RuleSettings = Pick<ProtocolDefaults, 'backgrounds' | 'scriptFormat' | 'stopRule' | 'agentTemperature'>;
+export type RuleSettings = Pick<ProtocolDefaults, 'backgrounds' | 'scriptFormat' | 'stopRule' | 'agentTemperature' | 'replyReading'>;
 
 /** How a judge's reply is repaired and what the naturalness question looks like: the judge view's form. */
 export type NaturalnessForm = JudgeView;

@@ -37,7 +37,7 @@ export const PAPER = {
   },
   // SOTOPIA's runner scripts sample agents and mindreaders at 1.0 (generate.gin); the paper's appendix F says 0.7.
   agentTemperature: (p) => (p.agentTemperature === 'paper' ? PAPER_TEXT_TEMPERATURE : CODE_AGENT_TEMPERATURE),
-  defaults: { backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', agentTemperature: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'none', onProviderError: 'none', selection: 'first-valid', persona: 'prose' },
+  defaults: { backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', agentTemperature: 'code', replyReading: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'none', onProviderError: 'none', selection: 'first-valid', persona: 'prose' },
   // Both orders by default (an LLM judge's position bias; issue 42); `compare --orders one` is the paper's single random order.
   scoring: { judgeView: 'paper', naturalness: 'paper', naturalnessOrders: 'both', mutualFriendsSuccess: 'paper', besideThePaper: true },
   keyParts: (p) => [p.backgrounds, p.scriptFormat, p.stopRule],

@@ -21,7 +21,7 @@ export const PARLEY = {
     cutScripts: true,
     spokenMoves: false,
   },
-  defaults: { backgrounds: 'relationship', scriptFormat: 'json', stopRule: 'code', agentTemperature: 'paper', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'fail', onProviderError: 'fail', selection: 'all', persona: 'prose' },
+  defaults: { backgrounds: 'relationship', scriptFormat: 'json', stopRule: 'code', agentTemperature: 'paper', replyReading: 'lenient', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'fail', onProviderError: 'fail', selection: 'all', persona: 'prose' },
   scoring: { judgeView: 'parley', naturalness: 'parley', naturalnessOrders: 'both', mutualFriendsSuccess: 'moves', besideThePaper: false },
   // Seats keep their own default (agent-node's 0.7); `--agent-temperature` is paper's only.
   agentTemperature: () => undefined,

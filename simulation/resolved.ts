@@ -33,7 +33,8 @@ export function protocolView(p: SimulationProtocol, to: 'seat' | 'script writer'
   if (!d.announced && !('persona' in persona)) return undefined;
   // An agent's temperature when its policy sets none; the script writer keeps its own (SOTOPIA's 0.7).
   const temperature = to === 'seat' ? d.agentTemperature(p) : undefined;
-  return { name: p.name, backgrounds: p.backgrounds, scriptFormat: p.scriptFormat, seat: { ...d.seat }, ...persona, ...(temperature === undefined ? {} : { agentTemperature: temperature }) };
+  const seatOnly = to === 'seat' ? { replyReading: p.replyReading } : {};
+  return { name: p.name, backgrounds: p.backgrounds, scriptFormat: p.scriptFormat, seat: { ...d.seat }, ...persona, ...(temperature === undefined ? {} : { agentTemperature: temperature }), ...seatOnly };
 }
 
 /** A short stable description for episode ids and the card, e.g. `paper/code/text/code`. */

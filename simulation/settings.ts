@@ -3,7 +3,7 @@ import { BackgroundsRule, JudgeView, MindreadGraph, mindreadKey, parseMindread, 
 import { DEFINITIONS, PROTOCOL_NAMES, ProtocolName } from './protocols.js';
 import { JUDGE_VIEW_FACTS } from './judge-views.js';
 import type { ProtocolDefaults, ProtocolDefinition } from './definition.js';
-import { AgentTemperature, JudgeOnlyLeakTarget, OnProviderError, OnUnparsable, Selection, StopRule } from './values.js';
+import { AgentTemperature, JudgeOnlyLeakTarget, ReplyReading, OnProviderError, OnUnparsable, Selection, StopRule } from './values.js';
 
 /**
  * Every simulation setting a user can give, declared once (issue 34). The flags of `run`/`serve`/`demo`
@@ -127,6 +127,22 @@ export const SETTINGS = {
       code: "agents and mindreaders that set no temperature sample at 1.0, as SOTOPIA's runner scripts (--agent-temperature code)",
       paper: "agents and mindreaders that set no temperature sample at 0.7, as the paper's text (--agent-temperature paper)",
     },
+  }),
+  replyReading: setting({
+    flag: 'reply-reading',
+    kind: 'choice',
+    choices: ReplyReading.options,
+    metavar: ReplyReading.options.join('|'),
+    describe:
+      "paper: how an agent's JSON reply is read: code (default, as SOTOPIA's parser: the first { to the last }, both keys, one of the five exact types; anything else gets the reformat request) or lenient (Parley's: key synonyms, type spellings, wrapped objects; counted as lenient repairs)",
+    flags: 'config',
+    config: ReplyReading,
+    // Absent in run.json files written before the setting existed: those runs read replies leniently.
+    recorded: ReplyReading.default('lenient'),
+    only: ['paper'],
+    fork: 'live',
+    idPart: (v, d) => (v !== d.replyReading ? `reading:${String(v)}` : null),
+    card: (v) => (v === 'code' ? "agents' replies read as SOTOPIA's parser read them (`--reply-reading code`)" : ''),
   }),
   leakJudgeOnly: setting({
     flag: 'leak-judge-only',

@@ -25,6 +25,15 @@ export const AgentTemperature = z.enum(['code', 'paper']);
 export type AgentTemperature = z.infer<typeof AgentTemperature>;
 
 /**
+ * How an agent's reply is read under `paper`. `code`: as SOTOPIA's code read it (langchain's
+ * `PydanticOutputParser`: the greedy `{…}` span, both keys required, the type one of the five exact strings),
+ * anything else going to the one reformat request; `lenient`: Parley's reading (key synonyms, type spellings,
+ * a missing argument for none/leave, wrapped objects), counted as `repairs.lenient`.
+ */
+export const ReplyReading = z.enum(['code', 'lenient']);
+export type ReplyReading = z.infer<typeof ReplyReading>;
+
+/**
  * What becomes of an agent's reply that is still unreadable after the one reformat request. `none`: the
  * turn is a `none` action that carries the failure (`TurnRecord.unparsable`) and the episode goes on, as
  * SOTOPIA's code did (the paper's default); `fail`: an explicit `policy/unparsable` error ends the episode

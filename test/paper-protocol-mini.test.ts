@@ -44,7 +44,7 @@ describe('--protocol paper on the SOTOPIA-shaped fixture (every clone)', () => {
     expect(code, stderr).toBe(0);
     expect(records).toHaveLength(18);
     expect(records.filter((r) => r.status !== 'ok')).toEqual([]);
-    expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).protocol).toMatchObject({ name: 'paper', agentTemperature: 'code' });
+    expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).protocol).toMatchObject({ name: 'paper', agentTemperature: 'code', replyReading: 'code' });
   });
 
   it("samples agents and mindreaders at 1.0 and the script writer at 0.7, as SOTOPIA's runner scripts (no seat named a temperature)", () => {

@@ -25,13 +25,13 @@ describe('resolveProtocol', () => {
   it('defaults: paper for SOTOPIA scenario sets, parley for anything else (the bot demo)', () => {
     expect(resolveProtocol(config(), [sotopia]).name).toBe('paper');
     expect(resolveProtocol(config(), [sotopia, builtin]).name).toBe('parley');
-    expect(resolveProtocol(config(), [builtin])).toEqual({ name: 'parley', backgrounds: 'relationship', scriptFormat: 'json', stopRule: 'code', agentTemperature: 'paper', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'fail', onProviderError: 'fail', selection: 'all', persona: 'prose' });
+    expect(resolveProtocol(config(), [builtin])).toEqual({ name: 'parley', backgrounds: 'relationship', scriptFormat: 'json', stopRule: 'code', agentTemperature: 'paper', replyReading: 'lenient', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'fail', onProviderError: 'fail', selection: 'all', persona: 'prose' });
   });
 
   it('paper defaults and overrides', () => {
-    expect(resolveProtocol(config({ protocol: 'paper' }), [builtin])).toEqual({ name: 'paper', backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', agentTemperature: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'none', onProviderError: 'none', selection: 'first-valid', persona: 'prose' });
+    expect(resolveProtocol(config({ protocol: 'paper' }), [builtin])).toEqual({ name: 'paper', backgrounds: 'code', scriptFormat: 'text', stopRule: 'code', agentTemperature: 'code', replyReading: 'code', leakJudgeOnly: [], showRelationshipStory: false, onUnparsable: 'none', onProviderError: 'none', selection: 'first-valid', persona: 'prose' });
     const p = resolveProtocol(config({ backgrounds: 'appendix', scriptFormat: 'json', stopRule: 'paper', leakJudgeOnly: ['script', 'script'], showRelationshipStory: true }), [sotopia]);
-    expect(p).toEqual({ name: 'paper', backgrounds: 'appendix', scriptFormat: 'json', stopRule: 'paper', agentTemperature: 'code', leakJudgeOnly: ['script'], showRelationshipStory: true, onUnparsable: 'none', onProviderError: 'none', selection: 'first-valid', persona: 'prose' });
+    expect(p).toEqual({ name: 'paper', backgrounds: 'appendix', scriptFormat: 'json', stopRule: 'paper', agentTemperature: 'code', replyReading: 'code', leakJudgeOnly: ['script'], showRelationshipStory: true, onUnparsable: 'none', onProviderError: 'none', selection: 'first-valid', persona: 'prose' });
     expect(protocolKey(p)).toBe('paper/appendix/json/paper/leak:script/story');
   });
 
@@ -61,6 +61,12 @@ describe('resolveProtocol', () => {
     expect(protocolKey(code)).toBe('paper/code/text/code');
     expect(protocolKey(text)).toBe('paper/code/text/code/temperature:paper');
     expect(() => resolveProtocol(config({ protocol: 'parley', agentTemperature: 'code' }), [builtin])).toThrow(/--agent-temperature only apply under --protocol paper/);
+  });
+
+  it("--reply-reading: SOTOPIA's parser under paper by default, Parley's lenient reading as the option; a departure is in the key", () => {
+    expect(resolveProtocol(config({ protocol: 'paper' }), [sotopia]).replyReading).toBe('code');
+    expect(protocolKey(resolveProtocol(config({ protocol: 'paper', replyReading: 'lenient' }), [sotopia]))).toBe('paper/code/text/code/reading:lenient');
+    expect(() => resolveProtocol(config({ protocol: 'parley', replyReading: 'code' }), [builtin])).toThrow(/--reply-reading only apply under --protocol paper/);
   });
 
   it('a paper-only setting under parley is an error naming the flag, never silently ignored', () => {

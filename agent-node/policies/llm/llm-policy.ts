@@ -5,6 +5,7 @@ import { policyCassettes, type Tape } from '../../../run-dir/cassette-layout.js'
 import type { MoveResult, Policy, ScriptResult, SeatView } from '../../policy.js';
 import { askWithRepair, newTally, type ReformatRoute, type Tally } from './ladder.js';
 import { ACTION_SHAPE, actionJsonSchema, parseAction } from './parse-action.js';
+import { sotopiaAction } from './parse-action-sotopia.js';
 import { parseScript, SCRIPT_SHAPE, scriptJsonSchema } from './parse-script.js';
 import { paperReformatMessages, paperScriptMessages, paperScriptReformatMessages } from './paper-prompt.js';
 import { seatAddressees, seatPromptMessages } from './seat-prompt.js';
@@ -84,7 +85,10 @@ export class LlmPolicy implements Policy {
       const ask: ChatRequest = { messages, ...(inPrompt ? {} : { json: actionJsonSchema(allowed, addressees) }), params: sampling };
       const parleyReformat = (problem: string) => fillTemplate(this.templates.reformat, { problem, shape: ACTION_SHAPE });
       const route = this.reformatRoute(caps.reformat, tape, ask, parleyReformat, inPrompt ? (bad) => paperReformatMessages(this.templates.reformat_paper, bad, allowed) : null);
-      const result = await askWithRepair(client, ask, (content) => parseAction(content, allowed, addressees), parleyReformat, tally, signal, route);
+      // As SOTOPIA's parser when told so (two seats: SOTOPIA's moves had no recipients), else Parley's lenient reading.
+      const asSotopia = inPrompt && addressees === null && view.welcome.protocol?.replyReading === 'code';
+      const read = asSotopia ? (content: string) => sotopiaAction(content, allowed) : (content: string) => parseAction(content, allowed, addressees);
+      const result = await askWithRepair(client, ask, read, parleyReformat, tally, signal, route);
       const meta = this.meta(client, tally, started, route, sampling);
       if (!result.ok) return { ok: false, error: result.error, meta };
       // When told to, what SOTOPIA's agent did to one model's output (agent-node/policies/llm/mixtral-prefix.ts).

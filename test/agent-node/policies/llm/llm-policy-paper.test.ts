@@ -106,6 +106,20 @@ describe('an agent\'s unreadable reply under --protocol paper (issue 20, request
     expect(fake.server.requests.map((q) => [q.body.model, q.body.temperature])).toEqual([['gpt-3.5-turbo-0613', 0.7], ['my-fixer', 0]]);
   });
 
+  it("--reply-reading code: a reply only Parley's lenient reading accepts goes to the reformat request, as SOTOPIA's parser sent it", async () => {
+    const say = () => reply.json({ action_type: 'say', argument: 'Hello there.' });
+    fake.server.enqueue(say(), reply.json({ action_type: 'speak', argument: 'Hello there.' }), say());
+    const code = paperView();
+    code.welcome.protocol = { ...code.welcome.protocol!, replyReading: 'code' };
+    const asCode = await (await createLlmPolicy(PolicyConfig.parse({ spec: 'openai:gpt-4-0613' }))).act(code, turnRequest(0), signal());
+    expect(asCode).toMatchObject({ ok: true, action: { type: 'speak' }, meta: { repairs: { lenient: 0, reformat: 1 }, reformatModel: 'openai:gpt-3.5-turbo' } });
+    const lenient = paperView();
+    lenient.welcome.protocol = { ...lenient.welcome.protocol!, replyReading: 'lenient' };
+    const asLenient = await (await createLlmPolicy(PolicyConfig.parse({ spec: 'openai:gpt-4-0613' }))).act(lenient, turnRequest(0), signal());
+    expect(asLenient).toMatchObject({ ok: true, action: { type: 'speak' }, meta: { repairs: { lenient: 1, reformat: 0 } } });
+    expect(fake.server.requests.map((q) => q.body.model)).toEqual(['gpt-4-0613', 'gpt-3.5-turbo', 'gpt-4-0613']);
+  });
+
   it('no reformat request when the first reply reads', async () => {
     const r = await (await createLlmPolicy(PolicyConfig.parse({ spec: 'openai:gpt-4-0613' }))).act(paperView(), turnRequest(0), signal());
     expect(r.ok).toBe(true);
