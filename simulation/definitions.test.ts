@@ -17,10 +17,15 @@ describe('simulation protocol definitions', () => {
   });
 
   it('keeps the episode-id keys of every earlier run (ids are pinned)', () => {
-    expect(protocolKey(PAPER_PROTOCOL)).toBe('paper/code/text/code');
+    // Paper runs recorded before --agent-temperature and --reply-reading sampled agents at 0.7 and read replies
+    // leniently (run.json reads them so): their keys, and so their ids, are as they were.
+    const earlier = { ...PAPER_PROTOCOL, agentTemperature: 'paper', replyReading: 'lenient' } as const;
+    expect(protocolKey(earlier)).toBe('paper/code/text/code');
     expect(protocolKey(PARLEY_PROTOCOL)).toBe('parley');
-    expect(protocolKey({ ...PAPER_PROTOCOL, onUnparsable: 'fail', leakJudgeOnly: ['script'], showRelationshipStory: true })).toBe('paper/code/text/code/leak:script/story/unparsable:fail');
-    expect(protocolKey({ ...PAPER_PROTOCOL, onProviderError: 'fail' })).toBe('paper/code/text/code/provider-error:fail');
+    expect(protocolKey({ ...earlier, onUnparsable: 'fail', leakJudgeOnly: ['script'], showRelationshipStory: true })).toBe('paper/code/text/code/leak:script/story/unparsable:fail');
+    expect(protocolKey({ ...earlier, onProviderError: 'fail' })).toBe('paper/code/text/code/provider-error:fail');
+    // Today's paper defaults (SOTOPIA's code: 1.0, its parser) play differently: their ids are new ones.
+    expect(protocolKey(PAPER_PROTOCOL)).toBe('paper/code/text/code/temperature:code/reading:code');
     expect(protocolKey({ ...PARLEY_PROTOCOL, onProviderError: 'none' })).toBe('parley/provider-error:none');
     expect(protocolKey({ ...PARLEY_PROTOCOL, mindread: { agent1: ['agent2'] } })).toBe('parley/mindread:agent1<-agent2');
     expect(isDefaultProtocol(PARLEY_PROTOCOL)).toBe(true);

@@ -121,8 +121,11 @@ export const SETTINGS = {
     recorded: AgentTemperature.default('paper'),
     only: ['paper'],
     fork: 'live',
-    // Only a departure from the protocol's own default is named in the episode id.
-    idPart: (v, d) => (v !== d.agentTemperature ? `temperature:${String(v)}` : null),
+    // Named in the episode id when it is not what a paper run sampled before the setting existed (0.7), not
+    // when it departs from today's default: an id without the part keeps meaning the runs already recorded
+    // under it, so a run from before the setting resumes with `--agent-temperature paper` under the same ids,
+    // and a run under today's default (`temperature:code`) is never mixed into one of them.
+    idPart: (v) => (v !== 'paper' ? `temperature:${String(v)}` : null),
     words: {
       code: "agents and mindreaders that set no temperature sample at 1.0, as SOTOPIA's runner scripts (--agent-temperature code)",
       paper: "agents and mindreaders that set no temperature sample at 0.7, as the paper's text (--agent-temperature paper)",
@@ -141,7 +144,8 @@ export const SETTINGS = {
     recorded: ReplyReading.default('lenient'),
     only: ['paper'],
     fork: 'live',
-    idPart: (v, d) => (v !== d.replyReading ? `reading:${String(v)}` : null),
+    // As agentTemperature's: named when it is not the reading of the runs recorded before it existed.
+    idPart: (v) => (v !== 'lenient' ? `reading:${String(v)}` : null),
     card: (v) => (v === 'code' ? "agents' replies read as SOTOPIA's parser read them (`--reply-reading code`)" : ''),
   }),
   leakJudgeOnly: setting({

@@ -33,6 +33,16 @@ describe('one experiment per run directory', () => {
     expect(r.ok ? '' : r.message).toContain('seed: 1 → 7');
   });
 
+  it('protocol settings the key names are compared resolved (protocolChange), not as given: a run from before a setting continues with its value', () => {
+    // A paper run.json from before --agent-temperature and --reply-reading: neither in its config.
+    const older = { ...base, protocol: 'paper' as const };
+    const now = { ...older, agentTemperature: 'paper' as const, replyReading: 'lenient' as const };
+    expect(checkExperimentIdentity(recorded(older), now, false, 'd')).toEqual({ ok: true, changed: [] });
+    // A setting the key does not hold is still compared as given.
+    const r = checkExperimentIdentity(recorded(older), { ...older, selection: 'all' as RunConfig['selection'] }, false, 'd');
+    expect(r.ok).toBe(false);
+  });
+
   it('a plain rerun of the command that started an extended experiment still resumes', () => {
     const extended = { ...base, modes: ['agents', 'script'] as RunConfig['modes'] };
     const previous = recorded(extended, [{ startedAt: 't0', extend: false, changed: [], config: base }, { startedAt: 't1', extend: true, changed: ['modes'], config: extended }]);

@@ -6,6 +6,7 @@
  * limit, deadline, judge, seed, replay source, protocol) is never mixed into one directory.
  */
 import { RunConfig } from '../run-config.js';
+import { RECORDED_KEYS, SETTINGS } from '../../simulation/settings.js';
 
 /** Settings that only select which episodes run: changing them adds episodes (allowed with --extend). */
 export const EXTENDABLE = ['scenarios', 'subset', 'modes', 'repeats', 'limit', 'forkAt'] as const;
@@ -15,6 +16,15 @@ export const OPERATIONAL = ['out', 'concurrency', 'pool', 'retryFailed', 'repair
  * Every other setting (policies, judge, turn limit, deadline, seed, replay source, and any setting
  * added to RunConfig later) changes how an episode is played: never mixed in one run directory.
  */
+
+/**
+ * Protocol settings the protocol's key names whenever they depart from the protocol's default (`idPart`):
+ * they are compared as resolved, by protocolChange, not as given. As given, a run.json written before such a
+ * setting existed holds none, and giving the value that run used (`--agent-temperature paper` for a paper run
+ * from before the setting, whose agents sampled at 0.7) compared as "(unset) → paper": a run that could be
+ * continued no longer could. A real change still differs in the resolved key and is refused there.
+ */
+const KEYED: readonly string[] = RECORDED_KEYS.filter((k) => SETTINGS[k].idPart !== undefined);
 
 type Field = string;
 /** One entry of run.json's `history`: each invocation that ran into the directory. */
@@ -36,7 +46,7 @@ const DEFAULTS = RunConfig.parse({ out: '.' }) as Record<string, unknown>;
 export function configDifferences(before: Record<string, unknown>, after: RunConfig): { field: Field; text: string }[] {
   const out: { field: Field; text: string }[] = [];
   const now = after as Record<string, unknown>;
-  const fields = [...new Set([...Object.keys(before), ...Object.keys(now)])].filter((f) => !(OPERATIONAL as readonly string[]).includes(f));
+  const fields = [...new Set([...Object.keys(before), ...Object.keys(now)])].filter((f) => !(OPERATIONAL as readonly string[]).includes(f) && !KEYED.includes(f));
   const order = (f: string) => ((EXTENDABLE as readonly string[]).includes(f) ? 0 : 1);
   for (const field of fields.sort((a, b) => order(a) - order(b))) {
     const a = normalise(field, field in before ? before[field] : DEFAULTS[field]);
@@ -91,5 +101,5 @@ export function checkExperimentIdentity(previous: Record<string, unknown> | null
 export function protocolChange(previous: Record<string, unknown> | null, resolvedKey: string, recordedKey: (p: unknown) => string | null, dir: string): string | null {
   const before = previous ? recordedKey(previous['protocol']) : null;
   if (before === null || before === resolvedKey) return null;
-  return `${dir} holds a run with protocol ${before}; this one resolves to ${resolvedKey} (name --protocol, or use another --out). Nothing was changed.`;
+  return `${dir} holds a run with protocol ${before}; this one resolves to ${resolvedKey} (give --protocol and its settings as that run had them: its run.json's "protocol", or use another --out). Nothing was changed.`;
 }
