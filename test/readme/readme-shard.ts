@@ -28,7 +28,7 @@ import { cocoaData, sotopiaData, type ReferenceData } from '../helpers/reference
  * Three shards, not four: the chain of `runs/r1` (README.md's r1, gpt-vs-mixtral and script runs and every
  * command that reads them, ~40 % of the test's time) is one shard whatever the count, so a fourth file would
  * only split the other two shards' work (same CPU) without shortening the slowest one, which starts
- * first in the integration tier (test/setup/sequencer.ts).
+ * first beside the paper-scale run (test/setup/sequencer.ts).
  */
 export const SHARDS = 3;
 
