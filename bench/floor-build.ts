@@ -6,7 +6,7 @@
  * Built with esbuild into Node's build cache beside the pool's, again whenever the sources are newer.
  */
 import { build } from 'esbuild';
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +27,11 @@ export async function floorSeatScript(): Promise<string> {
   const out = join(dir, 'floor-seat.cjs');
   if (SOURCES.some((s) => mtime(s) > mtime(out))) {
     mkdirSync(dir, { recursive: true });
-    await build({ entryPoints: [SOURCES[0]!], outfile: out, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error' });
+    // Written beside and renamed into place: a pool starting processes from `out` while another bench (or the
+    // test) rebuilds it never reads half a file.
+    const part = `${out}.${process.pid}.part`;
+    await build({ entryPoints: [SOURCES[0]!], outfile: part, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error' });
+    renameSync(part, out);
   }
   return out;
 }
