@@ -1,9 +1,6 @@
 import { ACTION_TYPES, type Action, type ActionType } from '../../../protocol/index.js';
 import { controlCharsEscaped } from '../../../llm/lenient-json.js';
-import type { Parsed } from './parse-action.js';
-
-/** The longest argument a move keeps (parse-action.ts cuts the same). */
-const MAX_ARGUMENT = 8000;
+import { MAX_ARGUMENT, type Parsed } from './parse-action.js';
 
 /**
  * An agent's reply read as SOTOPIA's code read it (`--reply-reading code`, the default under `paper`):

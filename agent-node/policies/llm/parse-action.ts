@@ -6,7 +6,8 @@ import { resolveTo, toJsonSchema, type Addressees } from './private-moves.js';
 /** The result of reading a model reply: a value and whether leniency was needed, or why it failed. */
 export type Parsed<T> = { ok: true; value: T; lenient: boolean } | { ok: false; reason: string };
 
-const MAX_ARGUMENT = 8000;
+/** The longest argument a move keeps, whichever reader (JSON reply, SOTOPIA's reading, a free-text script) read it. */
+export const MAX_ARGUMENT = 8000;
 
 /**
  * JSON schema of a move for structured output (strict mode: every field required, no extras). In a group

@@ -1,11 +1,10 @@
 import type { Action, ActionType, ScriptRequest, ScriptTurn } from '../../../protocol/index.js';
-import type { Parsed } from './parse-action.js';
+import { MAX_ARGUMENT, type Parsed } from './parse-action.js';
 
 /** The free-text format in short, for the reformat request. */
 export const SCRIPT_TEXT_SHAPE =
   'Turn #0\n<Name> said: "<words>"\nTurn #1\n<Name> [non-verbal communication] <gesture>\nTurn #2\n<Name> [action] <physical action>\nTurn #3\n<Name> did nothing\nTurn #4\n<Name> left the conversation';
 
-const MAX_ARGUMENT = 8000;
 
 /** A `Turn #n` marker at the start of a line, with whatever follows it on that line. */
 const TURN_MARKER = /^\s*(?:\*\*)?\s*turn\s*#?\s*(\d+)\s*(?:\*\*)?\s*[:.)-]?\s*(?:\*\*)?\s*(.*)$/i;
